@@ -1,0 +1,30 @@
+"""`annotator extract LOG -o FILE`: the annotations of logs as CSV (.csv) or MITRE XML (.xml)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("logs", nargs="+", type=Path, metavar="LOG", help="annotated log files or folders")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
+                        help="FILE.csv (annotations CSV) or FILE.xml (MITRE human-annotation file)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.errors import AnnotatorError
+    from annotator.log.annotation_set import AnnotationSet
+    from annotator.log.corpus import expand_log_paths
+    from annotator.log.document import LogDocument
+    from annotator.log.fold import extract, write_annotations
+
+    if args.output.suffix.lower() not in (".csv", ".xml"):
+        raise AnnotatorError(f"{args.output}: the output must end in .csv or .xml")
+    docs = [LogDocument.load(path) for path in expand_log_paths(args.logs)]
+    annotations = AnnotationSet.merged([extract(doc) for doc in docs])
+    write_annotations(args.output, annotations, docs)
+    print(f"extracted {len(annotations.transcriptions)} transcription(s) and "
+          f"{len(annotations.task_completion)} task completion value(s)", file=sys.stderr)
+    return 0

@@ -1,0 +1,69 @@
+"""The `annotator` command: sub-commands are small modules imported only when used."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+
+from annotator import __version__
+
+# sub-command -> (module under annotator.cli, one-line help)
+COMMANDS = {
+    "validate": ("validate", "check logs against the standard's DTD and for semantic problems"),
+    "info": ("info", "summarise each session: turns, durations, audio, annotation progress"),
+    "export": ("export", "export logs to CSV (sessions, turns, events)"),
+    "fold": ("fold", "fold transcriptions and task completion into logs as GC_ANNOT"),
+    "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="annotator",
+        description="Read, validate, annotate, measure and export DARPA Communicator logs.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module_name, help_text) in COMMANDS.items():
+        sub = commands.add_parser(name, help=help_text, description=help_text)
+        _command_module(module_name).add_arguments(sub)
+    return parser
+
+
+def _command_module(module_name: str):
+    return importlib.import_module(f"annotator.cli.{module_name}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser()
+    if not argv or argv[0] not in COMMANDS and not argv[0].startswith("-"):
+        # `annotator [PATH]` will open the desktop app; until it exists, say what there is.
+        parser.print_help()
+        return 0
+    args = parser.parse_args(argv)
+    module = _command_module(COMMANDS[args.command][0])
+    return run_reporting_errors(module.run, args)
+
+
+def run_reporting_errors(run, args) -> int:
+    """Run a command; user errors become one line on stderr and exit status 2."""
+    from annotator.errors import AnnotatorError
+
+    try:
+        return run(args)
+    except AnnotatorError as error:
+        print(f"annotator: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("annotator: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as error:  # a bug: one line unless the user asks for the traceback
+        if os.environ.get("ANNOTATOR_DEBUG"):
+            raise
+        print(f"annotator: internal error ({type(error).__name__}: {error}); set ANNOTATOR_DEBUG=1 for details", file=sys.stderr)
+        return 70

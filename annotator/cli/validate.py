@@ -1,0 +1,49 @@
+"""`annotator validate PATH...`: findings as `file:line: severity: message`.
+
+Exit status: 0 clean, 1 findings, 2 an input could not be read. Quirks of the
+standard's own DTD are printed but count as findings only with --strict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
+    parser.add_argument("--strict", action="store_true", help="count quirks of the standard's DTD as findings")
+    parser.add_argument("--no-dtd", action="store_true", help="skip validation against the DTD")
+    parser.add_argument("--no-audio", action="store_true", help="do not check that audio files exist")
+    parser.add_argument("--hide-quirks", action="store_true", help="do not print quirks of the standard's DTD")
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.cli.progress import progress
+    from annotator.errors import LogReadError
+    from annotator.log.corpus import expand_log_paths
+    from annotator.log.document import LogDocument
+    from annotator.log.validation import Severity, validate_document
+
+    paths = expand_log_paths(args.paths)
+    unreadable = findings_counted = 0
+    for path in progress(paths, "validating"):
+        try:
+            doc = LogDocument.load(path)
+        except LogReadError as error:
+            where = f"{error.path}:{error.line}" if error.line else error.path
+            print(f"{where}: error: {error.reason}")
+            unreadable += 1
+            continue
+        for finding in validate_document(doc, dtd=not args.no_dtd, audio=not args.no_audio):
+            quirk = finding.severity is Severity.QUIRK
+            if quirk and args.hide_quirks:
+                continue
+            print(finding)
+            if not quirk or args.strict:
+                findings_counted += finding.severity is not Severity.INFO
+    if not paths:
+        print("annotator: no log files found", file=sys.stderr)
+        return 2
+    return 2 if unreadable else 1 if findings_counted else 0

@@ -1,0 +1,36 @@
+"""Which files of a folder are logs: every *.xml below it, minus annotation files and backups."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
+
+
+def is_log_file_name(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(".xml") and not name.endswith(NOT_LOG_SUFFIXES)
+
+
+def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
+    """Files as given (whatever their name); folders replaced by the logs below them, sorted."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            found += sorted(p for p in path.rglob("*.xml") if p.is_file() and is_log_file_name(p))
+        else:
+            found.append(path)
+    return found
+
+
+def common_root(paths: list[Path] | list[str]) -> Path:
+    """The folder that relative file names in exports are written against."""
+    given = [Path(p).resolve() for p in paths]
+    if len(given) == 1:
+        return given[0] if given[0].is_dir() else given[0].parent
+    folders = [p if p.is_dir() else p.parent for p in given]
+    root = folders[0]
+    for folder in folders[1:]:
+        while not folder.is_relative_to(root):
+            root = root.parent
+    return root

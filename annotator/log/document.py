@@ -1,0 +1,129 @@
+"""A loaded log: its lxml tree (the single source of truth), its sessions, and saving.
+
+Load with LogDocument.load(path). Read through the views in `sessions`;
+change annotations only through annotator.log.annotations, which announce
+each change to the listeners registered here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from annotator.errors import LogReadError
+from annotator.log.atomic import write_atomic
+from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
+from annotator.log.times import detect_unit
+from annotator.log.views import Session, Turn
+
+_UNIT_SAMPLE = 200
+
+
+@dataclass(frozen=True)
+class AnnotationChange:
+    """Announced after an annotation changed: which session/turn, what kind, old and new value."""
+
+    session: Session
+    turn: Turn | None
+    kind: str  # "transcription" or "task_completion"
+    old: str | None
+    new: str | None
+
+
+Listener = Callable[[AnnotationChange], None]
+
+
+class LogDocument:
+    def __init__(self, path: Path, parsed: ParsedLog):
+        self.path = path
+        self.parsed = parsed
+        self.tree = parsed.tree
+        self.root = self.tree.getroot()
+        self.notes: list[str] = []  # non-fatal remarks from loading, shown as findings
+        self._listeners: list[Listener] = []
+        self.revision = 0  # bumped by every annotation change
+        self.saved_revision = 0
+        self.sessions: list[Session] = []
+        self._index_sessions()
+
+    @classmethod
+    def load(cls, path: str | Path) -> LogDocument:
+        path = Path(path)
+        return cls(path, parse_log_file(path))
+
+    def _index_sessions(self) -> None:
+        root = self.root
+        if root.tag == "GC_LOG":
+            elements = list(root.iterchildren("GC_SESSION"))
+        elif root.tag == "GC_SESSION":
+            elements = [root]
+            note = "the root element is GC_SESSION without the enclosing GC_LOG; read as a log of one session"
+            self.notes.append(note)
+        else:
+            raise LogReadError(self.path, f"not a Communicator log: the root element is <{root.tag}>, expected <GC_LOG>", root.sourceline)
+        self.unit = detect_unit(_sample_times(elements))
+        self.sessions = [Session(el, self.unit, self, i) for i, el in enumerate(elements)]
+
+    @property
+    def folder(self) -> Path:
+        return self.path.resolve().parent
+
+    @property
+    def encoding(self) -> str:
+        return self.parsed.encoding
+
+    @property
+    def stamp(self) -> FileStamp:
+        return self.parsed.stamp
+
+    @property
+    def is_modified(self) -> bool:
+        return self.revision != self.saved_revision
+
+    def session(self, session_id: str) -> Session | None:
+        for session in self.sessions:
+            if session.id == session_id:
+                return session
+        return None
+
+    def add_listener(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def remove_listener(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    def announce(self, change: AnnotationChange) -> None:
+        self.revision += 1
+        for listener in list(self._listeners):
+            listener(change)
+
+    def serialize(self) -> bytes:
+        """The document as bytes (see ParsedLog.serialize)."""
+        return self.parsed.serialize()
+
+    def save(self, path: str | Path | None = None) -> Path:
+        """Write atomically to PATH (default: where it was read) and remember the new file stamp."""
+        target = Path(path) if path is not None else self.path
+        write_atomic(target, self.serialize())
+        if target.resolve() == self.path.resolve():
+            self.saved_revision = self.revision
+            self.parsed.stamp = FileStamp.of(target)
+        return target
+
+
+def _sample_times(sessions: list[etree._Element]) -> list[str | None]:
+    values: list[str | None] = []
+    for session in sessions[:_UNIT_SAMPLE]:
+        values += [session.get("stime"), session.get("etime")]
+        for turn in session.iterchildren("GC_TURN"):
+            values.append(turn.get("stime"))
+            if len(values) > _UNIT_SAMPLE:
+                break
+    return values
+
+
+def load_log(path: str | Path) -> LogDocument:
+    return LogDocument.load(path)

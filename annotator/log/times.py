@@ -1,0 +1,45 @@
+"""Time values of a log: parsing, and the per-file unit.
+
+The standard says times are milliseconds since the epoch, but its own
+examples (and MIT's logs) write seconds with decimals. The unit is decided
+once per file from the session start times: epoch seconds are near 1e9 and
+epoch milliseconds near 1e12, so anything above 1e11 (the year 5138 in
+seconds) is read as milliseconds. Small relative times are read as seconds.
+Everything the library exposes is in seconds.
+"""
+
+from __future__ import annotations
+
+import math
+from enum import Enum
+
+MILLISECONDS_THRESHOLD = 1e11
+
+
+class TimeUnit(Enum):
+    SECONDS = 1
+    MILLISECONDS = 1000
+
+    def to_seconds(self, value: float) -> float:
+        # Division, not multiplication by 0.001, keeps exact integers exact.
+        return value / self.value if self is TimeUnit.MILLISECONDS else value
+
+
+def parse_number(text: str | None) -> float | None:
+    """The float in an attribute, or None when absent or not a finite number."""
+    if text is None:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def detect_unit(raw_values: list[str | None]) -> TimeUnit:
+    numbers = [abs(v) for v in map(parse_number, raw_values) if v is not None]
+    if not numbers:
+        return TimeUnit.SECONDS
+    numbers.sort()
+    median = numbers[len(numbers) // 2]
+    return TimeUnit.MILLISECONDS if median > MILLISECONDS_THRESHOLD else TimeUnit.SECONDS

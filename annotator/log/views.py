@@ -1,0 +1,412 @@
+"""Read-only views over the elements of a Communicator log.
+
+A view wraps one lxml element and answers questions about it in seconds and
+plain strings; it holds no copy of the data, so the tree stays the single
+source of truth and views never go stale. Views are cheap (slots, no work in
+the constructor): make them freely, compare them by their element.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from annotator.log.text import clean_text
+from annotator.log.times import TimeUnit, parse_number
+from annotator.log.turn_ids import TurnKey, turn_key
+
+if TYPE_CHECKING:
+    from annotator.log.document import LogDocument
+
+ACTIVITY_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
+EVENT_TAGS = ACTIVITY_TAGS + ("GC_ANNOT",)
+TRANSCRIPTION_KEY = ":transcription"
+
+
+class ElementView:
+    __slots__ = ("el", "unit")
+    tag = ""
+
+    def __init__(self, el: etree._Element, unit: TimeUnit):
+        self.el = el
+        self.unit = unit
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ElementView) and other.el is self.el
+
+    def __hash__(self) -> int:
+        return hash(self.el)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} line {self.line} {dict(self.el.attrib)}>"
+
+    def get(self, name: str) -> str | None:
+        return self.el.get(name)
+
+    @property
+    def line(self) -> int | None:
+        return self.el.sourceline
+
+    @property
+    def attributes(self) -> dict[str, str]:
+        return dict(self.el.attrib)
+
+    @property
+    def turnid(self) -> str | None:
+        return self.el.get("turnid")
+
+    @property
+    def turn_key(self) -> TurnKey | None:
+        return turn_key(self.el.get("turnid"))
+
+    def seconds(self, name: str) -> float | None:
+        value = parse_number(self.el.get(name))
+        return None if value is None else self.unit.to_seconds(value)
+
+    @property
+    def data(self) -> list[DataView]:
+        return [DataView(child, self.unit) for child in self.el.iterchildren("GC_DATA")]
+
+    def iter_all_data(self) -> Iterator[DataView]:
+        """Every GC_DATA below this element, frames and lists included."""
+        for child in self.el.iter("GC_DATA"):
+            if child is not self.el:
+                yield DataView(child, self.unit)
+
+
+class TimedView(ElementView):
+    """An element with stime and etime (session, turn, operation)."""
+
+    __slots__ = ()
+
+    @property
+    def stime(self) -> float | None:
+        return self.seconds("stime")
+
+    @property
+    def etime(self) -> float | None:
+        return self.seconds("etime")
+
+    @property
+    def duration(self) -> float | None:
+        # Subtract the raw numbers first: epoch seconds as floats lose the milliseconds' precision.
+        start, end = parse_number(self.el.get("stime")), parse_number(self.el.get("etime"))
+        return None if start is None or end is None else self.unit.to_seconds(end - start)
+
+
+class PointView(ElementView):
+    """An element with a single `time` (message, event): stime == etime."""
+
+    __slots__ = ()
+
+    @property
+    def time(self) -> float | None:
+        return self.seconds("time")
+
+    stime = time
+    etime = time
+
+    @property
+    def duration(self) -> float | None:
+        return None if self.time is None else 0.0
+
+
+class ActivityMixin:
+    """What operations, messages and events share."""
+
+    __slots__ = ()
+
+    @property
+    def name(self) -> str | None:
+        return self.el.get("name")
+
+    @property
+    def server(self) -> str | None:
+        return self.el.get("server")
+
+    @property
+    def location(self) -> str | None:
+        return self.el.get("location")
+
+    @property
+    def tidx(self) -> str | None:
+        return self.el.get("tidx")
+
+    @property
+    def types(self) -> list[str]:
+        return (self.el.get("type") or "").split()
+
+
+class OperationView(ActivityMixin, TimedView):
+    __slots__ = ()
+    tag = "GC_OPERATION"
+
+    @property
+    def is_virtual(self) -> bool:
+        return any(t in ("recognition_duration", "synthesis_duration") for t in self.types)
+
+
+class MessageView(ActivityMixin, PointView):
+    __slots__ = ()
+    tag = "GC_MESSAGE"
+
+    @property
+    def direction(self) -> str | None:
+        return self.el.get("direction")
+
+
+class EventView(ActivityMixin, PointView):
+    __slots__ = ()
+    tag = "GC_EVENT"
+
+    @property
+    def etype(self) -> str | None:
+        return self.el.get("etype")
+
+
+class AnnotationView(ElementView):
+    __slots__ = ()
+    tag = "GC_ANNOT"
+
+    stime = etime = duration = property(lambda self: None)
+
+    @property
+    def task_completion(self) -> str | None:
+        # The DTD's form; MITRE's human-annotation files write task_completion.
+        value = self.el.get("type_task_completion")
+        return value if value is not None else self.el.get("task_completion")
+
+    def transcription_data(self) -> DataView | None:
+        for data in self.data:
+            if data.get("type_utt_text") == "transcription" or data.key == TRANSCRIPTION_KEY:
+                return data
+        return None
+
+    @property
+    def transcription(self) -> str | None:
+        data = self.transcription_data()
+        return None if data is None else data.text
+
+
+class DataView(ElementView):
+    __slots__ = ()
+    tag = "GC_DATA"
+
+    @property
+    def key(self) -> str | None:
+        return self.el.get("key")
+
+    @property
+    def types(self) -> list[str]:
+        return (self.el.get("type") or "").split()
+
+    def has_type(self, name: str) -> bool:
+        return name in self.types
+
+    @property
+    def mime_type(self) -> str | None:
+        return self.el.get("mime_type")
+
+    @property
+    def text(self) -> str:
+        """The element's own text (not that of nested frames or lists), whitespace collapsed."""
+        return clean_text(self.el.text)
+
+    @property
+    def children(self) -> list[ElementView]:
+        return [view_of(child, self.unit) for child in self.el if isinstance(child.tag, str)]
+
+    @property
+    def frames(self) -> list[FrameView]:
+        return [FrameView(child, self.unit) for child in self.el.iterchildren("GC_FRAME")]
+
+
+class FrameView(ElementView):
+    __slots__ = ()
+    tag = "GC_FRAME"
+
+    @property
+    def name(self) -> str | None:
+        return self.el.get("name")
+
+
+class ListView(ElementView):
+    __slots__ = ()
+    tag = "GC_LIST"
+
+    @property
+    def name(self) -> str | None:
+        return self.el.get("name")
+
+
+_VIEW_CLASSES = {
+    cls.tag: cls
+    for cls in (OperationView, MessageView, EventView, AnnotationView, DataView, FrameView, ListView)
+}
+
+
+def view_of(el: etree._Element, unit: TimeUnit) -> ElementView:
+    """The view class that fits an element's tag (plain ElementView for unknown tags)."""
+    return _VIEW_CLASSES.get(el.tag, ElementView)(el, unit)
+
+
+def iter_activities(el: etree._Element, unit: TimeUnit) -> Iterator[ElementView]:
+    """Operations, messages and events directly under EL, in document order."""
+    for child in el.iterchildren(*ACTIVITY_TAGS):
+        yield _VIEW_CLASSES[child.tag](child, unit)
+
+
+class Turn(TimedView):
+    __slots__ = ("session", "index")
+    tag = "GC_TURN"
+
+    def __init__(self, el: etree._Element, unit: TimeUnit, session: Session, index: int):
+        super().__init__(el, unit)
+        self.session = session
+        self.index = index
+
+    @property
+    def id(self) -> str:
+        return self.el.get("id") or ""
+
+    @property
+    def key(self) -> TurnKey | None:
+        return turn_key(self.el.get("id"))
+
+    @property
+    def activities(self) -> list[ElementView]:
+        return list(iter_activities(self.el, self.unit))
+
+    @property
+    def operations(self) -> list[OperationView]:
+        return [OperationView(c, self.unit) for c in self.el.iterchildren("GC_OPERATION")]
+
+    @property
+    def messages(self) -> list[MessageView]:
+        return [MessageView(c, self.unit) for c in self.el.iterchildren("GC_MESSAGE")]
+
+    @property
+    def events(self) -> list[EventView]:
+        return [EventView(c, self.unit) for c in self.el.iterchildren("GC_EVENT")]
+
+    @property
+    def annotations(self) -> list[AnnotationView]:
+        return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
+
+    @property
+    def speaker(self) -> str | None:
+        """'user' or 'system': type_new_turn, then type_start_utt, then what the turn carries."""
+        for attribute in ("type_new_turn", "type_start_utt"):
+            for child in self.el.iterchildren(*ACTIVITY_TAGS):
+                value = child.get(attribute)
+                if value in ("user", "system"):
+                    return value
+        for data in self._activity_data():
+            types = data.types
+            if "audio_input" in types or "text_input" in types:
+                return "user"
+            if "text_output" in types or "audio_output" in types:
+                return "system"
+        return None
+
+    def _activity_data(self) -> Iterator[DataView]:
+        """GC_DATA under operations, messages and events (not under annotations)."""
+        for child in self.el.iterchildren(*ACTIVITY_TAGS):
+            for data in child.iter("GC_DATA"):
+                yield DataView(data, self.unit)
+
+    def _texts(self, utt_text: str, fallback_type: str) -> list[DataView]:
+        marked = [d for d in self._activity_data() if d.get("type_utt_text") == utt_text]
+        return marked or [d for d in self._activity_data() if d.has_type(fallback_type)]
+
+    @property
+    def asr_data(self) -> list[DataView]:
+        return self._texts("asr", "text_input")
+
+    @property
+    def system_data(self) -> list[DataView]:
+        return self._texts("system", "text_output")
+
+    @property
+    def asr_text(self) -> str | None:
+        texts = [d.text for d in self.asr_data if d.text]
+        return " ".join(texts) if texts else None
+
+    @property
+    def system_text(self) -> str | None:
+        texts = [d.text for d in self.system_data if d.text]
+        return " ".join(texts) if texts else None
+
+    def transcription_annotation(self) -> AnnotationView | None:
+        """The GC_ANNOT holding this turn's transcription: inside the turn, or at session level by turnid."""
+        for annotation in self.annotations:
+            if annotation.transcription_data() is not None:
+                return annotation
+        key = self.key
+        for annotation in self.session.annotations:
+            if annotation.turn_key == key and annotation.transcription_data() is not None:
+                return annotation
+        return None
+
+    @property
+    def transcription(self) -> str | None:
+        annotation = self.transcription_annotation()
+        return None if annotation is None else annotation.transcription
+
+    def audio_data(self, direction: str) -> DataView | None:
+        """The first GC_DATA of type audio_input or audio_output ('input' / 'output')."""
+        wanted = f"audio_{direction}"
+        for data in self._activity_data():
+            if data.has_type(wanted):
+                return data
+        return None
+
+
+class Session(TimedView):
+    __slots__ = ("document", "index", "turns", "_turns_by_key")
+    tag = "GC_SESSION"
+
+    def __init__(self, el: etree._Element, unit: TimeUnit, document: LogDocument, index: int):
+        super().__init__(el, unit)
+        self.document = document
+        self.index = index
+        self.turns = [Turn(t, unit, self, i) for i, t in enumerate(el.iterchildren("GC_TURN"))]
+        self._turns_by_key: dict[TurnKey, Turn] = {}
+        for turn in self.turns:
+            self._turns_by_key.setdefault(turn.key, turn)
+
+    @property
+    def id(self) -> str:
+        return self.el.get("id") or ""
+
+    def turn(self, key: str | TurnKey | None) -> Turn | None:
+        """The turn with this id, matching numeric ids numerically ("-01" == "-1")."""
+        if isinstance(key, str):
+            key = turn_key(key)
+        return self._turns_by_key.get(key)
+
+    @property
+    def annotations(self) -> list[AnnotationView]:
+        return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
+
+    def task_completion_annotation(self) -> AnnotationView | None:
+        for annotation in self.annotations:
+            if annotation.task_completion is not None:
+                return annotation
+        return None
+
+    @property
+    def task_completion(self) -> str | None:
+        annotation = self.task_completion_annotation()
+        return None if annotation is None else annotation.task_completion
+
+    def iter_events(self) -> Iterator[ElementView]:
+        """Operations, messages, events and annotations of the session in document order."""
+        for el in self.el.iter(*EVENT_TAGS):
+            yield _VIEW_CLASSES[el.tag](el, self.unit)
+
+    @property
+    def user_turns(self) -> list[Turn]:
+        return [t for t in self.turns if t.speaker == "user"]

@@ -1,0 +1,26 @@
+"""Locate the files of resources/ from a source checkout and from an installed wheel.
+
+The wheel carries resources/ as annotator/_resources (see pyproject.toml); a
+checkout or an editable install has it beside the package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def resources_dir() -> Path:
+    for candidate in (_PACKAGE_DIR / "_resources", _PACKAGE_DIR.parent / "resources"):
+        if (candidate / "gc_log.dtd").is_file():
+            return candidate
+    raise FileNotFoundError("resources/gc_log.dtd not found beside the annotator package")
+
+
+def resource_path(*parts: str) -> Path:
+    return resources_dir().joinpath(*parts)
+
+
+def dtd_path() -> Path:
+    return resource_path("gc_log.dtd")

@@ -1,0 +1,49 @@
+"""Shared fixtures. Qt runs offscreen; tests never touch the user's real files or settings."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+REPO = Path(__file__).resolve().parents[1]
+SAMPLE_LOGS = REPO / "sample_logs"
+
+
+def sample_log_paths() -> list[Path]:
+    return sorted(SAMPLE_LOGS.glob("*/*-hublog.xml"))
+
+
+@pytest.fixture
+def sample_logs() -> list[Path]:
+    """The bundled sample logs, read-only: copy before changing them (see corpus)."""
+    paths = sample_log_paths()
+    assert len(paths) >= 3, "sample_logs/ must hold at least three sessions"
+    return paths
+
+
+@pytest.fixture
+def corpus(tmp_path: Path) -> Path:
+    """A writable copy of sample_logs/ (logs and audio) in a temporary folder."""
+    target = tmp_path / "corpus"
+    shutil.copytree(SAMPLE_LOGS, target)
+    return target
+
+
+@pytest.fixture
+def annotated_log(corpus: Path) -> Path:
+    return corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
+
+
+@pytest.fixture
+def absolute_audio_log(corpus: Path) -> Path:
+    return corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
+
+
+@pytest.fixture
+def latin1_log(corpus: Path) -> Path:
+    return corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
