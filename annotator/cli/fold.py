@@ -37,7 +37,10 @@ def run(args: argparse.Namespace) -> int:
         if not sources:
             raise AnnotationFileError(f"{args.log}: no annotation file given and no *-human.xml beside the log")
     annotations = AnnotationSet.merged([read_annotations(path) for path in sources])
-    changes = fold_many(docs, annotations)
+    try:
+        changes = fold_many(docs, annotations)
+    except AnnotationFileError as error:
+        raise AnnotationFileError(f"{', '.join(map(str, sources))}: {error}") from None
     targets = []
     for doc in docs:
         if folder_mode:

@@ -181,15 +181,22 @@ def _declaration(head: bytes) -> tuple[bytes, str]:
     return match.group(0), found.group(1).decode("ascii") if found else "UTF-8"
 
 
-def _refuse_unsafe(path: Path, tree: etree._ElementTree) -> None:
+def unsafe_reason(tree: etree._ElementTree) -> str | None:
+    """Why a parsed document must be refused (external DTD, entity declarations), or None."""
     info = tree.docinfo
     if info.system_url or info.public_id:
-        raise UnsafeLogError(path, f"refused: the DOCTYPE names an external DTD ({info.system_url or info.public_id}); logs may not load outside files")
+        return f"refused: the DOCTYPE names an external DTD ({info.system_url or info.public_id}); logs may not load outside files"
     subset = info.internalDTD
-    if subset is not None:
-        names = [entity.name for entity in subset.iterentities()]
-        if names:
-            raise UnsafeLogError(path, f"refused: the DOCTYPE declares entities ({', '.join(names[:5])}); entity declarations can read files or explode in memory")
+    names = [entity.name for entity in subset.iterentities()] if subset is not None else []
+    if names:
+        return f"refused: the DOCTYPE declares entities ({', '.join(names[:5])}); entity declarations can read files or explode in memory"
+    return None
+
+
+def _refuse_unsafe(path: Path, tree: etree._ElementTree) -> None:
+    reason = unsafe_reason(tree)
+    if reason:
+        raise UnsafeLogError(path, reason)
 
 
 def _syntax_error(path: Path, error: etree.XMLSyntaxError, head: bytes) -> LogReadError:

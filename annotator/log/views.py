@@ -304,10 +304,10 @@ class Turn(TimedView):
                 if value in ("user", "system"):
                     return value
         for data in self._activity_data():
-            types = data.types
-            if "audio_input" in types or "text_input" in types:
+            types, utt_text = data.types, data.get("type_utt_text")
+            if "audio_input" in types or "text_input" in types or utt_text == "asr":
                 return "user"
-            if "text_output" in types or "audio_output" in types:
+            if "text_output" in types or "audio_output" in types or utt_text == "system":
                 return "system"
         return None
 

@@ -1,0 +1,133 @@
+"""MITRE human-annotation files (version 2), the annotations kept beside a log:
+
+    <GC_LOG_ANNOTATIONS annot_version="2">
+      <GC_SESSION id="..." stime="..." etime="...">
+        <GC_ANNOT type_task_completion="1"/>
+        <GC_DATA type_utt_text="transcription" dtype="string" turnid="1" tidx="12">text</GC_DATA>
+      </GC_SESSION>
+    </GC_LOG_ANNOTATIONS>
+
+MITRE's own files spell the session attribute `task_completion`; both
+spellings are read, the DTD's `type_task_completion` is written. Parsing is
+as guarded as for logs: no entities, no external DTD, no network.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from annotator.errors import AnnotationFileError
+from annotator.log.annotation_set import AnnotationSet, TurnRef
+from annotator.log.atomic import write_atomic
+from annotator.log.loading import make_parser, unsafe_reason
+
+if TYPE_CHECKING:
+    from annotator.log.views import Session, Turn
+
+ROOT_TAG = "GC_LOG_ANNOTATIONS"
+ANNOT_VERSION = "2"
+_DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
+def human_path_for(log_path: str | Path) -> Path:
+    """X-hublog.xml -> X-human.xml; any other X.xml -> X-human.xml."""
+    log_path = Path(log_path)
+    name = log_path.name
+    for suffix in ("-hublog.xml", ".xml"):
+        if name.lower().endswith(suffix):
+            return log_path.with_name(name[: -len(suffix)] + "-human.xml")
+    return log_path.with_name(name + "-human.xml")
+
+
+def parse_annotation_xml(path: str | Path) -> etree._ElementTree:
+    """Parse PATH with the log parser's guards; problems become AnnotationFileError naming file and line."""
+    path = Path(path)
+    try:
+        with open(path, "rb") as stream:
+            tree = etree.parse(stream, make_parser())
+    except OSError as error:
+        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    except etree.XMLSyntaxError as error:
+        line, column = error.position or (0, 0)
+        message = re.sub(r",? line \d+, column \d+$", "", error.msg or str(error))
+        raise AnnotationFileError(f"{path}:{line}:{column}: not well-formed XML: {message}") from None
+    reason = unsafe_reason(tree)
+    if reason:
+        raise AnnotationFileError(f"{path}: {reason}")
+    return tree
+
+
+def read_human_file(path: str | Path) -> AnnotationSet:
+    return annotations_from_human_tree(parse_annotation_xml(path), path)
+
+
+def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> AnnotationSet:
+    """The transcriptions and task completion values of a parsed human-annotation file."""
+    root = tree.getroot()
+    if root.tag != ROOT_TAG:
+        raise AnnotationFileError(f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>")
+    annotations = AnnotationSet()
+    for session in root.iter("GC_SESSION"):
+        for el in session.iter("GC_ANNOT", "GC_DATA"):
+            try:
+                _read_element(annotations, session.get("id"), el)
+            except ValueError as error:
+                raise AnnotationFileError(f"{path}:{el.sourceline}: {error}") from None
+    return annotations
+
+
+def _read_element(annotations: AnnotationSet, session_id: str | None, el: etree._Element) -> None:
+    if el.tag == "GC_ANNOT":
+        value = el.get("type_task_completion", el.get("task_completion"))
+        if value is not None:
+            annotations.add_task_completion(session_id, value)
+    elif el.get("type_utt_text", "transcription") == "transcription" and (el.text or "").strip():
+        parent = el.getparent()
+        turnid = el.get("turnid") or (parent.get("turnid") if parent.tag == "GC_ANNOT" else None)
+        if not turnid:
+            raise ValueError("a transcription without a turnid")
+        annotations.add_transcription(session_id, turnid, el.text)
+
+
+def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
+    """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx."""
+    path = Path(path)
+    root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
+    try:
+        for session_id, session, refs in annotations.in_order(sessions):
+            _add_session(root, annotations, session_id, session, refs)
+    except ValueError as error:  # characters XML cannot hold
+        raise AnnotationFileError(f"{path}: cannot write: {error}") from None
+    etree.indent(root, space="  ")
+    write_atomic(path, _DECLARATION + etree.tostring(root, encoding="UTF-8") + b"\n")
+
+
+def _add_session(root: etree._Element, annotations: AnnotationSet, session_id: str,
+                 session: Session | None, refs: list[TurnRef]) -> None:
+    attributes = {"id": session_id}
+    if session is not None:
+        attributes.update({name: session.get(name) for name in ("stime", "etime") if session.get(name) is not None})
+    session_el = etree.SubElement(root, "GC_SESSION", attributes)
+    if session_id in annotations.task_completion:
+        etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_id])
+    for ref in refs:
+        attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref)}
+        tidx = _tidx(session.turn(ref[1]) if session is not None else None)
+        if tidx:
+            attributes["tidx"] = tidx
+        etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
+
+
+def _tidx(turn: Turn | None) -> str | None:
+    """The turn's transcription annotation's tidx, else that of its first activity with one."""
+    if turn is None:
+        return None
+    annotation = turn.transcription_annotation()
+    if annotation is not None and annotation.get("tidx"):
+        return annotation.get("tidx")
+    return next((activity.tidx for activity in turn.activities if activity.tidx), None)

@@ -1,0 +1,284 @@
+"""Findings about a log: the standard's DTD, times, turn ids, audio files, load remarks.
+
+validate_document(doc) returns Findings sorted by line; `str(finding)` is the
+one-line "file:line: severity: message" that `annotator validate` prints.
+
+Severities, worst first:
+  ERROR    the log is broken: the DTD rejects it, a time is not a number, an
+           element ends before it starts, a turn id is used twice in a
+           session, an audio path is refused as unsafe.
+  WARNING  the log is readable but suspicious: an operation, message or event
+           outside its turn, a turn outside its session, a turnid naming no
+           turn, a missing audio file, a remark made while loading.
+  QUIRK    the log breaks the standard's DTD only where that DTD contradicts
+           the standard's own prose and examples. The recognised quirks
+           (NMTOKEN for values like mime_type="audio/x-wav", `type` on
+           GC_FRAME, `name` on a GC_DATA holding a GC_LIST, GC_DATA without
+           `key` inside GC_ANNOT) and why they are quirks are described in
+           annotator.log.dtd_quirks. A log with only quirks is a good log.
+  INFO     for remarks that need no action.
+
+Semantic checks never repeat what the DTD says: a missing required attribute
+is reported once, by the DTD (or, with dtd=False, from the DTD's declarations
+without validating the rest).
+"""
+
+from __future__ import annotations
+
+import enum
+import functools
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from lxml import etree
+
+from annotator.log.audio_refs import AudioResolver, resolver_for
+from annotator.log.document import LogDocument
+from annotator.log.dtd_quirks import describe, dtd_problems, missing_required_attributes
+from annotator.log.times import parse_number
+from annotator.log.views import Session, TimedView, Turn
+
+__all__ = ["Finding", "Severity", "TOLERANCE", "validate_document", "validate_path", "worst"]
+
+# How far (seconds) an element may stick out of its turn or session before it is reported:
+# times written with millisecond precision round both ways.
+TOLERANCE = 0.001
+
+_Span = tuple[float | None, float | None]  # (start, end) in seconds
+
+_TIME_ATTRIBUTES = {
+    "GC_SESSION": ("stime", "etime"),
+    "GC_TURN": ("stime", "etime"),
+    "GC_OPERATION": ("stime", "etime"),
+    "GC_MESSAGE": ("time",),
+    "GC_EVENT": ("time",),
+    "GC_DATA": ("time",),
+}
+_TURN_REFERRING_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT", "GC_ANNOT", "GC_DATA", "GC_FRAME", "GC_LIST")
+
+
+@functools.total_ordering
+class Severity(enum.Enum):
+    INFO = 0
+    QUIRK = 1
+    WARNING = 2
+    ERROR = 3
+
+    def __lt__(self, other: object) -> bool:
+        if not isinstance(other, Severity):
+            return NotImplemented
+        return self.value < other.value
+
+    @property
+    def word(self) -> str:
+        return self.name.lower()
+
+    def __str__(self) -> str:
+        return self.word
+
+
+@dataclass(frozen=True)
+class Finding:
+    file: str
+    line: int | None
+    severity: Severity
+    message: str  # one line, plain words
+    element: etree._Element | None = field(default=None, compare=False, repr=False)
+    code: str = ""  # short stable id: "dtd", "bad-time", "missing-audio", ...
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line is not None else self.file
+        return f"{where}: {self.severity.word}: {self.message}"
+
+
+def validate_path(path: str | Path, *, dtd: bool = True, audio: bool = True) -> list[Finding]:
+    """Load PATH (LogReadError propagates) and validate it."""
+    return validate_document(LogDocument.load(path), dtd=dtd, audio=audio)
+
+
+def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True) -> list[Finding]:
+    """Every finding about DOC, sorted by line (file-wide findings first)."""
+    file = str(doc.path)
+    findings = [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
+    problems = dtd_problems(doc.tree) if dtd else missing_required_attributes(doc.tree)
+    judged = {(problem.element, problem.attribute) for problem in problems if problem.element is not None}
+    for problem in problems:
+        severity = Severity.QUIRK if problem.is_quirk else Severity.ERROR
+        findings.append(Finding(file, problem.line, severity, _one_line(problem.message), problem.element, problem.code))
+    checks = _SessionChecks(file, resolver_for(doc.path) if audio else None, judged)
+    for session in doc.sessions:
+        findings += checks.run(session)
+    findings.sort(key=lambda finding: finding.line or 0)
+    return findings
+
+
+def worst(findings: Iterable[Finding]) -> Severity | None:
+    return max((finding.severity for finding in findings), default=None)
+
+
+class _SessionChecks:
+    """The checks the DTD cannot make, one session at a time."""
+
+    def __init__(self, file: str, resolver: AudioResolver | None, judged: set[tuple[etree._Element, str | None]]):
+        self.file = file
+        self.resolver = resolver
+        self.judged = judged  # (element, attribute) the DTD already complained about
+
+    def _finding(self, el: etree._Element, severity: Severity, code: str, message: str) -> Finding:
+        return Finding(self.file, el.sourceline, severity, _one_line(message), el, code)
+
+    def run(self, session: Session) -> list[Finding]:
+        findings = list(self._bad_times(session))
+        session_span = _span_of(session)
+        findings += self._reversed(session, session_span)
+        findings += self._duplicate_turns(session)
+        for turn in session.turns:
+            turn_span = _span_of(turn)
+            findings += self._reversed(turn, turn_span)
+            if _outside(turn_span, session_span):
+                findings.append(self._finding(turn.el, Severity.WARNING, "outside-session",
+                                              f"{describe(turn.el)} ({_span(turn_span)}) lies outside "
+                                              f"{describe(session.el)} ({_span(session_span)})"))
+            findings += self._activities(turn, turn_span)
+            if self.resolver is not None:
+                findings += self._audio(turn)
+        findings += self._unknown_turnids(session)
+        return findings
+
+    def _bad_times(self, session: Session) -> Iterator[Finding]:
+        for el in session.el.iter(*_TIME_ATTRIBUTES):
+            for name in _TIME_ATTRIBUTES[el.tag]:
+                raw = el.get(name)
+                if raw is not None and parse_number(raw) is None and (el, name) not in self.judged:
+                    yield self._finding(el, Severity.ERROR, "bad-time", f"{describe(el)}: {name} {_quoted(raw)} is not a number")
+
+    def _reversed(self, view: TimedView, span: _Span) -> Iterator[Finding]:
+        start, end = span
+        if start is not None and end is not None and end < start:
+            yield self._finding(view.el, Severity.ERROR, "etime-before-stime",
+                                f"{describe(view.el)} ends before it starts: etime {_seconds(end)} < stime {_seconds(start)}")
+
+    def _activities(self, turn: Turn, turn_span: _Span) -> Iterator[Finding]:
+        for activity in turn.activities:
+            span = _span_of(activity)
+            if activity.tag == "GC_OPERATION":
+                yield from self._reversed(activity, span)
+            if not _outside(span, turn_span):
+                continue
+            start, end = span
+            when = f"at {_seconds(start)}" if start == end else f"from {_seconds(start)} to {_seconds(end)}"
+            yield self._finding(activity.el, Severity.WARNING, "outside-turn",
+                                f"{describe(activity.el)} {when} lies outside its turn ({_span(turn_span)})")
+
+    def _duplicate_turns(self, session: Session) -> Iterator[Finding]:
+        first: dict[object, Turn] = {}
+        for turn in session.turns:
+            if turn.key is None:
+                continue
+            if turn.key in first:
+                earlier = first[turn.key]
+                spelled = f" (id {_quoted(earlier.id)})" if earlier.id != turn.id else ""
+                yield self._finding(turn.el, Severity.ERROR, "duplicate-turn-id",
+                                    f"GC_TURN id {_quoted(turn.id)} is already used in session {session.id} by the "
+                                    f"GC_TURN on line {earlier.line}{spelled}")
+            else:
+                first[turn.key] = turn
+
+    def _unknown_turnids(self, session: Session) -> Iterator[Finding]:
+        for el in session.el.iter(*_TURN_REFERRING_TAGS):
+            raw = el.get("turnid")
+            if raw is None or not raw.strip():
+                continue  # absent or empty: the DTD's business
+            if session.turn(raw) is None:
+                yield self._finding(el, Severity.WARNING, "unknown-turnid",
+                                    f"{describe(el, with_turn=False)}: turnid {raw.strip()} names no GC_TURN of session {session.id}")
+
+    def _audio(self, turn: Turn) -> Iterator[Finding]:
+        for activity in turn.activities:
+            for data in activity.iter_all_data():
+                for direction in ("input", "output"):
+                    if not data.has_type(f"audio_{direction}"):
+                        continue
+                    written = data.text
+                    path, problem = self.resolver.locate(written)
+                    if path is not None:
+                        continue
+                    refusal = _refusal(self.resolver.folder, written)
+                    where = f"{describe(turn.el)} {direction} audio"
+                    if refusal:
+                        yield self._finding(data.el, Severity.ERROR, "unsafe-audio-path", f"{where}: {refusal}")
+                    else:
+                        yield self._finding(data.el, Severity.WARNING, "missing-audio", f"{where}: {problem}")
+
+
+def _span_of(view) -> _Span:
+    """(stime, etime) of a timed view, (time, time) of a message or event."""
+    return view.stime, view.etime
+
+
+def _outside(inner: _Span, outer: _Span) -> bool:
+    """True when INNER sticks out of OUTER by more than TOLERANCE (never when a time is unknown)."""
+    (start, end), (outer_start, outer_end) = inner, outer
+    if None in (start, end, outer_start, outer_end):
+        return False
+    return min(start, end) < outer_start - TOLERANCE or max(start, end) > outer_end + TOLERANCE
+
+
+def _refusal(folder: Path, written: str) -> str | None:
+    """Why an unfound audio path is unsafe rather than merely missing (None when merely missing).
+
+    Unsafe: a relative path that climbs out of the log's folder, or a target
+    that exists but is outside the folder, a folder, or not a regular file.
+    """
+    if "\x00" in written:
+        return "the audio path holds a NUL character; not opened"
+    if not os.path.isabs(written) and _climbs_out(written):
+        return f"audio path {_quoted(written)} climbs out of the log's folder; not opened"
+    candidate = Path(written) if os.path.isabs(written) else folder / written
+    try:
+        real = candidate.resolve()
+        if not real.exists():
+            return None
+        if not real.is_relative_to(folder):
+            return f"audio path {_quoted(written)} points outside the log's folder; not opened"
+        if real.is_dir():
+            return f"audio path {_quoted(written)} is a folder, not a file; not opened"
+        if not real.is_file():
+            return f"audio path {_quoted(written)} is not a regular file (a device or pipe?); not opened"
+    except (OSError, RuntimeError, ValueError):
+        return None
+    return None
+
+
+def _climbs_out(written: str) -> bool:
+    depth = 0
+    for part in PurePosixPath(written.replace("\\", "/")).parts:
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif part not in ("", "."):
+            depth += 1
+    return False
+
+
+def _seconds(value: float) -> str:
+    """12.4 -> '12.40 s', 12.123 -> '12.123 s' (milliseconds kept, two decimals at least)."""
+    text = f"{value:.3f}"
+    return f"{text[:-1] if text.endswith('0') else text} s"
+
+
+def _span(span: _Span) -> str:
+    return f"{_seconds(span[0])} to {_seconds(span[1])}"
+
+
+def _quoted(value: str) -> str:
+    text = re.sub(r"\s+", " ", value)
+    return repr(text) if not text.isprintable() else f"'{text}'"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text).split())
