@@ -2,6 +2,8 @@
 # Debian/Ubuntu system libraries the app and its tests need. Installs them when
 # run as root or with sudo; otherwise says which are missing and goes on.
 #   libportaudio2      sounddevice's PortAudio (without it the app runs but cannot play)
+#   libasound2-data    ALSA's base configuration (the playback tests write into an ALSA file device)
+#   rubberband-cli     pitch-keeping speed change (0.5x-2x); without it speed stays at 1x
 #   libsndfile1        soundfile's codec library (the wheel also bundles one)
 #   Qt's runtime libs  libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3 + xcb ones for a real display
 #   libxml2-utils      xmllint, used by the tests to cross-check DTD validation
@@ -9,7 +11,7 @@
 #   sctk               NIST's sclite, the tests compare our WER with it
 #   xvfb xdotool       a virtual display for screenshots and end-to-end checks
 set -euo pipefail
-PACKAGES=(python3-venv libportaudio2 libsndfile1 libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
+PACKAGES=(python3-venv libportaudio2 libasound2-data rubberband-cli libsndfile1 libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1
   libxml2-utils espeak-ng sox sctk xvfb xdotool)
