@@ -107,7 +107,7 @@ class LogDocument:
     def save(self, path: str | Path | None = None) -> Path:
         """Write atomically to PATH (default: where it was read) and remember the new file stamp."""
         target = Path(path) if path is not None else self.path
-        write_atomic(target, self.serialize())
+        write_atomic(target, self.parsed.write_to)
         if target.resolve() == self.path.resolve():
             self.saved_revision = self.revision
             self.parsed.stamp = FileStamp.of(target)

@@ -15,10 +15,12 @@ unedited document reproduces what the project itself wrote byte for byte.
 from __future__ import annotations
 
 import hashlib
+import io
 import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 from lxml import etree
 
@@ -64,10 +66,22 @@ class ParsedLog:
         top-level nodes, so those come from the raw bytes; the root element,
         the only part annotations change, comes from lxml.
         """
+        stream = io.BytesIO()
+        self.write_to(stream)
+        return stream.getvalue()
+
+    def write_to(self, stream: BinaryIO) -> None:
+        """Stream what serialize() returns (saving 100 MB need not build 100 MB of bytes first)."""
         root = self.tree.getroot()
         if self.prolog is not None and self.epilogue is not None:
-            body = etree.tostring(root, encoding=self.encoding, xml_declaration=False, with_tail=False)
-            return self.prolog + body + self.epilogue
+            stream.write(self.prolog)
+            with etree.xmlfile(stream, encoding=self.encoding) as writer:
+                writer.write(root, with_tail=False)
+            stream.write(self.epilogue)
+            return
+        stream.write(self._serialize_whole_tree())
+
+    def _serialize_whole_tree(self) -> bytes:
         if not self.declaration:  # not ASCII-compatible (UTF-16...) or none: lxml writes it
             return etree.tostring(self.tree, encoding=self.encoding, xml_declaration=True) + self.trailer
         body = etree.tostring(self.tree, encoding=self.encoding, xml_declaration=False)

@@ -1,0 +1,16 @@
+"""`annotator gui [PATH]`: open the desktop application on a log, a folder of logs, or the sample session."""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("path", metavar="PATH", nargs="?",
+                        help="a log file or a folder of logs (default: the bundled sample session)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.gui.app import run_app  # Qt loads only when the window is wanted
+
+    return run_app(args.path)

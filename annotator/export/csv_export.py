@@ -1,0 +1,170 @@
+"""Export logs to three CSV files: sessions.csv, turns.csv, events.csv.
+
+    summary = export_csv([Path("corpus/")], Path("out/"))
+
+Each log is loaded once and each session walked once; the rows are described
+in annotator.export.csv_rows. The files are UTF-8 without BOM with LF line
+ends, and each is written atomically: the three are built side by side and
+replace the previous ones only when every log has been exported, so a
+failure leaves the old files as they were.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import BinaryIO
+
+from lxml import etree
+
+from annotator.errors import LogReadError, WriteError
+from annotator.export.csv_audio import AudioCells
+from annotator.export.csv_cells import csv_line, text_cell
+from annotator.export.csv_rows import (
+    EVENT_COLUMNS,
+    SESSION_COLUMNS,
+    TURN_COLUMNS,
+    event_lines,
+    session_line,
+    turn_lines,
+)
+from annotator.log.atomic import write_atomic
+from annotator.log.corpus import common_root, expand_log_paths
+from annotator.log.document import LogDocument
+from annotator.log.metrics import session_metrics
+
+__all__ = ["EVENT_COLUMNS", "SESSION_COLUMNS", "TURN_COLUMNS", "ExportSummary", "export_csv"]
+
+FILE_NAMES = ("sessions.csv", "turns.csv", "events.csv")
+ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files: not logs
+
+Progress = Callable[..., Iterable[Path]]  # progress(items, total=N) -> the same items
+
+
+@dataclass
+class ExportSummary:
+    out_dir: Path
+    logs: list[Path] = field(default_factory=list)  # exported
+    skipped: list[Path] = field(default_factory=list)  # annotation files met among the logs
+    errors: list[LogReadError] = field(default_factory=list)  # unreadable logs (with skip_unreadable)
+    sessions: int = 0
+    turns: int = 0
+    events: int = 0
+
+    @property
+    def files(self) -> list[Path]:
+        return [self.out_dir / name for name in FILE_NAMES]
+
+    def __str__(self) -> str:
+        text = (f"exported {len(self.logs)} log(s): {self.sessions} session(s), {self.turns} turn(s), "
+                f"{self.events} operation(s)/message(s)/event(s) to {self.out_dir}")
+        if self.skipped:
+            text += f"; skipped {len(self.skipped)} annotation file(s)"
+        if self.errors:
+            text += f"; {len(self.errors)} log(s) unreadable:"
+            text += "".join(f"\n  {error}" for error in self.errors)
+        return text
+
+
+def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = None,
+               skip_unreadable: bool = False) -> ExportSummary:
+    """Write OUT_DIR/sessions.csv, turns.csv and events.csv for the logs at PATHS (files or folders).
+
+    A log that cannot be read raises its LogReadError (and nothing is written),
+    unless SKIP_UNREADABLE, in which case it is left out and its error listed in
+    the summary. PROGRESS, if given, wraps the iteration over the log files.
+    """
+    paths = [Path(p) for p in paths]
+    out_dir = Path(out_dir)
+    summary = ExportSummary(out_dir)
+    root = common_root(paths) if paths else Path.cwd()
+    candidates = expand_log_paths(paths)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteError(f"{out_dir}: cannot create the output folder: {error.strerror or error}") from None
+
+    def write_all(streams: dict[str, BinaryIO]) -> None:
+        sessions, turns, events = (streams[name] for name in FILE_NAMES)
+        sessions.write(csv_line(SESSION_COLUMNS).encode("utf-8"))
+        turns.write(csv_line(TURN_COLUMNS).encode("utf-8"))
+        events.write(csv_line(EVENT_COLUMNS).encode("utf-8"))
+        audio_by_folder: dict[Path, AudioCells] = {}
+        items = candidates if progress is None else progress(candidates, total=len(candidates))
+        for path in items:
+            if _root_tag(path) == ANNOTATION_ROOT:
+                summary.skipped.append(path)
+                continue
+            try:
+                doc = LogDocument.load(path)
+            except LogReadError as error:
+                if not skip_unreadable:
+                    raise
+                summary.errors.append(error)
+                continue
+            audio = audio_by_folder.get(doc.folder)
+            if audio is None:
+                audio = audio_by_folder[doc.folder] = AudioCells(doc.folder)
+            _export_document(doc, _file_cell(path, root), audio, sessions, turns, events, summary)
+            summary.logs.append(path)
+
+    _write_side_by_side(out_dir, write_all)
+    return summary
+
+
+def _export_document(doc: LogDocument, file_cell: str, audio: AudioCells, sessions: BinaryIO, turns: BinaryIO,
+                     events: BinaryIO, summary: ExportSummary) -> None:
+    for session in doc.sessions:
+        metrics = session_metrics(session)
+        lines, transcribed = turn_lines(file_cell, session, metrics, audio)
+        turns.write("".join(lines).encode("utf-8"))
+        sessions.write(session_line(file_cell, session, metrics, transcribed).encode("utf-8"))
+        rows: list[str] = []
+        summary.events += event_lines(file_cell, session, rows.append)
+        events.write("".join(rows).encode("utf-8"))
+        summary.sessions += 1
+        summary.turns += len(lines)
+
+
+def _write_side_by_side(out_dir: Path, write_all: Callable[[dict[str, BinaryIO]], None]) -> None:
+    """Open the three files atomically, one inside the other; all are replaced only if WRITE_ALL succeeds."""
+    streams: dict[str, BinaryIO] = {}
+
+    def opened(names: tuple[str, ...]) -> None:
+        if not names:
+            write_all(streams)
+            return
+
+        def write(stream: BinaryIO) -> None:
+            streams[names[0]] = stream
+            opened(names[1:])
+
+        write_atomic(out_dir / names[0], write)
+
+    opened(FILE_NAMES)
+
+
+def _file_cell(path: Path, root: Path) -> str:
+    """The log's path relative to the common root of the given paths, with / separators."""
+    resolved = path.resolve()
+    try:
+        relative = resolved.relative_to(root)
+    except ValueError:
+        relative = resolved
+    return text_cell(relative.as_posix())
+
+
+def _root_tag(path: Path) -> str | None:
+    """The root element's name, read from the first bytes only (None if that fails: loading will say why)."""
+    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
+                                 huge_tree=True)
+    try:
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 16), b""):
+                parser.feed(chunk)
+                for _event, element in parser.read_events():
+                    return element.tag if isinstance(element.tag, str) else None
+    except (OSError, etree.XMLSyntaxError):
+        return None
+    return None

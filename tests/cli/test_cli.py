@@ -1,0 +1,127 @@
+"""The `annotator` command, run for real as a subprocess on real logs."""
+
+from __future__ import annotations
+
+import csv
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+
+from annotator import __version__
+from annotator.log.annotations import set_task_completion, set_transcription
+from annotator.log.document import LogDocument
+from annotator.log.fold import extract
+
+
+def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)],
+                          capture_output=True, text=True, cwd=cwd, timeout=300)
+
+
+def test_version_and_help():
+    assert annotator("--version").stdout.strip() == f"annotator {__version__}"
+    bare = annotator()
+    assert bare.returncode == 0 and "validate" in bare.stdout and "export" in bare.stdout
+
+
+def test_validate_sample_logs_is_clean_but_shows_dtd_quirks(sample_logs):
+    result = annotator("validate", *sample_logs)
+    assert result.returncode == 0, result.stdout + result.stderr
+    lines = result.stdout.splitlines()
+    assert lines and all(": quirk: " in line for line in lines)
+    assert all(line.split(":")[1].isdigit() for line in lines), "file:line: severity: message"
+    assert annotator("validate", "--strict", *sample_logs).returncode == 1
+    assert annotator("validate", "--hide-quirks", *sample_logs).stdout == ""
+
+
+def test_validate_reports_findings_and_unreadable_logs(tmp_path: Path, annotated_log: Path):
+    broken = annotated_log.read_text().replace('etime="', 'etime="1', 1).replace('stime="', 'stime="9', 1)
+    bad_times = tmp_path / "bad-times.xml"
+    bad_times.write_text(broken)
+    result = annotator("validate", "--hide-quirks", bad_times)
+    assert result.returncode == 1 and ": error: " in result.stdout
+    truncated = tmp_path / "truncated.xml"
+    truncated.write_bytes(annotated_log.read_bytes()[:500])
+    result = annotator("validate", truncated)
+    assert result.returncode == 2
+    assert result.stdout.startswith(f"{truncated}:") and "Traceback" not in result.stdout + result.stderr
+    hostile = tmp_path / "xxe.xml"
+    hostile.write_text('<?xml version="1.0"?><!DOCTYPE GC_LOG [<!ENTITY x SYSTEM "file:///etc/passwd">]><GC_LOG>&x;</GC_LOG>')
+    result = annotator("info", hostile)
+    assert result.returncode == 2 and result.stderr.count("\n") == 1 and "refused" in result.stderr
+
+
+def test_info_summarises_each_session(sample_logs):
+    result = annotator("info", *sample_logs)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("  session ") == len(sample_logs)
+    assert "transcribed" in result.stdout and "times in milliseconds" in result.stdout
+
+
+def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    result = annotator("export", corpus, "--to", "csv", "-o", out)
+    assert result.returncode == 0, result.stderr
+    for name, first in (("sessions.csv", "file,session_id,stime"), ("turns.csv", "file,session_id,turn_id,index"),
+                        ("events.csv", "file,session_id,turn_id,element")):
+        assert (out / name).read_text(encoding="utf-8").startswith(first)
+    assert "\r" not in result.stderr and "it/s" not in result.stderr, "no progress bar when not on a terminal"
+
+
+def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    assert annotator("export", absolute_audio_log, "-o", out).returncode == 0
+    turns = pd.read_csv(out / "turns.csv", dtype=str, keep_default_na=False)
+    users = turns["speaker"] == "user"
+    turns.loc[users, "transcription"] = [f"what was said in turn {i}" for i in turns.loc[users, "turn_id"]]
+    turns.to_csv(out / "turns.csv", index=False)
+    folded = tmp_path / "folded.xml"
+    result = annotator("fold", absolute_audio_log, out / "turns.csv", "-o", folded)
+    assert result.returncode == 0, result.stderr
+    doc = LogDocument.load(folded)
+    assert [t.transcription for t in doc.sessions[0].user_turns] == [
+        f"what was said in turn {t.id}" for t in doc.sessions[0].user_turns]
+
+
+def test_fold_refuses_unknown_ids_and_writes_nothing(absolute_audio_log: Path, tmp_path: Path):
+    annotations = tmp_path / "a.csv"
+    with annotations.open("w", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(["file", "session_id", "turn_id", "transcription", "task_completion"])
+        writer.writerow(["", "no-such-session", "1", "hello", ""])
+        writer.writerow(["", LogDocument.load(absolute_audio_log).sessions[0].id, "99", "hello", ""])
+    folded = tmp_path / "folded.xml"
+    result = annotator("fold", absolute_audio_log, annotations, "-o", folded)
+    assert result.returncode == 2
+    assert "no-such-session" in result.stderr and "99" in result.stderr
+    assert not folded.exists()
+
+
+def test_fold_uses_the_human_file_beside_the_log(annotated_log: Path, tmp_path: Path):
+    expected = extract(LogDocument.load(annotated_log))
+    raw = LogDocument.load(annotated_log)
+    for turn in raw.sessions[0].turns:
+        set_transcription(turn, None)
+    set_task_completion(raw.sessions[0], None)
+    folder = tmp_path / "call"
+    folder.mkdir()
+    raw_path = raw.save(folder / annotated_log.name)
+    human = folder / annotated_log.name.replace("-hublog.xml", "-human.xml")
+    assert annotator("extract", annotated_log, "-o", human).returncode == 0
+    assert annotator("fold", raw_path, "-o", tmp_path / "folded.xml").returncode == 0
+    assert extract(LogDocument.load(tmp_path / "folded.xml")) == expected
+
+
+def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Path):
+    table = tmp_path / "annotations.csv"
+    assert annotator("extract", annotated_log, "-o", table).returncode == 0
+    rows = pd.read_csv(table, dtype=str, keep_default_na=False)
+    assert list(rows.columns) == ["file", "session_id", "turn_id", "transcription", "task_completion"]
+    assert (rows["transcription"] != "").sum() == len(LogDocument.load(annotated_log).sessions[0].user_turns)
+
+
+def test_works_from_another_directory(sample_logs, tmp_path: Path):
+    result = annotator("validate", "--hide-quirks", *[p.resolve() for p in sample_logs], cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr

@@ -1,0 +1,382 @@
+"""CSV export: columns, one row per thing, seconds, audio paths, formula safety, round trips."""
+
+from __future__ import annotations
+
+import csv
+import io
+import shutil
+import tempfile
+from pathlib import Path
+from xml.sax.saxutils import escape
+
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from annotator.errors import LogReadError
+from annotator.export.csv_audio import AudioCells
+from annotator.export.csv_cells import csv_line, seconds_cell, text_cell
+from annotator.export.csv_export import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS, export_csv
+from annotator.export.csv_turn_scan import scan_turn
+from annotator.log.document import LogDocument
+from annotator.log.metrics import SESSION_METRIC_COLUMNS, session_metrics
+from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
+from annotator.log.text import clean_text
+from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+
+SESSION_MINIMUM = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
+                   "task_completion", "n_transcribed", "wer", "recognition_s", "synthesis_s"]
+TURN_MINIMUM = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
+                "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency"]
+EVENT_MINIMUM = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
+                 "duration_s", "type"]
+ACTIVITY_XPATH = "//GC_OPERATION | //GC_MESSAGE | //GC_EVENT"
+MS_LOG = "travel-20261121-002/travel-20261121-002-hublog.xml"
+
+
+def read(out: Path, name: str) -> pd.DataFrame:
+    return pd.read_csv(out / name, dtype=str, keep_default_na=False)
+
+
+def raw_rows(out: Path, name: str) -> list[list[str]]:
+    with open(out / name, encoding="utf-8", newline="") as stream:
+        return list(csv.reader(stream))
+
+
+@pytest.fixture
+def exported(corpus: Path, tmp_path: Path) -> Path:
+    out = tmp_path / "out"
+    export_csv([corpus], out)
+    return out
+
+
+# --- columns and rows ----------------------------------------------------------------------------
+
+def test_headers_are_the_minimum_columns_in_order_then_extras(exported: Path):
+    sessions, turns, events = (raw_rows(exported, name)[0] for name in ("sessions.csv", "turns.csv", "events.csv"))
+    assert sessions[:len(SESSION_MINIMUM)] == SESSION_MINIMUM
+    assert sessions[len(SESSION_MINIMUM):] == [c for c in SESSION_METRIC_COLUMNS if c not in SESSION_MINIMUM]
+    assert turns[:len(TURN_MINIMUM)] == TURN_MINIMUM
+    assert events[:len(EVENT_MINIMUM)] == EVENT_MINIMUM
+    assert (sessions, turns, events) == (SESSION_COLUMNS, TURN_COLUMNS, EVENT_COLUMNS)
+    assert len(set(sessions)) == len(sessions)
+
+
+def test_one_row_per_session_turn_and_element_in_document_order(corpus: Path, exported: Path):
+    logs = sorted(corpus.rglob("*-hublog.xml"))
+    trees = {path.relative_to(corpus).as_posix(): etree.parse(str(path)) for path in logs}
+    sessions, turns, events = (read(exported, n) for n in ("sessions.csv", "turns.csv", "events.csv"))
+    assert list(sessions["file"]) == list(trees)  # sorted, one session per sample log
+    for file, tree in trees.items():
+        assert (sessions["file"] == file).sum() == int(tree.xpath("count(//GC_SESSION)"))
+        log_turns = turns[turns["file"] == file]
+        assert list(log_turns["turn_id"]) == [t.get("id") for t in tree.xpath("//GC_TURN")]
+        assert list(log_turns["index"]) == [str(i) for i in range(len(log_turns))]
+        elements = tree.xpath(ACTIVITY_XPATH)
+        log_events = events[events["file"] == file]
+        assert list(log_events["element"]) == [el.tag for el in elements]
+        assert list(log_events["name"]) == [el.get("name") for el in elements]
+        assert list(log_events["turn_id"]) == [el.getparent().get("id") for el in elements]
+        assert list(log_events["turnid"]) == [el.get("turnid") for el in elements]
+        assert list(log_events["type"]) == [el.get("etype") if el.tag == "GC_EVENT" else el.get("type") or ""
+                                            for el in elements]
+        assert (log_turns["n_operations"].astype(int).sum() == len(tree.xpath("//GC_TURN/GC_OPERATION")))
+
+
+def test_files_are_utf8_without_bom_with_lf_line_ends(exported: Path, corpus: Path):
+    for name in ("sessions.csv", "turns.csv", "events.csv"):
+        raw = (exported / name).read_bytes()
+        assert not raw.startswith(b"\xef\xbb\xbf")
+        assert b"\r\n" not in raw and raw.endswith(b"\n")
+        raw.decode("utf-8")
+    # the Latin-1 sample log's Zürich comes out as UTF-8
+    assert "Zürich" in (exported / "turns.csv").read_text(encoding="utf-8")
+
+
+def test_file_column_is_relative_to_the_given_folder_or_the_files_parent(corpus: Path, tmp_path: Path):
+    log = corpus / MS_LOG
+    export_csv([log], tmp_path / "one")
+    assert set(read(tmp_path / "one", "turns.csv")["file"]) == {log.name}
+    other = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
+    export_csv([log, other], tmp_path / "two")
+    assert list(read(tmp_path / "two", "sessions.csv")["file"]) == [MS_LOG, other.relative_to(corpus).as_posix()]
+
+
+def test_a_folder_exports_every_log_below_it_but_not_annotation_files_or_backups(corpus: Path, tmp_path: Path):
+    nested = corpus / "more" / "deeper"
+    nested.mkdir(parents=True)
+    shutil.copy(corpus / MS_LOG, nested / "copy-hublog.xml")
+    shutil.copy(corpus / MS_LOG, nested / "copy-hublog.orig.xml")
+    (nested / "call-human.xml").write_text('<GC_LOG_ANNOTATIONS annot_version="2"/>', encoding="utf-8")
+    (nested / "renamed-annotations.xml").write_text(
+        '<?xml version="1.0"?>\n<!-- MITRE -->\n<GC_LOG_ANNOTATIONS annot_version="2"><GC_SESSION id="s"/>'
+        "</GC_LOG_ANNOTATIONS>", encoding="utf-8")
+    summary = export_csv([corpus], tmp_path / "out")
+    files = list(read(tmp_path / "out", "sessions.csv")["file"])
+    assert files == sorted(p.relative_to(corpus).as_posix() for p in corpus.rglob("*-hublog.xml"))
+    assert "more/deeper/copy-hublog.xml" in files
+    assert summary.skipped == [nested / "renamed-annotations.xml"]
+    assert len(summary.logs) == 4 and summary.sessions == 4 and not summary.errors
+
+
+# --- values --------------------------------------------------------------------------------------
+
+def test_millisecond_log_gives_seconds_equal_to_raw_over_1000(corpus: Path, exported: Path):
+    tree = etree.parse(str(corpus / MS_LOG))
+    turns = read(exported, "turns.csv")
+    turns = turns[turns["file"] == MS_LOG]
+    for el, (_, row) in zip(tree.xpath("//GC_TURN"), turns.iterrows()):
+        assert float(row["stime"]) == int(el.get("stime")) / 1000
+        assert float(row["etime"]) == int(el.get("etime")) / 1000
+        assert float(row["duration_s"]) == pytest.approx((int(el.get("etime")) - int(el.get("stime"))) / 1000)
+    events = read(exported, "events.csv")
+    events = events[events["file"] == MS_LOG]
+    for el, (_, row) in zip(tree.xpath(ACTIVITY_XPATH), events.iterrows()):
+        raw = el.get("stime") or el.get("time")
+        assert float(row["stime"]) == int(raw) / 1000
+    session = read(exported, "sessions.csv").set_index("file").loc[MS_LOG]
+    root = tree.xpath("//GC_SESSION")[0]
+    assert float(session["stime"]) == int(root.get("stime")) / 1000
+    assert float(session["duration_s"]) == pytest.approx(34.825)
+
+
+def test_times_are_plain_decimals_with_millisecond_precision(exported: Path):
+    for name, columns in (("events.csv", ["stime", "etime", "duration_s"]), ("turns.csv", ["stime", "etime"])):
+        frame = read(exported, name)
+        for column in columns:
+            for cell in frame[column]:
+                assert "e" not in cell.lower()
+                assert cell == "" or float(cell) >= 0
+    assert seconds_cell(1e-05) == "0.000010" and seconds_cell(1e16) == "10000000000000000.000000"
+    assert seconds_cell(941473394.66) == "941473394.66" and seconds_cell(None) == ""
+
+
+def test_absolute_audio_paths_of_the_recording_machine_resolve_to_the_local_files(corpus: Path, exported: Path):
+    turns = read(exported, "turns.csv")
+    turns = turns[turns["file"] == MS_LOG]
+    folder = (corpus / MS_LOG).parent
+    written = list(turns["audio_input_written"]) + list(turns["audio_output_written"])
+    assert all(w.startswith("/home/communicator/") for w in written if w)
+    found = [cell for cell in list(turns["audio_input"]) + list(turns["audio_output"]) if cell]
+    assert len(found) == len(turns)  # one audio file per turn
+    for cell in found:
+        assert "/" not in cell and (folder / cell).is_file()
+    users = turns[turns["speaker"] == "user"]
+    assert all(cell.endswith("-user.wav") for cell in users["audio_input"])
+    assert all(cell == "" for cell in users["audio_output"])
+
+
+def test_missing_audio_file_gives_an_empty_cell(corpus: Path, tmp_path: Path):
+    (corpus / MS_LOG).parent.joinpath("travel-20261121-002-turn02-user.wav").unlink()
+    export_csv([corpus / MS_LOG], tmp_path / "out")
+    turns = read(tmp_path / "out", "turns.csv")
+    assert turns.loc[1, "audio_input"] == "" and turns.loc[1, "audio_input_written"].endswith("turn02-user.wav")
+    assert turns.loc[3, "audio_input"] == "travel-20261121-002-turn04-user.wav"
+
+
+def test_metric_cells_match_the_metrics_and_missing_ones_are_empty_never_zero(corpus: Path, exported: Path):
+    sessions = read(exported, "sessions.csv").set_index("file")
+    turns = read(exported, "turns.csv")
+    for path in sorted(corpus.rglob("*-hublog.xml")):
+        file = path.relative_to(corpus).as_posix()
+        doc = LogDocument.load(path)
+        metrics = session_metrics(doc.sessions[0])
+        row = sessions.loc[file]
+        for name in SESSION_METRIC_COLUMNS:
+            value = metrics.values[name]
+            if value is None:
+                assert row[name] == "", (file, name)
+            elif isinstance(value, str):
+                assert row[name] == value
+            else:
+                assert float(row[name]) == pytest.approx(value), (file, name)
+        assert row["wer"] == row["word_error_rate"]
+        log_turns = turns[turns["file"] == file].reset_index()
+        assert list(log_turns["speaker"]) == [turn.speaker or "" for turn in doc.sessions[0].turns]
+        assert list(log_turns["transcription"]) == [turn.transcription or "" for turn in doc.sessions[0].turns]
+        for index, wer in metrics.turn_wer.items():
+            assert log_turns.loc[index, "wer"] == ("" if wer is None else repr(wer))
+        for index in range(len(log_turns)):
+            latency = metrics.turn_response_latency.get(index)
+            assert log_turns.loc[index, "response_latency"] == ("" if latency is None else repr(latency))
+    # 002 and 003 are not annotated: no transcriptions, no task completion, no WER
+    for file in (MS_LOG, "travel-20261121-003/travel-20261121-003-hublog.xml"):
+        assert sessions.loc[file, ["task_completion", "wer", "mean_user_words_per_turn"]].tolist() == ["", "", ""]
+        assert sessions.loc[file, "n_transcribed"] == "0"
+    annotated = sessions.loc["travel-20261121-001/travel-20261121-001-hublog.xml"]
+    assert annotated["task_completion"] == "1" and annotated["n_transcribed"] == annotated["n_user_turns"] != "0"
+    assert float(annotated["wer"]) > 0
+
+
+def test_a_log_without_markers_leaves_the_cells_empty(tmp_path: Path):
+    bare = ('<GC_TURN id="1" stime="1000" etime="1001">'
+            '<GC_OPERATION name="op" server="hub" location="l:1" turnid="1" stime="x" etime="1001"/></GC_TURN>')
+    path = write_log(tmp_path / "bare.xml", log_text([session("s", [bare], start="abc", end=2000)]))
+    export_csv([path], tmp_path / "out")
+    row = read(tmp_path / "out", "sessions.csv").iloc[0]
+    assert row["stime"] == "" and row["duration_s"] == "" and row["etime"] == "2000.0"
+    for name in ("wer", "recognition_s", "synthesis_s", "response_latency", "task_completion", "time_to_completion",
+                 "error_messages", "mean_system_turn_s", "parse_success_rate"):
+        assert row[name] == "", name
+    assert row[["n_turns", "n_user_turns", "n_transcribed"]].tolist() == ["1", "0", "0"]  # counted, truly zero
+    turn = read(tmp_path / "out", "turns.csv").iloc[0]
+    assert turn["speaker"] == "" and turn["asr_text"] == "" and turn["wer"] == "" and turn["response_latency"] == ""
+    event = read(tmp_path / "out", "events.csv").iloc[0]
+    assert event["stime"] == "" and event["etime"] == "1001.0" and event["duration_s"] == ""
+
+
+def test_turn_ids_stay_as_written_and_elements_outside_turns_have_no_turn_id(tmp_path: Path):
+    stray = '<GC_EVENT etype="LOCK" name=":lock" turnid="-1" time="999.5"/>'
+    turns = [system_turn("-01", 1000, "hello"), user_turn("02", 1002, "hi", turnid="2")]
+    path = write_log(tmp_path / "log.xml", log_text([session("s", turns, extra=stray)]))
+    export_csv([path], tmp_path / "out")
+    assert list(read(tmp_path / "out", "turns.csv")["turn_id"]) == ["-01", "02"]
+    events = read(tmp_path / "out", "events.csv")
+    assert list(events["turn_id"]) == ["", "-01", "02", "02"]
+    assert list(events["turnid"]) == ["-1", "-01", "2", "2"]
+    assert events.loc[0, ["element", "type", "stime", "duration_s"]].tolist() == ["GC_EVENT", "LOCK", "999.5", "0.0"]
+
+
+# --- formula safety and round trips ---------------------------------------------------------------
+
+FORMULA = '=HYPERLINK("http://evil.example/?a=1,b=2","click me")'
+
+
+def _log_saying(folder: Path, said: str, heard: str = "yes", transcription: str | None = None) -> Path:
+    annotation = ("" if transcription is None else
+                  f'<GC_ANNOT turnid="2"><GC_DATA key=":t" type_utt_text="transcription">{_xml(transcription)}'
+                  "</GC_DATA></GC_ANNOT>")
+    turns = [system_turn("1", 1000, _xml(said)), user_turn("2", 1002, _xml(heard), extra=annotation)]
+    return write_log(folder / "log.xml", log_text([session("s:1", turns)]))
+
+
+def _xml(text: str) -> str:
+    # A literal CR would be read as a line end; the character reference keeps it.
+    return escape(text).replace("\r", "&#13;")
+
+
+def test_formula_text_gets_an_apostrophe_and_comes_back_intact(tmp_path: Path):
+    path = _log_saying(tmp_path, FORMULA, heard="+44 call me", transcription="@everyone -rf")
+    export_csv([path], tmp_path / "out")
+    turns = read(tmp_path / "out", "turns.csv")
+    assert turns.loc[0, "system_text"] == "'" + FORMULA
+    assert turns.loc[1, "asr_text"] == "'+44 call me" and turns.loc[1, "transcription"] == "'@everyone -rf"
+    assert unneutralise_cell(turns.loc[0, "system_text"]) == FORMULA
+    assert unneutralise_cell(turns.loc[1, "transcription"]) == "@everyone -rf"
+    raw = (tmp_path / "out" / "turns.csv").read_text(encoding="utf-8")
+    assert "\"'=HYPERLINK(\"\"http://evil.example/?a=1,b=2\"\",\"\"click me\"\")\"" in raw
+    assert turns.loc[0, "turn_id"] == "1"  # numbers are not neutralised
+    events = read(tmp_path / "out", "events.csv")
+    assert list(events["stime"])[0] == "1000.0"
+
+
+def test_risky_attribute_values_are_neutralised_in_events(tmp_path: Path):
+    ops = operation("1", 1000, 1001, name="=cmd|' /C calc'!A0", server="@srv", attrs='type="-2+3"')
+    turn = f'<GC_TURN id="-1" stime="1000" etime="1002">{ops}</GC_TURN>'
+    path = write_log(tmp_path / "log.xml", log_text([session("s", [turn])]))
+    export_csv([path], tmp_path / "out")
+    row = read(tmp_path / "out", "events.csv").iloc[0]
+    assert row["name"] == "'=cmd|' /C calc'!A0" and row["server"] == "'@srv" and row["type"] == "'-2+3"
+    assert row["turn_id"] == "-1" and row["turnid"] == "1"
+
+
+XML_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufffe\uffff",
+                                 min_codepoint=0x09).filter(lambda c: c in "\t\n\r" or ord(c) >= 0x20)
+                   | st.sampled_from(list("=+-@,\"'\n\r\t ;")), max_size=40)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(said=XML_TEXT, heard=XML_TEXT, transcription=XML_TEXT)
+def test_any_text_round_trips_through_turns_csv_and_pandas(said: str, heard: str, transcription: str):
+    with tempfile.TemporaryDirectory() as folder:
+        folder = Path(folder)
+        path = _log_saying(folder, said, heard, transcription)
+        export_csv([path], folder / "out")
+        turns = read(folder / "out", "turns.csv")
+    assert unneutralise_cell(turns.loc[0, "system_text"]) == clean_text(said)
+    assert unneutralise_cell(turns.loc[1, "asr_text"]) == clean_text(heard)
+    assert unneutralise_cell(turns.loc[1, "transcription"]) == clean_text(transcription)
+    assert len(turns) == 2
+
+
+@given(cells=st.lists(st.text(max_size=12) | st.sampled_from([",", '"', "\r", "\n", "", "a,b", '"q"']),
+                      min_size=1, max_size=8))
+def test_csv_lines_read_back_as_their_cells(cells: list[str]):
+    line = csv_line(cells)
+    assert line.endswith("\n")
+    back = next(csv.reader(io.StringIO(line, newline=""))) if line != "\n" else [""]
+    assert back == cells
+
+
+@given(text=st.text(max_size=10))
+def test_text_cell_neutralises_exactly_like_neutralise_cell(text: str):
+    assert text_cell(text) == neutralise_cell(text)
+
+
+# --- the one-pass turn scan agrees with the views -------------------------------------------------
+
+def test_turn_scan_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path: Path):
+    nested = data(":nbest", '<GC_LIST name=":n">' + data(":n0", "boston", 'type="text_input_hypothesis"') + "</GC_LIST>")
+    fallback = ('<GC_TURN id="3" stime="1004" etime="1005">'
+                '<GC_ANNOT turnid="3"><GC_DATA key=":x" type="text_input audio_input">not activity data</GC_DATA>'
+                "</GC_ANNOT>"
+                + operation("3", 1004, 1005, "recognize", "recognizer", "",
+                            data(":in", " i   want\n to fly ", 'type="text_input"') + nested
+                            + data(":in2", "", 'type="text_input"')
+                            + data(":wav", "gone.wav", 'type="  audio_input  mime"'))
+                + '<GC_MESSAGE name="m" direction="server_to_hub" server="s" location="l:1" turnid="3" time="1004.5">'
+                + data(":out", "spoken", 'type="text_output audio_outputs"') + "</GC_MESSAGE>"
+                + "</GC_TURN>")
+    empty = '<GC_TURN id="4" stime="1006" etime="1007"/>'
+    extra = write_log(tmp_path / "edge.xml", log_text([session("s", [system_turn("1", 1000, "hi"),
+                                                                     user_turn("2", 1002, "yes"), fallback, empty])]))
+    paths = sorted(corpus.rglob("*-hublog.xml")) + [extra]
+    for path in paths:
+        doc = LogDocument.load(path)
+        cells = AudioCells(doc.folder)
+        for s in doc.sessions:
+            for turn in s.turns:
+                facts = scan_turn(turn.el)
+                assert facts.asr_text == turn.asr_text
+                assert facts.system_text == turn.system_text
+                assert facts.n_operations == len(turn.operations)
+                assert (facts.n_messages, facts.n_events) == (len(turn.messages), len(turn.events))
+                for direction, written in (("input", facts.audio_input), ("output", facts.audio_output)):
+                    ref = cells.resolver.resolve(turn, direction)
+                    assert written == (None if ref is None else ref.written)
+                    expected = "" if ref is None or ref.path is None else ref.path.relative_to(cells.folder).as_posix()
+                    assert cells.cell(written) == expected
+
+
+# --- errors, progress, atomicity -------------------------------------------------------------------
+
+def test_unreadable_log_raises_and_leaves_previous_files_intact(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    export_csv([corpus], out)
+    before = {name: (out / name).read_bytes() for name in ("sessions.csv", "turns.csv", "events.csv")}
+    broken = corpus / "zz-broken" / "broken-hublog.xml"
+    broken.parent.mkdir()
+    broken.write_text("<GC_LOG><GC_SESSION id='x' stime='1' etime='2'>", encoding="utf-8")
+    with pytest.raises(LogReadError) as raised:
+        export_csv([corpus], out)
+    assert "broken-hublog.xml" in str(raised.value) and "\n" not in str(raised.value)
+    assert {name: (out / name).read_bytes() for name in before} == before
+    assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]  # no temp files left
+
+
+def test_skip_unreadable_collects_the_errors_and_exports_the_rest(corpus: Path, tmp_path: Path):
+    broken = corpus / "broken-hublog.xml"
+    broken.write_text("not xml at all", encoding="utf-8")
+    seen: list[int] = []
+
+    def progress(items, total=None):
+        seen.append(total)
+        return items
+
+    summary = export_csv([corpus], tmp_path / "out", progress=progress, skip_unreadable=True)
+    assert seen == [4]
+    assert [error.path for error in summary.errors] == [str(broken)]
+    assert len(summary.logs) == 3 and len(read(tmp_path / "out", "sessions.csv")) == 3
+    assert "3 log(s)" in str(summary) and "1 log(s) unreadable" in str(summary)
