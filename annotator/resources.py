@@ -24,3 +24,20 @@ def resource_path(*parts: str) -> Path:
 
 def dtd_path() -> Path:
     return resource_path("gc_log.dtd")
+
+
+SAMPLE_SESSION = "travel-20261121-001"
+
+
+def sample_session_path() -> Path:
+    """The bundled sample session the app opens when given no file.
+
+    A checkout has it under sample_logs/; the wheel carries that one folder as
+    annotator/_resources/sample_session (see pyproject.toml).
+    """
+    name = f"{SAMPLE_SESSION}-hublog.xml"
+    for candidate in (_PACKAGE_DIR / "_resources" / "sample_session" / name,
+                      _PACKAGE_DIR.parent / "sample_logs" / SAMPLE_SESSION / name):
+        if candidate.is_file():
+            return candidate
+    raise FileNotFoundError(f"the bundled sample session {name} is missing")

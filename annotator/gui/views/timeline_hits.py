@@ -1,0 +1,90 @@
+"""What is under a point of the timeline, and how to describe it in a tooltip.
+
+Qt-free: rows and x in view units (row 0 is the turn band, row n the n-th
+lane) and a tolerance in seconds; binary searches on the lane arrays, never
+a scan of items.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from annotator.gui.views.time_axis import format_duration
+from annotator.timeline import data
+from annotator.timeline.data import Lane, TimelineData
+
+TURN_ROW = 0
+_TURN_STATES = {
+    data.UNKNOWN_SPEAKER: "speaker unknown",
+    data.SYSTEM_TURN: "system",
+    data.USER_TRANSCRIBED: "user · transcribed",
+    data.USER_UNTRANSCRIBED: "user · not transcribed",
+}
+
+
+@dataclass(frozen=True)
+class TimelineHit:
+    kind: str  # "turn", "operation", "audio", "message", "event" or "marker"
+    row: int
+    position: int  # in the lane's (or turn band's) sorted arrays
+    payload: object  # the turn index, the lxml element, or the marker object
+    text: str  # the tooltip
+
+
+def hit_test(timeline: TimelineData, lanes: list[Lane], row: int, x: float, tolerance: float) -> TimelineHit | None:
+    """The turn, tick or bar at (row, x); ticks win over bars, the shortest containing bar over longer ones."""
+    if row == TURN_ROW:
+        position = timeline.turns.hit(x, tolerance)
+        if position is None:
+            return None
+        return TimelineHit("turn", row, position, timeline.turns.payloads[position], _turn_text(timeline, position))
+    if not 1 <= row <= len(lanes):
+        return None
+    lane = lanes[row - 1]
+    position = lane.ticks.hit(x, tolerance)
+    if position is not None:
+        kind = {data.MESSAGE: "message", data.EVENT: "event"}.get(int(lane.ticks.kinds[position]), "marker")
+        return TimelineHit(kind, row, position, lane.ticks.payloads[position], _tick_text(timeline, lane, position, kind))
+    position = lane.bars.hit(x, tolerance)
+    if position is not None:
+        audio = int(lane.bars.kinds[position]) in (data.AUDIO_INPUT, data.AUDIO_OUTPUT)
+        kind = "audio" if audio else "operation"
+        return TimelineHit(kind, row, position, lane.bars.payloads[position], _bar_text(timeline, lane, position, audio))
+    return None
+
+
+def _turn_text(timeline: TimelineData, position: int) -> str:
+    turns = timeline.turns
+    turn = timeline.session.turns[turns.payloads[position]]
+    duration = turns.ends[position] - turns.starts[position]
+    state = _TURN_STATES.get(int(turns.kinds[position]), "")
+    return (f"turn {turn.id} · {state}\nduration: {format_duration(duration)}\n"
+            f"from {turns.starts[position]:.2f} s to {turns.ends[position]:.2f} s")
+
+
+def _bar_text(timeline: TimelineData, lane: Lane, position: int, audio: bool) -> str:
+    bars = lane.bars
+    operation = timeline.view_of(bars.payloads[position])
+    duration = bars.ends[position] - bars.starts[position]
+    name = getattr(operation, "name", None) or bars.label(position) or "(unnamed operation)"
+    server = getattr(operation, "server", None) or (lane.name if not audio else data.NO_SERVER)
+    lines = [f"{bars.label(position)}  (audio of {name})" if audio else name,
+             f"server: {server}",
+             f"duration: {format_duration(duration)}",
+             f"from {bars.starts[position]:.3f} s to {bars.ends[position]:.3f} s"]
+    if int(bars.kinds[position]) == data.VIRTUAL_OPERATION:
+        lines[0] += "  (virtual: a duration, not a call)"
+    return "\n".join(lines)
+
+
+def _tick_text(timeline: TimelineData, lane: Lane, position: int, kind: str) -> str:
+    ticks = lane.ticks
+    at = f"at {ticks.starts[position]:.3f} s"
+    if kind == "marker":
+        return f"{lane.name}: {ticks.label(position)}\n{at}"
+    element = timeline.view_of(ticks.payloads[position])
+    if kind == "event":
+        title = " ".join(t for t in ("event", element.etype, element.name) if t)
+    else:
+        title = " ".join(t for t in ("message", element.name) if t)
+    return f"{title}\nserver: {element.server or data.NO_SERVER}\n{at}"

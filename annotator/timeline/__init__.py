@@ -1,0 +1,1 @@
+"""Qt-free timeline geometry: lanes and intervals built from a session, culling and hit-testing."""
