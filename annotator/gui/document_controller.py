@@ -1,0 +1,273 @@
+"""The opened log's life: open, save, save as, export, close, and asking before discarding work.
+
+Holds the LogDocument and the QUndoStack of its edits; re-announces the
+core's AnnotationChange events as a Qt signal for the widgets. Every error
+the user can cause (AnnotatorError) is shown in a message box naming the
+file and place, and whatever was open before stays open.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QUndoStack
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+from annotator.errors import AnnotatorError, LogReadError, WriteError
+from annotator.gui.settings import AppSettings
+from annotator.log.atomic import write_atomic
+from annotator.log.corpus import expand_log_paths
+from annotator.log.document import AnnotationChange, LogDocument
+
+LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
+Button = QMessageBox.StandardButton
+
+
+def original_copy_path(log_path: Path) -> Path:
+    """Where the first save keeps the untouched log: NAME.orig.xml beside NAME.xml."""
+    stem = log_path.name[:-4] if log_path.name.lower().endswith(".xml") else log_path.name
+    return log_path.with_name(stem + ".orig.xml")
+
+
+def keep_original(log_path: Path) -> Path | None:
+    """Copy LOG_PATH's bytes to NAME.orig.xml unless that exists already (only the first save makes it)."""
+    target = original_copy_path(log_path)
+    if target.exists() or not log_path.exists():
+        return None
+    try:
+        original = log_path.read_bytes()
+    except OSError as error:
+        raise WriteError(f"{log_path}: cannot keep a copy of the original: {error.strerror or error}") from None
+    write_atomic(target, original)
+    return target
+
+
+def resolve_log_path(path: str | Path) -> Path:
+    """A log file as given; for a folder, the first log in it (the corpus browser will list them all)."""
+    path = Path(path)
+    if not path.exists():
+        raise LogReadError(path, "no such file or folder")
+    if path.is_dir():
+        logs = expand_log_paths([path])
+        if not logs:
+            raise LogReadError(path, "this folder holds no log files (*.xml)")
+        return logs[0]
+    return path
+
+
+class DocumentController(QObject):
+    document_opened = Signal(object)  # LogDocument
+    document_closed = Signal()
+    document_saved = Signal(object)  # the Path written
+    annotation_changed = Signal(object)  # AnnotationChange, after the core announced it
+    status_reported = Signal(str)  # one line for the status bar
+
+    def __init__(self, parent_widget: QWidget, settings: AppSettings):
+        super().__init__(parent_widget)
+        self.parent_widget = parent_widget
+        self.settings = settings
+        self.undo_stack = QUndoStack(self)
+        self.document: LogDocument | None = None
+        # Widgets holding typing not yet committed register a function storing it; it runs
+        # before every save, export, close or open, so no keystroke is lost.
+        self.pending_edit_flushers: list[Callable[[], object]] = []
+
+    # --- opening and closing -------------------------------------------------
+    def open_path(self, path: str | Path) -> bool:
+        """Open the log at PATH (or the first log of a folder). False if it was not opened."""
+        try:
+            target = resolve_log_path(path)
+        except AnnotatorError as error:
+            self.show_error("Cannot open", error)
+            return False
+        if self.document is not None and _same_file(target, self.document.path):
+            return True
+        if not self.maybe_discard():
+            return False
+        try:
+            document = LogDocument.load(target)
+        except AnnotatorError as error:
+            self.show_error("Cannot open", error)
+            return False
+        except OSError as error:
+            self.show_error("Cannot open", LogReadError(target, error.strerror or str(error)))
+            return False
+        self._replace_document(document)
+        self.settings.add_recent_file(target)
+        self.status_reported.emit(f"Opened {target}")
+        return True
+
+    def open_with_dialog(self) -> bool:
+        folder = str(self.document.folder) if self.document is not None else ""
+        dialog = QFileDialog(self.parent_widget, "Open a Communicator log", folder, LOG_FILTER)
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
+        if not dialog.exec():
+            return False
+        return self.open_path(dialog.selectedFiles()[0])
+
+    def close_document(self) -> bool:
+        if self.document is None:
+            return True
+        if not self.maybe_discard():
+            return False
+        self._replace_document(None)
+        return True
+
+    def _replace_document(self, document: LogDocument | None) -> None:
+        if self.document is not None:
+            self.document.remove_listener(self._announce)
+        self.undo_stack.clear()
+        self.document = document
+        if document is None:
+            self.document_closed.emit()
+            return
+        document.add_listener(self._announce)
+        self.document_opened.emit(document)
+
+    def _announce(self, change: AnnotationChange) -> None:
+        self.annotation_changed.emit(change)
+
+    # --- unsaved work ---------------------------------------------------------
+    def flush_pending_edits(self) -> None:
+        for flush in self.pending_edit_flushers:
+            flush()
+
+    @property
+    def has_unsaved_work(self) -> bool:
+        return self.document is not None and not self.undo_stack.isClean()
+
+    def maybe_discard(self) -> bool:
+        """True when the current work may go: saved, nothing to save, or the user said so."""
+        self.flush_pending_edits()
+        if not self.has_unsaved_work:
+            return True
+        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved annotations",
+                          f"Save the annotations of {self.document.path.name} before going on?",
+                          Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
+        box.setInformativeText("Transcriptions or task completion changed since the last save.")
+        box.setDefaultButton(Button.Save)
+        answer = box.exec()
+        if answer == Button.Save:
+            return self.save()
+        return answer == Button.Discard
+
+    # --- saving -----------------------------------------------------------------
+    def save(self) -> bool:
+        """Write the log in place, atomically; the first save keeps the original as NAME.orig.xml."""
+        document = self.document
+        if document is None:
+            return False
+        self.flush_pending_edits()
+        if self._changed_on_disk(document) and not self._confirm_overwrite(document.path):
+            return False
+        try:
+            kept = keep_original(document.path)
+            document.save()
+        except AnnotatorError as error:
+            self.show_error("Cannot save", error)
+            return False
+        self.undo_stack.setClean()
+        note = f" (the original is kept as {kept.name})" if kept is not None else ""
+        self.status_reported.emit(f"Saved {document.path}{note}")
+        self.document_saved.emit(document.path)
+        return True
+
+    def save_as(self, path: str | Path | None = None) -> bool:
+        document = self.document
+        if document is None:
+            return False
+        self.flush_pending_edits()
+        if path is None:
+            path = self._ask_save_path(document.path)
+            if path is None:
+                return False
+        target = Path(path)
+        if _same_file(target, document.path):
+            return self.save()
+        previous = document.path
+        document.path = target  # the document now lives there: later saves, audio and positions follow it
+        try:
+            document.save()
+        except AnnotatorError as error:
+            document.path = previous
+            self.show_error("Cannot save", error)
+            return False
+        self.undo_stack.setClean()
+        self.settings.add_recent_file(target)
+        self.status_reported.emit(f"Saved {target}")
+        self.document_saved.emit(target)
+        return True
+
+    def _ask_save_path(self, current: Path) -> Path | None:
+        dialog = QFileDialog(self.parent_widget, "Save the log as", str(current), LOG_FILTER)
+        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
+        dialog.setDefaultSuffix("xml")
+        if not dialog.exec():
+            return None
+        return Path(dialog.selectedFiles()[0])
+
+    def _changed_on_disk(self, document: LogDocument) -> bool:
+        try:
+            info = os.stat(document.path)
+        except OSError:
+            return False
+        stamp = document.stamp
+        return (info.st_size, info.st_mtime_ns) != (stamp.size, stamp.mtime_ns)
+
+    def _confirm_overwrite(self, path: Path) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, "Log changed on disk",
+                          f"{path.name} changed on disk since it was opened. Overwrite it with this version?",
+                          Button.Save | Button.Cancel, self.parent_widget)
+        box.setDefaultButton(Button.Cancel)
+        return box.exec() == Button.Save
+
+    # --- export -----------------------------------------------------------------
+    def export_csv(self, folder: str | Path | None = None) -> bool:
+        """Write the core's three CSV files of the saved log into FOLDER (asked for when None)."""
+        document = self.document
+        if document is None:
+            return False
+        self.flush_pending_edits()
+        if self.has_unsaved_work and not self._save_before_export():
+            return False
+        if folder is None:
+            folder = QFileDialog.getExistingDirectory(self.parent_widget, "Export CSV into", str(document.folder))
+            if not folder:
+                return False
+        from annotator.export.csv_export import export_csv
+
+        try:
+            summary = export_csv([document.path], Path(folder))
+        except AnnotatorError as error:
+            self.show_error("Cannot export", error)
+            return False
+        self.status_reported.emit(str(summary).splitlines()[0])
+        return True
+
+    def _save_before_export(self) -> bool:
+        """Export reads the file: offer to save first, or to export what is on disk."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Export CSV",
+                          "The export reads the saved log. Save the annotations first?",
+                          Button.Save | Button.Ignore | Button.Cancel, self.parent_widget)
+        box.button(Button.Ignore).setText("Export last saved")
+        box.setDefaultButton(Button.Save)
+        answer = box.exec()
+        if answer == Button.Save:
+            return self.save()
+        return answer == Button.Ignore
+
+    # --- errors -------------------------------------------------------------------
+    def show_error(self, title: str, error: Exception) -> None:
+        self.status_reported.emit(str(error))
+        box = QMessageBox(QMessageBox.Icon.Critical, title, str(error), Button.Ok, self.parent_widget)
+        box.exec()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
+        return False

@@ -1,0 +1,412 @@
+"""The main window: a composition of the parts (turn table, editor, panels, actions, controller).
+
+Logic lives in the parts: DocumentController (files, undo stack, unsaved
+work), TurnTableModel (rows, searches), TranscriptionEditor (typing and
+committing), the panels (what they show). This file wires them together and
+moves the selection. Colleague widgets join through add_dock(); audio joins
+through the `playback` hook and the signals below.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Protocol
+
+from PySide6.QtCore import QItemSelectionModel, QModelIndex, Qt, QTimer, Signal
+from PySide6.QtWidgets import (
+    QApplication,
+    QDockWidget,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, build_actions, build_menus
+from annotator.gui.document_controller import DocumentController
+from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable, needs_transcription
+from annotator.gui.settings import AppSettings, LastPosition
+from annotator.gui.undo_commands import SetTaskCompletion, TranscribeTurn, push_if_changed
+from annotator.gui.views.detail_panel import DetailPanel
+from annotator.gui.views.metrics_panel import MetricsPanel
+from annotator.gui.views.session_bar import SessionBar
+from annotator.gui.views.transcription_editor import TranscriptionEditor
+from annotator.gui.views.turn_table_view import TurnTableView
+from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.views import ElementView, Session, Turn
+
+APP_TITLE = "Communicator Annotator"
+BACK_SECONDS = 2.0
+STATUS_SECONDS = 8
+Area = Qt.DockWidgetArea
+
+
+class PlaybackHook(Protocol):
+    """What the window asks of audio playback (set `main_window.playback`; None means no audio)."""
+
+    def toggle(self) -> None: ...
+    def replay(self) -> None: ...
+    def back(self, seconds: float) -> None: ...
+    def play_turn(self, turn: Turn) -> None: ...
+
+
+class MainWindow(QMainWindow):
+    turn_selected = Signal(object)  # the Turn now selected, or None
+    session_selected = Signal(object)  # the Session now shown, or None
+    play_pause_requested = Signal()
+    replay_requested = Signal()
+    back_requested = Signal(float)  # seconds
+    play_turn_requested = Signal(object)  # Turn: auto-play after Ctrl+Enter moved to it
+    loop_changed = Signal(bool)
+    speed_changed = Signal(float)
+
+    def __init__(self, settings: AppSettings | None = None, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("main_window")
+        self.settings = settings if settings is not None else AppSettings()
+        self.playback: PlaybackHook | None = None
+        self.session: Session | None = None
+        self.controller = DocumentController(self, self.settings)
+        self.undo_stack = self.controller.undo_stack
+        self.actions = build_actions(self)
+        self.docks: dict[str, QDockWidget] = {}
+        self._build_menus()
+        self._build_widgets()
+        self._connect()
+        self.setAcceptDrops(True)
+        self.statusBar()
+        self.resize(1440, 900)
+        self._show_document(None)
+
+    # --- composition -------------------------------------------------------
+    def _build_widgets(self) -> None:
+        self.session_bar = SessionBar(self)
+        self.model = TurnTableModel(self.undo_stack, self)
+        self.table = TurnTableView(self)
+        self.table.setModel(self.model)
+        self.editor = TranscriptionEditor(self.undo_stack, self)
+        self.editor.setObjectName("transcription_editor")
+        self.editor.auto_prefill = self.settings.prefill_automatically
+        keys = all_key_sequences()
+        self.editor.set_passthrough_keys(keys)
+        self.table.set_passthrough_keys(keys)
+        self.splitter = QSplitter(Qt.Orientation.Vertical, self)
+        self.splitter.setObjectName("table_editor_splitter")
+        self.splitter.addWidget(self.table)
+        self.splitter.addWidget(self.editor)
+        self.splitter.setStretchFactor(0, 3)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setChildrenCollapsible(False)
+        self.splitter.setSizes([560, 220])
+        central = QWidget(self)
+        layout = QVBoxLayout(central)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(0)
+        layout.addWidget(self.session_bar)
+        layout.addWidget(self.splitter, 1)
+        self.setCentralWidget(central)
+        self.detail = DetailPanel(self)
+        self.metrics = MetricsPanel(self)
+        self.add_dock(self.detail, "Details", Area.RightDockWidgetArea, "details_dock")
+        self.add_dock(self.metrics, "Session metrics", Area.RightDockWidgetArea, "metrics_dock")
+        self.tabifyDockWidget(self.docks["details_dock"], self.docks["metrics_dock"])
+        self.docks["details_dock"].raise_()
+        self.resizeDocks([self.docks["details_dock"]], [360], Qt.Orientation.Horizontal)
+
+    def _build_menus(self) -> None:
+        self.menus, self.recent_menu, self.speed_group = build_menus(self.menuBar(), self.actions, self)
+        self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        for action in self.speed_group.actions():
+            action.setChecked(abs(action.data() - self.settings.speed) < 1e-9)
+        self.actions["auto_play"].setChecked(self.settings.auto_play)
+        self.actions["loop"].setChecked(self.settings.loop)
+        self.actions["prefill_automatically"].setChecked(self.settings.prefill_automatically)
+
+    def _connect(self) -> None:
+        a, c = self.actions, self.controller
+        handlers = {
+            "open": c.open_with_dialog, "save": c.save, "save_as": c.save_as, "export_csv": c.export_csv,
+            "close": c.close_document, "quit": self.close, "undo": self.undo, "redo": self.redo,
+            "next_turn": lambda: self.step_turn(+1), "previous_turn": lambda: self.step_turn(-1),
+            "next_user_turn": lambda: self.step_turn(+1, users_only=True),
+            "previous_user_turn": lambda: self.step_turn(-1, users_only=True),
+            "commit_and_next": self.commit_and_next, "prefill": self.editor.prefill_from_recognizer,
+            "task_completed": lambda: self.set_task_completion(TASK_COMPLETED),
+            "task_not_completed": lambda: self.set_task_completion(TASK_NOT_COMPLETED),
+            "task_unset": lambda: self.set_task_completion(None),
+            "play_pause": self.play_pause, "replay": self.replay, "back": self.back,
+            "shortcuts": self.show_shortcuts, "about": self.show_about,
+        }
+        for name, handler in handlers.items():
+            a[name].triggered.connect(lambda _checked=False, h=handler: h())
+        a["auto_play"].toggled.connect(self._set_auto_play)
+        a["loop"].toggled.connect(self._set_loop)
+        a["prefill_automatically"].toggled.connect(self._set_prefill_automatically)
+        self.speed_group.triggered.connect(lambda action: self._set_speed(float(action.data())))
+        self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
+        self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
+        c.document_opened.connect(self._show_document)
+        c.document_closed.connect(lambda: self._show_document(None))
+        c.document_saved.connect(lambda _path: self._update_title())
+        c.annotation_changed.connect(self._on_annotation_changed)
+        c.status_reported.connect(lambda text: self.statusBar().showMessage(text, STATUS_SECONDS * 1000))
+        c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
+        self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        self.table.activated.connect(lambda _index: self._focus_editor_if_transcribable())
+        self.session_bar.session_chosen.connect(self.show_session)
+        self.session_bar.task_completion_chosen.connect(self.set_task_completion)
+
+    def add_dock(self, widget: QWidget, title: str, area: Area = Area.RightDockWidgetArea,
+                 name: str | None = None) -> QDockWidget:
+        """Dock WIDGET (timeline, waveform, corpus browser, findings...) and list it in the View menu.
+        NAME (an objectName) lets the dock's place be saved with the window layout."""
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name or f"{widget.objectName() or title.lower().replace(' ', '_')}_dock")
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        self.docks[dock.objectName()] = dock
+        self.menus["&View"].addAction(dock.toggleViewAction())
+        return dock
+
+    # --- the document and session shown --------------------------------------
+    @property
+    def document(self) -> LogDocument | None:
+        return self.controller.document
+
+    def open_path(self, path: str | Path) -> bool:
+        return self.controller.open_path(path)
+
+    def _show_document(self, document: LogDocument | None) -> None:
+        self.editor.set_turn(None)
+        self.session_bar.set_sessions(document.sessions if document is not None else [])
+        position = self.settings.last_position(document.path) if document is not None else None
+        sessions = document.sessions if document is not None else []
+        index = next((s.index for s in sessions if position is not None and s.id == position.session_id), 0)
+        self.show_session(index if sessions else -1, turn_index=position.turn_index if position else 0)
+        self._update_title()
+        self._update_enabled()
+
+    def show_session(self, index: int, turn_index: int = 0) -> None:
+        document = self.document
+        session = document.sessions[index] if document is not None and 0 <= index < len(document.sessions) else None
+        self.editor.set_turn(None)  # commits typing for the session left
+        self.session = session
+        self.model.set_session(session)
+        self.metrics.set_session(session)
+        self.session_bar.show_session(index)
+        self._reflect_session()
+        if session is not None and session.turns:
+            self.select_row(min(max(turn_index, 0), len(session.turns) - 1))
+        else:
+            self._on_current_row_changed(QModelIndex(), QModelIndex())
+        self.session_selected.emit(session)
+
+    def _reflect_session(self) -> None:
+        session = self.session
+        self.session_bar.show_task_completion(session.task_completion if session is not None else None)
+        self.session_bar.show_progress(*self.model.transcription_progress())
+
+    def _on_annotation_changed(self, change: AnnotationChange) -> None:
+        self.editor.on_annotation_changed(change)
+        self.metrics.on_annotation_changed(change)
+        if change.session == self.session:
+            self._reflect_session()
+        if change.turn is not None and change.turn == self.detail.element:
+            self.detail.show_turn(change.turn)
+
+    def _update_title(self) -> None:
+        name = self.document.path.name if self.document is not None else "no log open"
+        self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
+        self.setWindowModified(not self.undo_stack.isClean())
+
+    def _update_enabled(self) -> None:
+        has_document = self.document is not None
+        for spec in ACTIONS:
+            if spec.menu in ("&Navigate", "&Annotate", "&Playback") or spec.name in ("save", "save_as", "export_csv", "close"):
+                self.actions[spec.name].setEnabled(has_document or spec.checkable)
+        self.actions["undo"].setEnabled(self.undo_stack.canUndo())
+        self.actions["redo"].setEnabled(self.undo_stack.canRedo())
+
+    # --- selection and moving between turns ---------------------------------------
+    def current_turn(self) -> Turn | None:
+        return self.model.turn_at(self.table.current_row())
+
+    def select_row(self, row: int, focus_editor: bool = False) -> None:
+        """Select ROW; with FOCUS_EDITOR (keyboard moves) the focus follows: the editor on a turn to
+        transcribe, else the table (a system turn's editor is disabled and cannot keep it)."""
+        typing = self.editor.isAncestorOf(QApplication.focusWidget())
+        index = self.model.index(row, Column.TRANSCRIPTION)
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        self.table.scrollTo(index)
+        if focus_editor or typing:
+            self._focus_editor_if_transcribable()
+
+    def select_turn(self, turn: Turn, focus_editor: bool = False) -> None:
+        """Select TURN (e.g. clicked in the timeline), switching session if it belongs to another."""
+        if turn.session != self.session:
+            self.show_session(turn.session.index, turn.index)
+        else:
+            self.select_row(turn.index, focus_editor)
+
+    def show_element(self, view: ElementView) -> None:
+        """Show any element (an operation clicked in the timeline, a finding's element) in the detail panel."""
+        self.detail.show_element(view)
+        self.docks["details_dock"].raise_()
+
+    def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
+        turn = self.model.turn_at(current.row()) if current.isValid() else None
+        self.editor.set_turn(turn)
+        self.detail.show_turn(turn)
+        if turn is not None and self.document is not None:
+            self.settings.set_last_position(self.document.path, LastPosition(turn.session.id, turn.index))
+        self.turn_selected.emit(turn)
+
+    def _focus_editor_if_transcribable(self) -> None:
+        turn = self.current_turn()
+        if turn is not None and is_transcribable(turn):
+            self.editor.focus_text()
+        else:
+            self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+
+    def step_turn(self, step: int, users_only: bool = False) -> None:
+        accept = (lambda turn: turn.speaker == "user") if users_only else None
+        row = self.model.find_row(self.table.current_row(), step, accept)
+        if row is None:
+            self.statusBar().showMessage("No further turn that way", STATUS_SECONDS * 1000)
+            return
+        self.select_row(row, focus_editor=True)
+
+    def commit_and_next(self) -> None:
+        """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe, play it."""
+        self.table.commit_open_editor()
+        self.editor.commit()
+        row = self.model.find_row(self.table.current_row(), +1, needs_transcription, wrap=True)
+        if row is None:
+            self.statusBar().showMessage("Every user turn of this session is transcribed", STATUS_SECONDS * 1000)
+            return
+        self.select_row(row, focus_editor=True)
+        turn = self.current_turn()
+        if self.settings.auto_play and turn is not None:
+            self.play_turn_requested.emit(turn)
+            if self.playback is not None:
+                self.playback.play_turn(turn)
+
+    # --- editing ------------------------------------------------------------------
+    def set_task_completion(self, value: str | None) -> None:
+        if self.session is not None:
+            push_if_changed(self.undo_stack, SetTaskCompletion(self.session, value))
+        self._reflect_session()
+
+    def undo(self) -> None:
+        self.controller.flush_pending_edits()
+        command = self.undo_stack.command(self.undo_stack.index() - 1)
+        self.undo_stack.undo()
+        self._reveal(command)
+
+    def redo(self) -> None:
+        command = self.undo_stack.command(self.undo_stack.index())
+        self.undo_stack.redo()
+        self._reveal(command)
+
+    def _reveal(self, command) -> None:
+        """Show the turn an undo or redo changed, so the annotator sees what happened."""
+        if isinstance(command, TranscribeTurn) and command.turn != self.current_turn():
+            self.select_turn(command.turn)
+
+    # --- playback hooks (audio is wired by the lead) --------------------------------
+    def play_pause(self) -> None:
+        self.play_pause_requested.emit()
+        if self.playback is not None:
+            self.playback.toggle()
+
+    def replay(self) -> None:
+        self.replay_requested.emit()
+        if self.playback is not None:
+            self.playback.replay()
+
+    def back(self) -> None:
+        self.back_requested.emit(BACK_SECONDS)
+        if self.playback is not None:
+            self.playback.back(BACK_SECONDS)
+
+    def _set_auto_play(self, on: bool) -> None:
+        self.settings.auto_play = on
+
+    def _set_loop(self, on: bool) -> None:
+        self.settings.loop = on
+        self.loop_changed.emit(on)
+
+    def _set_speed(self, speed: float) -> None:
+        self.settings.speed = speed
+        self.speed_changed.emit(speed)
+
+    def _set_prefill_automatically(self, on: bool) -> None:
+        self.settings.prefill_automatically = on
+        self.editor.auto_prefill = on
+
+    # --- files, help, layout --------------------------------------------------------
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        for path in self.settings.recent_files:
+            action = self.recent_menu.addAction(path)
+            action.triggered.connect(lambda _checked=False, p=path: self._open_recent(p))
+        self.recent_menu.setEnabled(True)
+        if not self.settings.recent_files:
+            self.recent_menu.addAction("(none yet)").setEnabled(False)
+
+    def _open_recent(self, path: str) -> None:
+        if not Path(path).exists():
+            self.settings.remove_recent_file(path)
+        self.open_path(path)
+
+    def show_shortcuts(self) -> ShortcutsDialog:
+        dialog = ShortcutsDialog(self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
+
+    def show_about(self) -> None:
+        QMessageBox.about(self, f"About {APP_TITLE}", f"<b>{APP_TITLE}</b><p>Transcribe and annotate DARPA "
+                          "Communicator spoken-dialogue logs; the annotations are folded into the log.</p>")
+
+    def restore_layout(self) -> None:
+        """Restore size, docks and splitter as the annotator left them (call after every add_dock)."""
+        if not self.settings.window_geometry.isEmpty():
+            self.restoreGeometry(self.settings.window_geometry)
+        if not self.settings.window_state.isEmpty():
+            self.restoreState(self.settings.window_state)
+        if not self.settings.splitter_state.isEmpty():
+            self.splitter.restoreState(self.settings.splitter_state)
+
+    def save_layout(self) -> None:
+        self.settings.window_geometry = self.saveGeometry()
+        self.settings.window_state = self.saveState()
+        self.settings.splitter_state = self.splitter.saveState()
+
+    def closeEvent(self, event) -> None:
+        if not self.controller.maybe_discard():
+            event.ignore()
+            return
+        self.save_layout()
+        self.settings.sync()
+        event.accept()
+
+    # --- drag and drop -------------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:
+        if any(url.isLocalFile() for url in event.mimeData().urls()):
+            event.acceptProposedAction()
+
+    def dragMoveEvent(self, event) -> None:
+        self.dragEnterEvent(event)
+
+    def dropEvent(self, event) -> None:
+        paths = [url.toLocalFile() for url in event.mimeData().urls() if url.isLocalFile()]
+        if not paths:
+            return
+        event.acceptProposedAction()
+        # Open after the drop returns: a message box inside a drop handler blocks the drag source.
+        QTimer.singleShot(0, lambda: self.open_path(paths[0]))

@@ -1,0 +1,1 @@
+"""Qt item models over the core's views: they translate core events, they copy no data."""

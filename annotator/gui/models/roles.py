@@ -1,0 +1,12 @@
+"""Named item-data roles of the annotator's models (data() answers None to any other role)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+
+_BASE = Qt.ItemDataRole.UserRole
+
+TURN_ROLE = _BASE + 1  # the row's annotator.log.views.Turn
+NEEDS_TRANSCRIPTION_ROLE = _BASE + 2  # bool: a user turn without a transcription
+SPEAKER_ROLE = _BASE + 3  # "user", "system" or None
+SECONDS_ROLE = _BASE + 4  # float seconds of a time column (None where unknown), for sorting and plotting

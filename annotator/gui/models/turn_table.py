@@ -1,0 +1,265 @@
+"""The turn table: one row per GC_TURN of a session, read live from the core's views.
+
+Columns: turn id, speaker, start (seconds from the session's start), duration,
+recognizer text, system text, transcription (editable: setData pushes an
+undoable TranscribeTurn) and the turn's WER once it is transcribed. The model
+listens to the document and turns each AnnotationChange into dataChanged.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Callable
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap, QUndoStack
+
+from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
+from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
+from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.metrics_wer import turn_wer_counts
+from annotator.log.times import parse_number
+from annotator.log.views import Session, Turn
+
+Role = Qt.ItemDataRole
+
+
+class Column(enum.IntEnum):
+    TURN = 0
+    SPEAKER = 1
+    START = 2
+    DURATION = 3
+    RECOGNIZER = 4
+    SYSTEM = 5
+    TRANSCRIPTION = 6
+    WER = 7
+
+
+HEADERS = {
+    Column.TURN: ("Turn", "The GC_TURN id; a dot marks a user turn still to transcribe"),
+    Column.SPEAKER: ("Speaker", "user or system (type_new_turn, type_start_utt, or the data the turn carries)"),
+    Column.START: ("Start (s)", "Seconds from the start of the session"),
+    Column.DURATION: ("Dur. (s)", "Duration of the turn in seconds"),
+    Column.RECOGNIZER: ("Recognizer heard", "The recognizer's text (type_utt_text=\"asr\", else type=\"text_input\")"),
+    Column.SYSTEM: ("System said", "What the system said (type_utt_text=\"system\", else type=\"text_output\")"),
+    Column.TRANSCRIPTION: ("Transcription", "What the user really said; edit in place (F2) or in the editor below"),
+    Column.WER: ("WER", "Word error rate of the recognizer against the transcription"),
+}
+
+UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
+UNTRANSCRIBED_BACKGROUND = QColor("#fff1cc")
+UNTRANSCRIBED_TEXT = QColor("#3a3000")
+MARKER_COLOUR = QColor("#e08a00")
+PLACEHOLDER_TEXT = QColor("#8a7a50")
+NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER)
+_TOP = QModelIndex()  # the table's rows have no parent
+
+
+def needs_transcription(turn: Turn) -> bool:
+    return turn.speaker == "user" and turn.transcription is None
+
+
+def is_transcribable(turn: Turn) -> bool:
+    """System turns have nothing to transcribe; turns of unknown side may hold user speech."""
+    return turn.speaker != "system"
+
+
+class TurnTableModel(QAbstractTableModel):
+    def __init__(self, undo_stack: QUndoStack, parent: QObject | None = None):
+        super().__init__(parent)
+        self.undo_stack = undo_stack
+        self._session: Session | None = None
+        self._document: LogDocument | None = None
+        self._marker = _marker_icon()
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    # --- the session shown -------------------------------------------------
+    @property
+    def session(self) -> Session | None:
+        return self._session
+
+    def set_session(self, session: Session | None) -> None:
+        self.beginResetModel()
+        document = session.document if session is not None else None
+        if document is not self._document:
+            if self._document is not None:
+                self._document.remove_listener(self._on_annotation_changed)
+            if document is not None:
+                document.add_listener(self._on_annotation_changed)
+            self._document = document
+        self._session = session
+        self.endResetModel()
+
+    def _on_annotation_changed(self, change: AnnotationChange) -> None:
+        if change.turn is None or change.session != self._session:
+            return
+        row = change.turn.index
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+
+    # --- rows and turns ----------------------------------------------------
+    def turn_at(self, row: int) -> Turn | None:
+        turns = self._session.turns if self._session is not None else []
+        return turns[row] if 0 <= row < len(turns) else None
+
+    def find_row(self, start: int, step: int, accept: Callable[[Turn], bool] | None = None,
+                 wrap: bool = False) -> int | None:
+        """The first row after START in direction STEP (+1/-1) whose turn ACCEPT likes; with WRAP,
+        search on from the other end (START itself last)."""
+        count = self.rowCount()
+        if wrap and count:
+            rows = [(start + step * k) % count for k in range(1, count + 1)]  # START itself comes last
+        else:
+            rows = range(start + step, count if step > 0 else -1, step)
+        for row in rows:
+            turn = self.turn_at(row)
+            if turn is not None and (accept is None or accept(turn)):
+                return row
+        return None
+
+    def transcription_progress(self) -> tuple[int, int]:
+        """(transcribed user turns, user turns) of the session."""
+        users = self._session.user_turns if self._session is not None else []
+        return sum(1 for turn in users if turn.transcription is not None), len(users)
+
+    # --- QAbstractTableModel -----------------------------------------------
+    def rowCount(self, parent: QModelIndex = _TOP) -> int:
+        return 0 if parent.isValid() or self._session is None else len(self._session.turns)
+
+    def columnCount(self, parent: QModelIndex = _TOP) -> int:
+        return 0 if parent.isValid() else len(Column)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
+        if orientation != Qt.Orientation.Horizontal or section not in HEADERS:
+            return None
+        title, tip = HEADERS[Column(section)]
+        if role == Role.DisplayRole:
+            return title
+        if role == Role.ToolTipRole:
+            return tip
+        return None
+
+    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+        flags = super().flags(index)
+        turn = self.turn_at(index.row())
+        if index.column() == Column.TRANSCRIPTION and turn is not None and is_transcribable(turn):
+            flags |= Qt.ItemFlag.ItemIsEditable
+        return flags
+
+    def data(self, index: QModelIndex, role: int = Role.DisplayRole):
+        turn = self.turn_at(index.row()) if index.isValid() else None
+        if turn is None:
+            return None
+        column = Column(index.column())
+        if role == Role.DisplayRole:
+            return self._display(turn, column)
+        if role == Role.EditRole:
+            return (turn.transcription or "") if column == Column.TRANSCRIPTION else self._display(turn, column)
+        if role == Role.ToolTipRole:
+            return self._tooltip(turn, column)
+        if role == Role.TextAlignmentRole and column in NUMBER_COLUMNS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if role in (Role.BackgroundRole, Role.ForegroundRole, Role.FontRole, Role.DecorationRole):
+            return self._style(turn, column, role)
+        if role == TURN_ROLE:
+            return turn
+        if role == NEEDS_TRANSCRIPTION_ROLE:
+            return needs_transcription(turn)
+        if role == SPEAKER_ROLE:
+            return turn.speaker
+        if role == SECONDS_ROLE:
+            return self._seconds(turn, column)
+        return None
+
+    def setData(self, index: QModelIndex, value, role: int = Role.EditRole) -> bool:
+        turn = self.turn_at(index.row()) if index.isValid() else None
+        if turn is None or role != Role.EditRole or index.column() != Column.TRANSCRIPTION or not is_transcribable(turn):
+            return False
+        push_if_changed(self.undo_stack, TranscribeTurn(turn, str(value) if value is not None else None))
+        return True
+
+    # --- cells -------------------------------------------------------------
+    def _origin(self) -> float | None:
+        """The session's start as written (its unit); the first turn's start if the session has none."""
+        session = self._session
+        if session is None:
+            return None
+        start = parse_number(session.get("stime"))
+        if start is not None:
+            return start
+        starts = [value for value in (parse_number(t.get("stime")) for t in session.turns) if value is not None]
+        return min(starts) if starts else None
+
+    def _seconds(self, turn: Turn, column: Column) -> float | None:
+        if column == Column.START:
+            # Subtract the numbers as written: epoch times as float seconds lose the milliseconds.
+            start, origin = parse_number(turn.get("stime")), self._origin()
+            return None if start is None or origin is None else turn.unit.to_seconds(start - origin)
+        if column == Column.DURATION:
+            return turn.duration
+        return None
+
+    def _display(self, turn: Turn, column: Column) -> str:
+        if column == Column.TURN:
+            return turn.id
+        if column == Column.SPEAKER:
+            return turn.speaker or ""
+        if column in (Column.START, Column.DURATION):
+            seconds = self._seconds(turn, column)
+            return "" if seconds is None else f"{seconds:.2f}"
+        if column == Column.RECOGNIZER:
+            return turn.asr_text or ""
+        if column == Column.SYSTEM:
+            return turn.system_text or ""
+        if column == Column.TRANSCRIPTION:
+            transcription = turn.transcription
+            if transcription is None and turn.speaker == "user":
+                return UNTRANSCRIBED_PLACEHOLDER
+            return transcription or ""
+        if column == Column.WER:
+            counts, reason = turn_wer_counts(turn, turn.transcription)
+            if counts is None:
+                return "" if turn.transcription is None else "—"
+            return "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
+        return ""
+
+    def _tooltip(self, turn: Turn, column: Column) -> str | None:
+        if column == Column.WER:
+            counts, reason = turn_wer_counts(turn, turn.transcription)
+            if counts is None or counts.rate is None:
+                return reason
+            return (f"{counts.substitutions} substituted, {counts.deletions} deleted, {counts.insertions} inserted "
+                    f"of {counts.reference_words} words")
+        if column == Column.TURN and needs_transcription(turn):
+            return "User turn still to transcribe"
+        if column in (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION):
+            return self._display(turn, column) or None
+        return None
+
+    def _style(self, turn: Turn, column: Column, role: int):
+        untranscribed = needs_transcription(turn)
+        if role == Role.DecorationRole:
+            return self._marker if column == Column.TURN and untranscribed else None
+        if role == Role.BackgroundRole:
+            return QBrush(UNTRANSCRIBED_BACKGROUND) if untranscribed else None
+        placeholder = untranscribed and column == Column.TRANSCRIPTION
+        if role == Role.ForegroundRole:
+            if placeholder:
+                return QBrush(PLACEHOLDER_TEXT)
+            return QBrush(UNTRANSCRIBED_TEXT) if untranscribed else None
+        if role == Role.FontRole:
+            return self._italic if placeholder else None
+        return None
+
+
+def _marker_icon() -> QIcon:
+    """A filled amber dot: the glyph of a user turn still to transcribe (drawn, so no font can lack it)."""
+    pixmap = QPixmap(12, 12)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+    painter.setPen(Qt.PenStyle.NoPen)
+    painter.setBrush(MARKER_COLOUR)
+    painter.drawEllipse(2, 2, 8, 8)
+    painter.end()
+    return QIcon(pixmap)

@@ -1,0 +1,126 @@
+"""Typed application settings, each declared once over QSettings.
+
+    settings = AppSettings()
+    settings.auto_play            # True unless the user turned it off
+    settings.speed = 1.5
+
+Every setting names its key, type, default and what it is for. QSettings()
+follows QCoreApplication's organisation/application names and
+QSettings.defaultFormat(), which is how tests isolate themselves (see
+tests/gui/conftest.py): they never touch the user's real settings.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtCore import QByteArray, QSettings
+
+T = TypeVar("T")
+
+MAX_RECENT_FILES = 10
+
+
+class Setting(Generic[T]):
+    """One setting: a descriptor reading and writing AppSettings' QSettings."""
+
+    def __init__(self, key: str, kind: type, default: T, doc: str):
+        self.key = key
+        self.kind = kind
+        self.default = default
+        self.doc = doc
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, settings: AppSettings | None, owner: type) -> Any:
+        if settings is None:
+            return self
+        raw = settings.qsettings.value(self.key)
+        return self.default if raw is None else _convert(raw, self.kind, self.default)
+
+    def __set__(self, settings: AppSettings, value: T) -> None:
+        settings.qsettings.setValue(self.key, value)
+
+
+def _convert(raw: Any, kind: type, default: Any) -> Any:
+    """QSettings' INI and native backends give back strings, lists or QByteArrays: coerce to KIND."""
+    try:
+        if kind is bool:
+            return raw if isinstance(raw, bool) else str(raw).strip().lower() in ("true", "1", "yes")
+        if kind is float:
+            return float(raw)
+        if kind is list:
+            if isinstance(raw, str):
+                return [raw] if raw else []
+            return [str(item) for item in raw]
+        if kind is QByteArray:
+            return raw if isinstance(raw, QByteArray) else QByteArray(raw)
+        return kind(raw)
+    except (TypeError, ValueError):
+        return default
+
+
+@dataclass(frozen=True)
+class LastPosition:
+    """Where the annotator left a log: a session id and a turn index within it."""
+
+    session_id: str
+    turn_index: int
+
+
+class AppSettings:
+    window_geometry = Setting("window/geometry", QByteArray, QByteArray(), "main window size and place")
+    window_state = Setting("window/state", QByteArray, QByteArray(), "docks and toolbars of the main window")
+    splitter_state = Setting("window/splitter", QByteArray, QByteArray(), "split between turn table and editor")
+    recent_files = Setting("files/recent", list, [], "logs opened lately, newest first")
+    auto_play = Setting("playback/auto_play", bool, True, "play the next turn's audio after Ctrl+Enter moves to it")
+    loop = Setting("playback/loop", bool, False, "repeat the turn's audio until stopped")
+    speed = Setting("playback/speed", float, 1.0, "playback speed, 0.5 to 2, pitch kept")
+    prefill_automatically = Setting("annotate/prefill", bool, False,
+                                    "start an untranscribed turn's editor with the recognizer text")
+
+    def __init__(self, qsettings: QSettings | None = None):
+        self.qsettings = qsettings if qsettings is not None else QSettings()
+
+    @classmethod
+    def declared(cls) -> list[Setting]:
+        return [value for value in vars(cls).values() if isinstance(value, Setting)]
+
+    def add_recent_file(self, path: str | Path) -> list[str]:
+        name = str(Path(path).resolve())
+        recent = [name] + [p for p in self.recent_files if p != name]
+        self.recent_files = recent[:MAX_RECENT_FILES]
+        return self.recent_files
+
+    def remove_recent_file(self, path: str | Path) -> None:
+        name = str(Path(path).resolve())
+        self.recent_files = [p for p in self.recent_files if p != name]
+
+    # Last position per log: one key per log, named by a hash of its absolute path
+    # (paths hold "/" which QSettings reads as groups).
+    def last_position(self, log_path: str | Path) -> LastPosition | None:
+        raw = self.qsettings.value(_position_key(log_path))
+        if raw is None:
+            return None
+        try:
+            stored = json.loads(str(raw))
+            return LastPosition(str(stored["session"]), int(stored["turn"]))
+        except (ValueError, KeyError, TypeError):
+            return None
+
+    def set_last_position(self, log_path: str | Path, position: LastPosition) -> None:
+        stored = {"path": str(Path(log_path).resolve()), "session": position.session_id, "turn": position.turn_index}
+        self.qsettings.setValue(_position_key(log_path), json.dumps(stored))
+
+    def sync(self) -> None:
+        self.qsettings.sync()
+
+
+def _position_key(log_path: str | Path) -> str:
+    digest = hashlib.sha1(str(Path(log_path).resolve()).encode("utf-8")).hexdigest()
+    return f"last_position/{digest}"

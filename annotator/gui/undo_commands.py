@@ -1,0 +1,70 @@
+"""One small undoable command per annotation edit; each calls the core's mutators only.
+
+The core announces every change (LogDocument listeners), so commands never
+touch widgets: the models and views update themselves from the announcement.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QUndoCommand
+
+from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED, set_task_completion, set_transcription
+from annotator.log.text import clean_text
+from annotator.log.views import Session, Turn
+
+TASK_COMPLETION_TEXT = {
+    TASK_COMPLETED: "Mark task completed",
+    TASK_NOT_COMPLETED: "Mark task not completed",
+    None: "Clear task completion",
+}
+
+
+class TranscribeTurn(QUndoCommand):
+    """Set (or, with blank text, remove) a turn's transcription."""
+
+    def __init__(self, turn: Turn, text: str | None):
+        super().__init__()
+        self.turn = turn
+        self.old = turn.transcription
+        self.new = clean_text(text) or None
+        verb = "Transcribe" if self.new is not None else "Clear transcription of"
+        self.setText(f"{verb} turn {turn.id}")
+
+    @property
+    def changes_anything(self) -> bool:
+        return self.old != self.new
+
+    def redo(self) -> None:
+        set_transcription(self.turn, self.new)
+
+    def undo(self) -> None:
+        set_transcription(self.turn, self.old)
+
+
+class SetTaskCompletion(QUndoCommand):
+    """Set the session's type_task_completion to "1", "0" or nothing."""
+
+    def __init__(self, session: Session, value: str | None):
+        super().__init__()
+        self.session = session
+        self.old = session.task_completion
+        self.new = value
+        self.setText(TASK_COMPLETION_TEXT.get(value, f"Set task completion to {value}"))
+
+    @property
+    def changes_anything(self) -> bool:
+        return self.old != self.new
+
+    def redo(self) -> None:
+        set_task_completion(self.session, self.new)
+
+    def undo(self) -> None:
+        set_task_completion(self.session, self.old)
+
+
+def push_if_changed(stack, command) -> bool:
+    """Push COMMAND unless it would change nothing (so no empty undo steps and no false unsaved mark)."""
+    if not command.changes_anything:
+        return False
+    stack.push(command)
+    return True

@@ -1,0 +1,91 @@
+"""Every attribute and the GC_DATA tree (frames and lists included) of the selected turn or element."""
+
+from __future__ import annotations
+
+from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
+
+from annotator.log.views import DataView, ElementView, Turn
+
+ATTRIBUTE_COLOUR = QColor("#5f6368")
+MAX_VALUE_CHARS = 2000  # a GC_DATA may hold a whole document; the tooltip has the rest
+
+
+class DetailPanel(QTreeWidget):
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("detail_panel")
+        self.setColumnCount(2)
+        self.setHeaderLabels(["Element / attribute", "Value"])
+        self.setUniformRowHeights(True)
+        self.setAlternatingRowColors(True)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Interactive)
+        self.header().setStretchLastSection(True)
+        self.setColumnWidth(0, 190)
+        self.setIndentation(14)
+        self._bold = QFont(self.font())
+        self._bold.setBold(True)
+        self._element: ElementView | None = None
+
+    @property
+    def element(self) -> ElementView | None:
+        return self._element
+
+    def show_element(self, view: ElementView | None) -> None:
+        """Show VIEW (a Turn, an operation, a GC_DATA...) with everything below it."""
+        self._element = view
+        self.setUpdatesEnabled(False)
+        self.clear()
+        if view is not None:
+            top = self._add_element(self.invisibleRootItem(), view)
+            top.setExpanded(True)
+            for index in range(top.childCount()):
+                child = top.child(index)
+                child.setExpanded(child.childCount() <= 12)
+        self.setUpdatesEnabled(True)
+
+    def show_turn(self, turn: Turn | None) -> None:
+        self.show_element(turn)
+
+    def _add_element(self, parent: QTreeWidgetItem, view: ElementView) -> QTreeWidgetItem:
+        item = QTreeWidgetItem(parent, [_title(view), _summary(view)])
+        item.setFont(0, self._bold)
+        line = view.line
+        item.setToolTip(0, f"{view.tag} at line {line}" if line else view.tag)
+        if isinstance(view, DataView) and view.text:
+            item.setToolTip(1, view.text[:20000])
+        for name, value in view.attributes.items():
+            attribute = QTreeWidgetItem(item, [name, value])
+            attribute.setForeground(0, QBrush(ATTRIBUTE_COLOUR))
+            attribute.setToolTip(1, value)
+        for child in _children(view):
+            self._add_element(item, child)
+        return item
+
+
+def _children(view: ElementView) -> list[ElementView]:
+    if isinstance(view, Turn):
+        return view.annotations + view.activities
+    if isinstance(view, DataView):
+        return view.children
+    return view.data
+
+
+def _title(view: ElementView) -> str:
+    """Short enough for a narrow dock: the tag for elements, the key alone for GC_DATA (its tag in the tooltip)."""
+    if isinstance(view, Turn):
+        return f"{view.tag} {view.id}"
+    if isinstance(view, DataView):
+        return view.key or view.tag
+    return view.tag or "element"
+
+
+def _summary(view: ElementView) -> str:
+    if isinstance(view, DataView):
+        text = view.text
+        return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "…"
+    parts = [view.get(name) for name in ("name", "server", "etype") if view.get(name)]
+    duration = getattr(view, "duration", None)
+    if isinstance(duration, float):
+        parts.append(f"{duration:.3f} s")
+    return " · ".join(parts)

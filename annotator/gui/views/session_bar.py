@@ -1,0 +1,91 @@
+"""The bar above the turn table: which session, its task completion, and how far transcription got."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.views import Session
+
+TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody has to remember them
+    (None, "unset"),
+    (TASK_COMPLETED, "completed (1)"),
+    (TASK_NOT_COMPLETED, "not completed (0)"),
+)
+
+
+class SessionBar(QWidget):
+    session_chosen = Signal(int)  # index into the document's sessions
+    task_completion_chosen = Signal(object)  # "1", "0" or None
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session_label = QLabel("Session:", self)
+        self.sessions = QComboBox(self)
+        self.sessions.setObjectName("session_selector")
+        self.sessions.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
+        self.session_name = QLabel(self)
+        self.session_name.setObjectName("session_name")
+        task_label = QLabel("Task completion:", self)
+        self.task = QComboBox(self)
+        self.task.setObjectName("task_completion")
+        self.task.setToolTip("The session's type_task_completion (Ctrl+1 completed, Ctrl+0 not completed)")
+        for value, text in TASK_CHOICES:
+            self.task.addItem(text, value)
+        task_label.setBuddy(self.task)
+        self.progress = QLabel(self)
+        self.progress.setObjectName("transcription_progress")
+        self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 2)
+        layout.addWidget(self.session_label)
+        layout.addWidget(self.sessions)
+        layout.addWidget(self.session_name)
+        layout.addSpacing(18)
+        layout.addWidget(task_label)
+        layout.addWidget(self.task)
+        layout.addSpacing(18)
+        layout.addWidget(self.progress)
+
+        self.sessions.currentIndexChanged.connect(self.session_chosen)
+        self.task.activated.connect(self._task_activated)
+        self.set_sessions([])
+
+    def set_sessions(self, sessions: list[Session]) -> None:
+        """The selector appears only when the log holds several sessions; otherwise the id is a label."""
+        self.sessions.blockSignals(True)
+        self.sessions.clear()
+        for session in sessions:
+            self.sessions.addItem(f"{session.id or '(no id)'} · {len(session.turns)} turns")
+        self.sessions.blockSignals(False)
+        several = len(sessions) > 1
+        self.sessions.setVisible(several)
+        self.session_name.setVisible(not several)
+        self.session_name.setText(f"<b>{sessions[0].id}</b>" if len(sessions) == 1 else "—")
+        self.task.setEnabled(bool(sessions))
+
+    def show_session(self, index: int) -> None:
+        self.sessions.blockSignals(True)
+        self.sessions.setCurrentIndex(index)
+        self.sessions.blockSignals(False)
+
+    def show_task_completion(self, value: str | None) -> None:
+        self.task.blockSignals(True)
+        position = self.task.findData(value)
+        if position < 0:  # a value of the log's own (e.g. "2"): show it rather than pretend
+            while self.task.count() > len(TASK_CHOICES):
+                self.task.removeItem(self.task.count() - 1)
+            self.task.addItem(f"{value} (from the log)", value)
+            position = self.task.count() - 1
+        self.task.setCurrentIndex(position)
+        self.task.blockSignals(False)
+
+    def show_progress(self, transcribed: int, user_turns: int) -> None:
+        left = user_turns - transcribed
+        text = f"{transcribed} of {user_turns} user turns transcribed"
+        self.progress.setText(text + (f" · <b>{left} to go</b>" if left else " · all done"))
+
+    def _task_activated(self, position: int) -> None:
+        self.task_completion_chosen.emit(self.task.itemData(position))

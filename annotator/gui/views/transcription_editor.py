@@ -1,0 +1,252 @@
+"""The larger transcription editor of the selected turn, with a live word diff and WER.
+
+Edits are committed (as one undoable TranscribeTurn) when they are finished:
+on Ctrl+Enter (the window's commit action calls commit()), when the editor
+loses focus, and before the editor shows another turn; never per keystroke.
+The window's keys keep working while the cursor is in here: the text box
+lets every key of the action table through to its QAction (play/pause, back,
+next turn...), except undo/redo while it has typing of its own to undo.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
+from PySide6.QtGui import QFont, QKeySequence, QTextCursor, QUndoStack
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
+
+from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
+from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, WordDiff, word_diff
+from annotator.log.document import AnnotationChange
+from annotator.log.text import clean_text
+from annotator.log.views import Turn
+
+HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
+SAID_COLOUR = "#1d7a35"  # transcription words the recognizer got wrong or missed
+_UNDO, _REDO = QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z")
+
+
+class TranscriptionTextEdit(QPlainTextEdit):
+    """A plain-text box that hands the window's keys to the window and reports losing focus."""
+
+    focus_lost = Signal()
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.passthrough_keys: list[QKeySequence] = []
+
+    def event(self, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.ShortcutOverride and self._passes_through(event):
+            event.ignore()  # not overridden: Qt's shortcut map triggers the window's QAction
+            return True
+        return super().event(event)
+
+    def _passes_through(self, event) -> bool:
+        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
+        pressed = QKeySequence(event.key() | modifiers.value)
+        if pressed == _UNDO and self.document().isUndoAvailable():
+            return False  # undo the typing first; the window's undo once there is none left
+        if pressed == _REDO and self.document().isRedoAvailable():
+            return False
+        return any(pressed == key for key in self.passthrough_keys)
+
+    def focusOutEvent(self, event) -> None:
+        super().focusOutEvent(event)
+        if event.reason() != Qt.FocusReason.PopupFocusReason:  # opening a menu is not leaving
+            self.focus_lost.emit()
+
+    def canInsertFromMimeData(self, source: QMimeData) -> bool:
+        return not source.hasUrls() and super().canInsertFromMimeData(source)
+
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasUrls():
+            event.ignore()  # a dropped file is for the window to open, not text to insert
+            return
+        super().dragEnterEvent(event)
+
+
+class TranscriptionEditor(QWidget):
+    """Header, text box, and the recognizer's words aligned against what is typed."""
+
+    transcription_committed = Signal(object)  # the Turn whose transcription was stored
+
+    def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.undo_stack = undo_stack
+        self.auto_prefill = False
+        self._turn: Turn | None = None
+
+        self.title = QLabel(self)
+        self.title.setTextFormat(Qt.TextFormat.RichText)
+        self.score = QLabel(self)
+        self.score.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        self.text = TranscriptionTextEdit(self)
+        self.text.setObjectName("transcription_text")
+        self.text.setTabChangesFocus(True)
+        font = QFont(self.text.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.text.setFont(font)
+        self.text.setMinimumHeight(self.text.fontMetrics().lineSpacing() * 3 + 12)
+        self.diff = QLabel(self)
+        self.diff.setObjectName("word_diff")
+        self.diff.setTextFormat(Qt.TextFormat.RichText)
+        self.diff.setWordWrap(True)
+        self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.diff.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.hint = QLabel("Ctrl+Enter: store and go to the next turn to transcribe · Ctrl+I: start from "
+                           "the recognizer's text · F1: every key", self)
+        self.hint.setEnabled(False)
+        self.hint.setWordWrap(True)
+
+        header = QHBoxLayout()
+        header.addWidget(self.title, 1)
+        header.addWidget(self.score)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(6, 4, 6, 4)
+        layout.addLayout(header)
+        layout.addWidget(self.text, 1)
+        layout.addWidget(self.diff)
+        layout.addWidget(self.hint)
+
+        self.text.textChanged.connect(self._show_diff)
+        self.text.focus_lost.connect(self._commit_on_leave)
+        self.set_turn(None)
+
+    # --- what is shown -----------------------------------------------------
+    @property
+    def turn(self) -> Turn | None:
+        return self._turn
+
+    def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
+        self.text.passthrough_keys = list(keys)
+
+    def set_turn(self, turn: Turn | None) -> None:
+        """Show TURN, after committing what was typed for the turn shown before."""
+        if turn is not None and turn == self._turn:
+            return
+        self.commit_pending()
+        self._turn = turn
+        self._reflect()
+
+    def _reflect(self) -> None:
+        turn = self._turn
+        editable = turn is not None and turn.speaker != "system"
+        if turn is None:
+            self.title.setText("<b>No turn selected</b>")
+        else:
+            side = turn.speaker or "unknown side"
+            self.title.setText(f"<b>Turn {html.escape(turn.id)}</b> · {html.escape(side)}")
+        text = (turn.transcription or "") if editable else ""
+        prefilled = editable and not text and self.auto_prefill and bool(turn.asr_text)
+        self.text.blockSignals(True)
+        self.text.setPlainText(turn.asr_text if prefilled else text)
+        self.text.document().setModified(False)
+        self.text.moveCursor(QTextCursor.MoveOperation.End)
+        self.text.blockSignals(False)
+        self.text.setReadOnly(not editable)
+        self.text.setEnabled(editable)
+        if turn is None:
+            self.text.setPlaceholderText("")
+        elif editable:
+            self.text.setPlaceholderText("Type what the user said…")
+        else:
+            self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: " + (turn.system_text or "—"))
+        self._show_diff()
+
+    def on_annotation_changed(self, change: AnnotationChange) -> None:
+        """Reflect a change made elsewhere (table cell, undo) unless the annotator is typing here."""
+        if change.turn is not None and change.turn == self._turn and not self.text.document().isModified():
+            self._reflect()
+
+    # --- committing --------------------------------------------------------
+    @property
+    def has_pending_edit(self) -> bool:
+        return self._pending_text() is not None and self.text.document().isModified()
+
+    def _pending_text(self) -> str | None:
+        """The typed text if it differs from the stored transcription, else None."""
+        if self._turn is None or self.text.isReadOnly():
+            return None
+        typed = clean_text(self.text.toPlainText())
+        return typed if typed != (self._turn.transcription or "") else None
+
+    def commit(self) -> bool:
+        """Store the text as the turn's transcription (Ctrl+Enter): True if that changed anything."""
+        if self._pending_text() is None:
+            self.text.document().setModified(False)
+            return False
+        turn = self._turn
+        self.text.document().setModified(False)
+        pushed = push_if_changed(self.undo_stack, TranscribeTurn(turn, self.text.toPlainText()))
+        if pushed:
+            self.transcription_committed.emit(turn)
+        return pushed
+
+    def commit_pending(self) -> bool:
+        """Store what the annotator typed (nothing if they typed nothing, e.g. an untouched pre-fill)."""
+        return self.commit() if self.has_pending_edit else False
+
+    def _commit_on_leave(self) -> None:
+        self.commit_pending()
+
+    def prefill_from_recognizer(self) -> bool:
+        """Replace the text with the recognizer's (undoable with Ctrl+Z in the editor)."""
+        turn = self._turn
+        if turn is None or self.text.isReadOnly() or not turn.asr_text:
+            return False
+        cursor = self.text.textCursor()
+        cursor.select(QTextCursor.SelectionType.Document)
+        cursor.insertText(turn.asr_text)
+        self.text.setTextCursor(cursor)
+        self.text.document().setModified(True)
+        return True
+
+    def focus_text(self) -> None:
+        if self.text.isEnabled():
+            self.text.setFocus(Qt.FocusReason.OtherFocusReason)
+            self.text.moveCursor(QTextCursor.MoveOperation.End)
+
+    # --- the live diff -----------------------------------------------------
+    def _show_diff(self) -> None:
+        turn = self._turn
+        heard = turn.asr_text if turn is not None else None
+        typed = self.text.toPlainText() if self.text.isEnabled() else ""
+        if turn is None or turn.speaker == "system":
+            self.diff.setText("")
+            self.score.setText("")
+            return
+        if heard is None:
+            self.diff.setText("<i>No recognizer text to compare with.</i>")
+            self.score.setText("")
+            return
+        if not clean_text(typed):
+            self.diff.setText(f"Recognizer heard: {html.escape(heard)}")
+            self.score.setText("")
+            return
+        diff = word_diff(typed, heard)
+        self.diff.setText(render_diff(diff))
+        self.score.setText(score_text(diff))
+
+
+def render_diff(diff: WordDiff) -> str:
+    """Rich text: agreed words plain, recognizer errors red and struck, the words said instead green."""
+    parts = []
+    for word in diff.words:
+        if word.kind == EQUAL:
+            parts.append(html.escape(word.said))
+        elif word.kind == SUBSTITUTED:
+            parts.append(f'<s style="color:{HEARD_COLOUR}">{html.escape(word.heard)}</s>'
+                         f'<span style="color:{SAID_COLOUR}"><b>&#8239;{html.escape(word.said)}</b></span>')
+        elif word.kind == MISSED:
+            parts.append(f'<u style="color:{SAID_COLOUR}"><b>{html.escape(word.said)}</b></u>')
+        elif word.kind == INSERTED:
+            parts.append(f'<s style="color:{HEARD_COLOUR}">{html.escape(word.heard)}</s>')
+    return "Recognizer vs. transcription: " + " ".join(parts)
+
+
+def score_text(diff: WordDiff) -> str:
+    rate = diff.rate
+    shown = "—" if rate is None else f"{rate * 100:.1f} %"
+    return (f"<b>WER {shown}</b> · {diff.count(SUBSTITUTED)} sub · {diff.count(MISSED)} del · "
+            f"{diff.count(INSERTED)} ins · {diff.reference_words} words")

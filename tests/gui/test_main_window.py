@@ -1,0 +1,490 @@
+"""The real main window, driven with real key events on copies of the sample logs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
+from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QMessageBox
+
+from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, key_text
+from annotator.gui.document_controller import original_copy_path
+from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
+from annotator.gui.models.turn_table import Column
+from annotator.gui.settings import AppSettings
+from annotator.log.document import LogDocument
+from annotator.log.validation import Severity, validate_document
+from tests.gui.conftest import focused, press, type_text
+
+Key, Mod = Qt.Key, Qt.KeyboardModifier
+Button = QMessageBox.StandardButton
+
+
+def current_row(window) -> int:
+    return window.table.currentIndex().row()
+
+
+def selected_rows(window) -> list[int]:
+    return sorted({index.row() for index in window.table.selectionModel().selectedRows()})
+
+
+def editor_has_focus(window) -> bool:
+    return QApplication.focusWidget() is window.editor.text
+
+
+def first_user_row(window) -> int:
+    return next(t.index for t in window.session.turns if t.speaker == "user")
+
+
+class PlaybackRecorder:
+    """Stands in for the audio the lead wires: records what the window asked for."""
+
+    def __init__(self):
+        self.calls: list[tuple] = []
+
+    def toggle(self):
+        self.calls.append(("toggle",))
+
+    def replay(self):
+        self.calls.append(("replay",))
+
+    def back(self, seconds):
+        self.calls.append(("back", seconds))
+
+    def play_turn(self, turn):
+        self.calls.append(("play_turn", turn.id))
+
+
+def test_opens_a_log_and_selects_its_first_turn(main_window, raw_log):
+    window = main_window
+    assert window.document.path == raw_log
+    assert raw_log.name in window.windowTitle()
+    assert not window.isWindowModified()
+    assert window.model.rowCount() == len(window.session.turns) == 10
+    assert current_row(window) == 0 and selected_rows(window) == [0]
+    assert window.editor.turn == window.session.turns[0]
+    assert window.session_bar.session_name.text() == "<b>travel:20261121:002</b>"
+    assert window.session_bar.task.currentText() == "unset"
+    assert "0 of 5 user turns transcribed" in window.session_bar.progress.text()
+    user_row = first_user_row(window)
+    assert window.model.index(user_row, 0).data(NEEDS_TRANSCRIPTION_ROLE) is True
+    assert window.model.index(user_row, 0).data(Qt.ItemDataRole.DecorationRole) is not None
+    assert window.detail.topLevelItem(0).text(0) == "GC_TURN 01"
+
+
+def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
+    window = main_window
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_Down, Mod.AltModifier)
+    assert selected_rows(window) == [1]
+    press(qtbot, window, Key.Key_Down, Mod.AltModifier)
+    assert selected_rows(window) == [2]
+    press(qtbot, window, Key.Key_Up, Mod.AltModifier)
+    assert selected_rows(window) == [1]
+    press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # next user turn: 04
+    assert selected_rows(window) == [3] and window.current_turn().id == "04"
+    press(qtbot, window, Key.Key_Up, Mod.ControlModifier)
+    assert window.current_turn().id == "02"
+    press(qtbot, window, Key.Key_Up, Mod.ControlModifier)  # none before: stays
+    assert window.current_turn().id == "02"
+    assert "No further turn" in window.statusBar().currentMessage()
+
+
+def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
+    window = main_window
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 02, user
+    assert window.current_turn().speaker == "user"
+    assert editor_has_focus(window)
+    press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 03, system: the editor has nothing to take
+    assert window.current_turn().speaker == "system"
+    assert focused(window) is window.table
+    assert not window.editor.text.isEnabled()
+
+
+def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window, qtbot):
+    window = main_window
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
+    turn = window.current_turn()
+    assert turn.id == "02" and editor_has_focus(window)
+    type_text(qtbot, window, "i need to go to san francisco please")
+    assert "WER" in window.editor.score.text()
+    assert turn.transcription is None  # not stored per keystroke
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    assert window.document.session("travel:20261121:002").turns[1].transcription == "i need to go to san francisco please"
+    assert window.current_turn().id == "04"  # the next user turn still to transcribe
+    assert editor_has_focus(window)
+    assert window.model.index(1, Column.WER).data() == "12.5 %"  # "please" missed: 1 deletion of 8 words
+    assert window.model.index(1, 0).data(NEEDS_TRANSCRIPTION_ROLE) is False
+    assert "1 of 5 user turns transcribed" in window.session_bar.progress.text()
+    assert window.isWindowModified()
+
+
+def test_ctrl_enter_skips_transcribed_turns_and_wraps(main_window, qtbot):
+    window = main_window
+    for text in ("one", "two"):
+        window.select_row(first_user_row(window), focus_editor=True)
+        window.step_turn(+1, users_only=True) if text == "two" else None
+        type_text(qtbot, window, text)
+        press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    assert [t.transcription for t in window.session.user_turns] == ["one", "two", None, None, None]
+    window.select_row(9, focus_editor=True)  # the last user turn
+    type_text(qtbot, window, "bye")
+    press(qtbot, window, Key.Key_Enter, Mod.ControlModifier | Mod.KeypadModifier)  # the keypad's Enter too
+    assert window.current_turn().id == "06"  # wrapped round to the first still untranscribed
+
+
+def test_auto_play_asks_playback_for_the_next_turn(main_window, qtbot):
+    window = main_window
+    recorder = PlaybackRecorder()
+    window.playback = recorder
+    window.select_row(1, focus_editor=True)
+    with qtbot.waitSignal(window.play_turn_requested) as blocker:
+        press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    assert blocker.args[0].id == "04"
+    assert recorder.calls == [("play_turn", "04")]
+    window.actions["auto_play"].trigger()  # off
+    assert AppSettings().auto_play is False
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    assert recorder.calls == [("play_turn", "04")]
+
+
+def test_transport_and_navigation_keys_work_while_typing(main_window, qtbot):
+    window = main_window
+    recorder = PlaybackRecorder()
+    window.playback = recorder
+    window.select_row(1, focus_editor=True)
+    type_text(qtbot, window, "hello there")
+    with qtbot.waitSignal(window.play_pause_requested):
+        press(qtbot, window, Key.Key_Space, Mod.ControlModifier)
+    with qtbot.waitSignal(window.replay_requested):
+        press(qtbot, window, Key.Key_R, Mod.ControlModifier)
+    with qtbot.waitSignal(window.back_requested) as back:
+        press(qtbot, window, Key.Key_Left, Mod.ControlModifier)
+    assert back.args == [2.0]
+    assert recorder.calls == [("toggle",), ("replay",), ("back", 2.0)]
+    assert window.editor.text.toPlainText() == "hello there"  # no key reached the text
+    assert window.editor.text.textCursor().position() == len("hello there")  # Ctrl+Left did not move the cursor
+    press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # leaving the turn stores the typing
+    assert window.session.turns[1].transcription == "hello there"
+    assert window.current_turn().id == "03"
+
+
+def test_ctrl_1_and_ctrl_0_set_task_completion_and_undo_restores(main_window, qtbot):
+    window = main_window
+    window.select_row(1, focus_editor=True)  # keys work from inside the editor
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    assert window.session.task_completion == "1"
+    assert window.session_bar.task.currentText() == "completed (1)"
+    qtbot.waitUntil(lambda: window.metrics.value_text("task_completion") == "1")  # refreshed when idle
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    assert window.session.task_completion == "0"
+    assert window.undo_stack.undoText() == "Mark task not completed"
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    assert window.session.task_completion == "1"
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    assert window.session.task_completion is None
+    assert window.session_bar.task.currentText() == "unset"
+    assert not window.isWindowModified()
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
+    assert window.session.task_completion == "1"
+    assert window.isWindowModified()
+
+
+def test_task_completion_combo_is_undoable(main_window, qtbot):
+    window = main_window
+    combo = window.session_bar.task
+    combo.setFocus()
+    press(qtbot, window, Key.Key_Down)  # a real key on the combo box: unset -> completed
+    assert window.session.task_completion == "1"
+    assert window.undo_stack.undoText() == "Mark task completed"
+
+
+def test_undo_and_redo_a_transcription(main_window, qtbot):
+    window = main_window
+    window.select_row(1, focus_editor=True)
+    type_text(qtbot, window, "to san francisco")
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    turn = window.session.turns[1]
+    assert turn.transcription == "to san francisco"
+    assert window.undo_stack.undoText() == "Transcribe turn 02"
+    assert window.actions["undo"].isEnabled()
+    # In the editor of turn 04 with nothing typed, Ctrl+Z is the window's undo.
+    assert editor_has_focus(window) and window.current_turn().id == "04"
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    assert turn.transcription is None
+    assert window.current_turn().id == "02"  # the undone turn is shown
+    assert window.editor.text.toPlainText() == ""
+    assert not window.isWindowModified()
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
+    assert turn.transcription == "to san francisco"
+    assert window.editor.text.toPlainText() == "to san francisco"
+
+
+def test_ctrl_z_undoes_typing_in_the_editor_before_the_window_history(main_window, qtbot):
+    window = main_window
+    window.select_row(1, focus_editor=True)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)  # one step in the window's history
+    type_text(qtbot, window, "abc")
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    assert window.editor.text.toPlainText() != "abc"  # the typing went first
+    assert window.session.task_completion == "1"
+
+
+def test_ctrl_i_prefills_with_the_recognizer_text(main_window, qtbot):
+    window = main_window
+    window.select_row(3, focus_editor=True)
+    press(qtbot, window, Key.Key_I, Mod.ControlModifier)
+    assert window.editor.text.toPlainText() == "from the mile i city"
+    assert window.session.turns[3].transcription is None
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    assert window.session.turns[3].transcription == "from the mile i city"
+
+
+def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbot, raw_log):
+    window = main_window
+    original = raw_log.read_bytes()
+    window.select_row(1, focus_editor=True)
+    type_text(qtbot, window, "i need to go to san francisco")
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    type_text(qtbot, window, "from the mile high city")  # typed, not committed: Ctrl+S stores it too
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+    assert not window.isWindowModified()
+    kept = original_copy_path(raw_log)
+    assert kept.name == "travel-20261121-002-hublog.orig.xml"
+    assert kept.read_bytes() == original
+    reloaded = LogDocument.load(raw_log)
+    session = reloaded.sessions[0]
+    assert session.task_completion == "1"
+    assert session.turns[1].transcription == "i need to go to san francisco"
+    assert session.turns[3].transcription == "from the mile high city"
+    errors = [f for f in validate_document(reloaded) if f.severity == Severity.ERROR]
+    assert errors == []
+    assert "Saved" in window.statusBar().currentMessage()
+    # A second save never replaces the kept original.
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+    assert kept.read_bytes() == original
+    assert LogDocument.load(raw_log).sessions[0].task_completion == "0"
+
+
+def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, raw_log, tmp_path, answer_modal):
+    window = main_window
+    original = raw_log.read_bytes()
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    target = raw_log.parent / "copy.xml"
+    answer = answer_modal(file=target)
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier | Mod.ShiftModifier)
+    assert answer.answered
+    assert window.document.path == target
+    assert "copy.xml" in window.windowTitle() and not window.isWindowModified()
+    assert LogDocument.load(target).sessions[0].task_completion == "1"
+    assert raw_log.read_bytes() == original
+    assert str(target.resolve()) == AppSettings().recent_files[0]
+
+
+def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
+    first = make_window(raw_log)
+    first.table.setFocus()
+    for _ in range(3):
+        press(qtbot, first, Key.Key_Down, Mod.ControlModifier)
+    assert first.current_turn().id == "06"
+    first.close()
+    second = make_window(raw_log)
+    assert second.current_turn().id == "06"
+    assert selected_rows(second) == [5]
+
+
+def test_open_recent_lists_opened_logs(make_window, raw_log, latin1_log):
+    window = make_window(raw_log)
+    assert window.open_path(latin1_log)
+    assert AppSettings().recent_files[:2] == [str(latin1_log.resolve()), str(raw_log.resolve())]
+    window._fill_recent_menu()
+    texts = [action.text() for action in window.recent_menu.actions()]
+    assert texts[:2] == [str(latin1_log.resolve()), str(raw_log.resolve())]
+    window.recent_menu.actions()[1].trigger()
+    assert window.document.path == raw_log
+
+
+def drop_paths(window, *paths: Path) -> QDropEvent:
+    """What a drag from a file manager delivers: enter, move, drop, with the files as URLs."""
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile(str(path)) for path in paths])
+    where, action = QPoint(300, 200), Qt.DropAction.CopyAction
+    no_button, no_key = Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier
+    enter = QDragEnterEvent(where, action, mime, no_button, no_key)
+    QApplication.sendEvent(window, enter)
+    assert enter.isAccepted()
+    QApplication.sendEvent(window, QDragMoveEvent(where, action, mime, no_button, no_key))
+    drop = QDropEvent(QPointF(where), action, mime, no_button, no_key)
+    QApplication.sendEvent(window, drop)
+    return drop
+
+
+def test_dropping_a_file_opens_it(main_window, qtbot, latin1_log):
+    window = main_window
+    assert drop_paths(window, latin1_log).isAccepted()
+    qtbot.waitUntil(lambda: window.document.path == latin1_log)
+    assert window.current_turn().id == "1"
+    assert any("zürich" in (t.asr_text or "") for t in window.session.turns)
+
+
+def test_dropping_a_folder_opens_its_first_log(main_window, qtbot, corpus):
+    window = main_window
+    drop_paths(window, corpus / "travel-20261121-003")
+    qtbot.waitUntil(lambda: window.document.path.name == "travel-20261121-003-hublog.xml")
+
+
+def test_a_broken_log_shows_a_message_and_the_window_keeps_what_was_open(main_window, tmp_path, answer_modal):
+    window = main_window
+    before = window.document
+    broken = tmp_path / "broken.xml"
+    broken.write_text('<?xml version="1.0"?>\n<GC_LOG>\n  <GC_SESSION id="x" stime="1" etime="2">\n</GC_LOG>\n')
+    answer = answer_modal(Button.Ok)
+    assert window.open_path(broken) is False
+    assert answer.answered and answer.title == "Cannot open"
+    assert answer.text.startswith(f"{broken}:4")  # file and line
+    assert "\n" not in answer.text
+    assert window.document is before
+    assert window.model.rowCount() == 10
+    assert window.isVisible()
+
+
+def test_closing_with_unsaved_work_asks_first(main_window, qtbot, answer_modal):
+    window = main_window
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    answer = answer_modal(Button.Cancel)
+    assert window.close() is False
+    assert answer.answered and "Save the annotations" in answer.text
+    assert window.isVisible() and window.session.task_completion == "1"
+    answer = answer_modal(Button.Discard)
+    assert window.close() is True
+    assert answer.answered and not window.isVisible()
+
+
+def test_opening_another_log_with_unsaved_work_asks_and_can_save(main_window, qtbot, raw_log, latin1_log, answer_modal):
+    window = main_window
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    answer = answer_modal(Button.Cancel)
+    assert window.open_path(latin1_log) is False
+    assert answer.answered and window.document.path == raw_log
+    answer = answer_modal(Button.Save)
+    assert window.open_path(latin1_log) is True
+    assert answer.answered and window.document.path == latin1_log
+    assert LogDocument.load(raw_log).sessions[0].task_completion == "1"
+    assert not window.isWindowModified()
+
+
+def test_quit_key_asks_before_discarding(main_window, qtbot, answer_modal):
+    window = main_window
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    answer = answer_modal(Button.Discard)
+    press(qtbot, window, Key.Key_Q, Mod.ControlModifier)
+    assert answer.answered and not window.isVisible()
+
+
+def test_no_two_actions_share_a_key(main_window):
+    keys = [sequence.toString() for sequence in all_key_sequences()]
+    assert len(keys) == len(set(keys))
+    bound = [s.toString() for action in main_window.findChildren(type(main_window.actions["open"]))
+             for s in action.shortcuts()]
+    assert len(bound) == len(set(bound))
+    assert set(keys) <= set(bound)
+
+
+def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot):
+    window = main_window
+    in_menus = {action for menu in window.menus.values() for action in menu.actions()}
+    for spec in ACTIONS:
+        action = window.actions[spec.name]
+        assert action in in_menus, spec.name
+        assert [s.toString() for s in action.shortcuts()] == [QKeySequence(k).toString() for k in spec.keys]
+    press(qtbot, window, Key.Key_F1)
+    dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, ShortcutsDialog) and w.isVisible())
+    listed = dialog.listed_keys()
+    for spec in ACTIONS:
+        if spec.keys:
+            assert key_text(spec) in listed, spec.name
+    assert len(listed) == sum(1 for spec in ACTIONS if spec.keys)
+    dialog.close()
+
+
+def test_export_csv_writes_the_three_files(main_window, qtbot, tmp_path):
+    window = main_window
+    out = tmp_path / "export"
+    assert window.controller.export_csv(out)
+    assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]
+    assert "exported 1 log(s)" in window.statusBar().currentMessage()
+
+
+def test_settings_persist_between_windows(make_window, raw_log):
+    window = make_window(raw_log)
+    assert window.actions["auto_play"].isChecked() and not window.actions["loop"].isChecked()
+    window.actions["loop"].trigger()
+    window.speed_group.actions()[-1].trigger()  # 2x
+    window.close()
+    settings = AppSettings()
+    assert settings.loop is True and settings.speed == 2.0 and settings.auto_play is True
+    assert not settings.window_geometry.isEmpty()
+    again = make_window()
+    assert again.actions["loop"].isChecked()
+    assert [a.data() for a in again.speed_group.actions() if a.isChecked()] == [2.0]
+
+
+def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_path, raw_log, qtbot):
+    text = raw_log.read_text(encoding="utf-8")
+    start, end = text.index("<GC_SESSION"), text.index("</GC_SESSION>") + len("</GC_SESSION>")
+    second = text[start:end].replace('id="travel:20261121:002"', 'id="second"', 1)
+    two = tmp_path / "two.xml"
+    two.write_text(text[:end] + "\n  " + second + text[end:], encoding="utf-8")
+    window = make_window(two)
+    selector = window.session_bar.sessions
+    assert selector.isVisible() and selector.count() == 2
+    selector.setCurrentIndex(1)
+    assert window.session.id == "second" and current_row(window) == 0
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    assert window.document.sessions[1].task_completion == "1"
+    assert window.document.sessions[0].task_completion is None
+
+
+def test_cli_gui_command_parses_an_optional_path():
+    import argparse
+
+    from annotator.cli import gui
+
+    parser = argparse.ArgumentParser()
+    gui.add_arguments(parser)
+    assert parser.parse_args([]).path is None
+    assert parser.parse_args(["some/log.xml"]).path == "some/log.xml"
+
+
+def test_sample_session_is_found():
+    from annotator.gui.app import sample_session
+
+    path = sample_session()
+    assert path is not None and path.name == "travel-20261121-001-hublog.xml"
+
+
+def test_editing_in_the_table_cell_with_f2(main_window, qtbot, raw_log):
+    window = main_window
+    window.select_row(3)
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_F2)
+    cell_editor = focused(window)
+    assert cell_editor is window.table.delegate.open_editor
+    type_text(qtbot, window, "from the mile high city")
+    press(qtbot, window, Key.Key_Return)  # the delegate commits on the next turn of the event loop
+    qtbot.waitUntil(lambda: window.session.turns[3].transcription == "from the mile high city")
+    assert window.undo_stack.undoText() == "Transcribe turn 04"
+    # A cell still being edited is stored by Ctrl+S, which reaches the window from inside the cell.
+    window.select_row(5)
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_F2)
+    type_text(qtbot, window, "denver")
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+    assert LogDocument.load(raw_log).sessions[0].turns[5].transcription == "denver"
+    assert not window.isWindowModified()

@@ -1,0 +1,187 @@
+"""The transcription editor alone: commits when editing is finished, live diff and WER, pre-fill,
+and the window's keys passing through it."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QMimeData, Qt, QUrl
+from PySide6.QtGui import QAction, QKeySequence, QUndoStack
+from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
+
+from annotator.gui.views.transcription_editor import TranscriptionEditor
+from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, word_diff
+from annotator.log.annotations import set_transcription
+from annotator.log.document import LogDocument
+
+Key, Mod = Qt.Key, Qt.KeyboardModifier
+
+
+class Harness(QWidget):
+    """The editor and a second focusable widget, in one shown, active window."""
+
+    def __init__(self, stack: QUndoStack):
+        super().__init__()
+        self.editor = TranscriptionEditor(stack, self)
+        self.elsewhere = QLineEdit(self)
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.editor)
+        layout.addWidget(self.elsewhere)
+
+
+@pytest.fixture
+def document(absolute_audio_log) -> LogDocument:
+    return LogDocument.load(absolute_audio_log)
+
+
+@pytest.fixture
+def stack(qapp) -> QUndoStack:
+    return QUndoStack()
+
+
+@pytest.fixture
+def harness(qtbot, stack, document) -> Harness:
+    harness = Harness(stack)
+    qtbot.addWidget(harness)
+    document.add_listener(harness.editor.on_annotation_changed)
+    harness.show()
+    harness.activateWindow()
+    qtbot.waitUntil(harness.isActiveWindow)
+    return harness
+
+
+def turns(document):
+    return document.sessions[0].turns
+
+
+def test_a_user_turn_is_editable_and_a_system_turn_is_not(harness, document):
+    editor = harness.editor
+    editor.set_turn(turns(document)[1])
+    assert editor.text.isEnabled() and "Turn 02" in editor.title.text()
+    assert "Recognizer heard: i need to go to san francisco" in editor.diff.text()
+    editor.set_turn(turns(document)[0])
+    assert not editor.text.isEnabled()
+    assert "nothing to transcribe" in editor.text.placeholderText()
+    editor.set_turn(None)
+    assert not editor.text.isEnabled() and "No turn" in editor.title.text()
+
+
+def test_typing_shows_a_live_diff_and_wer_but_stores_nothing(harness, document, stack, qtbot):
+    editor = harness.editor
+    editor.set_turn(turns(document)[3])  # heard: "from the mile i city"
+    editor.focus_text()
+    qtbot.keyClicks(editor.text, "from the mile high city")
+    assert "WER 20.0 %" in editor.score.text()  # one substitution in five words
+    assert "1 sub" in editor.score.text() and "0 del" in editor.score.text()
+    assert "<s" in editor.diff.text() and ">i</s>" in editor.diff.text() and "high" in editor.diff.text()
+    assert stack.count() == 0 and turns(document)[3].transcription is None
+    assert editor.has_pending_edit
+
+
+def test_leaving_the_editor_commits_once(harness, document, stack, qtbot):
+    editor = harness.editor
+    editor.set_turn(turns(document)[1])
+    editor.focus_text()
+    qtbot.keyClicks(editor.text, "i need to go to san francisco")
+    with qtbot.waitSignal(editor.transcription_committed):
+        harness.elsewhere.setFocus()
+    assert turns(document)[1].transcription == "i need to go to san francisco"
+    assert stack.count() == 1 and stack.undoText() == "Transcribe turn 02"
+    editor.focus_text()
+    harness.elsewhere.setFocus()  # nothing typed this time: no empty undo step
+    assert stack.count() == 1
+
+
+def test_showing_another_turn_commits_the_typing(harness, document, stack, qtbot):
+    editor = harness.editor
+    editor.set_turn(turns(document)[1])
+    editor.focus_text()
+    qtbot.keyClicks(editor.text, "to san francisco")
+    editor.set_turn(turns(document)[3])
+    assert turns(document)[1].transcription == "to san francisco"
+    assert editor.text.toPlainText() == ""
+
+
+def test_undo_elsewhere_is_reflected_unless_the_annotator_is_typing(harness, document, stack, qtbot):
+    editor = harness.editor
+    editor.set_turn(turns(document)[1])
+    editor.focus_text()
+    qtbot.keyClicks(editor.text, "first words")
+    assert editor.commit()
+    stack.undo()
+    assert editor.text.toPlainText() == ""
+    stack.redo()
+    assert editor.text.toPlainText() == "first words"
+    qtbot.keyClicks(editor.text, " and more")
+    set_transcription(turns(document)[1], "changed elsewhere")
+    assert editor.text.toPlainText() == "first words and more"  # typing is never thrown away
+
+
+def test_prefill_puts_the_recognizer_text_in_and_ctrl_z_takes_it_out(harness, document, qtbot):
+    editor = harness.editor
+    editor.set_turn(turns(document)[3])
+    editor.focus_text()
+    assert editor.prefill_from_recognizer()
+    assert editor.text.toPlainText() == "from the mile i city"
+    assert turns(document)[3].transcription is None
+    qtbot.keyClick(editor.text, Key.Key_Z, Mod.ControlModifier)
+    assert editor.text.toPlainText() == ""
+
+
+def test_automatic_prefill_is_off_by_default_and_never_stored_unasked(harness, document, stack):
+    editor = harness.editor
+    assert editor.auto_prefill is False
+    editor.auto_prefill = True
+    editor.set_turn(turns(document)[5])
+    assert editor.text.toPlainText() == "denver"
+    editor.set_turn(turns(document)[7])  # passed through without a word typed
+    assert turns(document)[5].transcription is None and stack.count() == 0
+    assert editor.commit()  # Ctrl+Enter accepts it as it is
+    assert turns(document)[7].transcription == "on friday evening"
+
+
+def test_a_dropped_file_is_not_text(harness):
+    mime = QMimeData()
+    mime.setUrls([QUrl.fromLocalFile("/tmp/some.xml")])
+    assert not harness.editor.text.canInsertFromMimeData(mime)
+
+
+def test_window_keys_pass_through_to_their_actions(harness, document, qtbot):
+    editor = harness.editor
+    back = QAction("Back 2 s", harness)
+    back.setShortcut(QKeySequence("Ctrl+Left"))
+    back.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+    harness.addAction(back)
+    editor.set_turn(turns(document)[1])
+    editor.focus_text()
+    qtbot.keyClicks(editor.text, "two words")
+    # Without pass-through a text box keeps Ctrl+Left for itself (one word left) ...
+    with qtbot.assertNotEmitted(back.triggered):
+        qtbot.keyClick(editor.text, Key.Key_Left, Mod.ControlModifier)
+    assert editor.text.textCursor().position() == len("two ")
+    # ... with it, the action fires and the cursor stays.
+    editor.set_passthrough_keys([QKeySequence("Ctrl+Left")])
+    with qtbot.waitSignal(back.triggered):
+        qtbot.keyClick(editor.text, Key.Key_Left, Mod.ControlModifier)
+    assert editor.text.textCursor().position() == len("two ")
+    assert QApplication.focusWidget() is editor.text
+
+
+@pytest.mark.parametrize(("said", "heard", "kinds", "rate"), [
+    ("i want to fly to boston", "i want to fly to austin", [EQUAL] * 5 + [SUBSTITUTED], 1 / 6),
+    ("[noise] from chicago please", "um from chicago please", [INSERTED, EQUAL, EQUAL, EQUAL], 1 / 3),
+    ("Yes, please.", "yes", [EQUAL, MISSED], 0.5),
+    ("", "hello", [INSERTED], None),
+    ("hello", "", [MISSED], 1.0),
+    ("", "", [], 0.0),
+])
+def test_word_diff_counts_what_the_metrics_count(said, heard, kinds, rate):
+    diff = word_diff(said, heard)
+    assert [word.kind for word in diff.words] == kinds
+    assert diff.rate == (pytest.approx(rate) if rate is not None else None)
+
+
+def test_word_diff_agrees_with_the_metrics_turn_wer(annotated_log):
+    from annotator.log.metrics import turn_wer
+
+    for turn in LogDocument.load(annotated_log).sessions[0].user_turns:
+        assert word_diff(turn.transcription, turn.asr_text).rate == pytest.approx(turn_wer(turn))
