@@ -10,7 +10,7 @@ neutralised against spreadsheet formulas.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 
 from lxml import etree
 
@@ -25,11 +25,11 @@ from annotator.export.csv_cells import (
     text_cell,
     value_cell,
 )
-from annotator.export.csv_turn_scan import scan_turn
 from annotator.log.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
-from annotator.log.metrics_scan import transcriptions_by_turn
 from annotator.log.spreadsheet_cells import neutralise_cell
+from annotator.log.text import clean_text
 from annotator.log.times import TimeUnit
+from annotator.log.turn_facts import TurnFacts
 from annotator.log.views import ACTIVITY_TAGS, Session
 
 _SESSION_BASE = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
@@ -72,76 +72,85 @@ def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_tr
     return csv_line(cells)
 
 
-def speakers(session: Session, metrics: SessionMetrics) -> list[str | None]:
-    """Each GC_TURN's side as the metrics saw it (Turn.speaker; None when unknown)."""
-    sides: list[str | None] = [None] * len(session.turns)
-    for side, indices in metrics.turn_groups:
-        for index in indices:
-            sides[index] = side
-    return sides
+def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio: AudioCells,
+               facts: list[TurnFacts] | None = None) -> tuple[list[str], int]:
+    """The session's turns.csv lines and how many user turns are transcribed.
 
-
-def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio: AudioCells) -> tuple[list[str], int]:
-    """The session's turns.csv lines and how many user turns are transcribed."""
+    FACTS are session.turn_facts() (read here when not given); speakers,
+    texts and transcriptions are theirs, WER and latencies the metrics'.
+    """
+    if facts is None:
+        facts = session.turn_facts()
     divisor = _divisor(session.unit)
     session_cell = text_cell(session.id)
-    transcriptions = transcriptions_by_turn(session)
-    sides = speakers(session, metrics)
     turn_wer, latency = metrics.turn_wer, metrics.turn_response_latency
     lines = []
     transcribed = 0
-    for index, turn in enumerate(session.turns):
-        facts = scan_turn(turn.el)
-        transcription = transcriptions.get(index)
-        side = sides[index]
+    for index, (turn, turn_facts) in enumerate(zip(session.turns, facts)):
+        transcription = turn_facts.transcription
+        side = turn_facts.speaker
         if side == "user" and transcription:
             transcribed += 1
         stime, etime, duration = _times(turn.el, divisor)
+        audio_input = _written(turn_facts.audio_input)
+        audio_output = _written(turn_facts.audio_output)
         lines.append(csv_line([
-            file_cell, session_cell, text_cell(turn.id), str(index), side or "", stime, etime, duration,
-            str(facts.n_operations), text_cell(facts.asr_text), text_cell(facts.system_text),
-            text_cell(audio.cell(facts.audio_input)), text_cell(audio.cell(facts.audio_output)),
+            file_cell, session_cell, _text_cell(turn.id), str(index), side or "", stime, etime, duration,
+            str(turn_facts.n_operations), text_cell(turn_facts.asr_text), text_cell(turn_facts.system_text),
+            text_cell(audio.cell(audio_input)), text_cell(audio.cell(audio_output)),
             text_cell(transcription), value_cell(turn_wer.get(index)), value_cell(latency.get(index)),
-            str(facts.n_messages), str(facts.n_events), text_cell(facts.audio_input), text_cell(facts.audio_output),
+            str(turn_facts.n_messages), str(turn_facts.n_events), text_cell(audio_input), text_cell(audio_output),
         ]))
     return lines, transcribed
 
 
+def _written(data: etree._Element | None) -> str | None:
+    """The audio path as written in a GC_DATA (DataView.text), None without one."""
+    return None if data is None else clean_text(data.text)
+
+
 def _operation_times(raw_start: str | None, raw_end: str | None, divisor: float) -> tuple[str, str, str]:
-    """stime, etime, duration cells of an operation (the duration from the raw numbers, as the views do)."""
-    try:
-        start, end = float(raw_start), float(raw_end)
-    except (TypeError, ValueError):
-        start = end = None
-    if start is None or start - start != 0.0 or end - end != 0.0:  # one missing, or not finite
-        start, end = number(raw_start), number(raw_end)
-        duration = None if start is None or end is None else (end - start) / divisor
-        return (seconds_cell(None if start is None else start / divisor),
-                seconds_cell(None if end is None else end / divisor), duration_cell(duration))
-    if divisor == 1.0:
-        cells = (repr(start), repr(end), repr(round(end - start, 6)))
-    else:
-        cells = (repr(start / divisor), repr(end / divisor), repr(round((end - start) / divisor, 6)))
-    if "e" in cells[0] or "e" in cells[1] or "e" in cells[2]:
-        return (seconds_cell(start / divisor), seconds_cell(end / divisor), duration_cell((end - start) / divisor))
-    return cells
+    """stime, etime, duration cells of an operation (the duration from the raw numbers, as the views do).
+
+    event_lines has this inline for the usual case (both times there and finite)."""
+    start, end = number(raw_start), number(raw_end)
+    duration = None if start is None or end is None else (end - start) / divisor
+    return (seconds_cell(None if start is None else start / divisor),
+            seconds_cell(None if end is None else end / divisor), duration_cell(duration))
 
 
-def _point_time(raw: str | None, divisor: float) -> tuple[str, str]:
-    """time and duration cells of a message or event (which last no time)."""
-    time = number(raw)
-    if time is None:
-        return "", ""
-    return seconds_cell(time / divisor if divisor != 1.0 else time), "0.0"
-
+_NAN = float("nan")
 
 # Names, servers, turn ids... repeat endlessly: neutralise each distinct value once.
 _neutralised = functools.lru_cache(maxsize=1 << 16)(neutralise_cell)
 
 
-def event_lines(file_cell: str, session: Session, append: Callable[[str], None]) -> int:
+def _text_cell(value: str | None) -> str:
+    """text_cell for values that repeat (turn ids "-01", "-03"... in every session)."""
+    if not value:
+        return ""
+    return _neutralised(value) if value[0] in RISKY_FIRST else value
+
+
+def session_activities(session: Session) -> Iterator[tuple[etree._Element, int | None]]:
+    """(element, index of its GC_TURN or None) for every operation, message and event of the
+    session in document order: what a SessionPass yields, without the pass's work."""
+    turn_index = -1
+    for child in session.el.iterchildren(tag=etree.Element):
+        index = None
+        if child.tag == "GC_TURN":
+            turn_index += 1
+            index = turn_index
+        for el in child.iter(*ACTIVITY_TAGS):
+            yield el, index
+
+
+def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
+                activities: Iterable[tuple[etree._Element, int | None]] | None = None) -> int:
     """Append the events.csv lines of the session's operations, messages and events; return how many.
 
+    ACTIVITIES are session_activities(session) or a SessionPass over the
+    session, which gathers the metrics in the same pass (the default is the former).
     The hot loop of the export (a row per element): attributes are read off
     the lxml elements directly and each line is joined by hand; only a line
     holding a separator, quote or line break goes through per-cell quoting.
@@ -149,39 +158,59 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None])
     divisor = _divisor(session.unit)
     count = 0
     session_head = f"{quote(file_cell)},{quote(text_cell(session.id))},"
-    for child in session.el.iterchildren(tag=etree.Element):
-        # Elements outside any GC_TURN (not valid, but seen) get an empty turn_id.
-        head = session_head + (quote(text_cell(child.get("id"))) if child.tag == "GC_TURN" else "") + ","
-        for el in child.iter(*ACTIVITY_TAGS):
-            get = el.attrib.get
-            tag = el.tag
-            if tag == "GC_OPERATION":
-                stime, etime, duration = _operation_times(get("stime"), get("etime"), divisor)
-                kind = get("type", "")
+    turn_heads = [session_head + quote(_text_cell(turn.id)) + "," for turn in session.turns]
+    outside_head = session_head + ","  # elements outside any GC_TURN (not valid, but seen): no turn_id
+    for el, turn_index in session_activities(session) if activities is None else activities:
+        get = el.get
+        tag = el.tag
+        if tag == "GC_OPERATION":
+            raw_start, raw_end = get("stime"), get("etime")
+            try:
+                start, end = float(raw_start), float(raw_end)
+            except (TypeError, ValueError):
+                start = end = _NAN
+            if start - start == 0.0 and end - end == 0.0:  # both there and finite: _operation_times, inline
+                duration = duration_cell((end - start) / divisor)
+                stime, etime = repr(start / divisor), repr(end / divisor)
+                if "e" in stime or "e" in etime:
+                    stime, etime = seconds_cell(start / divisor), seconds_cell(end / divisor)
             else:
-                stime, duration = _point_time(get("time"), divisor)
-                etime = stime
-                kind = get("etype", "") if tag == "GC_EVENT" else get("type", "")
-            name, server, location = get("name", ""), get("server", ""), get("location", "")
-            tidx, turnid = get("tidx", ""), get("turnid", "")
-            # A one-character test instead of a call per cell; the few risky cells are looked up.
-            if name[:1] in RISKY_FIRST:
-                name = _neutralised(name)
-            if server[:1] in RISKY_FIRST:
-                server = _neutralised(server)
-            if location[:1] in RISKY_FIRST:
-                location = _neutralised(location)
-            if tidx[:1] in RISKY_FIRST:
-                tidx = _neutralised(tidx)
-            if kind[:1] in RISKY_FIRST:
-                kind = _neutralised(kind)
-            if turnid[:1] in RISKY_FIRST:
-                turnid = _neutralised(turnid)
-            cells = (tag, name, server, location, tidx, stime, etime, duration, kind, turnid)
-            variable = ",".join(cells)
-            if variable.count(",") != _EVENT_VARIABLE_COMMAS or '"' in variable or "\n" in variable \
-                    or "\r" in variable:
-                variable = ",".join(map(quote, cells))
-            append(head + variable + "\n")
-            count += 1
+                stime, etime, duration = _operation_times(raw_start, raw_end, divisor)
+            kind = get("type", "")
+        else:
+            try:
+                time = float(get("time")) / divisor
+            except (TypeError, ValueError):
+                time = _NAN
+            if time - time == 0.0:  # there and finite; messages and events last no time
+                stime = repr(time)
+                if "e" in stime:
+                    stime = seconds_cell(time)
+                duration = "0.0"
+            else:
+                stime = duration = ""
+            etime = stime
+            kind = get("etype", "") if tag == "GC_EVENT" else get("type", "")
+        name, server, location = get("name", ""), get("server", ""), get("location", "")
+        tidx, turnid = get("tidx", ""), get("turnid", "")
+        # A one-character test instead of a call per cell; the few risky cells are looked up.
+        if name and name[0] in RISKY_FIRST:
+            name = _neutralised(name)
+        if server and server[0] in RISKY_FIRST:
+            server = _neutralised(server)
+        if location and location[0] in RISKY_FIRST:
+            location = _neutralised(location)
+        if tidx and tidx[0] in RISKY_FIRST:
+            tidx = _neutralised(tidx)
+        if kind and kind[0] in RISKY_FIRST:
+            kind = _neutralised(kind)
+        if turnid and turnid[0] in RISKY_FIRST:
+            turnid = _neutralised(turnid)
+        cells = (tag, name, server, location, tidx, stime, etime, duration, kind, turnid)
+        variable = ",".join(cells)
+        if variable.count(",") != _EVENT_VARIABLE_COMMAS or '"' in variable or "\n" in variable \
+                or "\r" in variable:
+            variable = ",".join(map(quote, cells))
+        append((outside_head if turn_index is None else turn_heads[turn_index]) + variable + "\n")
+        count += 1
     return count

@@ -71,8 +71,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from annotator.log import metrics_values as compute
-from annotator.log.metrics_scan import scan_session, transcriptions_by_turn
+from annotator.log.metrics_scan import SessionPass
 from annotator.log.metrics_wer import turn_wer
+from annotator.log.text import normalize_words
 from annotator.log.views import Session
 
 __all__ = ["SESSION_METRIC_COLUMNS", "SessionMetrics", "session_metrics", "turn_wer"]
@@ -125,6 +126,7 @@ class SessionMetrics:
     wer_deletions: int = 0
     wer_insertions: int = 0
     turn_groups: list[tuple[str, list[int]]] = field(default_factory=list)  # (side, GC_TURN indices)
+    turn_transcriptions: dict[int, str] = field(default_factory=dict)  # GC_TURN index -> Turn.transcription
 
     def set(self, name: str, value: Value, reason: str | None = None) -> None:
         self.values[name] = value
@@ -132,19 +134,25 @@ class SessionMetrics:
             self.reasons[name] = reason
 
 
-def session_metrics(session: Session) -> SessionMetrics:
-    """Every metric of SESSION_METRIC_COLUMNS for one session."""
-    sides = [turn.speaker for turn in session.turns]
-    scan = scan_session(session, sides)
-    transcriptions = transcriptions_by_turn(session)
+def session_metrics(session: Session, walk: SessionPass | None = None) -> SessionMetrics:
+    """Every metric of SESSION_METRIC_COLUMNS for one session.
+
+    WALK, if given, is a SessionPass over SESSION that the caller has walked
+    (to read the activities in the same pass); else one is made here.
+    """
+    walk = (walk or SessionPass(session)).run()
+    facts, scan = walk.facts, walk.scan
     metrics = SessionMetrics(session.id)
     metrics.turn_groups = [(g.side, list(g.turn_indices)) for g in scan.groups]
+    metrics.turn_transcriptions = {index: turn_facts.transcription for index, turn_facts in enumerate(facts)
+                                   if turn_facts.transcription is not None}
+    transcription_words = {index: normalize_words(text) for index, text in metrics.turn_transcriptions.items()}
     compute.task(metrics, session, scan)
-    compute.turns_and_words(metrics, scan, transcriptions)
+    compute.turns_and_words(metrics, scan, transcription_words)
     compute.messages(metrics, session, scan)
     compute.timing(metrics, session, scan)
     compute.content(metrics, session, scan)
-    compute.word_error_rate(metrics, session, sides, transcriptions)
+    compute.word_error_rate(metrics, facts, transcription_words)
     for name in TIME_COLUMNS:
         if isinstance(metrics.values.get(name), float):
             metrics.values[name] = round(metrics.values[name], 6)

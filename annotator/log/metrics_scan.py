@@ -1,10 +1,15 @@
 """One pass over a session's elements, gathering what the session metrics need.
 
-The pass walks every GC_TURN's operations, messages and events in document
-order, reading attributes straight off the lxml elements (no view objects in
-the loop), and their GC_DATA at any depth. It keeps raw time numbers and
-converts only differences to seconds, so epoch times lose no precision.
-annotator.log.metrics turns the gathered facts into metric values.
+SessionPass walks every GC_TURN once: annotator.log.turn_facts reads what
+the turn's GC_DATA say (its side, system utterances, parse results,
+transcription) and hands over each operation, message and event, from which
+this module reads the rest in document order: task and utterance markers,
+prompts, virtual and server operations. Attributes are read straight off the
+lxml elements (no view objects in the loop); raw time numbers are kept and
+only differences converted to seconds, so epoch times lose no precision.
+The pass yields every activity on, so that the CSV export formats its events
+rows in the same pass. annotator.log.metrics turns the gathered facts into
+metric values.
 
 Turns are collapsed here: consecutive GC_TURNs of the same side form one
 turn for the metrics; GC_TURNs whose side is unknown are skipped over (they
@@ -13,20 +18,25 @@ neither form a turn nor separate two turns of the same side).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from lxml import etree
 
 from annotator.log.text import word_count
 from annotator.log.times import parse_number
+from annotator.log.turn_facts import (
+    TurnFacts,
+    session_transcriptions,
+    turn_transcription,
+    walk_turn,
+)
 from annotator.log.views import ACTIVITY_TAGS, Session
 
 RECOGNITION_VIRTUAL = "recognition_duration"
 SYNTHESIS_VIRTUAL = "synthesis_duration"
 PRESENTATION_VIRTUAL = ("presentation_duration", "output_presentation_duration")
 VIRTUAL_TYPES = (RECOGNITION_VIRTUAL, SYNTHESIS_VIRTUAL) + PRESENTATION_VIRTUAL
-PARSE_KEY = ":input_parse_successful"
-PARSE_TYPE = "input_parse_successful"
 PARSE_TRUE = ("true", "1", "yes")
 
 
@@ -101,27 +111,112 @@ class SessionScan:
     parse_successes: int = 0
 
 
-def collapse(sides: list[str | None]) -> tuple[list[TurnGroup], list[int | None]]:
-    """Group consecutive same-side turns; unknown sides are skipped over."""
-    groups: list[TurnGroup] = []
-    group_of_turn: list[int | None] = []
-    for index, side in enumerate(sides):
-        if side is None:
-            group_of_turn.append(None)
-            continue
-        if not groups or groups[-1].side != side:
-            groups.append(TurnGroup(side))
-        groups[-1].turn_indices.append(index)
-        group_of_turn.append(len(groups) - 1)
-    return groups, group_of_turn
+class SessionPass:
+    """One walk over a session's elements: every turn's TurnFacts and the metrics' SessionScan.
+
+        walk = SessionPass(session)
+        for element, turn_index in walk:  # every GC_OPERATION, GC_MESSAGE, GC_EVENT, in document order
+            ...                           # turn_index: of the GC_TURN holding it; None outside turns
+        walk.facts, walk.scan             # complete once the iteration has ended
+
+    A caller that reads the activities too (the CSV export's events rows) does
+    it inside this pass rather than in a second walk over the tree.
+    session_metrics runs a pass of its own otherwise.
+    """
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.facts: list[TurnFacts] = []  # of session.turns, in order
+        self.scan = SessionScan([])
+        self._state = "new"  # "walking", "done"
+
+    def run(self) -> SessionPass:
+        """Walk the session if no one has; refuse a walk left half done (its facts are partial)."""
+        if self._state == "new":
+            for _activity in self:
+                pass
+        if self._state != "done":
+            raise RuntimeError("the session pass was left before its end")
+        return self
+
+    def __iter__(self) -> Iterator[tuple[etree._Element, int | None]]:
+        if self._state != "new":
+            raise RuntimeError("a session pass walks once")
+        self._state = "walking"
+        scan = self.scan
+        walker = _Walker(scan, self.session.unit.to_seconds)
+        session_level = session_transcriptions(self.session.el)
+        turns = self.session.turns
+        position = 0  # of the last activity of the turns, among the session's activities, from 1
+        turn_index = -1
+        for child in self.session.el.iterchildren():
+            if child.tag != "GC_TURN":
+                if isinstance(child.tag, str):  # not a comment: activities outside any turn (not valid, but seen)
+                    for el in child.iter(*ACTIVITY_TAGS):
+                        yield el, None
+                continue
+            turn_index += 1
+            facts = TurnFacts()
+            before = position
+            marked = []  # markers wait for the turn's side, known at its end
+            for el, in_turn in walk_turn(child, facts):
+                if in_turn:
+                    # The hot loop of the metrics: most elements carry none of these, so the reads are all they cost.
+                    position += 1
+                    get = el.get
+                    start_task, end_task = get("type_start_task"), get("type_end_task")
+                    start_utt, end_utt = get("type_start_utt"), get("type_end_utt")
+                    if start_task is not None or end_task is not None or start_utt is not None or end_utt is not None:
+                        marked.append((el, position, start_task, end_task, start_utt, end_utt))
+                    prompt = get("type_prompt")
+                    if prompt is not None and prompt.strip():
+                        walker.prompt(prompt.strip())
+                    if el.tag == "GC_OPERATION":
+                        types = get("type")
+                        if types and "_duration" in types and walker.virtual(el, types.split()):
+                            pass  # a virtual operation is no server's real work
+                        else:
+                            server = get("server")
+                            if server and ("recogni" in server.lower() or "synth" in server.lower()):
+                                walker.server_operation(el, server.lower())
+                yield el, turn_index
+            if facts.transcription is None:
+                facts.transcription = session_level.get(turns[turn_index].key)
+            self.facts.append(facts)
+            scan.sides.append(facts.speaker)
+            group = _join_group(scan, turn_index, facts.speaker)
+            for el, at, start_task, end_task, start_utt, end_utt in marked:
+                walker.markers(el, at, turn_index, group, start_task, end_task, start_utt, end_utt)
+            _data_facts(scan, facts, before)
+        self._state = "done"
 
 
-def scan_session(session: Session, sides: list[str | None]) -> SessionScan:
-    """Walk SESSION once; SIDES[i] is the side of session.turns[i] (Turn.speaker)."""
-    scan = SessionScan(sides)
-    scan.groups, scan.group_of_turn = collapse(sides)
-    _Walker(scan, session.unit.to_seconds).walk(session)
-    return scan
+def _join_group(scan: SessionScan, turn_index: int, side: str | None) -> TurnGroup | None:
+    """Put the turn in the current group of its side, or start one; unknown sides are skipped over."""
+    if side is None:
+        scan.group_of_turn.append(None)
+        return None
+    groups = scan.groups
+    if not groups or groups[-1].side != side:
+        groups.append(TurnGroup(side))
+    groups[-1].turn_indices.append(turn_index)
+    scan.group_of_turn.append(len(groups) - 1)
+    return groups[-1]
+
+
+def _data_facts(scan: SessionScan, facts: TurnFacts, position: int) -> None:
+    """System utterances and parse results of one turn whose first activity comes after POSITION."""
+    if facts.system_marked:  # else system_data are the text_output fallback, not utterances
+        for data, index in zip(facts.system_data, facts.system_data_at):
+            words = word_count(data.text)
+            scan.system_data += 1
+            scan.system_words += words
+            scan.system_words_at.append((position + index + 1, words))
+            scan.error_messages += _is_true(data.get("type_error_msg"))
+            scan.help_messages += _is_true(data.get("type_help_msg"))
+    for data in facts.parse_data:
+        scan.parse_results += 1
+        scan.parse_successes += (data.text or "").strip().lower() in PARSE_TRUE
 
 
 def _times(el: etree._Element) -> tuple[float | None, float | None]:
@@ -143,32 +238,17 @@ class _Walker:
     def seconds_between(self, start: float | None, end: float | None) -> float | None:
         return None if start is None or end is None else self.to_seconds(end - start)
 
-    def walk(self, session: Session) -> None:
-        position = 0
-        for turn in session.turns:
-            group_index = self.scan.group_of_turn[turn.index]
-            group = None if group_index is None else self.scan.groups[group_index]
-            for el in turn.el.iterchildren(*ACTIVITY_TAGS):
-                position += 1
-                self.activity(el, position, turn.index, group)
+    def prompt(self, prompt: str) -> None:
+        self.scan.prompts += 1
+        self.scan.reprompts += prompt == self.last_prompt
+        self.last_prompt = prompt
 
-    def activity(self, el: etree._Element, position: int, turn_index: int, group: TurnGroup | None) -> None:
-        scan = self.scan
-        get = el.get
-        start_task, end_task = get("type_start_task"), get("type_end_task")
-        start_utt, end_utt = get("type_start_utt"), get("type_end_utt")
-        if start_task is not None or end_task is not None or start_utt is not None or end_utt is not None:
-            self.markers(el, position, turn_index, group, start_task, end_task, start_utt, end_utt)
-        prompt = get("type_prompt")
-        if prompt is not None and prompt.strip():
-            prompt = prompt.strip()
-            scan.prompts += 1
-            scan.reprompts += prompt == self.last_prompt
-            self.last_prompt = prompt
-        if el.tag == "GC_OPERATION":
-            self.operation(el)
-        for data in el.iter("GC_DATA"):
-            self.data(data, position)
+    def server_operation(self, el: etree._Element, server: str) -> None:
+        """An operation of a recognizer or synthesizer server (SERVER lower-cased), for the fallback durations."""
+        if "recogni" in server:
+            self.scan.recognizer_operations.add(self.seconds_between(*_times(el)))
+        elif "synth" in server:
+            self.scan.synthesizer_operations.add(self.seconds_between(*_times(el)))
 
     def markers(self, el, position, turn_index, group, start_task, end_task, start_utt, end_utt) -> None:
         scan = self.scan
@@ -205,40 +285,19 @@ class _Walker:
             scan.user_utterance_ends += 1
             self.pending_user_ends.append((turn_index, end))
 
-    def operation(self, el: etree._Element) -> None:
+    def virtual(self, el: etree._Element, tokens: list[str]) -> bool:
+        """Add a virtual operation's duration to its sums; False when EL is not one."""
+        if not any(t in VIRTUAL_TYPES for t in tokens):
+            return False
         scan = self.scan
-        types = el.get("type")
-        if types and "_duration" in types:
-            tokens = types.split()
-            if any(t in VIRTUAL_TYPES for t in tokens):
-                seconds = self.seconds_between(*_times(el))
-                if RECOGNITION_VIRTUAL in tokens:
-                    scan.recognition_virtual.add(seconds)
-                if SYNTHESIS_VIRTUAL in tokens:
-                    scan.synthesis_virtual.add(seconds)
-                if any(t in PRESENTATION_VIRTUAL for t in tokens):
-                    scan.presentation_virtual.add(seconds)
-                return  # a virtual operation is no server's real work
-        server = (el.get("server") or "").lower()
-        if "recogni" in server:
-            scan.recognizer_operations.add(self.seconds_between(*_times(el)))
-        elif "synth" in server:
-            scan.synthesizer_operations.add(self.seconds_between(*_times(el)))
-
-    def data(self, data: etree._Element, position: int) -> None:
-        scan = self.scan
-        get = data.get
-        if get("type_utt_text") == "system":
-            words = word_count(data.text)
-            scan.system_data += 1
-            scan.system_words += words
-            scan.system_words_at.append((position, words))
-            scan.error_messages += _is_true(get("type_error_msg"))
-            scan.help_messages += _is_true(get("type_help_msg"))
-        types = get("type")
-        if get("key") == PARSE_KEY or (types and PARSE_TYPE in types.split()):
-            scan.parse_results += 1
-            scan.parse_successes += (data.text or "").strip().lower() in PARSE_TRUE
+        seconds = self.seconds_between(*_times(el))
+        if RECOGNITION_VIRTUAL in tokens:
+            scan.recognition_virtual.add(seconds)
+        if SYNTHESIS_VIRTUAL in tokens:
+            scan.synthesis_virtual.add(seconds)
+        if any(t in PRESENTATION_VIRTUAL for t in tokens):
+            scan.presentation_virtual.add(seconds)
+        return True
 
 
 def _is_true(value: str | None) -> bool:
@@ -249,19 +308,10 @@ def transcriptions_by_turn(session: Session) -> dict[int, str]:
     """Turn index -> the turn's transcription, as Turn.transcription finds it (an annotation in the
     turn first, then a session-level one with the turn's id), but with the session-level
     annotations indexed once instead of searched for every turn."""
-    session_level: dict = {}
-    for annotation in session.annotations:
-        data = annotation.transcription_data()
-        if data is not None:
-            session_level.setdefault(annotation.turn_key, data.text)
+    session_level = session_transcriptions(session.el)
     found: dict[int, str] = {}
     for turn in session.turns:
-        text = None
-        for annotation in turn.annotations:
-            data = annotation.transcription_data()
-            if data is not None:
-                text = data.text
-                break
+        text = turn_transcription(turn.el)
         if text is None:
             text = session_level.get(turn.key)
         if text is not None:

@@ -6,8 +6,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 from annotator.log.metrics_scan import DurationSum, SessionScan, TurnGroup
-from annotator.log.metrics_wer import WerCounts, turn_wer_counts
-from annotator.log.text import word_count
+from annotator.log.metrics_wer import WerCounts, facts_recognizer_text, turns_wer_counts
+from annotator.log.turn_facts import TurnFacts
 from annotator.log.views import Session
 
 if TYPE_CHECKING:
@@ -46,8 +46,8 @@ def task(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
         metrics.set("time_to_completion", session.unit.to_seconds(end.raw_time - start.raw_time), note)
 
 
-def turns_and_words(metrics: SessionMetrics, scan: SessionScan,
-                     transcriptions: dict[int, str]) -> None:
+def turns_and_words(metrics: SessionMetrics, scan: SessionScan, transcription_words: dict[int, list[str]]) -> None:
+    """TRANSCRIPTION_WORDS: GC_TURN index -> the normalised words of its transcription."""
     groups = scan.groups
     n_user, n_system = _side_count(groups, "user"), _side_count(groups, "system")
     unknown = sum(1 for side in scan.sides if side is None)
@@ -57,7 +57,7 @@ def turns_and_words(metrics: SessionMetrics, scan: SessionScan,
     else:
         metrics.set("turns_to_completion", None, "no GC_TURN has a known side (no type_new_turn)")
 
-    user_words = {index: word_count(text) for index, text in transcriptions.items()}
+    user_words = {index: len(words) for index, words in transcription_words.items()}
     if not user_words:
         metrics.set("mean_user_words_per_turn", None, "no turn has a transcription")
     elif not n_user:
@@ -211,16 +211,17 @@ def _duration_with_fallback(metrics: SessionMetrics, name: str, virtual: Duratio
         metrics.set(name, None, f"no {virtual_type} virtual operations and no timed {operations_what}")
 
 
-def word_error_rate(metrics: SessionMetrics, session: Session, sides: list[str | None], transcriptions: dict[int, str]) -> None:
+def word_error_rate(metrics: SessionMetrics, facts: list[TurnFacts],
+                    transcription_words: dict[int, list[str]]) -> None:
+    users = [index for index, turn_facts in enumerate(facts) if turn_facts.speaker == "user"]
+    results = turns_wer_counts([(transcription_words.get(index), facts_recognizer_text(facts[index]))
+                                for index in users])
     total = WerCounts()
     aligned = 0
-    for turn in session.turns:
-        if sides[turn.index] != "user":
-            continue
-        counts, reason = turn_wer_counts(turn, transcriptions.get(turn.index))
-        metrics.turn_wer[turn.index] = None if counts is None else counts.rate
+    for index, (counts, reason) in zip(users, results):
+        metrics.turn_wer[index] = None if counts is None else counts.rate
         if reason:
-            metrics.turn_wer_reasons[turn.index] = reason
+            metrics.turn_wer_reasons[index] = reason
         if counts is not None:
             aligned += 1
             total = total + counts

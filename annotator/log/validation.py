@@ -25,13 +25,13 @@ without validating the rest).
 
 from __future__ import annotations
 
+import dataclasses
 import enum
 import functools
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from lxml import etree
 
@@ -202,16 +202,14 @@ class _SessionChecks:
                 for direction in ("input", "output"):
                     if not data.has_type(f"audio_{direction}"):
                         continue
-                    written = data.text
-                    path, problem = self.resolver.locate(written)
-                    if path is not None:
+                    located = self.resolver.locate(data.text)
+                    if located.path is not None:
                         continue
-                    refusal = _refusal(self.resolver.folder, written)
                     where = f"{describe(turn.el)} {direction} audio"
-                    if refusal:
-                        yield self._finding(data.el, Severity.ERROR, "unsafe-audio-path", f"{where}: {refusal}")
+                    if located.refused:
+                        yield self._finding(data.el, Severity.ERROR, "unsafe-audio-path", f"{where}: {located.problem}")
                     else:
-                        yield self._finding(data.el, Severity.WARNING, "missing-audio", f"{where}: {problem}")
+                        yield self._finding(data.el, Severity.WARNING, "missing-audio", f"{where}: {located.problem}")
 
 
 def _span_of(view) -> _Span:
@@ -225,44 +223,6 @@ def _outside(inner: _Span, outer: _Span) -> bool:
     if None in (start, end, outer_start, outer_end):
         return False
     return min(start, end) < outer_start - TOLERANCE or max(start, end) > outer_end + TOLERANCE
-
-
-def _refusal(folder: Path, written: str) -> str | None:
-    """Why an unfound audio path is unsafe rather than merely missing (None when merely missing).
-
-    Unsafe: a relative path that climbs out of the log's folder, or a target
-    that exists but is outside the folder, a folder, or not a regular file.
-    """
-    if "\x00" in written:
-        return "the audio path holds a NUL character; not opened"
-    if not os.path.isabs(written) and _climbs_out(written):
-        return f"audio path {_quoted(written)} climbs out of the log's folder; not opened"
-    candidate = Path(written) if os.path.isabs(written) else folder / written
-    try:
-        real = candidate.resolve()
-        if not real.exists():
-            return None
-        if not real.is_relative_to(folder):
-            return f"audio path {_quoted(written)} points outside the log's folder; not opened"
-        if real.is_dir():
-            return f"audio path {_quoted(written)} is a folder, not a file; not opened"
-        if not real.is_file():
-            return f"audio path {_quoted(written)} is not a regular file (a device or pipe?); not opened"
-    except (OSError, RuntimeError, ValueError):
-        return None
-    return None
-
-
-def _climbs_out(written: str) -> bool:
-    depth = 0
-    for part in PurePosixPath(written.replace("\\", "/")).parts:
-        if part == "..":
-            depth -= 1
-            if depth < 0:
-                return True
-        elif part not in ("", "."):
-            depth += 1
-    return False
 
 
 def _seconds(value: float) -> str:
@@ -282,3 +242,25 @@ def _quoted(value: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(str(text).split())
+
+
+def findings_with_paths(path: str | Path) -> list[tuple[Finding, str | None]]:
+    """Validate the log at PATH; each finding comes without its element but with the element's
+    XPath (tag-indexed, so GC_ANNOT added to the tree later does not move it), for a caller that
+    holds its own parse of the same file (the GUI validates in a worker thread)."""
+    doc = LogDocument.load(path)
+    result = []
+    for finding in validate_document(doc):
+        where = doc.tree.getpath(finding.element) if finding.element is not None else None
+        result.append((dataclasses.replace(finding, element=None), where))
+    return result
+
+
+def findings_with_paths_in_subprocess(path: str | Path) -> list[tuple[Finding, str | None]]:
+    """findings_with_paths in a child process: lxml holds the GIL while it validates against
+    the DTD (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return pool.submit(findings_with_paths, str(path)).result()

@@ -15,14 +15,15 @@ from lxml import etree
 
 from annotator.log.text import clean_text
 from annotator.log.times import TimeUnit, parse_number
+from annotator.log.turn_facts import ACTIVITY_TAGS as ACTIVITY_TAGS
+from annotator.log.turn_facts import TRANSCRIPTION_KEY as TRANSCRIPTION_KEY
+from annotator.log.turn_facts import TurnFacts, scan_turn, session_transcriptions, transcription_data
 from annotator.log.turn_ids import TurnKey, turn_key
 
 if TYPE_CHECKING:
     from annotator.log.document import LogDocument
 
-ACTIVITY_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
 EVENT_TAGS = ACTIVITY_TAGS + ("GC_ANNOT",)
-TRANSCRIPTION_KEY = ":transcription"
 
 
 class ElementView:
@@ -179,10 +180,8 @@ class AnnotationView(ElementView):
         return value if value is not None else self.el.get("task_completion")
 
     def transcription_data(self) -> DataView | None:
-        for data in self.data:
-            if data.get("type_utt_text") == "transcription" or data.key == TRANSCRIPTION_KEY:
-                return data
-        return None
+        data = transcription_data(self.el)
+        return None if data is None else DataView(data, self.unit)
 
     @property
     def transcription(self) -> str | None:
@@ -295,49 +294,33 @@ class Turn(TimedView):
     def annotations(self) -> list[AnnotationView]:
         return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
 
+    def facts(self) -> TurnFacts:
+        """Speaker, texts, audio data, transcription and counts, from one pass over the turn (a snapshot)."""
+        facts = scan_turn(self.el)
+        if facts.transcription is None:
+            facts.transcription = session_transcriptions(self.session.el).get(self.key)
+        return facts
+
     @property
     def speaker(self) -> str | None:
         """'user' or 'system': type_new_turn, then type_start_utt, then what the turn carries."""
-        for attribute in ("type_new_turn", "type_start_utt"):
-            for child in self.el.iterchildren(*ACTIVITY_TAGS):
-                value = child.get(attribute)
-                if value in ("user", "system"):
-                    return value
-        for data in self._activity_data():
-            types, utt_text = data.types, data.get("type_utt_text")
-            if "audio_input" in types or "text_input" in types or utt_text == "asr":
-                return "user"
-            if "text_output" in types or "audio_output" in types or utt_text == "system":
-                return "system"
-        return None
-
-    def _activity_data(self) -> Iterator[DataView]:
-        """GC_DATA under operations, messages and events (not under annotations)."""
-        for child in self.el.iterchildren(*ACTIVITY_TAGS):
-            for data in child.iter("GC_DATA"):
-                yield DataView(data, self.unit)
-
-    def _texts(self, utt_text: str, fallback_type: str) -> list[DataView]:
-        marked = [d for d in self._activity_data() if d.get("type_utt_text") == utt_text]
-        return marked or [d for d in self._activity_data() if d.has_type(fallback_type)]
+        return scan_turn(self.el).speaker
 
     @property
     def asr_data(self) -> list[DataView]:
-        return self._texts("asr", "text_input")
+        return [DataView(el, self.unit) for el in scan_turn(self.el).asr_data]
 
     @property
     def system_data(self) -> list[DataView]:
-        return self._texts("system", "text_output")
+        return [DataView(el, self.unit) for el in scan_turn(self.el).system_data]
 
     @property
     def asr_text(self) -> str | None:
-        texts = [d.text for d in self.asr_data if d.text]
-        return " ".join(texts) if texts else None
+        return scan_turn(self.el).asr_text
 
     @property
     def system_text(self) -> str | None:
-        texts = [d.text for d in self.system_data if d.text]
-        return " ".join(texts) if texts else None
+        return scan_turn(self.el).system_text
 
     def transcription_annotation(self) -> AnnotationView | None:
         """The GC_ANNOT holding this turn's transcription: inside the turn, or at session level by turnid."""
@@ -357,10 +340,14 @@ class Turn(TimedView):
 
     def audio_data(self, direction: str) -> DataView | None:
         """The first GC_DATA of type audio_input or audio_output ('input' / 'output')."""
-        wanted = f"audio_{direction}"
-        for data in self._activity_data():
-            if data.has_type(wanted):
-                return data
+        if direction in ("input", "output"):
+            el = scan_turn(self.el).audio(direction)
+            return None if el is None else DataView(el, self.unit)
+        wanted = f"audio_{direction}"  # another direction: the same rule, for what it is worth
+        for child in self.el.iterchildren(*ACTIVITY_TAGS):
+            for data in child.iter("GC_DATA"):
+                if wanted in (data.get("type") or "").split():
+                    return DataView(data, self.unit)
         return None
 
 
@@ -388,6 +375,22 @@ class Session(TimedView):
         return self._turns_by_key.get(key)
 
     @property
+    def origin(self) -> float | None:
+        """The session's zero in the log's own unit: its stime, else the earliest turn start.
+        Views that show "seconds from session start" (table, timeline, playback cursor) share it."""
+        start = parse_number(self.el.get("stime"))
+        if start is not None:
+            return start
+        starts = [v for v in (parse_number(t.el.get("stime")) for t in self.turns) if v is not None]
+        return min(starts) if starts else None
+
+    def since_start(self, raw: str | float | None) -> float | None:
+        """Seconds from the session's start to a time written in the log (attribute text or number)."""
+        value = parse_number(raw) if isinstance(raw, str) or raw is None else raw
+        origin = self.origin
+        return None if value is None or origin is None else self.unit.to_seconds(value - origin)
+
+    @property
     def annotations(self) -> list[AnnotationView]:
         return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
 
@@ -410,3 +413,14 @@ class Session(TimedView):
     @property
     def user_turns(self) -> list[Turn]:
         return [t for t in self.turns if t.speaker == "user"]
+
+    def turn_facts(self) -> list[TurnFacts]:
+        """Turn.facts() of every turn, in order, with the session-level annotations read once."""
+        by_turn = session_transcriptions(self.el)
+        all_facts = []
+        for turn in self.turns:
+            facts = scan_turn(turn.el)
+            if facts.transcription is None:
+                facts.transcription = by_turn.get(turn.key)
+            all_facts.append(facts)
+        return all_facts

@@ -17,11 +17,12 @@ from lxml import etree
 
 from annotator.errors import LogReadError
 from annotator.export.csv_audio import AudioCells
-from annotator.export.csv_cells import csv_line, seconds_cell, text_cell
+from annotator.export.csv_cells import csv_line, duration_cell, seconds_cell, text_cell
 from annotator.export.csv_export import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS, export_csv
-from annotator.export.csv_turn_scan import scan_turn
+from annotator.export.csv_rows import event_lines
 from annotator.log.document import LogDocument
 from annotator.log.metrics import SESSION_METRIC_COLUMNS, session_metrics
+from annotator.log.metrics_scan import SessionPass
 from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
 from annotator.log.text import clean_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
@@ -317,7 +318,7 @@ def test_text_cell_neutralises_exactly_like_neutralise_cell(text: str):
 
 # --- the one-pass turn scan agrees with the views -------------------------------------------------
 
-def test_turn_scan_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path: Path):
+def test_turn_facts_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path: Path):
     nested = data(":nbest", '<GC_LIST name=":n">' + data(":n0", "boston", 'type="text_input_hypothesis"') + "</GC_LIST>")
     fallback = ('<GC_TURN id="3" stime="1004" etime="1005">'
                 '<GC_ANNOT turnid="3"><GC_DATA key=":x" type="text_input audio_input">not activity data</GC_DATA>'
@@ -337,13 +338,15 @@ def test_turn_scan_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path: 
         doc = LogDocument.load(path)
         cells = AudioCells(doc.folder)
         for s in doc.sessions:
-            for turn in s.turns:
-                facts = scan_turn(turn.el)
+            walk = SessionPass(s).run()  # the facts the export uses
+            for turn, facts in zip(s.turns, walk.facts, strict=True):
                 assert facts.asr_text == turn.asr_text
                 assert facts.system_text == turn.system_text
                 assert facts.n_operations == len(turn.operations)
                 assert (facts.n_messages, facts.n_events) == (len(turn.messages), len(turn.events))
-                for direction, written in (("input", facts.audio_input), ("output", facts.audio_output)):
+                assert (facts.speaker, facts.transcription) == (turn.speaker, turn.transcription)
+                for direction, data_el in (("input", facts.audio_input), ("output", facts.audio_output)):
+                    written = None if data_el is None else clean_text(data_el.text)
                     ref = cells.resolver.resolve(turn, direction)
                     assert written == (None if ref is None else ref.written)
                     expected = "" if ref is None or ref.path is None else ref.path.relative_to(cells.folder).as_posix()
@@ -380,3 +383,70 @@ def test_skip_unreadable_collects_the_errors_and_exports_the_rest(corpus: Path, 
     assert [error.path for error in summary.errors] == [str(broken)]
     assert len(summary.logs) == 3 and len(read(tmp_path / "out", "sessions.csv")) == 3
     assert "3 log(s)" in str(summary) and "1 log(s) unreadable" in str(summary)
+
+
+# --- one pass: the events rows read inside the metrics' pass --------------------------------------
+
+ODD_NESTING = (
+    '<GC_EVENT etype="LOCK" name=":stray" turnid="1" time="999.5"/>'  # outside any turn
+    '<GC_ANNOT turnid="2"><GC_DATA key=":transcription">hello there</GC_DATA>'
+    '<GC_MESSAGE name="in-annot" turnid="2" time="999.7"/></GC_ANNOT><!-- a comment -->')
+
+
+def _odd_log(folder: Path) -> Path:
+    nested = ('<GC_TURN id="3" stime="1004" etime="1006"><!-- note -->'
+              + operation("3", 1004, 1005, "outer", "nl", 'type_new_turn="user"',
+                          data(":d", '<GC_OPERATION name="in-data" turnid="3" stime="1004.2" etime="1004.4"/>'))
+              + '<GC_ANNOT><GC_EVENT etype="X" name="in-turn-annot" turnid="3" time="1005.5"/></GC_ANNOT>'
+              + '<GC_OTHER><GC_MESSAGE name="in-other" turnid="3" time="1005.7"/></GC_OTHER>'
+              + "</GC_TURN>")
+    turns = [system_turn("1", 1000, "hello"), user_turn("2", 1002, "hi there"), nested]
+    return write_log(folder / "odd.xml", log_text([session("s", turns, extra=ODD_NESTING)]))
+
+
+def test_the_fused_pass_gives_the_rows_and_metrics_of_separate_passes(corpus: Path, tmp_path: Path):
+    for path in sorted(corpus.rglob("*-hublog.xml")) + [_odd_log(tmp_path)]:
+        doc = LogDocument.load(path)
+        for s in doc.sessions:
+            plain: list[str] = []
+            fused: list[str] = []
+            assert event_lines("f", s, plain.append) == len(plain)
+            walk = SessionPass(s)
+            assert event_lines("f", s, fused.append, walk) == len(fused)
+            assert fused == plain
+            assert session_metrics(s, walk) == session_metrics(s)
+            assert [f.speaker for f in walk.facts] == [t.speaker for t in s.turns]
+
+
+def test_elements_outside_turns_or_nested_get_rows_in_document_order_but_say_nothing_about_turns(tmp_path: Path):
+    path = _odd_log(tmp_path)
+    export_csv([path], tmp_path / "out")
+    events = read(tmp_path / "out", "events.csv")
+    elements = etree.parse(str(path)).xpath(ACTIVITY_XPATH)
+    assert list(events["name"]) == [el.get("name") or "" for el in elements]
+    assert events.set_index("name").loc[["in-data", "in-turn-annot", "in-other"], "turn_id"].tolist() == ["3"] * 3
+    assert events.set_index("name").loc[[":stray", "in-annot"], "turn_id"].tolist() == ["", ""]
+    turns = read(tmp_path / "out", "turns.csv")
+    assert turns["n_operations"].tolist() == ["1", "2", "1"] and turns["n_events"].tolist() == ["0", "0", "0"]
+    assert turns["transcription"].tolist() == ["", "hello there", ""]
+    assert turns["speaker"].tolist() == ["system", "user", "user"]
+
+
+def test_a_session_pass_walks_once_and_whole():
+    doc_text = log_text([session("s", [system_turn("1", 1000, "hello"), user_turn("2", 1002, "hi")])])
+    with tempfile.TemporaryDirectory() as folder:
+        s = LogDocument.load(write_log(Path(folder) / "log.xml", doc_text)).sessions[0]
+        walk = SessionPass(s)
+        next(iter(walk))
+        with pytest.raises(RuntimeError):
+            walk.run()  # left half done: its facts are partial
+        with pytest.raises(RuntimeError):
+            list(walk)
+        assert len(SessionPass(s).run().facts) == 2
+
+
+@given(st.floats(allow_nan=False, allow_infinity=False) | st.floats(min_value=-2e9, max_value=2e9)
+       | st.integers(-10**9, 10**9).map(lambda n: n / 1000) | st.sampled_from([0.0, -0.0, 1e-4, 9.99995e-5, 5e-7]))
+def test_duration_cells_are_the_rounded_repr(value: float):
+    # duration_cell formats instead of calling round(); the text must be what round gives
+    assert duration_cell(value) == seconds_cell(round(value, 6))

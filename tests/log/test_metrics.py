@@ -5,14 +5,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+import jiwer
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from annotator.log.document import LogDocument
 from annotator.log.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics, turn_wer
-from annotator.log.metrics_scan import transcriptions_by_turn
-from annotator.log.metrics_wer import align
+from annotator.log.metrics_scan import SessionPass, transcriptions_by_turn
+from annotator.log.metrics_wer import WerCounts, align, align_words
+from annotator.log.text import normalize_words
 from tests.log.xml_builders import data, log_text, write_log
 
 EPOCH = 930254400.0  # an epoch start, so that the milliseconds form is recognised as milliseconds
@@ -456,3 +458,41 @@ def test_alignment_errors_are_the_word_edit_distance(reference: list[str], hypot
     assert counts.reference_words == len(ref_words)
     assert counts.errors == _edit_distance(ref_words, hypothesis)
     assert counts.reference_words - counts.deletions + counts.insertions == len(hypothesis)
+
+
+def test_turn_transcriptions_are_exposed_with_the_metrics(tmp_path: Path):
+    c = seconds_clock
+    users = [turn(c, f"0{i}", i, i + 1, op(c, str(i), i, i + 1, "recognize", "recognizer", 'type_new_turn="user"',
+                                            body=asr("hello world"))) for i in (1, 2, 3)]
+    users[0] = users[0].replace("</GC_TURN>", transcription("1", "hello  word") + "</GC_TURN>")
+    s = load(tmp_path, session(c, users, extra=transcription("3", "good\nbye"))).sessions[0]
+    metrics = session_metrics(s)
+    assert metrics.turn_transcriptions == {0: "hello word", 2: "good bye"}
+    assert metrics.turn_transcriptions == transcriptions_by_turn(s)
+    assert metrics.turn_wer_reasons[1] == "the turn has no transcription"
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(st.lists(st.sampled_from(["to", "boston", "denver", "a", "[noise]"]), max_size=6),
+                          st.lists(st.sampled_from(["to", "boston", "austin", "a"]), max_size=6)), max_size=6))
+def test_aligning_turns_together_counts_as_aligning_each_alone(pairs: list[tuple[list[str], list[str]]]):
+    # a session's turns go to jiwer in one call, and equal word lists skip it
+    words = [(normalize_words(" ".join(ref)), normalize_words(" ".join(hyp))) for ref, hyp in pairs]
+    alone = [align(" ".join(ref), " ".join(hyp)) for ref, hyp in pairs]
+    assert align_words(words) == alone
+    for (ref, hyp), counts in zip(words, alone):
+        if ref and ref == hyp:
+            assert counts == WerCounts(reference_words=len(ref))
+        if ref and hyp and ref != hyp:
+            out = jiwer.process_words(" ".join(ref), " ".join(hyp))
+            assert (counts.substitutions, counts.deletions, counts.insertions) == (
+                out.substitutions, out.deletions, out.insertions)
+
+
+def test_metrics_from_a_pass_read_once_equal_the_metrics_of_a_fresh_pass(sample_logs):
+    for path in sample_logs:
+        for s in LogDocument.load(path).sessions:
+            walk = SessionPass(s)
+            assert sum(1 for _ in walk) == len(list(s.el.iter("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")))
+            assert session_metrics(s, walk) == session_metrics(s)
+            assert walk.scan.sides == [t.speaker for t in s.turns]

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from annotator.errors import LogReadError
+from annotator.log.audio_refs import AudioResolver
 from annotator.log.document import LogDocument
 from annotator.log.validation import Finding, Severity, validate_document, validate_path, worst
 from annotator.resources import dtd_path
@@ -295,6 +296,19 @@ def test_a_turn_id_used_twice_is_an_error(tmp_path: Path):
     first_line = line_of(text, '<GC_TURN id="1"')
     assert findings[0].message == (f"GC_TURN id '01' is already used in session travel:001 by the GC_TURN "
                                    f"on line {first_line} (id '1')")
+
+
+def test_audio_findings_say_what_the_resolver_found(tmp_path: Path):
+    # the resolver decides what is refused and why; validation reports its words
+    expected = {"../../../nonexistent.wav": ("unsafe-audio-path", "climbs out of the log's folder; not opened"),
+                "/dev/null": ("unsafe-audio-path", "audio path '/dev/null' points outside the log's folder; not opened"),
+                "nowhere.wav": ("missing-audio", "audio file not found: nowhere.wav")}
+    for written, (code, words) in expected.items():
+        text = edit(">u2.wav<", f">{written}<")
+        findings = [f for f in findings_of(tmp_path, text) if "audio" in f.code]
+        located = AudioResolver(tmp_path).locate(written)
+        assert [f.code for f in findings] == [code] and located.refused == (code == "unsafe-audio-path")
+        assert words in findings[0].message and findings[0].message.endswith(located.problem)
 
 
 # --- audio -----------------------------------------------------------------------------------------
