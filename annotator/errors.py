@@ -52,3 +52,18 @@ class AudioError(AnnotatorError):
 
 class AnnotationError(AnnotatorError):
     """An annotation value that cannot be stored (e.g. characters XML forbids)."""
+
+
+class LogChangedOnDiskError(AnnotatorError):
+    """A save in place refused because another program changed (or removed) the file since it was read."""
+
+    def __init__(self, path: str | Path, removed: bool = False):
+        self.path = str(path)
+        self.removed = removed
+        if removed:
+            message = (f"{self.path} was deleted or moved by another program since it was opened; "
+                       "save with overwrite to write it again")
+        else:
+            message = (f"{self.path} was changed by another program since it was opened; "
+                       "reload it or save with overwrite")
+        super().__init__(message)

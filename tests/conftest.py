@@ -10,12 +10,22 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
+from tests.audio.conftest import audio_sink  # noqa: E402,F401 - real playback into a file, for the GUI tests too
+
 REPO = Path(__file__).resolve().parents[1]
 SAMPLE_LOGS = REPO / "sample_logs"
 
 
 def sample_log_paths() -> list[Path]:
     return sorted(SAMPLE_LOGS.glob("*/*-hublog.xml"))
+
+
+@pytest.fixture(autouse=True)
+def isolated_user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The recovery journal (and any other per-user data) goes to the test's own folder."""
+    folder = tmp_path / "user-data"
+    monkeypatch.setenv("ANNOTATOR_DATA_DIR", str(folder))
+    return folder
 
 
 @pytest.fixture

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             doc = LogDocument.load(path)
         except LogReadError as error:
-            where = f"{error.path}:{error.line}" if error.line else error.path
+            where = ":".join(str(part) for part in (error.path, error.line, error.column) if part)
             print(f"{where}: error: {error.reason}")
             unreadable += 1
             continue

@@ -13,8 +13,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from annotator.errors import LogReadError
-from annotator.log.atomic import write_atomic
+from annotator.errors import LogChangedOnDiskError, LogReadError
+from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
 from annotator.log.times import detect_unit
 from annotator.log.views import Session, Turn
@@ -46,6 +46,7 @@ class LogDocument:
         self._listeners: list[Listener] = []
         self.revision = 0  # bumped by every annotation change
         self.saved_revision = 0
+        self._stamped_path = path.resolve()  # the file doc.stamp describes (save-as moves doc.path away from it)
         self.sessions: list[Session] = []
         self._index_sessions()
 
@@ -104,14 +105,33 @@ class LogDocument:
         """The document as bytes (see ParsedLog.serialize)."""
         return self.parsed.serialize()
 
-    def save(self, path: str | Path | None = None) -> Path:
-        """Write atomically to PATH (default: where it was read) and remember the new file stamp."""
+    def changed_on_disk(self) -> bool:
+        """True when another program changed, replaced or removed the file since it was read or last saved."""
+        return changed_since(self._stamped_path, self.stamp)
+
+    def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
+        """Write atomically to PATH (default: where it was read) and remember the new file stamp.
+
+        Saving over the file this document was read from raises
+        LogChangedOnDiskError if another program changed it meanwhile, unless
+        OVERWRITE; reload() is the other way out. Leftovers of saves killed half
+        way are removed afterwards (see annotator.log.disk_changes).
+        """
         target = Path(path) if path is not None else self.path
-        write_atomic(target, self.parsed.write_to)
-        if target.resolve() == self.path.resolve():
+        resolved = target.resolve()
+        if not overwrite and resolved == self._stamped_path and self.changed_on_disk():
+            raise LogChangedOnDiskError(target, removed=not target.exists())
+        write_locked(target, self.parsed.write_to)
+        if resolved == self.path.resolve():
             self.saved_revision = self.revision
             self.parsed.stamp = FileStamp.of(target)
+            self._stamped_path = resolved
+        remove_stale_temp_files(target)
         return target
+
+    def reload(self) -> LogDocument:
+        """A fresh document read from this one's file as it is now; this one keeps its edits untouched."""
+        return type(self).load(self.path)
 
 
 def _sample_times(sessions: list[etree._Element]) -> list[str | None]:

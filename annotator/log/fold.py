@@ -39,14 +39,15 @@ def extract(doc: LogDocument) -> AnnotationSet:
     annotations = AnnotationSet()
     seen: set[str] = set()
     for session in doc.sessions:
-        if session.id in seen:
-            continue  # a repeated session id: the first one counts
-        seen.add(session.id)
+        session_id = session.id.strip()  # AnnotationSet keys are stripped ids
+        if not session_id or session_id in seen:
+            continue  # a repeated session id: the first one counts; one without id cannot be named
+        seen.add(session_id)
         if session.task_completion is not None:
-            annotations.add_task_completion(session.id, session.task_completion)
+            annotations.add_task_completion(session_id, session.task_completion)
         for turn in session.turns:
-            if turn.transcription and (session.id, turn.key) not in annotations.transcriptions:
-                annotations.add_transcription(session.id, turn.id, turn.transcription)
+            if turn.transcription and turn.key is not None and (session_id, turn.key) not in annotations.transcriptions:
+                annotations.add_transcription(session_id, turn.id, turn.transcription)
     return annotations
 
 

@@ -219,15 +219,23 @@ def _syntax_error(path: Path, error: etree.XMLSyntaxError, head: bytes) -> LogRe
     # lxml appends "(<string>, line N)" or "line N, column M"; the location is given separately.
     message = re.sub(r",? line \d+, column \d+$", "", message)
     message = re.sub(r"\s*\(<string>, line \d+\)$", "", message)
-    message = message.rstrip(" .") + "."
+    # libxml2's advice to programmers means nothing to a user.
+    message = re.sub(r",? *(see xmlCtxtSetMaxAmplification|use XML_PARSE_HUGE option)[^.]*", "", message)
+    message = message.rstrip(" .,") + "."
     lowered = message.lower()
     if "amplification" in lowered or "entity" in lowered and "loop" in lowered:
         return UnsafeLogError(path, f"refused: entity expansion blow-up ({message})", line, column)
     if "utf-8" in lowered or "encoding" in lowered:
-        declared = _declaration(head)[1]
+        declaration, declared = _declaration(head)
         offset = _first_undecodable_byte(path, declared)
         where = f" at byte offset {offset}" if offset is not None else ""
-        return LogReadError(path, f"the bytes do not match the declared encoding {declared}{where} (a file saved in another encoding, e.g. Latin-1, without saying so?)", line, column)
+        if b"encoding" in declaration:
+            reason = (f"the bytes do not match the declared encoding {declared}{where} "
+                      "(a file saved in another encoding, e.g. Latin-1, without saying so?)")
+        else:
+            reason = (f"the bytes do not match UTF-8{where}, the encoding of a log that declares none "
+                      "(if it is Latin-1, say so: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)")
+        return LogReadError(path, reason, line, column)
     return LogReadError(path, f"not well-formed XML: {message}", line, column)
 
 
