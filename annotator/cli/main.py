@@ -11,11 +11,14 @@ from annotator import __version__
 
 # sub-command -> (module under annotator.cli, one-line help)
 COMMANDS = {
+    "gui": ("gui", "open the desktop annotator on a log, a folder of logs, or the sample session"),
     "validate": ("validate", "check logs against the standard's DTD and for semantic problems"),
     "info": ("info", "summarise each session: turns, durations, audio, annotation progress"),
-    "export": ("export", "export logs to CSV (sessions, turns, events)"),
+    "export": ("export", "export logs to CSV, ConvLab, DialBB, LM Challenge, sclite or MITRE files"),
     "fold": ("fold", "fold transcriptions and task completion into logs as GC_ANNOT"),
     "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),
+    "import": ("import_", "import a ConvLab dataset or DialBB scenario as logs, one per dialogue"),
+    "markers": ("markers", "find Rasa-style markers (KPIs, points of interest) in logs, with statistics"),
 }
 
 
@@ -40,9 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     if not argv or argv[0] not in COMMANDS and not argv[0].startswith("-"):
-        # `annotator [PATH]` will open the desktop app; until it exists, say what there is.
-        parser.print_help()
-        return 0
+        argv = ["gui", *argv]  # `annotator [PATH]` opens the desktop app
     args = parser.parse_args(argv)
     module = _command_module(COMMANDS[args.command][0])
     return run_reporting_errors(module.run, args)

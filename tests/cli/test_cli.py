@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -22,8 +23,23 @@ def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.Complete
 
 def test_version_and_help():
     assert annotator("--version").stdout.strip() == f"annotator {__version__}"
-    bare = annotator()
-    assert bare.returncode == 0 and "validate" in bare.stdout and "export" in bare.stdout
+    helped = annotator("--help")
+    assert helped.returncode == 0 and "validate" in helped.stdout and "export" in helped.stdout
+
+
+def _smoke(*args: str | Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"}
+    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)],
+                          capture_output=True, text=True, timeout=120, env=env)
+
+
+def test_no_command_opens_the_window_on_the_sample_session_or_the_given_log(latin1_log: Path):
+    bare = _smoke()
+    assert bare.returncode == 0, bare.stderr
+    assert "smoke test: opened=True turns=12" in bare.stdout and "travel-20261121-001" in bare.stdout
+    given = _smoke(latin1_log)
+    assert given.returncode == 0 and "opened=True turns=14" in given.stdout, given.stderr
+    assert "opened=True turns=14" in _smoke("gui", latin1_log).stdout
 
 
 def test_validate_sample_logs_is_clean_but_shows_dtd_quirks(sample_logs):

@@ -1,0 +1,37 @@
+"""`annotator import --from convlab|dialbb SRC -o DIR`: one Communicator log per dialogue of SRC.
+
+The logs hold the text turns (no audio), with synthesised times marked as such, so
+text corpora can be browsed and annotated like recorded sessions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+SOURCES = ("convlab", "dialbb")  # kept here so that building the parser imports nothing heavy
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--from", dest="source_format", choices=SOURCES, required=True,
+                        help="convlab: a data.zip, a dataset folder or a dialogues JSON file; "
+                             "dialbb: a test scenario (or dialbb-test output)")
+    parser.add_argument("source", type=Path, metavar="SRC", help="what to import")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="DIR",
+                        help="folder for the logs (DIR/NAME-hublog.xml, one per dialogue)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.cli.progress import progress
+    from annotator.errors import WriteError
+    from annotator.imports import IMPORT_FORMATS
+
+    if args.output.exists() and not args.output.is_dir():
+        raise WriteError(f"{args.output}: the logs are written into a folder, and this is a file")
+    report = IMPORT_FORMATS[args.source_format].run(
+        args.source, args.output, progress=lambda items, total=None: progress(items, "importing", total))
+    for warning in report.warnings:
+        print(f"annotator: warning: {warning}", file=sys.stderr)
+    print(report, file=sys.stderr)
+    return 0

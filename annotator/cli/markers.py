@@ -1,0 +1,67 @@
+"""`annotator markers --config MARKERS PATH... -o extracted_markers.csv`: Rasa's `evaluate markers` for logs.
+
+Writes the extracted markers (a row per event where a marker is reported)
+and, unless --no-stats, PREFIX-per-session.csv and PREFIX-overall.csv, where
+PREFIX (default "stats") is a path prefix like Rasa's: "stats" writes
+./stats-overall.csv, "out/my-stats" writes out/my-stats-overall.csv.
+Nothing is overwritten without --force; every check is made before any log
+is read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", type=Path, required=True, metavar="MARKERS",
+                        help="marker definitions: a YAML file or a folder of them")
+    parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
+    parser.add_argument("-o", "--output", type=Path, required=True, metavar="CSV",
+                        help="the extracted markers, e.g. extracted_markers.csv")
+    parser.add_argument("--no-stats", dest="stats", action="store_false",
+                        help="do not write the statistics files")
+    parser.add_argument("--stats-file-prefix", default="stats", metavar="P",
+                        help="write P-per-session.csv and P-overall.csv (default: stats)")
+    parser.add_argument("--force", action="store_true", help="overwrite existing output files")
+
+
+def stats_paths(prefix: str | Path) -> tuple[Path, Path]:
+    from annotator.markers.stats import OVERALL_SUFFIX, PER_SESSION_SUFFIX
+
+    prefix = Path(prefix)
+    return prefix.parent / (prefix.name + PER_SESSION_SUFFIX), prefix.parent / (prefix.name + OVERALL_SUFFIX)
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.cli.progress import progress
+    from annotator.errors import AnnotatorError, WriteError
+    from annotator.log.atomic import write_atomic
+    from annotator.log.corpus import expand_log_paths
+    from annotator.markers.extract import extract_markers, extracted_markers_csv
+    from annotator.markers.language import load_markers
+    from annotator.markers.stats import MarkerStatistics
+
+    outputs = [args.output] + (list(stats_paths(args.stats_file_prefix)) if args.stats else [])
+    for path in outputs:
+        if path.exists() and not args.force:
+            raise WriteError(f"{path}: already exists; use --force to overwrite it")
+        if not path.parent.is_dir():
+            raise WriteError(f"{path}: the folder {path.parent} does not exist")
+    markers = load_markers(args.config)
+    paths = expand_log_paths(args.paths)
+    if not paths:
+        raise AnnotatorError(f"{', '.join(map(str, args.paths))}: no logs found, nothing written")
+    results = extract_markers(markers, paths, lambda items: progress(items, "markers", len(items)))
+    write_atomic(args.output, extracted_markers_csv(results).encode("utf-8"))
+    if args.stats:
+        statistics = MarkerStatistics.of(markers.names, results)
+        per_session, overall = outputs[1:]
+        write_atomic(per_session, statistics.per_session_csv().encode("utf-8"))
+        write_atomic(overall, statistics.overall_csv().encode("utf-8"))
+    hits = sum(len(rows) for result in results for rows in result.events.values())
+    print(f"{len(markers)} marker(s) reported at {hits} event(s) in {len(results)} session(s) of "
+          f"{len(paths)} log(s); wrote {', '.join(map(str, outputs))}", file=sys.stderr)
+    return 0

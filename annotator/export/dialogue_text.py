@@ -1,0 +1,277 @@
+"""What the dialogue formats (ConvLab, DialBB, LM Challenge) share: each session as a
+list of utterances, one per side's turn.
+
+    dialogues, warnings = read_dialogues(paths, text="prefer-transcription", keep_empty=False)
+    for dialogue in dialogues:
+        for utterance in dialogue.utterances:
+            utterance.speaker, utterance.text, utterance.turn_ids
+
+The rules (issue 5, as the Communicator evaluators did):
+- a user turn's text is chosen by TEXT: "transcription" (the human transcription),
+  "asr" (the recognizer's text) or "prefer-transcription" (the transcription where
+  there is one, else the recognizer's text); a system turn's text is its text_output;
+- GC_TURNs whose side is unknown are skipped over (as the metrics do);
+- consecutive turns of the same side are merged into one utterance, their texts
+  joined with a space. With keep_empty=False, turns without text are left out
+  first (so the turns around them merge), and a warning names the user turns lost;
+- a session with no user turn (with keep_empty=False: no user turn with text) is
+  skipped with a warning.
+
+Dialogues hold plain values, not views, so the logs' trees are freed as soon as
+each log has been read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from lxml import etree
+
+from annotator.errors import AnnotatorError
+from annotator.imports.synthetic_log import import_marker
+from annotator.log.corpus import common_root, expand_log_paths
+from annotator.log.document import LogDocument
+from annotator.log.metrics import session_metrics
+from annotator.log.metrics_scan import transcriptions_by_turn
+from annotator.log.text import clean_text
+from annotator.log.views import Session, Turn
+
+TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
+DEFAULT_TEXT = "prefer-transcription"
+SPEAKER_CHOICES = ("user", "system", "both")
+ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE human-annotation files met among the logs: not logs
+
+# progress(items, total=N) -> the same items (a tqdm-like wrapper), as annotator.export.csv_export takes.
+Progress = Callable[..., Iterable[Path]]
+
+
+class ExportOptionError(AnnotatorError):
+    """An export option that cannot be used (a bad dataset name, split ratios...)."""
+
+
+@dataclass
+class ExportOptions:
+    """Every option of `annotator export`; each format reads the ones that apply to it."""
+
+    text: str = DEFAULT_TEXT  # user text: prefer-transcription | transcription | asr
+    dataset: str = "communicator"  # ConvLab dataset name
+    split: str | None = None  # ConvLab: one split for all dialogues
+    split_ratios: tuple[float, float, float] | None = None  # ConvLab: train, validation, test shares
+    seed: int = 42  # ConvLab: shuffles the dialogues before cutting them by split_ratios
+    speaker: str = "user"  # LM Challenge: whose utterances: user | system | both
+
+
+@dataclass
+class ExportReport:
+    """What an export wrote; str() is the one-line summary, warnings are shown beside it."""
+
+    format: str
+    output: Path
+    files: list[Path] = field(default_factory=list)
+    sessions: int = 0
+    utterances: int = 0
+    warnings: list[str] = field(default_factory=list)
+    summary: str = ""
+
+    def __str__(self) -> str:
+        return self.summary or (f"exported {self.sessions} session(s), {self.utterances} utterance(s) "
+                                f"as {self.format} to {self.output}")
+
+
+@dataclass(frozen=True)
+class TurnText:
+    """One GC_TURN's contribution to an utterance, with what the log knows about it."""
+
+    turn_id: str
+    index: int  # position among the session's GC_TURNs
+    speaker: str  # "user" | "system"
+    text: str  # "" when the turn has no text of the chosen kind
+    source: str | None  # "transcription" | "asr" | "system" | None (no text)
+    stime: float | None
+    etime: float | None
+    audio: str | None  # the audio path as written in the log
+    asr_text: str | None = None
+    transcription: str | None = None
+    wer: float | None = None
+    prompts: tuple[str, ...] = ()  # type_prompt values of the turn (system turns)
+    error_message: bool = False  # a system text marked type_error_msg="true"
+    help_message: bool = False  # a system text marked type_help_msg="true"
+
+
+@dataclass
+class Utterance:
+    speaker: str
+    parts: list[TurnText]
+
+    @property
+    def text(self) -> str:
+        return " ".join(part.text for part in self.parts if part.text)
+
+    @property
+    def turn_ids(self) -> list[str]:
+        return [part.turn_id for part in self.parts]
+
+    @property
+    def stime(self) -> float | None:
+        return next((p.stime for p in self.parts if p.stime is not None), None)
+
+    @property
+    def etime(self) -> float | None:
+        return next((p.etime for p in reversed(self.parts) if p.etime is not None), None)
+
+
+@dataclass
+class Dialogue:
+    session_id: str
+    log_path: Path
+    log_name: str  # the log's path relative to the common root of the exported paths, with /
+    stime: float | None
+    etime: float | None
+    task_completion: str | None
+    wer: float | None
+    wer_errors: int
+    wer_reference_words: int
+    imported: dict[str, str]  # what an import recorded (see annotator.imports.synthetic_log)
+    utterances: list[Utterance]
+
+    @property
+    def times_synthetic(self) -> bool:
+        return self.imported.get(":synthetic_times") == "true"
+
+
+def read_dialogues(paths: list[Path], text: str = DEFAULT_TEXT, keep_empty: bool = False,
+                   progress: Progress | None = None) -> tuple[list[Dialogue], list[str]]:
+    """The dialogues of the logs at PATHS (files or folders), and the warnings for the caller."""
+    check_text_choice(text)
+    paths = [Path(p) for p in paths]
+    root = common_root(paths) if paths else Path.cwd()
+    dialogues: list[Dialogue] = []
+    warnings: list[str] = []
+    for path, doc in iter_log_documents(paths, progress):
+        log_name = relative_name(path, root)
+        for session in doc.sessions:
+            dialogue = session_dialogue(session, path, log_name, text, keep_empty, warnings)
+            if dialogue is not None:
+                dialogues.append(dialogue)
+    return dialogues, warnings
+
+
+def iter_log_documents(paths: list[Path], progress: Progress | None = None) -> Iterator[tuple[Path, LogDocument]]:
+    """Load each log below PATHS in turn (folders expanded, MITRE annotation files skipped)."""
+    candidates = expand_log_paths(paths)
+    items = candidates if progress is None else progress(candidates, total=len(candidates))
+    for path in items:
+        if _root_tag(path) == ANNOTATION_ROOT:
+            continue
+        yield path, LogDocument.load(path)
+
+
+def session_dialogue(session: Session, path: Path, log_name: str, text: str, keep_empty: bool,
+                     warnings: list[str]) -> Dialogue | None:
+    """One session as a Dialogue, or None (with a warning) when it has no user turn to export."""
+    where = f"{log_name}: session {session.id}"
+    metrics = session_metrics(session)
+    transcriptions = transcriptions_by_turn(session)
+    turns = [_turn_text(turn, transcriptions.get(turn.index), text, metrics.turn_wer.get(turn.index))
+             for turn in session.turns]
+    turns = [t for t in turns if t is not None]
+    if not any(t.speaker == "user" for t in turns):
+        warnings.append(f"{where}: skipped, it has no user turn")
+        return None
+    if not keep_empty:
+        textless = [t.turn_id for t in turns if t.speaker == "user" and not t.text]
+        turns = [t for t in turns if t.text]
+        if not any(t.speaker == "user" for t in turns):
+            warnings.append(f"{where}: skipped, no user turn has {_wanted(text)}")
+            return None
+        if textless:
+            warnings.append(f"{where}: {len(textless)} user turn(s) without {_wanted(text)} left out "
+                            f"(turn {', '.join(textless)})")
+    wer = metrics.values.get("word_error_rate")
+    return Dialogue(
+        session_id=session.id, log_path=path, log_name=log_name, stime=session.stime, etime=session.etime,
+        task_completion=session.task_completion, wer=wer if isinstance(wer, float) else None,
+        wer_errors=metrics.wer_errors, wer_reference_words=metrics.wer_reference_words,
+        imported=import_marker(session), utterances=merge_turns(turns))
+
+
+def merge_turns(turns: list[TurnText]) -> list[Utterance]:
+    """Consecutive turns of the same side become one utterance."""
+    utterances: list[Utterance] = []
+    for turn in turns:
+        if utterances and utterances[-1].speaker == turn.speaker:
+            utterances[-1].parts.append(turn)
+        else:
+            utterances.append(Utterance(turn.speaker, [turn]))
+    return utterances
+
+
+def choose_user_text(transcription: str | None, asr: str | None, text: str) -> tuple[str, str | None]:
+    """The user text TEXT asks for and where it came from ("transcription", "asr" or None)."""
+    transcription, asr = clean_text(transcription), clean_text(asr)
+    if text in ("transcription", "prefer-transcription") and transcription:
+        return transcription, "transcription"
+    if text in ("asr", "prefer-transcription") and asr:
+        return asr, "asr"
+    return "", None
+
+
+def check_text_choice(text: str) -> None:
+    if text not in TEXT_CHOICES:
+        raise ExportOptionError(f"--text {text}: expected one of {', '.join(TEXT_CHOICES)}")
+
+
+def relative_name(path: Path, root: Path) -> str:
+    resolved = path.resolve()
+    try:
+        return resolved.relative_to(root).as_posix()
+    except ValueError:
+        return resolved.as_posix()
+
+
+def finite(value: float | None) -> float | None:
+    """VALUE rounded to the microsecond (epoch floats carry noise below it), None when not finite."""
+    return round(value, 6) if value is not None and math.isfinite(value) else None
+
+
+def _turn_text(turn: Turn, transcription: str | None, text: str, wer: float | None) -> TurnText | None:
+    speaker = turn.speaker
+    if speaker == "user":
+        asr = turn.asr_text
+        chosen, source = choose_user_text(transcription, asr, text)
+        audio = turn.audio_data("input")
+        return TurnText(turn.id, turn.index, speaker, chosen, source, turn.stime, turn.etime,
+                        audio.text if audio is not None else None, asr, clean_text(transcription) or None, wer)
+    if speaker == "system":
+        said = clean_text(turn.system_text)
+        audio = turn.audio_data("output")
+        data = turn.system_data
+        return TurnText(turn.id, turn.index, speaker, said, "system" if said else None, turn.stime, turn.etime,
+                        audio.text if audio is not None else None,
+                        prompts=tuple(p for a in turn.activities if (p := (a.get("type_prompt") or "").strip())),
+                        error_message=any(d.get("type_error_msg") == "true" for d in data),
+                        help_message=any(d.get("type_help_msg") == "true" for d in data))
+    return None
+
+
+def _wanted(text: str) -> str:
+    return {"transcription": "a transcription", "asr": "recognizer text"}.get(
+        text, "a transcription or recognizer text")
+
+
+def _root_tag(path: Path) -> str | None:
+    """The root element's name from the first bytes (None if that fails: loading will say why)."""
+    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False)
+    try:
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 16), b""):
+                parser.feed(chunk)
+                for _event, element in parser.read_events():
+                    return element.tag if isinstance(element.tag, str) else None
+    except (OSError, etree.XMLSyntaxError):
+        return None
+    return None
+

@@ -1,0 +1,53 @@
+"""Export the annotations as MITRE human-annotation files (METRICS.md), one beside each log's name.
+
+    export_human([Path("corpus/")], Path("annotations/"))
+
+For each log X-hublog.xml (or X.xml) the -o folder gets X-human.xml, at the log's
+path relative to the common root of the given paths (so logs of the same name in
+different folders do not collide, and copying the folder over the corpus puts each
+file beside its log, where `annotator fold` looks by default). The file holds every
+session of the log (MITRE's layout is one session a log; a log of several sessions
+gets one file with several GC_SESSION), with the session's task completion and its
+turns' transcriptions, written by annotator.log.human_format in the form
+`annotator fold` reads. A session without annotations still gets its GC_SESSION.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from annotator.errors import WriteError
+from annotator.export.dialogue_text import (
+    ExportOptions,
+    ExportReport,
+    Progress,
+    iter_log_documents,
+    relative_name,
+)
+from annotator.log.corpus import common_root
+from annotator.log.fold import extract
+from annotator.log.human_format import human_path_for, write_human_file
+
+
+def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
+                 progress: Progress | None = None) -> ExportReport:
+    paths = [Path(p) for p in paths]
+    out_dir = Path(out_dir)
+    root = common_root(paths) if paths else Path.cwd()
+    report = ExportReport("human", out_dir)
+    for path, doc in iter_log_documents(paths, progress):
+        target = human_path_for(out_dir / relative_name(path, root))
+        if not target.resolve().is_relative_to(out_dir.resolve()):  # a log outside the common root
+            target = out_dir / human_path_for(path).name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise WriteError(f"{target.parent}: cannot create the folder: {error.strerror or error}") from None
+        annotations = extract(doc)
+        write_human_file(target, annotations, doc.sessions)
+        report.files.append(target)
+        report.sessions += len(doc.sessions)
+        report.utterances += len(annotations.transcriptions)
+    report.summary = (f"wrote {len(report.files)} human-annotation file(s) for {report.sessions} session(s), "
+                      f"{report.utterances} transcription(s), to {out_dir}")
+    return report

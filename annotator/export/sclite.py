@@ -1,0 +1,124 @@
+"""Export to NIST sclite: a reference and a hypothesis file in trn format.
+
+    export_sclite([Path("corpus/")], Path("scoring/"))   # scoring/ref.trn, scoring/hyp.trn
+
+then `sclite -r ref.trn trn -h hyp.trn trn -i rm -o sum stdout` (Debian: `sctk sclite ...`).
+
+One line per user GC_TURN that has both a transcription (the reference) and
+recognizer text (the hypothesis): exactly the turns whose errors
+annotator.log.metrics adds up into a session's word error rate, so sclite's WER over
+the files equals ours over the sessions (sum of errors over sum of reference words).
+Turns are not merged here: the WER is per GC_TURN.
+
+Each line is the text followed by the utterance id in parentheses, "words (spk_utt)".
+The words are those our WER aligns (annotator.log.text.normalize_words: lower case,
+punctuation gone, [bracketed] noise tokens and <angle> tokens dropped, as the
+Communicator evaluation did). sclite reads the speaker as the part of the id before
+the first "-" (else before the first "_"), so the speaker part is the session id and
+the utterance part the turn id, with "-", "_", "(", ")" and whitespace made "."; a
+collision (two sessions or turns that only differ there) gets a ".2", ".3"... suffix.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from annotator.errors import WriteError
+from annotator.export.dialogue_text import (
+    ExportOptions,
+    ExportReport,
+    Progress,
+    iter_log_documents,
+    relative_name,
+)
+from annotator.log.atomic import write_atomic
+from annotator.log.corpus import common_root
+from annotator.log.metrics_scan import transcriptions_by_turn
+from annotator.log.metrics_wer import recognizer_text
+from annotator.log.text import normalize_words
+from annotator.log.views import Session
+
+REFERENCE_FILE = "ref.trn"
+HYPOTHESIS_FILE = "hyp.trn"
+_NOT_ID = re.compile(r"[\s()_-]")
+
+
+class _Ids:
+    """Unique sclite ids SPEAKER_UTTERANCE, unique ignoring case (sclite lower-cases them)."""
+
+    def __init__(self) -> None:
+        self.speakers: dict[str, str] = {}  # session id -> speaker part
+        self.taken_speakers: set[str] = set()
+        self.taken_turns: dict[str, set[str]] = {}  # speaker part -> utterance parts, lower case
+
+    def utterance(self, session_id: str, turn_id: str) -> str:
+        speaker = self.speakers.get(session_id)
+        if speaker is None:
+            speaker = self.speakers[session_id] = _unique(_id_part(session_id, "session"), self.taken_speakers)
+        turn = _unique(_id_part(turn_id, "turn"), self.taken_turns.setdefault(speaker, set()))
+        return f"{speaker}_{turn}"
+
+
+def _unique(candidate: str, taken: set[str]) -> str:
+    """CANDIDATE, or CANDIDATE.2, .3... the first not in TAKEN (lower case); recorded as taken."""
+    result, number = candidate, 1
+    while result.lower() in taken:
+        number += 1
+        result = f"{candidate}.{number}"
+    taken.add(result.lower())
+    return result
+
+
+def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
+                  progress: Progress | None = None) -> ExportReport:
+    out_dir = Path(out_dir)
+    ids = _Ids()
+    reference: list[str] = []
+    hypothesis: list[str] = []
+    warnings: list[str] = []
+    sessions = 0
+    paths = [Path(p) for p in paths]
+    root = common_root(paths) if paths else Path.cwd()
+    for path, doc in iter_log_documents(paths, progress):
+        for session in doc.sessions:
+            pairs = scored_turns(session)
+            if not pairs:
+                warnings.append(f"{relative_name(path, root)}: session {session.id}: skipped, no user turn has "
+                                "both a transcription and recognizer text")
+                continue
+            sessions += 1
+            for turn_id, ref_words, hyp_words in pairs:
+                utterance_id = ids.utterance(session.id, turn_id)
+                reference.append(trn_line(ref_words, utterance_id))
+                hypothesis.append(trn_line(hyp_words, utterance_id))
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise WriteError(f"{out_dir}: cannot create the output folder: {error.strerror or error}") from None
+    files = [out_dir / REFERENCE_FILE, out_dir / HYPOTHESIS_FILE]
+    for path, lines in zip(files, (reference, hypothesis)):
+        write_atomic(path, "".join(lines).encode("utf-8"))
+    return ExportReport("sclite", out_dir, files, sessions, len(reference), warnings)
+
+
+def scored_turns(session: Session) -> list[tuple[str, list[str], list[str]]]:
+    """(turn id, reference words, hypothesis words) of the user turns our WER aligns, in log order."""
+    transcriptions = transcriptions_by_turn(session)
+    scored = []
+    for turn in session.turns:
+        if turn.speaker != "user" or turn.index not in transcriptions:
+            continue
+        heard = recognizer_text(turn)
+        if heard is None:
+            continue
+        scored.append((turn.id, normalize_words(transcriptions[turn.index]), normalize_words(heard)))
+    return scored
+
+
+def trn_line(words: list[str], utterance_id: str) -> str:
+    return f"{' '.join(words)} ({utterance_id})\n"
+
+
+def _id_part(raw: str, fallback: str) -> str:
+    return _NOT_ID.sub(".", raw.strip()) or fallback

@@ -1,0 +1,201 @@
+"""Statistics: the seed's three example tables reproduced byte for byte, and Rasa's number format."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from annotator.markers.extract import SessionMarkers, extract_markers, extracted_markers_csv
+from annotator.markers.language import parse_markers
+from annotator.markers.stats import MarkerStatistics, compute_statistics, format_value
+from tests.markers.log_builder import concept, event, log, msg, op, session, turn, write
+
+SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "rasa-markers.zh.txt"
+
+# The two markers of the seed's example, in the order the seed names them.
+SEED_MARKERS = """\
+marker_mood_expressed:
+  or:
+    - intent: mood_unhappy
+    - intent: mood_great
+
+marker_cheer_up_failed:
+  seq:
+    - intent: mood_unhappy
+    - action: utter_cheer_up
+    - action: utter_did_that_help
+    - intent: deny
+"""
+
+# The seed's tables, copied verbatim.
+EXTRACTED = """\
+sender_id,session_idx,marker,event_idx,num_preceding_user_turns
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,2,0
+4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,7,1
+4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,14,2
+c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,2,0
+"""
+
+PER_SESSION = """\
+sender_id,session_idx,marker,statistic,value
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,count(number of preceding user turns),0
+4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,count(number of preceding user turns),1
+c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,count(number of preceding user turns),0
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,max(number of preceding user turns),nan
+4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,max(number of preceding user turns),2
+c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,max(number of preceding user turns),nan
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,mean(number of preceding user turns),nan
+4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,mean(number of preceding user turns),2.0
+c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,mean(number of preceding user turns),nan
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,median(number of preceding user turns),nan
+4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,median(number of preceding user turns),2.0
+c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,median(number of preceding user turns),nan
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,min(number of preceding user turns),nan
+4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,min(number of preceding user turns),2
+c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,min(number of preceding user turns),nan
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,count(number of preceding user turns),1
+4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,count(number of preceding user turns),1
+c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,count(number of preceding user turns),1
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,max(number of preceding user turns),0
+4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,max(number of preceding user turns),1
+c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,max(number of preceding user turns),0
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,mean(number of preceding user turns),0.0
+4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,mean(number of preceding user turns),1.0
+c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,mean(number of preceding user turns),0.0
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,median(number of preceding user turns),0.0
+4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,median(number of preceding user turns),1.0
+c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,median(number of preceding user turns),0.0
+3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,min(number of preceding user turns),0
+4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,min(number of preceding user turns),1
+c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,min(number of preceding user turns),0
+"""
+
+OVERALL = """\
+sender_id,session_idx,marker,statistic,value
+all,nan,-,total_number_of_sessions,3
+all,nan,marker_cheer_up_failed,number_of_sessions_where_marker_applied_at_least_once,1
+all,nan,marker_cheer_up_failed,percentage_of_sessions_where_marker_applied_at_least_once,33.333
+all,nan,marker_mood_expressed,number_of_sessions_where_marker_applied_at_least_once,3
+all,nan,marker_mood_expressed,percentage_of_sessions_where_marker_applied_at_least_once,100.0
+all,nan,marker_cheer_up_failed,count(number of preceding user turns),1
+all,nan,marker_cheer_up_failed,mean(number of preceding user turns),2.0
+all,nan,marker_cheer_up_failed,median(number of preceding user turns),2.0
+all,nan,marker_cheer_up_failed,min(number of preceding user turns),2
+all,nan,marker_cheer_up_failed,max(number of preceding user turns),2
+all,nan,marker_mood_expressed,count(number of preceding user turns),3
+all,nan,marker_mood_expressed,mean(number of preceding user turns),0.333
+all,nan,marker_mood_expressed,median(number of preceding user turns),0.0
+all,nan,marker_mood_expressed,min(number of preceding user turns),0
+all,nan,marker_mood_expressed,max(number of preceding user turns),1
+"""
+
+
+def bot(name: str) -> str:
+    """A bot action: a system operation (Rasa's ActionExecuted)."""
+    return op(name, new_turn="system")
+
+
+def user(intent: str) -> str:
+    """A user message: one element starting the user turn and carrying its parse (Rasa's UserUttered)."""
+    return op("understand", concept(intent), new_turn="user")
+
+
+# Three Communicator sessions equivalent to the seed's trackers; the comments number their events.
+SEED_LOGS = {
+    "3c1afa1ed72c4116ba6670a1668f1b4a": log(session(
+        turn(bot("utter_greet"), event("LOCK")),  # 0, 1
+        turn(user("mood_great")),  # 2: mood expressed, no user turn before
+        turn(bot("utter_happy")))),  # 3
+    "4d55093e9696452c8d1157fa33fd54b2": log(session(
+        turn(bot("utter_greet"), event("LOCK")),  # 0, 1
+        turn(user("greet")),  # 2
+        turn(bot("utter_ask_mood"), op("synthesize"), event("LOCK"), msg("filelog")),  # 3..6
+        turn(user("mood_unhappy")),  # 7: mood expressed after one user turn; the sequence starts
+        turn(bot("utter_cheer_up"), op("synthesize"), msg("filelog"),  # 8..10
+             bot("utter_did_that_help"), op("synthesize"), event("LOCK")),  # 11..13
+        turn(user("deny")),  # 14: the cheer-up failed, after two user turns
+        turn(bot("utter_goodbye")))),  # 15
+    "c00b3de97713427d85524c4374125db1": log(session(
+        turn(bot("utter_greet"), event("LOCK")),  # 0, 1
+        turn(user("mood_unhappy")),  # 2
+        turn(bot("utter_cheer_up"), bot("utter_did_that_help")),  # 3, 4
+        turn(user("affirm")),  # 5: the sequence does not complete
+        turn(bot("utter_happy")))),  # 6
+}
+
+
+@pytest.fixture
+def seed_results(tmp_path) -> list[SessionMarkers]:
+    paths = [write(tmp_path, sender, text) for sender, text in sorted(SEED_LOGS.items())]
+    return extract_markers(parse_markers(SEED_MARKERS), paths)
+
+
+def test_the_seeds_tables_are_copied_verbatim():
+    if not SEED.is_file():
+        pytest.skip(f"{SEED} is not here")
+    seed = SEED.read_text(encoding="utf-8")
+    for table in (EXTRACTED, PER_SESSION, OVERALL):
+        assert table in seed
+
+
+def test_the_seeds_example_is_reproduced_byte_for_byte(seed_results):
+    names = parse_markers(SEED_MARKERS).names
+    statistics = MarkerStatistics.of(names, seed_results)
+    assert extracted_markers_csv(seed_results) == EXTRACTED
+    assert statistics.per_session_csv() == PER_SESSION
+    assert statistics.overall_csv() == OVERALL
+
+
+def test_markers_are_sorted_by_name_whatever_their_definition_order(seed_results):
+    statistics = MarkerStatistics.of(["marker_mood_expressed", "marker_cheer_up_failed"], seed_results)
+    assert statistics.overall_csv() == OVERALL
+
+
+@pytest.mark.parametrize("value, text", [
+    (3, "3"), (0, "0"), (np.nan, "nan"), (np.float64(2.0), "2.0"), (1 / 3, "0.333"), (100.0, "100.0"),
+    (np.float64(2 / 3), "0.667"), (200 / 3, "66.667"), (np.mean([1, 2]), "1.5"), (np.median([1, 2, 3, 4]), "2.5"),
+    (np.float64(1e-4), "0.0"), (0.0025, "0.002"),  # numpy's rounding (Python's round gives 0.003)
+])
+def test_integers_stay_integers_and_other_values_are_rounded_to_three_decimals(value, text):
+    assert format_value(value) == text
+
+
+def test_statistics_of_no_values_are_nan_except_the_count():
+    values = compute_statistics([])
+    assert values["count"] == 0 and all(np.isnan(values[k]) for k in ("mean", "median", "min", "max"))
+    assert compute_statistics([3, 1, 2]) == {"count": 3, "mean": 2.0, "median": 2.0, "min": 1, "max": 3}
+
+
+def test_several_sessions_per_sender_and_a_marker_that_never_applies():
+    results = [SessionMarkers("log", 0, {"a": [(0, 0), (5, 3)], "b": []}),
+               SessionMarkers("log", 1, {"a": [], "b": []}),
+               SessionMarkers("other", 0, {"a": [(2, 1)], "b": []})]
+    statistics = MarkerStatistics.of(["b", "a"], results)
+    overall = statistics.overall_csv().splitlines()
+    assert overall[1:7] == ["all,nan,-,total_number_of_sessions,3",
+                            "all,nan,a,number_of_sessions_where_marker_applied_at_least_once,2",
+                            "all,nan,a,percentage_of_sessions_where_marker_applied_at_least_once,66.667",
+                            "all,nan,b,number_of_sessions_where_marker_applied_at_least_once,0",
+                            "all,nan,b,percentage_of_sessions_where_marker_applied_at_least_once,0.0",
+                            "all,nan,a,count(number of preceding user turns),3"]
+    assert "all,nan,a,mean(number of preceding user turns),1.333" in overall
+    assert "all,nan,b,max(number of preceding user turns),nan" in overall
+    per_session = statistics.per_session_csv().splitlines()
+    assert per_session[1:4] == ["log,0,a,count(number of preceding user turns),2",
+                                "log,1,a,count(number of preceding user turns),0",
+                                "other,0,a,count(number of preceding user turns),1"]
+    assert "log,0,a,mean(number of preceding user turns),1.5" in per_session
+    assert len(per_session) == 1 + 2 * 5 * 3
+
+
+def test_no_sessions_gives_rasas_tables():
+    statistics = MarkerStatistics.of(["a"], [])
+    assert statistics.overall_csv() == "sender_id,session_idx,marker,statistic,value\nall,nan,-,total_number_of_sessions,0\n"
+    assert statistics.per_session_csv() == "sender_id,session_idx,marker,statistic,value\n"
+
+
+def test_cells_with_commas_are_quoted():
+    results = [SessionMarkers("a,b", 0, {"m": [(1, 0)]})]
+    assert extracted_markers_csv(results).splitlines()[1] == '"a,b",0,m,1,0'
