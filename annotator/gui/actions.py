@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
-MENUS = ("&File", "&Edit", "&Navigate", "&Annotate", "&Playback", "&View", "&Help")
+MENUS = ("&File", "&Edit", "&Navigate", "&Annotate", "&Playback", "&Markers", "&View", "&Help")
 
 
 @dataclass(frozen=True)
@@ -61,8 +61,18 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("play_pause", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
     ActionSpec("back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio"),
+    ActionSpec("play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
+               "Play the system prompt and the user's reply that follows, back to back"),
+    ActionSpec("other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
+               "Play the system's audio on user turns and the user's audio on system turns", checkable=True),
     ActionSpec("auto_play", "&Playback", "&Auto-play next turn", (), "Start the next turn's audio after Ctrl+Enter", checkable=True, separator_before=True),
     ActionSpec("loop", "&Playback", "&Loop turn", (), "Repeat the turn's audio until stopped", checkable=True),
+    ActionSpec("load_markers", "&Markers", "&Load markers…", ("Ctrl+M",),
+               "Load Rasa-style marker definitions (YAML): a timeline lane and a session-browser column each"),
+    ActionSpec("load_kpis", "&Markers", "Load the shipped &KPIs", (),
+               "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
+    ActionSpec("clear_markers", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
+    ActionSpec("fit_timeline", "&View", "&Fit timeline", ("Ctrl+Shift+F",), "Show the whole session on the timeline"),
     ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
     ActionSpec("about", "&Help", "&About", (), "About the Communicator annotator"),
 )

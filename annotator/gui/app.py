@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
 from annotator.gui.main_window import APP_TITLE, MainWindow
+from annotator.gui.workspace import Workspace
 
 ORGANISATION = "Communicator Annotator"
 APPLICATION = "annotator"
@@ -39,13 +42,29 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
-def run_app(path: str | Path | None = None) -> int:
-    """Open PATH (a log, or a folder: its first log), or the sample session; run until the window closes."""
-    app = make_application()
+def build_window() -> MainWindow:
+    """The main window with every dock and playback wired, its layout restored."""
     window = MainWindow()
+    window.workspace = Workspace(window)
     window.restore_layout()
+    return window
+
+
+def run_app(path: str | Path | None = None) -> int:
+    """Open PATH (a log, or a folder: its first log), or the sample session; run until the window closes.
+
+    With ANNOTATOR_SMOKE_TEST=1 the app quits once the window has been shown
+    and says what it opened (the packaged build's smoke test uses it).
+    """
+    app = make_application()
+    window = build_window()
     window.show()
     target = Path(path) if path is not None else sample_session()
-    if target is not None:
-        window.open_path(target)
-    return app.exec()
+    opened = window.open_path(target) if target is not None else False
+    if os.environ.get("ANNOTATOR_SMOKE_TEST"):
+        turns = sum(len(s.turns) for s in window.document.sessions) if window.document else 0
+        QTimer.singleShot(200, lambda: (print(f"smoke test: opened={opened} turns={turns} path={target}"),
+                                        window.close()))
+    status = app.exec()
+    window.workspace.playback.close()
+    return status

@@ -8,7 +8,6 @@ file and place, and whatever was open before stays open.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -62,6 +61,7 @@ class DocumentController(QObject):
     document_opened = Signal(object)  # LogDocument
     document_closed = Signal()
     document_saved = Signal(object)  # the Path written
+    work_discarded = Signal(object)  # LogDocument whose unsaved edits the user chose to drop
     annotation_changed = Signal(object)  # AnnotationChange, after the core announced it
     status_reported = Signal(str)  # one line for the status bar
 
@@ -152,7 +152,10 @@ class DocumentController(QObject):
         answer = box.exec()
         if answer == Button.Save:
             return self.save()
-        return answer == Button.Discard
+        if answer == Button.Discard:
+            self.work_discarded.emit(self.document)
+            return True
+        return False
 
     # --- saving -----------------------------------------------------------------
     def save(self) -> bool:
@@ -161,11 +164,17 @@ class DocumentController(QObject):
         if document is None:
             return False
         self.flush_pending_edits()
-        if self._changed_on_disk(document) and not self._confirm_overwrite(document.path):
-            return False
+        overwrite = False
+        if document.changed_on_disk():
+            choice = self._ask_overwrite_or_reload(document.path)
+            if choice == Button.Discard:  # "Reload": the other program's version wins, by the user's choice
+                return self.reload()
+            if choice != Button.Save:
+                return False
+            overwrite = True
         try:
             kept = keep_original(document.path)
-            document.save()
+            document.save(overwrite=overwrite)
         except AnnotatorError as error:
             self.show_error("Cannot save", error)
             return False
@@ -209,20 +218,30 @@ class DocumentController(QObject):
             return None
         return Path(dialog.selectedFiles()[0])
 
-    def _changed_on_disk(self, document: LogDocument) -> bool:
-        try:
-            info = os.stat(document.path)
-        except OSError:
-            return False
-        stamp = document.stamp
-        return (info.st_size, info.st_mtime_ns) != (stamp.size, stamp.mtime_ns)
-
-    def _confirm_overwrite(self, path: Path) -> bool:
+    def _ask_overwrite_or_reload(self, path: Path) -> Button:
         box = QMessageBox(QMessageBox.Icon.Warning, "Log changed on disk",
-                          f"{path.name} changed on disk since it was opened. Overwrite it with this version?",
-                          Button.Save | Button.Cancel, self.parent_widget)
+                          f"{path.name} was changed by another program since it was opened.",
+                          Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
+        box.setInformativeText("Overwrite it with this version (the other program's changes are lost), "
+                               "or reload it (your unsaved annotations stay in the recovery journal)?")
+        box.button(Button.Save).setText("Overwrite")
+        box.button(Button.Discard).setText("Reload")
         box.setDefaultButton(Button.Cancel)
-        return box.exec() == Button.Save
+        return Button(box.exec())
+
+    def reload(self) -> bool:
+        """Read the log again from disk, dropping the unsaved edits in memory."""
+        document = self.document
+        if document is None:
+            return False
+        try:
+            fresh = document.reload()
+        except AnnotatorError as error:
+            self.show_error("Cannot reload", error)
+            return False
+        self._replace_document(fresh)
+        self.status_reported.emit(f"Reloaded {fresh.path}")
+        return True
 
     # --- export -----------------------------------------------------------------
     def export_csv(self, folder: str | Path | None = None) -> bool:

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, build_actions, build_menus
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable, needs_transcription
+from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.undo_commands import SetTaskCompletion, TranscribeTurn, push_if_changed
 from annotator.gui.views.detail_panel import DetailPanel
@@ -59,6 +60,7 @@ class MainWindow(QMainWindow):
     replay_requested = Signal()
     back_requested = Signal(float)  # seconds
     play_turn_requested = Signal(object)  # Turn: auto-play after Ctrl+Enter moved to it
+    corpus_requested = Signal(object)  # Path of a folder of logs to browse
     loop_changed = Signal(bool)
     speed_changed = Signal(float)
 
@@ -69,6 +71,7 @@ class MainWindow(QMainWindow):
         self.playback: PlaybackHook | None = None
         self.session: Session | None = None
         self.controller = DocumentController(self, self.settings)
+        self.recovery = RecoveryWatcher(self.controller, self)
         self.undo_stack = self.controller.undo_stack
         self.actions = build_actions(self)
         self.docks: dict[str, QDockWidget] = {}
@@ -177,6 +180,14 @@ class MainWindow(QMainWindow):
         return self.controller.document
 
     def open_path(self, path: str | Path) -> bool:
+        """Open a log; a folder is a corpus: announced (the session browser scans it) and its
+        last-used log, or its first, is opened."""
+        path = Path(path)
+        if path.is_dir():
+            self.corpus_requested.emit(path)
+            last = self.settings.last_log_in_corpus(path)
+            if last is not None and last.is_file() and last.resolve().is_relative_to(path.resolve()):
+                return self.controller.open_path(last)
         return self.controller.open_path(path)
 
     def _show_document(self, document: LogDocument | None) -> None:

@@ -117,6 +117,14 @@ class AppSettings:
         stored = {"path": str(Path(log_path).resolve()), "session": position.session_id, "turn": position.turn_index}
         self.qsettings.setValue(_position_key(log_path), json.dumps(stored))
 
+    # The log last opened from a corpus folder, so reopening the corpus returns to it.
+    def last_log_in_corpus(self, folder: str | Path) -> Path | None:
+        raw = self.qsettings.value(_corpus_key(folder))
+        return Path(str(raw)) if raw else None
+
+    def set_last_log_in_corpus(self, folder: str | Path, log_path: str | Path) -> None:
+        self.qsettings.setValue(_corpus_key(folder), str(Path(log_path).resolve()))
+
     def sync(self) -> None:
         self.qsettings.sync()
 
@@ -124,3 +132,8 @@ class AppSettings:
 def _position_key(log_path: str | Path) -> str:
     digest = hashlib.sha1(str(Path(log_path).resolve()).encode("utf-8")).hexdigest()
     return f"last_position/{digest}"
+
+
+def _corpus_key(folder: str | Path) -> str:
+    digest = hashlib.sha1(str(Path(folder).resolve()).encode("utf-8")).hexdigest()
+    return f"last_log_in_corpus/{digest}"

@@ -104,7 +104,7 @@ def build_timeline(session: Session | None) -> TimelineData:
             lane.tick_kinds.append(MESSAGE if el.tag == "GC_MESSAGE" else EVENT)
 
     numbers = {name: _lane_numbers(raw) for name, raw in raw_lanes.items()}
-    origin = parse_number(session.get("stime"))
+    origin = session.origin
     if origin is None:
         found = [n[0].min() for n in numbers.values() if len(n[0])] + [n[2].min() for n in numbers.values() if len(n[2])]
         origin = float(min(found)) if found else 0.0

@@ -18,7 +18,6 @@ from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, S
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.metrics_wer import turn_wer_counts
-from annotator.log.times import parse_number
 from annotator.log.views import Session, Turn
 
 Role = Qt.ItemDataRole
@@ -179,22 +178,10 @@ class TurnTableModel(QAbstractTableModel):
         return True
 
     # --- cells -------------------------------------------------------------
-    def _origin(self) -> float | None:
-        """The session's start as written (its unit); the first turn's start if the session has none."""
-        session = self._session
-        if session is None:
-            return None
-        start = parse_number(session.get("stime"))
-        if start is not None:
-            return start
-        starts = [value for value in (parse_number(t.get("stime")) for t in session.turns) if value is not None]
-        return min(starts) if starts else None
-
     def _seconds(self, turn: Turn, column: Column) -> float | None:
         if column == Column.START:
             # Subtract the numbers as written: epoch times as float seconds lose the milliseconds.
-            start, origin = parse_number(turn.get("stime")), self._origin()
-            return None if start is None or origin is None else turn.unit.to_seconds(start - origin)
+            return turn.session.since_start(turn.get("stime"))
         if column == Column.DURATION:
             return turn.duration
         return None

@@ -1,0 +1,343 @@
+"""The session list of a corpus: one row per SessionSummary (see annotator.log.corpus_scan).
+
+Rows arrive in batches while a scan runs (append_summaries) and one is
+replaced when the annotator saves a log (update_session). SessionFilter
+narrows the rows by free text and by keywords such as "untranscribed".
+"""
+
+from __future__ import annotations
+
+import enum
+import os
+import re
+from collections.abc import Iterable
+from pathlib import Path
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
+from PySide6.QtGui import QColor, QFont
+
+from annotator.gui.models.findings import GREYED_TEXT, severity_icon
+from annotator.log.corpus_scan import SessionSummary
+from annotator.log.validation import Severity
+
+Role = Qt.ItemDataRole
+_NO_PARENT = QModelIndex()  # the root, as Qt passes it
+SUMMARY_ROLE = Role.UserRole + 111  # the row's SessionSummary
+SORT_ROLE = Role.UserRole + 112  # a value that sorts the column sensibly (numbers as numbers, unknowns last)
+
+UNTRANSCRIBED_BACKGROUND = QColor("#fff1cc")  # the turn table marks untranscribed turns the same way
+UNTRANSCRIBED_TEXT = QColor("#3a3000")
+UNREADABLE_TEXT = QColor("#b02420")
+TASK_WORDS = {"1": "completed", "0": "not completed", None: "not set"}
+
+
+class Column(enum.IntEnum):
+    FILE = 0
+    SESSION = 1
+    TURNS = 2
+    DURATION = 3
+    TRANSCRIBED = 4
+    TASK = 5
+    FINDINGS = 6
+
+
+HEADERS = {
+    Column.FILE: ("File", "The log file, relative to the scanned folder"),
+    Column.SESSION: ("Session", "The GC_SESSION id"),
+    Column.TURNS: ("Turns", "Number of GC_TURNs"),
+    Column.DURATION: ("Duration", "Length of the session (mm:ss)"),
+    Column.TRANSCRIBED: ("Transcribed", "User turns transcribed / user turns"),
+    Column.TASK: ("Task", "Task completion annotated on the session (type_task_completion)"),
+    Column.FINDINGS: ("Findings", "Validation errors and warnings (DTD quirks are not counted)"),
+}
+NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED)
+
+
+def row_key(file: Path, session_index: int) -> tuple[str, int]:
+    """What identifies a row, however the file's path was spelled."""
+    return os.path.normcase(os.path.abspath(file)), session_index
+
+
+def duration_text(seconds: float | None) -> str:
+    if seconds is None:
+        return "?"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes}:{rest:02d}"
+
+
+class SessionListModel(QAbstractTableModel):
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._rows: list[SessionSummary] = []
+        self._row_of: dict[tuple[str, int], int] = {}
+        self._root: Path | None = None
+        self.marker_names: list[str] = []  # one extra column each, after the fixed ones
+        self._italic = QFont()
+        self._italic.setItalic(True)
+
+    # --- rows ----------------------------------------------------------------
+    def clear(self, root: Path | None = None) -> None:
+        """Drop every row; file names are then shown relative to ROOT (a folder)."""
+        self.beginResetModel()
+        self._rows, self._row_of, self._root = [], {}, root
+        self.endResetModel()
+
+    def append_summaries(self, summaries: Iterable[SessionSummary]) -> None:
+        """Add rows at the end; a summary of a session already listed replaces its row instead."""
+        fresh: list[SessionSummary] = []
+        for summary in summaries:
+            if row_key(summary.file, summary.session_index) in self._row_of:
+                self.update_session(summary)
+            else:
+                fresh.append(summary)
+        if not fresh:
+            return
+        first = len(self._rows)
+        self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
+        for row, summary in enumerate(fresh, start=first):
+            self._rows.append(summary)
+            self._row_of.setdefault(row_key(summary.file, summary.session_index), row)
+        self.endInsertRows()
+
+    def update_session(self, summary: SessionSummary) -> None:
+        """Replace the row of SUMMARY's session (same file and position in it), or add it."""
+        row = self._row_of.get(row_key(summary.file, summary.session_index))
+        if row is None:
+            self.append_summaries([summary])
+            return
+        self._rows[row] = summary
+        self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+
+    def summary_at(self, row: int) -> SessionSummary | None:
+        return self._rows[row] if 0 <= row < len(self._rows) else None
+
+    def row_of(self, file: Path, session_id: str) -> int | None:
+        for row, summary in enumerate(self._rows):
+            if summary.session_id == session_id and row_key(summary.file, 0)[0] == row_key(file, 0)[0]:
+                return row
+        return None
+
+    def unreadable_count(self) -> int:
+        return sum(1 for summary in self._rows if summary.problem is not None)
+
+    @property
+    def summaries(self) -> list[SessionSummary]:
+        return list(self._rows)
+
+    def display_name(self, file: Path) -> str:
+        if self._root is not None:
+            try:
+                return Path(os.path.relpath(file, self._root)).as_posix()
+            except ValueError:  # another drive on Windows
+                pass
+        return file.name
+
+    # --- QAbstractTableModel -------------------------------------------------
+    def rowCount(self, parent: QModelIndex = _NO_PARENT) -> int:
+        return 0 if parent.isValid() else len(self._rows)
+
+    def columnCount(self, parent: QModelIndex = _NO_PARENT) -> int:
+        return 0 if parent.isValid() else len(Column) + len(self.marker_names)
+
+    def set_marker_names(self, names: list[str]) -> None:
+        """Show one column per marker (its hits per session; the rows must carry marker_counts)."""
+        self.beginResetModel()
+        self.marker_names = list(names)
+        self.endResetModel()
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
+        if orientation == Qt.Orientation.Horizontal and len(Column) <= section < self.columnCount():
+            name = self.marker_names[section - len(Column)]
+            return {Role.DisplayRole: name.removeprefix("marker_"),
+                    Role.ToolTipRole: f"Marker {name}: how often it applied in the session"}.get(role)
+        if orientation != Qt.Orientation.Horizontal or section not in HEADERS:
+            return None
+        title, tip = HEADERS[Column(section)]
+        return {Role.DisplayRole: title, Role.ToolTipRole: tip}.get(role)
+
+    def data(self, index: QModelIndex, role: int = Role.DisplayRole):
+        summary = self.summary_at(index.row()) if index.isValid() else None
+        if summary is None:
+            return None
+        if role == SUMMARY_ROLE:
+            return summary
+        if index.column() >= len(Column):
+            return self._marker_data(summary, self.marker_names[index.column() - len(Column)], role)
+        column = Column(index.column())
+        if role == Role.DisplayRole:
+            return self._display(summary, column)
+        if role == SORT_ROLE:
+            return self._sort_key(summary, column)
+        if role == Role.ToolTipRole:
+            return self._tooltip(summary, column)
+        if role == Role.TextAlignmentRole and column in NUMBER_COLUMNS:
+            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+        if summary.problem is not None:
+            return self._unreadable_style(column, role)
+        if role == Role.DecorationRole and column == Column.FINDINGS:
+            return self._findings_icon(summary)
+        if role == Role.BackgroundRole and column == Column.TRANSCRIBED and summary.n_untranscribed:
+            return UNTRANSCRIBED_BACKGROUND
+        if role == Role.ForegroundRole:
+            if column == Column.TRANSCRIBED and summary.n_untranscribed:
+                return UNTRANSCRIBED_TEXT
+            if (column == Column.TASK and summary.task_completion is None) or (
+                    column == Column.FINDINGS and not summary.findings_text):
+                return GREYED_TEXT
+        if role == Role.FontRole and column == Column.TASK and summary.task_completion is None:
+            return self._italic
+        return None
+
+    def _display(self, summary: SessionSummary, column: Column) -> str:
+        if column == Column.FILE:
+            return self.display_name(summary.file)
+        if summary.problem is not None:
+            return {Column.FINDINGS: "unreadable"}.get(column, "")
+        if column == Column.SESSION:
+            return summary.session_id
+        if column == Column.TURNS:
+            return str(summary.n_turns)
+        if column == Column.DURATION:
+            return duration_text(summary.duration_s)
+        if column == Column.TRANSCRIBED:
+            return f"{summary.n_transcribed} / {summary.n_user_turns}"
+        if column == Column.TASK:
+            return TASK_WORDS.get(summary.task_completion, repr(summary.task_completion))
+        return summary.findings_text or ("DTD quirks only" if summary.n_quirks else "none")
+
+    def _sort_key(self, summary: SessionSummary, column: Column) -> str | float:
+        """Only strings and floats, which Qt compares itself (no Python call per comparison)."""
+        last = float("inf")  # unknown values and unreadable logs sort last
+        if column == Column.FILE:
+            return f"{self.display_name(summary.file).lower()}\0{summary.session_index:09d}"
+        if column == Column.FINDINGS:  # most problems first, an unreadable log before all
+            return -last if summary.problem is not None else -float(summary.n_errors * 10**6 + summary.n_warnings)
+        if column == Column.SESSION:
+            return "\uffff" if summary.problem is not None else summary.session_id.lower()
+        if column == Column.TASK:
+            return "d" if summary.problem is not None else {"1": "a", "0": "b"}.get(summary.task_completion, "c")
+        if summary.problem is not None:
+            return last
+        if column == Column.TURNS:
+            return float(summary.n_turns)
+        if column == Column.DURATION:
+            return last if summary.duration_s is None else float(summary.duration_s)
+        # TRANSCRIBED: least done first
+        return summary.n_transcribed / summary.n_user_turns if summary.n_user_turns else last
+
+    @staticmethod
+    def _tooltip(summary: SessionSummary, column: Column) -> str:
+        if summary.problem is not None:
+            return summary.problem
+        if column == Column.FILE:
+            return str(summary.file)
+        if column == Column.TRANSCRIBED and summary.n_untranscribed:
+            return f"{summary.n_untranscribed} user turn(s) still to transcribe"
+        if column == Column.FINDINGS and summary.n_quirks:
+            return f"{summary.findings_text or 'no problems'}; {summary.n_quirks} DTD quirk(s), which are harmless"
+        return ""
+
+    @staticmethod
+    def _marker_data(summary: SessionSummary, name: str, role: int):
+        count = summary.marker_count(name)
+        if role == Role.DisplayRole:
+            return "" if count is None else (f"✓ {count}" if count else "–")
+        if role == SORT_ROLE:
+            return float(-1 if count is None else count)
+        if role == Role.TextAlignmentRole:
+            return int(Qt.AlignmentFlag.AlignCenter)
+        if role == Role.ToolTipRole and count is not None:
+            return f"{name} applied {count} time(s)" if count else f"{name} did not apply"
+        return None
+
+    @staticmethod
+    def _unreadable_style(column: Column, role: int):
+        if role == Role.ForegroundRole:
+            return UNREADABLE_TEXT
+        if role == Role.DecorationRole and column == Column.FINDINGS:
+            return severity_icon(Severity.ERROR)
+        return None
+
+    @staticmethod
+    def _findings_icon(summary: SessionSummary):
+        if summary.n_errors:
+            return severity_icon(Severity.ERROR)
+        if summary.n_warnings:
+            return severity_icon(Severity.WARNING)
+        return None
+
+
+def _has_untranscribed(s: SessionSummary) -> bool:
+    return s.is_readable and s.n_untranscribed > 0
+
+
+# Filter keywords (whole words, any case) and the rows they keep; longer phrases are matched first.
+FILTER_KEYWORDS = {
+    "untranscribed": ("sessions with a user turn still to transcribe", _has_untranscribed),
+    "no task completion": ("sessions whose task completion is not set",
+                           lambda s: s.is_readable and s.task_completion is None),
+    "task completed": ("sessions annotated as completed", lambda s: s.task_completion == "1"),
+    "task not completed": ("sessions annotated as not completed", lambda s: s.task_completion == "0"),
+    "errors": ("sessions with validation errors, and unreadable logs", lambda s: s.n_errors > 0 or not s.is_readable),
+    "warnings": ("sessions with validation warnings", lambda s: s.n_warnings > 0),
+    "unreadable": ("logs that could not be read", lambda s: not s.is_readable),
+}
+_KEYWORD_PATTERN = re.compile(
+    r"(?<!\w)(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(FILTER_KEYWORDS, key=len, reverse=True))
+    + r")(?!\w)", re.IGNORECASE)
+
+
+# "marker:NAME" keeps the sessions where the marker applied, "!marker:NAME" those where it did not.
+_MARKER_PATTERN = re.compile(r"(?<!\S)(!?)marker:(\S+)", re.IGNORECASE)
+
+
+def parse_filter(text: str) -> tuple[list[str], list[str]]:
+    """('untranscribed 002' ->) (['untranscribed'], ['002']): keywords found, and the other words."""
+    keywords = [" ".join(match.lower().split()) for match in _KEYWORD_PATTERN.findall(text)]
+    words = _KEYWORD_PATTERN.sub(" ", _MARKER_PATTERN.sub(" ", text)).lower().split()
+    return keywords, words
+
+
+def parse_marker_filter(text: str) -> list[tuple[str, bool]]:
+    """('marker:task_failed !marker:help' ->) [('task_failed', True), ('help', False)]."""
+    return [(name, not negated) for negated, name in _MARKER_PATTERN.findall(text)]
+
+
+def _marker_applied(summary: SessionSummary, name: str) -> bool:
+    for marker, count in summary.marker_counts:
+        if marker == name or marker == f"marker_{name}":
+            return count > 0
+    return False
+
+
+class SessionFilter(QSortFilterProxyModel):
+    """Keeps the rows matching every keyword and every other word (in the file name or session id)."""
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self._keywords: list[str] = []
+        self._words: list[str] = []
+        self._markers: list[tuple[str, bool]] = []
+        self.setSortRole(SORT_ROLE)
+
+    def set_filter_text(self, text: str) -> None:
+        keywords, words = parse_filter(text)
+        markers = parse_marker_filter(text)
+        if (keywords, words, markers) != (self._keywords, self._words, self._markers):
+            self.beginFilterChange()
+            self._keywords, self._words, self._markers = keywords, words, markers
+            self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+        source = self.sourceModel()
+        summary = source.index(source_row, 0, source_parent).data(SUMMARY_ROLE)
+        if summary is None:
+            return False
+        if not all(FILTER_KEYWORDS[keyword][1](summary) for keyword in self._keywords):
+            return False
+        if not all(_marker_applied(summary, name) == wanted for name, wanted in self._markers):
+            return False
+        if self._words:
+            haystack = f"{source.index(source_row, Column.FILE, source_parent).data()} {summary.session_id}".lower()
+            return all(word in haystack for word in self._words)
+        return True

@@ -1,0 +1,316 @@
+"""The corpus browser: one row per session of a folder of logs, scanned in the background.
+
+scan(folder) lists the folder's sessions as they are read (a progress bar
+and a Cancel button show while it runs; the window stays responsive). A
+filter box narrows the rows by words and keywords ("untranscribed", "no task
+completion", "errors"...). Enter or a double-click on a row emits
+session_activated(file, session id).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QProgressBar,
+    QPushButton,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from annotator.gui.models.session_list import (
+    FILTER_KEYWORDS,
+    SUMMARY_ROLE,
+    Column,
+    SessionFilter,
+    SessionListModel,
+    parse_filter,
+)
+from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
+from annotator.log.corpus_scan import SessionSummary, iter_corpus
+from annotator.markers import MarkerSet
+
+# Widths of the short columns, as sample text in the table's font (they hold numbers and short words).
+COLUMN_SAMPLES = {
+    Column.SESSION: "travel:20261121:001",
+    Column.TURNS: "Turns",
+    Column.DURATION: "Duration",
+    Column.TRANSCRIBED: "Transcribed",
+    Column.TASK: "not completed",
+}
+
+
+class SessionBrowser(QWidget):
+    session_activated = Signal(Path, str)  # file, session id ("" for a log that could not be read)
+    scan_finished = Signal(bool)  # True when the whole folder was scanned; False when cancelled or failed
+    scan_failed = Signal(str)  # one-line reason a scan stopped (unreadable logs do not stop it)
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("session_browser")
+        self.model = SessionListModel(self)
+        self.proxy = SessionFilter(self)
+        self.proxy.setSourceModel(self.model)
+        self._task: BackgroundTask | None = None
+        self._folder: Path | None = None
+        self._paths: list[Path] = []
+        self.markers: MarkerSet | None = None
+        self._build()
+        self._connect()
+        self._show_scanning(False)
+        self._update_count()
+
+    # --- composition ---------------------------------------------------------
+    def _build(self) -> None:
+        self.filter_edit = QLineEdit(self)
+        self.filter_edit.setObjectName("session_filter")
+        self.filter_edit.setClearButtonEnabled(True)
+        self.filter_edit.setPlaceholderText("Filter: words in file or session id, or untranscribed, no task completion, errors…")
+        self.filter_edit.setToolTip(_keyword_help())
+        self.filter_edit.installEventFilter(self)
+        self.keyword_button = QPushButton("Show only", self)
+        self.keyword_button.setToolTip("Filter keywords (they can also be typed into the filter box)")
+        self.keyword_button.setMenu(self._keyword_menu())
+        self.count_label = QLabel(self)
+
+        self.table = QTableView(self)
+        self.table.setObjectName("session_table")
+        self.table.setModel(self.proxy)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setAlternatingRowColors(True)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.verticalHeader().hide()
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
+        self.table.setSortingEnabled(True)
+        self.table.sortByColumn(Column.FILE, Qt.SortOrder.AscendingOrder)
+        header = self.table.horizontalHeader()
+        header.setHighlightSections(False)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setSectionResizeMode(Column.FILE, QHeaderView.ResizeMode.Stretch)
+        metrics = self.table.fontMetrics()
+        for column, sample in COLUMN_SAMPLES.items():
+            header.resizeSection(column, metrics.horizontalAdvance(sample) + 28)
+        header.resizeSection(Column.FINDINGS, metrics.horizontalAdvance("12 errors, 3 warnings") + 40)
+
+        self.progress_label = QLabel(self)
+        self.progress_bar = QProgressBar(self)
+        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setMaximumHeight(metrics.height())
+        self.cancel_button = QPushButton("Cancel", self)
+        self.cancel_button.setToolTip("Stop scanning; the sessions read so far stay listed")
+
+        top = QHBoxLayout()
+        top.addWidget(self.filter_edit, 1)
+        top.addWidget(self.keyword_button)
+        top.addWidget(self.count_label)
+        self.progress_row = QWidget(self)
+        bottom = QHBoxLayout(self.progress_row)
+        bottom.setContentsMargins(0, 0, 0, 0)
+        bottom.addWidget(self.progress_label, 1)
+        bottom.addWidget(self.progress_bar, 2)
+        bottom.addWidget(self.cancel_button)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addLayout(top)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.progress_row)
+
+    def _keyword_menu(self) -> QMenu:
+        menu = QMenu(self)
+        self._keyword_actions: dict[str, QAction] = {}
+        for keyword, (meaning, _) in FILTER_KEYWORDS.items():
+            action = menu.addAction(keyword)
+            action.setCheckable(True)
+            action.setToolTip(meaning)
+            action.toggled.connect(lambda on, keyword=keyword: self._toggle_keyword(keyword, on))
+            self._keyword_actions[keyword] = action
+        menu.setToolTipsVisible(True)
+        return menu
+
+    def _connect(self) -> None:
+        self.filter_edit.textChanged.connect(self._on_filter_changed)
+        self.filter_edit.returnPressed.connect(self._focus_table)
+        self.table.activated.connect(self._on_activated)
+        self.cancel_button.clicked.connect(self.cancel_scan)
+        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
+            signal.connect(self._update_count)
+
+    # --- the lead's API ------------------------------------------------------
+    @property
+    def folder(self) -> Path | None:
+        return self._folder
+
+    @property
+    def is_scanning(self) -> bool:
+        return self._task is not None and self._task.is_running
+
+    def scan(self, folder: Path | Sequence[Path]) -> None:
+        """List the sessions of FOLDER (or of a list of logs and folders), replacing what is listed."""
+        self.cancel_scan()
+        paths = [Path(folder)] if isinstance(folder, (str, Path)) else [Path(p) for p in folder]
+        root = paths[0] if len(paths) == 1 and paths[0].is_dir() else (paths[0].parent if paths else None)
+        self._folder = root
+        self.model.clear(root)
+        self._paths = paths
+        markers = self.markers
+        task = BackgroundTask(lambda context: _scan(paths, context, markers), self)
+        task.published.connect(lambda batches: self._on_rows(task, batches))
+        task.progressed.connect(lambda done, total, name: self._on_progress(task, done, total, name))
+        task.failed.connect(lambda message: self._on_failed(task, message))
+        task.finished.connect(lambda: self._on_finished(task))
+        self._task = task
+        self.progress_label.setText(f"Looking for logs in {root or 'the given files'}…")
+        self.progress_bar.setRange(0, 0)  # busy until the number of files is known
+        self._show_scanning(True)
+        task.start()
+
+    def set_markers(self, markers: MarkerSet | None) -> None:
+        """Add a column per marker (hits per session) and the marker:NAME filters; rescans what is listed."""
+        self.markers = markers
+        self.model.set_marker_names(list(markers.names) if markers is not None else [])
+        if self._paths:
+            self.scan(self._paths)
+
+    def cancel_scan(self) -> None:
+        if self.is_scanning:
+            self._task.cancel()
+            self.progress_label.setText("Cancelling…")
+            self.cancel_button.setEnabled(False)
+
+    def update_session(self, summary: SessionSummary) -> None:
+        """Refresh one session's row (e.g. after the annotator saved; see corpus_scan.summarize_document)."""
+        self.model.update_session(summary)
+
+    def select_session(self, file: Path, session_id: str) -> bool:
+        """Make that session's row current (e.g. where the annotator left off); False if it is not listed."""
+        row = self.model.row_of(file, session_id)
+        index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
+        if not index.isValid():
+            return False
+        self._set_current(index)
+        return True
+
+    def current_summary(self) -> SessionSummary | None:
+        return self.table.currentIndex().data(SUMMARY_ROLE)
+
+    # --- scanning ------------------------------------------------------------
+    def _on_rows(self, task: BackgroundTask, batches: list[list[SessionSummary]]) -> None:
+        if task is not self._task:
+            return
+        summaries = [summary for batch in batches for summary in batch]
+        self.model.append_summaries(summaries)
+        self._widen_session_column(summaries)
+        if not self.table.currentIndex().isValid() and self.proxy.rowCount():
+            self._set_current(self.proxy.index(0, 0), scroll=False)
+
+    def _on_progress(self, task: BackgroundTask, done: int, total: int, name: str) -> None:
+        if task is self._task and task.is_running:
+            self.progress_bar.setRange(0, total)
+            self.progress_bar.setValue(done)
+            self.progress_label.setText(f"Scanning {done} of {total} logs: {name}")
+
+    def _on_failed(self, task: BackgroundTask, message: str) -> None:
+        if task is self._task:
+            self.scan_failed.emit(message)
+
+    def _on_finished(self, task: BackgroundTask) -> None:
+        task.deleteLater()
+        if task is not self._task:
+            return
+        self._task = None
+        self._show_scanning(False)
+        self._update_count()
+        self.scan_finished.emit(task.state is TaskState.SUCCEEDED)
+
+    def _widen_session_column(self, summaries: list[SessionSummary]) -> None:
+        """Session ids are shown whole: the column grows to the longest id seen (never shrinks)."""
+        metrics = self.table.fontMetrics()
+        widest = max((metrics.horizontalAdvance(s.session_id) for s in summaries), default=0) + 16
+        header = self.table.horizontalHeader()
+        if widest > header.sectionSize(Column.SESSION):
+            header.resizeSection(Column.SESSION, widest)
+
+    def _show_scanning(self, scanning: bool) -> None:
+        self.progress_row.setVisible(scanning)
+        self.cancel_button.setEnabled(scanning)
+
+    # --- filtering, counting, activating -------------------------------------
+    def _on_filter_changed(self, text: str) -> None:
+        self.proxy.set_filter_text(text)
+        keywords, _ = parse_filter(text)
+        for keyword, action in self._keyword_actions.items():
+            action.blockSignals(True)
+            action.setChecked(keyword in keywords)
+            action.blockSignals(False)
+        self._update_count()
+
+    def _toggle_keyword(self, keyword: str, on: bool) -> None:
+        keywords, words = parse_filter(self.filter_edit.text())
+        keywords = [k for k in keywords if k != keyword] + ([keyword] if on else [])
+        self.filter_edit.setText(" ".join(keywords + words))
+
+    def _update_count(self) -> None:
+        total, shown = self.model.rowCount(), self.proxy.rowCount()
+        unreadable = self.model.unreadable_count()
+        sessions = total - unreadable
+        if total == 0:
+            text = "" if self.is_scanning or self._folder is None else "no logs found"
+        else:
+            text = f"{sessions} session{'s' if sessions != 1 else ''}"
+            if unreadable:
+                text += f", {unreadable} unreadable log{'s' if unreadable != 1 else ''}"
+            if shown != total:
+                text = f"showing {shown} of {total} ({text})"
+        self.count_label.setText(text)
+
+    def _on_activated(self, index: QModelIndex) -> None:
+        summary: SessionSummary | None = index.data(SUMMARY_ROLE)
+        if summary is not None:
+            self.session_activated.emit(summary.file, summary.session_id)
+
+    def _set_current(self, index: QModelIndex, scroll: bool = True) -> None:
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        self.table.selectionModel().setCurrentIndex(index, flags)
+        if scroll:
+            self.table.scrollTo(index)
+
+    def _focus_table(self) -> None:
+        self.table.setFocus(Qt.FocusReason.ShortcutFocusReason)
+        if not self.table.currentIndex().isValid() and self.proxy.rowCount():
+            self._set_current(self.proxy.index(0, 0))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """Down in the filter box goes to the table, so the keyboard never has to leave the home row."""
+        if watched is self.filter_edit and event.type() == QEvent.Type.KeyPress:
+            if isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Down:
+                self._focus_table()
+                return True
+        return super().eventFilter(watched, event)
+
+
+def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) -> int:
+    """The worker side: publish each file's rows as soon as they are read."""
+    files = 0
+    for done, total, path, rows in iter_corpus(paths, cancelled=context.cancelled, markers=markers):
+        context.publish(rows)
+        context.progress(done, total, path.name)
+        files = total
+    return files
+
+
+def _keyword_help() -> str:
+    lines = [f"<b>{keyword}</b>: {meaning}" for keyword, (meaning, _) in FILTER_KEYWORDS.items()]
+    return "Other words must appear in the file name or session id.<br>Keywords:<br>" + "<br>".join(lines)

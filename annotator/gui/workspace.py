@@ -1,0 +1,192 @@
+"""Docks the timeline, waveform, session browser and findings panel into the main
+window and wires audio playback.
+
+The main window knows turns, sessions and annotations; this module connects
+the views that follow them and the Playback facade, so main_window.py stays a
+composition of its own parts.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+
+from annotator.gui.main_window import MainWindow
+from annotator.gui.markers_controller import MarkersController
+from annotator.gui.playback import Playback
+from annotator.gui.views.findings_panel import FindingsPanel
+from annotator.gui.views.session_browser import SessionBrowser
+from annotator.gui.views.timeline import TimelineView
+from annotator.gui.views.waveform import WaveformView
+from annotator.gui.worker import BackgroundTask
+from annotator.log.corpus_scan import summarize_document
+from annotator.log.document import LogDocument
+from annotator.log.validation import Finding, findings_with_paths_in_subprocess
+from annotator.log.views import ElementView, Session, Turn, view_of
+
+Area = Qt.DockWidgetArea
+
+
+class Workspace(QObject):
+    """The timeline, the waveform and playback, following the window's selection."""
+
+    def __init__(self, window: MainWindow, playback: Playback | None = None):
+        super().__init__(window)
+        self.window = window
+        self.timeline = TimelineView(window)
+        self.timeline.setObjectName("timeline")
+        self.waveform = WaveformView(window)
+        self.waveform.setObjectName("waveform")
+        self.playback = playback if playback is not None else Playback(self)
+        self._audio_offset = 0.0  # seconds from session start to the loaded clip's start
+        self.browser = SessionBrowser(window)
+        self.browser.setObjectName("session_browser")
+        self.findings = FindingsPanel(window)
+        self.findings.setObjectName("findings")
+        self.corpus: Path | None = None
+        self._validation: BackgroundTask | None = None
+        self._finding_paths: dict[int, str | None] = {}
+        window.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
+        window.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
+        window.splitDockWidget(window.docks["timeline_dock"], window.docks["waveform_dock"], Qt.Orientation.Vertical)
+        window.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea, "sessions_dock")
+        window.add_dock(self.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
+        window.tabifyDockWidget(window.docks["metrics_dock"], window.docks["findings_dock"])
+        window.docks["details_dock"].raise_()
+        window.docks["sessions_dock"].hide()  # shown when a corpus is opened
+        # The turn table is where the annotator works: the timeline and waveform get a strip below it.
+        window.resizeDocks([window.docks["timeline_dock"], window.docks["waveform_dock"]], [230, 90],
+                           Qt.Orientation.Vertical)
+        window.playback = self.playback
+        self.playback.set_loop(window.settings.loop)
+        self.playback.set_speed(window.settings.speed)
+        self.markers = MarkersController(window, self.timeline, self.browser)
+        self._connect()
+
+    def _connect(self) -> None:
+        w, p, actions = self.window, self.playback, self.window.actions
+        w.session_selected.connect(self._show_session)
+        w.turn_selected.connect(self._show_turn)
+        w.controller.annotation_changed.connect(lambda _change: self.timeline.refresh_turns())
+        w.controller.document_opened.connect(self._document_opened)
+        w.controller.document_closed.connect(lambda: self.findings.set_findings([]))
+        w.controller.document_saved.connect(lambda _path: self._document_saved())
+        w.corpus_requested.connect(self.open_corpus)
+        self.browser.session_activated.connect(self._session_activated)
+        self.browser.scan_failed.connect(lambda text: w.statusBar().showMessage(text, 8000))
+        self.findings.finding_activated.connect(self._finding_activated)
+        w.loop_changed.connect(p.set_loop)
+        w.speed_changed.connect(p.set_speed)
+        self.timeline.turn_clicked.connect(self._turn_clicked)
+        self.timeline.element_clicked.connect(self._element_clicked)
+        self.waveform.clicked_at.connect(p.seek)
+        p.clip_changed.connect(self._clip_changed)
+        p.position_changed.connect(self._position_changed)
+        p.message_shown.connect(lambda text: w.statusBar().showMessage(text, 8000))
+        actions["play_exchange"].triggered.connect(lambda: p.play_exchange(w.current_turn()))
+        actions["other_side"].toggled.connect(p.set_other_side)
+        actions["fit_timeline"].triggered.connect(self.timeline.fit)
+
+    # --- corpus and findings ------------------------------------------------------------
+    def open_corpus(self, folder: Path) -> None:
+        self.corpus = Path(folder)
+        self.window.docks["sessions_dock"].show()
+        self.browser.scan(self.corpus)
+
+    def _session_activated(self, file: Path, session_id: str) -> None:
+        if not self.window.open_path(file):
+            return
+        document = self.window.document
+        index = next((s.index for s in document.sessions if s.id == session_id), None) if document else None
+        if index is not None and (self.window.session is None or self.window.session.id != session_id):
+            self.window.show_session(index)
+
+    def _document_opened(self, document: LogDocument) -> None:
+        if self.corpus is not None and document.path.resolve().is_relative_to(self.corpus.resolve()):
+            self.window.settings.set_last_log_in_corpus(self.corpus, document.path)
+        self._validate_in_background(document)
+
+    def _validate_in_background(self, document: LogDocument) -> None:
+        """Validate the file as saved in a worker (its own parse: the GUI's tree is never shared
+        across threads); a finding keeps its element's path, resolved in the open tree on click."""
+        self.findings.set_findings([])
+        if self._validation is not None:
+            self._validation.cancel()
+        task = BackgroundTask(lambda _context: findings_with_paths_in_subprocess(document.path), self)
+        task.succeeded.connect(lambda result: self._show_findings(document, result))
+        task.failed.connect(lambda text: self.window.statusBar().showMessage(f"Validation failed: {text}", 8000))
+        self._validation = task
+        task.start()
+
+    def _show_findings(self, document: LogDocument, result: list[tuple[Finding, str | None]]) -> None:
+        if document is not self.window.document:
+            return
+        self._finding_paths = {id(finding): path for finding, path in result}
+        self.findings.set_findings([finding for finding, _ in result])
+        if self.corpus is not None:
+            for summary in summarize_document(document, [f for f, _ in result]):
+                self.browser.update_session(summary)
+
+    def _document_saved(self) -> None:
+        if self.window.document is not None:
+            self._validate_in_background(self.window.document)
+
+    def _finding_activated(self, finding: Finding) -> None:
+        document = self.window.document
+        path = self._finding_paths.get(id(finding))
+        found = document.tree.xpath(path) if document is not None and path else []
+        if not found:
+            return
+        element = found[0]
+        for session in document.sessions:
+            turn = next((t for t in session.turns if _contains(t.el, element)), None)
+            if turn is not None:
+                self.window.select_turn(turn)
+                break
+        self.window.show_element(view_of(element, document.unit))
+
+    # --- the selection ---------------------------------------------------------------------
+    def _show_session(self, session: Session | None) -> None:
+        self.timeline.set_session(session)
+
+    def _show_turn(self, turn: Turn | None) -> None:
+        self.timeline.select_turn(None if turn is None else turn.index)
+        self.playback.show_turn(turn)
+
+    def _turn_clicked(self, index: int) -> None:
+        session = self.window.session
+        if session is not None and 0 <= index < len(session.turns):
+            self.window.select_turn(session.turns[index])
+
+    def _element_clicked(self, view: object) -> None:
+        session = self.window.session
+        if session is None or not isinstance(view, ElementView):
+            return
+        turn = session.turn(view.turn_key) if view.turn_key is not None else None
+        if turn is not None and turn is not self.window.current_turn():
+            self.window.select_turn(turn)
+        self.window.show_element(view)
+
+    def _clip_changed(self, samples, samplerate: int, message: str) -> None:
+        self.waveform.set_audio(samples, samplerate, message)
+        self._audio_offset = self._clip_start()
+
+    def _clip_start(self) -> float:
+        """Where the loaded audio starts on the timeline: the operation that carries it, else its turn."""
+        source = self.playback.clip_source
+        if source is None or self.playback.clip is None:
+            return 0.0
+        turn, direction = source
+        data = turn.audio_data(direction)
+        carrier = data.el.getparent() if data is not None else None
+        start = turn.session.since_start(carrier.get("stime")) if carrier is not None else None
+        return start if start is not None else turn.session.since_start(turn.get("stime")) or 0.0
+
+    def _position_changed(self, seconds: float) -> None:
+        self.waveform.set_position(seconds)
+        self.timeline.set_cursor(self._audio_offset + seconds if self.playback.clip is not None else None)
+
+
+def _contains(ancestor, element) -> bool:
+    return any(node is ancestor for node in element.iterancestors()) or element is ancestor

@@ -1,0 +1,29 @@
+"""Every hostile or broken log of tests/hostile through the GUI loader: a refused one is a message
+box naming the file, and the window keeps the log it had; one that loads shows its finding."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from tests.hostile import hostile_cases
+
+CASES = hostile_cases()
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case.path.name for case in CASES])
+def test_hostile_log_in_the_window(case, make_window, annotated_log: Path, answer_modal, tmp_path: Path, qtbot):
+    window = make_window(annotated_log)
+    target = tmp_path / "hostile" / case.path.name
+    shutil.copytree(case.path.parent, target.parent, ignore=shutil.ignore_patterns("*.py", "*.yaml"))
+    if case.refused:
+        answer = answer_modal()
+        assert not window.open_path(target)
+        qtbot.waitUntil(lambda: answer.answered, timeout=5000)
+        assert case.path.name in answer.text and case.fragment in answer.text
+        assert window.document.path == annotated_log, "the app keeps what was open"
+    else:
+        assert window.open_path(target)
+        assert window.document.path == target

@@ -1,0 +1,135 @@
+"""The assembled window: timeline, waveform, session browser and findings follow the selection."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from annotator.gui.app import build_window
+from annotator.gui.main_window import MainWindow
+from tests.gui.conftest import press
+
+
+def _window(qtbot, path: Path | None = None) -> MainWindow:
+    window = build_window()
+    qtbot.addWidget(window)
+    window.show()
+    window.activateWindow()
+    qtbot.waitExposed(window)
+    qtbot.waitUntil(window.isActiveWindow)
+    if path is not None:
+        assert window.open_path(path)
+    return window
+
+
+def _close(window: MainWindow) -> None:
+    window.undo_stack.setClean()
+    window.workspace.playback.close()
+    window.close()
+
+
+def test_docks_follow_the_keyboard_selection(qtbot, annotated_log: Path):
+    window = _window(qtbot, annotated_log)
+    workspace = window.workspace
+    assert {"timeline_dock", "waveform_dock", "sessions_dock", "findings_dock"} <= set(window.docks)
+    press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    turn = window.current_turn()
+    assert turn.index == 1 and turn.speaker == "user"
+    assert workspace.timeline.selected_turn == 1
+    assert workspace.playback.clip is not None, "the user turn's audio is loaded for the waveform"
+    assert workspace.playback.clip.path.name.endswith("turn02-user.wav")
+    _close(window)
+
+
+def test_clicking_a_turn_on_the_timeline_selects_it_in_the_table(qtbot, annotated_log: Path):
+    window = _window(qtbot, annotated_log)
+    window.workspace.timeline.turn_clicked.emit(4)
+    assert window.current_turn().index == 4
+    assert window.table.currentIndex().row() == 4
+    _close(window)
+
+
+def test_a_missing_audio_file_is_a_status_message_not_an_exception(qtbot, annotated_log: Path):
+    (annotated_log.parent / "travel-20261121-001-turn02-user.wav").unlink()
+    window = _window(qtbot, annotated_log)
+    press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+    assert window.workspace.playback.clip is None
+    assert "not found" in window.statusBar().currentMessage()
+    press(qtbot, window, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # play with nothing loaded
+    assert window.current_turn().index == 1
+    _close(window)
+
+
+def test_a_finding_selects_the_turn_it_is_about(qtbot, annotated_log: Path, tmp_path: Path):
+    text = annotated_log.read_text(encoding="utf-8")
+    turn4 = text.index('<GC_TURN id="4"')
+    operation = text.index("<GC_OPERATION", turn4)
+    etime = text.index('etime="', operation) + len('etime="')
+    broken = text[:etime] + "0" + text[etime + 1:]  # 1795... -> 0795...: the etime falls before the stime
+    path = annotated_log.with_name("broken-hublog.xml")
+    path.write_text(broken, encoding="utf-8")
+    window = _window(qtbot, path)
+    panel = window.workspace.findings
+    qtbot.waitUntil(lambda: any(f.code == "etime-before-stime" for f in panel.findings), timeout=10000)
+    findings = [f for f in panel.findings if f.code == "etime-before-stime"]
+    assert len(findings) == 1
+    window.workspace.findings.finding_activated.emit(findings[0])
+    assert window.current_turn().id == "4"
+    _close(window)
+
+
+def test_a_corpus_opens_into_the_session_browser_and_returns_to_the_last_log(qtbot, corpus: Path):
+    window = _window(qtbot)
+    browser = window.workspace.browser
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        assert window.open_path(corpus)
+    assert window.docks["sessions_dock"].isVisible()
+    assert browser.model.rowCount() == 3
+    target = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
+    browser.session_activated.emit(target, "travel:20261121:003")
+    assert window.document.path == target
+    _close(window)
+    again = _window(qtbot)
+    with qtbot.waitSignal(again.workspace.browser.scan_finished, timeout=30000):
+        again.open_path(corpus)
+    assert again.document.path.resolve() == target.resolve(), "reopening the corpus returns to the last log"
+    _close(again)
+
+
+def test_folder_without_logs_is_a_message_and_the_app_goes_on(qtbot, tmp_path: Path, annotated_log: Path, answer_modal):
+    window = _window(qtbot, annotated_log)
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    shutil.copy(annotated_log, tmp_path / "not-a-folder.txt")
+    answer = answer_modal()
+    window.open_path(empty)
+    qtbot.waitUntil(lambda: answer.answered, timeout=5000)
+    assert "no log files" in answer.text
+    assert window.document.path == annotated_log
+    _close(window)
+
+
+def test_markers_make_timeline_lanes_and_browser_columns(qtbot, corpus: Path):
+    window = _window(qtbot)
+    browser = window.workspace.browser
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        window.open_path(corpus)
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        window.actions["load_kpis"].trigger()
+    timeline = window.workspace.timeline
+    assert "marker_task_completed" in timeline.lane_names()
+    first_log = window.document.sessions[0]
+    lane = next(lane for lane in timeline.lanes if lane.name == "marker_task_completed")
+    assert len(lane.ticks) == (1 if first_log.task_completion == "1" else 0)
+    headers = [browser.model.headerData(c, Qt.Orientation.Horizontal) for c in range(browser.model.columnCount())]
+    assert "task_failed" in headers
+    browser.filter_edit.setText("marker:task_failed")
+    assert browser.proxy.rowCount() == 1
+    assert browser.proxy.index(0, 1).data() == "travel:20261121:002"
+    browser.filter_edit.setText("!marker:task_failed")
+    assert browser.proxy.rowCount() == 2
+    window.actions["clear_markers"].trigger()
+    assert not [name for name in timeline.lane_names() if name.startswith("marker_")]
+    _close(window)
