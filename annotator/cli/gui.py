@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -11,6 +12,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.gui.app import run_app  # Qt loads only when the window is wanted
-
+    try:
+        from annotator.gui.app import run_app  # Qt loads only when the window is wanted
+    except ImportError as error:  # Qt's system libraries are missing (README, "System requirements")
+        print(f"annotator: the window cannot start: {error}; the command line works without it "
+              "(see the README, System requirements)", file=sys.stderr)
+        return 2
     return run_app(args.path)

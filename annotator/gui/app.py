@@ -7,9 +7,11 @@ import sys
 from pathlib import Path
 
 from PySide6.QtCore import QTimer
+from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
+from annotator.gui.about import app_icon
 from annotator.gui.main_window import APP_TITLE, MainWindow
 from annotator.gui.workspace import Workspace
 
@@ -39,6 +41,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
         app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setApplicationDisplayName(APP_TITLE)
     app.setApplicationVersion(__version__)
+    app.setWindowIcon(app_icon())
+    QGuiApplication.setDesktopFileName("io.github.communicator_annotator")  # Wayland matches the menu entry
     return app
 
 
@@ -60,11 +64,30 @@ def run_app(path: str | Path | None = None) -> int:
     window = build_window()
     window.show()
     target = Path(path) if path is not None else sample_session()
-    opened = window.open_path(target) if target is not None else False
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
-        turns = sum(len(s.turns) for s in window.document.sessions) if window.document else 0
-        QTimer.singleShot(200, lambda: (print(f"smoke test: opened={opened} turns={turns} path={target}"),
-                                        window.close()))
+        QTimer.singleShot(200, lambda: _end_smoke_test(window, target))
+    if target is not None:
+        window.open_path(target)
     status = app.exec()
     window.workspace.playback.close()
     return status
+
+
+def _end_smoke_test(window: MainWindow, target: Path | None) -> None:
+    """Say what opened and close, dismissing an error box a broken TARGET raised (without saving)."""
+    dialog = QApplication.activeModalWidget()
+    if dialog is not None:
+        dialog.close()
+    document = window.document
+    opened = document is not None and target is not None and document.path.resolve() == _log_in(target)
+    turns = sum(len(s.turns) for s in document.sessions) if document else 0
+    print(f"smoke test: opened={opened} turns={turns} path={target}", flush=True)
+    window.undo_stack.setClean()
+    window.close()
+
+
+def _log_in(target: Path) -> Path:
+    from annotator.log.corpus import expand_log_paths
+
+    logs = expand_log_paths([target]) if target.is_dir() else [target]
+    return logs[0].resolve() if logs else target.resolve()

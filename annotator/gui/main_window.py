@@ -17,14 +17,15 @@ from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
     QMainWindow,
-    QMessageBox,
     QSplitter,
     QVBoxLayout,
     QWidget,
 )
 
+from annotator.gui.about import show_about
 from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, build_actions, build_menus
 from annotator.gui.document_controller import DocumentController
+from annotator.gui.help_links import add_help_links
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable, needs_transcription
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import AppSettings, LastPosition
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         self.menus, self.recent_menu, self.speed_group = build_menus(self.menuBar(), self.actions, self)
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
+        add_help_links(self.menus["&Help"], self)
         for action in self.speed_group.actions():
             action.setChecked(abs(action.data() - self.settings.speed) < 1e-9)
         self.actions["auto_play"].setChecked(self.settings.auto_play)
@@ -381,8 +383,7 @@ class MainWindow(QMainWindow):
         return dialog
 
     def show_about(self) -> None:
-        QMessageBox.about(self, f"About {APP_TITLE}", f"<b>{APP_TITLE}</b><p>Transcribe and annotate DARPA "
-                          "Communicator spoken-dialogue logs; the annotations are folded into the log.</p>")
+        show_about(self)
 
     def restore_layout(self) -> None:
         """Restore size, docks and splitter as the annotator left them (call after every add_dock)."""
