@@ -11,14 +11,10 @@ failure leaves the old files as they were.
 
 from __future__ import annotations
 
-import gc
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
-
-from lxml import etree
 
 from annotator.errors import LogReadError, WriteError
 from annotator.export.csv_audio import AudioCells
@@ -32,15 +28,15 @@ from annotator.export.csv_rows import (
     turn_lines,
 )
 from annotator.log.atomic import write_atomic
-from annotator.log.corpus import common_root, expand_log_paths
+from annotator.log.corpus import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.log.document import LogDocument
+from annotator.log.gc_pause import gc_paused
 from annotator.log.metrics import session_metrics
 from annotator.log.metrics_scan import SessionPass
 
 __all__ = ["EVENT_COLUMNS", "SESSION_COLUMNS", "TURN_COLUMNS", "ExportSummary", "export_csv"]
 
 FILE_NAMES = ("sessions.csv", "turns.csv", "events.csv")
-ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files: not logs
 
 Progress = Callable[..., Iterable[Path]]  # progress(items, total=N) -> the same items
 
@@ -96,7 +92,7 @@ def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = Non
         audio_by_folder: dict[Path, AudioCells] = {}
         items = candidates if progress is None else progress(candidates, total=len(candidates))
         for path in items:
-            if _root_tag(path) == ANNOTATION_ROOT:
+            if root_tag(path) == ANNOTATION_ROOT:
                 summary.skipped.append(path)
                 continue
             try:
@@ -118,7 +114,7 @@ def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = Non
 
 def _export_document(doc: LogDocument, file_cell: str, audio: AudioCells, sessions: BinaryIO, turns: BinaryIO,
                      events: BinaryIO, summary: ExportSummary) -> None:
-    with _gc_paused():
+    with gc_paused():
         for session in doc.sessions:
             # One pass over the session: the events rows are formatted while the pass gathers the
             # turns' facts and the metrics, instead of in a second walk over the tree.
@@ -132,19 +128,6 @@ def _export_document(doc: LogDocument, file_cell: str, audio: AudioCells, sessio
             events.write("".join(rows).encode("utf-8"))
             summary.sessions += 1
             summary.turns += len(lines)
-
-
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    # The export makes millions of short-lived strings and tuples and no cycles; letting the
-    # collector walk the survivors (the loaded log's views) again and again costs 0.4 s a 100 MB log.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def _write_side_by_side(out_dir: Path, write_all: Callable[[dict[str, BinaryIO]], None]) -> None:
@@ -175,16 +158,3 @@ def _file_cell(path: Path, root: Path) -> str:
     return text_cell(relative.as_posix())
 
 
-def _root_tag(path: Path) -> str | None:
-    """The root element's name, read from the first bytes only (None if that fails: loading will say why)."""
-    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
-                                 huge_tree=True)
-    try:
-        with open(path, "rb") as stream:
-            for chunk in iter(lambda: stream.read(1 << 16), b""):
-                parser.feed(chunk)
-                for _event, element in parser.read_events():
-                    return element.tag if isinstance(element.tag, str) else None
-    except (OSError, etree.XMLSyntaxError):
-        return None
-    return None

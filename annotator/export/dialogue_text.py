@@ -28,11 +28,9 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from lxml import etree
-
 from annotator.errors import AnnotatorError
 from annotator.imports.synthetic_log import import_marker
-from annotator.log.corpus import common_root, expand_log_paths
+from annotator.log.corpus import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.log.document import LogDocument
 from annotator.log.metrics import session_metrics
 from annotator.log.metrics_scan import transcriptions_by_turn
@@ -42,7 +40,6 @@ from annotator.log.views import Session, Turn
 TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
 DEFAULT_TEXT = "prefer-transcription"
 SPEAKER_CHOICES = ("user", "system", "both")
-ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE human-annotation files met among the logs: not logs
 
 # progress(items, total=N) -> the same items (a tqdm-like wrapper), as annotator.export.csv_export takes.
 Progress = Callable[..., Iterable[Path]]
@@ -164,7 +161,7 @@ def iter_log_documents(paths: list[Path], progress: Progress | None = None) -> I
     candidates = expand_log_paths(paths)
     items = candidates if progress is None else progress(candidates, total=len(candidates))
     for path in items:
-        if _root_tag(path) == ANNOTATION_ROOT:
+        if root_tag(path) == ANNOTATION_ROOT:
             continue
         yield path, LogDocument.load(path)
 
@@ -261,17 +258,4 @@ def _wanted(text: str) -> str:
     return {"transcription": "a transcription", "asr": "recognizer text"}.get(
         text, "a transcription or recognizer text")
 
-
-def _root_tag(path: Path) -> str | None:
-    """The root element's name from the first bytes (None if that fails: loading will say why)."""
-    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False)
-    try:
-        with open(path, "rb") as stream:
-            for chunk in iter(lambda: stream.read(1 << 16), b""):
-                parser.feed(chunk)
-                for _event, element in parser.read_events():
-                    return element.tag if isinstance(element.tag, str) else None
-    except (OSError, etree.XMLSyntaxError):
-        return None
-    return None
 

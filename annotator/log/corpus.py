@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from lxml import etree
+
 NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
+ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files, met among logs: not logs
 
 
 def is_log_file_name(path: Path) -> bool:
@@ -34,3 +37,18 @@ def common_root(paths: list[Path] | list[str]) -> Path:
         while not folder.is_relative_to(root):
             root = root.parent
     return root
+
+
+def root_tag(path: Path) -> str | None:
+    """The root element's name, read from the first bytes only (None if that fails: loading will say why)."""
+    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
+                                 huge_tree=True)
+    try:
+        with open(path, "rb") as stream:
+            for chunk in iter(lambda: stream.read(1 << 16), b""):
+                parser.feed(chunk)
+                for _event, element in parser.read_events():
+                    return element.tag if isinstance(element.tag, str) else None
+    except (OSError, etree.XMLSyntaxError):
+        return None
+    return None

@@ -15,12 +15,11 @@ from 0 in document order.
 
 from __future__ import annotations
 
-import gc
 from collections import defaultdict
-from collections.abc import Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
+
+from annotator.log.gc_pause import gc_paused
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -105,26 +104,13 @@ class LogFacts:
         return turn is not None and turn.speaker == "user"
 
 
-@contextmanager
-def _gc_paused() -> Iterator[None]:
-    # The scan allocates hundreds of thousands of small objects and no cycles;
-    # letting the collector walk them all again and again costs more than the scan.
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def scan_log(doc: LogDocument, needs: FactNeeds) -> LogFacts:
     """Walk every session's events once and collect the facts NEEDS asks for."""
     facts = LogFacts(doc)
     events = facts.events
     add_event = events.append
     scan = _event_scanner(facts, needs)
-    with _gc_paused():
+    with gc_paused():
         for session in doc.sessions:
             facts.session_starts.append(len(events))
             if scan is None:

@@ -14,23 +14,9 @@ import pytest
 from annotator.audio import load_audio, stretch_available
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import assert_played_exactly
+from tests.gui.window_script import WINDOW_PRELUDE
 
-WINDOW_SCRIPT = """
-import os, time
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
-from PySide6.QtCore import QCoreApplication, QSettings, Qt
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {settings!r})
-from annotator.gui.app import build_window, make_application
-app = make_application()
-window = build_window()
-window.show()
-window.activateWindow()
-QTest.qWaitForWindowActive(window)
-assert window.open_path({log!r})
-for action in window.speed_group.actions():
+WINDOW_SCRIPT = WINDOW_PRELUDE + """for action in window.speed_group.actions():
     if action.data() == {speed}:
         action.trigger()
 QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)

@@ -16,25 +16,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import RecoveryJournal
 from tests.conftest import REPO
+from tests.gui.window_script import WINDOW_PRELUDE
 
 TYPED = "i want to fly to boston on friday"
 
-CRASHING_SESSION = """
-import os, signal, time
-os.environ["QT_QPA_PLATFORM"] = "offscreen"
-from PySide6.QtCore import QSettings, Qt
-from PySide6.QtTest import QTest
-from PySide6.QtWidgets import QApplication
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {settings!r})
-from annotator.gui.app import build_window, make_application
-app = make_application()
-window = build_window()
-window.show()
-window.activateWindow()
-QTest.qWaitForWindowActive(window)
-assert window.open_path({log!r})
-QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
+CRASHING_SESSION = WINDOW_PRELUDE + """QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
 QTest.keyClicks(QApplication.focusWidget(), {typed!r})
 QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
 deadline = time.monotonic() + 2.5  # the journal must be written within 2 s of the edit

@@ -1,0 +1,19 @@
+"""The start of a script that runs the real window in a fresh interpreter (for tests that need
+a process of their own: real audio devices, SIGKILL). Format it with settings= and log=."""
+
+WINDOW_PRELUDE = """
+import os, signal, time
+os.environ["QT_QPA_PLATFORM"] = "offscreen"
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {settings!r})
+from annotator.gui.app import build_window, make_application
+app = make_application()
+window = build_window()
+window.show()
+window.activateWindow()
+QTest.qWaitForWindowActive(window)
+assert window.open_path({log!r})
+"""
