@@ -250,7 +250,7 @@ class DocumentController(QObject):
         if document is None:
             return False
         self.flush_pending_edits()
-        if self.has_unsaved_work and not self._save_before_export():
+        if self.has_unsaved_work and not self.save_before_export():
             return False
         if folder is None:
             folder = QFileDialog.getExistingDirectory(self.parent_widget, "Export CSV into", str(document.folder))
@@ -266,7 +266,7 @@ class DocumentController(QObject):
         self.status_reported.emit(str(summary).splitlines()[0])
         return True
 
-    def _save_before_export(self) -> bool:
+    def save_before_export(self) -> bool:
         """Export reads the file: offer to save first, or to export what is on disk."""
         box = QMessageBox(QMessageBox.Icon.Question, "Export CSV",
                           "The export reads the saved log. Save the annotations first?",

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
+from annotator.gui.export_menu import ExportMenu
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.playback import Playback
@@ -62,6 +63,7 @@ class Workspace(QObject):
         self.playback.set_loop(window.settings.loop)
         self.playback.set_speed(window.settings.speed)
         self.markers = MarkersController(window, self.timeline, self.browser)
+        self.exports = ExportMenu(window, lambda: self.corpus)
         self._connect()
 
     def _connect(self) -> None:

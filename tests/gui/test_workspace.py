@@ -6,9 +6,13 @@ import shutil
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMessageBox
 
+from annotator.export.formats import EXPORT_FORMATS
 from annotator.gui.app import build_window
 from annotator.gui.main_window import MainWindow
+from annotator.log.document import LogDocument
 from tests.gui.conftest import press
 
 
@@ -132,4 +136,37 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, corpus: Path):
     assert browser.proxy.rowCount() == 2
     window.actions["clear_markers"].trigger()
     assert not [name for name in timeline.lane_names() if name.startswith("marker_")]
+    _close(window)
+
+
+def test_file_export_to_runs_in_the_background_with_progress(qtbot, annotated_log: Path, tmp_path: Path):
+    window = _window(qtbot, annotated_log)
+    exports = window.workspace.exports
+    entries = [a.objectName() for a in window.menus["&File"].findChildren(QAction) if a.objectName().startswith("action_export_")]
+    assert {"action_export_dialbb", "action_export_convlab", "action_export_sclite"} <= set(entries)
+    out = tmp_path / "scenario.txt"
+    assert exports.export(EXPORT_FORMATS["dialbb"], out)
+    with qtbot.waitSignal(exports.task.finished, timeout=30000):
+        pass
+    assert out.read_text(encoding="utf-8").startswith("----init\nSystem: Welcome")
+    assert "dialbb" in window.statusBar().currentMessage().lower() or "session" in window.statusBar().currentMessage()
+    _close(window)
+
+
+def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(qtbot, annotated_log: Path, answer_modal):
+    window = _window(qtbot, annotated_log)
+    window.set_task_completion("0")
+    other = annotated_log.read_text(encoding="utf-8").replace("Where would you like to fly?", "Where to?")
+    annotated_log.write_text(other, encoding="utf-8")
+    answer = answer_modal(QMessageBox.StandardButton.Discard)  # the "Reload" button
+    assert window.controller.save()
+    assert answer.answered and "changed by another program" in answer.text
+    assert "Where to?" in window.document.sessions[0].turns[0].system_text, "reloaded: the other program's text"
+    assert window.document.sessions[0].task_completion == "1"
+    window.set_task_completion("0")
+    annotated_log.write_text(other.replace("Where to?", "Where now?"), encoding="utf-8")
+    answer = answer_modal(QMessageBox.StandardButton.Save)  # "Overwrite"
+    assert window.controller.save()
+    saved = LogDocument.load(annotated_log)
+    assert saved.sessions[0].task_completion == "0" and "Where to?" in saved.sessions[0].turns[0].system_text
     _close(window)

@@ -1,0 +1,95 @@
+"""File > Export to: every format of annotator.export.formats, run off the GUI thread with a
+progress dialog. It exports the open corpus when there is one, else the open log, as saved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QFileDialog, QProgressDialog
+
+from annotator.errors import AnnotatorError
+from annotator.export.formats import EXPORT_FORMATS, ExportFormat, progress_from_callback
+from annotator.gui.main_window import MainWindow
+from annotator.gui.worker import BackgroundTask, TaskContext
+
+
+class ExportCancelled(AnnotatorError):
+    """The user cancelled an export; nothing was replaced (every writer is atomic)."""
+
+
+class ExportMenu(QObject):
+    def __init__(self, window: MainWindow, corpus_of) -> None:
+        super().__init__(window)
+        self.window = window
+        self._corpus_of = corpus_of  # () -> Path | None: the corpus folder open in the browser
+        self.task: BackgroundTask | None = None
+        self.progress: QProgressDialog | None = None
+        menu = window.menus["&File"]
+        submenu = menu.addMenu("Export &to")
+        menu.insertMenu(window.actions["close"], submenu)
+        for fmt in EXPORT_FORMATS.values():
+            action = submenu.addAction(fmt.title)
+            action.setObjectName(f"action_export_{fmt.name}")
+            action.triggered.connect(lambda _checked=False, f=fmt: self.export_with_dialog(f))
+
+    def sources(self) -> list[Path]:
+        corpus = self._corpus_of()
+        document = self.window.document
+        return [corpus] if corpus is not None else ([document.path] if document is not None else [])
+
+    def export_with_dialog(self, fmt: ExportFormat) -> bool:
+        controller = self.window.controller
+        controller.flush_pending_edits()
+        if controller.has_unsaved_work and not controller.save_before_export():
+            return False
+        output = self._ask_output(fmt)
+        return self.export(fmt, output) if output is not None else False
+
+    def _ask_output(self, fmt: ExportFormat) -> Path | None:
+        document = self.window.document
+        start = str(document.folder) if document is not None else ""
+        if fmt.output_is_folder:
+            chosen = QFileDialog.getExistingDirectory(self.window, f"Export to {fmt.title}: choose a folder", start)
+        else:
+            chosen, _ = QFileDialog.getSaveFileName(self.window, f"Export to {fmt.title}",
+                                                    str(Path(start) / f"export{fmt.file_suffix}"))
+        return Path(chosen) if chosen else None
+
+    def export(self, fmt: ExportFormat, output: Path) -> bool:
+        """Export the sources to OUTPUT in the background; the result lands in the status bar."""
+        sources = self.sources()
+        if not sources:
+            return False
+        self.progress = QProgressDialog(f"Exporting to {fmt.title}…", "Cancel", 0, 0, self.window)
+        self.progress.setWindowModality(Qt.WindowModality.WindowModal)
+        self.progress.setMinimumDuration(300)
+        task = BackgroundTask(lambda context: _run(fmt, sources, output, context), self)
+        task.progressed.connect(self._progressed)
+        task.succeeded.connect(lambda report: self._finished(str(report)))
+        task.failed.connect(lambda text: self._finished(f"Export failed: {text}"))
+        self.progress.canceled.connect(task.cancel)
+        self.task = task
+        task.start()
+        return True
+
+    def _progressed(self, done: int, total: int, _label: str) -> None:
+        if self.progress is not None:
+            self.progress.setMaximum(total)
+            self.progress.setValue(done)
+
+    def _finished(self, text: str) -> None:
+        if self.progress is not None:
+            self.progress.reset()
+            self.progress.deleteLater()
+            self.progress = None
+        self.window.statusBar().showMessage(text, 12000)
+
+
+def _run(fmt: ExportFormat, sources: list[Path], output: Path, context: TaskContext):
+    def report(done: int, total: int) -> None:
+        if context.cancelled():
+            raise ExportCancelled("export cancelled; nothing was replaced")
+        context.progress(done, total, "")
+
+    return fmt.run(sources, output, progress=progress_from_callback(report))
