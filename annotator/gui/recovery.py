@@ -26,6 +26,7 @@ class RecoveryWatcher(QObject):
         self.controller = controller
         self.parent_widget = parent_widget
         self.journal: RecoveryJournal | None = None
+        self.watched: LogDocument | None = None  # the document the journal listens to
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(JOURNAL_DELAY_MS)
@@ -47,7 +48,10 @@ class RecoveryWatcher(QObject):
 
     def _opened(self, document: LogDocument) -> None:
         self._timer.stop()
+        self._forget()
         self.journal = RecoveryJournal.for_document(document)
+        self.journal.watch(document)
+        self.watched = document
         entry = self.journal.pending()
         if entry is None:
             return
@@ -74,7 +78,12 @@ class RecoveryWatcher(QObject):
 
     def _closed(self) -> None:
         self._timer.stop()
-        self.journal = None
+        self._forget()
+
+    def _forget(self) -> None:
+        if self.journal is not None and self.watched is not None:
+            self.journal.unwatch(self.watched)
+        self.journal = self.watched = None
 
     def _discard(self) -> None:
         self._timer.stop()
@@ -82,4 +91,7 @@ class RecoveryWatcher(QObject):
             self.journal.discard()
             document = self.controller.document
             if document is not None:
+                self._forget()
                 self.journal = RecoveryJournal.for_document(document)  # rebased on the saved content
+                self.journal.watch(document)
+                self.watched = document

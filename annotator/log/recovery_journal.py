@@ -34,7 +34,7 @@ from pathlib import Path
 from annotator.errors import AnnotationFileError, WriteError
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.atomic import write_atomic
-from annotator.log.document import LogDocument
+from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.views import Session, Turn
 
 APP_NAME = "communicator-annotator"
@@ -124,7 +124,22 @@ class RecoveryJournal:
 
     def __init__(self, doc: LogDocument, folder: Path | None = None):
         self.folder = folder if folder is not None else journal_dir()
+        self._touched: set[tuple[int, int | None]] | None = None  # None: not watching, compare everything
         self._rebase(doc)
+
+    def watch(self, doc: LogDocument) -> None:
+        """Follow DOC's annotation changes so that record() compares only the touched turns and
+        sessions with the file (a full comparison takes 0.2 s on a 100 MB log, on the GUI thread)."""
+        self._touched = set()
+        doc.add_listener(self._note)
+
+    def unwatch(self, doc: LogDocument) -> None:
+        if self._touched is not None:
+            doc.remove_listener(self._note)
+            self._touched = None
+
+    def _note(self, change: AnnotationChange) -> None:
+        self._touched.add((change.session.index, None if change.turn is None else change.turn.index))
 
     @classmethod
     def for_document(cls, doc: LogDocument, folder: Path | None = None) -> RecoveryJournal:
@@ -146,7 +161,7 @@ class RecoveryJournal:
         if doc.path.resolve() != self.log_path or doc.stamp.sha256 != self.sha256:
             self.discard()  # saved, or saved elsewhere, since: that file holds the journalled edits
             self._rebase(doc)
-        return _difference(self._baseline, _snapshot(doc))
+        return _difference(self._baseline, _snapshot(doc, self._touched))
 
     def record(self, doc: LogDocument) -> bool:
         """Write DOC's unsaved edits to the journal (atomically, fsynced); remove it when there are none.
@@ -264,9 +279,19 @@ class _Snapshot:
     transcriptions: dict[tuple[int, int], tuple[str, str, str | None]]  # (session, turn) -> (ids, text)
 
 
-def _snapshot(doc: LogDocument) -> _Snapshot:
+def _snapshot(doc: LogDocument, only: set[tuple[int, int | None]] | None = None) -> _Snapshot:
+    """The annotations of DOC; with ONLY, just those sessions ((s, None)) and turns ((s, t))."""
     task: dict[int, tuple[str, str | None]] = {}
     texts: dict[tuple[int, int], tuple[str, str, str | None]] = {}
+    if only is not None:
+        for s, t in only:
+            session = doc.sessions[s]
+            if t is None:
+                task[s] = (session.id, session.task_completion)
+            else:
+                turn = session.turns[t]
+                texts[(s, t)] = (session.id, turn.id, turn.transcription)
+        return _Snapshot(task, texts)
     for s, session in enumerate(doc.sessions):
         task[s] = (session.id, session.task_completion)
         for t, turn in enumerate(session.turns):

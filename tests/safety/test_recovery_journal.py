@@ -225,3 +225,30 @@ def test_journals_of_different_logs_do_not_mix(corpus: Path):
     assert RecoveryJournal.for_document(b).pending() is None
     assert RecoveryJournal.for_document(LogDocument.load(first)).pending() is not None
     assert recovery_journal.journal_name(first.resolve()) != recovery_journal.journal_name(second.resolve())
+
+
+def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_path):
+    import shutil
+
+    from annotator.log.annotations import set_task_completion, set_transcription
+    from annotator.log.document import LogDocument
+    from annotator.log.recovery_journal import RecoveryJournal
+    from tests.conftest import SAMPLE_LOGS
+
+    shutil.copytree(SAMPLE_LOGS / "travel-20261121-001", tmp_path / "call")
+    log = tmp_path / "call" / "travel-20261121-001-hublog.xml"
+    watched_doc, full_doc = LogDocument.load(log), LogDocument.load(log)
+    watching = RecoveryJournal.for_document(watched_doc, tmp_path / "a")
+    watching.watch(watched_doc)
+    full = RecoveryJournal.for_document(full_doc, tmp_path / "b")
+    for doc in (watched_doc, full_doc):
+        users = doc.sessions[0].user_turns
+        set_transcription(users[0], "changed text")
+        set_transcription(users[1], None)
+        original = users[2].transcription
+        set_transcription(users[2], "first")
+        set_transcription(users[2], original)  # touched, then back as it was: no edit
+        set_task_completion(doc.sessions[0], "0")
+    assert watching.unsaved_edits(watched_doc) == full.unsaved_edits(full_doc)
+    assert len(watching.unsaved_edits(watched_doc)) == 3
+    watching.unwatch(watched_doc)
