@@ -78,6 +78,6 @@ def _seconds(hit, session: Session) -> float:
     """Where a hit sits on the timeline; an untimed element (GC_ANNOT) at its turn's start, else at 0."""
     if hit.seconds is not None:
         return hit.seconds
-    turn = next((el for el in hit.element.iterancestors("GC_TURN")), None)
+    turn = session.document.turn_containing(hit.element)
     start = session.since_start(turn.get("stime")) if turn is not None else None
     return start if start is not None else 0.0

@@ -141,11 +141,9 @@ class Workspace(QObject):
         if not found:
             return
         element = found[0]
-        for session in document.sessions:
-            turn = next((t for t in session.turns if _contains(t.el, element)), None)
-            if turn is not None:
-                self.window.select_turn(turn)
-                break
+        turn = document.turn_containing(element)
+        if turn is not None:
+            self.window.select_turn(turn)
         self.window.show_element(view_of(element, document.unit))
 
     # --- the selection ---------------------------------------------------------------------
@@ -189,6 +187,3 @@ class Workspace(QObject):
         self.waveform.set_position(seconds)
         self.timeline.set_cursor(self._audio_offset + seconds if self.playback.clip is not None else None)
 
-
-def _contains(ancestor, element) -> bool:
-    return any(node is ancestor for node in element.iterancestors()) or element is ancestor

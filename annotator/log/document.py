@@ -90,6 +90,16 @@ class LogDocument:
                 return session
         return None
 
+    def turn_containing(self, element: etree._Element) -> Turn | None:
+        """The turn an element (an operation, a GC_DATA deep inside one, the GC_TURN itself) belongs to."""
+        turn_el = element if element.tag == "GC_TURN" else next(element.iterancestors("GC_TURN"), None)
+        if turn_el is None:
+            return None
+        for session in self.sessions:
+            if session.el is turn_el.getparent():
+                return next((turn for turn in session.turns if turn.el is turn_el), None)
+        return None
+
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
 

@@ -271,3 +271,12 @@ def test_facts_follow_the_view_rules_on_random_turns(turns: list[str]):
 def test_facts_of_the_sample_logs_follow_the_view_rules(sample_logs):
     for path in sample_logs:
         _assert_facts_follow_the_rules(LogDocument.load(path))
+
+
+def test_turn_containing_finds_the_turn_of_any_element(tmp_path: Path):
+    doc = _load(tmp_path, log_text([session("s", [system_turn("1", 1000, "hi"), user_turn("2", 1002, "yes")])]))
+    user = doc.sessions[0].turns[1]
+    deep = user.el.find(".//GC_DATA")
+    assert doc.turn_containing(deep) is user
+    assert doc.turn_containing(user.el) is user
+    assert doc.turn_containing(doc.sessions[0].el) is None
