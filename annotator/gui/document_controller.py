@@ -149,6 +149,7 @@ class DocumentController(QObject):
                           Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
         box.setInformativeText("Transcriptions or task completion changed since the last save.")
         box.setDefaultButton(Button.Save)
+        label_with_accelerators(box, {Button.Save: "&Save", Button.Discard: "&Discard", Button.Cancel: "&Cancel"})
         answer = box.exec()
         if answer == Button.Save:
             return self.save()
@@ -283,6 +284,13 @@ class DocumentController(QObject):
         self.status_reported.emit(str(error))
         box = QMessageBox(QMessageBox.Icon.Critical, title, str(error), Button.Ok, self.parent_widget)
         box.exec()
+
+
+def label_with_accelerators(box: QMessageBox, labels: dict[Button, str]) -> None:
+    """Give BOX's buttons texts with an underlined letter (Alt+letter, or the letter alone, answers),
+    whatever the platform style would have called them."""
+    for button, text in labels.items():
+        box.button(button).setText(text)
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -150,17 +150,19 @@ class MainWindow(QMainWindow):
         a["loop"].toggled.connect(self._set_loop)
         a["prefill_automatically"].toggled.connect(self._set_prefill_automatically)
         self.speed_group.triggered.connect(lambda action: self._set_speed(float(action.data())))
-        self.undo_stack.cleanChanged.connect(lambda clean: self.setWindowModified(not clean))
+        # Bound methods, not lambdas: PySide disconnects them when the window is destroyed, and the
+        # undo stack announces cleanChanged while it is destroyed with unsaved work (Quit, Discard).
+        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
         self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         c.document_opened.connect(self._show_document)
-        c.document_closed.connect(lambda: self._show_document(None))
-        c.document_saved.connect(lambda _path: self._update_title())
+        c.document_closed.connect(self._show_no_document)
+        c.document_saved.connect(self._on_document_saved)
         c.annotation_changed.connect(self._on_annotation_changed)
-        c.status_reported.connect(lambda text: self.statusBar().showMessage(text, STATUS_SECONDS * 1000))
+        c.status_reported.connect(self.show_status)
         c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
-        self.table.activated.connect(lambda _index: self._focus_editor_if_transcribable())
+        self.table.activated.connect(self._on_row_activated)
         self.session_bar.session_chosen.connect(self.show_session)
         self.session_bar.task_completion_chosen.connect(self.set_task_completion)
 
@@ -230,6 +232,18 @@ class MainWindow(QMainWindow):
         if change.turn is not None and change.turn == self.detail.element:
             self.detail.show_turn(change.turn)
 
+    def _show_no_document(self) -> None:
+        self._show_document(None)
+
+    def _on_clean_changed(self, clean: bool) -> None:
+        self.setWindowModified(not clean)
+
+    def show_status(self, text: str) -> None:
+        self.statusBar().showMessage(text, STATUS_SECONDS * 1000)
+
+    def _on_document_saved(self, _path: Path) -> None:
+        self._update_title()
+
     def _update_title(self) -> None:
         name = self.document.path.name if self.document is not None else "no log open"
         self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
@@ -277,6 +291,9 @@ class MainWindow(QMainWindow):
         if turn is not None and self.document is not None:
             self.settings.set_last_position(self.document.path, LastPosition(turn.session.id, turn.index))
         self.turn_selected.emit(turn)
+
+    def _on_row_activated(self, _index: QModelIndex) -> None:
+        self._focus_editor_if_transcribable()
 
     def _focus_editor_if_transcribable(self) -> None:
         turn = self.current_turn()

@@ -2,17 +2,23 @@
 real key presses to whatever has the focus, and answering modal dialogs from the test.
 
 Every test here fails on a Qt warning (pytest-qt's qt_log_level_fail), except the
-offscreen platform's own notice that it cannot propagate size hints.
+offscreen platform's own notice that it cannot propagate size hints, and on any
+unhandled exception (fail_on_unhandled_exceptions below).
 """
 
 from __future__ import annotations
 
+import logging
+import sys
+import threading
+import traceback
 import uuid
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QSettings, Qt, QTimer
+import shiboken6
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
 from annotator.gui.main_window import MainWindow
@@ -27,6 +33,51 @@ def pytest_collection_modifyitems(config, items):
         if Path(str(item.fspath)).is_relative_to(here):
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOTICES))
+
+
+class _ErrorRecords(logging.Handler):
+    """Error records of the annotator's own loggers: a background task's bug is logged, not raised."""
+
+    def __init__(self):
+        super().__init__(logging.ERROR)
+        self.lines: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.lines.append(self.format(record))
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "logs_a_bug: the test makes a background task log a bug on purpose")
+
+
+@pytest.fixture(autouse=True)
+def fail_on_unhandled_exceptions(qapp, request):
+    """Fail the test on any exception nobody handled: in a slot or event handler (sys.excepthook;
+    pytest-qt swaps in its own equivalent hook during each phase), on another thread, in a
+    destructor or finaliser, or logged as a bug by a background task. Windows the test left for
+    deferred deletion are destroyed here, while still watching: destruction runs slots too
+    (an undo stack announces cleanChanged as it dies)."""
+    caught: list[str] = []
+    saved = sys.excepthook, threading.excepthook, sys.unraisablehook
+
+    def record(kind, value, trace) -> None:
+        caught.append("".join(traceback.format_exception(kind, value, trace)))
+
+    sys.excepthook = record
+    threading.excepthook = lambda args: record(args.exc_type, args.exc_value, args.exc_traceback)
+    sys.unraisablehook = lambda raised: record(raised.exc_type, raised.exc_value, raised.exc_traceback)
+    errors = _ErrorRecords()
+    logging.getLogger("annotator").addHandler(errors)
+    try:
+        yield
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    finally:
+        logging.getLogger("annotator").removeHandler(errors)
+        sys.excepthook, threading.excepthook, sys.unraisablehook = saved
+    if request.node.get_closest_marker("logs_a_bug") is not None:
+        errors.lines.clear()
+    if caught or errors.lines:
+        pytest.fail("unhandled exception(s):\n" + "\n".join(caught + errors.lines), pytrace=False)
 
 
 @pytest.fixture(autouse=True)
@@ -74,6 +125,8 @@ def make_window(qtbot) -> Callable[..., MainWindow]:
 
     yield make
     for window in windows:  # a test's unsaved edits must not ask at teardown
+        if not shiboken6.isValid(window):
+            continue  # the test destroyed it
         window.controller.pending_edit_flushers.clear()
         window.undo_stack.setClean()
         window.close()

@@ -34,6 +34,7 @@ def test_the_result_arrives_on_the_gui_thread(qtbot):
     assert task.state is TaskState.SUCCEEDED
 
 
+@pytest.mark.logs_a_bug  # the raised ValueError stands for a bug, which the worker logs
 def test_an_exception_arrives_as_a_one_line_failure(qtbot, caplog):
     def work(context: TaskContext):
         raise ValueError("bad value\n   on two lines")
