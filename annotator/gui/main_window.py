@@ -151,8 +151,9 @@ class MainWindow(QMainWindow):
         a["prefill_automatically"].toggled.connect(self._set_prefill_automatically)
         self.speed_group.triggered.connect(lambda action: self._set_speed(float(action.data())))
         # Bound methods, not lambdas: PySide disconnects them when the window is destroyed, and the
-        # undo stack announces cleanChanged while it is destroyed with unsaved work (Quit, Discard).
-        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        # undo stack announces cleanChanged (relayed as unsaved_changed) while it is destroyed with
+        # unsaved work (Quit, Discard).
+        c.unsaved_changed.connect(self._on_unsaved_changed)
         self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         c.document_opened.connect(self._show_document)
@@ -161,6 +162,7 @@ class MainWindow(QMainWindow):
         c.annotation_changed.connect(self._on_annotation_changed)
         c.status_reported.connect(self.show_status)
         c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
+        c.add_typing_source(self.editor.pending_text_changed, self.editor.pending_edit)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.table.activated.connect(self._on_row_activated)
         self.session_bar.session_chosen.connect(self.show_session)
@@ -235,8 +237,8 @@ class MainWindow(QMainWindow):
     def _show_no_document(self) -> None:
         self._show_document(None)
 
-    def _on_clean_changed(self, clean: bool) -> None:
-        self.setWindowModified(not clean)
+    def _on_unsaved_changed(self, unsaved: bool) -> None:
+        self.setWindowModified(unsaved)
 
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, STATUS_SECONDS * 1000)
@@ -246,14 +248,16 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         name = self.document.path.name if self.document is not None else "no log open"
+        name += " (read-only)" if self.controller.read_only else ""
         self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
-        self.setWindowModified(not self.undo_stack.isClean())
+        self.setWindowModified(self.controller.has_unsaved_work)
 
     def _update_enabled(self) -> None:
         has_document = self.document is not None
         for spec in ACTIONS:
             if spec.menu in ("&Navigate", "&Annotate", "&Playback") or spec.name in ("save", "save_as", "export_csv", "close"):
                 self.actions[spec.name].setEnabled(has_document or spec.checkable)
+        self.editor.set_read_only(self.controller.read_only)  # edits and saves are refused with a message
         self.actions["undo"].setEnabled(self.undo_stack.canUndo())
         self.actions["redo"].setEnabled(self.undo_stack.canRedo())
 
@@ -420,6 +424,7 @@ class MainWindow(QMainWindow):
         if not self.controller.maybe_discard():
             event.ignore()
             return
+        self.recovery.release()
         self.save_layout()
         self.settings.sync()
         event.accept()

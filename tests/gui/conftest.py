@@ -128,6 +128,7 @@ def make_window(qtbot) -> Callable[..., MainWindow]:
         if not shiboken6.isValid(window):
             continue  # the test destroyed it
         window.controller.pending_edit_flushers.clear()
+        window.controller.typing_sources.clear()
         window.undo_stack.setClean()
         window.close()
         window.deleteLater()
@@ -192,3 +193,22 @@ class ModalAnswer:
 def answer_modal() -> Callable[..., ModalAnswer]:
     """answer_modal(QMessageBox.StandardButton.Discard) before the action that opens the dialog."""
     return ModalAnswer
+
+
+@pytest.fixture
+def boxes():
+    """boxes("Restore", ...) answers every message box with the first of those buttons it has (else its
+    default) until the test ends or asks for other answers; .seen lists what was asked."""
+    from tests.gui.journal_helpers import BoxAnswers
+
+    made: list[BoxAnswers] = []
+
+    def make(*answers: str) -> BoxAnswers:
+        for earlier in made:
+            earlier.stop()
+        made.append(BoxAnswers(*answers))
+        return made[-1]
+
+    yield make
+    for answers in made:
+        answers.stop()
