@@ -41,7 +41,7 @@ from pathlib import Path
 
 from annotator.errors import WriteError
 from annotator.log import instance_lock
-from annotator.log.atomic import write_atomic
+from annotator.log.disk_changes import remove_stale_temp_files, write_locked
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.journal_entries import (
     AnnotationEdits,
@@ -152,7 +152,9 @@ class RecoveryJournal:
             if path is not None:
                 self._read_leftover(path, found)
         for lock in self.folder.glob(f"{self.stem}.*.lock"):
-            if _owner(self.stem, lock) not in alive | {self.instance}:
+            owner = _owner(self.stem, lock)
+            if owner not in alive | {self.instance}:
+                remove_stale_temp_files(self.folder / f"{self.stem}.{owner}.json")  # of writes it was killed in
                 _forget(lock)  # a dead window's
         found.entries.sort(key=lambda entry: entry.written)
         return found
@@ -321,7 +323,7 @@ class RecoveryJournal:
             _remove(self.file)
             return
         self._make_folder()
-        write_atomic(self.file, encode_journal(self.log_path, self.sha256, edits))
+        write_locked(self.file, encode_journal(self.log_path, self.sha256, edits))  # a kill leaves a .tmp: see leftovers
 
     def _make_folder(self) -> None:
         try:

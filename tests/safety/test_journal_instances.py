@@ -184,3 +184,15 @@ def test_after_a_save_as_the_lock_follows_the_document(annotated_log: Path, tmp_
     assert others_holding(annotated_log.resolve(), "someone else") == {}
     assert set(others_holding((tmp_path / "copy.xml").resolve(), "someone else")) == {journal.instance}
     assert list(journal.folder.glob("*.json")) == [], "the copy holds the edits"
+
+
+def test_a_write_a_dead_window_was_killed_in_leaves_nothing_behind(annotated_log: Path):
+    doc_a, a = window(annotated_log)
+    set_transcription(doc_a.sessions[0].user_turns[0], "half written")
+    a.flush()
+    interrupted = a.folder / f".{a.file.name}.abcd1234.tmp"  # what write_atomic leaves when killed
+    interrupted.write_bytes(a.file.read_bytes()[:10])
+    os.utime(interrupted, (0, 0))
+    die(a)
+    window(annotated_log)[1].leftovers()
+    assert not interrupted.exists()
