@@ -3,6 +3,8 @@
 Edits are committed (as one undoable TranscribeTurn) when they are finished:
 on Ctrl+Enter (the window's commit action calls commit()), when the editor
 loses focus, and before the editor shows another turn; never per keystroke.
+Until then pending_edit() tells the typing (pending_text_changed says when it
+may have changed), which the window counts as unsaved work and journals.
 The window's keys keep working while the cursor is in here: the text box
 lets every key of the action table through to its QAction (play/pause, back,
 next turn...), except undo/redo while it has typing of its own to undo.
