@@ -13,16 +13,16 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QUndoStack
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from annotator.errors import AnnotatorError, LogReadError, WriteError
+from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.settings import AppSettings
 from annotator.log.atomic import write_atomic
 from annotator.log.corpus import expand_log_paths
 from annotator.log.document import AnnotationChange, LogDocument
 
 LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
-Button = QMessageBox.StandardButton
 
 
 def original_copy_path(log_path: Path) -> Path:
@@ -144,13 +144,10 @@ class DocumentController(QObject):
         self.flush_pending_edits()
         if not self.has_unsaved_work:
             return True
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved annotations",
-                          f"Save the annotations of {self.document.path.name} before going on?",
-                          Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
-        box.setInformativeText("Transcriptions or task completion changed since the last save.")
-        box.setDefaultButton(Button.Save)
-        label_with_accelerators(box, {Button.Save: "&Save", Button.Discard: "&Discard", Button.Cancel: "&Cancel"})
-        answer = box.exec()
+        answer = ask(self.parent_widget, Icon.Warning, "Unsaved annotations",
+                     f"Save the annotations of {self.document.path.name} before going on?",
+                     Button.Save | Button.Discard | Button.Cancel, default=Button.Save,
+                     informative="Transcriptions or task completion changed since the last save.")
         if answer == Button.Save:
             return self.save()
         if answer == Button.Discard:
@@ -220,15 +217,12 @@ class DocumentController(QObject):
         return Path(dialog.selectedFiles()[0])
 
     def _ask_overwrite_or_reload(self, path: Path) -> Button:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Log changed on disk",
-                          f"{path.name} was changed by another program since it was opened.",
-                          Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
-        box.setInformativeText("Overwrite it with this version (the other program's changes are lost), "
+        return ask(self.parent_widget, Icon.Warning, "Log changed on disk",
+                   f"{path.name} was changed by another program since it was opened.",
+                   Button.Save | Button.Discard | Button.Cancel, default=Button.Cancel,
+                   labels={Button.Save: "&Overwrite", Button.Discard: "&Reload"},
+                   informative="Overwrite it with this version (the other program's changes are lost), "
                                "or reload it (your unsaved annotations stay in the recovery journal)?")
-        box.button(Button.Save).setText("Overwrite")
-        box.button(Button.Discard).setText("Reload")
-        box.setDefaultButton(Button.Cancel)
-        return Button(box.exec())
 
     def reload(self) -> bool:
         """Read the log again from disk, dropping the unsaved edits in memory."""
@@ -269,12 +263,10 @@ class DocumentController(QObject):
 
     def save_before_export(self) -> bool:
         """Export reads the file: offer to save first, or to export what is on disk."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Export CSV",
-                          "The export reads the saved log. Save the annotations first?",
-                          Button.Save | Button.Ignore | Button.Cancel, self.parent_widget)
-        box.button(Button.Ignore).setText("Export last saved")
-        box.setDefaultButton(Button.Save)
-        answer = box.exec()
+        answer = ask(self.parent_widget, Icon.Question, "Export CSV",
+                     "The export reads the saved log. Save the annotations first?",
+                     Button.Save | Button.Ignore | Button.Cancel, default=Button.Save,
+                     labels={Button.Ignore: "&Export last saved"})
         if answer == Button.Save:
             return self.save()
         return answer == Button.Ignore
@@ -282,15 +274,7 @@ class DocumentController(QObject):
     # --- errors -------------------------------------------------------------------
     def show_error(self, title: str, error: Exception) -> None:
         self.status_reported.emit(str(error))
-        box = QMessageBox(QMessageBox.Icon.Critical, title, str(error), Button.Ok, self.parent_widget)
-        box.exec()
-
-
-def label_with_accelerators(box: QMessageBox, labels: dict[Button, str]) -> None:
-    """Give BOX's buttons texts with an underlined letter (Alt+letter, or the letter alone, answers),
-    whatever the platform style would have called them."""
-    for button, text in labels.items():
-        box.button(button).setText(text)
+        show_error(self.parent_widget, title, str(error))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -13,11 +13,11 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
+from annotator.gui.message_box import Button, Icon, message_box
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import JournalEntry, RecoveryJournal
 
 JOURNAL_DELAY_MS = 1500  # the issue asks for "within 2 seconds of each edit"
-Button = QMessageBox.StandardButton
 
 
 class RecoveryWatcher(QObject):
@@ -67,12 +67,11 @@ class RecoveryWatcher(QObject):
         self.controller.status_reported.emit(f"Restored {restored} unsaved annotation(s) of {document.path.name}")
 
     def _ask_restore(self, entry: JournalEntry) -> Button:
-        box = QMessageBox(QMessageBox.Icon.Question, "Restore unsaved work?",
-                          f"Unsaved annotations of this log were found: {entry.summary}.",
-                          Button.Discard, self.parent_widget)
-        restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
+        box = message_box(self.parent_widget, Icon.Question, "Restore unsaved work?",
+                          f"Unsaved annotations of this log were found: {entry.summary}.", Button.Discard,
+                          informative=entry.warning or "Restore puts them back exactly as they were; Discard deletes them.")
+        restore = box.addButton("&Restore", QMessageBox.ButtonRole.AcceptRole)
         box.setDefaultButton(restore)
-        box.setInformativeText(entry.warning or "Restore puts them back exactly as they were; Discard deletes them.")
         box.exec()
         return Button.Discard if box.clickedButton() is not restore else Button.Ok
 

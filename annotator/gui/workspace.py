@@ -12,9 +12,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
+from annotator.gui.actions import key_text, spec
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
+from annotator.gui.models.findings import count_text
 from annotator.gui.playback import Playback
 from annotator.gui.views.findings_panel import FindingsPanel
 from annotator.gui.views.session_browser import SessionBrowser
@@ -23,7 +25,7 @@ from annotator.gui.views.waveform import WaveformView
 from annotator.gui.worker import BackgroundTask
 from annotator.log.corpus_scan import summarize_document
 from annotator.log.document import LogDocument
-from annotator.log.validation import Finding, findings_with_paths_in_subprocess
+from annotator.log.validation import Finding, Severity, findings_with_paths_in_subprocess
 from annotator.log.views import ElementView, Session, Turn, view_of
 
 Area = Qt.DockWidgetArea
@@ -87,7 +89,10 @@ class Workspace(QObject):
         p.position_changed.connect(self._position_changed)
         p.message_shown.connect(lambda text: w.statusBar().showMessage(text, 8000))
         actions["play_exchange"].triggered.connect(lambda: p.play_exchange(w.current_turn()))
-        actions["other_side"].toggled.connect(p.set_other_side)
+        actions["other_side"].triggered.connect(lambda: p.play_other_side(w.current_turn()))
+        actions["next_finding"].triggered.connect(lambda: self._step_finding(+1))
+        actions["previous_finding"].triggered.connect(lambda: self._step_finding(-1))
+        w.neighbour_session = self._neighbour_session
         actions["fit_timeline"].triggered.connect(self.timeline.fit)
 
     # --- corpus and findings ------------------------------------------------------------
@@ -95,6 +100,18 @@ class Workspace(QObject):
         self.corpus = Path(folder)
         self.window.docks["sessions_dock"].show()
         self.browser.scan(self.corpus)
+
+    def _neighbour_session(self, step: int) -> bool:
+        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list."""
+        document, session = self.window.document, self.window.session
+        if self.corpus is None or document is None or session is None:
+            return False
+        summary = self.browser.neighbour_in_another_log(document.path, session.id, step)
+        if summary is None:
+            return False
+        self.browser.select_session(summary.file, summary.session_id)
+        self._session_activated(summary.file, summary.session_id)
+        return self.window.document is not document
 
     def _session_activated(self, file: Path, session_id: str) -> None:
         if not self.window.open_path(file):
@@ -126,6 +143,10 @@ class Workspace(QObject):
             return
         self._finding_paths = {id(finding): path for finding, path in result}
         self.findings.set_findings([finding for finding, _ in result])
+        counted = count_text([finding for finding, _ in result if finding.severity in (Severity.ERROR, Severity.WARNING)])
+        if counted:
+            key = key_text(spec("next_finding"))
+            self.window.show_status(f"{document.path.name} has {counted}: see Findings ({key}: the next one)")
         if self.corpus is not None:
             for summary in summarize_document(document, [f for f, _ in result]):
                 self.browser.update_session(summary)
@@ -144,7 +165,15 @@ class Workspace(QObject):
         turn = document.turn_containing(element)
         if turn is not None:
             self.window.select_turn(turn)
-        self.window.show_element(view_of(element, document.unit))
+        self.window.show_element(view_of(element, document.unit), raise_details=False)
+
+    def _step_finding(self, step: int) -> None:
+        """F8 / Shift+F8: the next or previous finding, its turn selected, the Findings tab in front."""
+        if not self.findings.step(step):
+            self.window.show_status("No further finding that way" if self.findings.findings else "No findings in this log")
+            return
+        self.window.docks["findings_dock"].show()
+        self.window.docks["findings_dock"].raise_()
 
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:

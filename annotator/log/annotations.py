@@ -14,7 +14,7 @@ from lxml import etree
 
 from annotator.errors import AnnotationError
 from annotator.log.document import AnnotationChange
-from annotator.log.text import clean_text
+from annotator.log.text import clean_text, first_not_xml
 from annotator.log.views import TRANSCRIPTION_KEY, AnnotationView, Session, Turn
 
 TASK_COMPLETED = "1"
@@ -27,6 +27,10 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
     old = turn.transcription
     if new == old:
         return False
+    bad = first_not_xml(new) if new is not None else None
+    if bad is not None:  # refused before the tree is touched: no empty GC_ANNOT is left behind
+        raise AnnotationError(f"turn {turn.id}: the transcription holds the control character U+{ord(bad):04X}, "
+                              "which XML cannot store")
     annotation = turn.transcription_annotation()
     if annotation is not None and annotation.el.getparent() is not turn.el:
         _remove_transcription(annotation)  # a session-level one moves into its turn

@@ -88,7 +88,7 @@ def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     assert window.current_turn().id == "02"
     press(qtbot, window, Key.Key_Up, Mod.ControlModifier)  # none before: stays
     assert window.current_turn().id == "02"
-    assert "No further turn" in window.statusBar().currentMessage()
+    assert window.statusBar().currentMessage() == "No user turn before turn 02 in session travel:20261121:002"
 
 
 def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):

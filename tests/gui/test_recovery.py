@@ -67,7 +67,7 @@ def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path
     assert RecoveryJournal.for_document(LogDocument.load(raw_log)).pending() is not None
     seen = _answer_with("default")
     window = make_window(raw_log)
-    assert seen["default"] == "Restore" and "1 transcription" in seen["text"]
+    assert seen["default"] == "&Restore" and "1 transcription" in seen["text"]
     assert window.document.sessions[0].user_turns[0].transcription == TYPED
     assert window.isWindowModified(), "restored work is unsaved work"
     window.controller.save()

@@ -16,7 +16,9 @@ from pathlib import Path
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont
 
+from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.findings import GREYED_TEXT, severity_icon
+from annotator.log.clock import clock_text
 from annotator.log.corpus_scan import SessionSummary
 from annotator.log.validation import Severity
 
@@ -59,10 +61,7 @@ def row_key(file: Path, session_index: int) -> tuple[str, int]:
 
 
 def duration_text(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes}:{rest:02d}"
+    return "?" if seconds is None else clock_text(seconds)
 
 
 class SessionListModel(QAbstractTableModel):
@@ -181,6 +180,8 @@ class SessionListModel(QAbstractTableModel):
         if role == Role.ForegroundRole:
             if column == Column.TRANSCRIBED and summary.n_untranscribed:
                 return UNTRANSCRIBED_TEXT
+            if column == Column.DURATION and summary.duration_s is not None and summary.duration_s < 0:
+                return WARNING_TEXT
             if (column == Column.TASK and summary.task_completion is None) or (
                     column == Column.FINDINGS and not summary.findings_text):
                 return GREYED_TEXT

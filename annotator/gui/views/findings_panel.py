@@ -46,6 +46,7 @@ class FindingsPanel(QWidget):
     def _build(self, show_quirks: bool) -> None:
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("findings_summary")
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
         self.quirks_box = QCheckBox("Show DTD quirks", self)
         self.quirks_box.setChecked(show_quirks)
         self.quirks_box.setToolTip("Places where the log breaks the standard's DTD only where that DTD "
@@ -103,6 +104,18 @@ class FindingsPanel(QWidget):
 
     def current_finding(self) -> Finding | None:
         return self.table.currentIndex().data(FINDING_ROLE)
+
+    def step(self, step: int) -> bool:
+        """Make the next (+1) or previous (-1) listed finding current and activate it; False at the end."""
+        current = self.table.currentIndex()
+        row = current.row() + step if current.isValid() else (0 if step > 0 else self.proxy.rowCount() - 1)
+        if not 0 <= row < self.proxy.rowCount():
+            return False
+        index = self.proxy.index(row, 0)
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+        self._on_activated(index)
+        return True
 
     # --- internals -----------------------------------------------------------
     def _on_activated(self, index: QModelIndex) -> None:

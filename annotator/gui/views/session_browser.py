@@ -82,6 +82,7 @@ class SessionBrowser(QWidget):
         self.keyword_button.setToolTip("Filter keywords (they can also be typed into the filter box)")
         self.keyword_button.setMenu(self._keyword_menu())
         self.count_label = QLabel(self)
+        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
 
         self.table = QTableView(self)
         self.table.setObjectName("session_table")
@@ -106,6 +107,7 @@ class SessionBrowser(QWidget):
         header.resizeSection(Column.FINDINGS, metrics.horizontalAdvance("12 errors, 3 warnings") + 40)
 
         self.progress_label = QLabel(self)
+        self.progress_label.setTextFormat(Qt.TextFormat.PlainText)  # it names files
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setMaximumHeight(metrics.height())
@@ -205,6 +207,22 @@ class SessionBrowser(QWidget):
 
     def current_summary(self) -> SessionSummary | None:
         return self.table.currentIndex().data(SUMMARY_ROLE)
+
+    def neighbour_in_another_log(self, file: Path, session_id: str, step: int) -> SessionSummary | None:
+        """The first listed session of another log after (+1) or before (-1) FILE's SESSION_ID, in the
+        list's current order and filter; None at the end of the list or when FILE is not listed."""
+        row = self.model.row_of(file, session_id)
+        index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
+        if not index.isValid():
+            return None
+        here = Path(file).resolve()
+        position = index.row() + step
+        while 0 <= position < self.proxy.rowCount():
+            summary = self.proxy.index(position, 0).data(SUMMARY_ROLE)
+            if Path(summary.file).resolve() != here:
+                return summary
+            position += step
+        return None
 
     # --- scanning ------------------------------------------------------------
     def _on_rows(self, task: BackgroundTask, batches: list[list[SessionSummary]]) -> None:
