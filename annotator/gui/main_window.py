@@ -45,6 +45,7 @@ from annotator.gui.views.metrics_panel import MetricsPanel
 from annotator.gui.views.session_bar import SessionBar
 from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.gui.views.turn_table_view import TurnTableView
+from annotator.gui.window_geometry import fit_on_screen, restore_layout, save_layout, size_for_first_start
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.text import SHOWN_ID_CHARS, shorten
@@ -90,12 +91,13 @@ class MainWindow(QMainWindow):
         self.undo_stack = self.controller.undo_stack
         self.actions = build_actions(self)
         self.docks: dict[str, QDockWidget] = {}
+        self.on_demand_docks: set[str] = set()  # shown when they have something to show: restore_layout hides them
         self._build_menus()
         self._build_widgets()
         self._connect()
         self.setAcceptDrops(True)
         self.statusBar()
-        self.resize(1440, 900)
+        size_for_first_start(self)
         self._show_document(None)
 
     # --- composition -------------------------------------------------------
@@ -115,10 +117,10 @@ class MainWindow(QMainWindow):
         self.splitter.setObjectName("table_editor_splitter")
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.editor)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)  # the editor keeps its lines; the table takes what the window gains
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([560, 220])
+        self.splitter.setSizes([1_000_000, 1])  # weights: the editor starts at its minimum height
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -470,18 +472,17 @@ class MainWindow(QMainWindow):
         show_about(self)
 
     def restore_layout(self) -> None:
-        """Restore size, docks and splitter as the annotator left them (call after every add_dock)."""
-        if not self.settings.window_geometry.isEmpty():
-            self.restoreGeometry(self.settings.window_geometry)
-        if not self.settings.window_state.isEmpty():
-            self.restoreState(self.settings.window_state)
-        if not self.settings.splitter_state.isEmpty():
-            self.splitter.restoreState(self.settings.splitter_state)
+        """Restore size, docks and splitter as the annotator left them, fitted to this screen (call after every add_dock)."""
+        restore_layout(self, self.splitter, self.settings)
+        for name in self.on_demand_docks:
+            self.docks[name].hide()
 
     def save_layout(self) -> None:
-        self.settings.window_geometry = self.saveGeometry()
-        self.settings.window_state = self.saveState()
-        self.settings.splitter_state = self.splitter.saveState()
+        save_layout(self, self.splitter, self.settings)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, lambda: fit_on_screen(self))  # once the window system has framed the window
 
     def closeEvent(self, event) -> None:
         if not self.controller.maybe_discard():

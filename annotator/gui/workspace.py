@@ -22,6 +22,7 @@ from annotator.gui.views.findings_panel import FindingsPanel
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.gui.views.timeline import TimelineView
 from annotator.gui.views.waveform import WaveformView
+from annotator.gui.window_geometry import is_wide_screen
 from annotator.gui.worker import BackgroundTask
 from annotator.log.corpus_scan import summarize_document
 from annotator.log.document import LogDocument
@@ -29,6 +30,9 @@ from annotator.log.validation import Finding, Severity, findings_with_paths_in_s
 from annotator.log.views import ElementView, Session, Turn, view_of
 
 Area = Qt.DockWidgetArea
+# Shares of the window for the docks on a first start (afterwards the window keeps what the annotator made of it);
+# a smaller screen's one column of four tabbed docks needs some 350 pixels for the tabs' names.
+TIMELINE_HEIGHT, WAVEFORM_WIDTH, SIDE_DOCK_WIDTH, TABBED_DOCK_WIDTH = 0.34, 0.3, 0.22, 0.27
 
 
 class Workspace(QObject):
@@ -50,23 +54,39 @@ class Workspace(QObject):
         self.corpus: Path | None = None
         self._validation: BackgroundTask | None = None
         self._finding_paths: dict[int, str | None] = {}
-        window.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
-        window.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
-        window.splitDockWidget(window.docks["timeline_dock"], window.docks["waveform_dock"], Qt.Orientation.Vertical)
-        window.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea, "sessions_dock")
-        window.add_dock(self.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
-        window.tabifyDockWidget(window.docks["metrics_dock"], window.docks["findings_dock"])
-        window.docks["details_dock"].raise_()
-        window.docks["sessions_dock"].hide()  # shown when a corpus is opened
-        # The turn table is where the annotator works: the timeline and waveform get a strip below it.
-        window.resizeDocks([window.docks["timeline_dock"], window.docks["waveform_dock"]], [230, 90],
-                           Qt.Orientation.Vertical)
+        self._arrange_docks()
         window.playback = self.playback
         self.playback.set_loop(window.settings.loop)
         self.playback.set_speed(window.settings.speed)
         self.markers = MarkersController(window, self.timeline, self.browser)
         self.exports = ExportMenu(window, lambda: self.corpus)
         self._connect()
+
+    def _arrange_docks(self) -> None:
+        """The timeline and, beside it, the waveform in a strip below the turn table, where the annotator
+        works; the Sessions dock (shown for a corpus only) left of it on a wide screen, else one more
+        tab beside Details, Session metrics and Findings, so that the turn table keeps its width."""
+        w = self.window
+        w.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
+        w.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
+        w.splitDockWidget(w.docks["timeline_dock"], w.docks["waveform_dock"], Qt.Orientation.Horizontal)
+        wide = is_wide_screen(w)
+        w.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
+                   "sessions_dock")
+        w.add_dock(self.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
+        w.tabifyDockWidget(w.docks["metrics_dock"], w.docks["findings_dock"])
+        if not wide:
+            w.tabifyDockWidget(w.docks["findings_dock"], w.docks["sessions_dock"])
+        w.docks["details_dock"].raise_()
+        w.on_demand_docks.add("sessions_dock")
+        w.docks["sessions_dock"].hide()
+        width, height = w.width(), w.height()
+        w.resizeDocks([w.docks["timeline_dock"]], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
+        side = [w.docks["details_dock"]] + ([w.docks["sessions_dock"]] if wide else [])
+        side_width = round(width * (SIDE_DOCK_WIDTH if wide else TABBED_DOCK_WIDTH))
+        w.resizeDocks([w.docks["timeline_dock"], w.docks["waveform_dock"], *side],
+                      [round(width * (1 - WAVEFORM_WIDTH)), round(width * WAVEFORM_WIDTH)] + [side_width] * len(side),
+                      Qt.Orientation.Horizontal)
 
     def _connect(self) -> None:
         w, p, actions = self.window, self.playback, self.window.actions
@@ -98,7 +118,9 @@ class Workspace(QObject):
     # --- corpus and findings ------------------------------------------------------------
     def open_corpus(self, folder: Path) -> None:
         self.corpus = Path(folder)
-        self.window.docks["sessions_dock"].show()
+        dock = self.window.docks["sessions_dock"]
+        dock.show()
+        dock.raise_()
         self.browser.scan(self.corpus)
 
     def _neighbour_session(self, step: int) -> bool:
@@ -178,6 +200,8 @@ class Workspace(QObject):
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:
         self.timeline.set_session(session)
+        self.browser.mark_open(session.document.path if session is not None else None,
+                               session.index if session is not None else 0)
 
     def _show_turn(self, turn: Turn | None) -> None:
         self.timeline.select_turn(None if turn is None else turn.index)

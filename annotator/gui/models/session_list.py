@@ -71,8 +71,11 @@ class SessionListModel(QAbstractTableModel):
         self._row_of: dict[tuple[str, int], int] = {}
         self._root: Path | None = None
         self.marker_names: list[str] = []  # one extra column each, after the fixed ones
+        self._open: tuple[str, int] | None = None  # row_key of the session open in the window
         self._italic = QFont()
         self._italic.setItalic(True)
+        self._bold = QFont()
+        self._bold.setBold(True)
 
     # --- rows ----------------------------------------------------------------
     def clear(self, root: Path | None = None) -> None:
@@ -115,6 +118,17 @@ class SessionListModel(QAbstractTableModel):
             if summary.session_id == session_id and row_key(summary.file, 0)[0] == row_key(file, 0)[0]:
                 return row
         return None
+
+    def set_open_session(self, file: Path | None, session_index: int = 0) -> None:
+        """The session open in the window, whose row is shown in bold (None: none)."""
+        rows = [self.open_row()]
+        self._open = row_key(file, session_index) if file is not None else None
+        for row in rows + [self.open_row()]:
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1), [Role.FontRole])
+
+    def open_row(self) -> int | None:
+        return self._row_of.get(self._open) if self._open is not None else None
 
     def unreadable_count(self) -> int:
         return sum(1 for summary in self._rows if summary.problem is not None)
@@ -185,9 +199,17 @@ class SessionListModel(QAbstractTableModel):
             if (column == Column.TASK and summary.task_completion is None) or (
                     column == Column.FINDINGS and not summary.findings_text):
                 return GREYED_TEXT
-        if role == Role.FontRole and column == Column.TASK and summary.task_completion is None:
-            return self._italic
+        if role == Role.FontRole:
+            return self._font(summary, column)
         return None
+
+    def _font(self, summary: SessionSummary, column: Column) -> QFont | None:
+        italic = column == Column.TASK and summary.task_completion is None
+        if row_key(summary.file, summary.session_index) != self._open:
+            return self._italic if italic else None
+        font = QFont(self._bold)
+        font.setItalic(italic)
+        return font
 
     def _display(self, summary: SessionSummary, column: Column) -> str:
         if column == Column.FILE:

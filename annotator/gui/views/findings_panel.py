@@ -47,6 +47,7 @@ class FindingsPanel(QWidget):
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("findings_summary")
         self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary_label.setWordWrap(True)  # a long count wraps in a narrow dock instead of widening the window
         self.quirks_box = QCheckBox("Show DTD quirks", self)
         self.quirks_box.setChecked(show_quirks)
         self.quirks_box.setToolTip("Places where the log breaks the standard's DTD only where that DTD "
