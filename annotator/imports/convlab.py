@@ -24,6 +24,7 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
 
@@ -31,7 +32,8 @@ DIALOGUES_MEMBER = "data/dialogues.json"
 _CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-(\d+)")
 
 
-def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:
+def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None,
+                   guard: OutputGuard | None = None) -> ImportReport:
     dialogues = read_dialogues_json(source)
     report = ImportReport("convlab", source, out_dir)
     ids = [str(d.get("dialogue_id") or f"dialogue-{i}") if isinstance(d, dict) else "" for i, d in enumerate(dialogues)]
@@ -50,7 +52,7 @@ def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None
                    '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
         planned.append((stems[position], session, comment))
         report.turns += len(turns)
-    report.files = write_logs(out_dir, planned, progress)
+    report.files = write_logs(out_dir, planned, progress, guard)
     return report
 
 

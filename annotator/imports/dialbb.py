@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
 
@@ -22,7 +23,8 @@ SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}
 
 
-def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:
+def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
+                  guard: OutputGuard | None = None) -> ImportReport:
     sessions = read_scenario(source)
     report = ImportReport("dialbb", source, out_dir)
     stem = nmtoken(source.name.rsplit(".", 1)[0] if "." in source.name else source.name, "scenario")
@@ -39,7 +41,7 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None)
                    '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
         planned.append((name, TextSession(name, turns, record), comment))
         report.turns += len(turns)
-    report.files = write_logs(out_dir, planned, progress)
+    report.files = write_logs(out_dir, planned, progress, guard)
     return report
 
 
