@@ -7,7 +7,8 @@ in annotator.export.csv_rows. The files are UTF-8 without BOM with LF line
 ends, written all or nothing (annotator.export.staged_output): the three are
 built in a staging folder and replace the previous ones only when every log
 has been exported, so a failure leaves the old files as they were and a new
-output folder is not made at all.
+output folder is not made at all. File names in the cells are written by
+annotator.log.file_name_text (any name, reversibly).
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ from annotator.export.output_guard import OutputGuard
 from annotator.export.staged_output import StagedFolder
 from annotator.log.corpus import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.log.document import LogDocument
+from annotator.log.file_name_text import name_text
 from annotator.log.gc_pause import gc_paused
 from annotator.log.metrics import session_metrics
 from annotator.log.metrics_scan import SessionPass
@@ -128,12 +130,12 @@ def _export_document(doc: LogDocument, file_cell: str, audio: AudioCells, sessio
 
 
 def _file_cell(path: Path, root: Path) -> str:
-    """The log's path relative to the common root of the given paths, with / separators."""
+    """The log's path relative to the common root of the given paths, with / separators, as name_text writes it."""
     resolved = path.resolve()
     try:
         relative = resolved.relative_to(root)
     except ValueError:
         relative = resolved
-    return text_cell(relative.as_posix())
+    return text_cell(name_text(relative.as_posix()))
 
 

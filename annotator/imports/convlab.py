@@ -27,6 +27,7 @@ from typing import Any
 from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
+from annotator.log.file_name_text import name_text
 
 DIALOGUES_MEMBER = "data/dialogues.json"
 _CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-(\d+)")
@@ -47,7 +48,8 @@ def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None
             report.warnings.append(f"{where}: skipped, it has no turns")
             continue
         session = TextSession(session_ids[position], turns, _source_record(dialogue, dialogue_id, source))
-        comment = (f"Imported by the Communicator Log Annotator from ConvLab dialogue {dialogue_id} of {source.name}: "
+        comment = (f"Imported by the Communicator Log Annotator from ConvLab dialogue {dialogue_id} of "
+                   f"{name_text(source.name)}: "
                    "text turns only, no audio; every time is synthesised, not recorded "
                    '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
         planned.append((stems[position], session, comment))
@@ -133,7 +135,7 @@ def _session_id(dialogue: Any, dialogue_id: str) -> str:
 
 
 def _source_record(dialogue: dict[str, Any], dialogue_id: str, source: Path) -> dict[str, str]:
-    record = {":import_format": "convlab", ":import_source": source.name}
+    record = {":import_format": "convlab", ":import_source": name_text(source.name)}
     for key, field in ((":source_dataset", "dataset"), (":source_split", "data_split"),
                        (":original_id", "original_id")):
         if isinstance(dialogue.get(field), str) and dialogue[field]:

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from annotator.log.file_name_text import name_text
 from annotator.log.times import parse_number
 from annotator.markers.facts import LogFacts, scan_log
 from annotator.markers.operators import EvaluationContext
@@ -149,8 +150,8 @@ def session_markers(evaluation: LogEvaluation, sender_id: str) -> list[SessionMa
 
 
 def sender_id(path: Path) -> str:
-    """Rasa's sender_id for a log: its file name without the extension."""
-    return Path(path).stem
+    """Rasa's sender_id for a log: its file name without the extension, as name_text writes names."""
+    return name_text(Path(path).stem)
 
 
 def extract_markers(markers: MarkerSet, paths: Sequence[Path], progress: Progress | None = None) -> list[SessionMarkers]:
