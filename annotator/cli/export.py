@@ -43,6 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.cli.main import one_line
     from annotator.cli.progress import progress
     from annotator.export.formats import EXPORT_FORMATS
 
@@ -55,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     report = fmt.run(list(args.paths), args.output, options,
                      progress=lambda items, total=None: progress(items, "exporting", total), guard=guard)
     for warning in report.warnings:
-        print(f"annotator: warning: {warning}", file=sys.stderr)
+        print(f"annotator: warning: {one_line(warning)}", file=sys.stderr)
     print(report, file=sys.stderr)
     return 0
 

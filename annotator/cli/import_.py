@@ -27,6 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.cli.main import one_line
     from annotator.cli.progress import progress
     from annotator.errors import WriteError
     from annotator.imports import IMPORT_FORMATS
@@ -37,6 +38,6 @@ def run(args: argparse.Namespace) -> int:
     report = IMPORT_FORMATS[args.source_format].run(
         args.source, args.output, progress=lambda items, total=None: progress(items, "importing", total), guard=guard)
     for warning in report.warnings:
-        print(f"annotator: warning: {warning}", file=sys.stderr)
+        print(f"annotator: warning: {one_line(warning)}", file=sys.stderr)
     print(report, file=sys.stderr)
     return 0

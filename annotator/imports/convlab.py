@@ -30,7 +30,8 @@ from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, uniq
 from annotator.log.file_name_text import name_text
 
 DIALOGUES_MEMBER = "data/dialogues.json"
-_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-(\d+)")
+_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")
+MAX_STEM = 120  # file names stay well under the 255 bytes file systems allow; unique_names tells cut ones apart
 
 
 def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None,
@@ -42,7 +43,7 @@ def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None
     session_ids = unique_names([_session_id(d, i) for d, i in zip(dialogues, ids)])
     planned = []
     for position, (dialogue, dialogue_id) in enumerate(zip(dialogues, ids)):
-        where = f"{source}: dialogue {position} ({dialogue_id})"
+        where = f"{source}: dialogue {position} ({_shown(dialogue_id)})"
         turns = text_turns(dialogue, where)
         if not turns:
             report.warnings.append(f"{where}: skipped, it has no turns")
@@ -84,6 +85,10 @@ def read_dialogues_json(source: Path) -> list[Any]:
         raise ImportFormatError(f"{where}: not UTF-8 (byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise ImportFormatError(f"{where}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    except ValueError as error:  # a number of more than 4300 digits
+        raise ImportFormatError(f"{where}: a value JSON holds but Python cannot read: {error}") from None
+    except RecursionError:
+        raise ImportFormatError(f"{where}: nested too deeply to read") from None
     if not isinstance(value, list):
         raise ImportFormatError(f"{where}: expected a list of dialogues, found a JSON {type(value).__name__}")
     return value
@@ -123,8 +128,9 @@ def file_stems(dialogue_ids: list[str]) -> list[str]:
     """File stems from dialogue ids: canonical NAME-SPLIT-N ones with N zero-padded to a common width."""
     matches = [_CANONICAL_ID.fullmatch(i) for i in dialogue_ids]
     width = max([len(m.group(3)) for m in matches if m] + [5])
-    return [nmtoken(f"{m.group(1)}-{m.group(2)}-{int(m.group(3)):0{width}d}" if m else i, "dialogue")
-            for m, i in zip(matches, dialogue_ids)]
+    stems = [nmtoken(f"{m.group(1)}-{m.group(2)}-{m.group(3).zfill(width)}" if m else i, "dialogue")
+             for m, i in zip(matches, dialogue_ids)]
+    return [stem[:MAX_STEM] for stem in stems]
 
 
 def _session_id(dialogue: Any, dialogue_id: str) -> str:
@@ -132,6 +138,13 @@ def _session_id(dialogue: Any, dialogue_id: str) -> str:
     if isinstance(recorded, str) and recorded and nmtoken(recorded) == recorded:
         return recorded
     return nmtoken(dialogue_id, "dialogue")
+
+
+def _shown(dialogue_id: str) -> str:
+    """A dialogue id for a message: as it is when short and printable, else quoted, escaped and cut."""
+    if len(dialogue_id) <= 60 and dialogue_id.isprintable():
+        return dialogue_id
+    return repr(dialogue_id[:60]) + ("..." if len(dialogue_id) > 60 else "")
 
 
 def _source_record(dialogue: dict[str, Any], dialogue_id: str, source: Path) -> dict[str, str]:
