@@ -199,3 +199,14 @@ def test_through_the_real_command_on_a_full_disk(inputs: Path, tmpfs: Path):  # 
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "No space left on device" in done.stderr and done.stderr.count("\n") == 1
     assert snapshot(tmpfs) == before
+
+
+def test_a_staging_folder_left_by_a_killed_export_is_not_read_as_logs(inputs: Path, tmp_path: Path, capsys):
+    """A SIGKILL can leave .NAME.XXXXXXXX.tmp with staged logs in it; a corpus scan must not count them twice."""
+    corpus = tmp_path / "corpus"
+    shutil.copytree(inputs / "corpus", corpus)
+    leftover = corpus / ".out.k1ll3d00.tmp" / "travel-20261121-001"
+    leftover.mkdir(parents=True)
+    shutil.copyfile(corpus / LOG_001, leftover / "travel-20261121-001-hublog.xml")
+    status, err = run(["export", corpus, "-o", tmp_path / "out"], capsys)
+    assert status == 0 and err.startswith("exported 3 log(s)"), err
