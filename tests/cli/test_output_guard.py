@@ -363,3 +363,13 @@ def test_a_folder_above_an_input_log_holds_it(work: Work, capsys, through_link: 
     assert status == 2
     assert err == f"annotator: {out}: this folder holds the input {work.log}; nothing written (use --force to write anyway)\n"
     assert snapshot(work.root) == before
+
+
+def test_markers_refuses_writing_two_of_its_tables_to_one_file(work: Work, capsys):
+    """-o x-overall.csv with --stats-file-prefix x would write the rows and the statistics over each other."""
+    out = work.root / "x-overall.csv"
+    before = snapshot(work.root)
+    status, err = run(["markers", "--config", work.kpis, work.log, "-o", out, "--stats-file-prefix",
+                       work.root / "x", "--force"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "two of the outputs are the same file" in err, err
+    assert snapshot(work.root) == before
