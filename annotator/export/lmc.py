@@ -40,24 +40,25 @@ from annotator.export.dialogue_text import (
     Utterance,
     read_dialogues,
 )
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import write_together
 
 
 def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-               progress: Progress | None = None) -> ExportReport:
+               progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     options = options or ExportOptions()
     groups, warnings, sessions = _grouped(paths, options, progress)
     lines = [json.dumps(_record(session_id, utterance, options.speaker), ensure_ascii=False)
              for session_id, utterances in groups.items() for utterance in utterances]
-    return _write("lmc", out_file, lines, sessions, warnings)
+    return _write("lmc", out_file, lines, sessions, warnings, guard)
 
 
 def export_lmc_text(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                    progress: Progress | None = None) -> ExportReport:
+                    progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     options = options or ExportOptions()
     groups, warnings, sessions = _grouped(paths, options, progress)
     lines = [utterance.text for utterances in groups.values() for utterance in utterances]
-    return _write("lmc-text", out_file, lines, sessions, warnings)
+    return _write("lmc-text", out_file, lines, sessions, warnings, guard)
 
 
 def timestamp_ms(utterance: Utterance) -> int | None:
@@ -107,7 +108,8 @@ def _record(session_id: str, utterance: Utterance, speaker: str) -> dict:
     return record
 
 
-def _write(name: str, out_file: Path, lines: list[str], sessions: int, warnings: list[str]) -> ExportReport:
+def _write(name: str, out_file: Path, lines: list[str], sessions: int, warnings: list[str],
+           guard: OutputGuard | None) -> ExportReport:
     out_file = Path(out_file)
-    write_atomic(out_file, "".join(line + "\n" for line in lines).encode("utf-8"))
+    write_together({out_file: "".join(line + "\n" for line in lines).encode("utf-8")}, guard)
     return ExportReport(name, out_file, [out_file], sessions, len(lines), warnings)

@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from annotator.errors import WriteError
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
@@ -32,7 +31,8 @@ from annotator.export.dialogue_text import (
     iter_log_documents,
     relative_name,
 )
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import StagedFolder
 from annotator.log.corpus import common_root
 from annotator.log.metrics_scan import transcriptions_by_turn
 from annotator.log.metrics_wer import recognizer_text
@@ -71,7 +71,7 @@ def _unique(candidate: str, taken: set[str]) -> str:
 
 
 def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None) -> ExportReport:
+                  progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     out_dir = Path(out_dir)
     ids = _Ids()
     reference: list[str] = []
@@ -92,14 +92,10 @@ def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | Non
                 utterance_id = ids.utterance(session.id, turn_id)
                 reference.append(trn_line(ref_words, utterance_id))
                 hypothesis.append(trn_line(hyp_words, utterance_id))
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise WriteError(f"{out_dir}: cannot create the output folder: {error.strerror or error}") from None
-    files = [out_dir / REFERENCE_FILE, out_dir / HYPOTHESIS_FILE]
-    for path, lines in zip(files, (reference, hypothesis)):
-        write_atomic(path, "".join(lines).encode("utf-8"))
-    return ExportReport("sclite", out_dir, files, sessions, len(reference), warnings)
+    with StagedFolder(out_dir, guard) as staged:
+        for name, lines in ((REFERENCE_FILE, reference), (HYPOTHESIS_FILE, hypothesis)):
+            staged.write(name, "".join(lines).encode("utf-8"))
+    return ExportReport("sclite", out_dir, staged.files, sessions, len(reference), warnings)
 
 
 def scored_turns(session: Session) -> list[tuple[str, list[str], list[str]]]:

@@ -15,14 +15,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
+from annotator.log.file_name_text import name_text
 
 SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}
 
 
-def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:
+def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
+                  guard: OutputGuard | None = None) -> ImportReport:
     sessions = read_scenario(source)
     report = ImportReport("dialbb", source, out_dir)
     stem = nmtoken(source.name.rsplit(".", 1)[0] if "." in source.name else source.name, "scenario")
@@ -33,13 +36,13 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None)
         if not turns:
             report.warnings.append(f"{source}:{line}: session {number}: skipped, it has no utterance")
             continue
-        record = {":import_format": "dialbb", ":import_source": source.name, ":source_session": str(number)}
+        record = {":import_format": "dialbb", ":import_source": name_text(source.name), ":source_session": str(number)}
         comment = (f"Imported by the Communicator Log Annotator from session {number} of the DialBB scenario "
-                   f"{source.name}: text turns only, no audio; every time is synthesised, not recorded "
+                   f"{name_text(source.name)}: text turns only, no audio; every time is synthesised, not recorded "
                    '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
         planned.append((name, TextSession(name, turns, record), comment))
         report.turns += len(turns)
-    report.files = write_logs(out_dir, planned, progress)
+    report.files = write_logs(out_dir, planned, progress, guard)
     return report
 
 

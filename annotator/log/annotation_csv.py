@@ -22,6 +22,7 @@ import pandas as pd
 from annotator.errors import AnnotationFileError
 from annotator.log.annotation_set import AnnotationSet
 from annotator.log.atomic import write_atomic
+from annotator.log.file_name_text import name_text
 from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
 
 if TYPE_CHECKING:
@@ -110,11 +111,12 @@ def _cells(*values: str) -> list[str]:
 
 
 def _file_cell(csv_path: Path, session: Session | None) -> str:
+    """The session's log relative to the CSV, with / separators, as name_text writes file names."""
     if session is None:
         return ""
     log_path = session.document.path
     try:
         relative = os.path.relpath(log_path.resolve(), csv_path.resolve().parent)
     except ValueError:  # another drive (Windows)
-        return log_path.resolve().as_posix()
-    return Path(relative).as_posix()
+        return name_text(log_path.resolve().as_posix())
+    return name_text(Path(relative).as_posix())

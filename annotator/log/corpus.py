@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lxml import etree
 
 NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
 ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files, met among logs: not logs
+_STAGING = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # tempfile.mkdtemp(prefix=".NAME.", suffix=".tmp")
 
 
 def is_log_file_name(path: Path) -> bool:
@@ -16,11 +18,15 @@ def is_log_file_name(path: Path) -> bool:
 
 
 def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
-    """Files as given (whatever their name); folders replaced by the logs below them, sorted."""
+    """Files as given (whatever their name); folders replaced by the logs below them, sorted.
+
+    Staging folders of exports (.NAME.XXXXXXXX.tmp, annotator.export.staged_output), which a
+    killed export can leave behind, are not looked into."""
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.xml") if p.is_file() and is_log_file_name(p))
+            found += sorted(p for p in path.rglob("*.xml") if p.is_file() and is_log_file_name(p)
+                            and not any(_STAGING.fullmatch(part) for part in p.relative_to(path).parts[:-1]))
         else:
             found.append(path)
     return found
