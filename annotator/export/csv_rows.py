@@ -28,7 +28,7 @@ from annotator.export.csv_cells import (
 from annotator.log.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
 from annotator.log.spreadsheet_cells import neutralise_cell
 from annotator.log.text import clean_text
-from annotator.log.times import TimeUnit
+from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit
 from annotator.log.turn_facts import TurnFacts
 from annotator.log.views import ACTIVITY_TAGS, Session
 
@@ -169,6 +169,9 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
                 start, end = float(raw_start), float(raw_end)
             except (TypeError, ValueError):
                 start = end = _NAN
+            else:
+                if raw_start.strip(NUMERAL_CHARACTERS) or raw_end.strip(NUMERAL_CHARACTERS):
+                    start = _NAN  # float() read more than a decimal numeral ("1_000", "1e3")
             if start - start == 0.0 and end - end == 0.0:  # both there and finite: _operation_times, inline
                 duration = duration_cell((end - start) / divisor)
                 stime, etime = repr(start / divisor), repr(end / divisor)
@@ -178,10 +181,14 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
                 stime, etime, duration = _operation_times(raw_start, raw_end, divisor)
             kind = get("type", "")
         else:
+            raw_time = get("time")
             try:
-                time = float(get("time")) / divisor
+                time = float(raw_time) / divisor
             except (TypeError, ValueError):
                 time = _NAN
+            else:
+                if raw_time.strip(NUMERAL_CHARACTERS):
+                    time = _NAN  # float() read more than a decimal numeral
             if time - time == 0.0:  # there and finite; messages and events last no time
                 stime = repr(time)
                 if "e" in stime:

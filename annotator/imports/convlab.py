@@ -28,7 +28,7 @@ from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
 
 DIALOGUES_MEMBER = "data/dialogues.json"
-_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-(\d+)")
+_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")  # ASCII digits: int() reads "٣" too
 
 
 def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:

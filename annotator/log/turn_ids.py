@@ -1,16 +1,35 @@
-"""Turn ids are NMTOKENs; "-01" and "-1" name the same turn when they are numbers."""
+"""Turn ids are NMTOKENs; "-01" and "-1" name the same turn when they are plain numerals.
+
+A plain numeral is an optional sign and ASCII digits, nothing else: Python's
+int() would also read "1_0" as 10 and "٣" (an Arabic-Indic digit) as 3, which
+would make turn "1_0" turn 10. Anything else matches exactly. Surrounding XML
+whitespace (space, tab, CR, LF) is dropped first, as a validating XML parser
+normalises an NMTOKEN attribute; the same holds for session ids, which always
+match exactly. docs/numbers-and-ids.md states the rules.
+"""
 
 from __future__ import annotations
 
+import re
+
 TurnKey = int | str
+
+XML_SPACE = " \t\r\n"
+_PLAIN_NUMERAL = re.compile(r"[+-]?[0-9]+")
+_MAX_DIGITS = 4000  # below Python's int/str conversion limit (4300 digits)
+
+
+def strip_id(raw: str | None) -> str:
+    """An id with the XML whitespace around it dropped ("" for None)."""
+    return (raw or "").strip(XML_SPACE)
 
 
 def turn_key(raw: str | None) -> TurnKey | None:
-    """A comparable key: the integer for numeric ids, else the stripped text."""
-    if raw is None:
-        return None
-    text = raw.strip()
-    try:
-        return int(text)
-    except ValueError:
-        return text or None
+    """A comparable key: the integer for a plain numeral, else the id as written (None when blank)."""
+    text = strip_id(raw)
+    if _PLAIN_NUMERAL.fullmatch(text):
+        digits = text.lstrip("+-").lstrip("0") or "0"
+        if len(digits) <= _MAX_DIGITS:
+            return int(text)
+        return ("-" if text.startswith("-") else "") + digits  # a canonical numeral no other id can spell
+    return text or None
