@@ -18,7 +18,7 @@ from lxml import etree
 from annotator.errors import AnnotationFileError
 from annotator.log.annotation_csv import read_annotation_csv, write_annotation_csv
 from annotator.log.annotation_set import AnnotationSet
-from annotator.log.annotations import set_task_completion, set_transcription
+from annotator.log.annotations import set_task_completion, set_transcription, task_completion_problem
 from annotator.log.document import LogDocument
 from annotator.log.human_format import (
     annotations_from_human_tree,
@@ -84,10 +84,12 @@ def _plan(docs: list[LogDocument], annotations: AnnotationSet) -> _Plan:
     plan = _Plan()
     unknown_turns: list[str] = []
     unwritable: list[str] = []
+    bad_values: list[str] = []
     for session_id, value in annotations.task_completion.items():
         plan.task_completion += [(session, value) for session in sessions.get(session_id, [])]
-        if _NOT_XML.search(value):
-            unwritable.append(f"session {session_id}")
+        problem = task_completion_problem(value)
+        if problem is not None:
+            bad_values.append(f"task completion {problem.replace(' is not', f' of session {session_id} is not', 1)}")
     for ref in (ref for _, _, refs in annotations.in_order() for ref in refs):
         text = annotations.transcriptions[ref]
         if _NOT_XML.search(text):
@@ -106,6 +108,7 @@ def _plan(docs: list[LogDocument], annotations: AnnotationSet) -> _Plan:
         problems.append("unknown turns: " + ", ".join(dict.fromkeys(unknown_turns)))
     if unwritable:
         problems.append("characters XML cannot hold in: " + ", ".join(unwritable))
+    problems += bad_values
     if problems:
         raise AnnotationFileError("; ".join(problems) + "; nothing was folded")
     return plan

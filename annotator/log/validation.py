@@ -6,7 +6,8 @@ one-line "file:line: severity: message" that `annotator validate` prints.
 Severities, worst first:
   ERROR    the log is broken: the DTD rejects it, a time is not a number, an
            element ends before it starts, a turn id is used twice in a
-           session, an audio path is refused as unsafe.
+           session, a task completion is not "1" or "0", an audio path is
+           refused as unsafe.
   WARNING  the log is readable but suspicious: an operation, message or event
            outside its turn, a turn outside its session, a turnid naming no
            turn, a missing audio file, a remark made while loading.
@@ -35,6 +36,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from annotator.log.annotations import task_completion_problem
 from annotator.log.audio_refs import AudioResolver, resolver_for
 from annotator.log.document import LogDocument
 from annotator.log.dtd_quirks import describe, dtd_problems, missing_required_attributes
@@ -146,6 +148,7 @@ class _SessionChecks:
             if self.resolver is not None:
                 findings += self._audio(turn)
         findings += self._unknown_turnids(session)
+        findings += self._task_completion(session)
         return findings
 
     def _bad_times(self, session: Session) -> Iterator[Finding]:
@@ -195,6 +198,14 @@ class _SessionChecks:
             if session.turn(raw) is None:
                 yield self._finding(el, Severity.WARNING, "unknown-turnid",
                                     f"{describe(el, with_turn=False)}: turnid {raw.strip()} names no GC_TURN of session {session.id}")
+
+    def _task_completion(self, session: Session) -> Iterator[Finding]:
+        for el in session.el.iter("GC_ANNOT"):
+            for name in ("type_task_completion", "task_completion"):
+                value = el.get(name)
+                problem = None if value is None else task_completion_problem(value)
+                if problem is not None:
+                    yield self._finding(el, Severity.ERROR, "bad-task-completion", f"GC_ANNOT: {name} {problem}")
 
     def _audio(self, turn: Turn) -> Iterator[Finding]:
         for activity in turn.activities:
