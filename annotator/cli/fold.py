@@ -1,9 +1,10 @@
 """`annotator fold LOG [ANNOTATIONS...] -o OUT`: fold annotations into logs as GC_ANNOT.
 
 LOG may be a folder, then OUT is a folder that mirrors it. With no annotation
-file, the MITRE `*-human.xml` beside each `*-hublog.xml` is used. Annotation
-rows naming sessions or turns the logs do not have are an error and nothing
-is written.
+file, the MITRE `*-human.xml` beside each `*-hublog.xml` is folded into that
+log. Annotation rows naming sessions or turns the logs do not have, or naming
+an id several sessions (turns) share without saying which, are an error and
+nothing is written.
 """
 
 from __future__ import annotations
@@ -26,21 +27,22 @@ def run(args: argparse.Namespace) -> int:
     from annotator.log.annotation_set import AnnotationSet
     from annotator.log.corpus import expand_log_paths
     from annotator.log.document import LogDocument
-    from annotator.log.fold import default_annotation_file, fold_many, read_annotations
+    from annotator.log.fold import fold_human_files_beside, fold_many, read_annotations
 
     folder_mode = args.log.is_dir()
     log_paths = expand_log_paths([args.log])
     docs = [LogDocument.load(path) for path in log_paths]
     sources = list(args.annotations)
-    if not sources:
-        sources = [found for path in log_paths if (found := default_annotation_file(path)) is not None]
+    if sources:
+        annotations = AnnotationSet.merged([read_annotations(path) for path in sources])
+        try:
+            changes = fold_many(docs, annotations)
+        except AnnotationFileError as error:
+            raise AnnotationFileError(f"{', '.join(map(str, sources))}: {error}") from None
+    else:  # each log with its own *-human.xml: one log's sessions never take another's annotations
+        changes, sources = fold_human_files_beside(docs)
         if not sources:
             raise AnnotationFileError(f"{args.log}: no annotation file given and no *-human.xml beside the log")
-    annotations = AnnotationSet.merged([read_annotations(path) for path in sources])
-    try:
-        changes = fold_many(docs, annotations)
-    except AnnotationFileError as error:
-        raise AnnotationFileError(f"{', '.join(map(str, sources))}: {error}") from None
     targets = []
     for doc in docs:
         if folder_mode:

@@ -2,10 +2,13 @@
 annotations CSV; write our own.
 
 Our annotations CSV has the columns file, session_id, turn_id, transcription,
-task_completion: one row per transcribed turn, and one row with an empty
-turn_id per session that has a task completion. Every cell is read as text
-("-01", "0" and "NA" stay as written) and spreadsheet-formula neutralisation
-is undone on read and applied on write.
+task_completion, session_occurrence, turn_occurrence: one row per transcribed
+turn, and one row with an empty turn_id per session that has a task
+completion. The occurrences are filled only where sessions (turns of a
+session) share an id: which of them the row is about, from 1 (the export's
+turns.csv and sessions.csv carry the same columns). Every cell is read as
+text ("-01", "0" and "NA" stay as written) and spreadsheet-formula
+neutralisation is undone on read and applied on write.
 """
 
 from __future__ import annotations
@@ -22,14 +25,17 @@ import pandas as pd
 from annotator.errors import AnnotationFileError
 from annotator.log.annotation_set import AnnotationSet
 from annotator.log.atomic import write_atomic
+from annotator.log.human_format import SESSION_OCCURRENCE, TURN_OCCURRENCE
 from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
+from annotator.log.turn_ids import occurrence_number
 
 if TYPE_CHECKING:
     from annotator.log.views import Session
 
 __all__ = ["ANNOTATION_COLUMNS", "neutralise_cell", "read_annotation_csv", "unneutralise_cell", "write_annotation_csv"]
 
-ANNOTATION_COLUMNS = ("file", "session_id", "turn_id", "transcription", "task_completion")
+ANNOTATION_COLUMNS = ("file", "session_id", "turn_id", "transcription", "task_completion", SESSION_OCCURRENCE,
+                      TURN_OCCURRENCE)
 
 
 def read_annotation_csv(path: str | Path) -> AnnotationSet:
@@ -56,14 +62,17 @@ def read_annotation_csv(path: str | Path) -> AnnotationSet:
 
 def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool) -> None:
     session_id = cells["session_id"]
+    session_occurrence = occurrence_number(cells.get(SESSION_OCCURRENCE), SESSION_OCCURRENCE)
     transcription = cells.get("transcription", "") if has_turns else ""
     if transcription.strip():
         if not cells.get("turn_id", "").strip():
             raise ValueError("a transcription without a turn_id")
-        annotations.add_transcription(session_id, cells["turn_id"], transcription)
+        annotations.add_transcription(session_id, cells["turn_id"], transcription,
+                                      session_occurrence=session_occurrence,
+                                      turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
     task_completion = cells.get("task_completion", "")
     if task_completion.strip():
-        annotations.add_task_completion(session_id, task_completion)
+        annotations.add_task_completion(session_id, task_completion, session_occurrence=session_occurrence)
 
 
 def _read_frame(path: Path) -> pd.DataFrame:
@@ -96,13 +105,19 @@ def write_annotation_csv(path: str | Path, annotations: AnnotationSet, sessions:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(ANNOTATION_COLUMNS)
-    for session_id, session, refs in annotations.in_order(sessions):
+    for session_ref, session, refs in annotations.in_order(sessions):
         file = _file_cell(path, session)
-        if session_id in annotations.task_completion:
-            writer.writerow(_cells(file, session_id, "", "", annotations.task_completion[session_id]))
+        which = _number(session_ref.occurrence)
+        if session_ref in annotations.task_completion:
+            writer.writerow(_cells(file, session_ref.id, "", "", annotations.task_completion[session_ref], which, ""))
         for ref in refs:
-            writer.writerow(_cells(file, session_id, annotations.turn_id(ref), annotations.transcriptions[ref], ""))
+            writer.writerow(_cells(file, session_ref.id, annotations.turn_id(ref), annotations.transcriptions[ref], "",
+                                   which, _number(ref.occurrence)))
     write_atomic(path, buffer.getvalue().encode("utf-8"))
+
+
+def _number(occurrence: int | None) -> str:
+    return "" if occurrence is None else str(occurrence)
 
 
 def _cells(*values: str) -> list[str]:

@@ -5,8 +5,8 @@ one-line "file:line: severity: message" that `annotator validate` prints.
 
 Severities, worst first:
   ERROR    the log is broken: the DTD rejects it, a time is not a number, an
-           element ends before it starts, a turn id is used twice in a
-           session, a task completion is not "1" or "0", an audio path is
+           element ends before it starts, a session id is used twice in a
+           log or a turn id twice in a session, a task completion is not "1" or "0", an audio path is
            refused as unsafe.
   WARNING  the log is readable but suspicious: an operation, message or event
            outside its turn, a turn outside its session, a turnid naming no
@@ -41,6 +41,7 @@ from annotator.log.audio_refs import AudioResolver, resolver_for
 from annotator.log.document import LogDocument
 from annotator.log.dtd_quirks import describe, dtd_problems, missing_required_attributes
 from annotator.log.times import parse_number
+from annotator.log.turn_ids import strip_id
 from annotator.log.views import Session, TimedView, Turn
 
 __all__ = ["Finding", "Severity", "TOLERANCE", "validate_document", "validate_path", "worst"]
@@ -113,6 +114,7 @@ def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True)
     checks = _SessionChecks(file, resolver_for(doc.path) if audio else None, judged)
     for session in doc.sessions:
         findings += checks.run(session)
+    findings += _duplicate_sessions(file, doc.sessions)
     findings.sort(key=lambda finding: finding.line or 0)
     return findings
 
@@ -221,6 +223,21 @@ class _SessionChecks:
                         yield self._finding(data.el, Severity.ERROR, "unsafe-audio-path", f"{where}: {located.problem}")
                     else:
                         yield self._finding(data.el, Severity.WARNING, "missing-audio", f"{where}: {located.problem}")
+
+
+def _duplicate_sessions(file: str, sessions: list[Session]) -> Iterator[Finding]:
+    """A session id used again (fold and extract tell such sessions apart only by their occurrence)."""
+    first: dict[str, Session] = {}
+    for session in sessions:
+        session_id = strip_id(session.id)
+        if not session_id:
+            continue  # no id: the DTD's business
+        if session_id in first:
+            yield Finding(file, session.line, Severity.ERROR,
+                          f"GC_SESSION id {_quoted(session.id)} is already used by the GC_SESSION on line "
+                          f"{first[session_id].line}", session.el, "duplicate-session-id")
+        else:
+            first[session_id] = session
 
 
 def _span_of(view) -> _Span:

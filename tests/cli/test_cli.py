@@ -134,7 +134,9 @@ def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Pat
     table = tmp_path / "annotations.csv"
     assert annotator("extract", annotated_log, "-o", table).returncode == 0
     rows = pd.read_csv(table, dtype=str, keep_default_na=False)
-    assert list(rows.columns) == ["file", "session_id", "turn_id", "transcription", "task_completion"]
+    assert list(rows.columns) == ["file", "session_id", "turn_id", "transcription", "task_completion",
+                                  "session_occurrence", "turn_occurrence"]
+    assert set(rows["session_occurrence"]) == set(rows["turn_occurrence"]) == {""}  # no id repeats
     assert (rows["transcription"] != "").sum() == len(LogDocument.load(annotated_log).sessions[0].user_turns)
 
 

@@ -17,7 +17,7 @@ from annotator.log.annotation_csv import (
     unneutralise_cell,
     write_annotation_csv,
 )
-from annotator.log.annotation_set import AnnotationSet
+from annotator.log.annotation_set import AnnotationSet, SessionRef, TurnRef
 from annotator.log.document import LogDocument
 from tests.log.fold_strategies import TEXT
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
@@ -68,7 +68,7 @@ def test_written_file_is_utf8_lf_with_neutralised_cells_and_log_paths(tmp_path: 
     text = log_text([session("travel:001", [system_turn("01", 1000, "hi"), user_turn("-02", 1002, "boston", "-2")])])
     (tmp_path / "logs").mkdir()
     doc = LogDocument.load(write_log(tmp_path / "logs" / "a.xml", text))
-    annotations = AnnotationSet(task_completion={"travel:001": "1"})
+    annotations = AnnotationSet(task_completion={SessionRef("travel:001"): "1"})
     annotations.add_transcription("travel:001", "-02", "=zürich & co")
     path = tmp_path / "out" / "annotations.csv"
     path.parent.mkdir()
@@ -77,8 +77,8 @@ def test_written_file_is_utf8_lf_with_neutralised_cells_and_log_paths(tmp_path: 
     assert b"\r" not in raw and "zürich".encode() in raw
     rows = list(csv.reader(raw.decode("utf-8").splitlines()))
     assert rows == [list(ANNOTATION_COLUMNS),
-                    ["../logs/a.xml", "travel:001", "", "", "1"],
-                    ["../logs/a.xml", "travel:001", "-02", "'=zürich & co", ""]]
+                    ["../logs/a.xml", "travel:001", "", "", "1", "", ""],
+                    ["../logs/a.xml", "travel:001", "-02", "'=zürich & co", "", "", ""]]
 
 
 def test_exporter_turns_and_sessions_csv(tmp_path: Path):
@@ -90,9 +90,9 @@ def test_exporter_turns_and_sessions_csv(tmp_path: Path):
         "a.xml,s1,03,user,x,'@home,NA\n", encoding="utf-8")
     sessions = tmp_path / "sessions.csv"
     sessions.write_text("session_id,turns,task_completion\ns1,3,0\ns2,4,\n", encoding="utf-8-sig")
-    assert read_annotation_csv(turns) == AnnotationSet({("s1", -1): "boston please", ("s1", 3): "@home"})
-    assert read_annotation_csv(turns).turn_ids[("s1", -1)] == "-01"
-    assert read_annotation_csv(sessions) == AnnotationSet(task_completion={"s1": "0"})
+    assert read_annotation_csv(turns) == AnnotationSet({TurnRef(SessionRef("s1"), -1): "boston please", TurnRef(SessionRef("s1"), 3): "@home"})
+    assert read_annotation_csv(turns).turn_ids[TurnRef(SessionRef("s1"), -1)] == "-01"
+    assert read_annotation_csv(sessions) == AnnotationSet(task_completion={SessionRef("s1"): "0"})
 
 
 @pytest.mark.parametrize(("content", "expected"), [

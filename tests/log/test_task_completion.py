@@ -35,7 +35,7 @@ def test_fold_refuses_a_value_outside_the_set_and_changes_nothing(tmp_path: Path
     csv_path.write_text(f'session_id,task_completion\ns1,"{value}"\n', encoding="utf-8")
     with pytest.raises(AnnotationFileError) as raised:
         fold(doc, read_annotations(csv_path))
-    assert f"task completion {value!r} of session s1 is not 1 (completed) or 0 (not completed)" in str(raised.value)
+    assert f"task completion not 1 (completed) or 0 (not completed): {value!r} for session s1;" in str(raised.value)
     assert "nothing was folded" in str(raised.value)
     assert doc.serialize() == before
 
