@@ -77,17 +77,36 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
 
 def _read_frame(path: Path) -> pd.DataFrame:
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
-    except pd.errors.EmptyDataError:
-        raise AnnotationFileError(f"{path}: the file is empty, not an annotation CSV") from None
+        text = path.read_bytes().decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise AnnotationFileError(f"{path}: not UTF-8 text (byte offset {error.start})") from None
-    except pd.errors.ParserError as error:
-        raise AnnotationFileError(f"{path}: not a readable CSV: {' '.join(str(error).split())}") from None
     except OSError as error:
         raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
+    text, separator = _separator(text)
+    try:
+        frame = pd.read_csv(io.StringIO(text), sep=separator, dtype=str, keep_default_na=False)
+    except pd.errors.EmptyDataError:
+        raise AnnotationFileError(f"{path}: the file is empty, not an annotation CSV") from None
+    except pd.errors.ParserError as error:
+        raise AnnotationFileError(f"{path}: not a readable CSV: {' '.join(str(error).split())}") from None
     frame.columns = [str(name).strip() for name in frame.columns]
     return frame
+
+
+def _separator(text: str) -> tuple[str, str]:
+    """TEXT without a leading "sep=X" line, and the separator: X, else the one of , ; tab that
+    splits the header into the most column names we know (spreadsheets in many locales save
+    with ";", LibreOffice offers tab), "," when none does better."""
+    first_line, _, rest = text.partition("\n")
+    hint = first_line.strip()
+    if hint.startswith("sep=") and len(hint) == 5:
+        return rest, hint[4]
+
+    def known(separator: str) -> int:
+        header = next(csv.reader([first_line], delimiter=separator), [])
+        return sum(cell.strip() in _KNOWN_COLUMNS for cell in header)
+
+    return text, max(_SEPARATORS, key=known)  # max keeps the first of equals: ","
 
 
 def _missing_columns(columns: set[str]) -> str:
@@ -97,6 +116,10 @@ def _missing_columns(columns: set[str]) -> str:
     elif "session_id" in columns:
         wanted.append("task_completion")
     return "missing column(s) " + ", ".join(wanted)
+
+
+_SEPARATORS = (",", ";", "\t")
+_KNOWN_COLUMNS = frozenset(ANNOTATION_COLUMNS) | {"index", "speaker", "stime", "etime"}
 
 
 def write_annotation_csv(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:

@@ -101,6 +101,23 @@ def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
         f"what was said in turn {t.id}" for t in doc.sessions[0].user_turns]
 
 
+def test_fold_a_turns_csv_a_spreadsheet_saved_with_semicolons(absolute_audio_log: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    assert annotator("export", absolute_audio_log, "-o", out).returncode == 0
+    turns = pd.read_csv(out / "turns.csv", dtype=str, keep_default_na=False)
+    users = turns["speaker"] == "user"
+    turns.loc[users, "transcription"] = [f'turn {i}; "quoted"' for i in turns.loc[users, "turn_id"]]
+    # as Excel saves "CSV UTF-8" where the list separator is ";": BOM, ";", CRLF, quotes doubled
+    turns.to_csv(out / "turns.csv", index=False, sep=";", lineterminator="\r\n", encoding="utf-8-sig")
+    assert (out / "turns.csv").read_bytes().startswith(b"\xef\xbb\xbffile;session_id;turn_id;")
+    folded = tmp_path / "folded.xml"
+    result = annotator("fold", absolute_audio_log, out / "turns.csv", "-o", folded)
+    assert result.returncode == 0, result.stderr
+    doc = LogDocument.load(folded)
+    assert [t.transcription for t in doc.sessions[0].user_turns] == [
+        f'turn {t.id}; "quoted"' for t in doc.sessions[0].user_turns]
+
+
 def test_fold_refuses_unknown_ids_and_writes_nothing(absolute_audio_log: Path, tmp_path: Path):
     annotations = tmp_path / "a.csv"
     with annotations.open("w", newline="") as stream:

@@ -122,3 +122,52 @@ def test_unreadable_and_non_utf8_files(tmp_path: Path):
     latin.write_bytes("session_id,turn_id,transcription\ns1,1,zürich\n".encode("latin-1"))
     with pytest.raises(AnnotationFileError, match="latin.csv: not UTF-8"):
         read_annotation_csv(latin)
+
+
+# --- files as spreadsheets save them ---------------------------------------------------------------
+# Excel's "CSV UTF-8" in a locale whose list separator is ";" (German, French...): a byte-order
+# mark, ";" between cells, CRLF between rows, a cell quoted when it holds ";", a quote or a line
+# break (quotes doubled, line breaks inside a cell LF). LibreOffice Calc's "Text CSV" with field
+# delimiter ";" or "{Tab}": no byte-order mark by default, LF (CRLF on Windows), same quoting.
+EXCEL_SEMICOLON = (b"\xef\xbb\xbfsession_id;turn_id;transcription;task_completion\r\n"
+                   b"s1;;;1\r\n"
+                   b's1;-01;"to boston; then ""denver""";\r\n'
+                   b's1;3;"two\nlines";\r\n')
+LIBREOFFICE_TAB = (b"session_id\tturn_id\ttranscription\ttask_completion\n"
+                   b"s1\t\t\t1\n"
+                   b's1\t-01\tto boston; then "denver"\t\n'
+                   b's1\t3\t"two\nlines"\t\n')
+LIBREOFFICE_QUOTED_SEMICOLON = (b'"session_id";"turn_id";"transcription";"task_completion"\r\n'
+                                b'"s1";"";"";"1"\r\n'
+                                b'"s1";"-01";"to boston; then ""denver""";""\r\n'
+                                b'"s1";"3";"two\nlines";""\r\n')
+COMMA_WITH_BOM_CRLF = (b"\xef\xbb\xbfsession_id,turn_id,transcription,task_completion\r\n"
+                       b"s1,,,1\r\n"
+                       b's1,-01,"to boston; then ""denver""",\r\n'
+                       b's1,3,"two\nlines",\r\n')
+
+
+@pytest.mark.parametrize("content", [EXCEL_SEMICOLON, LIBREOFFICE_TAB, LIBREOFFICE_QUOTED_SEMICOLON,
+                                     COMMA_WITH_BOM_CRLF, EXCEL_SEMICOLON.replace(b"\r\n", b"\n")],
+                         ids=["excel-semicolon", "libreoffice-tab", "libreoffice-quoted-semicolon", "comma-bom-crlf",
+                              "semicolon-lf"])
+def test_spreadsheet_files_are_read_whatever_the_separator(tmp_path: Path, content: bytes):
+    path = tmp_path / "annotations.csv"
+    path.write_bytes(content)
+    annotations = read_annotation_csv(path)
+    s1 = SessionRef("s1")
+    assert annotations == AnnotationSet({TurnRef(s1, -1): 'to boston; then "denver"', TurnRef(s1, 3): "two lines"},
+                                        {s1: "1"})
+
+
+def test_a_separator_hint_line_is_honoured(tmp_path: Path):
+    path = tmp_path / "annotations.csv"
+    path.write_bytes(b"sep=;\r\nsession_id;task_completion\r\ns1;0\r\n")
+    assert read_annotation_csv(path) == AnnotationSet(task_completion={SessionRef("s1"): "0"})
+
+
+def test_a_header_in_no_known_separator_names_what_was_tried(tmp_path: Path):
+    path = tmp_path / "annotations.csv"
+    path.write_bytes(b"session_id|task_completion\ns1|0\n")
+    with pytest.raises(AnnotationFileError, match=r"missing column\(s\) session_id"):
+        read_annotation_csv(path)
