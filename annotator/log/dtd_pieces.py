@@ -61,7 +61,7 @@ def _to_split(root: etree._Element, fan_out: int, models: _Models) -> set[etree.
     """The elements with more than FAN_OUT children and their ancestors (up to ROOT): what must
     not be validated whole. An element whose content model cannot be checked here is not split."""
     split: set[etree._Element] = set()
-    for wide in root.xpath(f"descendant-or-self::*[count(*) > {fan_out}]"):
+    for wide in [el for el in root.iter(etree.Element) if len(el) > fan_out]:  # faster than XPath's count()
         for el in (wide, *wide.iterancestors()):
             if el in split:
                 break

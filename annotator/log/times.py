@@ -16,7 +16,6 @@ whitespace around it dropped. float() reads more: "1_000", "1e3", "nan",
 
 from __future__ import annotations
 
-import math
 from enum import Enum
 
 MILLISECONDS_THRESHOLD = 1e11
@@ -45,7 +44,7 @@ def parse_number(text: str | None) -> float | None:
         value = float(text)
     except ValueError:
         return None
-    if text.strip(NUMERAL_CHARACTERS) or not math.isfinite(value):
+    if text.strip(NUMERAL_CHARACTERS) or value - value != 0.0:  # not only a numeral, or too long to be finite
         return None
     return value
 

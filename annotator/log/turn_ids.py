@@ -24,7 +24,6 @@ from collections.abc import Hashable, Sequence
 TurnKey = int | str
 
 XML_SPACE = " \t\r\n"
-_PLAIN_NUMERAL = re.compile(r"[+-]?[0-9]+")
 _OCCURRENCE = re.compile(r"[0-9]{1,9}")
 _MAX_DIGITS = 4000  # below Python's int/str conversion limit (4300 digits)
 
@@ -36,12 +35,14 @@ def strip_id(raw: str | None) -> str:
 
 def turn_key(raw: str | None) -> TurnKey | None:
     """A comparable key: the integer for a plain numeral, else the id as written (None when blank)."""
-    text = strip_id(raw)
-    if _PLAIN_NUMERAL.fullmatch(text):
-        digits = text.lstrip("+-").lstrip("0") or "0"
+    if raw is None:
+        return None
+    text = raw.strip(XML_SPACE)
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if digits.isdigit() and digits.isascii():  # isdigit alone takes "٣" and "²"
         if len(digits) <= _MAX_DIGITS:
             return int(text)
-        return ("-" if text.startswith("-") else "") + digits  # a canonical numeral no other id can spell
+        return ("-" if text[0] == "-" else "") + (digits.lstrip("0") or "0")  # a canonical numeral no other id spells
     return text or None
 
 

@@ -264,7 +264,7 @@ class _SessionChecks:
                                     f"{describe(el, with_turn=False)}: turnid {raw.strip()} names no GC_TURN of session {session.id}")
 
     def _task_completion(self, session: Session) -> Iterator[Finding]:
-        for el in session.el.iter("GC_ANNOT"):
+        for el in session.el.iterchildren("GC_ANNOT"):  # where task completion is read from
             for name in ("type_task_completion", "task_completion"):
                 value = el.get(name)
                 problem = None if value is None else task_completion_problem(value)
