@@ -24,17 +24,21 @@ from tests.log.xml_builders import log_text, session, system_turn, user_turn, wr
 
 FORMULA_TEXT = st.tuples(st.sampled_from(["=", "+", "-", "@", "'=", "''+", ""]), TEXT).map("".join)
 TURN_ID = st.sampled_from(["1", "01", "-01", "-1.5", "7", "+3", "x-1"])
+OCCURRENCE = st.sampled_from([None, 1, 2, 10])
 
 
 @st.composite
 def csv_sets(draw) -> AnnotationSet:
     annotations = AnnotationSet()
     for session_id in draw(st.lists(st.sampled_from(["travel:001", "=cmd", "-s", "NA", "0"]), max_size=3, unique=True)):
+        which = draw(OCCURRENCE)
         if draw(st.booleans()):
-            annotations.add_task_completion(session_id, draw(st.sampled_from(["0", "1", "NA", "-1"])))
+            annotations.add_task_completion(session_id, draw(st.sampled_from(["0", "1", "NA", "-1"])),
+                                            session_occurrence=which)
         for turn_id in draw(st.lists(TURN_ID, max_size=4)):
             try:
-                annotations.add_transcription(session_id, turn_id, draw(FORMULA_TEXT))
+                annotations.add_transcription(session_id, turn_id, draw(FORMULA_TEXT), session_occurrence=which,
+                                              turn_occurrence=draw(OCCURRENCE))
             except ValueError:
                 pass  # "1" and "01" name one turn: the first text stays
     return annotations
