@@ -13,6 +13,7 @@ annotator.log.file_name_text (any name, reversibly).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
@@ -38,6 +39,7 @@ from annotator.log.file_name_text import name_text
 from annotator.log.gc_pause import gc_paused
 from annotator.log.metrics import session_metrics
 from annotator.log.metrics_scan import SessionPass
+from annotator.log.turn_ids import strip_id
 
 __all__ = ["EVENT_COLUMNS", "SESSION_COLUMNS", "TURN_COLUMNS", "ExportSummary", "export_csv"]
 
@@ -91,6 +93,7 @@ def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = Non
         turns.write(csv_line(TURN_COLUMNS).encode("utf-8"))
         events.write(csv_line(EVENT_COLUMNS).encode("utf-8"))
         audio_by_folder: dict[Path, AudioCells] = {}
+        session_ids: Counter[str] = Counter()  # sessions sharing an id are numbered across the logs
         items = candidates if progress is None else progress(candidates, total=len(candidates))
         for path in items:
             if root_tag(path) == ANNOTATION_ROOT:
@@ -106,24 +109,26 @@ def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = Non
             audio = audio_by_folder.get(doc.folder)
             if audio is None:
                 audio = audio_by_folder[doc.folder] = AudioCells(doc.folder)
-            _export_document(doc, _file_cell(path, root), audio, sessions, turns, events, summary)
+            _export_document(doc, _file_cell(path, root), audio, sessions, turns, events, summary, session_ids)
             summary.logs.append(path)
     return summary
 
 
 def _export_document(doc: LogDocument, file_cell: str, audio: AudioCells, sessions: BinaryIO, turns: BinaryIO,
-                     events: BinaryIO, summary: ExportSummary) -> None:
+                     events: BinaryIO, summary: ExportSummary, session_ids: Counter[str]) -> None:
     with gc_paused():
         for session in doc.sessions:
+            session_ids[strip_id(session.id)] += 1
+            occurrence = session_ids[strip_id(session.id)]
             # One pass over the session: the events rows are formatted while the pass gathers the
             # turns' facts and the metrics, instead of in a second walk over the tree.
             walk = SessionPass(session)
             rows: list[str] = []
             summary.events += event_lines(file_cell, session, rows.append, walk)
             metrics = session_metrics(session, walk)
-            lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts)
+            lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, occurrence)
             turns.write("".join(lines).encode("utf-8"))
-            sessions.write(session_line(file_cell, session, metrics, transcribed).encode("utf-8"))
+            sessions.write(session_line(file_cell, session, metrics, transcribed, occurrence).encode("utf-8"))
             events.write("".join(rows).encode("utf-8"))
             summary.sessions += 1
             summary.turns += len(lines)

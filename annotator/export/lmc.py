@@ -12,8 +12,10 @@
   "user" while its documentation and 4.x read "userId";
 - timestamp is the utterance's start in integer milliseconds (left out when the log
   has no time for it);
-- lines are grouped by userId (in the order sessions are met; a session id met in two
-  logs is one user), then ordered by timestamp (stable: log order breaks ties);
+- sessions that share an id (in one log or across the logs, in the order met) are told
+  apart as "ID#1", "ID#2"..., so each session is a user of its own;
+- lines are grouped by userId (in the order sessions are met), then ordered by
+  timestamp (stable: log order breaks ties);
 - --speaker user (default) | system | both chooses whose utterances; with both,
   "speaker" says whose each line is;
 - "textSource" records where a user text came from (the --text choice at work).
@@ -42,6 +44,7 @@ from annotator.export.dialogue_text import (
 )
 from annotator.export.output_guard import OutputGuard
 from annotator.export.staged_output import write_together
+from annotator.log.turn_ids import occurrences, strip_id
 
 
 def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
@@ -72,8 +75,10 @@ def _grouped(paths: list[Path], options: ExportOptions,
         raise ExportOptionError(f"--speaker {options.speaker}: expected one of {', '.join(SPEAKER_CHOICES)}")
     dialogues, warnings = read_dialogues(paths, options.text, keep_empty=False, progress=progress)
     groups: dict[str, list[Utterance]] = {}
-    for dialogue in dialogues:
-        groups.setdefault(dialogue.session_id, []).extend(_chosen(dialogue, options.speaker))
+    ids = [strip_id(dialogue.session_id) for dialogue in dialogues]
+    for dialogue, session_id, occurrence in zip(dialogues, ids, occurrences(ids)):
+        user = session_id if occurrence is None else f"{session_id}#{occurrence}"
+        groups.setdefault(user, []).extend(_chosen(dialogue, options.speaker))
     for session_id, utterances in groups.items():
         groups[session_id] = _by_time(utterances)
     return {k: v for k, v in groups.items() if v}, warnings, len(dialogues)

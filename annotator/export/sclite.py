@@ -16,7 +16,8 @@ punctuation gone, [bracketed] noise tokens and <angle> tokens dropped, as the
 Communicator evaluation did). sclite reads the speaker as the part of the id before
 the first "-" (else before the first "_"), so the speaker part is the session id and
 the utterance part the turn id, with "-", "_", "(", ")" and whitespace made "."; a
-collision (two sessions or turns that only differ there) gets a ".2", ".3"... suffix.
+collision (two sessions or turns that only differ there, or share their id) gets a
+".2", ".3"... suffix, so each session is a speaker of its own.
 """
 
 from __future__ import annotations
@@ -45,17 +46,19 @@ _NOT_ID = re.compile(r"[\s()_-]")
 
 
 class _Ids:
-    """Unique sclite ids SPEAKER_UTTERANCE, unique ignoring case (sclite lower-cases them)."""
+    """Unique sclite ids SPEAKER_UTTERANCE, unique ignoring case (sclite lower-cases them).
+
+    Every session is a speaker of its own: sessions sharing an id get ".2", ".3"... too."""
 
     def __init__(self) -> None:
-        self.speakers: dict[str, str] = {}  # session id -> speaker part
         self.taken_speakers: set[str] = set()
         self.taken_turns: dict[str, set[str]] = {}  # speaker part -> utterance parts, lower case
 
-    def utterance(self, session_id: str, turn_id: str) -> str:
-        speaker = self.speakers.get(session_id)
-        if speaker is None:
-            speaker = self.speakers[session_id] = _unique(_id_part(session_id, "session"), self.taken_speakers)
+    def speaker(self, session_id: str) -> str:
+        """A new speaker part for the next session."""
+        return _unique(_id_part(session_id, "session"), self.taken_speakers)
+
+    def utterance(self, speaker: str, turn_id: str) -> str:
         turn = _unique(_id_part(turn_id, "turn"), self.taken_turns.setdefault(speaker, set()))
         return f"{speaker}_{turn}"
 
@@ -88,8 +91,9 @@ def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | Non
                                 "both a transcription and recognizer text")
                 continue
             sessions += 1
+            speaker = ids.speaker(session.id)
             for turn_id, ref_words, hyp_words in pairs:
-                utterance_id = ids.utterance(session.id, turn_id)
+                utterance_id = ids.utterance(speaker, turn_id)
                 reference.append(trn_line(ref_words, utterance_id))
                 hypothesis.append(trn_line(hyp_words, utterance_id))
     with StagedFolder(out_dir, guard) as staged:

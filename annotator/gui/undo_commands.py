@@ -60,7 +60,7 @@ class SetTaskCompletion(QUndoCommand):
         set_task_completion(self.session, self.new)
 
     def undo(self) -> None:
-        set_task_completion(self.session, self.old)
+        set_task_completion(self.session, self.old, restoring=True)  # the log's own value may be neither 1 nor 0
 
 
 def removed_characters_note(count: int) -> str:

@@ -30,7 +30,7 @@ from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, uniq
 from annotator.log.file_name_text import name_text
 
 DIALOGUES_MEMBER = "data/dialogues.json"
-_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")
+_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")  # ASCII digits: int() reads "٣" too
 MAX_STEM = 120  # file names stay well under the 255 bytes file systems allow; unique_names tells cut ones apart
 
 

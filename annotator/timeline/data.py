@@ -10,13 +10,14 @@ floats would otherwise lose their milliseconds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import PurePath
 
 import numpy as np
 from lxml import etree
 
-from annotator.log.times import TimeUnit, parse_number
+from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
 from annotator.log.views import ACTIVITY_TAGS, Session, Turn, view_of
 from annotator.timeline.intervals import Intervals
 
@@ -31,6 +32,7 @@ MESSAGE, EVENT, MARKER = 0, 1, 2
 UNKNOWN_SPEAKER, SYSTEM_TURN, USER_TRANSCRIBED, USER_UNTRANSCRIBED = 0, 1, 2, 3
 
 _VIRTUAL_TYPES = ("recognition_duration", "synthesis_duration")
+_NOT_NUMERAL = re.compile(f"[^{re.escape(NUMERAL_CHARACTERS)}]")
 # Operations sit in turns (the DTD) or, in loose logs, directly in the session; spelling
 # the two paths out is several times faster than searching every descendant.
 _AUDIO_TEST = "[contains(@type, 'audio_input') or contains(@type, 'audio_output')]"
@@ -152,10 +154,13 @@ def _lane_numbers(raw: _RawLane) -> tuple[np.ndarray, np.ndarray, np.ndarray, li
 
 
 def _floats(texts: list[str | None]) -> np.ndarray:
-    """Attribute strings as floats, NaN where absent or not a number."""
+    """Attribute strings as floats, NaN where absent or not a time (annotator.log.times.parse_number)."""
+    present = [t for t in texts if t is not None]
     try:
+        if _NOT_NUMERAL.search("".join(present)):
+            raise ValueError("numpy would read more than decimal numerals (1e3, nan, 1_000)")
         values = np.array(["nan" if t is None else t for t in texts], dtype=np.float64)
-    except ValueError:  # some value is not a number: the slow, forgiving way
+    except ValueError:  # some value is not a numeral: one at a time
         values = np.array([np.nan if v is None else v for v in map(parse_number, texts)], dtype=np.float64)
     values[~np.isfinite(values)] = np.nan
     return values

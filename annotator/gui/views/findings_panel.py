@@ -126,7 +126,7 @@ class FindingsPanel(QWidget):
 
     def _update_summary(self) -> None:
         findings = self.model.findings
-        quirks = sum(1 for finding in findings if finding.severity is Severity.QUIRK)
+        quirks = sum(finding.count for finding in findings if finding.severity is Severity.QUIRK)
         text = count_text(findings, with_quirks=self.show_quirks) or "No problems found"
         if quirks and not self.show_quirks:
             text += f" ({quirks} DTD quirk{'s' if quirks != 1 else ''} hidden)"

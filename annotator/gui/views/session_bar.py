@@ -83,6 +83,7 @@ class SessionBar(QWidget):
                 self.task.removeItem(self.task.count() - 1)
             self.task.addItem(f"{value} (from the log)", value)
             position = self.task.count() - 1
+            self.task.model().item(position).setEnabled(False)  # shown, never offered: only 1 and 0 are set
         self.task.setCurrentIndex(position)
         self.task.blockSignals(False)
 
