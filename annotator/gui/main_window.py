@@ -48,6 +48,7 @@ from annotator.gui.views.turn_table_view import TurnTableView
 from annotator.gui.window_geometry import fit_on_screen, restore_layout, save_layout, size_for_first_start
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.file_name_text import name_from_text
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.views import ElementView, Session, Turn
 
@@ -457,8 +458,9 @@ class MainWindow(QMainWindow):
         if not self.settings.recent_files:
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 
-    def _open_recent(self, path: str) -> None:
-        if not Path(path).exists():
+    def _open_recent(self, stored: str) -> None:
+        path = Path(name_from_text(stored))
+        if not path.exists():
             self.settings.remove_recent_file(path)
         self.open_path(path)
 

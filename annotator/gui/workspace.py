@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, Signal
 
 from annotator.gui.actions import key_text, spec
 from annotator.gui.export_menu import ExportMenu
@@ -37,6 +37,8 @@ TIMELINE_HEIGHT, WAVEFORM_WIDTH, SIDE_DOCK_WIDTH, TABBED_DOCK_WIDTH = 0.34, 0.3,
 
 class Workspace(QObject):
     """The timeline, the waveform and playback, following the window's selection."""
+
+    findings_shown = Signal()  # the open log's validation came back and is shown
 
     def __init__(self, window: MainWindow, playback: Playback | None = None):
         super().__init__(window)
@@ -170,8 +172,9 @@ class Workspace(QObject):
             key = key_text(spec("next_finding"))
             self.window.show_status(f"{document.path.name} has {counted}: see Findings ({key}: the next one)")
         if self.corpus is not None:
-            for summary in summarize_document(document, [f for f, _ in result]):
+            for summary in summarize_document(document, [f for f, _ in result], self.browser.markers):
                 self.browser.update_session(summary)
+        self.findings_shown.emit()
 
     def _document_saved(self) -> None:
         if self.window.document is not None:

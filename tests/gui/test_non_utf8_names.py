@@ -1,15 +1,11 @@
 """The window on a log whose file name is not UTF-8 (issue 16): it shows the log, and edits are journalled.
 
 A Latin-1 name such as b"pr\\xe9-hublog.xml" (Python holds it as "pr\\udce9-hublog.xml")
-is a name Linux allows. The window showed no log for it, and the recovery journal
-failed on every edit. Both still fail (strict xfail: remove the marks with the fix):
-- annotator/gui/settings.py, _position_key and _corpus_key: str(path).encode("utf-8")
-  raises UnicodeEncodeError in _show_document; encode with "surrogateescape" (or
-  os.fsencode) and the window shows the log;
-- annotator/log/recovery_journal.py, _write: the journal's "log" field holds the path
-  with its surrogate, which json.dumps(ensure_ascii=False).encode("utf-8") cannot
-  write; write it with annotator.log.file_name_text.name_text (and read it back with
-  name_from_text) and every edit is journalled again.
+is a name Linux allows. The window showed no log for it (its settings keys hashed the
+path as UTF-8), and the recovery journal failed on every edit, which still fails
+(strict xfail: remove the mark with the fix): the journal's "log" field holds the path
+with its surrogate, which json.dumps(ensure_ascii=False).encode("utf-8") cannot write;
+write it with annotator.log.file_name_text.name_text and read it back with name_from_text.
 """
 
 from __future__ import annotations
@@ -36,7 +32,6 @@ def _latin1_copy(raw_log: Path, tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.xfail(strict=True, reason="gui/settings.py hashes the path with .encode('utf-8')")
 def test_the_window_shows_a_log_with_a_latin1_name(make_window, raw_log: Path, tmp_path: Path):
     path = _latin1_copy(raw_log, tmp_path)
     window = make_window(path)

@@ -134,6 +134,10 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, corpus: Path):
     assert browser.proxy.index(0, 1).data() == "travel:20261121:002"
     browser.filter_edit.setText("!marker:task_failed")
     assert browser.proxy.rowCount() == 2
+    with qtbot.waitSignal(window.workspace.findings_shown, timeout=30000):
+        window.controller.save()  # the saved log is validated again and its row refreshed: its marker counts stay
+    row = browser.model.row_of(window.document.path, window.session.id)
+    assert browser.model.summaries[row].marker_count("marker_task_completed") is not None
     window.actions["clear_markers"].trigger()
     assert not [name for name in timeline.lane_names() if name.startswith("marker_")]
     _close(window)
