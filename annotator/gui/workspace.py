@@ -130,20 +130,20 @@ class Workspace(QObject):
         document, session = self.window.document, self.window.session
         if self.corpus is None or document is None or session is None:
             return False
-        summary = self.browser.neighbour_in_another_log(document.path, session.id, step)
+        summary = self.browser.neighbour_in_another_log(document.path, session.index, step)
         if summary is None:
             return False
-        self.browser.select_session(summary.file, summary.session_id)
-        self._session_activated(summary.file, summary.session_id)
+        self.browser.select_session(summary.file, summary.session_index)
+        self._session_activated(summary.file, summary.session_index)
         return self.window.document is not document
 
-    def _session_activated(self, file: Path, session_id: str) -> None:
+    def _session_activated(self, file: Path, session_index: int) -> None:
         if not self.window.open_path(file):
             return
         document = self.window.document
-        index = next((s.index for s in document.sessions if s.id == session_id), None) if document else None
-        if index is not None and (self.window.session is None or self.window.session.id != session_id):
-            self.window.show_session(index)
+        if document is not None and 0 <= session_index < len(document.sessions) and (
+                self.window.session is None or self.window.session.index != session_index):
+            self.window.show_session(session_index)
 
     def _document_opened(self, document: LogDocument) -> None:
         if self.corpus is not None and document.path.resolve().is_relative_to(self.corpus.resolve()):

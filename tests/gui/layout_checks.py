@@ -146,7 +146,7 @@ def open_corpus_with_markers(qtbot, corpus: Path) -> tuple[MainWindow, Path]:
         assert window.open_path(corpus)
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
         window.actions["load_kpis"].trigger()
-    browser.session_activated.emit(target, "travel:20261121:004")
+    browser.session_activated.emit(target, 0)
     return window, target
 
 

@@ -130,4 +130,4 @@ def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpu
     assert table.hasFocus() and table.currentIndex().row() == last.row(), "a click on a file name selects its row"
     with qtbot.waitSignal(browser.session_activated, timeout=2000) as activated:
         qtbot.keyClick(table, Qt.Key.Key_Return)
-    assert activated.args[1] == last.data(SUMMARY_ROLE).session_id
+    assert activated.args[1] == last.data(SUMMARY_ROLE).session_index

@@ -113,11 +113,9 @@ class SessionListModel(QAbstractTableModel):
     def summary_at(self, row: int) -> SessionSummary | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
-    def row_of(self, file: Path, session_id: str) -> int | None:
-        for row, summary in enumerate(self._rows):
-            if summary.session_id == session_id and row_key(summary.file, 0)[0] == row_key(file, 0)[0]:
-                return row
-        return None
+    def row_of(self, file: Path, session_index: int) -> int | None:
+        """The row of FILE's session at SESSION_INDEX (its position: ids may repeat), or None."""
+        return self._row_of.get(row_key(file, session_index))
 
     def set_open_session(self, file: Path | None, session_index: int = 0) -> None:
         """The session open in the window, whose row is shown in bold (None: none)."""

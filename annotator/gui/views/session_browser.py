@@ -4,7 +4,7 @@ scan(folder) lists the folder's sessions as they are read (a progress bar
 and a Cancel button show while it runs; the window stays responsive). A
 filter box narrows the rows by words and keywords ("untranscribed", "no task
 completion", "errors"...). Enter or a double-click on a row emits
-session_activated(file, session id). The file column stays in view while the
+session_activated(file, session index). The file column stays in view while the
 others scroll sideways, and the session open in the window is shown in bold.
 """
 
@@ -54,7 +54,7 @@ COLUMN_SAMPLES = {
 
 
 class SessionBrowser(QWidget):
-    session_activated = Signal(Path, str)  # file, session id ("" for a log that could not be read)
+    session_activated = Signal(Path, int)  # file, position of the session in it (ids may repeat)
     scan_finished = Signal(bool)  # True when the whole folder was scanned; False when cancelled or failed
     scan_failed = Signal(str)  # one-line reason a scan stopped (unreadable logs do not stop it)
 
@@ -206,9 +206,9 @@ class SessionBrowser(QWidget):
         """Refresh one session's row (e.g. after the annotator saved; see corpus_scan.summarize_document)."""
         self.model.update_session(summary)
 
-    def select_session(self, file: Path, session_id: str) -> bool:
+    def select_session(self, file: Path, session_index: int) -> bool:
         """Make that session's row current (e.g. where the annotator left off); False if it is not listed."""
-        row = self.model.row_of(file, session_id)
+        row = self.model.row_of(file, session_index)
         index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
         if not index.isValid():
             return False
@@ -218,10 +218,10 @@ class SessionBrowser(QWidget):
     def current_summary(self) -> SessionSummary | None:
         return self.table.currentIndex().data(SUMMARY_ROLE)
 
-    def neighbour_in_another_log(self, file: Path, session_id: str, step: int) -> SessionSummary | None:
-        """The first listed session of another log after (+1) or before (-1) FILE's SESSION_ID, in the
-        list's current order and filter; None at the end of the list or when FILE is not listed."""
-        row = self.model.row_of(file, session_id)
+    def neighbour_in_another_log(self, file: Path, session_index: int, step: int) -> SessionSummary | None:
+        """The first listed session of another log after (+1) or before (-1) FILE's session at
+        SESSION_INDEX, in the list's current order and filter; None at the end or when it is not listed."""
+        row = self.model.row_of(file, session_index)
         index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
         if not index.isValid():
             return None
@@ -334,7 +334,7 @@ class SessionBrowser(QWidget):
     def _on_activated(self, index: QModelIndex) -> None:
         summary: SessionSummary | None = index.data(SUMMARY_ROLE)
         if summary is not None:
-            self.session_activated.emit(summary.file, summary.session_id)
+            self.session_activated.emit(summary.file, summary.session_index)
 
     def _set_current(self, index: QModelIndex, scroll: bool = True) -> None:
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
