@@ -17,6 +17,7 @@ from pathlib import Path
 
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
+from annotator.input_files import read_input_bytes, read_problem
 
 SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}
@@ -46,9 +47,9 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None)
 def read_scenario(source: Path) -> list[tuple[int, list[TextTurn]]]:
     """(line number of the session's start, its utterances) for each session of the scenario."""
     try:
-        text = source.read_bytes().decode("utf-8-sig")
+        text = read_input_bytes(source).decode("utf-8-sig")
     except OSError as error:
-        raise ImportFormatError(f"{source}: cannot read: {error.strerror or error}") from None
+        raise ImportFormatError(f"{source}: {read_problem(error)}") from None
     except UnicodeDecodeError as error:
         raise ImportFormatError(f"{source}: not UTF-8 (byte {error.start})") from None
     sessions: list[tuple[int, list[TextTurn]]] = []

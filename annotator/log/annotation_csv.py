@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from annotator.errors import AnnotationFileError
+from annotator.input_files import open_input_file, read_problem
 from annotator.log.annotation_set import AnnotationSet
 from annotator.log.atomic import write_atomic
 from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
@@ -68,7 +69,8 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
 
 def _read_frame(path: Path) -> pd.DataFrame:
     try:
-        frame = pd.read_csv(path, dtype=str, keep_default_na=False, encoding="utf-8-sig")
+        with open_input_file(path) as stream:
+            frame = pd.read_csv(stream, dtype=str, keep_default_na=False, encoding="utf-8-sig")
     except pd.errors.EmptyDataError:
         raise AnnotationFileError(f"{path}: the file is empty, not an annotation CSV") from None
     except UnicodeDecodeError as error:
@@ -76,7 +78,7 @@ def _read_frame(path: Path) -> pd.DataFrame:
     except pd.errors.ParserError as error:
         raise AnnotationFileError(f"{path}: not a readable CSV: {' '.join(str(error).split())}") from None
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
     frame.columns = [str(name).strip() for name in frame.columns]
     return frame
 

@@ -26,6 +26,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from annotator.errors import AnnotatorError
+from annotator.input_files import read_input_bytes, read_problem
 from annotator.markers.conditions import CONDITIONS_BY_TAG, Condition
 from annotator.markers.facts import FactNeeds
 from annotator.markers.operators import OPERATORS_BY_TAG, EvaluationContext, Operator
@@ -105,19 +106,19 @@ def load_markers(path: str | Path) -> MarkerSet:
                        and not any(part.startswith(".") for part in p.relative_to(path).parts))
         if not files:
             raise MarkerConfigError(path, "no marker files (*.yml, *.yaml) in this folder")
-    elif path.is_file():
-        files = [path]
+    elif path.exists():
+        files = [path]  # not necessarily a regular file: reading it says what it is instead
     else:
         raise MarkerConfigError(path, "no such file or folder")
     markers: list[Marker] = []
     defined: dict[str, Marker] = {}
     for file in files:
         try:
-            text = file.read_text(encoding="utf-8-sig")
+            text = read_input_bytes(file).decode("utf-8-sig")
         except UnicodeDecodeError as error:
             raise MarkerConfigError(file, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
         except OSError as error:
-            raise MarkerConfigError(file, f"cannot read: {error.strerror or error}") from None
+            raise MarkerConfigError(file, read_problem(error)) from None
         markers += _FileParser(file, defined).parse(text)
     return MarkerSet(markers)
 
