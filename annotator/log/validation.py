@@ -103,6 +103,11 @@ def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True)
     """Every finding about DOC, sorted by line (file-wide findings first)."""
     file = str(doc.path)
     findings = [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
+    named_dtd = doc.tree.docinfo.system_url or doc.tree.docinfo.public_id
+    if named_dtd:
+        findings.append(Finding(file, None, Severity.INFO, _one_line(
+            f"the DOCTYPE names the DTD {named_dtd!r}; it is never read: the log is checked against the "
+            "shipped DTD of the standard"), None, "named-dtd"))
     problems = dtd_problems(doc.tree) if dtd else missing_required_attributes(doc.tree)
     judged = {(problem.element, problem.attribute) for problem in problems if problem.element is not None}
     for problem in problems:
