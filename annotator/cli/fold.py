@@ -51,5 +51,7 @@ def run(args: argparse.Namespace) -> int:
         targets.append(target)
     for doc, target in zip(docs, targets):
         doc.save(target)
+        for notice in doc.save_notices:
+            print(f"annotator: note: {notice}", file=sys.stderr)
     print(f"folded {changes} annotation(s) into {len(docs)} log(s)", file=sys.stderr)
     return 0
