@@ -60,5 +60,8 @@ def run(args: argparse.Namespace) -> int:
                 doc.save(staged.path(doc.path.relative_to(args.log)))
     else:
         docs[0].save(args.output)
+    for doc in docs:
+        for notice in doc.save_notices:
+            print(f"annotator: note: {notice}", file=sys.stderr)
     print(f"folded {changes} annotation(s) into {len(docs)} log(s)", file=sys.stderr)
     return 0

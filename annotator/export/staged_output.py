@@ -36,7 +36,7 @@ from typing import BinaryIO
 
 from annotator.errors import AnnotatorError, WriteError
 from annotator.export.output_guard import OutputGuard
-from annotator.log.atomic import _keep_permissions, _sync_folder
+from annotator.log.atomic import keep_owner_and_mode, sync_folder
 
 Writer = Callable[[BinaryIO], None]
 _NOT_CHANGED = "not written, and no output was changed"
@@ -146,7 +146,7 @@ class StagedFolder:
                 self.merge = True  # someone made the folder meanwhile: move the files into it
             else:
                 self.staging = None
-                _sync_folder(self.target.parent)
+                sync_folder(self.target.parent)
                 return
         replace_together([(self._staging().joinpath(*key.split("/")), final)
                           for key, final in zip(self.relatives, finals)])
@@ -177,10 +177,10 @@ def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None
             handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
             staged.append((Path(name), final))
             with os.fdopen(handle, "wb") as stream:
+                keep_owner_and_mode(stream.fileno(), _stat_or_none(final))
                 stream.write(content)
                 stream.flush()
                 os.fsync(stream.fileno())
-            _keep_permissions(final, name)
         if guard is not None:
             for final in contents:
                 guard.check_file(final)
@@ -226,7 +226,7 @@ def replace_together(moves: list[tuple[Path, Path]]) -> None:
         if previous is not None:
             previous.unlink(missing_ok=True)
     for folder in dict.fromkeys(final.parent for _, final in moves):
-        _sync_folder(folder)
+        sync_folder(folder)
 
 
 def _keep_aside(final: Path) -> Path:
@@ -280,3 +280,10 @@ def _set_default_mode(folder: Path) -> None:
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(folder, 0o777 & ~umask)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None

@@ -8,6 +8,7 @@ file and place, and whatever was open before stays open.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from annotator.errors import AnnotatorError, LogReadError, WriteError
 from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.settings import AppSettings
+from annotator.input_files import read_input_bytes
 from annotator.log.atomic import write_atomic
 from annotator.log.corpus import expand_log_paths
 from annotator.log.document import AnnotationChange, LogDocument
@@ -32,12 +34,15 @@ def original_copy_path(log_path: Path) -> Path:
 
 
 def keep_original(log_path: Path) -> Path | None:
-    """Copy LOG_PATH's bytes to NAME.orig.xml unless that exists already (only the first save makes it)."""
-    target = original_copy_path(log_path)
-    if target.exists() or not log_path.exists():
+    """Copy LOG_PATH's bytes to NAME.orig.xml unless that exists already (only the first save makes it).
+
+    For a log opened through a symlink, the copy goes beside the real file, where the save writes."""
+    real = Path(os.path.realpath(log_path))
+    target = original_copy_path(real)
+    if target.exists() or not real.exists():
         return None
     try:
-        original = log_path.read_bytes()
+        original = read_input_bytes(real)
     except OSError as error:
         raise WriteError(f"{log_path}: cannot keep a copy of the original: {error.strerror or error}") from None
     write_atomic(target, original)
@@ -178,7 +183,7 @@ class DocumentController(QObject):
             return False
         self.undo_stack.setClean()
         note = f" (the original is kept as {kept.name})" if kept is not None else ""
-        self.status_reported.emit(f"Saved {document.path}{note}")
+        self.status_reported.emit(" ".join([f"Saved {document.path}{note}", *document.save_notices]))
         self.document_saved.emit(document.path)
         return True
 
@@ -204,7 +209,7 @@ class DocumentController(QObject):
             return False
         self.undo_stack.setClean()
         self.settings.add_recent_file(target)
-        self.status_reported.emit(f"Saved {target}")
+        self.status_reported.emit(" ".join([f"Saved {target}", *document.save_notices]))
         self.document_saved.emit(target)
         return True
 

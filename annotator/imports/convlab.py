@@ -22,11 +22,12 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
+from annotator.input_files import open_input_file, read_problem
 from annotator.log.file_name_text import name_text
 
 DIALOGUES_MEMBER = "data/dialogues.json"
@@ -67,8 +68,16 @@ def read_dialogues_json(source: Path) -> list[Any]:
                 return read_dialogues_json(candidate)
         raise ImportFormatError(f"{source}: no data.zip, {DIALOGUES_MEMBER} or dialogues.json in this folder")
     try:
-        if zipfile.is_zipfile(source):
-            with zipfile.ZipFile(source) as archive:
+        with open_input_file(source) as stream:
+            return _dialogues_from(stream, source)
+    except OSError as error:
+        raise ImportFormatError(f"{source}: {read_problem(error)}") from None
+
+
+def _dialogues_from(stream: BinaryIO, source: Path) -> list[Any]:
+    try:
+        if zipfile.is_zipfile(stream):
+            with zipfile.ZipFile(stream) as archive:
                 names = archive.namelist()
                 member = DIALOGUES_MEMBER if DIALOGUES_MEMBER in names else next(
                     (n for n in names if n.endswith("/dialogues.json") or n == "dialogues.json"), None)
@@ -76,7 +85,8 @@ def read_dialogues_json(source: Path) -> list[Any]:
                     raise ImportFormatError(f"{source}: the archive holds no {DIALOGUES_MEMBER}")
                 raw, where = archive.read(member), f"{source}: {member}"
         else:
-            raw, where = source.read_bytes(), str(source)
+            stream.seek(0)
+            raw, where = stream.read(), str(source)
     except (OSError, zipfile.BadZipFile) as error:
         raise ImportFormatError(f"{source}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     try:

@@ -18,6 +18,7 @@ from pathlib import Path
 from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
+from annotator.input_files import read_input_bytes, read_problem
 from annotator.log.file_name_text import name_text
 
 SESSION_MARK = "----"
@@ -49,9 +50,9 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
 def read_scenario(source: Path) -> list[tuple[int, list[TextTurn]]]:
     """(line number of the session's start, its utterances) for each session of the scenario."""
     try:
-        text = source.read_bytes().decode("utf-8-sig")
+        text = read_input_bytes(source).decode("utf-8-sig")
     except OSError as error:
-        raise ImportFormatError(f"{source}: cannot read: {error.strerror or error}") from None
+        raise ImportFormatError(f"{source}: {read_problem(error)}") from None
     except UnicodeDecodeError as error:
         raise ImportFormatError(f"{source}: not UTF-8 (byte {error.start})") from None
     sessions: list[tuple[int, list[TextTurn]]] = []

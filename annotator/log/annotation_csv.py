@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from annotator.errors import AnnotationFileError
+from annotator.input_files import read_input_bytes, read_problem
 from annotator.log.annotation_set import AnnotationSet
 from annotator.log.atomic import write_atomic
 from annotator.log.file_name_text import name_text
@@ -78,11 +79,11 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
 
 def _read_frame(path: Path) -> pd.DataFrame:
     try:
-        text = path.read_bytes().decode("utf-8-sig")
+        text = read_input_bytes(path).decode("utf-8-sig")
     except UnicodeDecodeError as error:
         raise AnnotationFileError(f"{path}: not UTF-8 text (byte offset {error.start})") from None
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
     text, separator = _separator(text)
     try:
         frame = pd.read_csv(io.StringIO(text), sep=separator, dtype=str, keep_default_na=False)

@@ -14,6 +14,7 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.errors import AnnotationFileError
+from annotator.input_files import open_input_file, read_problem
 from annotator.log.annotation_csv import read_annotation_csv, write_annotation_csv
 from annotator.log.annotation_set import AnnotationSet, session_refs_of, turn_refs_of
 from annotator.log.document import LogDocument
@@ -95,10 +96,10 @@ def read_annotations(path: str | Path) -> AnnotationSet:
 
 def _looks_like_xml(path: Path) -> bool:
     try:
-        with open(path, "rb") as stream:
+        with open_input_file(path) as stream:
             head = stream.read(_SNIFF_BYTES)
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True  # UTF-16: never one of our CSVs
     return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")

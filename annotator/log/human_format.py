@@ -12,23 +12,24 @@ spellings are read, the DTD's `type_task_completion` is written. When
 sessions share an id, `session_occurrence="2"` on GC_SESSION says which of
 them is meant (the second, counting the sessions of the logs in order), and
 `turn_occurrence` on a GC_DATA does the same for turns sharing an id; both
-are written only where ids repeat, so other files stay MITRE's format. Parsing is
-as guarded as for logs: no entities, no external DTD, no network.
+are written only where ids repeat, so other files stay MITRE's format. Reading
+is the log reader's (annotator.log.loading): regular files only, no entities, a
+named DTD never read, no network, every encoding.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from annotator.errors import AnnotationFileError
+from annotator.errors import AnnotationFileError, LogReadError
+from annotator.input_files import check_regular_file, read_problem
 from annotator.log.annotation_set import AnnotationSet, SessionRef, TurnRef, turn_refs_of
 from annotator.log.atomic import write_atomic
-from annotator.log.loading import make_parser, unsafe_reason
+from annotator.log.loading import parse_log_file
 from annotator.log.turn_ids import occurrence_number
 
 if TYPE_CHECKING:
@@ -52,21 +53,16 @@ def human_path_for(log_path: str | Path) -> Path:
 
 
 def parse_annotation_xml(path: str | Path) -> etree._ElementTree:
-    """Parse PATH with the log parser's guards; problems become AnnotationFileError naming file and line."""
+    """Parse PATH as logs are read; problems become AnnotationFileError naming file and line."""
     path = Path(path)
     try:
-        with open(path, "rb") as stream:
-            tree = etree.parse(stream, make_parser())
+        check_regular_file(path)
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
-    except etree.XMLSyntaxError as error:
-        line, column = error.position or (0, 0)
-        message = re.sub(r",? line \d+, column \d+$", "", error.msg or str(error))
-        raise AnnotationFileError(f"{path}:{line}:{column}: not well-formed XML: {message}") from None
-    reason = unsafe_reason(tree)
-    if reason:
-        raise AnnotationFileError(f"{path}: {reason}")
-    return tree
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
+    try:
+        return parse_log_file(path).tree
+    except LogReadError as error:
+        raise AnnotationFileError(str(error)) from None
 
 
 def read_human_file(path: str | Path) -> AnnotationSet:

@@ -124,6 +124,11 @@ def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True,
     file = str(doc.path)
     findings = _Capped(doc, keep)
     findings += [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
+    named_dtd = doc.tree.docinfo.system_url or doc.tree.docinfo.public_id
+    if named_dtd:
+        findings += [Finding(file, None, Severity.INFO, _one_line(
+            f"the DOCTYPE names the DTD {named_dtd!r}; it is never read: the log is checked against the "
+            "shipped DTD of the standard"), None, "named-dtd")]
     judged: set[tuple[etree._Element, str | None]] = set()  # times the DTD already complained about
     for problem in iter_dtd_problems(doc.tree) if dtd else missing_required_attributes(doc.tree):
         if problem.element is not None and problem.attribute in _TIMES:

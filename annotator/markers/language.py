@@ -33,6 +33,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from annotator.errors import AnnotatorError
+from annotator.input_files import open_input_file, read_problem
 from annotator.markers.conditions import CONDITIONS_BY_TAG, Condition
 from annotator.markers.facts import FactNeeds
 from annotator.markers.operators import OPERATORS_BY_TAG, EvaluationContext, Operator
@@ -114,10 +115,8 @@ def load_markers(path: str | Path) -> MarkerSet:
                        and not any(part.startswith(".") for part in p.relative_to(path).parts))
         if not files:
             raise MarkerConfigError(path, "no marker files (*.yml, *.yaml) in this folder")
-    elif path.is_file():
-        files = [path]
     elif path.exists():
-        raise MarkerConfigError(path, "not a regular file or a folder")
+        files = [path]  # not necessarily a regular file: reading it says what it is instead
     else:
         raise MarkerConfigError(path, "no such file or folder")
     markers: list[Marker] = []
@@ -129,10 +128,10 @@ def load_markers(path: str | Path) -> MarkerSet:
 
 def _read_text(file: Path) -> str:
     try:
-        with open(file, "rb") as stream:
+        with open_input_file(file) as stream:
             data = stream.read(MAX_FILE_BYTES + 1)
     except OSError as error:
-        raise MarkerConfigError(file, f"cannot read: {error.strerror or error}") from None
+        raise MarkerConfigError(file, read_problem(error)) from None
     if len(data) > MAX_FILE_BYTES:
         raise MarkerConfigError(file, f"larger than {MAX_FILE_BYTES >> 20} MiB; marker files are small")
     try:

@@ -77,7 +77,6 @@ def test_reads_mitre_spelling_and_annotations_wrapped_in_gc_annot(tmp_path: Path
 
 
 @pytest.mark.parametrize(("body", "expected"), [
-    ('<!DOCTYPE GC_LOG_ANNOTATIONS SYSTEM "file:///etc/passwd"><GC_LOG_ANNOTATIONS/>', "external DTD"),
     ('<!DOCTYPE GC_LOG_ANNOTATIONS [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
      '<GC_LOG_ANNOTATIONS><GC_SESSION id="s"><GC_DATA turnid="1">&x;</GC_DATA></GC_SESSION></GC_LOG_ANNOTATIONS>',
      "declares entities"),
@@ -100,6 +99,14 @@ def test_bad_and_unsafe_files_are_refused_naming_the_file(tmp_path: Path, body: 
     assert message.startswith(str(path)) and expected in message and "\n" not in message
     with pytest.raises(AnnotationFileError):
         read_annotations(path)
+
+
+def test_a_named_dtd_is_never_read(tmp_path: Path):
+    path = tmp_path / "named-dtd-human.xml"
+    path.write_text('<!DOCTYPE GC_LOG_ANNOTATIONS SYSTEM "file:///etc/passwd">\n<GC_LOG_ANNOTATIONS>'
+                    '<GC_SESSION id="s"><GC_DATA turnid="1">a</GC_DATA></GC_SESSION></GC_LOG_ANNOTATIONS>',
+                    encoding="utf-8")
+    assert read_human_file(path) == AnnotationSet({TurnRef(SessionRef("s"), 1): "a"})
 
 
 def test_missing_file(tmp_path: Path):
