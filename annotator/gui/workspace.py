@@ -106,6 +106,7 @@ class Workspace(QObject):
         w.speed_changed.connect(p.set_speed)
         self.timeline.turn_clicked.connect(self._turn_clicked)
         self.timeline.element_clicked.connect(self._element_clicked)
+        self.timeline.message_shown.connect(lambda text: w.statusBar().showMessage(text, 8000))
         self.waveform.clicked_at.connect(p.seek)
         p.clip_changed.connect(self._clip_changed)
         p.position_changed.connect(self._position_changed)
@@ -202,7 +203,9 @@ class Workspace(QObject):
 
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:
-        self.timeline.set_session(session)
+        turn = self.window.current_turn()  # selected before session_selected: the timeline opens on it
+        self.timeline.set_session(session, None if turn is None else turn.index)
+        self._audio_offset = self._clip_start()  # the turn's clip was loaded before the timeline had its segments
         self.browser.mark_open(session.document.path if session is not None else None,
                                session.index if session is not None else 0)
 
@@ -229,14 +232,12 @@ class Workspace(QObject):
         self._audio_offset = self._clip_start()
 
     def _clip_start(self) -> float:
-        """Where the loaded audio starts on the timeline: the operation that carries it, else its turn."""
+        """Where the loaded audio starts on the timeline: its audio segment (when it was heard), else its turn."""
         source = self.playback.clip_source
         if source is None or self.playback.clip is None:
             return 0.0
         turn, direction = source
-        data = turn.audio_data(direction)
-        carrier = data.el.getparent() if data is not None else None
-        start = turn.session.since_start(carrier.get("stime")) if carrier is not None else None
+        start = self.timeline.audio_start(turn, direction)
         return start if start is not None else turn.session.since_start(turn.get("stime")) or 0.0
 
     def _position_changed(self, seconds: float) -> None:
