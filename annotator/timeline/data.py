@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
 from annotator.log.turn_facts import scan_turn
 from annotator.log.views import ACTIVITY_TAGS, Session, Turn, view_of
@@ -154,7 +155,7 @@ def build_timeline(session: Session | None) -> TimelineData:
         kinds = [VIRTUAL_OPERATION if _is_virtual(raw.bar_types[i]) else OPERATION for i in kept_bars]
         tick_kinds = [raw.tick_kinds[i] for i in kept_ticks]
         lanes.append(Lane(
-            name,
+            shorten(name, SHOWN_ID_CHARS),
             Intervals.build(seconds(starts), seconds(ends), [raw.bar_els[i] for i in kept_bars], kinds,
                             label_of=element_name),
             Intervals.build(seconds(times), seconds(times), [raw.tick_els[i] for i in kept_ticks], tick_kinds,

@@ -15,6 +15,7 @@ from annotator.gui.main_window import NO_LOG_TEXT
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.session_list import duration_text
 from annotator.gui.models.turn_table import Column
+from annotator.gui.views.time_axis import format_duration
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
 from tests.gui.conftest import press
@@ -63,6 +64,7 @@ def test_negative_durations_keep_their_sign_and_the_warning_colour(main_window, 
     reversed_log.write_bytes((HOSTILE / "etime-before-stime.xml").read_bytes()
                              .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
     assert [duration_text(s) for s in (-5, -0.4, -65, -3725, 5)] == ["-0:05", "0:00", "-1:05", "-1:02:05", "0:05"]
+    assert [format_duration(s) for s in (-0.25, -5, -65)] == ["-250 ms", "-5.00 s", "-1:05.0"]  # timeline tooltips
     assert main_window.open_path(reversed_log)
     index = main_window.model.index(1, Column.DURATION)
     assert index.data() == "-2.00"
@@ -118,4 +120,8 @@ def test_no_view_shows_a_huge_value_whole(make_app_window, raw_log, tmp_path, qt
         assert len(window.editor.title.text()) < LIMIT
     for label in window.findChildren(QLabel):
         assert len(label.text()) < LIMIT, label.objectName()
+    for lane in window.workspace.timeline.lanes:
+        assert len(lane.name) < LIMIT
+        for intervals in (lane.bars, lane.ticks):
+            assert all(len(intervals.label(i)) < LIMIT for i in range(len(intervals)))
     assert model.index(0, Column.SYSTEM).data().endswith(" characters in all)")

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.views import timeline_style as style
 from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox
 from annotator.gui.views.timeline_hits import TURN_ROW, TimelineHit, audio_summary, hit_test
@@ -421,7 +422,7 @@ class TimelineView(QWidget):
     def _on_scene_moved(self, scene_pos: QPointF) -> None:
         text = self.tooltip_at(scene_pos)
         if text:
-            QToolTip.showText(QCursor.pos(), text, self.plot)
+            QToolTip.showText(QCursor.pos(), plain_tooltip(text), self.plot)
         else:
             QToolTip.hideText()
 
