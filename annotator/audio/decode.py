@@ -18,6 +18,7 @@ import numpy as np
 import soundfile
 
 from annotator.errors import AudioError
+from annotator.log.clock import clock_text
 
 MAX_SECONDS = 3600.0
 MAX_FILE_BYTES = 1 << 30  # 1 GiB on disk
@@ -138,7 +139,7 @@ def _check_header(sound: soundfile.SoundFile, name: str, max_seconds: float) -> 
         raise AudioError(f"{name}: holds no audio (0 frames)")
     if frames / rate > max_seconds:
         raise AudioError(
-            f"{name}: {_clock(frames / rate)} long; longer than the {_clock(max_seconds)} that can be played"
+            f"{name}: {clock_text(frames / rate)} long; longer than the {clock_text(max_seconds)} that can be played"
         )
     if frames * channels * 4 > MAX_DECODED_BYTES:
         raise AudioError(f"{name}: too large to play ({_megabytes(frames * channels * 4)} once decoded)")
@@ -187,8 +188,3 @@ def _megabytes(count: int) -> str:
     return f"{count / (1 << 20):.1f} MB"
 
 
-def _clock(seconds: float) -> str:
-    seconds = int(round(seconds))
-    hours, rest = divmod(seconds, 3600)
-    minutes, seconds = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{seconds:02d}" if hours else f"{minutes}:{seconds:02d}"

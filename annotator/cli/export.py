@@ -2,7 +2,9 @@
 
 -o names a folder for csv, convlab, sclite and human, a file for dialbb, lmc and
 lmc-text. The formats live in annotator.export.formats; an option given for a
-format it does not apply to is an error rather than silently ignored.
+format it does not apply to is an error rather than silently ignored. Nothing
+replaces an input, an existing log or human-annotation file without --force
+(annotator.export.output_guard), and every export is written all or nothing.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+from annotator.cli.force import add_force_argument, output_guard
 
 # Kept here (not read from annotator.export.formats) so that building the parser imports nothing heavy.
 FORMATS = ("csv", "convlab", "dialbb", "lmc", "lmc-text", "sclite", "human")
@@ -35,20 +39,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="convlab: shares of train, validation and test, e.g. 0.8,0.1,0.1 (with --seed)")
     parser.add_argument("--seed", type=int, help="convlab: seed of the shuffle before --split-ratios cut (default 42)")
     parser.add_argument("--speaker", choices=SPEAKERS, help="lmc, lmc-text: whose utterances (default: user)")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.cli.main import one_line
     from annotator.cli.progress import progress
     from annotator.export.formats import EXPORT_FORMATS
 
     fmt = EXPORT_FORMATS[args.to]
     options = export_options(args, fmt.options)
-    if fmt.name != "csv":  # csv reports its own output problems, as it always has
-        check_output(args.output, fmt.output_is_folder, fmt.name)
+    check_output(args.output, fmt.output_is_folder, fmt.name)
+    guard = output_guard(args, logs=args.paths)
+    if not fmt.output_is_folder:  # a folder is checked by the format, in the folder it writes (convlab: OUT/NAME)
+        guard.check_file(args.output)
     report = fmt.run(list(args.paths), args.output, options,
-                     progress=lambda items, total=None: progress(items, "exporting", total))
+                     progress=lambda items, total=None: progress(items, "exporting", total), guard=guard)
     for warning in report.warnings:
-        print(f"annotator: warning: {warning}", file=sys.stderr)
+        print(f"annotator: warning: {one_line(warning)}", file=sys.stderr)
     print(report, file=sys.stderr)
     return 0
 
@@ -73,15 +81,10 @@ def export_options(args: argparse.Namespace, applicable: tuple[str, ...]):
 
 
 def check_output(output: Path, is_folder: bool, name: str) -> None:
-    """-o must be a folder or a file as the format needs; a file's missing folders are created."""
+    """-o must be a folder or a file as the format needs (missing folders are made when the export is written)."""
     from annotator.errors import WriteError
 
     if is_folder and output.exists() and not output.is_dir():
         raise WriteError(f"{output}: --to {name} writes a folder, and this is a file")
-    if not is_folder:
-        if output.is_dir():
-            raise WriteError(f"{output}: --to {name} writes a file, and this is a folder")
-        try:
-            output.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise WriteError(f"{output.parent}: cannot create the folder: {error.strerror or error}") from None
+    if not is_folder and output.is_dir():
+        raise WriteError(f"{output}: --to {name} writes a file, and this is a folder")

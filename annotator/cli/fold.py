@@ -1,9 +1,11 @@
 """`annotator fold LOG [ANNOTATIONS...] -o OUT`: fold annotations into logs as GC_ANNOT.
 
 LOG may be a folder, then OUT is a folder that mirrors it. With no annotation
-file, the MITRE `*-human.xml` beside each `*-hublog.xml` is used. Annotation
-rows naming sessions or turns the logs do not have are an error and nothing
-is written.
+file, the MITRE `*-human.xml` beside each `*-hublog.xml` is folded into that
+log. Annotation rows naming sessions or turns the logs do not have, or naming
+an id several sessions (turns) share without saying which, are an error and
+nothing is written. Folding a folder writes all the logs or none; nothing
+replaces an input or an existing log without --force.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from annotator.cli.force import add_force_argument, output_guard
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, metavar="LOG", help="a log file or a folder of logs")
@@ -19,37 +23,45 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="turns.csv / sessions.csv / annotations CSV / MITRE *-human.xml")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT",
                         help="the folded log (a folder when LOG is a folder)")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
     from annotator.errors import AnnotationFileError
+    from annotator.export.staged_output import StagedFolder
     from annotator.log.annotation_set import AnnotationSet
     from annotator.log.corpus import expand_log_paths
     from annotator.log.document import LogDocument
-    from annotator.log.fold import default_annotation_file, fold_many, read_annotations
+    from annotator.log.fold import default_annotation_file, fold_human_files_beside, fold_many, read_annotations
 
     folder_mode = args.log.is_dir()
     log_paths = expand_log_paths([args.log])
+    given = list(args.annotations)
+    beside = [found for path in log_paths if (found := default_annotation_file(path)) is not None]
+    if not given and not beside:
+        raise AnnotationFileError(f"{args.log}: no annotation file given and no *-human.xml beside the log")
+    guard = output_guard(args, logs=[args.log], others=given or beside)
+    if folder_mode:  # checked before any log is read (and again as the logs are moved into place)
+        guard.check_folder(args.output)
+    else:
+        guard.check_file(args.output)
     docs = [LogDocument.load(path) for path in log_paths]
-    sources = list(args.annotations)
-    if not sources:
-        sources = [found for path in log_paths if (found := default_annotation_file(path)) is not None]
-        if not sources:
-            raise AnnotationFileError(f"{args.log}: no annotation file given and no *-human.xml beside the log")
-    annotations = AnnotationSet.merged([read_annotations(path) for path in sources])
-    try:
-        changes = fold_many(docs, annotations)
-    except AnnotationFileError as error:
-        raise AnnotationFileError(f"{', '.join(map(str, sources))}: {error}") from None
-    targets = []
+    if given:
+        annotations = AnnotationSet.merged([read_annotations(path) for path in given])
+        try:
+            changes = fold_many(docs, annotations)
+        except AnnotationFileError as error:
+            raise AnnotationFileError(f"{', '.join(map(str, given))}: {error}") from None
+    else:  # each log with its own *-human.xml: one log's sessions never take another's annotations
+        changes, _ = fold_human_files_beside(docs)
+    if folder_mode:
+        with StagedFolder(args.output, guard) as staged:  # all the folded logs, or none
+            for doc in docs:
+                doc.save(staged.path(doc.path.relative_to(args.log)))
+    else:
+        docs[0].save(args.output)
     for doc in docs:
-        if folder_mode:
-            target = args.output / doc.path.relative_to(args.log)
-            target.parent.mkdir(parents=True, exist_ok=True)
-        else:
-            target = args.output
-        targets.append(target)
-    for doc, target in zip(docs, targets):
-        doc.save(target)
+        for notice in doc.save_notices:
+            print(f"annotator: note: {notice}", file=sys.stderr)
     print(f"folded {changes} annotation(s) into {len(docs)} log(s)", file=sys.stderr)
     return 0

@@ -5,9 +5,12 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 
 from annotator import __version__
+
+_LINE_BREAK = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what str.splitlines splits on
 
 # sub-command -> (module under annotator.cli, one-line help)
 COMMANDS = {
@@ -56,7 +59,7 @@ def run_reporting_errors(run, args) -> int:
     try:
         return run(args)
     except AnnotatorError as error:
-        print(f"annotator: {error}", file=sys.stderr)
+        print(f"annotator: {one_line(str(error))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("annotator: interrupted", file=sys.stderr)
@@ -66,5 +69,11 @@ def run_reporting_errors(run, args) -> int:
     except Exception as error:  # a bug: one line unless the user asks for the traceback
         if os.environ.get("ANNOTATOR_DEBUG"):
             raise
-        print(f"annotator: internal error ({type(error).__name__}: {error}); set ANNOTATOR_DEBUG=1 for details", file=sys.stderr)
+        print(f"annotator: internal error ({type(error).__name__}: {one_line(str(error))}); set ANNOTATOR_DEBUG=1 for details",
+              file=sys.stderr)
         return 70
+
+
+def one_line(text: str) -> str:
+    """TEXT with its line breaks written as escapes (a dialogue id may hold one), so a message stays one line."""
+    return _LINE_BREAK.sub(lambda match: repr(match.group())[1:-1], text)

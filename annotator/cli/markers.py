@@ -14,6 +14,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from annotator.cli.force import add_force_argument, output_guard
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", type=Path, required=True, metavar="MARKERS",
@@ -25,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="do not write the statistics files")
     parser.add_argument("--stats-file-prefix", default="stats", metavar="P",
                         help="write P-per-session.csv and P-overall.csv (default: stats)")
-    parser.add_argument("--force", action="store_true", help="overwrite existing output files")
+    add_force_argument(parser, "overwrite existing output files, even an input (refused by default)")
 
 
 def stats_paths(prefix: str | Path) -> tuple[Path, Path]:
@@ -38,14 +40,19 @@ def stats_paths(prefix: str | Path) -> tuple[Path, Path]:
 def run(args: argparse.Namespace) -> int:
     from annotator.cli.progress import progress
     from annotator.errors import AnnotatorError, WriteError
-    from annotator.log.atomic import write_atomic
+    from annotator.export.staged_output import write_together
     from annotator.log.corpus import expand_log_paths
     from annotator.markers.extract import extract_markers, extracted_markers_csv
     from annotator.markers.language import load_markers
     from annotator.markers.stats import MarkerStatistics
 
     outputs = [args.output] + (list(stats_paths(args.stats_file_prefix)) if args.stats else [])
+    if len({path.resolve() for path in outputs}) < len(outputs):
+        raise WriteError(f"{', '.join(map(str, outputs))}: two of the outputs are the same file; "
+                         "choose another -o or --stats-file-prefix")
+    guard = output_guard(args, logs=args.paths, others=[args.config])
     for path in outputs:
+        guard.check_file(path)
         if path.exists() and not args.force:
             raise WriteError(f"{path}: already exists; use --force to overwrite it")
         if not path.parent.is_dir():
@@ -55,12 +62,13 @@ def run(args: argparse.Namespace) -> int:
     if not paths:
         raise AnnotatorError(f"{', '.join(map(str, args.paths))}: no logs found, nothing written")
     results = extract_markers(markers, paths, lambda items: progress(items, "markers", len(items)))
-    write_atomic(args.output, extracted_markers_csv(results).encode("utf-8"))
+    contents = {args.output: extracted_markers_csv(results).encode("utf-8")}
     if args.stats:
         statistics = MarkerStatistics.of(markers.names, results)
         per_session, overall = outputs[1:]
-        write_atomic(per_session, statistics.per_session_csv().encode("utf-8"))
-        write_atomic(overall, statistics.overall_csv().encode("utf-8"))
+        contents[per_session] = statistics.per_session_csv().encode("utf-8")
+        contents[overall] = statistics.overall_csv().encode("utf-8")
+    write_together(contents, guard)  # all three files, or none
     hits = sum(len(rows) for result in results for rows in result.events.values())
     print(f"{len(markers)} marker(s) reported at {hits} event(s) in {len(results)} session(s) of "
           f"{len(paths)} log(s); wrote {', '.join(map(str, outputs))}", file=sys.stderr)

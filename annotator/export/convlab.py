@@ -37,7 +37,6 @@ from copy import deepcopy
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from annotator.errors import WriteError
 from annotator.export.convlab_ontology import build_ontology, dialogue_acts, system_acts
 from annotator.export.convlab_readme import preprocess_text, readme_text
 from annotator.export.dialogue_text import (
@@ -50,7 +49,8 @@ from annotator.export.dialogue_text import (
     finite,
     read_dialogues,
 )
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import StagedFolder
 
 SPLITS = ("train", "validation", "test")
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # no "-" (ConvLab splits ids on it), importable by check.py
@@ -61,7 +61,7 @@ _ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so the same logs give the same bytes
 
 
 def export_convlab(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                   progress: Progress | None = None) -> ExportReport:
+                   progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     options = options or ExportOptions()
     name = check_dataset_name(options.dataset)
     check_split_options(options)
@@ -70,10 +70,6 @@ def export_convlab(paths: list[Path], out_dir: Path, options: ExportOptions | No
     dialogues = [dialogue_record(d, name, split, number, options.text) for split, number, d in ordered]
     ontology = build_ontology(dialogues)
     folder = Path(out_dir) / name
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise WriteError(f"{folder}: cannot create the dataset folder: {error.strerror or error}") from None
     files = {
         "data.zip": lambda stream: _write_zip(stream, ontology, dialogues),
         "dummy_data.json": _json_bytes(dialogues[:DUMMY_DIALOGUES]),
@@ -81,9 +77,10 @@ def export_convlab(paths: list[Path], out_dir: Path, options: ExportOptions | No
         "README.md": readme(name, dialogues, [d for _, _, d in ordered], options).encode("utf-8"),
         "preprocess.py": preprocess_script(paths, folder, name, options).encode("utf-8"),
     }
-    for file_name, content in files.items():
-        write_atomic(folder / file_name, content)
-    return ExportReport("convlab", folder, [folder / n for n in files], len(dialogues),
+    with StagedFolder(folder, guard) as staged:
+        for file_name, content in files.items():
+            staged.write(file_name, content)
+    return ExportReport("convlab", folder, staged.files, len(dialogues),
                         sum(len(d["turns"]) for d in dialogues), warnings)
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotator.log.audio_refs import AudioResolver
+from annotator.log.file_name_text import name_text
 
 
 class AudioCells:
@@ -19,8 +20,8 @@ class AudioCells:
         self.folder = self.resolver.folder
 
     def cell(self, written: str | None) -> str:
-        """The found file relative to the log's folder (POSIX separators), "" when not found."""
+        """The found file relative to the log's folder (POSIX separators, as name_text writes names), "" when not found."""
         if not written:
             return ""
         path = self.resolver.locate(written).path
-        return "" if path is None else path.relative_to(self.folder).as_posix()
+        return "" if path is None else name_text(path.relative_to(self.folder).as_posix())

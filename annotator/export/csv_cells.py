@@ -10,6 +10,7 @@ return inside a cell is quoted too (so no reader takes it for a line end).
 from __future__ import annotations
 
 from annotator.log.spreadsheet_cells import neutralise_cell
+from annotator.log.times import NUMERAL_CHARACTERS
 
 # neutralise_cell changes only cells starting with one of these (an apostrophe for its round trip).
 RISKY_FIRST = "=+-@\t\r'"
@@ -17,12 +18,14 @@ _MUST_QUOTE = (",", '"', "\n", "\r")
 
 
 def number(text: str | None) -> float | None:
-    """The finite float in TEXT, else None (annotator.log.times.parse_number, inlined for speed)."""
+    """The time in TEXT, else None (annotator.log.times.parse_number, inlined for speed)."""
     try:
         value = float(text)
     except (TypeError, ValueError):
         return None
-    return value if value - value == 0.0 else None  # inf and nan are not times
+    if text.strip(NUMERAL_CHARACTERS):
+        return None  # "1_000", "1e3", "٣": float() reads them, the standard does not
+    return value if value - value == 0.0 else None  # a numeral too long for a float is no time
 
 
 def seconds_cell(value: float | None) -> str:

@@ -10,6 +10,7 @@ neutralised against spreadsheet formulas.
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 
 from lxml import etree
@@ -28,19 +29,23 @@ from annotator.export.csv_cells import (
 from annotator.log.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
 from annotator.log.spreadsheet_cells import neutralise_cell
 from annotator.log.text import clean_text
-from annotator.log.times import TimeUnit
+from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit
 from annotator.log.turn_facts import TurnFacts
+from annotator.log.turn_ids import TurnKey
 from annotator.log.views import ACTIVITY_TAGS, Session
 
 _SESSION_BASE = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
                  "task_completion", "n_transcribed", "wer", "recognition_s", "synthesis_s"]
 # metric columns named as in SESSION_METRIC_COLUMNS; "wer" above is word_error_rate again under its short name
 SESSION_METRIC_EXTRAS = [name for name in SESSION_METRIC_COLUMNS if name not in _SESSION_BASE]
-SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS
+# Which of the sessions sharing a session_id (counted over the exported logs in order), and which of
+# a session's turns sharing a turn id, from 1: what `annotator fold` needs to read the tables back.
+SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["session_occurrence"]
 TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
                 "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency",
                 # extras
-                "n_messages", "n_events", "audio_input_written", "audio_output_written"]
+                "n_messages", "n_events", "audio_input_written", "audio_output_written", "session_occurrence",
+                "turn_occurrence"]
 EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
                  "duration_s", "type",
                  # extra: the element's own turnid attribute, as written
@@ -60,7 +65,8 @@ def _times(el: etree._Element, divisor: float) -> tuple[str, str, str]:
             seconds_cell(None if end is None else end / divisor), duration_cell(duration))
 
 
-def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_transcribed: int) -> str:
+def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_transcribed: int,
+                 occurrence: int) -> str:
     values = metrics.values
     stime, etime, duration = _times(session.el, _divisor(session.unit))
     cells = [file_cell, text_cell(session.id), stime, etime, duration,
@@ -69,15 +75,17 @@ def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_tr
              value_cell(values.get("word_error_rate")), value_cell(values.get("recognition_s")),
              value_cell(values.get("synthesis_s"))]
     cells += [value_cell(values.get(name)) for name in SESSION_METRIC_EXTRAS]
+    cells.append(str(occurrence))
     return csv_line(cells)
 
 
 def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio: AudioCells,
-               facts: list[TurnFacts] | None = None) -> tuple[list[str], int]:
+               facts: list[TurnFacts] | None, occurrence: int) -> tuple[list[str], int]:
     """The session's turns.csv lines and how many user turns are transcribed.
 
     FACTS are session.turn_facts() (read here when not given); speakers,
     texts and transcriptions are theirs, WER and latencies the metrics'.
+    OCCURRENCE is the session's among those sharing its id.
     """
     if facts is None:
         facts = session.turn_facts()
@@ -86,7 +94,10 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
     turn_wer, latency = metrics.turn_wer, metrics.turn_response_latency
     lines = []
     transcribed = 0
+    keys_seen: Counter[TurnKey] = Counter()
     for index, (turn, turn_facts) in enumerate(zip(session.turns, facts)):
+        key = turn.key
+        keys_seen[key] += 1
         transcription = turn_facts.transcription
         side = turn_facts.speaker
         if side == "user" and transcription:
@@ -100,6 +111,7 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
             text_cell(audio.cell(audio_input)), text_cell(audio.cell(audio_output)),
             text_cell(transcription), value_cell(turn_wer.get(index)), value_cell(latency.get(index)),
             str(turn_facts.n_messages), str(turn_facts.n_events), text_cell(audio_input), text_cell(audio_output),
+            str(occurrence), "" if key is None else str(keys_seen[key]),
         ]))
     return lines, transcribed
 
@@ -169,6 +181,9 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
                 start, end = float(raw_start), float(raw_end)
             except (TypeError, ValueError):
                 start = end = _NAN
+            else:
+                if raw_start.strip(NUMERAL_CHARACTERS) or raw_end.strip(NUMERAL_CHARACTERS):
+                    start = _NAN  # float() read more than a decimal numeral ("1_000", "1e3")
             if start - start == 0.0 and end - end == 0.0:  # both there and finite: _operation_times, inline
                 duration = duration_cell((end - start) / divisor)
                 stime, etime = repr(start / divisor), repr(end / divisor)
@@ -178,10 +193,14 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
                 stime, etime, duration = _operation_times(raw_start, raw_end, divisor)
             kind = get("type", "")
         else:
+            raw_time = get("time")
             try:
-                time = float(get("time")) / divisor
+                time = float(raw_time) / divisor
             except (TypeError, ValueError):
                 time = _NAN
+            else:
+                if raw_time.strip(NUMERAL_CHARACTERS):
+                    time = _NAN  # float() read more than a decimal numeral
             if time - time == 0.0:  # there and finite; messages and events last no time
                 stime = repr(time)
                 if "e" in stime:

@@ -27,7 +27,8 @@ from annotator.export.dialogue_text import (
     Progress,
     read_dialogues,
 )
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import write_together
 from annotator.log.text import clean_text
 
 SESSION_START = "----init"
@@ -36,7 +37,7 @@ _SPEAKER_LABEL = re.compile(r"(User|System): ")
 
 
 def export_dialbb(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None) -> ExportReport:
+                  progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     options = options or ExportOptions()
     dialogues, warnings = read_dialogues(paths, options.text or DEFAULT_TEXT, keep_empty=False, progress=progress)
     lines: list[str] = []
@@ -47,7 +48,7 @@ def export_dialbb(paths: list[Path], out_file: Path, options: ExportOptions | No
             lines.append(PREFIXES[utterance.speaker] + scenario_text(utterance.text))
             utterances += 1
     out_file = Path(out_file)
-    write_atomic(out_file, "".join(line + "\n" for line in lines).encode("utf-8"))
+    write_together({out_file: "".join(line + "\n" for line in lines).encode("utf-8")}, guard)
     return ExportReport("dialbb", out_file, [out_file], len(dialogues), utterances, warnings)
 
 

@@ -32,6 +32,7 @@ from annotator.errors import AnnotatorError
 from annotator.imports.synthetic_log import import_marker
 from annotator.log.corpus import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.log.document import LogDocument
+from annotator.log.file_name_text import name_text
 from annotator.log.metrics import session_metrics
 from annotator.log.metrics_scan import transcriptions_by_turn
 from annotator.log.text import clean_text
@@ -124,7 +125,7 @@ class Utterance:
 class Dialogue:
     session_id: str
     log_path: Path
-    log_name: str  # the log's path relative to the common root of the exported paths, with /
+    log_name: str  # the log's path relative to the common root of the exported paths, with /, as name_text writes it
     stime: float | None
     etime: float | None
     task_completion: str | None
@@ -148,7 +149,7 @@ def read_dialogues(paths: list[Path], text: str = DEFAULT_TEXT, keep_empty: bool
     dialogues: list[Dialogue] = []
     warnings: list[str] = []
     for path, doc in iter_log_documents(paths, progress):
-        log_name = relative_name(path, root)
+        log_name = name_text(relative_name(path, root))
         for session in doc.sessions:
             dialogue = session_dialogue(session, path, log_name, text, keep_empty, warnings)
             if dialogue is not None:

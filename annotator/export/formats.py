@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from annotator.export.dialogue_text import ExportOptions, ExportReport, Progress
+from annotator.export.output_guard import OutputGuard
 
 T = TypeVar("T")
 
@@ -36,9 +37,10 @@ class ExportFormat:
     file_suffix: str = ""  # the usual suffix of the output file, for save dialogs
 
     def run(self, paths: list[Path], output: Path, options: ExportOptions | None = None,
-            progress: Progress | None = None) -> ExportReport:
+            progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+        """Export; GUARD, if given, checks every file before it replaces anything (see output_guard)."""
         exporter = getattr(importlib.import_module(f"annotator.export.{self.module}"), self.function)
-        return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress)
+        return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress, guard)
 
 
 EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
@@ -58,11 +60,11 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
 
 
 def export_csv_report(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                      progress: Progress | None = None) -> ExportReport:
+                      progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     """The CSV export (annotator.export.csv_export) behind the same interface as the others."""
     from annotator.export.csv_export import export_csv
 
-    summary = export_csv(paths, out_dir, progress=progress)
+    summary = export_csv(paths, out_dir, progress=progress, guard=guard)
     return ExportReport("csv", out_dir, list(summary.files), summary.sessions, summary.turns, summary=str(summary))
 
 

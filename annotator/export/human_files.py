@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annotator.errors import WriteError
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
@@ -24,30 +23,29 @@ from annotator.export.dialogue_text import (
     iter_log_documents,
     relative_name,
 )
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import StagedFolder
 from annotator.log.corpus import common_root
 from annotator.log.fold import extract
 from annotator.log.human_format import human_path_for, write_human_file
 
 
 def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                 progress: Progress | None = None) -> ExportReport:
+                 progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     paths = [Path(p) for p in paths]
     out_dir = Path(out_dir)
     root = common_root(paths) if paths else Path.cwd()
     report = ExportReport("human", out_dir)
-    for path, doc in iter_log_documents(paths, progress):
-        target = human_path_for(out_dir / relative_name(path, root))
-        if not target.resolve().is_relative_to(out_dir.resolve()):  # a log outside the common root
-            target = out_dir / human_path_for(path).name
-        try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise WriteError(f"{target.parent}: cannot create the folder: {error.strerror or error}") from None
-        annotations = extract(doc)
-        write_human_file(target, annotations, doc.sessions)
-        report.files.append(target)
-        report.sessions += len(doc.sessions)
-        report.utterances += len(annotations.transcriptions)
+    with StagedFolder(out_dir, guard) as staged:
+        for path, doc in iter_log_documents(paths, progress):
+            relative = human_path_for(relative_name(path, root))
+            if relative.is_absolute() or ".." in relative.parts:  # a log outside the common root
+                relative = Path(relative.name)
+            annotations = extract(doc)
+            write_human_file(staged.path(relative), annotations, doc.sessions)
+            report.sessions += len(doc.sessions)
+            report.utterances += len(annotations.transcriptions)
+    report.files = staged.files
     report.summary = (f"wrote {len(report.files)} human-annotation file(s) for {report.sessions} session(s), "
                       f"{report.utterances} transcription(s), to {out_dir}")
     return report

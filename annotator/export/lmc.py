@@ -12,8 +12,10 @@
   "user" while its documentation and 4.x read "userId";
 - timestamp is the utterance's start in integer milliseconds (left out when the log
   has no time for it);
-- lines are grouped by userId (in the order sessions are met; a session id met in two
-  logs is one user), then ordered by timestamp (stable: log order breaks ties);
+- sessions that share an id (in one log or across the logs, in the order met) are told
+  apart as "ID#1", "ID#2"..., so each session is a user of its own;
+- lines are grouped by userId (in the order sessions are met), then ordered by
+  timestamp (stable: log order breaks ties);
 - --speaker user (default) | system | both chooses whose utterances; with both,
   "speaker" says whose each line is;
 - "textSource" records where a user text came from (the --text choice at work).
@@ -40,24 +42,26 @@ from annotator.export.dialogue_text import (
     Utterance,
     read_dialogues,
 )
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import write_together
+from annotator.log.turn_ids import occurrences, strip_id
 
 
 def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-               progress: Progress | None = None) -> ExportReport:
+               progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     options = options or ExportOptions()
     groups, warnings, sessions = _grouped(paths, options, progress)
     lines = [json.dumps(_record(session_id, utterance, options.speaker), ensure_ascii=False)
              for session_id, utterances in groups.items() for utterance in utterances]
-    return _write("lmc", out_file, lines, sessions, warnings)
+    return _write("lmc", out_file, lines, sessions, warnings, guard)
 
 
 def export_lmc_text(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                    progress: Progress | None = None) -> ExportReport:
+                    progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     options = options or ExportOptions()
     groups, warnings, sessions = _grouped(paths, options, progress)
     lines = [utterance.text for utterances in groups.values() for utterance in utterances]
-    return _write("lmc-text", out_file, lines, sessions, warnings)
+    return _write("lmc-text", out_file, lines, sessions, warnings, guard)
 
 
 def timestamp_ms(utterance: Utterance) -> int | None:
@@ -71,8 +75,10 @@ def _grouped(paths: list[Path], options: ExportOptions,
         raise ExportOptionError(f"--speaker {options.speaker}: expected one of {', '.join(SPEAKER_CHOICES)}")
     dialogues, warnings = read_dialogues(paths, options.text, keep_empty=False, progress=progress)
     groups: dict[str, list[Utterance]] = {}
-    for dialogue in dialogues:
-        groups.setdefault(dialogue.session_id, []).extend(_chosen(dialogue, options.speaker))
+    ids = [strip_id(dialogue.session_id) for dialogue in dialogues]
+    for dialogue, session_id, occurrence in zip(dialogues, ids, occurrences(ids)):
+        user = session_id if occurrence is None else f"{session_id}#{occurrence}"
+        groups.setdefault(user, []).extend(_chosen(dialogue, options.speaker))
     for session_id, utterances in groups.items():
         groups[session_id] = _by_time(utterances)
     return {k: v for k, v in groups.items() if v}, warnings, len(dialogues)
@@ -107,7 +113,8 @@ def _record(session_id: str, utterance: Utterance, speaker: str) -> dict:
     return record
 
 
-def _write(name: str, out_file: Path, lines: list[str], sessions: int, warnings: list[str]) -> ExportReport:
+def _write(name: str, out_file: Path, lines: list[str], sessions: int, warnings: list[str],
+           guard: OutputGuard | None) -> ExportReport:
     out_file = Path(out_file)
-    write_atomic(out_file, "".join(line + "\n" for line in lines).encode("utf-8"))
+    write_together({out_file: "".join(line + "\n" for line in lines).encode("utf-8")}, guard)
     return ExportReport(name, out_file, [out_file], sessions, len(lines), warnings)

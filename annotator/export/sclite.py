@@ -16,7 +16,8 @@ punctuation gone, [bracketed] noise tokens and <angle> tokens dropped, as the
 Communicator evaluation did). sclite reads the speaker as the part of the id before
 the first "-" (else before the first "_"), so the speaker part is the session id and
 the utterance part the turn id, with "-", "_", "(", ")" and whitespace made "."; a
-collision (two sessions or turns that only differ there) gets a ".2", ".3"... suffix.
+collision (two sessions or turns that only differ there, or share their id) gets a
+".2", ".3"... suffix, so each session is a speaker of its own.
 """
 
 from __future__ import annotations
@@ -24,7 +25,6 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from annotator.errors import WriteError
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
@@ -32,7 +32,8 @@ from annotator.export.dialogue_text import (
     iter_log_documents,
     relative_name,
 )
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import StagedFolder
 from annotator.log.corpus import common_root
 from annotator.log.metrics_scan import transcriptions_by_turn
 from annotator.log.metrics_wer import recognizer_text
@@ -45,17 +46,19 @@ _NOT_ID = re.compile(r"[\s()_-]")
 
 
 class _Ids:
-    """Unique sclite ids SPEAKER_UTTERANCE, unique ignoring case (sclite lower-cases them)."""
+    """Unique sclite ids SPEAKER_UTTERANCE, unique ignoring case (sclite lower-cases them).
+
+    Every session is a speaker of its own: sessions sharing an id get ".2", ".3"... too."""
 
     def __init__(self) -> None:
-        self.speakers: dict[str, str] = {}  # session id -> speaker part
         self.taken_speakers: set[str] = set()
         self.taken_turns: dict[str, set[str]] = {}  # speaker part -> utterance parts, lower case
 
-    def utterance(self, session_id: str, turn_id: str) -> str:
-        speaker = self.speakers.get(session_id)
-        if speaker is None:
-            speaker = self.speakers[session_id] = _unique(_id_part(session_id, "session"), self.taken_speakers)
+    def speaker(self, session_id: str) -> str:
+        """A new speaker part for the next session."""
+        return _unique(_id_part(session_id, "session"), self.taken_speakers)
+
+    def utterance(self, speaker: str, turn_id: str) -> str:
         turn = _unique(_id_part(turn_id, "turn"), self.taken_turns.setdefault(speaker, set()))
         return f"{speaker}_{turn}"
 
@@ -71,7 +74,7 @@ def _unique(candidate: str, taken: set[str]) -> str:
 
 
 def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None) -> ExportReport:
+                  progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
     out_dir = Path(out_dir)
     ids = _Ids()
     reference: list[str] = []
@@ -88,18 +91,15 @@ def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | Non
                                 "both a transcription and recognizer text")
                 continue
             sessions += 1
+            speaker = ids.speaker(session.id)
             for turn_id, ref_words, hyp_words in pairs:
-                utterance_id = ids.utterance(session.id, turn_id)
+                utterance_id = ids.utterance(speaker, turn_id)
                 reference.append(trn_line(ref_words, utterance_id))
                 hypothesis.append(trn_line(hyp_words, utterance_id))
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise WriteError(f"{out_dir}: cannot create the output folder: {error.strerror or error}") from None
-    files = [out_dir / REFERENCE_FILE, out_dir / HYPOTHESIS_FILE]
-    for path, lines in zip(files, (reference, hypothesis)):
-        write_atomic(path, "".join(lines).encode("utf-8"))
-    return ExportReport("sclite", out_dir, files, sessions, len(reference), warnings)
+    with StagedFolder(out_dir, guard) as staged:
+        for name, lines in ((REFERENCE_FILE, reference), (HYPOTHESIS_FILE, hypothesis)):
+            staged.write(name, "".join(lines).encode("utf-8"))
+    return ExportReport("sclite", out_dir, staged.files, sessions, len(reference), warnings)
 
 
 def scored_turns(session: Session) -> list[tuple[str, list[str], list[str]]]:

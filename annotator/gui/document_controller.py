@@ -13,15 +13,18 @@ it open): then no edit reaches the undo stack and nothing is saved.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand, QUndoStack
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QFileDialog, QWidget
 
 from annotator.errors import AnnotatorError, LogReadError, WriteError
+from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.settings import AppSettings
+from annotator.input_files import read_input_bytes
 from annotator.log.atomic import write_atomic
 from annotator.log.corpus import expand_log_paths
 from annotator.log.document import AnnotationChange, LogDocument
@@ -30,7 +33,6 @@ from annotator.log.views import Turn
 Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
 LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
-Button = QMessageBox.StandardButton
 
 
 def original_copy_path(log_path: Path) -> Path:
@@ -40,12 +42,15 @@ def original_copy_path(log_path: Path) -> Path:
 
 
 def keep_original(log_path: Path) -> Path | None:
-    """Copy LOG_PATH's bytes to NAME.orig.xml unless that exists already (only the first save makes it)."""
-    target = original_copy_path(log_path)
-    if target.exists() or not log_path.exists():
+    """Copy LOG_PATH's bytes to NAME.orig.xml unless that exists already (only the first save makes it).
+
+    For a log opened through a symlink, the copy goes beside the real file, where the save writes."""
+    real = Path(os.path.realpath(log_path))
+    target = original_copy_path(real)
+    if target.exists() or not real.exists():
         return None
     try:
-        original = log_path.read_bytes()
+        original = read_input_bytes(real)
     except OSError as error:
         raise WriteError(f"{log_path}: cannot keep a copy of the original: {error.strerror or error}") from None
     write_atomic(target, original)
@@ -198,13 +203,10 @@ class DocumentController(QObject):
         self.flush_pending_edits()
         if not self.has_unsaved_work:
             return True
-        box = QMessageBox(QMessageBox.Icon.Warning, "Unsaved annotations",
-                          f"Save the annotations of {self.document.path.name} before going on?",
-                          Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
-        box.setInformativeText("Transcriptions or task completion changed since the last save.")
-        box.setDefaultButton(Button.Save)
-        label_with_accelerators(box, {Button.Save: "&Save", Button.Discard: "&Discard", Button.Cancel: "&Cancel"})
-        answer = box.exec()
+        answer = ask(self.parent_widget, Icon.Warning, "Unsaved annotations",
+                     f"Save the annotations of {self.document.path.name} before going on?",
+                     Button.Save | Button.Discard | Button.Cancel, default=Button.Save,
+                     informative="Transcriptions or task completion changed since the last save.")
         if answer == Button.Save:
             return self.save()
         if answer == Button.Discard:
@@ -238,7 +240,7 @@ class DocumentController(QObject):
             return False
         self.undo_stack.setClean()
         note = f" (the original is kept as {kept.name})" if kept is not None else ""
-        self.status_reported.emit(f"Saved {document.path}{note}")
+        self.status_reported.emit(" ".join([f"Saved {document.path}{note}", *document.save_notices]))
         self.document_saved.emit(document.path)
         return True
 
@@ -267,7 +269,7 @@ class DocumentController(QObject):
             return False
         self.undo_stack.setClean()
         self.settings.add_recent_file(target)
-        self.status_reported.emit(f"Saved {target}")
+        self.status_reported.emit(" ".join([f"Saved {target}", *document.save_notices]))
         self.document_saved.emit(target)
         return True
 
@@ -280,15 +282,12 @@ class DocumentController(QObject):
         return Path(dialog.selectedFiles()[0])
 
     def _ask_overwrite_or_reload(self, path: Path) -> Button:
-        box = QMessageBox(QMessageBox.Icon.Warning, "Log changed on disk",
-                          f"{path.name} was changed by another program since it was opened.",
-                          Button.Save | Button.Discard | Button.Cancel, self.parent_widget)
-        box.setInformativeText("Overwrite it with this version (the other program's changes are lost), "
+        return ask(self.parent_widget, Icon.Warning, "Log changed on disk",
+                   f"{path.name} was changed by another program since it was opened.",
+                   Button.Save | Button.Discard | Button.Cancel, default=Button.Cancel,
+                   labels={Button.Save: "&Overwrite", Button.Discard: "&Reload"},
+                   informative="Overwrite it with this version (the other program's changes are lost), "
                                "or reload it (your unsaved annotations stay in the recovery journal)?")
-        box.button(Button.Save).setText("Overwrite")
-        box.button(Button.Discard).setText("Reload")
-        box.setDefaultButton(Button.Cancel)
-        return Button(box.exec())
 
     def reload(self) -> bool:
         """Read the log again from disk; the unsaved edits in memory go (the recovery journal offers them back)."""
@@ -329,12 +328,10 @@ class DocumentController(QObject):
 
     def save_before_export(self) -> bool:
         """Export reads the file: offer to save first, or to export what is on disk."""
-        box = QMessageBox(QMessageBox.Icon.Question, "Export CSV",
-                          "The export reads the saved log. Save the annotations first?",
-                          Button.Save | Button.Ignore | Button.Cancel, self.parent_widget)
-        box.button(Button.Ignore).setText("Export last saved")
-        box.setDefaultButton(Button.Save)
-        answer = box.exec()
+        answer = ask(self.parent_widget, Icon.Question, "Export CSV",
+                     "The export reads the saved log. Save the annotations first?",
+                     Button.Save | Button.Ignore | Button.Cancel, default=Button.Save,
+                     labels={Button.Ignore: "&Export last saved"})
         if answer == Button.Save:
             return self.save()
         return answer == Button.Ignore
@@ -342,15 +339,7 @@ class DocumentController(QObject):
     # --- errors -------------------------------------------------------------------
     def show_error(self, title: str, error: Exception) -> None:
         self.status_reported.emit(str(error))
-        box = QMessageBox(QMessageBox.Icon.Critical, title, str(error), Button.Ok, self.parent_widget)
-        box.exec()
-
-
-def label_with_accelerators(box: QMessageBox, labels: dict[Button, str]) -> None:
-    """Give BOX's buttons texts with an underlined letter (Alt+letter, or the letter alone, answers),
-    whatever the platform style would have called them."""
-    for button, text in labels.items():
-        box.button(button).setText(text)
+        show_error(self.parent_widget, title, str(error))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -9,6 +9,7 @@ through the `playback` hook and the signals below.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -23,25 +24,38 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.gui.about import show_about
-from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, build_actions, build_menus
+from annotator.gui.actions import (
+    ACTIONS,
+    ShortcutsDialog,
+    all_key_sequences,
+    build_actions,
+    build_menus,
+    key_text,
+    spec,
+)
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.help_links import add_help_links
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable, needs_transcription
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import AppSettings, LastPosition
-from annotator.gui.undo_commands import SetTaskCompletion, TranscribeTurn, push_if_changed
+from annotator.gui.typing_router import TypingRouter
+from annotator.gui.undo_commands import SetTaskCompletion, TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.gui.views.detail_panel import DetailPanel
 from annotator.gui.views.metrics_panel import MetricsPanel
 from annotator.gui.views.session_bar import SessionBar
 from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.gui.views.turn_table_view import TurnTableView
+from annotator.gui.window_geometry import fit_on_screen, restore_layout, save_layout, size_for_first_start
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.file_name_text import name_from_text
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.views import ElementView, Session, Turn
 
 APP_TITLE = "Communicator Annotator"
 BACK_SECONDS = 2.0
 STATUS_SECONDS = 8
+NO_LOG_TEXT = "No log open: Ctrl+O opens one, File > Open Recent lists the last ones, or drop a log or a folder here"
 Area = Qt.DockWidgetArea
 
 
@@ -70,18 +84,21 @@ class MainWindow(QMainWindow):
         self.setObjectName("main_window")
         self.settings = settings if settings is not None else AppSettings()
         self.playback: PlaybackHook | None = None
+        # Set by the corpus browser's owner: go to the neighbouring session of another log (+1/-1), True if it did.
+        self.neighbour_session: Callable[[int], bool] | None = None
         self.session: Session | None = None
         self.controller = DocumentController(self, self.settings)
         self.recovery = RecoveryWatcher(self.controller, self)
         self.undo_stack = self.controller.undo_stack
         self.actions = build_actions(self)
         self.docks: dict[str, QDockWidget] = {}
+        self.on_demand_docks: set[str] = set()  # shown when they have something to show: restore_layout hides them
         self._build_menus()
         self._build_widgets()
         self._connect()
         self.setAcceptDrops(True)
         self.statusBar()
-        self.resize(1440, 900)
+        size_for_first_start(self)
         self._show_document(None)
 
     # --- composition -------------------------------------------------------
@@ -96,14 +113,15 @@ class MainWindow(QMainWindow):
         keys = all_key_sequences()
         self.editor.set_passthrough_keys(keys)
         self.table.set_passthrough_keys(keys)
+        self.typing_router = TypingRouter(self, self._claim_typing)
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("table_editor_splitter")
         self.splitter.addWidget(self.table)
         self.splitter.addWidget(self.editor)
-        self.splitter.setStretchFactor(0, 3)
-        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 0)  # the editor keeps its lines; the table takes what the window gains
         self.splitter.setChildrenCollapsible(False)
-        self.splitter.setSizes([560, 220])
+        self.splitter.setSizes([1_000_000, 1])  # weights: the editor starts at its minimum height
         central = QWidget(self)
         layout = QVBoxLayout(central)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -137,6 +155,7 @@ class MainWindow(QMainWindow):
             "next_turn": lambda: self.step_turn(+1), "previous_turn": lambda: self.step_turn(-1),
             "next_user_turn": lambda: self.step_turn(+1, users_only=True),
             "previous_user_turn": lambda: self.step_turn(-1, users_only=True),
+            "next_session": lambda: self.step_session(+1), "previous_session": lambda: self.step_session(-1),
             "commit_and_next": self.commit_and_next, "prefill": self.editor.prefill_from_recognizer,
             "task_completed": lambda: self.set_task_completion(TASK_COMPLETED),
             "task_not_completed": lambda: self.set_task_completion(TASK_NOT_COMPLETED),
@@ -164,6 +183,8 @@ class MainWindow(QMainWindow):
         c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
         c.add_typing_source(self.editor.pending_text_changed, self.editor.pending_edit)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
+        self.model.note_reported.connect(self.show_status)
+        self.editor.text.characters_removed.connect(self._on_characters_removed)
         self.table.activated.connect(self._on_row_activated)
         self.session_bar.session_chosen.connect(self.show_session)
         self.session_bar.task_completion_chosen.connect(self.set_task_completion)
@@ -205,6 +226,8 @@ class MainWindow(QMainWindow):
         self.show_session(index if sessions else -1, turn_index=position.turn_index if position else 0)
         self._update_title()
         self._update_enabled()
+        if document is None:
+            self.statusBar().showMessage(NO_LOG_TEXT)  # no timeout: it describes the window until a log opens
 
     def show_session(self, index: int, turn_index: int = 0) -> None:
         document = self.document
@@ -216,7 +239,7 @@ class MainWindow(QMainWindow):
         self.session_bar.show_session(index)
         self._reflect_session()
         if session is not None and session.turns:
-            self.select_row(min(max(turn_index, 0), len(session.turns) - 1))
+            self.select_row(min(max(turn_index, 0), len(session.turns) - 1), focus_editor=True)
         else:
             self._on_current_row_changed(QModelIndex(), QModelIndex())
         self.session_selected.emit(session)
@@ -224,7 +247,10 @@ class MainWindow(QMainWindow):
     def _reflect_session(self) -> None:
         session = self.session
         self.session_bar.show_task_completion(session.task_completion if session is not None else None)
-        self.session_bar.show_progress(*self.model.transcription_progress())
+        if self.document is None:
+            self.session_bar.show_no_log(NO_LOG_TEXT)
+        else:
+            self.session_bar.show_progress(*self.model.transcription_progress())
 
     def _on_annotation_changed(self, change: AnnotationChange) -> None:
         self.editor.on_annotation_changed(change)
@@ -240,6 +266,9 @@ class MainWindow(QMainWindow):
     def _on_unsaved_changed(self, unsaved: bool) -> None:
         self.setWindowModified(unsaved)
 
+    def _on_characters_removed(self, count: int) -> None:
+        self.show_status(removed_characters_note(count))
+
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, STATUS_SECONDS * 1000)
 
@@ -254,9 +283,10 @@ class MainWindow(QMainWindow):
 
     def _update_enabled(self) -> None:
         has_document = self.document is not None
-        for spec in ACTIONS:
-            if spec.menu in ("&Navigate", "&Annotate", "&Playback") or spec.name in ("save", "save_as", "export_csv", "close"):
-                self.actions[spec.name].setEnabled(has_document or spec.checkable)
+        for action_spec in ACTIONS:
+            if action_spec.menu in ("&Navigate", "&Annotate", "&Playback") or action_spec.name in (
+                    "save", "save_as", "export_csv", "close"):
+                self.actions[action_spec.name].setEnabled(has_document or action_spec.checkable)
         self.editor.set_read_only(self.controller.read_only)  # edits and saves are refused with a message
         self.actions["undo"].setEnabled(self.undo_stack.canUndo())
         self.actions["redo"].setEnabled(self.undo_stack.canRedo())
@@ -283,10 +313,12 @@ class MainWindow(QMainWindow):
         else:
             self.select_row(turn.index, focus_editor)
 
-    def show_element(self, view: ElementView) -> None:
-        """Show any element (an operation clicked in the timeline, a finding's element) in the detail panel."""
+    def show_element(self, view: ElementView, raise_details: bool = True) -> None:
+        """Show any element (an operation clicked in the timeline, a finding's element) in the detail panel,
+        brought to the front unless RAISE_DETAILS is False (the findings list stays in front while used)."""
         self.detail.show_element(view)
-        self.docks["details_dock"].raise_()
+        if raise_details:
+            self.docks["details_dock"].raise_()
 
     def _on_current_row_changed(self, current: QModelIndex, _previous: QModelIndex) -> None:
         turn = self.model.turn_at(current.row()) if current.isValid() else None
@@ -299,6 +331,14 @@ class MainWindow(QMainWindow):
     def _on_row_activated(self, _index: QModelIndex) -> None:
         self._focus_editor_if_transcribable()
 
+    def _claim_typing(self) -> QWidget | None:
+        """The editor's text box, focused, when the current turn is one to transcribe (TypingRouter)."""
+        turn = self.current_turn()
+        if turn is None or not is_transcribable(turn) or not self.editor.text.isEnabled():
+            return None
+        self.editor.focus_text()
+        return self.editor.text
+
     def _focus_editor_if_transcribable(self) -> None:
         turn = self.current_turn()
         if turn is not None and is_transcribable(turn):
@@ -310,9 +350,39 @@ class MainWindow(QMainWindow):
         accept = (lambda turn: turn.speaker == "user") if users_only else None
         row = self.model.find_row(self.table.current_row(), step, accept)
         if row is None:
-            self.statusBar().showMessage("No further turn that way", STATUS_SECONDS * 1000)
+            self.show_status(self._no_turn_that_way(step, users_only))
             return
         self.select_row(row, focus_editor=True)
+
+    def _no_turn_that_way(self, step: int, users_only: bool) -> str:
+        turn = self.current_turn()
+        if turn is None:
+            return "No turn is selected"
+        kind = "user turn" if users_only else "turn"
+        where = "after" if step > 0 else "before"
+        text = (f"No {kind} {where} turn {shorten(turn.id, SHOWN_ID_CHARS)} in session "
+                f"{shorten(turn.session.id, SHOWN_ID_CHARS)}")
+        if 0 <= turn.session.index + step < len(turn.session.document.sessions):
+            key = key_text(spec("next_session" if step > 0 else "previous_session"))
+            text += f"; {key} goes to the {'next' if step > 0 else 'previous'} session"
+        return text
+
+    def step_session(self, step: int) -> bool:
+        """Show the next (+1) or previous (-1) session of this log, at its first turn, the focus in the
+        editor; at either end, ask session_boundary_crossed's handler (the corpus) for a neighbour."""
+        document = self.document
+        if document is None or self.session is None:
+            return False
+        index = self.session.index + step
+        if 0 <= index < len(document.sessions):
+            self.show_session(index)
+            return True
+        if self.neighbour_session is not None and self.neighbour_session(step):
+            return True
+        first_or_last = "last" if step > 0 else "first"
+        self.show_status(f"Session {shorten(self.session.id, SHOWN_ID_CHARS)} is the {first_or_last} session "
+                         f"of {document.path.name}" + ("" if self.neighbour_session else "; open a folder of logs to go on to the next log"))
+        return False
 
     def commit_and_next(self) -> None:
         """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe, play it."""
@@ -392,8 +462,9 @@ class MainWindow(QMainWindow):
         if not self.settings.recent_files:
             self.recent_menu.addAction("(none yet)").setEnabled(False)
 
-    def _open_recent(self, path: str) -> None:
-        if not Path(path).exists():
+    def _open_recent(self, stored: str) -> None:
+        path = Path(name_from_text(stored))
+        if not path.exists():
             self.settings.remove_recent_file(path)
         self.open_path(path)
 
@@ -407,18 +478,17 @@ class MainWindow(QMainWindow):
         show_about(self)
 
     def restore_layout(self) -> None:
-        """Restore size, docks and splitter as the annotator left them (call after every add_dock)."""
-        if not self.settings.window_geometry.isEmpty():
-            self.restoreGeometry(self.settings.window_geometry)
-        if not self.settings.window_state.isEmpty():
-            self.restoreState(self.settings.window_state)
-        if not self.settings.splitter_state.isEmpty():
-            self.splitter.restoreState(self.settings.splitter_state)
+        """Restore size, docks and splitter as the annotator left them, fitted to this screen (call after every add_dock)."""
+        restore_layout(self, self.splitter, self.settings)
+        for name in self.on_demand_docks:
+            self.docks[name].hide()
 
     def save_layout(self) -> None:
-        self.settings.window_geometry = self.saveGeometry()
-        self.settings.window_state = self.saveState()
-        self.settings.splitter_state = self.splitter.saveState()
+        save_layout(self, self.splitter, self.settings)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        QTimer.singleShot(0, self, lambda: fit_on_screen(self))  # once the window system has framed the window
 
     def closeEvent(self, event) -> None:
         if not self.controller.maybe_discard():

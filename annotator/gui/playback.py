@@ -9,22 +9,16 @@ exception in the window.
 
 from __future__ import annotations
 
-import enum
-
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from annotator.audio import Clip, Player, PlayerState, concatenate, load_audio
 from annotator.errors import AnnotatorError
 from annotator.log.audio_refs import AudioResolver
+from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
 from annotator.log.views import Turn
 
 POLL_MS = 33
 EXCHANGE_GAP_S = 0.3
-
-
-class Side(enum.Enum):
-    OWN = "own"  # user audio on user turns, system audio on system turns
-    OTHER = "other"
 
 
 class Playback(QObject):
@@ -36,7 +30,7 @@ class Playback(QObject):
     def __init__(self, parent: QObject | None = None, player: Player | None = None):
         super().__init__(parent)
         self.player = player if player is not None else Player()
-        self.side = Side.OWN
+        self.speed = 1.0  # what the annotator chose; the player may be at 1x while it cannot be honoured
         self.turn: Turn | None = None
         self.clip: Clip | None = None
         self.clip_source: tuple[Turn, str] | None = None  # the turn and direction the clip starts with
@@ -47,37 +41,34 @@ class Playback(QObject):
 
     # --- what is loaded -------------------------------------------------------------
     def show_turn(self, turn: Turn | None) -> None:
-        """Stop what plays and load TURN's audio (or nothing); the cursor goes to 0."""
+        """Stop what plays and load TURN's own audio (or nothing); the cursor goes to 0."""
         self.stop()
         self.turn = turn
-        direction = self._direction(turn) if turn is not None else None
+        direction = _own_direction(turn) if turn is not None else None
         self.clip_source = (turn, direction) if turn is not None and direction else None
-        self._load(*(self._turn_clip(turn) if turn is not None else (None, "")))
+        if turn is None:
+            self._load(None)
+        elif direction is None:
+            self._load(None, f"turn {turn.id}: no speaker, so no audio to choose")
+        else:
+            self._load(*self._clip_of(turn, direction))
 
-    def set_other_side(self, on: bool) -> None:
-        self.side = Side.OTHER if on else Side.OWN
-        self.show_turn(self.turn)
+    @property
+    def plays_own_audio(self) -> bool:
+        """Whether the loaded clip is the shown turn's own audio (not the other side or an exchange)."""
+        return self.turn is not None and self.clip_source == (self.turn, _own_direction(self.turn))
 
-    def _turn_clip(self, turn: Turn) -> tuple[Clip | None, str]:
-        """TURN's clip on the chosen side, or None and why not."""
-        direction = self._direction(turn)
-        if direction is None:
-            return None, f"turn {turn.id}: no speaker, so no audio to choose"
+    def _clip_of(self, turn: Turn, direction: str) -> tuple[Clip | None, str]:
+        """TURN's audio_input or audio_output clip, or None and why not."""
         ref = self._resolver(turn).resolve(turn, direction)
         if ref is None:
-            return None, f"turn {turn.id}: no {'user' if direction == 'input' else 'system'} audio in the log"
+            return None, f"turn {turn.id}: no {'user' if direction == INPUT else 'system'} audio in the log"
         if ref.path is None:
             return None, f"turn {turn.id}: {ref.problem}"
         try:
             return load_audio(ref.path), ""
         except AnnotatorError as error:
             return None, f"turn {turn.id}: {error}"
-
-    def _direction(self, turn: Turn) -> str | None:
-        own = {"user": "input", "system": "output"}.get(turn.speaker or "")
-        if own is None or self.side is Side.OWN:
-            return own
-        return "output" if own == "input" else "input"
 
     def _resolver(self, turn: Turn) -> AudioResolver:
         folder = turn.session.document.folder
@@ -102,10 +93,16 @@ class Playback(QObject):
 
     # --- the PlaybackHook the window calls -------------------------------------------
     def toggle(self) -> None:
-        self._do(self.player.toggle)
+        """Ctrl+Space: pause what plays; otherwise play the shown turn's own audio (after the other
+        side or an exchange was heard, its own audio is loaded again first)."""
+        if self.player.state is not PlayerState.PLAYING and not self.plays_own_audio and self.turn is not None:
+            self.show_turn(self.turn)
+        self._play(self.player.toggle)
 
     def replay(self) -> None:
-        self._do(self.player.replay)
+        if not self.plays_own_audio and self.turn is not None:
+            self.show_turn(self.turn)
+        self._play(self.player.replay)
 
     def back(self, seconds: float) -> None:
         self._do(lambda: self.player.back(seconds))
@@ -116,43 +113,64 @@ class Playback(QObject):
         self.position_changed.emit(self.player.position)
 
     def play_turn(self, turn: Turn) -> None:
-        if turn is not self.turn or self.clip is None:
+        if turn is not self.turn or not self.plays_own_audio or self.clip is None:
             self.show_turn(turn)
-        self._do(self.player.replay)
+        self._play(self.player.replay)
+
+    def play_other_side(self, turn: Turn | None) -> None:
+        """Play once the other side of TURN (see annotator.log.exchange.other_side), or say why not."""
+        if turn is None:
+            return
+        found = other_side(turn)
+        if isinstance(found, str):
+            self.message_shown.emit(found)
+            return
+        source, direction = found
+        clip, why = self._clip_of(source, direction)
+        if clip is None:
+            self.message_shown.emit(why)
+            return
+        self._play_clip(turn, clip, (source, direction))
 
     def play_exchange(self, turn: Turn | None) -> None:
         """The system prompt and the user reply that follows it, back to back."""
         if turn is None:
             return
-        turns = turn.session.turns
-        prompt_index = turn.index if turn.speaker == "system" else turn.index - 1
-        while prompt_index >= 0 and turns[prompt_index].speaker != "system":
-            prompt_index -= 1
-        pair = [t for t in turns[max(prompt_index, 0): turn.index + 2] if t.speaker in ("system", "user")]
-        prompt = next((t for t in pair if t.speaker == "system"), None)
-        reply = next((t for t in pair if t.speaker == "user" and (prompt is None or t.index > prompt.index)), None)
-        saved_side, self.side = self.side, Side.OWN
-        loaded = [self._turn_clip(t) for t in (prompt, reply) if t is not None]
-        self.side = saved_side
-        clips = [clip for clip, _ in loaded if clip is not None]
-        self.stop()
-        self.turn = turn
-        first = prompt if prompt is not None and loaded[0][0] is not None else reply
-        self.clip_source = (first, "output" if first is prompt else "input") if first is not None else None
-        if not clips:
-            self._load(None, "; ".join(why for _, why in loaded if why) or "no exchange around this turn")
+        prompt = turn if turn.speaker == "system" else prompt_of(turn)
+        reply = reply_to(prompt) if prompt is not None else (turn if turn.speaker == "user" else None)
+        parts = [(t, direction) for t, direction in ((prompt, OUTPUT), (reply, INPUT)) if t is not None]
+        loaded = [(source, self._clip_of(*source)) for source in parts]
+        found = [(source, clip) for source, (clip, _) in loaded if clip is not None]
+        if not found:
+            why = "; ".join(why for _, (_, why) in loaded if why) or f"turn {turn.id}: no exchange around this turn"
+            self.stop()
+            self.turn, self.clip_source = turn, None
+            self._load(None, why)
             return
-        self._load(concatenate(clips, gap_s=EXCHANGE_GAP_S) if len(clips) > 1 else clips[0])
-        self._do(self.player.replay)
+        clips = [clip for _, clip in found]
+        self._play_clip(turn, concatenate(clips, gap_s=EXCHANGE_GAP_S) if len(clips) > 1 else clips[0], found[0][0])
+
+    def _play_clip(self, turn: Turn, clip: Clip, source: tuple[Turn, str]) -> None:
+        self.stop()
+        self.turn, self.clip_source = turn, source
+        self._load(clip)
+        self._play(self.player.replay)
 
     def set_loop(self, on: bool) -> None:
         self.player.loop = on
 
     def set_speed(self, speed: float) -> None:
+        """Remember SPEED and apply it now if possible; every later play tries again until it can."""
+        self.speed = speed
+        self._apply_speed()
+
+    def _apply_speed(self) -> None:
+        if self.player.speed == self.speed:
+            return
         try:
-            self.player.speed = speed
+            self.player.speed = self.speed
         except AnnotatorError as error:
-            self.message_shown.emit(str(error))
+            self.message_shown.emit(f"Playing at {self.player.speed:g}×, not {self.speed:g}×: {error}")
 
     def stop(self) -> None:
         self._do(self.player.stop)
@@ -162,6 +180,11 @@ class Playback(QObject):
         self.player.close()
 
     # --- polling ------------------------------------------------------------------------
+    def _play(self, operation) -> None:
+        """Start playing through OPERATION at the chosen speed, if the speed can be had by now."""
+        self._apply_speed()
+        self._do(operation)
+
     def _do(self, operation) -> None:
         try:
             operation()
@@ -187,3 +210,7 @@ class Playback(QObject):
         if self.player.state is not PlayerState.PLAYING:
             self._reflect_state()
 
+
+
+def _own_direction(turn: Turn) -> str | None:
+    return {"user": INPUT, "system": OUTPUT}.get(turn.speaker or "")

@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
+
+from annotator.log.file_name_text import name_from_text, name_text
 
 T = TypeVar("T")
 
@@ -91,14 +94,15 @@ class AppSettings:
     def declared(cls) -> list[Setting]:
         return [value for value in vars(cls).values() if isinstance(value, Setting)]
 
+    # Paths are stored as name_text (any file name, reversibly, in text Qt can hold).
     def add_recent_file(self, path: str | Path) -> list[str]:
-        name = str(Path(path).resolve())
+        name = name_text(Path(path).resolve())
         recent = [name] + [p for p in self.recent_files if p != name]
         self.recent_files = recent[:MAX_RECENT_FILES]
         return self.recent_files
 
     def remove_recent_file(self, path: str | Path) -> None:
-        name = str(Path(path).resolve())
+        name = name_text(Path(path).resolve())
         self.recent_files = [p for p in self.recent_files if p != name]
 
     # Last position per log: one key per log, named by a hash of its absolute path
@@ -114,26 +118,26 @@ class AppSettings:
             return None
 
     def set_last_position(self, log_path: str | Path, position: LastPosition) -> None:
-        stored = {"path": str(Path(log_path).resolve()), "session": position.session_id, "turn": position.turn_index}
+        stored = {"path": name_text(Path(log_path).resolve()), "session": position.session_id, "turn": position.turn_index}
         self.qsettings.setValue(_position_key(log_path), json.dumps(stored))
 
     # The log last opened from a corpus folder, so reopening the corpus returns to it.
     def last_log_in_corpus(self, folder: str | Path) -> Path | None:
         raw = self.qsettings.value(_corpus_key(folder))
-        return Path(str(raw)) if raw else None
+        return Path(name_from_text(str(raw))) if raw else None
 
     def set_last_log_in_corpus(self, folder: str | Path, log_path: str | Path) -> None:
-        self.qsettings.setValue(_corpus_key(folder), str(Path(log_path).resolve()))
+        self.qsettings.setValue(_corpus_key(folder), name_text(Path(log_path).resolve()))
 
     def sync(self) -> None:
         self.qsettings.sync()
 
 
 def _position_key(log_path: str | Path) -> str:
-    digest = hashlib.sha1(str(Path(log_path).resolve()).encode("utf-8")).hexdigest()
+    digest = hashlib.sha1(os.fsencode(Path(log_path).resolve())).hexdigest()
     return f"last_position/{digest}"
 
 
 def _corpus_key(folder: str | Path) -> str:
-    digest = hashlib.sha1(str(Path(folder).resolve()).encode("utf-8")).hexdigest()
+    digest = hashlib.sha1(os.fsencode(Path(folder).resolve())).hexdigest()
     return f"last_log_in_corpus/{digest}"

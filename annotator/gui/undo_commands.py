@@ -9,7 +9,7 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand
 
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED, set_task_completion, set_transcription
-from annotator.log.text import clean_text
+from annotator.log.text import clean_text, without_non_xml
 from annotator.log.views import Session, Turn
 
 TASK_COMPLETION_TEXT = {
@@ -26,7 +26,8 @@ class TranscribeTurn(QUndoCommand):
         super().__init__()
         self.turn = turn
         self.old = turn.transcription
-        self.new = clean_text(text) or None
+        storable, self.removed_characters = without_non_xml(text or "")  # pasted control characters
+        self.new = clean_text(storable) or None
         verb = "Transcribe" if self.new is not None else "Clear transcription of"
         self.setText(f"{verb} turn {turn.id}")
 
@@ -59,7 +60,12 @@ class SetTaskCompletion(QUndoCommand):
         set_task_completion(self.session, self.new)
 
     def undo(self) -> None:
-        set_task_completion(self.session, self.old)
+        set_task_completion(self.session, self.old, restoring=True)  # the log's own value may be neither 1 nor 0
+
+
+def removed_characters_note(count: int) -> str:
+    return (f"{count} control character{'s' if count != 1 else ''} that XML cannot store "
+            f"{'were' if count != 1 else 'was'} replaced by spaces")
 
 
 def push_if_changed(stack, command) -> bool:

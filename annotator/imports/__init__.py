@@ -44,9 +44,10 @@ class ImportFormat:
     module: str
     function: str
 
-    def run(self, source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:
+    def run(self, source: Path, out_dir: Path, progress: Progress | None = None, guard=None) -> ImportReport:
+        """Import; GUARD (an annotator.export.output_guard.OutputGuard), if given, checks each log it would replace."""
         importer = getattr(importlib.import_module(f"annotator.imports.{self.module}"), self.function)
-        return importer(Path(source), Path(out_dir), progress)
+        return importer(Path(source), Path(out_dir), progress, guard)
 
 
 IMPORT_FORMATS: dict[str, ImportFormat] = {f.name: f for f in (

@@ -22,16 +22,21 @@ import json
 import re
 import zipfile
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
+from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
+from annotator.input_files import open_input_file, read_problem
+from annotator.log.file_name_text import name_text
 
 DIALOGUES_MEMBER = "data/dialogues.json"
-_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-(\d+)")
+_CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")  # ASCII digits: int() reads "٣" too
+MAX_STEM = 120  # file names stay well under the 255 bytes file systems allow; unique_names tells cut ones apart
 
 
-def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:
+def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None,
+                   guard: OutputGuard | None = None) -> ImportReport:
     dialogues = read_dialogues_json(source)
     report = ImportReport("convlab", source, out_dir)
     ids = [str(d.get("dialogue_id") or f"dialogue-{i}") if isinstance(d, dict) else "" for i, d in enumerate(dialogues)]
@@ -39,18 +44,19 @@ def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None
     session_ids = unique_names([_session_id(d, i) for d, i in zip(dialogues, ids)])
     planned = []
     for position, (dialogue, dialogue_id) in enumerate(zip(dialogues, ids)):
-        where = f"{source}: dialogue {position} ({dialogue_id})"
+        where = f"{source}: dialogue {position} ({_shown(dialogue_id)})"
         turns = text_turns(dialogue, where)
         if not turns:
             report.warnings.append(f"{where}: skipped, it has no turns")
             continue
         session = TextSession(session_ids[position], turns, _source_record(dialogue, dialogue_id, source))
-        comment = (f"Imported by the Communicator Log Annotator from ConvLab dialogue {dialogue_id} of {source.name}: "
+        comment = (f"Imported by the Communicator Log Annotator from ConvLab dialogue {dialogue_id} of "
+                   f"{name_text(source.name)}: "
                    "text turns only, no audio; every time is synthesised, not recorded "
                    '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
         planned.append((stems[position], session, comment))
         report.turns += len(turns)
-    report.files = write_logs(out_dir, planned, progress)
+    report.files = write_logs(out_dir, planned, progress, guard)
     return report
 
 
@@ -62,8 +68,16 @@ def read_dialogues_json(source: Path) -> list[Any]:
                 return read_dialogues_json(candidate)
         raise ImportFormatError(f"{source}: no data.zip, {DIALOGUES_MEMBER} or dialogues.json in this folder")
     try:
-        if zipfile.is_zipfile(source):
-            with zipfile.ZipFile(source) as archive:
+        with open_input_file(source) as stream:
+            return _dialogues_from(stream, source)
+    except OSError as error:
+        raise ImportFormatError(f"{source}: {read_problem(error)}") from None
+
+
+def _dialogues_from(stream: BinaryIO, source: Path) -> list[Any]:
+    try:
+        if zipfile.is_zipfile(stream):
+            with zipfile.ZipFile(stream) as archive:
                 names = archive.namelist()
                 member = DIALOGUES_MEMBER if DIALOGUES_MEMBER in names else next(
                     (n for n in names if n.endswith("/dialogues.json") or n == "dialogues.json"), None)
@@ -71,7 +85,8 @@ def read_dialogues_json(source: Path) -> list[Any]:
                     raise ImportFormatError(f"{source}: the archive holds no {DIALOGUES_MEMBER}")
                 raw, where = archive.read(member), f"{source}: {member}"
         else:
-            raw, where = source.read_bytes(), str(source)
+            stream.seek(0)
+            raw, where = stream.read(), str(source)
     except (OSError, zipfile.BadZipFile) as error:
         raise ImportFormatError(f"{source}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     try:
@@ -80,6 +95,10 @@ def read_dialogues_json(source: Path) -> list[Any]:
         raise ImportFormatError(f"{where}: not UTF-8 (byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise ImportFormatError(f"{where}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
+    except ValueError as error:  # a number of more than 4300 digits
+        raise ImportFormatError(f"{where}: a value JSON holds but Python cannot read: {error}") from None
+    except RecursionError:
+        raise ImportFormatError(f"{where}: nested too deeply to read") from None
     if not isinstance(value, list):
         raise ImportFormatError(f"{where}: expected a list of dialogues, found a JSON {type(value).__name__}")
     return value
@@ -119,8 +138,9 @@ def file_stems(dialogue_ids: list[str]) -> list[str]:
     """File stems from dialogue ids: canonical NAME-SPLIT-N ones with N zero-padded to a common width."""
     matches = [_CANONICAL_ID.fullmatch(i) for i in dialogue_ids]
     width = max([len(m.group(3)) for m in matches if m] + [5])
-    return [nmtoken(f"{m.group(1)}-{m.group(2)}-{int(m.group(3)):0{width}d}" if m else i, "dialogue")
-            for m, i in zip(matches, dialogue_ids)]
+    stems = [nmtoken(f"{m.group(1)}-{m.group(2)}-{m.group(3).zfill(width)}" if m else i, "dialogue")
+             for m, i in zip(matches, dialogue_ids)]
+    return [stem[:MAX_STEM] for stem in stems]
 
 
 def _session_id(dialogue: Any, dialogue_id: str) -> str:
@@ -130,8 +150,15 @@ def _session_id(dialogue: Any, dialogue_id: str) -> str:
     return nmtoken(dialogue_id, "dialogue")
 
 
+def _shown(dialogue_id: str) -> str:
+    """A dialogue id for a message: as it is when short and printable, else quoted, escaped and cut."""
+    if len(dialogue_id) <= 60 and dialogue_id.isprintable():
+        return dialogue_id
+    return repr(dialogue_id[:60]) + ("..." if len(dialogue_id) > 60 else "")
+
+
 def _source_record(dialogue: dict[str, Any], dialogue_id: str, source: Path) -> dict[str, str]:
-    record = {":import_format": "convlab", ":import_source": source.name}
+    record = {":import_format": "convlab", ":import_source": name_text(source.name)}
     for key, field in ((":source_dataset", "dataset"), (":source_split", "data_split"),
                        (":original_id", "original_id")):
         if isinstance(dialogue.get(field), str) and dialogue[field]:

@@ -15,14 +15,18 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.export.output_guard import OutputGuard
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
+from annotator.input_files import read_input_bytes, read_problem
+from annotator.log.file_name_text import name_text
 
 SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}
 
 
-def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None) -> ImportReport:
+def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
+                  guard: OutputGuard | None = None) -> ImportReport:
     sessions = read_scenario(source)
     report = ImportReport("dialbb", source, out_dir)
     stem = nmtoken(source.name.rsplit(".", 1)[0] if "." in source.name else source.name, "scenario")
@@ -33,22 +37,22 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None)
         if not turns:
             report.warnings.append(f"{source}:{line}: session {number}: skipped, it has no utterance")
             continue
-        record = {":import_format": "dialbb", ":import_source": source.name, ":source_session": str(number)}
+        record = {":import_format": "dialbb", ":import_source": name_text(source.name), ":source_session": str(number)}
         comment = (f"Imported by the Communicator Log Annotator from session {number} of the DialBB scenario "
-                   f"{source.name}: text turns only, no audio; every time is synthesised, not recorded "
+                   f"{name_text(source.name)}: text turns only, no audio; every time is synthesised, not recorded "
                    '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
         planned.append((name, TextSession(name, turns, record), comment))
         report.turns += len(turns)
-    report.files = write_logs(out_dir, planned, progress)
+    report.files = write_logs(out_dir, planned, progress, guard)
     return report
 
 
 def read_scenario(source: Path) -> list[tuple[int, list[TextTurn]]]:
     """(line number of the session's start, its utterances) for each session of the scenario."""
     try:
-        text = source.read_bytes().decode("utf-8-sig")
+        text = read_input_bytes(source).decode("utf-8-sig")
     except OSError as error:
-        raise ImportFormatError(f"{source}: cannot read: {error.strerror or error}") from None
+        raise ImportFormatError(f"{source}: {read_problem(error)}") from None
     except UnicodeDecodeError as error:
         raise ImportFormatError(f"{source}: not UTF-8 (byte {error.start})") from None
     sessions: list[tuple[int, list[TextTurn]]] = []

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from lxml import etree
 
-from annotator.errors import WriteError
-from annotator.log.atomic import write_atomic
+from annotator.export.output_guard import OutputGuard
+from annotator.export.staged_output import StagedFolder
 from annotator.log.text import clean_text
 from annotator.log.views import Session
 
@@ -81,19 +81,16 @@ def build_log(session: TextSession, comment: str) -> bytes:
     return _DECLARATION + note + b"\n" + etree.tostring(root, encoding="UTF-8") + b"\n"
 
 
-def write_logs(out_dir: Path, sessions: list[tuple[str, TextSession, str]], progress=None) -> list[Path]:
-    """Write each (file stem, session, comment) as OUT_DIR/STEM-hublog.xml, atomically; the paths written."""
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as error:
-        raise WriteError(f"{out_dir}: cannot create the output folder: {error.strerror or error}") from None
+def write_logs(out_dir: Path, sessions: list[tuple[str, TextSession, str]], progress=None,
+               guard: OutputGuard | None = None) -> list[Path]:
+    """Write each (file stem, session, comment) as OUT_DIR/STEM-hublog.xml, all or none; the paths written.
+
+    GUARD, if given, refuses replacing a log already in OUT_DIR (one annotated since an earlier import)."""
     items = sessions if progress is None else progress(sessions, total=len(sessions))
-    written = []
-    for stem, session, comment in items:
-        path = out_dir / f"{stem}-hublog.xml"
-        write_atomic(path, build_log(session, comment))
-        written.append(path)
-    return written
+    with StagedFolder(out_dir, guard) as staged:
+        for stem, session, comment in items:
+            staged.write(f"{stem}-hublog.xml", build_log(session, comment))
+    return staged.files
 
 
 def unique_names(names: list[str]) -> list[str]:

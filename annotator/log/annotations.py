@@ -14,11 +14,12 @@ from lxml import etree
 
 from annotator.errors import AnnotationError
 from annotator.log.document import AnnotationChange
-from annotator.log.text import clean_text
+from annotator.log.text import clean_text, first_not_xml
 from annotator.log.views import TRANSCRIPTION_KEY, AnnotationView, Session, Turn
 
 TASK_COMPLETED = "1"
 TASK_NOT_COMPLETED = "0"
+TASK_COMPLETION_VALUES = (TASK_COMPLETED, TASK_NOT_COMPLETED)
 
 
 def set_transcription(turn: Turn, text: str | None) -> bool:
@@ -27,6 +28,10 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
     old = turn.transcription
     if new == old:
         return False
+    bad = first_not_xml(new) if new is not None else None
+    if bad is not None:  # refused before the tree is touched: no empty GC_ANNOT is left behind
+        raise AnnotationError(f"turn {turn.id}: the transcription holds the control character U+{ord(bad):04X}, "
+                              "which XML cannot store")
     annotation = turn.transcription_annotation()
     if annotation is not None and annotation.el.getparent() is not turn.el:
         _remove_transcription(annotation)  # a session-level one moves into its turn
@@ -51,9 +56,15 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
     return True
 
 
-def set_task_completion(session: Session, value: str | None) -> bool:
-    """Set the session's type_task_completion ("1", "0", ...; None clears it). True if changed."""
+def set_task_completion(session: Session, value: str | None, *, restoring: bool = False) -> bool:
+    """Set the session's type_task_completion to "1" (completed) or "0" (not completed); None
+    clears it. True if changed. Any other value raises AnnotationError, unless RESTORING puts
+    back a value the log itself held (undo), which the app shows but never offers."""
     new = None if value is None or not str(value).strip() else str(value).strip()
+    if new is not None and restoring:
+        new = str(value)  # exactly as the log had it
+    elif new is not None:
+        check_task_completion(new)
     old = session.task_completion
     if new == old:
         return False
@@ -71,6 +82,20 @@ def set_task_completion(session: Session, value: str | None) -> bool:
         _set_attribute(annotation.el, "type_task_completion", new)
     session.document.announce(AnnotationChange(session, None, "task_completion", old, new))
     return True
+
+
+def task_completion_problem(value: str) -> str | None:
+    """Why VALUE is no task completion value (a phrase), or None when it is "1" or "0"."""
+    if value in TASK_COMPLETION_VALUES:
+        return None
+    return f"{value!r} is not 1 (completed) or 0 (not completed)"
+
+
+def check_task_completion(value: str) -> None:
+    """Raise AnnotationError unless VALUE is one of TASK_COMPLETION_VALUES."""
+    problem = task_completion_problem(value)
+    if problem is not None:
+        raise AnnotationError(f"task completion {problem}")
 
 
 def _new_annotation(parent: etree._Element, attributes: dict[str, str]) -> etree._Element:

@@ -2,13 +2,22 @@
 
 A failure at any point (disk full, read-only folder, permission denied)
 leaves the previous file untouched and raises WriteError saying why.
+
+What is written is the file the path names in the end: a symlink (or a chain
+of them) is followed and its target replaced, in the target's folder, so the
+link stays a link and the real file gets the content. The replacement keeps
+the file's mode, group and, where permitted, owner. A file with other hard
+links is not replaced (that would detach it from its other names) but written
+in place, with a backup until done (annotator.log.inplace); the result says so.
 """
 
 from __future__ import annotations
 
 import os
+import stat
 import tempfile
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO
 
@@ -17,24 +26,53 @@ from annotator.errors import WriteError
 Writer = Callable[[BinaryIO], None]
 
 
-def write_atomic(path: str | Path, content: bytes | Writer) -> None:
-    """Replace PATH with CONTENT (bytes, or a function writing to a binary stream)."""
+@dataclass(frozen=True)
+class Written:
+    """What a write did: the file it wrote (symlinks followed), and anything the user should be told."""
+
+    path: Path
+    notices: tuple[str, ...] = ()
+
+
+def write_target(path: str | Path) -> Path:
+    """The file a write to PATH lands in: PATH, or for a symlink the file its chain finally names."""
     path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
+    if not os.path.islink(path):
+        return path
     try:
-        handle, temp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+        return Path(os.path.realpath(path, strict=True))
+    except FileNotFoundError:
+        final = os.path.realpath(path)
+        raise WriteError(f"{path}: is a symbolic link to {final}, which does not exist; not written") from None
+    except OSError as error:
+        raise WriteError(f"{path}: is a symbolic link that cannot be followed ({error.strerror or error}); "
+                         "not written") from None
+
+
+def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
+    """Replace PATH (or the file a symlink at PATH names) with CONTENT (bytes, or a function writing to a stream)."""
+    path = Path(path)
+    target = write_target(path)
+    try:
+        existing = os.stat(target)
+    except OSError:
+        existing = None
+    if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
+        from annotator.log.inplace import write_in_place
+
+        return write_in_place(path, target, content, existing.st_nlink - 1)
+    folder = target.parent if str(target.parent) else Path(".")
+    try:
+        handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
     except OSError as error:
         raise WriteError(f"{path}: cannot write in {folder}: {error.strerror or error}") from None
     try:
         with os.fdopen(handle, "wb") as stream:
-            if isinstance(content, (bytes, bytearray)):
-                stream.write(content)
-            else:
-                content(stream)
+            write_content(stream, content)
             stream.flush()
             os.fsync(stream.fileno())
-        _keep_permissions(path, temp_name)
-        os.replace(temp_name, path)
+            keep_owner_and_mode(stream.fileno(), existing)
+        os.replace(temp_name, target)
     except BaseException as error:
         try:
             os.unlink(temp_name)
@@ -43,21 +81,36 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> None:
         if isinstance(error, OSError):
             raise WriteError(f"{path}: not written, the previous file is intact: {error.strerror or error}") from None
         raise
-    _sync_folder(folder)
+    sync_folder(folder)
+    return Written(target)
 
 
-def _keep_permissions(target: Path, temp_name: str) -> None:
-    try:
-        mode = os.stat(target).st_mode & 0o7777
-    except FileNotFoundError:
+def write_content(stream: BinaryIO, content: bytes | Writer) -> None:
+    if isinstance(content, (bytes, bytearray)):
+        stream.write(content)
+    else:
+        content(stream)
+
+
+def keep_owner_and_mode(fd: int, existing: os.stat_result | None) -> None:
+    """Give the new file behind FD the owner, group and mode of EXISTING (the umask's mode for a new file)."""
+    if existing is None:
         umask = os.umask(0)
         os.umask(umask)
-        mode = 0o666 & ~umask
-    os.chmod(temp_name, mode)
+        os.fchmod(fd, 0o666 & ~umask)
+        return
+    if hasattr(os, "fchown"):
+        for owner in (existing.st_uid, -1):  # another owner needs root; the group needs membership only
+            try:
+                os.fchown(fd, owner, existing.st_gid)
+                break
+            except PermissionError:
+                continue
+    os.fchmod(fd, existing.st_mode & 0o7777)  # after chown, which may clear set-id bits
 
 
-def _sync_folder(folder: Path) -> None:
-    """Make the rename itself durable (POSIX); harmless where folders cannot be opened."""
+def sync_folder(folder: Path) -> None:
+    """Make a rename or unlink itself durable (POSIX); harmless where folders cannot be opened."""
     try:
         fd = os.open(folder, os.O_RDONLY)
     except OSError:

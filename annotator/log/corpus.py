@@ -1,13 +1,23 @@
-"""Which files of a folder are logs: every *.xml below it, minus annotation files and backups."""
+"""Which files of a folder are logs: every *.xml below it, minus annotation files and backups.
+
+A name ending in .xml that is not a regular file (a FIFO, a socket, a device, a
+symlink to one) is listed too, never opened here: loading it refuses it in one
+line, so a corpus that holds one shows that line (a finding, a row of the
+session browser) instead of hanging on it or silently leaving it out.
+"""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from lxml import etree
 
+from annotator.input_files import open_input_file
+
 NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
 ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files, met among logs: not logs
+_STAGING = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # tempfile.mkdtemp(prefix=".NAME.", suffix=".tmp")
 
 
 def is_log_file_name(path: Path) -> bool:
@@ -16,11 +26,16 @@ def is_log_file_name(path: Path) -> bool:
 
 
 def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
-    """Files as given (whatever their name); folders replaced by the logs below them, sorted."""
+    """Files as given (whatever their name); folders replaced by the logs below them, sorted.
+
+    Staging folders of exports (.NAME.XXXXXXXX.tmp, annotator.export.staged_output), which a
+    killed export can leave behind, are not looked into."""
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found += sorted(p for p in path.rglob("*.xml") if p.is_file() and is_log_file_name(p))
+            # Not only regular files: a FIFO or a socket named *.xml is listed, so that loading names it.
+            found += sorted(p for p in path.rglob("*.xml") if is_log_file_name(p) and p.exists() and not p.is_dir()
+                            and not any(_STAGING.fullmatch(part) for part in p.relative_to(path).parts[:-1]))
         else:
             found.append(path)
     return found
@@ -44,7 +59,7 @@ def root_tag(path: Path) -> str | None:
     parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
                                  huge_tree=True)
     try:
-        with open(path, "rb") as stream:
+        with open_input_file(path) as stream:
             for chunk in iter(lambda: stream.read(1 << 16), b""):
                 parser.feed(chunk)
                 for _event, element in parser.read_events():

@@ -20,7 +20,7 @@ from lxml import etree
 from annotator.errors import AnnotatorError
 from annotator.log.corpus import expand_log_paths
 from annotator.log.document import LogDocument
-from annotator.log.validation import Finding, Severity, validate_document
+from annotator.log.validation import KEEP_PER_KIND, Finding, Severity, validate_document
 from annotator.log.views import Session
 from annotator.markers import MarkerSet, apply_markers, hits_per_session
 
@@ -87,7 +87,7 @@ def summarize_session(session: Session, findings: Iterable[Finding] = (),
     users = session.user_turns
     by_severity = {severity: 0 for severity in Severity}
     for finding in findings:
-        by_severity[finding.severity] += 1
+        by_severity[finding.severity] += finding.count  # a row may count findings not listed
     return SessionSummary(
         file=session.document.path,
         session_id=session.id,
@@ -132,7 +132,7 @@ def summarize_document(doc: LogDocument, findings: list[Finding] | None = None,
     """One row per session of DOC (validating it unless FINDINGS are given), e.g. to refresh
     the browser after the annotator saved; with MARKERS, each row counts their hits."""
     if findings is None:
-        findings = validate_document(doc)
+        findings = validate_document(doc, keep=KEEP_PER_KIND)
     per_session = findings_by_session(doc, findings)
     counts = _marker_counts(doc, markers)
     return [summarize_session(session, mine, counts[session.index])

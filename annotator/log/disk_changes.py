@@ -21,7 +21,8 @@ import time
 from pathlib import Path
 from typing import BinaryIO
 
-from annotator.log.atomic import Writer, write_atomic
+from annotator.input_files import NotRegularFileError, check_regular_file, open_input_file
+from annotator.log.atomic import Writer, Written, write_atomic
 from annotator.log.loading import FileStamp
 
 try:
@@ -43,8 +44,8 @@ def changed_since(path: str | Path, stamp: FileStamp) -> bool:
     read counts as unchanged: the write itself will say what is wrong.
     """
     try:
-        info = os.stat(path)
-    except FileNotFoundError:
+        info = check_regular_file(path)
+    except (FileNotFoundError, NotRegularFileError):
         return True
     except OSError:
         return False
@@ -52,19 +53,21 @@ def changed_since(path: str | Path, stamp: FileStamp) -> bool:
         return True
     try:
         return _sha256(path) != stamp.sha256
+    except NotRegularFileError:
+        return True
     except OSError:
         return False
 
 
 def _sha256(path: str | Path) -> str:
     digest = hashlib.sha256()
-    with open(path, "rb") as stream:
+    with open_input_file(path) as stream:
         for chunk in iter(lambda: stream.read(_CHUNK), b""):
             digest.update(chunk)
     return digest.hexdigest()
 
 
-def write_locked(target: Path, content: bytes | Writer) -> None:
+def write_locked(target: Path, content: bytes | Writer) -> Written:
     """write_atomic(TARGET, CONTENT), holding an flock on the temporary file until it has replaced TARGET."""
     held: list[int] = []
 
@@ -79,7 +82,7 @@ def write_locked(target: Path, content: bytes | Writer) -> None:
             content(stream)
 
     try:
-        write_atomic(target, write)
+        return write_atomic(target, write)
     finally:
         for fd in held:
             os.close(fd)

@@ -42,7 +42,8 @@ class LogDocument:
         self.parsed = parsed
         self.tree = parsed.tree
         self.root = self.tree.getroot()
-        self.notes: list[str] = []  # non-fatal remarks from loading, shown as findings
+        self.notes: list[str] = list(parsed.notes)  # non-fatal remarks from loading, shown as findings
+        self.save_notices: tuple[str, ...] = ()  # what the last save has to tell (a file written in place...)
         self._listeners: list[Listener] = []
         self.revision = 0  # bumped by every annotation change
         self.saved_revision = 0
@@ -70,6 +71,7 @@ class LogDocument:
 
     @property
     def folder(self) -> Path:
+        """The real file's folder (symlinks followed): where its audio is looked up, before and after a save."""
         return self.path.resolve().parent
 
     @property
@@ -122,21 +124,23 @@ class LogDocument:
     def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
         """Write atomically to PATH (default: where it was read) and remember the new file stamp.
 
-        Saving over the file this document was read from raises
-        LogChangedOnDiskError if another program changed it meanwhile, unless
-        OVERWRITE; reload() is the other way out. Leftovers of saves killed half
-        way are removed afterwards (see annotator.log.disk_changes).
+        A symlink is saved through: its target gets the content (see annotator.log.atomic); a
+        file with other hard links is written in place, and save_notices says so. Saving over
+        the file this document was read from raises LogChangedOnDiskError if another program
+        changed it meanwhile, unless OVERWRITE; reload() is the other way out. Leftovers of
+        saves killed half way are removed afterwards (see annotator.log.disk_changes).
         """
         target = Path(path) if path is not None else self.path
         resolved = target.resolve()
         if not overwrite and resolved == self._stamped_path and self.changed_on_disk():
             raise LogChangedOnDiskError(target, removed=not target.exists())
-        write_locked(target, self.parsed.write_to)
+        written = write_locked(target, self.parsed.write_to)
+        self.save_notices = written.notices
         if resolved == self.path.resolve():
             self.saved_revision = self.revision
-            self.parsed.stamp = FileStamp.of(target)
-            self._stamped_path = resolved
-        remove_stale_temp_files(target)
+            self.parsed.stamp = FileStamp.of(written.path)
+            self._stamped_path = written.path.resolve()
+        remove_stale_temp_files(written.path)
         return target
 
     def reload(self) -> LogDocument:

@@ -30,11 +30,13 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from lxml import etree
 
+from annotator.log.dtd_pieces import FAN_OUT, complaints
 from annotator.resources import dtd_path
 
 # Attributes the standard's tables type as "string" while the DTD says NMTOKEN(S).
@@ -91,21 +93,25 @@ def shipped_dtd() -> etree.DTD:
 _VALIDATION_LOCK = threading.Lock()
 
 
-def dtd_problems(tree: etree._ElementTree) -> list[DtdProblem]:
+def dtd_problems(tree: etree._ElementTree, fan_out: int = FAN_OUT) -> list[DtdProblem]:
     """Validate TREE against the shipped DTD; one classified problem per libxml2 complaint."""
-    dtd = shipped_dtd()
-    with _VALIDATION_LOCK:
-        if dtd.validate(tree):
-            return []
-        entries = [(entry.line, entry.message, getattr(entry, "path", None)) for entry in dtd.error_log]
-    finder = _ElementFinder(tree)
-    problems = []
-    for line, message, path in entries:
-        line = line or None
-        element = finder.find(path, line, message)
-        code, text = classify(message, element)
-        problems.append(DtdProblem(line, element, code, text, _attribute_named(message)))
-    return problems
+    return list(iter_dtd_problems(tree, fan_out))
+
+
+def iter_dtd_problems(tree: etree._ElementTree, fan_out: int = FAN_OUT) -> Iterator[DtdProblem]:
+    """dtd_problems one at a time. The validation runs in pieces (annotator.log.dtd_pieces), so
+    that its cost grows linearly and only one piece's complaints are held at a time."""
+    finder: _ElementFinder | None = None  # the current piece's: complaints come piece by piece
+    for complaint in complaints(tree.getroot(), shipped_dtd(), _VALIDATION_LOCK, fan_out):
+        line, element = complaint.line, complaint.element
+        if element is None:
+            if finder is None or finder.root is not complaint.piece:
+                finder = _ElementFinder(complaint.piece)
+            element = finder.find(complaint.path, line, complaint.message)
+            if element is complaint.piece:
+                line = element.sourceline  # a piece's root is a copy to libxml2: its own line is the original's
+        code, text = classify(complaint.message, element)
+        yield DtdProblem(line, element, code, text, _attribute_named(complaint.message))
 
 
 def missing_required_attributes(tree: etree._ElementTree) -> list[DtdProblem]:
@@ -255,14 +261,15 @@ def _shorten(message: str) -> str:
 
 
 class _ElementFinder:
-    """Finds the element a libxml2 error is about from its node path ("/GC_LOG/GC_SESSION/GC_TURN[3]").
+    """Finds the element a libxml2 error is about from its node path ("/GC_LOG/GC_SESSION/GC_TURN[3]"),
+    which starts at ROOT (the element validated as the document's root).
 
     Children lists and path prefixes are cached, so thousands of complaints
     about one big log cost one walk, not one XPath scan each.
     """
 
-    def __init__(self, tree: etree._ElementTree):
-        self.root = tree.getroot()
+    def __init__(self, root: etree._Element):
+        self.root = root
         self._by_prefix: dict[str, etree._Element | None] = {}
         self._children: dict[tuple[etree._Element, str], list[etree._Element]] = {}
 

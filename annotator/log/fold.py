@@ -8,18 +8,17 @@ through annotator.log.annotations only, the sole writer of GC_ANNOT.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
 
 from annotator.errors import AnnotationFileError
+from annotator.input_files import open_input_file, read_problem
 from annotator.log.annotation_csv import read_annotation_csv, write_annotation_csv
-from annotator.log.annotation_set import AnnotationSet
-from annotator.log.annotations import set_task_completion, set_transcription
+from annotator.log.annotation_set import AnnotationSet, session_refs_of, turn_refs_of
 from annotator.log.document import LogDocument
+from annotator.log.fold_plan import plan_fold
 from annotator.log.human_format import (
     annotations_from_human_tree,
     human_path_for,
@@ -27,34 +26,37 @@ from annotator.log.human_format import (
     write_human_file,
 )
 from annotator.log.loading import make_parser
-from annotator.log.views import Session, Turn
 
-# Characters XML 1.0 cannot hold (lxml refuses them); checked before folding starts.
-_NOT_XML = re.compile("[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 _SNIFF_BYTES = 4096
 
 
 def extract(doc: LogDocument) -> AnnotationSet:
     """The transcriptions and task completion values the log holds as GC_ANNOT."""
+    return extract_all([doc])
+
+
+def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
+    """The annotations of several logs; sessions sharing an id (in one log or across them, in the
+    order given) are told apart by their occurrence, and so are turns sharing an id in a session."""
     annotations = AnnotationSet()
-    seen: set[str] = set()
-    for session in doc.sessions:
-        session_id = session.id.strip()  # AnnotationSet keys are stripped ids
-        if not session_id or session_id in seen:
-            continue  # a repeated session id: the first one counts; one without id cannot be named
-        seen.add(session_id)
+    sessions = session_refs_of([session for doc in docs for session in doc.sessions])
+    for session_ref, session in sessions.items():
         if session.task_completion is not None:
-            annotations.add_task_completion(session_id, session.task_completion)
-        for turn in session.turns:
-            if turn.transcription and turn.key is not None and (session_id, turn.key) not in annotations.transcriptions:
-                annotations.add_transcription(session_id, turn.id, turn.transcription)
+            annotations.add_task_completion(session_ref.id, session.task_completion,
+                                            session_occurrence=session_ref.occurrence)
+        for turn_ref, index in turn_refs_of(session_ref, session):
+            turn = session.turns[index]
+            if turn.transcription:
+                annotations.add_transcription(session_ref.id, turn.id, turn.transcription,
+                                              session_occurrence=session_ref.occurrence,
+                                              turn_occurrence=turn_ref.occurrence)
     return annotations
 
 
 def fold(doc: LogDocument, annotations: AnnotationSet) -> int:
     """Write ANNOTATIONS into DOC; the number of values changed. Raises AnnotationFileError, changing nothing."""
     try:
-        plan = _plan([doc], annotations)
+        plan = plan_fold([doc], annotations)
     except AnnotationFileError as error:
         raise AnnotationFileError(f"{doc.path}: {error}") from None
     return plan.apply()
@@ -62,53 +64,23 @@ def fold(doc: LogDocument, annotations: AnnotationSet) -> int:
 
 def fold_many(docs: Iterable[LogDocument], annotations: AnnotationSet) -> int:
     """Fold into several logs at once; annotations naming sessions in none of them are an error, nothing changes."""
-    return _plan(list(docs), annotations).apply()
+    return plan_fold(list(docs), annotations).apply()
 
 
-@dataclass
-class _Plan:
-    transcriptions: list[tuple[Turn, str]] = field(default_factory=list)
-    task_completion: list[tuple[Session, str]] = field(default_factory=list)
-
-    def apply(self) -> int:
-        changes = sum(set_task_completion(session, value) for session, value in self.task_completion)
-        return changes + sum(set_transcription(turn, text) for turn, text in self.transcriptions)
-
-
-def _plan(docs: list[LogDocument], annotations: AnnotationSet) -> _Plan:
-    """Resolve every annotation to its session or turn, or raise listing all that do not fit."""
-    sessions: dict[str, list[Session]] = {}
+def fold_human_files_beside(docs: list[LogDocument]) -> tuple[int, list[Path]]:
+    """Fold into each log the MITRE `*-human.xml` beside it (occurrences count within that log):
+    (values changed, files read). All files are checked before the first change."""
+    plans, sources = [], []
     for doc in docs:
-        for session in doc.sessions:
-            sessions.setdefault(session.id, []).append(session)
-    plan = _Plan()
-    unknown_turns: list[str] = []
-    unwritable: list[str] = []
-    for session_id, value in annotations.task_completion.items():
-        plan.task_completion += [(session, value) for session in sessions.get(session_id, [])]
-        if _NOT_XML.search(value):
-            unwritable.append(f"session {session_id}")
-    for ref in (ref for _, _, refs in annotations.in_order() for ref in refs):
-        text = annotations.transcriptions[ref]
-        if _NOT_XML.search(text):
-            unwritable.append(annotations.describe_turn(ref))
-        for session in sessions.get(ref[0], []):
-            turn = session.turn(ref[1])
-            if turn is None:
-                unknown_turns.append(annotations.describe_turn(ref))
-            else:
-                plan.transcriptions.append((turn, text))
-    unknown_sessions = sorted(annotations.session_ids - sessions.keys())
-    problems = []
-    if unknown_sessions:
-        problems.append("unknown session ids: " + ", ".join(unknown_sessions))
-    if unknown_turns:
-        problems.append("unknown turns: " + ", ".join(dict.fromkeys(unknown_turns)))
-    if unwritable:
-        problems.append("characters XML cannot hold in: " + ", ".join(unwritable))
-    if problems:
-        raise AnnotationFileError("; ".join(problems) + "; nothing was folded")
-    return plan
+        source = default_annotation_file(doc.path)
+        if source is None:
+            continue
+        try:
+            plans.append(plan_fold([doc], read_annotations(source)))
+        except AnnotationFileError as error:
+            raise AnnotationFileError(f"{source}: {error}") from None
+        sources.append(source)
+    return sum(plan.apply() for plan in plans), sources
 
 
 def read_annotations(path: str | Path) -> AnnotationSet:
@@ -124,10 +96,10 @@ def read_annotations(path: str | Path) -> AnnotationSet:
 
 def _looks_like_xml(path: Path) -> bool:
     try:
-        with open(path, "rb") as stream:
+        with open_input_file(path) as stream:
             head = stream.read(_SNIFF_BYTES)
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
     if head.startswith((b"\xff\xfe", b"\xfe\xff")):
         return True  # UTF-16: never one of our CSVs
     return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")

@@ -8,28 +8,36 @@
     </GC_LOG_ANNOTATIONS>
 
 MITRE's own files spell the session attribute `task_completion`; both
-spellings are read, the DTD's `type_task_completion` is written. Parsing is
-as guarded as for logs: no entities, no external DTD, no network.
+spellings are read, the DTD's `type_task_completion` is written. When
+sessions share an id, `session_occurrence="2"` on GC_SESSION says which of
+them is meant (the second, counting the sessions of the logs in order), and
+`turn_occurrence` on a GC_DATA does the same for turns sharing an id; both
+are written only where ids repeat, so other files stay MITRE's format. Reading
+is the log reader's (annotator.log.loading): regular files only, no entities, a
+named DTD never read, no network, every encoding.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from annotator.errors import AnnotationFileError
-from annotator.log.annotation_set import AnnotationSet, TurnRef
+from annotator.errors import AnnotationFileError, LogReadError
+from annotator.input_files import check_regular_file, read_problem
+from annotator.log.annotation_set import AnnotationSet, SessionRef, TurnRef, turn_refs_of
 from annotator.log.atomic import write_atomic
-from annotator.log.loading import make_parser, unsafe_reason
+from annotator.log.loading import parse_log_file
+from annotator.log.turn_ids import occurrence_number
 
 if TYPE_CHECKING:
     from annotator.log.views import Session, Turn
 
 ROOT_TAG = "GC_LOG_ANNOTATIONS"
+SESSION_OCCURRENCE = "session_occurrence"
+TURN_OCCURRENCE = "turn_occurrence"
 ANNOT_VERSION = "2"
 _DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -45,21 +53,16 @@ def human_path_for(log_path: str | Path) -> Path:
 
 
 def parse_annotation_xml(path: str | Path) -> etree._ElementTree:
-    """Parse PATH with the log parser's guards; problems become AnnotationFileError naming file and line."""
+    """Parse PATH as logs are read; problems become AnnotationFileError naming file and line."""
     path = Path(path)
     try:
-        with open(path, "rb") as stream:
-            tree = etree.parse(stream, make_parser())
+        check_regular_file(path)
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot read: {error.strerror or error}") from None
-    except etree.XMLSyntaxError as error:
-        line, column = error.position or (0, 0)
-        message = re.sub(r",? line \d+, column \d+$", "", error.msg or str(error))
-        raise AnnotationFileError(f"{path}:{line}:{column}: not well-formed XML: {message}") from None
-    reason = unsafe_reason(tree)
-    if reason:
-        raise AnnotationFileError(f"{path}: {reason}")
-    return tree
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
+    try:
+        return parse_log_file(path).tree
+    except LogReadError as error:
+        raise AnnotationFileError(str(error)) from None
 
 
 def read_human_file(path: str | Path) -> AnnotationSet:
@@ -73,25 +76,32 @@ def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> A
         raise AnnotationFileError(f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>")
     annotations = AnnotationSet()
     for session in root.iter("GC_SESSION"):
+        try:
+            occurrence = occurrence_number(session.get(SESSION_OCCURRENCE), SESSION_OCCURRENCE)
+        except ValueError as error:
+            raise AnnotationFileError(f"{path}:{session.sourceline}: {error}") from None
         for el in session.iter("GC_ANNOT", "GC_DATA"):
             try:
-                _read_element(annotations, session.get("id"), el)
+                _read_element(annotations, SessionRef(session.get("id"), occurrence), el)
             except ValueError as error:
                 raise AnnotationFileError(f"{path}:{el.sourceline}: {error}") from None
     return annotations
 
 
-def _read_element(annotations: AnnotationSet, session_id: str | None, el: etree._Element) -> None:
+def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._Element) -> None:
     if el.tag == "GC_ANNOT":
         value = el.get("type_task_completion", el.get("task_completion"))
         if value is not None:
-            annotations.add_task_completion(session_id, value)
+            annotations.add_task_completion(session.id, value, session_occurrence=session.occurrence)
     elif el.get("type_utt_text", "transcription") == "transcription" and (el.text or "").strip():
         parent = el.getparent()
-        turnid = el.get("turnid") or (parent.get("turnid") if parent.tag == "GC_ANNOT" else None)
+        wrapper = parent if parent.tag == "GC_ANNOT" else None  # MITRE's <GC_ANNOT turnid=...><GC_DATA>
+        turnid = el.get("turnid") or (wrapper.get("turnid") if wrapper is not None else None)
         if not turnid:
             raise ValueError("a transcription without a turnid")
-        annotations.add_transcription(session_id, turnid, el.text)
+        which = el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
+        annotations.add_transcription(session.id, turnid, el.text, session_occurrence=session.occurrence,
+                                      turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
 
 
 def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
@@ -99,25 +109,31 @@ def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Ite
     path = Path(path)
     root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
     try:
-        for session_id, session, refs in annotations.in_order(sessions):
-            _add_session(root, annotations, session_id, session, refs)
+        for session_ref, session, refs in annotations.in_order(sessions):
+            _add_session(root, annotations, session_ref, session, refs)
     except ValueError as error:  # characters XML cannot hold
         raise AnnotationFileError(f"{path}: cannot write: {error}") from None
     etree.indent(root, space="  ")
     write_atomic(path, _DECLARATION + etree.tostring(root, encoding="UTF-8") + b"\n")
 
 
-def _add_session(root: etree._Element, annotations: AnnotationSet, session_id: str,
+def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: SessionRef,
                  session: Session | None, refs: list[TurnRef]) -> None:
-    attributes = {"id": session_id}
+    attributes = {"id": session_ref.id}
+    if session_ref.occurrence is not None:
+        attributes[SESSION_OCCURRENCE] = str(session_ref.occurrence)
     if session is not None:
         attributes.update({name: session.get(name) for name in ("stime", "etime") if session.get(name) is not None})
     session_el = etree.SubElement(root, "GC_SESSION", attributes)
-    if session_id in annotations.task_completion:
-        etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_id])
+    if session_ref in annotations.task_completion:
+        etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
+    turns = dict(turn_refs_of(session_ref, session)) if session is not None else {}
     for ref in refs:
         attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref)}
-        tidx = _tidx(session.turn(ref[1]) if session is not None else None)
+        if ref.occurrence is not None:
+            attributes[TURN_OCCURRENCE] = str(ref.occurrence)
+        index = turns.get(ref)
+        tidx = _tidx(session.turns[index] if index is not None else None)
         if tidx:
             attributes["tidx"] = tidx
         etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]

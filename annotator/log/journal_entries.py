@@ -12,13 +12,15 @@ message is one line; it never raises anything else.
 from __future__ import annotations
 
 import json
-import re
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from annotator.log.annotations import task_completion_problem
+from annotator.log.file_name_text import name_from_text, name_text
+from annotator.log.text import first_not_xml
+
 FORMAT = 1
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # what lxml refuses to store
 
 
 class UnreadableJournal(ValueError):
@@ -91,13 +93,13 @@ class JournalEntry:
 def encode_journal(log_path: Path, sha256: str, edits: AnnotationEdits) -> bytes:
     content = {
         "format": FORMAT,
-        "log": str(log_path),
+        "log": name_text(log_path),  # reversibly, whatever bytes the name has
         "sha256": sha256,
         "written": datetime.now().astimezone().isoformat(timespec="milliseconds"),  # orders journals of one second
         "transcriptions": [edit.__dict__ for edit in edits.transcriptions],
         "task_completion": [edit.__dict__ for edit in edits.task_completion],
     }
-    return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8", "surrogatepass")
+    return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
 
 
 def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
@@ -109,10 +111,10 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
         texts = tuple(TranscriptionEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
                                         _text(e["turn_id"]), _value(e["text"]), _value(e["was"]))
                       for e in _entries(content["transcriptions"]))
-        tasks = tuple(TaskCompletionEdit(_position(e["session"]), _text(e["session_id"]), _value(e["value"]),
+        tasks = tuple(TaskCompletionEdit(_position(e["session"]), _text(e["session_id"]), _task_value(e["value"]),
                                          _value(e["was"])) for e in _entries(content["task_completion"]))
         written = datetime.fromisoformat(_text(content["written"])).astimezone()
-        return _text(content["log"]), _text(content["sha256"]), written, AnnotationEdits(texts, tasks)
+        return name_from_text(_text(content["log"])), _text(content["sha256"]), written, AnnotationEdits(texts, tasks)
     except UnreadableJournal:
         raise
     except RecursionError:
@@ -146,9 +148,18 @@ def _value(value: object) -> str | None:
     if value is None:
         return None
     text = _text(value)
-    bad = _NOT_XML.search(text)
+    bad = first_not_xml(text)
     if bad is not None:
-        raise UnreadableJournal(f"a value holds the character U+{ord(bad.group()):04X}, which a log cannot hold")
+        raise UnreadableJournal(f"a value holds the character U+{ord(bad):04X}, which a log cannot hold")
+    return text
+
+
+def _task_value(value: object) -> str | None:
+    """A task completion the app can set: None, "1" or "0" (a journal only records what the app set)."""
+    text = _value(value)
+    problem = None if text is None else task_completion_problem(text)
+    if problem is not None:
+        raise UnreadableJournal(f"a task completion {problem}")
     return text
 
 

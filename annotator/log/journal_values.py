@@ -89,7 +89,7 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
             _set(target, value)
     except AnnotationError as error:  # journals are checked when read; this is the last line of defence
         for target, value in reversed(done):
-            _set(target, value)
+            _set(target, value, restoring=True)  # what the log held, even a value the app would not offer
         raise AnnotationFileError(f"{where}: {error}; nothing was restored") from None
     return sum(_get(target) != old for target, old in dict(reversed(done)).items())
 
@@ -103,9 +103,9 @@ def _get(target: Turn | Session) -> str | None:
     return target.task_completion if isinstance(target, Session) else target.transcription
 
 
-def _set(target: Turn | Session, value: str | None) -> None:
+def _set(target: Turn | Session, value: str | None, restoring: bool = False) -> None:
     if isinstance(target, Session):
-        set_task_completion(target, value)
+        set_task_completion(target, value, restoring=restoring)
     else:
         set_transcription(target, value)
 

@@ -13,7 +13,7 @@ import re
 
 _FORMULA_START = re.compile(r"'*[=+\-@\t\r]")
 _NEUTRALISED = re.compile(r"'(?='*[=+\-@\t\r])")
-_PLAIN_NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?")
+_PLAIN_NUMBER = re.compile(r"[+-]?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][+-]?[0-9]+)?")  # ASCII digits only
 
 
 def neutralise_cell(text: str) -> str:

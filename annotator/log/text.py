@@ -2,6 +2,8 @@
 
 - display text: whitespace (including the line breaks logs put inside
   GC_DATA) collapsed to single spaces and stripped;
+- shown text: any string from a log is shown by its start and its size past
+  SHOWN_CHARS characters (a 100 MB attribute must not be laid out by a view);
 - words for counts and WER: the display text lower-cased, with punctuation
   other than apostrophes and hyphens inside words removed, and bracketed
   non-speech tokens such as [noise] or <breath> dropped, as the Communicator
@@ -13,12 +15,37 @@ from __future__ import annotations
 import re
 
 _SPACES = re.compile(r"\s+")
+# What XML 1.0 cannot hold: C0 controls other than tab, newline and carriage return, lone
+# surrogates, and the two non-characters U+FFFE and U+FFFF.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NONSPEECH = re.compile(r"\[[^\]]*\]|<[^>]*>")
 _PUNCTUATION = re.compile(r"[^\w\s'-]|(?<!\w)['-]|['-](?!\w)")
 
 
 def clean_text(text: str | None) -> str:
     return _SPACES.sub(" ", text or "").strip()
+
+
+def first_not_xml(text: str) -> str | None:
+    """The first character of TEXT that no XML file can hold, or None."""
+    found = _NOT_XML.search(text)
+    return None if found is None else found.group()
+
+
+def without_non_xml(text: str) -> tuple[str, int]:
+    """TEXT with every character XML cannot hold replaced by a space (so words stay apart), and how many."""
+    return _NOT_XML.subn(" ", text)
+
+
+SHOWN_CHARS = 2000
+SHOWN_ID_CHARS = 80  # ids are short names in every log we know; a longer one must not widen a header
+
+
+def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
+    """TEXT itself when it is at most LIMIT characters, else its start and its size."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text):,} characters in all)"
 
 
 def normalize_words(text: str | None) -> list[str]:

@@ -6,11 +6,16 @@ once per file from the session start times: epoch seconds are near 1e9 and
 epoch milliseconds near 1e12, so anything above 1e11 (the year 5138 in
 seconds) is read as milliseconds. Small relative times are read as seconds.
 Everything the library exposes is in seconds.
+
+A time is the standard's decimal numeral: an optional sign, ASCII digits and
+an optional decimal point with more digits ("941473394.66"), with XML
+whitespace around it dropped. float() reads more: "1_000", "1e3", "nan",
+"inf" and non-ASCII digits such as "٣"; those are not times here
+(docs/numbers-and-ids.md).
 """
 
 from __future__ import annotations
 
-import math
 from enum import Enum
 
 MILLISECONDS_THRESHOLD = 1e11
@@ -25,15 +30,23 @@ class TimeUnit(Enum):
         return value / self.value if self is TimeUnit.MILLISECONDS else value
 
 
+# What a decimal numeral is made of. float() accepting a text made only of these means the
+# text is a plain decimal numeral (with whitespace around it at most): no "_", "e", "nan",
+# "inf" or non-ASCII digit gets through. str.strip with these is the fastest test there is.
+NUMERAL_CHARACTERS = "0123456789.+- \t\r\n"
+
+
 def parse_number(text: str | None) -> float | None:
-    """The float in an attribute, or None when absent or not a finite number."""
+    """The time in an attribute, or None when absent or not a finite decimal numeral."""
     if text is None:
         return None
     try:
         value = float(text)
     except ValueError:
         return None
-    return value if math.isfinite(value) else None
+    if text.strip(NUMERAL_CHARACTERS) or value - value != 0.0:  # not only a numeral, or too long to be finite
+        return None
+    return value
 
 
 def detect_unit(raw_values: list[str | None]) -> TimeUnit:

@@ -5,8 +5,9 @@ one-line "file:line: severity: message" that `annotator validate` prints.
 
 Severities, worst first:
   ERROR    the log is broken: the DTD rejects it, a time is not a number, an
-           element ends before it starts, a turn id is used twice in a
-           session, an audio path is refused as unsafe.
+           element ends before it starts, a session id is used twice in a
+           log or a turn id twice in a session, a task completion is not "1" or "0", an audio path is
+           refused as unsafe.
   WARNING  the log is readable but suspicious: an operation, message or event
            outside its turn, a turn outside its session, a turnid naming no
            turn, a missing audio file, a remark made while loading.
@@ -29,19 +30,26 @@ import dataclasses
 import enum
 import functools
 import re
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from lxml import etree
 
+from annotator.log.annotations import task_completion_problem
 from annotator.log.audio_refs import AudioResolver, resolver_for
 from annotator.log.document import LogDocument
-from annotator.log.dtd_quirks import describe, dtd_problems, missing_required_attributes
+from annotator.log.dtd_quirks import describe, iter_dtd_problems, missing_required_attributes
 from annotator.log.times import parse_number
+from annotator.log.turn_ids import strip_id
 from annotator.log.views import Session, TimedView, Turn
 
-__all__ = ["Finding", "Severity", "TOLERANCE", "validate_document", "validate_path", "worst"]
+__all__ = ["KEEP_PER_KIND", "Finding", "Severity", "TOLERANCE", "validate_document", "validate_path", "worst"]
+
+# Findings of one code listed where people read them (the CLI report, the app's panel); the rest
+# are counted. 200k copies of one complaint say no more than 100 do.
+KEEP_PER_KIND = 100
 
 # How far (seconds) an element may stick out of its turn or session before it is reported:
 # times written with millisecond precision round both ways.
@@ -57,6 +65,7 @@ _TIME_ATTRIBUTES = {
     "GC_EVENT": ("time",),
     "GC_DATA": ("time",),
 }
+_TIMES = {name for names in _TIME_ATTRIBUTES.values() for name in names}
 _TURN_REFERRING_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT", "GC_ANNOT", "GC_DATA", "GC_FRAME", "GC_LIST")
 
 
@@ -88,6 +97,12 @@ class Finding:
     message: str  # one line, plain words
     element: etree._Element | None = field(default=None, compare=False, repr=False)
     code: str = ""  # short stable id: "dtd", "bad-time", "missing-audio", ...
+    omitted: int = 0  # a row standing for this many findings of its code not listed (validate_document's keep)
+
+    @property
+    def count(self) -> int:
+        """How many findings this row counts for."""
+        return self.omitted or 1
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}" if self.line is not None else self.file
@@ -99,20 +114,76 @@ def validate_path(path: str | Path, *, dtd: bool = True, audio: bool = True) -> 
     return validate_document(LogDocument.load(path), dtd=dtd, audio=audio)
 
 
-def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True) -> list[Finding]:
-    """Every finding about DOC, sorted by line (file-wide findings first)."""
+def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True,
+                      keep: int | None = None) -> list[Finding]:
+    """Every finding about DOC, sorted by line (file-wide findings first).
+
+    With KEEP, only the first KEEP findings of each code are listed; the others are counted, in
+    one row per code and session (after the listed ones, `omitted` > 0, on the line of the first
+    of them), so that counts by severity and session stay exact."""
     file = str(doc.path)
-    findings = [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
-    problems = dtd_problems(doc.tree) if dtd else missing_required_attributes(doc.tree)
-    judged = {(problem.element, problem.attribute) for problem in problems if problem.element is not None}
-    for problem in problems:
-        severity = Severity.QUIRK if problem.is_quirk else Severity.ERROR
-        findings.append(Finding(file, problem.line, severity, _one_line(problem.message), problem.element, problem.code))
+    findings = _Capped(doc, keep)
+    findings += [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
+    named_dtd = doc.tree.docinfo.system_url or doc.tree.docinfo.public_id
+    if named_dtd:
+        findings += [Finding(file, None, Severity.INFO, _one_line(
+            f"the DOCTYPE names the DTD {named_dtd!r}; it is never read: the log is checked against the "
+            "shipped DTD of the standard"), None, "named-dtd")]
+    judged: set[tuple[etree._Element, str | None]] = set()  # times the DTD already complained about
+    for problem in iter_dtd_problems(doc.tree) if dtd else missing_required_attributes(doc.tree):
+        if problem.element is not None and problem.attribute in _TIMES:
+            judged.add((problem.element, problem.attribute))
+        findings += [Finding(file, problem.line, Severity.QUIRK if problem.is_quirk else Severity.ERROR,
+                             _one_line(problem.message), problem.element, problem.code)]
     checks = _SessionChecks(file, resolver_for(doc.path) if audio else None, judged)
     for session in doc.sessions:
         findings += checks.run(session)
-    findings.sort(key=lambda finding: finding.line or 0)
-    return findings
+    findings += _duplicate_sessions(file, doc.sessions)
+    return findings.result()
+
+
+class _Capped:
+    """Findings as they come, each code's beyond the first KEEP counted per session instead."""
+
+    def __init__(self, doc: LogDocument, keep: int | None):
+        self.file = str(doc.path)
+        self.keep = keep
+        self.listed: list[Finding] = []
+        self.per_code: Counter[str] = Counter()
+        self.left_out: dict[tuple[str, Severity, int | None], tuple[Finding, int]] = {}
+        self.sessions = {session.el: session for session in doc.sessions}
+
+    def __iadd__(self, findings: Iterable[Finding]) -> _Capped:
+        for finding in findings:
+            self.per_code[finding.code] += 1
+            if self.keep is None or self.per_code[finding.code] <= self.keep:
+                self.listed.append(finding)
+                continue
+            session = self._session_of(finding.element)
+            key = (finding.code, finding.severity, None if session is None else session.index)
+            first, count = self.left_out.get(key, (finding, 0))
+            self.left_out[key] = (first, count + 1)
+        return self
+
+    def result(self) -> list[Finding]:
+        self.listed.sort(key=lambda finding: finding.line or 0)
+        return self.listed + [self._summary(first, count, key[2]) for key, (first, count) in self.left_out.items()]
+
+    def _summary(self, first: Finding, count: int, session_index: int | None) -> Finding:
+        where = "in the file" if session_index is None else f"in {describe(self._sessions_by_index[session_index].el)}"
+        return dataclasses.replace(first, omitted=count, message=f"{count:,} more findings like this ({first.code}) "
+                                                                  f"{where} not listed, the first here")
+
+    @functools.cached_property
+    def _sessions_by_index(self) -> dict[int, Session]:
+        return {session.index: session for session in self.sessions.values()}
+
+    def _session_of(self, el: etree._Element | None) -> Session | None:
+        while el is not None:
+            if el in self.sessions:
+                return self.sessions[el]
+            el = el.getparent()
+        return None
 
 
 def worst(findings: Iterable[Finding]) -> Severity | None:
@@ -125,7 +196,7 @@ class _SessionChecks:
     def __init__(self, file: str, resolver: AudioResolver | None, judged: set[tuple[etree._Element, str | None]]):
         self.file = file
         self.resolver = resolver
-        self.judged = judged  # (element, attribute) the DTD already complained about
+        self.judged = judged  # (element, time attribute) the DTD already complained about
 
     def _finding(self, el: etree._Element, severity: Severity, code: str, message: str) -> Finding:
         return Finding(self.file, el.sourceline, severity, _one_line(message), el, code)
@@ -146,6 +217,7 @@ class _SessionChecks:
             if self.resolver is not None:
                 findings += self._audio(turn)
         findings += self._unknown_turnids(session)
+        findings += self._task_completion(session)
         return findings
 
     def _bad_times(self, session: Session) -> Iterator[Finding]:
@@ -196,6 +268,14 @@ class _SessionChecks:
                 yield self._finding(el, Severity.WARNING, "unknown-turnid",
                                     f"{describe(el, with_turn=False)}: turnid {raw.strip()} names no GC_TURN of session {session.id}")
 
+    def _task_completion(self, session: Session) -> Iterator[Finding]:
+        for el in session.el.iterchildren("GC_ANNOT"):  # where task completion is read from
+            for name in ("type_task_completion", "task_completion"):
+                value = el.get(name)
+                problem = None if value is None else task_completion_problem(value)
+                if problem is not None:
+                    yield self._finding(el, Severity.ERROR, "bad-task-completion", f"GC_ANNOT: {name} {problem}")
+
     def _audio(self, turn: Turn) -> Iterator[Finding]:
         for activity in turn.activities:
             for data in activity.iter_all_data():
@@ -210,6 +290,21 @@ class _SessionChecks:
                         yield self._finding(data.el, Severity.ERROR, "unsafe-audio-path", f"{where}: {located.problem}")
                     else:
                         yield self._finding(data.el, Severity.WARNING, "missing-audio", f"{where}: {located.problem}")
+
+
+def _duplicate_sessions(file: str, sessions: list[Session]) -> Iterator[Finding]:
+    """A session id used again (fold and extract tell such sessions apart only by their occurrence)."""
+    first: dict[str, Session] = {}
+    for session in sessions:
+        session_id = strip_id(session.id)
+        if not session_id:
+            continue  # no id: the DTD's business
+        if session_id in first:
+            yield Finding(file, session.line, Severity.ERROR,
+                          f"GC_SESSION id {_quoted(session.id)} is already used by the GC_SESSION on line "
+                          f"{first[session_id].line}", session.el, "duplicate-session-id")
+        else:
+            first[session_id] = session
 
 
 def _span_of(view) -> _Span:
@@ -250,7 +345,7 @@ def findings_with_paths(path: str | Path) -> list[tuple[Finding, str | None]]:
     holds its own parse of the same file (the GUI validates in a worker thread)."""
     doc = LogDocument.load(path)
     result = []
-    for finding in validate_document(doc):
+    for finding in validate_document(doc, keep=KEEP_PER_KIND):
         where = doc.tree.getpath(finding.element) if finding.element is not None else None
         result.append((dataclasses.replace(finding, element=None), where))
     return result

@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from annotator.log.file_name_text import name_text
+from annotator.log.spreadsheet_cells import neutralise_cell
 from annotator.log.times import parse_number
 from annotator.markers.facts import LogFacts, scan_log
 from annotator.markers.operators import EvaluationContext
@@ -149,8 +151,8 @@ def session_markers(evaluation: LogEvaluation, sender_id: str) -> list[SessionMa
 
 
 def sender_id(path: Path) -> str:
-    """Rasa's sender_id for a log: its file name without the extension."""
-    return Path(path).stem
+    """Rasa's sender_id for a log: its file name without the extension, as name_text writes names."""
+    return name_text(Path(path).stem)
 
 
 def extract_markers(markers: MarkerSet, paths: Sequence[Path], progress: Progress | None = None) -> list[SessionMarkers]:
@@ -166,12 +168,16 @@ def extract_markers(markers: MarkerSet, paths: Sequence[Path], progress: Progres
 
 
 def extracted_markers_csv(results: Iterable[SessionMarkers]) -> str:
-    """Rasa's extracted-markers table: a row per reported event, by session, marker, event."""
+    """Rasa's extracted-markers table: a row per reported event, by session, marker, event.
+
+    The log's name and the marker's are neutralised for spreadsheets, as in every CSV of the tool."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(EXTRACTED_COLUMNS)
     for result in results:
+        sender = neutralise_cell(result.sender_id)
         for name, rows in result.events.items():
+            marker = neutralise_cell(name)
             for event_idx, preceding in rows:
-                writer.writerow((result.sender_id, result.session_idx, name, event_idx, preceding))
+                writer.writerow((sender, result.session_idx, marker, event_idx, preceding))
     return buffer.getvalue()

@@ -11,6 +11,13 @@ folder (sorted, hidden files and folders skipped), and validates it into a
 MarkerSet of trees of Condition and Operator objects. Every problem raises
 MarkerConfigError: one line naming the file, the line, the marker and what
 is wrong. Names are unique across all files and may not be a tag name.
+
+Marker files come from other people, so the loader is bounded: a file is at
+most MAX_FILE_BYTES, and its YAML, with every alias and merge key expanded,
+at most MAX_EXPANDED_NODES nodes (a 9-line "billion laughs" of aliases would
+otherwise take minutes and gigabytes), without cycles; characters YAML does not
+allow, values Python cannot hold and nesting deeper than the parser can follow
+are errors like any other.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from annotator.errors import AnnotatorError
+from annotator.input_files import open_input_file, read_problem
 from annotator.markers.conditions import CONDITIONS_BY_TAG, Condition
 from annotator.markers.facts import FactNeeds
 from annotator.markers.operators import OPERATORS_BY_TAG, EvaluationContext, Operator
@@ -34,7 +42,9 @@ YAML_SUFFIXES = (".yml", ".yaml")
 SHIPPED_KPIS = ("markers", "communicator-kpis.yml")  # under resources/
 DESCRIPTION = "description"
 TAGS = frozenset(CONDITIONS_BY_TAG) | frozenset(OPERATORS_BY_TAG)
-_MAX_DEPTH = 50  # YAML aliases can build endless structures
+_MAX_DEPTH = 50  # markers nested deeper are surely a mistake
+MAX_FILE_BYTES = 1 << 20  # the shipped KPIs are 3 KB
+MAX_EXPANDED_NODES = 100_000  # YAML nodes with aliases expanded; the shipped KPIs have about 100
 
 
 class MarkerConfigError(AnnotatorError):
@@ -105,21 +115,29 @@ def load_markers(path: str | Path) -> MarkerSet:
                        and not any(part.startswith(".") for part in p.relative_to(path).parts))
         if not files:
             raise MarkerConfigError(path, "no marker files (*.yml, *.yaml) in this folder")
-    elif path.is_file():
-        files = [path]
+    elif path.exists():
+        files = [path]  # not necessarily a regular file: reading it says what it is instead
     else:
         raise MarkerConfigError(path, "no such file or folder")
     markers: list[Marker] = []
     defined: dict[str, Marker] = {}
     for file in files:
-        try:
-            text = file.read_text(encoding="utf-8-sig")
-        except UnicodeDecodeError as error:
-            raise MarkerConfigError(file, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
-        except OSError as error:
-            raise MarkerConfigError(file, f"cannot read: {error.strerror or error}") from None
-        markers += _FileParser(file, defined).parse(text)
+        markers += _FileParser(file, defined).parse(_read_text(file))
     return MarkerSet(markers)
+
+
+def _read_text(file: Path) -> str:
+    try:
+        with open_input_file(file) as stream:
+            data = stream.read(MAX_FILE_BYTES + 1)
+    except OSError as error:
+        raise MarkerConfigError(file, read_problem(error)) from None
+    if len(data) > MAX_FILE_BYTES:
+        raise MarkerConfigError(file, f"larger than {MAX_FILE_BYTES >> 20} MiB; marker files are small")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise MarkerConfigError(file, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
 
 
 def shipped_kpis_path() -> Path:
@@ -148,19 +166,28 @@ class _FileParser:
         return MarkerConfigError(self.path, reason, self.marker, line)
 
     def parse(self, text: str) -> list[Marker]:
-        self.loader = yaml.SafeLoader(text)
         try:
+            self.loader = yaml.SafeLoader(text)
             root = self.loader.get_single_node()
+            _check_size(root)
+            return self._markers(root)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
-            raise MarkerConfigError(self.path, f"not valid YAML: {error.problem or error.context}",
+            raise MarkerConfigError(self.path, f"not valid YAML: {error.problem or error.context}", self.marker,
                                     line=mark.line + 1 if mark else None) from None
+        except yaml.reader.ReaderError as error:  # a character YAML does not allow
+            line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
+            raise MarkerConfigError(self.path, f"not valid YAML: the character #x{error.character:04x} is not "
+                                    "allowed (control characters are not)", line=line) from None
         except yaml.YAMLError as error:
-            raise MarkerConfigError(self.path, f"not valid YAML: {error}") from None
-        try:
-            return self._markers(root)
+            raise MarkerConfigError(self.path, f"not valid YAML: {error}", self.marker) from None
+        except _TooLarge as error:
+            raise MarkerConfigError(self.path, str(error), line=error.line) from None
+        except RecursionError:
+            raise MarkerConfigError(self.path, "nested too deeply to read", self.marker) from None
         finally:
-            self.loader.dispose()
+            if self.loader is not None:
+                self.loader.dispose()
 
     def _markers(self, root: Node | None) -> list[Marker]:
         if root is None or isinstance(root, ScalarNode) and root.tag.endswith(":null"):
@@ -185,7 +212,10 @@ class _FileParser:
         return list(node.value)
 
     def _scalar(self, node: ScalarNode) -> object:
-        return self.loader.construct_object(node, deep=True)
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except (ValueError, OverflowError) as error:  # e.g. an integer of 5000 digits
+            raise self.error(node, f"cannot read the value {node.value[:40]!r}: {error}") from None
 
     def _name(self, node: Node) -> str:
         value = self._scalar(node) if isinstance(node, ScalarNode) else None
@@ -257,6 +287,53 @@ class _FileParser:
         close = difflib.get_close_matches(str(key), sorted(TAGS), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         return f"unknown condition or operator {key!r}{hint}; known: {', '.join(sorted(TAGS))}"
+
+
+class _TooLarge(Exception):
+    def __init__(self, reason: str, node: Node):
+        super().__init__(reason)
+        self.line = node.start_mark.line + 1
+
+
+def _check_size(root: Node | None) -> None:
+    """Refuse a YAML graph that expands (aliases and merge keys followed) beyond MAX_EXPANDED_NODES, or a cycle.
+
+    Each distinct node is visited once: expanded sizes are summed bottom-up, so the
+    check costs what the file holds, not what it would expand to."""
+    if root is None:
+        return
+    sizes: dict[int, int] = {}
+    pending: set[int] = set()
+    stack: list[tuple[Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        if id(node) in sizes:
+            continue
+        children = _children(node)
+        if children_done:
+            pending.discard(id(node))
+            size = 1 + sum(sizes[id(child)] for child in children)
+            if size > MAX_EXPANDED_NODES:
+                raise _TooLarge(f"the YAML expands to more than {MAX_EXPANDED_NODES} nodes "
+                                "(through aliases or merge keys); marker files are small", node)
+            sizes[id(node)] = size
+            continue
+        if id(node) in pending:
+            raise _TooLarge("an alias refers to a node that contains it (a recursive structure)", node)
+        pending.add(id(node))
+        stack.append((node, True))
+        for child in children:
+            if id(child) in pending:
+                raise _TooLarge("an alias refers to a node that contains it (a recursive structure)", child)
+            stack.append((child, False))
+
+
+def _children(node: Node) -> list[Node]:
+    if isinstance(node, SequenceNode):
+        return list(node.value)
+    if isinstance(node, MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
 
 
 def _describe(node: Node | None) -> str:

@@ -12,7 +12,9 @@ Per session: for each marker, for each statistic in alphabetical order
 Overall (sender_id "all", session_idx nan): total_number_of_sessions (marker
 "-"), then for each marker the number and percentage of sessions where it
 applied at least once, then for each marker its statistics over all sessions
-in the order count, mean, median, min, max.
+in the order count, mean, median, min, max. Log and marker names are
+neutralised for spreadsheets (annotator.log.spreadsheet_cells), as in every CSV
+of the tool; the table's own "-" and "all" are written as Rasa writes them.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from annotator.log.spreadsheet_cells import neutralise_cell
 from annotator.markers.extract import SessionMarkers
 
 STATS_COLUMNS = ("sender_id", "session_idx", "marker", "statistic", "value")
@@ -90,9 +93,10 @@ class MarkerStatistics:
     def per_session_csv(self) -> str:
         rows = []
         for name in self.marker_names:
+            marker = neutralise_cell(name)
             for stat, values in self.per_session[name].items():
                 for (sender, session), value in zip(self.sessions, values):
-                    rows.append((sender, session, name, statistic_name(stat), value))
+                    rows.append((neutralise_cell(sender), session, marker, statistic_name(stat), value))
         return _table(rows)
 
     def overall_csv(self) -> str:
@@ -101,11 +105,12 @@ class MarkerStatistics:
         names = self.marker_names if total else []  # like Rasa, which learns the markers from the first session
         for name in names:
             applied = self.sessions_applied[name]
-            rows.append((ALL_SENDERS, ALL_SESSIONS, name, SESSIONS_APPLIED, applied))
-            rows.append((ALL_SENDERS, ALL_SESSIONS, name, PERCENTAGE_APPLIED, applied / total * 100 if total else 100.0))
+            marker = neutralise_cell(name)
+            rows.append((ALL_SENDERS, ALL_SESSIONS, marker, SESSIONS_APPLIED, applied))
+            rows.append((ALL_SENDERS, ALL_SESSIONS, marker, PERCENTAGE_APPLIED, applied / total * 100 if total else 100.0))
         for name in names:
             for stat, value in compute_statistics(self.collected[name]).items():
-                rows.append((ALL_SENDERS, ALL_SESSIONS, name, statistic_name(stat), value))
+                rows.append((ALL_SENDERS, ALL_SESSIONS, neutralise_cell(name), statistic_name(stat), value))
         return _table(rows)
 
 

@@ -10,31 +10,31 @@ floats would otherwise lose their milliseconds.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
-from pathlib import PurePath
 
 import numpy as np
 from lxml import etree
 
-from annotator.log.times import TimeUnit, parse_number
+from annotator.log.text import SHOWN_ID_CHARS, shorten
+from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
+from annotator.log.turn_facts import scan_turn
 from annotator.log.views import ACTIVITY_TAGS, Session, Turn, view_of
+from annotator.timeline.audio import AudioPlacer, AudioSegment, PlacedAudio, UtteranceMarks
 from annotator.timeline.intervals import Intervals
 
 AUDIO_LANE = "audio segments"  # not "audio": that is also the name of a hub server
 NO_SERVER = "(no server)"
 
 # Kinds of bars
-OPERATION, VIRTUAL_OPERATION, AUDIO_INPUT, AUDIO_OUTPUT = 0, 1, 2, 3
+OPERATION, VIRTUAL_OPERATION, AUDIO_INPUT, AUDIO_OUTPUT, AUDIO_MISSING = 0, 1, 2, 3, 4
 # Kinds of ticks
 MESSAGE, EVENT, MARKER = 0, 1, 2
 # Kinds of turns
 UNKNOWN_SPEAKER, SYSTEM_TURN, USER_TRANSCRIBED, USER_UNTRANSCRIBED = 0, 1, 2, 3
 
-_VIRTUAL_TYPES = ("recognition_duration", "synthesis_duration")
-# Operations sit in turns (the DTD) or, in loose logs, directly in the session; spelling
-# the two paths out is several times faster than searching every descendant.
-_AUDIO_TEST = "[contains(@type, 'audio_input') or contains(@type, 'audio_output')]"
-_AUDIO_XPATH = f"GC_TURN/GC_OPERATION/GC_DATA{_AUDIO_TEST} | GC_OPERATION/GC_DATA{_AUDIO_TEST}"
+VIRTUAL_TYPES = ("recognition_duration", "synthesis_duration")  # durations the log records, not calls
+_NOT_NUMERAL = re.compile(f"[^{re.escape(NUMERAL_CHARACTERS)}]")
 
 
 def element_name(el: object) -> str:
@@ -46,7 +46,7 @@ def element_name(el: object) -> str:
 @dataclass(frozen=True, eq=False)
 class Lane:
     name: str
-    bars: Intervals = field(default_factory=Intervals.empty)  # payload: the lxml element
+    bars: Intervals = field(default_factory=Intervals.empty)  # payload: the lxml element, or an AudioSegment
     ticks: Intervals = field(default_factory=Intervals.empty)  # payload: the lxml element or a marker object
 
 
@@ -57,17 +57,25 @@ class TimelineData:
     turns: Intervals  # payload: turn index; kinds: UNKNOWN_SPEAKER...; see restyle_turns
     lanes: list[Lane]  # the audio lane first (when there is audio), then servers by first appearance
     untimed: int = 0  # activities skipped because they carry no usable time
+    speakers: list[str | None] = field(default_factory=list)  # by turn index: "user", "system" or None
 
     @classmethod
     def empty(cls) -> TimelineData:
         return cls(None, 0.0, Intervals.empty(), [])
 
     @property
+    def audio_lane(self) -> Lane | None:
+        return self.lanes[0] if self.lanes and self.lanes[0].name == AUDIO_LANE else None
+
+    @property
     def unit(self) -> TimeUnit:
         return self.session.unit if self.session is not None else TimeUnit.SECONDS
 
     def view_of(self, payload: object) -> object:
-        """What element_clicked carries: a view for lxml elements, the object itself for markers."""
+        """What element_clicked carries: a view for lxml elements (an audio segment's operation or
+        message), the object itself for markers."""
+        if isinstance(payload, AudioSegment):
+            payload = payload.carrier
         if isinstance(payload, etree._Element):
             return view_of(payload, self.unit)
         return payload
@@ -87,8 +95,11 @@ def build_timeline(session: Session | None) -> TimelineData:
     if session is None:
         return TimelineData.empty()
     raw_lanes: dict[str, _RawLane] = {}
+    marked = []  # activities carrying type_start_utt / type_end_utt: where utterances were heard
     for el in session.el.iter(*ACTIVITY_TAGS):
         get = el.get
+        if get("type_start_utt") is not None or get("type_end_utt") is not None:
+            marked.append(el)
         server = get("server") or NO_SERVER
         lane = raw_lanes.get(server)
         if lane is None:
@@ -103,6 +114,26 @@ def build_timeline(session: Session | None) -> TimelineData:
             lane.tick_times.append(get("time"))
             lane.tick_kinds.append(MESSAGE if el.tag == "GC_MESSAGE" else EVENT)
 
+    # Per turn: its speaker and audio (the walk Turn.speaker does), its utterance marks, and
+    # where its audio was heard.
+    marks: dict[etree._Element, UtteranceMarks] = {}
+    for el in marked:
+        marks.setdefault(el.getparent(), UtteranceMarks()).add(el)
+    placer = AudioPlacer(session.document.folder)
+    audio: list[PlacedAudio] = []
+    speakers: list[str | None] = []
+    turn_spans: list[tuple[int, float, float]] = []
+    for turn in session.turns:
+        facts = scan_turn(turn.el)
+        speakers.append(facts.speaker)
+        span = _turn_span(turn)
+        if span is not None:
+            turn_spans.append((turn.index, *span))
+        if facts.audio_input is not None or facts.audio_output is not None:
+            audio += placer.turn_audio(turn.index, facts, marks.get(turn.el) or UtteranceMarks(), span)
+    for operation in session.el.iterchildren("GC_OPERATION"):  # loose logs: operations right in the session
+        audio += placer.loose_audio(operation)
+
     numbers = {name: _lane_numbers(raw) for name, raw in raw_lanes.items()}
     origin = session.origin
     if origin is None:
@@ -114,9 +145,9 @@ def build_timeline(session: Session | None) -> TimelineData:
         return unit.to_seconds(np.asarray(raw, dtype=np.float64) - origin)
 
     lanes = []
-    audio = _audio_lane(session, seconds)
-    if len(audio.bars):
-        lanes.append(audio)
+    audio_lane = _audio_lane(audio, seconds)
+    if len(audio_lane.bars):
+        lanes.append(audio_lane)
     untimed = 0
     for name, raw in raw_lanes.items():
         starts, ends, times, kept_bars, kept_ticks = numbers[name]
@@ -124,19 +155,19 @@ def build_timeline(session: Session | None) -> TimelineData:
         kinds = [VIRTUAL_OPERATION if _is_virtual(raw.bar_types[i]) else OPERATION for i in kept_bars]
         tick_kinds = [raw.tick_kinds[i] for i in kept_ticks]
         lanes.append(Lane(
-            name,
+            shorten(name, SHOWN_ID_CHARS),
             Intervals.build(seconds(starts), seconds(ends), [raw.bar_els[i] for i in kept_bars], kinds,
                             label_of=element_name),
             Intervals.build(seconds(times), seconds(times), [raw.tick_els[i] for i in kept_ticks], tick_kinds,
                             label_of=element_name),
         ))
-    turns = _turn_intervals(session, seconds)
-    bounds = [b for lane in lanes for b in (lane.bars.bounds(), lane.ticks.bounds())] + [turns.bounds()]
+    turn_intervals = _turn_intervals(session, turn_spans, speakers, seconds)
+    bounds = [b for lane in lanes for b in (lane.bars.bounds(), lane.ticks.bounds())] + [turn_intervals.bounds()]
     extent = max([b[1] for b in bounds if b is not None] + [0.0])
     session_end = parse_number(session.get("etime"))
     if session_end is not None:
         extent = max(extent, float(unit.to_seconds(session_end - origin)))
-    return TimelineData(session, extent, turns, lanes, untimed)
+    return TimelineData(session, extent, turn_intervals, lanes, untimed, speakers)
 
 
 def _lane_numbers(raw: _RawLane) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], list[int]]:
@@ -152,60 +183,39 @@ def _lane_numbers(raw: _RawLane) -> tuple[np.ndarray, np.ndarray, np.ndarray, li
 
 
 def _floats(texts: list[str | None]) -> np.ndarray:
-    """Attribute strings as floats, NaN where absent or not a number."""
+    """Attribute strings as floats, NaN where absent or not a time (annotator.log.times.parse_number)."""
+    present = [t for t in texts if t is not None]
     try:
+        if _NOT_NUMERAL.search("".join(present)):
+            raise ValueError("numpy would read more than decimal numerals (1e3, nan, 1_000)")
         values = np.array(["nan" if t is None else t for t in texts], dtype=np.float64)
-    except ValueError:  # some value is not a number: the slow, forgiving way
+    except ValueError:  # some value is not a numeral: one at a time
         values = np.array([np.nan if v is None else v for v in map(parse_number, texts)], dtype=np.float64)
     values[~np.isfinite(values)] = np.nan
     return values
 
 
 def _is_virtual(types: str | None) -> bool:
-    return types is not None and "_duration" in types and any(t in _VIRTUAL_TYPES for t in types.split())
+    return types is not None and "_duration" in types and any(t in VIRTUAL_TYPES for t in types.split())
 
 
-def _audio_lane(session: Session, seconds) -> Lane:
-    starts, ends, labels, elements, kinds = [], [], [], [], []
-    for data in session.el.xpath(_AUDIO_XPATH):
-        types = (data.get("type") or "").split()
-        if "audio_input" in types:
-            kind = AUDIO_INPUT
-        elif "audio_output" in types:
-            kind = AUDIO_OUTPUT
-        else:
-            continue  # "contains" also matched a longer type name
-        operation = data.getparent()
-        start, end = parse_number(operation.get("stime")), parse_number(operation.get("etime"))
-        if start is None or end is None:
-            continue
-        starts.append(start)
-        ends.append(end)
-        # "user · file.wav": narrow segments show just "user" (see the lane item's label fitting)
-        who = "user" if kind == AUDIO_INPUT else "system"
-        labels.append(f"{who} · {_file_name(data.text) or operation.get('name') or 'audio'}")
-        elements.append(operation)
-        kinds.append(kind)
-    return Lane(AUDIO_LANE, Intervals.build(seconds(starts), seconds(ends), elements, kinds, labels=labels))
+def _audio_lane(placed: list[PlacedAudio], seconds) -> Lane:
+    segments = [p.segment for p in placed]
+    kinds = [AUDIO_MISSING if s.path is None else AUDIO_INPUT if s.side == "user" else AUDIO_OUTPUT for s in segments]
+    # "user · file.wav", "user missing · file.wav": narrow segments show what is before " · "
+    # (see the lane item's label fitting)
+    labels = [f"{s.side}{' missing' if s.path is None else ''} · {s.file_name or 'audio'}" for s in segments]
+    return Lane(AUDIO_LANE, Intervals.build(seconds([p.start for p in placed]), seconds([p.end for p in placed]),
+                                            segments, kinds, labels=labels))
 
 
-def _file_name(text: str | None) -> str:
-    return PurePath((text or "").strip().replace("\\", "/")).name
-
-
-def _turn_intervals(session: Session, seconds) -> Intervals:
-    starts, ends, indexes = [], [], []
-    for turn in session.turns:
-        span = _turn_span(turn)
-        if span is None:
-            continue
-        starts.append(span[0])
-        ends.append(span[1])
-        indexes.append(turn.index)
-    starts_s, ends_s = seconds(starts), seconds(ends)
+def _turn_intervals(session: Session, spans: list[tuple[int, float, float]], speakers: list[str | None],
+                    seconds) -> Intervals:
+    indexes = [index for index, _, _ in spans]
+    starts_s, ends_s = seconds([start for _, start, _ in spans]), seconds([end for _, _, end in spans])
     labels = [f"{session.turns[i].id} · {end - start:.1f} s" for i, start, end in zip(indexes, starts_s, ends_s)]
     turns = Intervals.build(starts_s, ends_s, indexes, labels=labels)
-    restyle_turns(session, turns)
+    restyle_turns(session, turns, speakers)
     return turns
 
 
@@ -221,14 +231,15 @@ def _turn_span(turn: Turn) -> tuple[float, float] | None:
     return (min(inner), max(inner)) if inner else None
 
 
-def restyle_turns(session: Session, turns: Intervals) -> None:
-    """Recompute each turn's kind in place: speaker, and whether a user turn is transcribed."""
+def restyle_turns(session: Session, turns: Intervals, speakers: list[str | None]) -> None:
+    """Recompute each turn's kind in place: speaker (SPEAKERS, by turn index), and whether a user
+    turn is transcribed."""
     transcribed_at_session_level = {
         a.turn_key for a in session.annotations if a.transcription_data() is not None
     }
     for position, index in enumerate(turns.payloads):
         turn = session.turns[index]
-        speaker = turn.speaker
+        speaker = speakers[index]
         if speaker == "system":
             kind = SYSTEM_TURN
         elif speaker == "user":

@@ -14,11 +14,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from annotator.log.text import shorten
+
 # Bars at least this many pixels wide are drawn one by one (outlined, labelled);
 # narrower ones are merged into pixel-column coverage runs.
 DETAIL_MIN_PIXELS = 3.0
 # Above this many detailed bars in view, everything is merged (a dense, overlapping lane).
 MAX_DETAILED_BARS = 4000
+LABEL_CHARS = 200  # wider than any bar a label is drawn in
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,9 +69,10 @@ class Intervals:
         return len(self.starts)
 
     def label(self, i: int) -> str:
+        """The label of interval I, at most LABEL_CHARS characters (a name in a log can be megabytes)."""
         if self.labels is not None:
-            return self.labels[i]
-        return self.label_of(self.payloads[i]) if self.label_of is not None else ""
+            return shorten(self.labels[i], LABEL_CHARS)
+        return shorten(self.label_of(self.payloads[i]), LABEL_CHARS) if self.label_of is not None else ""
 
     def bounds(self) -> tuple[float, float] | None:
         if not len(self):

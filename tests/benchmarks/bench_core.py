@@ -138,10 +138,10 @@ def export_breakdown(path: Path) -> None:
     stages["session_metrics"] = time.perf_counter() - clock
     audio = AudioCells(doc.folder)
     clock = time.perf_counter()
-    turns = [turn_lines("f", session, m, audio) for session, m in zip(doc.sessions, metrics)]
+    turns = [turn_lines("f", session, m, audio, None, 1) for session, m in zip(doc.sessions, metrics)]
     stages["turns.csv rows"] = time.perf_counter() - clock
     clock = time.perf_counter()
-    sessions = [session_line("f", session, m, n) for session, m, (_, n) in zip(doc.sessions, metrics, turns)]
+    sessions = [session_line("f", session, m, n, 1) for session, m, (_, n) in zip(doc.sessions, metrics, turns)]
     stages["sessions.csv rows"] = time.perf_counter() - clock
     rows: list[str] = []
     clock = time.perf_counter()

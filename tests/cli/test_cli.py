@@ -86,19 +86,31 @@ def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
     assert "\r" not in result.stderr and "it/s" not in result.stderr, "no progress bar when not on a terminal"
 
 
-def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
+def _fold_filled_in_turns_csv(log: Path, tmp_path: Path, text: str, **to_csv) -> None:
+    """Export LOG's turns.csv, fill in TEXT (formatted with the turn id) for the user turns, save it
+    with pandas' TO_CSV options, fold it back and check every user turn got its text."""
     out = tmp_path / "out"
-    assert annotator("export", absolute_audio_log, "-o", out).returncode == 0
+    assert annotator("export", log, "-o", out).returncode == 0
     turns = pd.read_csv(out / "turns.csv", dtype=str, keep_default_na=False)
     users = turns["speaker"] == "user"
-    turns.loc[users, "transcription"] = [f"what was said in turn {i}" for i in turns.loc[users, "turn_id"]]
-    turns.to_csv(out / "turns.csv", index=False)
+    turns.loc[users, "transcription"] = [text.format(i) for i in turns.loc[users, "turn_id"]]
+    turns.to_csv(out / "turns.csv", index=False, **to_csv)
     folded = tmp_path / "folded.xml"
-    result = annotator("fold", absolute_audio_log, out / "turns.csv", "-o", folded)
+    result = annotator("fold", log, out / "turns.csv", "-o", folded)
     assert result.returncode == 0, result.stderr
     doc = LogDocument.load(folded)
-    assert [t.transcription for t in doc.sessions[0].user_turns] == [
-        f"what was said in turn {t.id}" for t in doc.sessions[0].user_turns]
+    assert [t.transcription for t in doc.sessions[0].user_turns] == [text.format(t.id) for t in doc.sessions[0].user_turns]
+
+
+def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
+    _fold_filled_in_turns_csv(absolute_audio_log, tmp_path, "what was said in turn {}")
+
+
+def test_fold_a_turns_csv_a_spreadsheet_saved_with_semicolons(absolute_audio_log: Path, tmp_path: Path):
+    # as Excel saves "CSV UTF-8" where the list separator is ";": BOM, ";", CRLF, quotes doubled
+    _fold_filled_in_turns_csv(absolute_audio_log, tmp_path, 'turn {}; "quoted"', sep=";", lineterminator="\r\n",
+                              encoding="utf-8-sig")
+    assert (tmp_path / "out" / "turns.csv").read_bytes().startswith(b"\xef\xbb\xbffile;session_id;turn_id;")
 
 
 def test_fold_refuses_unknown_ids_and_writes_nothing(absolute_audio_log: Path, tmp_path: Path):
@@ -134,7 +146,9 @@ def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Pat
     table = tmp_path / "annotations.csv"
     assert annotator("extract", annotated_log, "-o", table).returncode == 0
     rows = pd.read_csv(table, dtype=str, keep_default_na=False)
-    assert list(rows.columns) == ["file", "session_id", "turn_id", "transcription", "task_completion"]
+    assert list(rows.columns) == ["file", "session_id", "turn_id", "transcription", "task_completion",
+                                  "session_occurrence", "turn_occurrence"]
+    assert set(rows["session_occurrence"]) == set(rows["turn_occurrence"]) == {""}  # no id repeats
     assert (rows["transcription"] != "").sum() == len(LogDocument.load(annotated_log).sessions[0].user_turns)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 
 from annotator.export.human_files import export_human
+from annotator.log.annotation_set import SessionRef
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.fold import canonical_without_annotations, extract, fold, read_annotations
@@ -46,7 +47,7 @@ def test_one_file_per_log_named_after_it(transcribed_corpus: Path, tmp_path: Pat
 def test_a_single_log_file_gives_a_file_in_the_output_folder(annotated_log: Path, tmp_path: Path):
     report = export_human([annotated_log], tmp_path / "out")
     assert report.files == [tmp_path / "out" / "travel-20261121-001-human.xml"]
-    assert read_annotations(report.files[0]).task_completion == {"travel:20261121:001": "1"}
+    assert read_annotations(report.files[0]).task_completion == {SessionRef("travel:20261121:001"): "1"}
 
 
 def test_fold_of_the_export_gives_the_annotations_back(transcribed_corpus: Path, tmp_path: Path):

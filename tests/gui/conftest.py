@@ -106,14 +106,13 @@ def raw_log(absolute_audio_log: Path) -> Path:
     return absolute_audio_log
 
 
-@pytest.fixture
-def make_window(qtbot) -> Callable[..., MainWindow]:
-    """Build a shown, active main window (optionally on PATH) with its own isolated settings."""
-
+def _windows(qtbot, build: Callable[[], MainWindow]):
+    """make(path=None) -> a shown, active window from BUILD (optionally on PATH); closed at the end
+    without asking about a test's unsaved edits."""
     windows: list[MainWindow] = []
 
     def make(path: Path | None = None) -> MainWindow:
-        window = MainWindow()
+        window = build()
         windows.append(window)  # closed below, not by qtbot: its teardown comes before ours
         window.show()
         window.activateWindow()
@@ -124,14 +123,32 @@ def make_window(qtbot) -> Callable[..., MainWindow]:
         return window
 
     yield make
-    for window in windows:  # a test's unsaved edits must not ask at teardown
+    for window in windows:
         if not shiboken6.isValid(window):
             continue  # the test destroyed it
         window.controller.pending_edit_flushers.clear()
         window.controller.typing_sources.clear()
         window.undo_stack.setClean()
+        workspace = getattr(window, "workspace", None)  # the composed window's real playback
+        if workspace is not None:
+            workspace.playback.close()
         window.close()
         window.deleteLater()
+
+
+@pytest.fixture
+def make_window(qtbot) -> Callable[..., MainWindow]:
+    """The main window alone (turn table, editor, detail and metrics panels), isolated settings."""
+    yield from _windows(qtbot, MainWindow)
+
+
+@pytest.fixture
+def make_app_window(qtbot) -> Callable[..., MainWindow]:
+    """The window as the app composes it (annotator.gui.app.build_window): timeline, waveform,
+    sessions and findings docks, and playback."""
+    from annotator.gui.app import build_window
+
+    yield from _windows(qtbot, build_window)
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from pathlib import Path
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication, QMessageBox
 
-from tests.gui.window_driver import RECOVER_WITHIN_SECONDS, run_window
+from tests.gui.window_driver import RECOVER_WITHIN_SECONDS, choose_button, run_window, shown_text
 
 # The spec's 2 s, plus room for a loaded machine between the kill and the lines read back.
 GENEROUS_SECONDS = RECOVER_WITHIN_SECONDS + 0.5
@@ -45,9 +45,9 @@ class BoxAnswers:
         box = QApplication.activeModalWidget()
         if not isinstance(box, QMessageBox) or not box.isVisible():
             return
-        buttons = {button.text(): button for button in box.buttons()}
-        chosen = next((buttons[text] for text in self.answers if text in buttons), box.defaultButton())
-        self.seen.append(Seen(box.windowTitle(), box.text(), box.informativeText(), sorted(buttons), chosen.text()))
+        buttons, chosen = choose_button(box, self.answers)
+        self.seen.append(Seen(box.windowTitle(), box.text(), box.informativeText(), sorted(buttons),
+                              shown_text(chosen)))
         chosen.click()
 
     def stop(self) -> None:

@@ -122,3 +122,21 @@ def test_a_good_log_says_so(panel, sample_logs):
     assert panel.summary_label.text().startswith("No problems found")
     panel.set_findings([])
     assert panel.summary_label.text() == "No problems found"
+
+
+def test_findings_left_out_are_counted_and_their_row_leads_to_the_first(qtbot, panel, tmp_path: Path):
+    turns = "\n".join(f'<GC_TURN id="{i}" stime="1"/>' for i in range(30))  # each lacks etime
+    log = tmp_path / "many.xml"
+    log.write_text(f'<?xml version="1.0"?>\n<GC_LOG>\n<GC_SESSION id="s" stime="1" etime="2">\n{turns}\n'
+                   "</GC_SESSION>\n</GC_LOG>\n", encoding="utf-8")
+    findings = validate_document(LogDocument.load(log), audio=False, keep=5)
+    panel.set_findings(findings)
+    assert panel.proxy.rowCount() == 6
+    assert panel.summary_label.text() == "30 errors"
+    [summary] = [f for f in findings if f.omitted]
+    index = row_showing(panel, summary)
+    assert index.data() == "25 more findings like this (missing-attribute) in GC_SESSION s not listed, the first here"
+    assert index.siblingAtColumn(Column.LINE).data() == "9"
+    with qtbot.waitSignal(panel.finding_activated, timeout=2000) as blocker:
+        qtbot.mouseClick(panel.table.viewport(), Qt.MouseButton.LeftButton, pos=panel.table.visualRect(index).center())
+    assert blocker.args[0].element.get("id") == "5"

@@ -3,6 +3,7 @@ box naming the file, and the window keeps the log it had; one that loads shows i
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -27,3 +28,16 @@ def test_hostile_log_in_the_window(case, make_window, annotated_log: Path, answe
     else:
         assert window.open_path(target)
         assert window.document.path == target
+
+
+def test_a_fifo_named_like_a_log_is_refused_without_hanging(make_window, annotated_log: Path, answer_modal,
+                                                             tmp_path: Path, qtbot):
+    """Opening a FIFO for reading would block the window until someone writes into it."""
+    window = make_window(annotated_log)
+    fifo = tmp_path / "pipe.xml"
+    os.mkfifo(fifo)
+    answer = answer_modal()
+    assert not window.open_path(fifo)
+    qtbot.waitUntil(lambda: answer.answered, timeout=5000)
+    assert str(fifo) in answer.text and "named pipe (FIFO)" in answer.text
+    assert window.document.path == annotated_log

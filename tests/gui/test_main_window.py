@@ -88,7 +88,7 @@ def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     assert window.current_turn().id == "02"
     press(qtbot, window, Key.Key_Up, Mod.ControlModifier)  # none before: stays
     assert window.current_turn().id == "02"
-    assert "No further turn" in window.statusBar().currentMessage()
+    assert window.statusBar().currentMessage() == "No user turn before turn 02 in session travel:20261121:002"
 
 
 def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
@@ -488,3 +488,23 @@ def test_editing_in_the_table_cell_with_f2(main_window, qtbot, raw_log):
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert LogDocument.load(raw_log).sessions[0].turns[5].transcription == "denver"
     assert not window.isWindowModified()
+
+
+def test_a_logs_own_task_completion_is_shown_put_back_by_undo_but_never_offered(make_window, raw_log: Path, qtbot):
+    text = raw_log.read_text(encoding="utf-8")
+    start = text.index(">", text.index("<GC_SESSION")) + 1
+    raw_log.write_text(text[:start] + '<GC_ANNOT type_task_completion="2"/>' + text[start:], encoding="utf-8")
+    window = make_window(raw_log)
+    combo = window.session_bar.task
+    assert combo.currentText() == "2 (from the log)"
+    assert not combo.model().item(combo.currentIndex()).isEnabled()
+    window.table.setFocus()
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    assert window.session.task_completion == "1"
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    assert window.session.task_completion == "2" and combo.currentText() == "2 (from the log)"
+    assert not window.isWindowModified()
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    combo.setFocus()
+    press(qtbot, window, Key.Key_Down)  # past "not completed (0)" lies only the log's value, which is not offered
+    assert window.session.task_completion == "0"

@@ -86,7 +86,7 @@ def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
     window = main_window
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, "yes please")
-    answers = boxes("&Cancel")
+    answers = boxes("Cancel")
     assert not window.close()
     assert answers.titles == ["Unsaved annotations"] and window.isVisible()
 

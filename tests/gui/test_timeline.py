@@ -14,12 +14,14 @@ from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from annotator.gui.views.time_axis import format_duration
-from annotator.gui.views.timeline import MAX_VISIBLE_ROWS, TimelineView
+from annotator.gui.views.timeline import TimelineView
+from annotator.gui.views.timeline_rows import min_row_pixels
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.views import OperationView
 from annotator.timeline import data
 from annotator.timeline.intervals import MAX_DETAILED_BARS, Intervals, to_pixel_bars
+from tests.gui.timeline_helpers import show_timeline
 
 ACTIVITIES = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
 
@@ -27,15 +29,7 @@ ACTIVITIES = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
 @pytest.fixture
 def show(qtbot):
     def make(path: Path | None = None, width: int = 1400, height: int = 420) -> TimelineView:
-        view = TimelineView()
-        qtbot.addWidget(view)
-        view.resize(width, height)
-        view.show()
-        qtbot.waitExposed(view)
-        if path is not None:
-            view.set_session(LogDocument.load(path).sessions[0])
-            QApplication.processEvents()
-        return view
+        return show_timeline(qtbot, path, width, height)
 
     return make
 
@@ -134,7 +128,7 @@ def test_user_turns_are_styled_by_transcription_and_refresh_after_an_edit(show, 
 
 def test_lanes_scroll_vertically_only_when_there_are_many_servers(show, tmp_path, annotated_log):
     view = show(annotated_log)
-    assert not view.view_box.state["mouseEnabled"][1]
+    assert not view.lane_scroll.isVisible() and not view.rows.scrolls
     assert view.view_box.viewRange()[1] == pytest.approx([-0.5, len(view.lanes) + 0.5])
     operations = "".join(f'<GC_OPERATION name="op" server="server{i:02d}" stime="{i}" etime="{i + 0.5}"/>'
                          for i in range(20))
@@ -142,9 +136,11 @@ def test_lanes_scroll_vertically_only_when_there_are_many_servers(show, tmp_path
                     f'<GC_SESSION id="s" stime="0" etime="20"><GC_TURN id="1" stime="0" etime="20">{operations}'
                     "</GC_TURN></GC_SESSION>\n")
     view.set_session(LogDocument.load(log).sessions[0])
-    assert len(view.lanes) == 20 and view.view_box.state["mouseEnabled"][1]
+    assert len(view.lanes) == 20 and view.rows.scrolls and view.lane_scroll.isVisible()
+    assert not view.view_box.state["mouseEnabled"][1]  # the scroll bar scrolls lanes, never a drag
     bottom, top = view.view_box.viewRange()[1]
-    assert top - bottom == pytest.approx(MAX_VISIBLE_ROWS)
+    assert top - bottom == pytest.approx(view.rows.rows) and view.rows.slots < 20
+    assert view.row_pixels() >= min_row_pixels(view.plot.font())
 
 
 def test_no_session_shows_nothing(show, annotated_log):
@@ -290,9 +286,14 @@ def test_hover_on_a_tick_names_the_message(show, annotated_log):
 
 def test_marker_lanes(qtbot, show, annotated_log):
     view = show(annotated_log)
+    fills = {lane.name: item.bar_styles[data.OPERATION].fill.name()
+             for lane, item in zip(view.lanes, view.lane_items) if data.OPERATION in item.bar_styles}
     finding = object()
     view.add_marker_lane("findings", [(3.0, finding), (12.0, "other")])
-    assert view.lane_names()[-1] == "findings"
+    assert fills == {lane.name: item.bar_styles[data.OPERATION].fill.name()
+                     for lane, item in zip(view.lanes, view.lane_items) if data.OPERATION in item.bar_styles}, \
+        "a server keeps its colour when marker lanes come"
+    assert view.lane_names()[:2] == [data.AUDIO_LANE, "findings"]  # markers above the servers
     row = view.row_of_lane("findings")
     with qtbot.waitSignal(view.element_clicked, timeout=2000) as signal:
         click(qtbot, view, 3.0, row)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import shutil
 from pathlib import Path
 
+from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
@@ -92,7 +94,7 @@ def test_a_corpus_opens_into_the_session_browser_and_returns_to_the_last_log(qtb
     assert window.docks["sessions_dock"].isVisible()
     assert browser.model.rowCount() == 3
     target = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
-    browser.session_activated.emit(target, "travel:20261121:003")
+    browser.session_activated.emit(target, 0)
     assert window.document.path == target
     _close(window)
     again = _window(qtbot)
@@ -134,6 +136,10 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, corpus: Path):
     assert browser.proxy.index(0, 1).data() == "travel:20261121:002"
     browser.filter_edit.setText("!marker:task_failed")
     assert browser.proxy.rowCount() == 2
+    with qtbot.waitSignal(window.workspace.findings_shown, timeout=30000):
+        window.controller.save()  # the saved log is validated again and its row refreshed: its marker counts stay
+    row = browser.model.row_of(window.document.path, window.session.index)
+    assert browser.model.summaries[row].marker_count("marker_task_completed") is not None
     window.actions["clear_markers"].trigger()
     assert not [name for name in timeline.lane_names() if name.startswith("marker_")]
     _close(window)
@@ -172,4 +178,27 @@ def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(qtbot, anno
     assert window.controller.save()
     saved = LogDocument.load(annotated_log)
     assert saved.sessions[0].task_completion == "0" and "Where to?" in saved.sessions[0].turns[0].system_text
+    _close(window)
+
+
+def test_activating_the_second_of_two_sessions_sharing_an_id_shows_that_one(qtbot, corpus: Path):
+    folder = corpus / "travel-20261121-002"
+    log = folder / "travel-20261121-002-hublog.xml"
+    tree = etree.parse(str(log))
+    twin = copy.deepcopy(tree.getroot()[0])
+    twin.find("GC_TURN").set("id", "99")  # told apart by its first turn; the id stays the same
+    tree.getroot().append(twin)
+    tree.write(str(log), encoding="UTF-8", xml_declaration=True)
+    window = _window(qtbot)
+    browser = window.workspace.browser
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        assert window.open_path(corpus)
+    rows = [s for s in browser.model.summaries if s.file == log]
+    assert [(s.session_id, s.session_index) for s in rows] == [("travel:20261121:002", 0), ("travel:20261121:002", 1)]
+    index = browser.proxy.mapFromSource(browser.model.index(browser.model.row_of(log, 1), 0))
+    browser.table.setCurrentIndex(index)
+    with qtbot.waitSignal(browser.session_activated, timeout=2000):
+        qtbot.keyClick(browser.table, Qt.Key.Key_Return)
+    assert window.document.path == log and window.session.index == 1
+    assert window.session.turns[0].id == "99"
     _close(window)

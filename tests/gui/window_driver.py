@@ -72,11 +72,21 @@ class _Answerer:
         box = QApplication.activeModalWidget()
         if not isinstance(box, QMessageBox):
             return
-        buttons = {button.text(): button for button in box.buttons()}
-        chosen = next((buttons[text] for text in self.answers if text in buttons), box.defaultButton())
+        buttons, chosen = choose_button(box, self.answers)
         _say("asked", self.window, title=box.windowTitle(), text=box.text(), buttons=sorted(buttons),
-             clicked=chosen.text() if chosen is not None else None)
+             clicked=shown_text(chosen) if chosen is not None else None)
         (chosen or box.buttons()[0]).click()
+
+
+def shown_text(button) -> str:
+    """A button's label as the user reads it: without the '&' that marks its accelerator."""
+    return button.text().replace("&", "")
+
+
+def choose_button(box, answers: list[str]):
+    """BOX's buttons by label, and the first of ANSWERS it has (else its default button)."""
+    buttons = {shown_text(button): button for button in box.buttons()}
+    return buttons, next((buttons[text] for text in answers if text in buttons), box.defaultButton())
 
 
 def main(log: str, settings: str, plan: list[dict]) -> None:

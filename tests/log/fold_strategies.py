@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 from lxml import etree
 
 from annotator.log.annotation_set import AnnotationSet
+from annotator.log.turn_ids import occurrences
 from tests.log.xml_builders import log_text, session, system_turn, user_turn
 
 # Letters, XML's special characters and non-ASCII letters (inside and outside Latin-1).
@@ -20,7 +21,7 @@ COMPLETION = st.sampled_from(["0", "1"])
 class GeneratedLog:
     text: str
     encoding: str
-    turns: dict[str, list[str]]  # session id -> turn ids as written
+    turns: list[tuple[str, list[str]]]  # (session id, turn ids as written) of each session, in order
 
     def encoded(self) -> bytes:
         return self.text.encode(self.encoding)
@@ -28,11 +29,12 @@ class GeneratedLog:
 
 @st.composite
 def generated_logs(draw, encodings=("UTF-8", "ISO-8859-1")) -> GeneratedLog:
-    """1-3 sessions of 2-8 turns, speakers alternating, ids "3", "03" or "-03"; compact or indented."""
+    """1-3 sessions of 2-8 turns, speakers alternating, ids "3", "03" or "-03"; compact or indented.
+    Session ids may repeat (sessions sharing an id are told apart by their occurrence)."""
     encoding = draw(st.sampled_from(encodings))
-    sessions, turns = [], {}
-    for number in range(1, draw(st.integers(1, 3)) + 1):
-        session_id = f"travel:{number:03d}"
+    sessions, turns = [], []
+    for _ in range(draw(st.integers(1, 3))):
+        session_id = f"travel:{draw(st.integers(1, 3)):03d}"
         user_first = draw(st.booleans())
         ids, elements = [], []
         for index in range(1, draw(st.integers(2, 8)) + 1):
@@ -45,7 +47,7 @@ def generated_logs(draw, encodings=("UTF-8", "ISO-8859-1")) -> GeneratedLog:
                 elements.append(system_turn(turn_id, start, "where to?"))
             ids.append(turn_id)
         sessions.append(session(session_id, elements, 1000.0, 1200.0))
-        turns[session_id] = ids
+        turns.append((session_id, ids))
     text = log_text(sessions, encoding)
     if draw(st.booleans()):
         text = _indented(text, encoding)
@@ -63,13 +65,14 @@ def _indented(text: str, encoding: str) -> str:
 def annotation_sets(draw, log: GeneratedLog) -> AnnotationSet:
     """Transcriptions for some turns (ids spelled as in the log or as plain numbers), completion for some sessions."""
     annotations = AnnotationSet()
-    for session_id, ids in log.turns.items():
+    session_ids = [session_id for session_id, _ in log.turns]
+    for (session_id, ids), which in zip(log.turns, occurrences(session_ids)):
         if draw(st.booleans()):
-            annotations.add_task_completion(session_id, draw(COMPLETION))
+            annotations.add_task_completion(session_id, draw(COMPLETION), session_occurrence=which)
         for turn_id in ids:
             if draw(st.booleans()):
                 spelled = draw(st.sampled_from([turn_id, str(int(turn_id))]))
-                annotations.add_transcription(session_id, spelled, draw(TEXT))
+                annotations.add_transcription(session_id, spelled, draw(TEXT), session_occurrence=which)
     return annotations
 
 

@@ -78,7 +78,23 @@ def test_session_level_transcription_moves_into_its_turn(tmp_path: Path):
     assert turn.transcription == "boston" and turn.el[0].tag == "GC_ANNOT"
 
 
-def test_illegal_xml_characters_are_refused_cleanly(tmp_path: Path):
-    doc = LogDocument.load(_pretty_log(tmp_path))
+@pytest.mark.parametrize("bad", ["\x01", "\x08", "\ufffe", "\ud800"])
+def test_illegal_xml_characters_are_refused_before_the_tree_changes(tmp_path: Path, bad: str):
+    path = _pretty_log(tmp_path)
+    doc = LogDocument.load(path)
+    turn = doc.sessions[0].turns[1]
+    with pytest.raises(AnnotationError, match=f"turn -02: .* control character U\\+{ord(bad):04X}"):
+        set_transcription(turn, f"bad {bad} char")
+    assert doc.serialize() == path.read_bytes(), "no empty GC_ANNOT is left behind"
+    assert doc.revision == 0 and turn.transcription is None
+    set_transcription(turn, "good")
     with pytest.raises(AnnotationError):
-        set_transcription(doc.sessions[0].turns[1], "bad \x01 char")
+        set_transcription(turn, f"bad {bad} char")
+    assert turn.transcription == "good"
+
+
+def test_control_characters_that_are_whitespace_become_spaces(tmp_path: Path):
+    doc = LogDocument.load(_pretty_log(tmp_path))
+    turn = doc.sessions[0].turns[1]
+    assert set_transcription(turn, "one\x0btwo\x1cthree\x0cfour")
+    assert turn.transcription == "one two three four"

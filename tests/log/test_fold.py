@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from lxml import etree
 
 from annotator.errors import AnnotationFileError
-from annotator.log.annotation_set import AnnotationSet
+from annotator.log.annotation_set import AnnotationSet, SessionRef, TurnRef
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.fold import (
@@ -131,7 +131,7 @@ def test_unknown_ids_are_all_named_and_nothing_changes(tmp_path: Path):
 def test_text_xml_cannot_hold_is_refused_before_any_change(tmp_path: Path):
     doc = LogDocument.load(_two_turn_log(tmp_path))
     before = doc.serialize()
-    annotations = AnnotationSet(task_completion={"travel:001": "1"})
+    annotations = AnnotationSet(task_completion={SessionRef("travel:001"): "1"})
     annotations.add_transcription("travel:001", "1", "bell \x07 here")
     with pytest.raises(AnnotationFileError, match="travel:001 turn 1"):
         fold(doc, annotations)
@@ -146,16 +146,16 @@ def test_fold_many_spreads_sessions_over_logs_and_refuses_strays(tmp_path: Path)
     with pytest.raises(AnnotationFileError, match=r"unknown session ids: zz; unknown turns: a turn 2"):
         fold_many(docs, annotations)
     assert not any(doc.is_modified for doc in docs)
-    good = AnnotationSet(task_completion={"a": "1", "b": "0"})
+    good = AnnotationSet(task_completion={SessionRef("a"): "1", SessionRef("b"): "0"})
     good.add_transcription("b", "-02", "to boston")
     assert fold_many(docs, good) == 3
-    assert [extract(doc) for doc in docs] == [AnnotationSet(task_completion={"a": "1"}),
-                                             AnnotationSet({("b", -2): "to boston"}, {"b": "0"})]
+    assert [extract(doc) for doc in docs] == [AnnotationSet(task_completion={SessionRef("a"): "1"}),
+                                             AnnotationSet({TurnRef(SessionRef("b"), -2): "to boston"}, {SessionRef("b"): "0"})]
 
 
 def test_read_annotations_dispatches_by_content(tmp_path: Path):
     doc = LogDocument.load(_two_turn_log(tmp_path))
-    annotations = AnnotationSet(task_completion={"travel:001": "1"})
+    annotations = AnnotationSet(task_completion={SessionRef("travel:001"): "1"})
     annotations.add_transcription("travel:001", "-02", "= to boston")
     fold(doc, annotations)
     doc.save(tmp_path / "annotated.xml")
@@ -195,15 +195,15 @@ def test_sample_001_extracts_a_transcription_per_user_turn(annotated_log: Path):
     annotations = extract(doc)
     session = doc.sessions[0]
     assert session.user_turns
-    assert {(session.id, turn.key) for turn in session.user_turns} <= set(annotations.transcriptions)
-    assert annotations.task_completion == {session.id: "1"}
+    assert {TurnRef(SessionRef(session.id), turn.key) for turn in session.user_turns} <= set(annotations.transcriptions)
+    assert annotations.task_completion == {SessionRef(session.id): "1"}
 
 
 @needs_samples
 def test_fold_into_sample_002(absolute_audio_log: Path, tmp_path: Path):
     doc = LogDocument.load(absolute_audio_log)
     original = absolute_audio_log.read_bytes()
-    annotations = AnnotationSet(task_completion={doc.sessions[0].id: "0"})
+    annotations = AnnotationSet(task_completion={SessionRef(doc.sessions[0].id): "0"})
     for turn in doc.sessions[0].user_turns:
         annotations.add_transcription(turn.session.id, turn.id, f"user said <{turn.id}> & more")
     assert fold(doc, annotations) > 0
@@ -233,7 +233,7 @@ def test_sample_001_cleared_then_refolded_is_byte_identical(annotated_log: Path)
 def test_fold_into_latin1_sample_003(latin1_log: Path):
     original = latin1_log.read_bytes()
     doc = LogDocument.load(latin1_log)
-    annotations = AnnotationSet(task_completion={doc.sessions[0].id: "1"})
+    annotations = AnnotationSet(task_completion={SessionRef(doc.sessions[0].id): "1"})
     for turn in doc.sessions[0].user_turns:
         annotations.add_transcription(turn.session.id, turn.id, "zürich über genève € ж")
     fold(doc, annotations)

@@ -36,11 +36,6 @@ XXE_HTTP = """<?xml version="1.0"?>
 <GC_LOG><GC_SESSION id="a" stime="1" etime="2">&remote;</GC_SESSION></GC_LOG>
 """
 
-EXTERNAL_SUBSET = """<?xml version="1.0"?>
-<!DOCTYPE GC_LOG SYSTEM "file:///etc/passwd">
-<GC_LOG/>
-"""
-
 QUADRATIC = ('<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [<!ENTITY big "' + "x" * 50_000 + '">]>\n<GC_LOG>'
              + "&big;" * 20_000 + "</GC_LOG>\n")
 
@@ -49,9 +44,8 @@ QUADRATIC = ('<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [<!ENTITY big "' + "x" * 5
     (BILLION_LAUGHS, "entit"),
     (XXE_FILE, "entit"),
     (XXE_HTTP, "entit"),
-    (EXTERNAL_SUBSET, "external DTD"),
     (QUADRATIC, "entit"),
-], ids=["billion-laughs", "xxe-file", "xxe-http", "external-subset", "quadratic-blowup"])
+], ids=["billion-laughs", "xxe-file", "xxe-http", "quadratic-blowup"])
 def test_hostile_inputs_are_refused_in_one_line(tmp_path: Path, text: str, words: str):
     path = write_log(tmp_path / "hostile.xml", text)
     with pytest.raises(UnsafeLogError) as caught:
@@ -114,8 +108,7 @@ def test_any_declared_encoding_is_read(tmp_path: Path, encoding: str):
     doc = LogDocument.load(path)
     assert doc.sessions[0].turns[0].system_text == "Málaga, Köln, Genève"
     assert doc.encoding.upper() == encoding.upper()
-    if encoding != "UTF-16":  # lxml rewrites a UTF-16 declaration; the content survives
-        assert doc.serialize() == path.read_bytes()
+    assert doc.serialize() == path.read_bytes()
     assert LogDocument.load(_resaved(doc, path)).sessions[0].turns[0].system_text == "Málaga, Köln, Genève"
 
 

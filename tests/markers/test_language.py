@@ -141,7 +141,7 @@ def error(text: str, name: str = "m.yml") -> str:
     ("", "m.yml: no markers defined (the file is empty)"),
     ("- action: a\n", "m.yml:1: expected marker names, each mapped to a condition or operator"),
     ("m: [\n", "m.yml:2: not valid YAML"),
-    ("m: &loop\n  not:\n    - *loop\n", "m.yml:1: marker m: markers nested more than 50 levels deep"),
+    ("m: &loop\n  not:\n    - *loop\n", "m.yml:1: an alias refers to a node that contains it (a recursive structure)"),
 ])
 def test_errors_name_file_line_marker_and_the_problem(text, expected):
     assert expected in error(text)

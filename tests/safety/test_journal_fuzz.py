@@ -85,6 +85,7 @@ def offer(raw: bytes) -> tuple[str, LogDocument | None]:
     ("a negative position", lambda c: c["transcriptions"][0].update(turn=-1), "set aside"),
     ("a control character", lambda c: c["transcriptions"][1].update(text="sec\x01ond"), "set aside"),
     ("a lone surrogate", lambda c: c["transcriptions"][1].update(text="\ud800"), "set aside"),
+    ("a task completion the app never sets", lambda c: c["task_completion"][0].update(value="banana"), "set aside"),
     ("a missing field", lambda c: c["transcriptions"][0].pop("turn_id"), "set aside"),
     ("a wrong date", lambda c: c.update(written="yesterday"), "set aside"),
     ("another format", lambda c: c.update(format=2), "set aside"),

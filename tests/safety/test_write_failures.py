@@ -57,8 +57,9 @@ def _child(argv: list[str]) -> int:
 def _operation(operation: str, work: Path) -> int:
     from annotator.cli.main import main, run_reporting_errors
 
-    if operation == "fold-cli":
-        return main(["fold", str(work / "log.xml"), str(work / "annotations.csv"), "-o", str(work / "folded.xml")])
+    if operation == "fold-cli":  # --force: folded.xml is a log this run did not write (output_guard)
+        return main(["fold", str(work / "log.xml"), str(work / "annotations.csv"), "-o", str(work / "folded.xml"),
+                     "--force"])
 
     def run(_args) -> int:
         from annotator.export.csv_export import export_csv

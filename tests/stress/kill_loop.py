@@ -11,6 +11,12 @@ that it parses, and that it validates without errors. Temporary files a kill
 leaves behind are removed by a later save once no live writer holds them
 (annotator.log.disk_changes); the loop counts them and checks that they do
 not accumulate.
+
+With hardlinked=True the log has a second name (a hard link), so every save
+writes it in place (annotator.log.inplace): a kill can then leave the file torn,
+and the next load must finish or roll back that save. After each kill the log is
+loaded first, and then it must be exactly the old or the new version, keep its
+inode, and read the same under both names.
 """
 
 from __future__ import annotations
@@ -30,6 +36,7 @@ SAMPLE = REPO / "sample_logs" / "travel-20261121-001"
 TEXTS = ("i want to fly to boston", "i want to fly to austin texas on friday")
 DEFAULT_COUNT = 200
 MAX_DELAY_SECONDS = 0.06  # after the child's first save: many saves fit in it
+HARD_LINK_PADDING = 1 << 18  # 2 MB of comment in the hard-linked log
 
 
 @dataclass
@@ -41,6 +48,8 @@ class KillLoopReport:
     most_leftovers: int = 0  # the most temporary files present at once
     leftovers_at_end: int = 0
     saves_seen: int = 0  # saves the children reported before being killed
+    recoveries: int = 0  # loads that finished or rolled back an interrupted in-place save (hard links)
+    rollbacks: int = 0  # ...of which found the file torn and copied the backup back
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
 
@@ -49,6 +58,8 @@ class KillLoopReport:
                 f"{self.version_a} times and version B {self.version_b} times, never anything else; "
                 f"{self.interrupted_writes} kills interrupted a write and left a temporary file "
                 f"(at most {self.most_leftovers} at once, {self.leftovers_at_end} after a final save); "
+                f"{self.recoveries} loads put an interrupted in-place save right ({self.rollbacks} of them "
+                "rolled a torn file back); "
                 f"{len(self.failures)} failures")
 
 
@@ -66,13 +77,16 @@ def child(log: Path) -> None:
         sys.stdout.flush()
 
 
-def prepare(folder: Path) -> tuple[Path, bytes, bytes]:
-    """A copy of the sample session in FOLDER holding version A; the bytes of versions A and B."""
+def prepare(folder: Path, hardlinked: bool = False) -> tuple[Path, bytes, bytes]:
+    """A copy of the sample session in FOLDER holding version A (with a second name if HARDLINKED);
+    the bytes of versions A and B."""
     from annotator.log.annotations import set_transcription
     from annotator.log.document import LogDocument
 
     shutil.copytree(SAMPLE, folder, dirs_exist_ok=True)
     log = folder / f"{SAMPLE.name}-hublog.xml"
+    if hardlinked:  # a bigger file makes the in-place copy, where a kill tears it, a bigger target
+        log.write_bytes(log.read_bytes().replace(b"</GC_LOG>", b"<!--" + b" padding" * HARD_LINK_PADDING + b" -->\n</GC_LOG>"))
     doc = LogDocument.load(log)
     turn = doc.sessions[0].user_turns[0]
     versions = []
@@ -82,15 +96,22 @@ def prepare(folder: Path) -> tuple[Path, bytes, bytes]:
     assert versions[0] == versions[2], "toggling must give back the same bytes"
     doc.save()
     assert log.read_bytes() == versions[0]
+    if hardlinked:
+        os.link(log, other_name(log))
     return log, versions[0], versions[1]
 
 
-def run(folder: Path, count: int, seed: int = 20261121) -> KillLoopReport:
+def other_name(log: Path) -> Path:
+    return log.with_name("hard-link-to-the-log.xml")
+
+
+def run(folder: Path, count: int, seed: int = 20261121, hardlinked: bool = False) -> KillLoopReport:
     from annotator.log.disk_changes import STALE_AFTER_SECONDS, stale_temp_files
     from annotator.log.document import LogDocument
     from annotator.log.validation import Severity, validate_document
 
-    log, version_a, version_b = prepare(folder)
+    log, version_a, version_b = prepare(folder, hardlinked)
+    inode = os.stat(log).st_ino
     rng = random.Random(seed)
     report = KillLoopReport()
     started = time.monotonic()
@@ -110,6 +131,11 @@ def run(folder: Path, count: int, seed: int = 20261121) -> KillLoopReport:
             out, _ = process.communicate()
         report.kills += 1
         report.saves_seen += 1 + out.count(b"saved\n")
+        if hardlinked:
+            failure = _recover_hard_linked(log, inode, report)
+            if failure:
+                report.failures.append(f"kill {number}: {failure}")
+                continue
         data = log.read_bytes()
         if data == version_a:
             report.version_a += 1
@@ -135,6 +161,25 @@ def run(folder: Path, count: int, seed: int = 20261121) -> KillLoopReport:
     report.leftovers_at_end = len(stale_temp_files(log))
     report.seconds = time.monotonic() - started
     return report
+
+
+def _recover_hard_linked(log: Path, inode: int, report: KillLoopReport) -> str | None:
+    """Load the log (which puts an interrupted in-place save right); what is wrong, or None."""
+    from annotator.log.document import LogDocument
+
+    try:
+        doc = LogDocument.load(log)
+    except Exception as error:  # noqa: BLE001 - any failure to load is what this test looks for
+        return f"{type(error).__name__}: {error}"
+    report.recoveries += any("interrupted" in note for note in doc.notes)
+    report.rollbacks += any("rolled back" in note for note in doc.notes)
+    if os.stat(log).st_ino != inode:
+        return "the log is a new file: its other name was detached"
+    if other_name(log).read_bytes() != log.read_bytes():
+        return "the two names of the log differ"
+    if [p.name for p in log.parent.iterdir() if p.name.startswith(".inplace-")]:
+        return "a backup or new-content file was left after the load"
+    return None
 
 
 def count_from_environment() -> int:

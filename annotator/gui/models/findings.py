@@ -63,7 +63,7 @@ def count_text(findings: Iterable[Finding], with_quirks: bool = False) -> str:
     """'2 errors, 1 warning' (and quirks when asked); '' when there is nothing to say."""
     counts = {severity: 0 for severity in Severity}
     for finding in findings:
-        counts[finding.severity] += 1
+        counts[finding.severity] += finding.count  # a row may stand for findings not listed
     shown = [Severity.ERROR, Severity.WARNING, Severity.INFO] + ([Severity.QUIRK] if with_quirks else [])
     words = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note", Severity.QUIRK: "DTD quirk"}
     parts = [f"{counts[s]} {words[s]}{'s' if counts[s] != 1 else ''}" for s in shown if counts[s]]

@@ -16,7 +16,9 @@ from pathlib import Path
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont
 
+from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.findings import GREYED_TEXT, severity_icon
+from annotator.log.clock import clock_text
 from annotator.log.corpus_scan import SessionSummary
 from annotator.log.validation import Severity
 
@@ -59,10 +61,7 @@ def row_key(file: Path, session_index: int) -> tuple[str, int]:
 
 
 def duration_text(seconds: float | None) -> str:
-    if seconds is None:
-        return "?"
-    minutes, rest = divmod(round(seconds), 60)
-    return f"{minutes}:{rest:02d}"
+    return "?" if seconds is None else clock_text(seconds)
 
 
 class SessionListModel(QAbstractTableModel):
@@ -72,8 +71,11 @@ class SessionListModel(QAbstractTableModel):
         self._row_of: dict[tuple[str, int], int] = {}
         self._root: Path | None = None
         self.marker_names: list[str] = []  # one extra column each, after the fixed ones
+        self._open: tuple[str, int] | None = None  # row_key of the session open in the window
         self._italic = QFont()
         self._italic.setItalic(True)
+        self._bold = QFont()
+        self._bold.setBold(True)
 
     # --- rows ----------------------------------------------------------------
     def clear(self, root: Path | None = None) -> None:
@@ -111,11 +113,20 @@ class SessionListModel(QAbstractTableModel):
     def summary_at(self, row: int) -> SessionSummary | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
-    def row_of(self, file: Path, session_id: str) -> int | None:
-        for row, summary in enumerate(self._rows):
-            if summary.session_id == session_id and row_key(summary.file, 0)[0] == row_key(file, 0)[0]:
-                return row
-        return None
+    def row_of(self, file: Path, session_index: int) -> int | None:
+        """The row of FILE's session at SESSION_INDEX (its position: ids may repeat), or None."""
+        return self._row_of.get(row_key(file, session_index))
+
+    def set_open_session(self, file: Path | None, session_index: int = 0) -> None:
+        """The session open in the window, whose row is shown in bold (None: none)."""
+        rows = [self.open_row()]
+        self._open = row_key(file, session_index) if file is not None else None
+        for row in rows + [self.open_row()]:
+            if row is not None:
+                self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1), [Role.FontRole])
+
+    def open_row(self) -> int | None:
+        return self._row_of.get(self._open) if self._open is not None else None
 
     def unreadable_count(self) -> int:
         return sum(1 for summary in self._rows if summary.problem is not None)
@@ -181,12 +192,22 @@ class SessionListModel(QAbstractTableModel):
         if role == Role.ForegroundRole:
             if column == Column.TRANSCRIBED and summary.n_untranscribed:
                 return UNTRANSCRIBED_TEXT
+            if column == Column.DURATION and summary.duration_s is not None and summary.duration_s < 0:
+                return WARNING_TEXT
             if (column == Column.TASK and summary.task_completion is None) or (
                     column == Column.FINDINGS and not summary.findings_text):
                 return GREYED_TEXT
-        if role == Role.FontRole and column == Column.TASK and summary.task_completion is None:
-            return self._italic
+        if role == Role.FontRole:
+            return self._font(summary, column)
         return None
+
+    def _font(self, summary: SessionSummary, column: Column) -> QFont | None:
+        italic = column == Column.TASK and summary.task_completion is None
+        if row_key(summary.file, summary.session_index) != self._open:
+            return self._italic if italic else None
+        font = QFont(self._bold)
+        font.setItalic(italic)
+        return font
 
     def _display(self, summary: SessionSummary, column: Column) -> str:
         if column == Column.FILE:

@@ -11,13 +11,16 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap, QUndoStack
 
+from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
-from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
+from annotator.gui.plain_text import plain_tooltip
+from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.metrics_wer import turn_wer_counts
+from annotator.log.text import shorten
 from annotator.log.views import Session, Turn
 
 Role = Qt.ItemDataRole
@@ -64,6 +67,8 @@ def is_transcribable(turn: Turn) -> bool:
 
 
 class TurnTableModel(QAbstractTableModel):
+    note_reported = Signal(str)  # a line for the status bar about an edit made in a cell
+
     def __init__(self, undo_stack: QUndoStack, parent: QObject | None = None):
         super().__init__(parent)
         self.undo_stack = undo_stack
@@ -151,11 +156,11 @@ class TurnTableModel(QAbstractTableModel):
             return None
         column = Column(index.column())
         if role == Role.DisplayRole:
-            return self._display(turn, column)
+            return shorten(self._display(turn, column))
         if role == Role.EditRole:
             return (turn.transcription or "") if column == Column.TRANSCRIPTION else self._display(turn, column)
         if role == Role.ToolTipRole:
-            return self._tooltip(turn, column)
+            return plain_tooltip(self._tooltip(turn, column))
         if role == Role.TextAlignmentRole and column in NUMBER_COLUMNS:
             return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         if role in (Role.BackgroundRole, Role.ForegroundRole, Role.FontRole, Role.DecorationRole):
@@ -174,7 +179,10 @@ class TurnTableModel(QAbstractTableModel):
         turn = self.turn_at(index.row()) if index.isValid() else None
         if turn is None or role != Role.EditRole or index.column() != Column.TRANSCRIPTION or not is_transcribable(turn):
             return False
-        push_if_changed(self.undo_stack, TranscribeTurn(turn, str(value) if value is not None else None))
+        command = TranscribeTurn(turn, str(value) if value is not None else None)
+        push_if_changed(self.undo_stack, command)
+        if command.removed_characters:
+            self.note_reported.emit(removed_characters_note(command.removed_characters))
         return True
 
     # --- cells -------------------------------------------------------------
@@ -231,6 +239,8 @@ class TurnTableModel(QAbstractTableModel):
             return QBrush(UNTRANSCRIBED_BACKGROUND) if untranscribed else None
         placeholder = untranscribed and column == Column.TRANSCRIPTION
         if role == Role.ForegroundRole:
+            if column == Column.DURATION and (turn.duration or 0) < 0:
+                return QBrush(WARNING_TEXT)
             if placeholder:
                 return QBrush(PLACEHOLDER_TEXT)
             return QBrush(UNTRANSCRIBED_TEXT) if untranscribed else None

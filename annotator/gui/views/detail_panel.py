@@ -5,10 +5,11 @@ from __future__ import annotations
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
+from annotator.gui.plain_text import plain_tooltip
+from annotator.log.text import shorten
 from annotator.log.views import DataView, ElementView, Turn
 
 ATTRIBUTE_COLOUR = QColor("#5f6368")
-MAX_VALUE_CHARS = 2000  # a GC_DATA may hold a whole document; the tooltip has the rest
 
 
 class DetailPanel(QTreeWidget):
@@ -48,16 +49,16 @@ class DetailPanel(QTreeWidget):
         self.show_element(turn)
 
     def _add_element(self, parent: QTreeWidgetItem, view: ElementView) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [_title(view), _summary(view)])
+        item = QTreeWidgetItem(parent, [shorten(_title(view)), shorten(_summary(view))])
         item.setFont(0, self._bold)
         line = view.line
         item.setToolTip(0, f"{view.tag} at line {line}" if line else view.tag)
         if isinstance(view, DataView) and view.text:
-            item.setToolTip(1, view.text[:20000])
+            item.setToolTip(1, plain_tooltip(view.text))
         for name, value in view.attributes.items():
-            attribute = QTreeWidgetItem(item, [name, value])
+            attribute = QTreeWidgetItem(item, [shorten(name), shorten(value)])
             attribute.setForeground(0, QBrush(ATTRIBUTE_COLOUR))
-            attribute.setToolTip(1, value)
+            attribute.setToolTip(1, plain_tooltip(value))
         for child in _children(view):
             self._add_element(item, child)
         return item
@@ -82,8 +83,7 @@ def _title(view: ElementView) -> str:
 
 def _summary(view: ElementView) -> str:
     if isinstance(view, DataView):
-        text = view.text
-        return text if len(text) <= MAX_VALUE_CHARS else text[:MAX_VALUE_CHARS] + "…"
+        return view.text
     parts = [view.get(name) for name in ("name", "server", "etype") if view.get(name)]
     duration = getattr(view, "duration", None)
     if isinstance(duration, float):

@@ -46,6 +46,8 @@ class FindingsPanel(QWidget):
     def _build(self, show_quirks: bool) -> None:
         self.summary_label = QLabel(self)
         self.summary_label.setObjectName("findings_summary")
+        self.summary_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.summary_label.setWordWrap(True)  # a long count wraps in a narrow dock instead of widening the window
         self.quirks_box = QCheckBox("Show DTD quirks", self)
         self.quirks_box.setChecked(show_quirks)
         self.quirks_box.setToolTip("Places where the log breaks the standard's DTD only where that DTD "
@@ -104,6 +106,18 @@ class FindingsPanel(QWidget):
     def current_finding(self) -> Finding | None:
         return self.table.currentIndex().data(FINDING_ROLE)
 
+    def step(self, step: int) -> bool:
+        """Make the next (+1) or previous (-1) listed finding current and activate it; False at the end."""
+        current = self.table.currentIndex()
+        row = current.row() + step if current.isValid() else (0 if step > 0 else self.proxy.rowCount() - 1)
+        if not 0 <= row < self.proxy.rowCount():
+            return False
+        index = self.proxy.index(row, 0)
+        self.table.setCurrentIndex(index)
+        self.table.scrollTo(index)
+        self._on_activated(index)
+        return True
+
     # --- internals -----------------------------------------------------------
     def _on_activated(self, index: QModelIndex) -> None:
         finding = index.data(FINDING_ROLE)
@@ -112,7 +126,7 @@ class FindingsPanel(QWidget):
 
     def _update_summary(self) -> None:
         findings = self.model.findings
-        quirks = sum(1 for finding in findings if finding.severity is Severity.QUIRK)
+        quirks = sum(finding.count for finding in findings if finding.severity is Severity.QUIRK)
         text = count_text(findings, with_quirks=self.show_quirks) or "No problems found"
         if quirks and not self.show_quirks:
             text += f" ({quirks} DTD quirk{'s' if quirks != 1 else ''} hidden)"

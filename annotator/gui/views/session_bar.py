@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal
+import html
+
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.views import Session
 
 TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody has to remember them
@@ -27,6 +30,7 @@ class SessionBar(QWidget):
         self.sessions.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.session_name = QLabel(self)
         self.session_name.setObjectName("session_name")
+        self.session_name.setTextFormat(Qt.TextFormat.RichText)  # the id inside is escaped
         task_label = QLabel("Task completion:", self)
         self.task = QComboBox(self)
         self.task.setObjectName("task_completion")
@@ -58,12 +62,12 @@ class SessionBar(QWidget):
         self.sessions.blockSignals(True)
         self.sessions.clear()
         for session in sessions:
-            self.sessions.addItem(f"{session.id or '(no id)'} · {len(session.turns)} turns")
+            self.sessions.addItem(f"{shorten(session.id, SHOWN_ID_CHARS) or '(no id)'} · {len(session.turns)} turns")
         self.sessions.blockSignals(False)
         several = len(sessions) > 1
         self.sessions.setVisible(several)
         self.session_name.setVisible(not several)
-        self.session_name.setText(f"<b>{sessions[0].id}</b>" if len(sessions) == 1 else "—")
+        self.session_name.setText(f"<b>{html.escape(shorten(sessions[0].id, SHOWN_ID_CHARS))}</b>" if len(sessions) == 1 else "—")
         self.task.setEnabled(bool(sessions))
 
     def show_session(self, index: int) -> None:
@@ -79,6 +83,7 @@ class SessionBar(QWidget):
                 self.task.removeItem(self.task.count() - 1)
             self.task.addItem(f"{value} (from the log)", value)
             position = self.task.count() - 1
+            self.task.model().item(position).setEnabled(False)  # shown, never offered: only 1 and 0 are set
         self.task.setCurrentIndex(position)
         self.task.blockSignals(False)
 
@@ -86,6 +91,9 @@ class SessionBar(QWidget):
         left = user_turns - transcribed
         text = f"{transcribed} of {user_turns} user turns transcribed"
         self.progress.setText(text + (f" · <b>{left} to go</b>" if left else " · all done"))
+
+    def show_no_log(self, text: str) -> None:
+        self.progress.setText(html.escape(text))
 
     def _task_activated(self, position: int) -> None:
         self.task_completion_chosen.emit(self.task.itemData(position))

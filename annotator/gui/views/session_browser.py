@@ -4,7 +4,8 @@ scan(folder) lists the folder's sessions as they are read (a progress bar
 and a Cancel button show while it runs; the window stays responsive). A
 filter box narrows the rows by words and keywords ("untranscribed", "no task
 completion", "errors"...). Enter or a double-click on a row emits
-session_activated(file, session id).
+session_activated(file, session index). The file column stays in view while the
+others scroll sideways, and the session open in the window is shown in bold.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -23,7 +24,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QProgressBar,
     QPushButton,
-    QTableView,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -36,10 +37,12 @@ from annotator.gui.models.session_list import (
     SessionListModel,
     parse_filter,
 )
+from annotator.gui.views.pinned_column import PinnedColumnTable
 from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
 from annotator.log.corpus_scan import SessionSummary, iter_corpus
 from annotator.markers import MarkerSet
 
+FILE_COLUMN_SHARE = 0.5  # of the table's width at most, so that the other columns can be scrolled into view
 # Widths of the short columns, as sample text in the table's font (they hold numbers and short words).
 COLUMN_SAMPLES = {
     Column.SESSION: "travel:20261121:001",
@@ -51,7 +54,7 @@ COLUMN_SAMPLES = {
 
 
 class SessionBrowser(QWidget):
-    session_activated = Signal(Path, str)  # file, session id ("" for a log that could not be read)
+    session_activated = Signal(Path, int)  # file, position of the session in it (ids may repeat)
     scan_finished = Signal(bool)  # True when the whole folder was scanned; False when cancelled or failed
     scan_failed = Signal(str)  # one-line reason a scan stopped (unreadable logs do not stop it)
 
@@ -82,8 +85,10 @@ class SessionBrowser(QWidget):
         self.keyword_button.setToolTip("Filter keywords (they can also be typed into the filter box)")
         self.keyword_button.setMenu(self._keyword_menu())
         self.count_label = QLabel(self)
+        self.count_label.setTextFormat(Qt.TextFormat.PlainText)
+        self.count_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("9999 sessions"))  # longer: clipped
 
-        self.table = QTableView(self)
+        self.table = PinnedColumnTable(self)
         self.table.setObjectName("session_table")
         self.table.setModel(self.proxy)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -91,7 +96,7 @@ class SessionBrowser(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setAlternatingRowColors(True)
         self.table.setWordWrap(False)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.verticalHeader().hide()
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
         self.table.setSortingEnabled(True)
@@ -99,13 +104,19 @@ class SessionBrowser(QWidget):
         header = self.table.horizontalHeader()
         header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(Column.FILE, QHeaderView.ResizeMode.Stretch)
         metrics = self.table.fontMetrics()
         for column, sample in COLUMN_SAMPLES.items():
             header.resizeSection(column, metrics.horizontalAdvance(sample) + 28)
         header.resizeSection(Column.FINDINGS, metrics.horizontalAdvance("12 errors, 3 warnings") + 40)
+        self.file_column = self.table.pin_first_column()
+        # Log names differ at their end (…-002-hublog.xml): elided, their start goes.
+        self.file_column.setTextElideMode(Qt.TextElideMode.ElideLeft)
+        self._widest_file = 0
 
         self.progress_label = QLabel(self)
+        self.progress_label.setTextFormat(Qt.TextFormat.PlainText)  # it names files
+        # A long file name is clipped rather than widening the dock and with it the window.
+        self.progress_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.progress_bar = QProgressBar(self)
         self.progress_bar.setTextVisible(False)
         self.progress_bar.setMaximumHeight(metrics.height())
@@ -164,6 +175,7 @@ class SessionBrowser(QWidget):
         root = paths[0] if len(paths) == 1 and paths[0].is_dir() else (paths[0].parent if paths else None)
         self._folder = root
         self.model.clear(root)
+        self._widest_file = 0
         self._paths = paths
         markers = self.markers
         task = BackgroundTask(lambda context: _scan(paths, context, markers), self)
@@ -194,9 +206,9 @@ class SessionBrowser(QWidget):
         """Refresh one session's row (e.g. after the annotator saved; see corpus_scan.summarize_document)."""
         self.model.update_session(summary)
 
-    def select_session(self, file: Path, session_id: str) -> bool:
+    def select_session(self, file: Path, session_index: int) -> bool:
         """Make that session's row current (e.g. where the annotator left off); False if it is not listed."""
-        row = self.model.row_of(file, session_id)
+        row = self.model.row_of(file, session_index)
         index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
         if not index.isValid():
             return False
@@ -206,13 +218,41 @@ class SessionBrowser(QWidget):
     def current_summary(self) -> SessionSummary | None:
         return self.table.currentIndex().data(SUMMARY_ROLE)
 
+    def neighbour_in_another_log(self, file: Path, session_index: int, step: int) -> SessionSummary | None:
+        """The first listed session of another log after (+1) or before (-1) FILE's session at
+        SESSION_INDEX, in the list's current order and filter; None at the end or when it is not listed."""
+        row = self.model.row_of(file, session_index)
+        index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
+        if not index.isValid():
+            return None
+        here = Path(file).resolve()
+        position = index.row() + step
+        while 0 <= position < self.proxy.rowCount():
+            summary = self.proxy.index(position, 0).data(SUMMARY_ROLE)
+            if Path(summary.file).resolve() != here:
+                return summary
+            position += step
+        return None
+
+    def mark_open(self, file: Path | None, session_index: int = 0) -> None:
+        """Show the session open in the window in bold and make its row current (None: no session open)."""
+        self.model.set_open_session(file, session_index)
+        self._select_open_session()
+
+    def _select_open_session(self) -> None:
+        row = self.model.open_row()
+        index = self.proxy.mapFromSource(self.model.index(row, 0)) if row is not None else QModelIndex()
+        if index.isValid() and index.row() != self.table.currentIndex().row():
+            self._set_current(index)
+
     # --- scanning ------------------------------------------------------------
     def _on_rows(self, task: BackgroundTask, batches: list[list[SessionSummary]]) -> None:
         if task is not self._task:
             return
         summaries = [summary for batch in batches for summary in batch]
         self.model.append_summaries(summaries)
-        self._widen_session_column(summaries)
+        self._widen_columns(summaries)
+        self._select_open_session()
         if not self.table.currentIndex().isValid() and self.proxy.rowCount():
             self._set_current(self.proxy.index(0, 0), scroll=False)
 
@@ -235,13 +275,28 @@ class SessionBrowser(QWidget):
         self._update_count()
         self.scan_finished.emit(task.state is TaskState.SUCCEEDED)
 
-    def _widen_session_column(self, summaries: list[SessionSummary]) -> None:
-        """Session ids are shown whole: the column grows to the longest id seen (never shrinks)."""
-        metrics = self.table.fontMetrics()
+    def _widen_columns(self, summaries: list[SessionSummary]) -> None:
+        """Session ids are shown whole: the column grows to the longest id seen (never shrinks); the
+        file column to the longest name, up to half of the table (see _fit_file_column)."""
+        bold = QFont(self.table.font())
+        bold.setBold(True)  # the open session's row
+        metrics = QFontMetrics(bold)
         widest = max((metrics.horizontalAdvance(s.session_id) for s in summaries), default=0) + 16
         header = self.table.horizontalHeader()
         if widest > header.sectionSize(Column.SESSION):
             header.resizeSection(Column.SESSION, widest)
+        names = (self.model.display_name(s.file) for s in summaries)
+        self._widest_file = max([self._widest_file] + [metrics.horizontalAdvance(name) + 16 for name in names])
+        self._fit_file_column()
+
+    def _fit_file_column(self) -> None:
+        header = self.table.horizontalHeader()
+        room = round(self.table.viewport().width() * FILE_COLUMN_SHARE)
+        header.resizeSection(Column.FILE, max(min(self._widest_file, room), header.sectionSizeHint(Column.FILE)))
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self._fit_file_column()
 
     def _show_scanning(self, scanning: bool) -> None:
         self.progress_row.setVisible(scanning)
@@ -279,7 +334,7 @@ class SessionBrowser(QWidget):
     def _on_activated(self, index: QModelIndex) -> None:
         summary: SessionSummary | None = index.data(SUMMARY_ROLE)
         if summary is not None:
-            self.session_activated.emit(summary.file, summary.session_id)
+            self.session_activated.emit(summary.file, summary.session_index)
 
     def _set_current(self, index: QModelIndex, scroll: bool = True) -> None:
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows

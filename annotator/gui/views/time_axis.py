@@ -39,8 +39,10 @@ class TimeAxisItem(pg.AxisItem):
 
 
 def format_duration(seconds: float) -> str:
-    if seconds < 1:
+    """'250 ms', '2.50 s', '1:05.0'; a negative duration keeps its sign in front ('-250 ms', '-1:05.0')."""
+    size = abs(seconds)
+    if size < 1:
         return f"{seconds * 1000:.0f} ms"
-    if seconds < 60:
+    if size < 60:
         return f"{seconds:.2f} s"
     return format_clock(seconds, 0.1)

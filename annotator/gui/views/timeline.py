@@ -1,11 +1,13 @@
-"""The session timeline: turns, audio segments and one lane per server, over seconds from the session start.
+"""The session timeline: turns, audio segments, markers and one lane per server, over seconds from the session start.
 
 Each lane is one graphics item painting numpy arrays (timeline_lane_item), so
 a session of 200k operations redraws within a frame; hover and click are
 binary searches on the same arrays (timeline_hits). Wheel zooms time, drag
-pans, Fit shows everything. The widget only shows and reports: the main
-window connects turn_clicked / element_clicked to the selection, and calls
-select_turn, set_cursor and refresh_turns.
+pans, Fit shows everything; the turn band and the time axis stay put while
+the lanes scroll under them (timeline_rows). A session opens on its current
+turn with some context, not on the whole of a long session. The widget only
+shows and reports: the main window connects turn_clicked / element_clicked /
+message_shown, and calls set_session, select_turn, set_cursor and refresh_turns.
 """
 
 from __future__ import annotations
@@ -14,18 +16,30 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QFontMetrics, QPalette, QPen
-from PySide6.QtWidgets import QGraphicsRectItem, QLabel, QSizePolicy, QToolBar, QToolTip, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QGraphicsRectItem,
+    QHBoxLayout,
+    QScrollBar,
+    QSizePolicy,
+    QToolBar,
+    QToolTip,
+    QVBoxLayout,
+    QWidget,
+)
 
+from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.views import timeline_style as style
 from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox
-from annotator.gui.views.timeline_hits import TURN_ROW, TimelineHit, hit_test
+from annotator.gui.views.timeline_hits import TURN_ROW, TimelineHit, audio_summary, hit_test
 from annotator.gui.views.timeline_lane_item import IntervalLaneItem, KindStyle
-from annotator.log.views import Session
+from annotator.gui.views.timeline_legend import TimelineLegend, legend_entries
+from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
+from annotator.log.views import Session, Turn
 from annotator.timeline import data
-from annotator.timeline.data import AUDIO_LANE, Lane, TimelineData, build_timeline
+from annotator.timeline.audio import SIDE_OF_DIRECTION
+from annotator.timeline.data import Lane, TimelineData, build_timeline
 from annotator.timeline.intervals import Intervals
 
-MAX_VISIBLE_ROWS = 12  # more lanes than this scroll vertically
 ZOOM_STEP = 2.0
 MIN_SPAN = 0.01  # seconds: the deepest zoom
 
@@ -34,6 +48,8 @@ _TURN_STYLES = {
     for kind, fill in style.TURN_FILL.items()
 }
 _AUDIO_STYLES = {kind: KindStyle.solid(fill) for kind, fill in style.AUDIO_FILL.items()}
+_AUDIO_STYLES[data.AUDIO_MISSING] = KindStyle(style.AUDIO_FILL[data.AUDIO_MISSING], style.MISSING_AUDIO_MARK,
+                                              hatch=style.MISSING_AUDIO_MARK)
 
 
 def _server_styles(lane_number: int) -> dict[int, KindStyle]:
@@ -45,6 +61,7 @@ def _server_styles(lane_number: int) -> dict[int, KindStyle]:
 class TimelineView(QWidget):
     turn_clicked = Signal(int)  # the index of the turn in session.turns
     element_clicked = Signal(object)  # an OperationView / MessageView / EventView, or a marker's object
+    message_shown = Signal(str)  # a line for the status bar (an audio segment clicked: its file, or why it is missing)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -54,15 +71,29 @@ class TimelineView(QWidget):
         self.lane_items: list[IntervalLaneItem] = []
         self.selected_turn: int | None = None
         self._turn_positions: dict[int, int] = {}  # turn index -> position in the turn band's arrays
+        self._audio_positions: dict[tuple[int, str], int] | None = None  # (turn index, side) -> audio bar, when asked
         self._stripes: list[QGraphicsRectItem] = []
+        self.rows = RowLayout(0, 0, 0)
+        # The first lane the user scrolled to: kept while lanes come and go (marker lanes are
+        # redrawn after every edit), while rows.first is it clamped to the lanes there are.
+        self._scrolled_to = 0
         self._build_toolbar()
         self._build_plot()
+        self.lane_scroll = QScrollBar(Qt.Orientation.Vertical, self)
+        self.lane_scroll.setToolTip("Scroll the lanes (or turn the mouse wheel over the lane names)")
+        self.lane_scroll.valueChanged.connect(self.scroll_lanes_to)
+        plot_row = QHBoxLayout()
+        plot_row.setContentsMargins(0, 0, 0, 0)
+        plot_row.setSpacing(0)
+        plot_row.addWidget(self.plot, 1)
+        plot_row.addWidget(self.lane_scroll)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(0)
         layout.addWidget(self.toolbar)
-        layout.addWidget(self.plot, 1)
+        layout.addLayout(plot_row, 1)
         self._apply_rows()
+        self.view_box.sigResized.connect(lambda _box: self._layout_rows())
 
     # ----- construction
     def _build_toolbar(self) -> None:
@@ -79,15 +110,16 @@ class TimelineView(QWidget):
         spacer = QWidget(self.toolbar)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.toolbar.addWidget(spacer)
-        self.legend = QLabel(_legend_html(), self.toolbar)
-        self.legend.setContentsMargins(0, 0, 8, 0)
+        virtual = _server_styles(0)[data.VIRTUAL_OPERATION]
+        self.legend = TimelineLegend(legend_entries(_TURN_STYLES, _AUDIO_STYLES, virtual), self.toolbar)
         self.toolbar.addWidget(self.legend)
 
     def _build_plot(self) -> None:
         self.view_box = TimeViewBox(enableMenu=False)
         self.view_box.invertY(True)  # the turn band on top
         self.view_box.setMouseEnabled(x=True, y=False)
-        self.plot = pg.PlotWidget(viewBox=self.view_box, axisItems={"bottom": TimeAxisItem("bottom")})
+        axes = {"bottom": TimeAxisItem("bottom"), "left": LaneAxisItem(self.scroll_lanes_by)}
+        self.plot = pg.PlotWidget(viewBox=self.view_box, axisItems=axes)
         self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # never take the keyboard from the transcription editor
         palette = self.palette()
         self.plot.setBackground(palette.color(QPalette.ColorRole.Base))
@@ -120,15 +152,19 @@ class TimelineView(QWidget):
         scene.sigMouseMoved.connect(self._on_scene_moved)
 
     # ----- public API
-    def set_session(self, session: Session | None) -> None:
-        """Show SESSION (None: nothing); forgets the selection, markers and cursor; fits the view."""
+    def set_session(self, session: Session | None, turn_index: int | None = None) -> None:
+        """Show SESSION (None: nothing) with turn TURN_INDEX selected and in view with some context
+        (see reading_range); forgets markers and cursor; the lanes scroll back to the top."""
         self.timeline = build_timeline(session)
         self.marker_lanes = []
         self.selected_turn = None
         self._turn_positions = {index: pos for pos, index in enumerate(self.timeline.turns.payloads)}
+        self._audio_positions = None
         self.cursor_line.hide()
+        self.rows, self._scrolled_to = RowLayout(0, 0, 0), 0
         self._rebuild_items()
-        self.fit()
+        self.view_box.setXRange(*self.reading_range(turn_index), padding=0)
+        self.select_turn(turn_index)
 
     def select_turn(self, index: int | None) -> None:
         """Outline turn INDEX and scroll it into view if it is off-screen; emits nothing."""
@@ -141,7 +177,7 @@ class TimelineView(QWidget):
             self.selection_shade.hide()
             return
         start, end = self.timeline.turns.starts[position], self.timeline.turns.ends[position]
-        self.selection_shade.setRect(QRectF(start, -0.5, max(end - start, 1e-6), self._row_count()))
+        self.selection_shade.setRect(QRectF(start, -0.5, max(end - start, 1e-6), self.rows.rows))
         self.selection_shade.show()
         self.ensure_visible(start, end)
 
@@ -159,6 +195,25 @@ class TimelineView(QWidget):
             span = right - left
             self.view_box.setXRange(seconds - span * 0.1, seconds + span * 0.9, padding=0)
 
+    def reading_range(self, turn_index: int | None) -> tuple[float, float]:
+        """The time a session opens on, around turn TURN_INDEX (see reading_window)."""
+        position = self._turn_positions.get(turn_index) if turn_index is not None else None
+        turns = self.timeline.turns
+        span = None if position is None else (float(turns.starts[position]), float(turns.ends[position]))
+        return reading_window(self.full_range(), span)
+
+    def audio_start(self, turn: Turn, direction: str) -> float | None:
+        """Where the audio lane draws TURN's audio of DIRECTION ("input", "output") to start: where
+        the playback cursor of that audio starts. None if the timeline shows another session."""
+        lane = self.timeline.audio_lane
+        side = SIDE_OF_DIRECTION.get(direction)
+        if lane is None or side is None or turn.session != self.timeline.session:
+            return None
+        if self._audio_positions is None:
+            self._audio_positions = {(s.turn_index, s.side): i for i, s in enumerate(lane.bars.payloads)}
+        position = self._audio_positions.get((turn.index, side))
+        return None if position is None else float(lane.bars.starts[position])
+
     def fit(self) -> None:
         """Show the whole session."""
         left, right = self.full_range()
@@ -172,7 +227,7 @@ class TimelineView(QWidget):
         """Restyle the turn band after annotations changed (transcribed user turns look different)."""
         if self.timeline.session is None or self.turn_band is None:
             return
-        data.restyle_turns(self.timeline.session, self.timeline.turns)
+        data.restyle_turns(self.timeline.session, self.timeline.turns, self.timeline.speakers)
         self.turn_band.restyled()
 
     def add_marker_lane(self, name: str, points: list[tuple[float, object]]) -> None:
@@ -188,11 +243,29 @@ class TimelineView(QWidget):
             self.marker_lanes = []
             self._rebuild_items()
 
+    def scroll_lanes_to(self, first: int) -> None:
+        """Show the lanes from index FIRST down (as many as fit) under the turn band."""
+        first = max(0, min(first, self.rows.last_first))
+        self._scrolled_to = first
+        if first != self.rows.first:
+            self.rows = RowLayout(self.rows.lanes, self.rows.slots, first)
+            self._place_rows()
+
+    def scroll_lanes_by(self, step: int) -> None:
+        self.scroll_lanes_to(self.rows.first + step)
+
+    def reveal_lane(self, name: str) -> None:
+        """Scroll the lanes so lane NAME is shown."""
+        index = self.lane_names().index(name)
+        if index not in self.rows.shown:
+            self.scroll_lanes_to(index if index < self.rows.first else index - self.rows.slots + 1)
+
     # ----- geometry helpers (public for tests and the main window)
     @property
     def lanes(self) -> list[Lane]:
-        """The lanes in row order below the turn band: audio, servers, markers."""
-        return self.timeline.lanes + self.marker_lanes
+        """The lanes in row order below the turn band: audio, markers, servers."""
+        audio = self.timeline.lanes[:1] if self.timeline.audio_lane is not None else []
+        return audio + self.marker_lanes + self.timeline.lanes[len(audio):]
 
     def lane_names(self) -> list[str]:
         return [lane.name for lane in self.lanes]
@@ -202,7 +275,12 @@ class TimelineView(QWidget):
         return float(left), float(right)
 
     def row_of_lane(self, name: str) -> int:
-        return 1 + self.lane_names().index(name)
+        """The row lane NAME is drawn on; outside 1..rows.slots while it is scrolled away (see reveal_lane)."""
+        return self.rows.row_of(self.lane_names().index(name))
+
+    def row_pixels(self) -> float:
+        """The height of a row on screen."""
+        return self.view_box.height() / max(self.rows.rows, 1)
 
     def scene_point(self, seconds: float, row: float) -> QPointF:
         """Where (seconds, row) is in the scene (for tests and hit-testing)."""
@@ -215,7 +293,8 @@ class TimelineView(QWidget):
         point = self.view_box.mapSceneToView(scene_pos)
         row = int(np.floor(point.y() + 0.5))
         tolerance = style.HIT_PIXELS * self.view_box.viewPixelSize()[0]
-        return hit_test(self.timeline, self.lanes, row, point.x(), tolerance)
+        lanes = self.lanes
+        return hit_test(self.timeline, [lanes[i] for i in self.rows.shown], row, point.x(), tolerance)
 
     def tooltip_at(self, scene_pos: QPointF) -> str | None:
         hit = self.hit_at(scene_pos)
@@ -235,19 +314,21 @@ class TimelineView(QWidget):
 
     # ----- items
     def _rebuild_items(self) -> None:
-        for item in [self.turn_band, *self.lane_items, *self._stripes]:
+        for item in [self.turn_band, *self.lane_items]:
             if item is not None:
                 self.view_box.removeItem(item)
-        self.turn_band, self.lane_items, self._stripes = None, [], []
+        self.turn_band, self.lane_items = None, []
         if self.timeline.session is not None:
             self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), _TURN_STYLES, {},
                                               style.TURN_HEIGHT)
             self.view_box.addItem(self.turn_band, ignoreBounds=True)
             self.turn_band.selected = self._turn_positions.get(self.selected_turn)
-        server_number = 0
+        server_number = 0  # a server keeps its colour whatever marker lanes come and go
         for row, lane in enumerate(self.lanes, start=1):
-            if lane.name == AUDIO_LANE and row == 1:
+            if lane is self.timeline.audio_lane:
                 bar_styles = _AUDIO_STYLES
+            elif any(lane is marker for marker in self.marker_lanes):
+                bar_styles = {}  # ticks only
             else:
                 bar_styles = _server_styles(server_number)
                 server_number += 1
@@ -256,34 +337,60 @@ class TimelineView(QWidget):
             self.lane_items.append(item)
         self._apply_rows()
 
-    def _row_count(self) -> int:
-        return (1 + len(self.lanes)) if self.timeline.session is not None else 0
-
     def _apply_rows(self) -> None:
-        rows = self._row_count()
-        left_axis = self.plot.getPlotItem().getAxis("left")
-        names = (["turns"] + self.lane_names()) if rows else []
-        left_axis.setTicks([list(enumerate(names)), []])
+        """After the lanes changed: the lane-name axis width, the time limits, then the rows."""
+        names = (["turns"] + self.lane_names()) if self.timeline.session is not None else []
         metrics = QFontMetrics(self.plot.font())
-        left_axis.setWidth(max([metrics.horizontalAdvance(n) for n in names] + [20]) + 14)
+        self.plot.getPlotItem().getAxis("left").setWidth(max([metrics.horizontalAdvance(n) for n in names] + [20]) + 14)
         left, right = self.full_range()
-        visible_rows = max(1, min(rows, MAX_VISIBLE_ROWS))
-        scrolls = rows > MAX_VISIBLE_ROWS
-        self.view_box.setMouseEnabled(x=True, y=scrolls)
-        self.view_box.setLimits(xMin=left, xMax=right, minXRange=min(MIN_SPAN, right - left),
-                                maxXRange=right - left, yMin=-0.5, yMax=max(rows, 1) - 0.5,
-                                minYRange=visible_rows, maxYRange=visible_rows)
-        self.view_box.setYRange(-0.5, visible_rows - 0.5, padding=0)
-        for row in range(1, rows, 2):
+        self.view_box.setLimits(xMin=left, xMax=right, minXRange=min(MIN_SPAN, right - left), maxXRange=right - left)
+        self._layout_rows(force=True)
+
+    def _layout_rows(self, force: bool = False) -> None:
+        """Fit the rows to the view's height: each at least a line of the font high; the rest scroll."""
+        lanes = len(self.lanes) if self.timeline.session is not None else 0
+        rows = RowLayout.fit(lanes, self.view_box.height(), min_row_pixels(self.plot.font()), self._scrolled_to)
+        if force or rows != self.rows:
+            self.rows = rows
+            self._place_rows()
+
+    def _place_rows(self) -> None:
+        rows = self.rows
+        shown = set(rows.shown)
+        for index, item in enumerate(self.lane_items):
+            item.setVisible(index in shown)
+            if index in shown:
+                item.move_to_row(rows.row_of(index))
+        names = self.lane_names()
+        ticks = [(0, "turns")] + [(rows.row_of(i), names[i]) for i in rows.shown] if self.turn_band is not None else []
+        self.plot.getPlotItem().getAxis("left").setTicks([ticks, []])
+        bottom = rows.rows - 0.5 if self.turn_band is not None else 0.5
+        self.view_box.setLimits(yMin=-0.5, yMax=bottom, minYRange=bottom + 0.5, maxYRange=bottom + 0.5)
+        self.view_box.setYRange(-0.5, bottom, padding=0)
+        self._place_stripes(rows.rows if self.turn_band is not None else 0)
+        blocked = self.lane_scroll.blockSignals(True)
+        self.lane_scroll.setRange(0, rows.last_first)
+        self.lane_scroll.setPageStep(max(rows.slots, 1))
+        self.lane_scroll.setValue(rows.first)
+        self.lane_scroll.blockSignals(blocked)
+        self.lane_scroll.setVisible(rows.scrolls)
+        if self.selected_turn is not None and self.selection_shade.isVisible():
+            shade = self.selection_shade.rect()
+            self.selection_shade.setRect(QRectF(shade.left(), -0.5, shade.width(), rows.rows))
+
+    def _place_stripes(self, row_count: int) -> None:
+        """Every other row shaded, so a lane can be followed across the view."""
+        for stripe in self._stripes:
+            self.view_box.removeItem(stripe)
+        self._stripes = []
+        left, right = self.full_range()
+        for row in range(1, row_count, 2):
             stripe = QGraphicsRectItem(QRectF(left, row - 0.5, right - left, 1.0))
             stripe.setPen(QPen(Qt.PenStyle.NoPen))
             stripe.setBrush(QBrush(style.STRIPE))
             stripe.setZValue(-10)
             self.view_box.addItem(stripe, ignoreBounds=True)
             self._stripes.append(stripe)
-        if self.selected_turn is not None and self.selection_shade.isVisible():
-            shade = self.selection_shade.rect()
-            self.selection_shade.setRect(QRectF(shade.left(), -0.5, shade.width(), rows))
 
     def full_range(self) -> tuple[float, float]:
         """The x range that shows everything (what Fit sets), with a little margin."""
@@ -307,19 +414,15 @@ class TimelineView(QWidget):
         if hit.kind == "turn":
             self.select_turn(hit.payload)
             self.turn_clicked.emit(hit.payload)
-        else:
-            self.element_clicked.emit(self.timeline.view_of(hit.payload))
+            return
+        self.element_clicked.emit(self.timeline.view_of(hit.payload))
+        if hit.kind == "audio":
+            self.message_shown.emit(audio_summary(self.timeline, hit.payload))
 
     def _on_scene_moved(self, scene_pos: QPointF) -> None:
         text = self.tooltip_at(scene_pos)
         if text:
-            QToolTip.showText(QCursor.pos(), text, self.plot)
+            QToolTip.showText(QCursor.pos(), plain_tooltip(text), self.plot)
         else:
             QToolTip.hideText()
 
-
-def _legend_html() -> str:
-    entries = [(style.TURN_FILL[data.SYSTEM_TURN], "system"), (style.TURN_FILL[data.USER_TRANSCRIBED], "user"),
-               (style.TURN_FILL[data.USER_UNTRANSCRIBED], "not transcribed"),
-               (style.TICK_COLOURS[data.MESSAGE], "message"), (style.TICK_COLOURS[data.EVENT], "event")]
-    return "&nbsp;&nbsp;".join(f"<span style='color:{c.name()}'>■</span>&nbsp;{t}" for c, t in entries)

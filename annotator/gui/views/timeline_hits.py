@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from annotator.gui.views.time_axis import format_duration
 from annotator.timeline import data
+from annotator.timeline.audio import AudioSegment
 from annotator.timeline.data import Lane, TimelineData
 
 TURN_ROW = 0
@@ -46,11 +47,12 @@ def hit_test(timeline: TimelineData, lanes: list[Lane], row: int, x: float, tole
         kind = {data.MESSAGE: "message", data.EVENT: "event"}.get(int(lane.ticks.kinds[position]), "marker")
         return TimelineHit(kind, row, position, lane.ticks.payloads[position], _tick_text(timeline, lane, position, kind))
     position = lane.bars.hit(x, tolerance)
-    if position is not None:
-        audio = int(lane.bars.kinds[position]) in (data.AUDIO_INPUT, data.AUDIO_OUTPUT)
-        kind = "audio" if audio else "operation"
-        return TimelineHit(kind, row, position, lane.bars.payloads[position], _bar_text(timeline, lane, position, audio))
-    return None
+    if position is None:
+        return None
+    payload = lane.bars.payloads[position]
+    if isinstance(payload, AudioSegment):
+        return TimelineHit("audio", row, position, payload, _audio_text(timeline, lane, position))
+    return TimelineHit("operation", row, position, payload, _bar_text(timeline, lane, position))
 
 
 def _turn_text(timeline: TimelineData, position: int) -> str:
@@ -62,16 +64,40 @@ def _turn_text(timeline: TimelineData, position: int) -> str:
             f"from {turns.starts[position]:.2f} s to {turns.ends[position]:.2f} s")
 
 
-def _bar_text(timeline: TimelineData, lane: Lane, position: int, audio: bool) -> str:
+def _span_lines(intervals, position: int) -> list[str]:
+    duration = intervals.ends[position] - intervals.starts[position]
+    return [f"duration: {format_duration(duration)}",
+            f"from {intervals.starts[position]:.3f} s to {intervals.ends[position]:.3f} s"]
+
+
+def audio_summary(timeline: TimelineData, segment: AudioSegment) -> str:
+    """One line naming a segment's file: where it was found, or which file is missing and why."""
+    turn = f"turn {timeline.session.turns[segment.turn_index].id}: " if segment.turn_index is not None else ""
+    if segment.path is not None:
+        return f"{turn}{segment.side} audio {segment.path}"
+    return (f"{turn}{segment.side} audio missing: {segment.written or '(empty path)'} "
+            f"(looked for {segment.looked_for}): {segment.problem}")
+
+
+def _audio_text(timeline: TimelineData, lane: Lane, position: int) -> str:
+    segment: AudioSegment = lane.bars.payloads[position]
+    carrier = timeline.view_of(segment)
+    title = f"{segment.side} audio" + (" · MISSING" if segment.path is None else f" · {segment.file_name}")
+    lines = [title, f"written in the log: {segment.written or '(empty)'}"]
+    if segment.path is not None:
+        lines.append(f"file: {segment.path}")
+    else:
+        lines += [f"looked for: {segment.looked_for}", segment.problem or ""]
+    lines.append(f"carried by: {carrier.el.tag} {carrier.name or ''} ({carrier.server or data.NO_SERVER})")
+    return "\n".join(lines + _span_lines(lane.bars, position))
+
+
+def _bar_text(timeline: TimelineData, lane: Lane, position: int) -> str:
     bars = lane.bars
     operation = timeline.view_of(bars.payloads[position])
-    duration = bars.ends[position] - bars.starts[position]
     name = getattr(operation, "name", None) or bars.label(position) or "(unnamed operation)"
-    server = getattr(operation, "server", None) or (lane.name if not audio else data.NO_SERVER)
-    lines = [f"{bars.label(position)}  (audio of {name})" if audio else name,
-             f"server: {server}",
-             f"duration: {format_duration(duration)}",
-             f"from {bars.starts[position]:.3f} s to {bars.ends[position]:.3f} s"]
+    server = getattr(operation, "server", None) or lane.name
+    lines = [name, f"server: {server}", *_span_lines(bars, position)]
     if int(bars.kinds[position]) == data.VIRTUAL_OPERATION:
         lines[0] += "  (virtual: a duration, not a call)"
     return "\n".join(lines)

@@ -68,6 +68,13 @@ class IntervalLaneItem(pg.GraphicsObject):
         right = max(s[1] for s in spans)
         return QRectF(left, self.row - 0.5, max(right - left, 1e-9), 1.0)
 
+    def move_to_row(self, row: int) -> None:
+        """Draw the lane on ROW (the lanes scroll under the turn band by changing rows)."""
+        if row != self.row:
+            self.prepareGeometryChange()
+            self.row = row
+            self._bounds = self._data_bounds()
+
     def restyled(self) -> None:
         """Kinds changed in place (e.g. a turn got transcribed): repaint."""
         self._bar_kinds = sorted(set(np.unique(self.bars.kinds).tolist())) if len(self.bars) else []

@@ -24,7 +24,9 @@ TURN_HATCH = QColor(120, 70, 0, 110)
 SELECTED_OUTLINE = QColor("#1c2733")
 SELECTION_SHADE = QColor(60, 110, 200, 28)  # the selected turn's span across all lanes
 
-AUDIO_FILL = {data.AUDIO_INPUT: QColor("#6fb06f"), data.AUDIO_OUTPUT: QColor("#8c9db5")}
+AUDIO_FILL = {data.AUDIO_INPUT: QColor("#6fb06f"), data.AUDIO_OUTPUT: QColor("#8c9db5"),
+              data.AUDIO_MISSING: QColor("#fbe3e0")}  # pale, red-hatched and red-outlined: no file to play
+MISSING_AUDIO_MARK = QColor("#c0392b")
 TICK_COLOURS = {data.MESSAGE: QColor("#3d4a5c"), data.EVENT: QColor("#c0392b"), data.MARKER: QColor("#8e44ad")}
 
 # Server lanes cycle through muted, distinguishable fills.

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, 
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, WordDiff, word_diff
 from annotator.log.document import AnnotationChange
-from annotator.log.text import clean_text
+from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 from annotator.log.views import Turn
 
 HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
@@ -33,6 +33,7 @@ class TranscriptionTextEdit(QPlainTextEdit):
     """A plain-text box that hands the window's keys to the window and reports losing focus."""
 
     focus_lost = Signal()
+    characters_removed = Signal(int)  # control characters dropped from a paste
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -57,6 +58,16 @@ class TranscriptionTextEdit(QPlainTextEdit):
         super().focusOutEvent(event)
         if event.reason() != Qt.FocusReason.PopupFocusReason:  # opening a menu is not leaving
             self.focus_lost.emit()
+
+    def insertFromMimeData(self, source: QMimeData) -> None:
+        """Paste text without the control characters XML cannot store (said in the status bar)."""
+        text, removed = without_non_xml(source.text())
+        if removed:
+            self.textCursor().insertText(text)
+            self.ensureCursorVisible()
+            self.characters_removed.emit(removed)
+            return
+        super().insertFromMimeData(source)
 
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return not source.hasUrls() and super().canInsertFromMimeData(source)
@@ -148,7 +159,7 @@ class TranscriptionEditor(QWidget):
             self.title.setText("<b>No turn selected</b>")
         else:
             side = turn.speaker or "unknown side"
-            self.title.setText(f"<b>Turn {html.escape(turn.id)}</b> · {html.escape(side)}")
+            self.title.setText(f"<b>Turn {html.escape(shorten(turn.id, SHOWN_ID_CHARS))}</b> · {html.escape(side)}")
         text = (turn.transcription or "") if editable else ""
         prefilled = editable and not text and self.auto_prefill and bool(turn.asr_text) and not self.read_only
         self.text.blockSignals(True)

@@ -1,19 +1,34 @@
 """The table of turns: one selected row at a time, compact rows, texts elided, F2 edits in place.
 
-The in-place editor lets the window's keys through like the large editor
-does, and commit_open_editor() stores a cell being edited before a save.
+The short columns (id, speaker, times, WER) are as wide as what they hold and
+the three text columns share the rest; the selected row stays in view
+whatever resizes the table. The in-place editor lets the window's keys
+through like the large editor does, and commit_open_editor() stores a cell
+being edited before a save.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLineEdit, QStyledItemDelegate, QTableView, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QStyle,
+    QStyledItemDelegate,
+    QTableView,
+    QWidget,
+)
 
 from annotator.gui.models.turn_table import Column
 
-COLUMN_WIDTHS = {Column.TURN: 56, Column.SPEAKER: 64, Column.START: 66, Column.DURATION: 60,
-                 Column.RECOGNIZER: 220, Column.SYSTEM: 250, Column.WER: 64}
+SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER)
+TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
+# Short columns are measured on this many rows at each end of the session (ids and start times grow
+# along it), so that a session of 70,000 turns costs no more to lay out than one of 100.
+MEASURED_ROWS = 50
+WIDEST_WER = "100.0 %"  # a WER needs the turn's transcription, which is not cheap to find: not measured
 _UNDO, _REDO = QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z")
 
 
@@ -81,10 +96,32 @@ class TurnTableView(QTableView):
     def setModel(self, model) -> None:
         super().setModel(model)
         header = self.horizontalHeader()
-        for column, width in COLUMN_WIDTHS.items():
+        for column in SHORT_COLUMNS:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
-            self.setColumnWidth(column, width)
-        header.setSectionResizeMode(Column.TRANSCRIPTION, QHeaderView.ResizeMode.Stretch)
+        for column in TEXT_COLUMNS:
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+        model.modelReset.connect(self.fit_short_columns)
+        self.fit_short_columns()
+
+    def fit_short_columns(self) -> None:
+        """Each short column as wide as its header or its widest text on the first and last rows (not
+        QHeaderView.ResizeToContents: its cell size hints cost a model lookup per role and cell)."""
+        model, header, metrics = self.model(), self.horizontalHeader(), self.fontMetrics()
+        rows = model.rowCount()
+        sample = sorted(set(range(min(rows, MEASURED_ROWS))) | set(range(max(0, rows - MEASURED_ROWS), rows)))
+        margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1
+        marker = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self) + 2 * margin
+        for column in SHORT_COLUMNS:
+            texts = [WIDEST_WER] if column == Column.WER else [model.index(row, column).data() or "" for row in sample]
+            width = max(map(metrics.horizontalAdvance, texts), default=0) + 2 * margin + 2
+            width += marker if column == Column.TURN else 0  # the dot of a turn still to transcribe
+            header.resizeSection(column, max(width, header.sectionSizeHint(column)))
+
+    def resizeEvent(self, event) -> None:
+        """A splitter dragged, the window resized: the selected row is still where the annotator can see it."""
+        super().resizeEvent(event)
+        if self.currentIndex().isValid():
+            self.scrollTo(self.currentIndex())
 
     def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
         self.delegate.passthrough_keys = list(keys)

@@ -1,0 +1,92 @@
+"""The timeline's legend: a swatch drawn the way the lanes draw each kind, its name, and a tooltip."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
+
+from annotator.gui.views import timeline_style as style
+from annotator.gui.views.timeline_lane_item import KindStyle
+from annotator.timeline import data
+
+SWATCH_WIDTH, SWATCH_HEIGHT = 14, 11
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    name: str
+    tooltip: str
+    bar: KindStyle | None = None  # a bar drawn with this style...
+    tick: QColor | None = None  # ...or a tick of this colour
+
+
+def legend_entries(turn_styles: dict[int, KindStyle], audio_styles: dict[int, KindStyle],
+                   virtual_style: KindStyle) -> list[LegendEntry]:
+    """What the lanes draw, with the very styles they draw it with."""
+    ticks = style.TICK_COLOURS
+    return [
+        LegendEntry("system", "A system turn, and the system's audio in the audio lane",
+                    turn_styles[data.SYSTEM_TURN]),
+        LegendEntry("user", "A transcribed user turn, and the user's audio in the audio lane",
+                    turn_styles[data.USER_TRANSCRIBED]),
+        LegendEntry("not transcribed", "A user turn still to transcribe", turn_styles[data.USER_UNTRANSCRIBED]),
+        LegendEntry("audio missing", "Audio the log names but that cannot be played: the file is missing, "
+                    "or its path is refused (a folder, outside the log's folder). Hover or click it for the path",
+                    audio_styles[data.AUDIO_MISSING]),
+        LegendEntry("virtual operation", "Dashed, in its server's colour: an operation of type "
+                    + " or ".join(data.VIRTUAL_TYPES) + ", a duration the log records, not a call to the server",
+                    virtual_style),
+        LegendEntry("message", "A GC_MESSAGE: a tick on its server's lane", tick=ticks[data.MESSAGE]),
+        LegendEntry("event", "A GC_EVENT: a tick on its server's lane", tick=ticks[data.EVENT]),
+        LegendEntry("marker", "A marker's hit (Markers menu): a tick on the marker's lane", tick=ticks[data.MARKER]),
+    ]
+
+
+def swatch(entry: LegendEntry, ratio: float = 1.0) -> QPixmap:
+    pixmap = QPixmap(round(SWATCH_WIDTH * ratio), round(SWATCH_HEIGHT * ratio))
+    pixmap.setDevicePixelRatio(ratio)
+    pixmap.fill(Qt.GlobalColor.transparent)
+    painter = QPainter(pixmap)
+    rect = QRectF(1, 1, SWATCH_WIDTH - 2, SWATCH_HEIGHT - 2)
+    if entry.bar is not None:
+        bar = entry.bar
+        pen = QPen(bar.outline or bar.fill, 1)
+        if bar.dashed:
+            pen.setStyle(Qt.PenStyle.DashLine)
+        painter.setPen(pen)
+        painter.setBrush(Qt.BrushStyle.NoBrush if bar.dashed else QBrush(bar.fill))
+        painter.drawRect(rect)
+        if bar.hatch is not None:
+            painter.setPen(Qt.PenStyle.NoPen)
+            painter.setBrush(QBrush(bar.hatch, Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(rect)
+    elif entry.tick is not None:
+        painter.setPen(QPen(entry.tick, 2))
+        middle = SWATCH_WIDTH / 2
+        painter.drawLine(QPointF(middle, 0), QPointF(middle, SWATCH_HEIGHT))
+    painter.end()
+    return pixmap
+
+
+class TimelineLegend(QWidget):
+    """One swatch and name per entry, in a row."""
+
+    def __init__(self, entries: list[LegendEntry], parent: QWidget | None = None):
+        super().__init__(parent)
+        self.entries = entries
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 8, 0)
+        layout.setSpacing(3)
+        ratio = self.devicePixelRatioF()
+        for entry in entries:
+            icon = QLabel(self)
+            icon.setPixmap(swatch(entry, ratio))
+            text = QLabel(entry.name, self)
+            for label in (icon, text):
+                label.setToolTip(entry.tooltip)
+            layout.addWidget(icon)
+            layout.addWidget(text)
+            layout.addSpacing(5)

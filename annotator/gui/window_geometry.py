@@ -1,0 +1,86 @@
+"""The main window's size and place: never larger than the available area of the screen it is on
+(its frame included), on a first start and after restoring a geometry saved on another screen.
+
+The docks are arranged for the screen's size class (see is_wide_screen): a layout saved on a
+screen of the other class is not restored, since its dock sizes would not fit this one.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QGuiApplication
+from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+
+from annotator.gui.settings import AppSettings
+
+WIDE_SCREEN_WIDTH = 1600  # from this many pixels of available width the docks sit side by side
+LARGEST_FIRST_SIZE = QSize(1920, 1200)  # a first start on a bigger screen opens this big, centred
+LAYOUT_VERSION = {False: 2, True: 3}  # QMainWindow.saveState's version per size class (wide or not)
+
+
+def available_area(widget: QWidget) -> QRect:
+    """What the screen WIDGET is on leaves for windows (no panels, docks or menu bars of the desktop)."""
+    screen = widget.screen() or QGuiApplication.primaryScreen()
+    return screen.availableGeometry()
+
+
+def is_wide_screen(widget: QWidget) -> bool:
+    return available_area(widget).width() >= WIDE_SCREEN_WIDTH
+
+
+def layout_version(widget: QWidget) -> int:
+    return LAYOUT_VERSION[is_wide_screen(widget)]
+
+
+def frame_margins(window: QWidget) -> QMargins:
+    """The window system's frame around WINDOW: none until it has framed the shown window (so
+    fit_on_screen runs again once the window is shown)."""
+    frame, inner = window.frameGeometry(), window.geometry()
+    return QMargins(inner.left() - frame.left(), inner.top() - frame.top(),
+                    frame.right() - inner.right(), frame.bottom() - inner.bottom())
+
+
+def room_for(window: QWidget) -> QRect:
+    """Where WINDOW's inside may lie so that its frame stays on the available area."""
+    return available_area(window).marginsRemoved(frame_margins(window))
+
+
+def size_for_first_start(window: QWidget) -> None:
+    """Fill the screen (maximized, the window system then fits the frame), up to LARGEST_FIRST_SIZE."""
+    room = room_for(window)
+    size = room.size().boundedTo(LARGEST_FIRST_SIZE)
+    rect = QRect(QPoint(0, 0), size)
+    rect.moveCenter(room.center())
+    window.setGeometry(rect)
+    if size == room.size():
+        window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
+
+
+def fit_on_screen(window: QWidget) -> None:
+    """Shrink and move WINDOW, if need be, so that all of it (frame included) is on its screen."""
+    if window.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+        return
+    room = room_for(window)
+    size = window.size().boundedTo(room.size())
+    left = min(max(window.geometry().left(), room.left()), room.right() + 1 - size.width())
+    top = min(max(window.geometry().top(), room.top()), room.bottom() + 1 - size.height())
+    fitted = QRect(QPoint(left, top), size)
+    if fitted != window.geometry():
+        window.setGeometry(fitted)
+
+
+def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:
+    """The geometry saved (fitted to this screen); docks and splitter only if saved on a screen of this size class."""
+    if not settings.window_geometry.isEmpty():
+        window.restoreGeometry(settings.window_geometry)  # False, and nothing done, for a much bigger screen
+    fit_on_screen(window)
+    state = settings.window_state
+    if not state.isEmpty() and window.restoreState(state, layout_version(window)):
+        if not settings.splitter_state.isEmpty():
+            splitter.restoreState(settings.splitter_state)
+
+
+def save_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:
+    settings.window_geometry = window.saveGeometry()
+    settings.window_state = window.saveState(layout_version(window))
+    settings.splitter_state = splitter.saveState()

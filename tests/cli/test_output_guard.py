@@ -1,0 +1,375 @@
+"""No command replaces its input, an existing log or a human-annotation file without --force (issue 16).
+
+Every command that writes, through the real `annotator` entry (cli.main.main, in this
+process, and a few as subprocesses), on real files: each collision kind is refused
+with exit status 2 and one line saying why, and leaves every byte of the work folder
+as it was; --force then writes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from annotator.cli.main import main
+from annotator.export.convlab import export_convlab
+from annotator.export.dialbb import export_dialbb
+from annotator.log.document import LogDocument
+from annotator.log.fold import extract, write_annotations
+from annotator.log.human_format import write_human_file
+from tests.conftest import REPO, SAMPLE_LOGS
+
+LOG_001 = "travel-20261121-001/travel-20261121-001-hublog.xml"
+LOG_002 = "travel-20261121-002/travel-20261121-002-hublog.xml"
+
+
+@dataclass
+class Work:
+    root: Path
+
+    @property
+    def corpus(self) -> Path:
+        return self.root / "corpus"
+
+    @property
+    def log(self) -> Path:
+        return self.corpus / LOG_001
+
+    @property
+    def annotations(self) -> Path:
+        return self.root / "annotations.csv"
+
+    @property
+    def kpis(self) -> Path:
+        return self.root / "kpis.yml"
+
+    @property
+    def dataset(self) -> Path:
+        return self.root / "dataset" / "communicator"
+
+    @property
+    def scenario(self) -> Path:
+        return self.root / "scenario.txt"
+
+    def input_copy(self, suffix: str) -> Path:
+        """A copy of session 001's log under a name ending in SUFFIX (a log given by path may have any name)."""
+        path = self.root / f"input{suffix}"
+        if not path.exists():
+            shutil.copyfile(self.log, path)
+        return path
+
+    def other_log_bytes(self) -> bytes:
+        return (self.corpus / LOG_002).read_bytes()
+
+    def human_bytes(self) -> bytes:
+        target = self.root / "scratch-human.xml"
+        doc = LogDocument.load(self.corpus / LOG_002)
+        write_human_file(target, extract(doc), doc.sessions)
+        data = target.read_bytes()
+        target.unlink()
+        return data
+
+
+@pytest.fixture
+def work(tmp_path: Path) -> Work:
+    root = tmp_path / "work"
+    root.mkdir()
+    shutil.copytree(SAMPLE_LOGS, root / "corpus")
+    w = Work(root)
+    doc = LogDocument.load(w.log)
+    annotations = extract(doc)
+    annotations.task_completion = {ref: "0" for ref in annotations.task_completion}  # folding changes the log's 1
+    write_annotations(w.annotations, annotations, [doc])
+    shutil.copyfile(REPO / "resources" / "markers" / "communicator-kpis.yml", w.kpis)
+    export_convlab([w.corpus], root / "dataset")
+    export_dialbb([w.corpus], w.scenario)
+    return w
+
+
+def snapshot(root: Path) -> dict[str, str]:
+    """Every file (its content's hash), symlink (its target) and folder below ROOT."""
+    found = {}
+    for path in sorted(root.rglob("*")):
+        key = str(path.relative_to(root))
+        if path.is_symlink():
+            found[key] = "-> " + os.readlink(path)
+        elif path.is_dir():
+            found[key] = "folder"
+        else:
+            found[key] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return found
+
+
+def run(argv: list, capsys) -> tuple[int, str]:
+    status = main([str(part) for part in argv])
+    return status, capsys.readouterr().err
+
+
+# --- commands writing one file ------------------------------------------------------------------
+
+FILE_COMMANDS: dict[str, tuple[str, Callable[[Work, Path, Path], list]]] = {
+    # name: (suffix of the output, argv from (work, input log, output))
+    "extract-csv": (".csv", lambda w, log, out: ["extract", log, "-o", out]),
+    "extract-xml": (".xml", lambda w, log, out: ["extract", log, "-o", out]),
+    "export-dialbb": (".txt", lambda w, log, out: ["export", log, "--to", "dialbb", "-o", out]),
+    "export-lmc": (".jsonl", lambda w, log, out: ["export", log, "--to", "lmc", "-o", out]),
+    "export-lmc-text": (".txt", lambda w, log, out: ["export", log, "--to", "lmc-text", "-o", out]),
+    "fold": (".xml", lambda w, log, out: ["fold", log, w.annotations, "-o", out]),
+    "markers": (".csv", lambda w, log, out: ["markers", "--config", w.kpis, log, "-o", out, "--no-stats"]),
+}
+
+
+def _same(w: Work, log: Path, suffix: str) -> Path:
+    return log
+
+
+def _symlink(w: Work, log: Path, suffix: str) -> Path:
+    link = w.root / f"link{suffix}"
+    link.symlink_to(log)
+    return link
+
+
+def _hard_link(w: Work, log: Path, suffix: str) -> Path:
+    hard = w.root / f"hard{suffix}"
+    os.link(log, hard)
+    return hard
+
+
+def _through_linked_folder(w: Work, log: Path, suffix: str) -> Path:
+    (w.root.parent / "alias").symlink_to(w.root)
+    return w.root.parent / "alias" / log.name
+
+
+def _existing_log(w: Work, log: Path, suffix: str) -> Path:
+    other = w.root / f"other{suffix}"  # a log by its root element, whatever its name
+    other.write_bytes(w.other_log_bytes())
+    return other
+
+
+def _named_like_a_log(w: Work, log: Path, suffix: str) -> Path:
+    other = w.root / "previous-hublog.xml"  # a log by its name, whatever it holds
+    other.write_bytes(b"not yet XML, still somebody's log\n")
+    return other
+
+
+def _existing_human_file(w: Work, log: Path, suffix: str) -> Path:
+    other = w.root / f"other{suffix}"
+    other.write_bytes(w.human_bytes())
+    return other
+
+
+def _named_like_a_human_file(w: Work, log: Path, suffix: str) -> Path:
+    other = w.root / "previous-human.xml"
+    other.write_bytes(b"transcriptions typed by hand\n")
+    return other
+
+
+FILE_KINDS = {
+    "the-input": (_same, "this is the input"),
+    "symlink-to-input": (_symlink, "this is the input"),
+    "hard-link-of-input": (_hard_link, "this is the input"),
+    "input-through-linked-folder": (_through_linked_folder, "this is the input"),
+    "existing-log": (_existing_log, "an existing log this command did not write"),
+    "named-hublog": (_named_like_a_log, "an existing log this command did not write"),
+    "existing-human-file": (_existing_human_file, "an existing human-annotation file this command did not write"),
+    "named-human": (_named_like_a_human_file, "an existing human-annotation file this command did not write"),
+}
+# extract writes .csv or .xml only: the *-hublog.xml / *-human.xml names do not apply to extract-csv
+FILE_CASES = [(command, kind) for command in FILE_COMMANDS for kind in FILE_KINDS
+              if not (command == "extract-csv" and kind.startswith("named"))]
+
+
+@pytest.mark.parametrize("command, kind", FILE_CASES, ids=[f"{c}-{k}" for c, k in FILE_CASES])
+def test_a_file_output_is_refused_without_force(work: Work, capsys, command: str, kind: str):
+    suffix, argv = FILE_COMMANDS[command]
+    log = work.input_copy(suffix)
+    make_output, fragment = FILE_KINDS[kind]
+    out = make_output(work, log, suffix)
+    protected = out.read_bytes()
+    before = snapshot(work.root)
+    status, err = run(argv(work, log, out), capsys)
+    assert status == 2, err
+    assert err.count("\n") == 1 and err.startswith(f"annotator: {out}: {fragment}"), err
+    assert "--force" in err
+    assert snapshot(work.root) == before, "nothing written, nothing removed"
+    assert out.read_bytes() == protected
+
+    status, err = run([*argv(work, log, out), "--force"], capsys)
+    assert status == 0, err
+    assert out.read_bytes() != protected, "--force writes"
+
+
+@pytest.mark.parametrize("command", ["fold", "markers"])
+def test_the_other_inputs_are_protected_too(work: Work, capsys, command: str):
+    """fold's annotation file and markers' marker file are inputs as much as the logs."""
+    log = work.input_copy(".xml")
+    out = work.annotations if command == "fold" else work.kpis
+    argv = (["fold", log, work.annotations, "-o", out] if command == "fold"
+            else ["markers", "--config", work.kpis, log, "-o", out, "--no-stats"])
+    before = snapshot(work.root)
+    status, err = run(argv, capsys)
+    assert status == 2 and err == f"annotator: {out}: this is the input {out}; nothing written (use --force to write anyway)\n"
+    assert snapshot(work.root) == before
+
+
+# --- commands writing into a folder -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class FolderCommand:
+    argv: Callable[[Work, Path], list]
+    written: str  # a file the command writes, relative to the output folder
+    input_of: Callable[[Work], Path]  # an input a link inside the output may point at
+    holds_input: Callable[[Work], Path] | None  # an output folder that holds an input log (None: no log is input)
+
+
+FOLDER_COMMANDS = {
+    "export-csv": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "csv", "-o", out], "sessions.csv",
+                                lambda w: w.log, lambda w: w.corpus),
+    "export-sclite": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "sclite", "-o", out], "ref.trn",
+                                   lambda w: w.log, lambda w: w.corpus),
+    "export-convlab": FolderCommand(
+        lambda w, out: ["export", w.corpus, "--to", "convlab", "--dataset", "corpus", "-o", out],
+        "corpus/data.zip", lambda w: w.log, lambda w: w.root),  # writes OUT/corpus/, the corpus itself
+    "export-human": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "human", "-o", out],
+                                  "travel-20261121-001/travel-20261121-001-human.xml", lambda w: w.log,
+                                  lambda w: w.corpus),
+    "fold-folder": FolderCommand(lambda w, out: ["fold", w.corpus, w.annotations, "-o", out], LOG_001,
+                                 lambda w: w.log, lambda w: w.corpus),
+    "import-convlab": FolderCommand(lambda w, out: ["import", "--from", "convlab", w.dataset, "-o", out],
+                                    "communicator-train-00000-hublog.xml", lambda w: w.dataset / "data.zip", None),
+    "import-dialbb": FolderCommand(lambda w, out: ["import", "--from", "dialbb", w.scenario, "-o", out],
+                                   "scenario-001-hublog.xml", lambda w: w.scenario, None),
+}
+
+
+def _inside(w: Work, command: FolderCommand, content: Callable[[Path], None]) -> tuple[Path, Path]:
+    out = w.root / "out"
+    target = out / command.written
+    target.parent.mkdir(parents=True)
+    content(target)
+    return out, target
+
+
+FOLDER_KINDS = {
+    "link-to-input-inside": (lambda w, c: _inside(w, c, lambda t: t.symlink_to(c.input_of(w))), "this is the input"),
+    "existing-log-inside": (lambda w, c: _inside(w, c, lambda t: t.write_bytes(w.other_log_bytes())),
+                            "an existing log this command did not write"),
+    "existing-human-file-inside": (lambda w, c: _inside(w, c, lambda t: t.write_bytes(w.human_bytes())),
+                                   "an existing human-annotation file this command did not write"),
+}
+FOLDER_CASES = [(command, kind) for command in FOLDER_COMMANDS for kind in FOLDER_KINDS]
+
+
+@pytest.mark.parametrize("command, kind", FOLDER_CASES, ids=[f"{c}-{k}" for c, k in FOLDER_CASES])
+def test_a_file_in_an_output_folder_is_refused_without_force(work: Work, capsys, command: str, kind: str):
+    spec = FOLDER_COMMANDS[command]
+    make, fragment = FOLDER_KINDS[kind]
+    out, target = make(work, spec)
+    before = snapshot(work.root)
+    protected = target.read_bytes()
+    status, err = run(spec.argv(work, out), capsys)
+    assert status == 2, err
+    assert err.count("\n") == 1 and err.startswith(f"annotator: {target}: {fragment}"), err
+    assert snapshot(work.root) == before, "nothing written, no staging folder left, nothing removed"
+
+    status, err = run([*spec.argv(work, out), "--force"], capsys)
+    assert status == 0, err
+    assert not target.is_symlink() and target.read_bytes() != protected, "--force writes"
+    if kind == "link-to-input-inside":
+        assert spec.input_of(work).read_bytes() == protected, "the link is replaced, never the file it points at"
+
+
+@pytest.mark.parametrize("command", [c for c, spec in FOLDER_COMMANDS.items() if spec.holds_input is not None])
+def test_an_output_folder_holding_an_input_log_is_refused_without_force(work: Work, capsys, command: str):
+    spec = FOLDER_COMMANDS[command]
+    out = spec.holds_input(work)
+    before = snapshot(work.root)
+    status, err = run(spec.argv(work, out), capsys)
+    assert status == 2, err
+    assert err.count("\n") == 1 and ("this folder holds the input" in err or "this is the input" in err), err
+    assert "--force" in err
+    assert snapshot(work.root) == before
+
+    status, err = run([*spec.argv(work, out), "--force"], capsys)
+    assert status == 0, err
+    assert snapshot(work.root) != before
+
+
+def test_exporting_human_files_over_the_corpus_keeps_the_transcribers_files(work: Work, capsys):
+    """The issue's case: `export corpus --to human -o corpus` emptied the *-human.xml files people typed."""
+    typed = work.corpus / "travel-20261121-002" / "travel-20261121-002-human.xml"
+    typed.write_bytes(work.human_bytes())
+    before = snapshot(work.root)
+    status, err = run(["export", work.corpus, "--to", "human", "-o", work.corpus], capsys)
+    assert status == 2 and err == f"annotator: {work.corpus}: this is the input {work.corpus}; nothing written (use --force to write anyway)\n"
+    assert snapshot(work.root) == before
+
+
+def test_importing_again_keeps_the_logs_annotated_since(work: Work, capsys):
+    out = work.root / "logs"
+    assert run(["import", "--from", "dialbb", work.scenario, "-o", out], capsys)[0] == 0
+    annotated = out / "scenario-001-hublog.xml"
+    doc = LogDocument.load(annotated)
+    from annotator.log.annotations import set_task_completion
+
+    set_task_completion(doc.sessions[0], "1")
+    doc.save()
+    before = snapshot(work.root)
+    status, err = run(["import", "--from", "dialbb", work.scenario, "-o", out], capsys)
+    assert status == 2 and err.startswith(f"annotator: {out / 'scenario-001-hublog.xml'}: an existing log"), err
+    assert snapshot(work.root) == before
+    assert run(["import", "--from", "dialbb", work.scenario, "-o", out, "--force"], capsys)[0] == 0
+
+
+def test_writing_the_same_export_again_is_allowed(work: Work, capsys):
+    """Only logs and human files are protected: a CSV export, a scenario or a trn file is simply replaced."""
+    for argv in (["export", work.corpus, "-o", work.root / "out"],
+                 ["export", work.corpus, "--to", "dialbb", "-o", work.root / "s.txt"],
+                 ["export", work.corpus, "--to", "sclite", "-o", work.root / "trn"],
+                 ["extract", work.log, "-o", work.root / "a.csv"]):
+        assert run(argv, capsys)[0] == 0
+        assert run(argv, capsys)[0] == 0
+
+
+def test_through_the_real_command(work: Work):
+    """The same refusals as a user sees them: a subprocess, stderr, exit status."""
+    log = work.input_copy(".xml")
+    before = snapshot(work.root)
+    for argv in (["extract", log, "-o", log], ["export", log, "--to", "lmc", "-o", log],
+                 ["fold", log, work.annotations, "-o", work.annotations]):
+        done = subprocess.run([sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True,
+                              timeout=120)
+        assert done.returncode == 2, done.stderr
+        assert done.stderr.count("\n") == 1 and "this is the input" in done.stderr and "Traceback" not in done.stderr
+    assert snapshot(work.root) == before
+
+
+@pytest.mark.parametrize("through_link", [False, True], ids=["folder", "symlink-to-folder"])
+def test_a_folder_above_an_input_log_holds_it(work: Work, capsys, through_link: bool):
+    out = work.corpus
+    if through_link:
+        out = work.root.parent / "corpus-link"
+        out.symlink_to(work.corpus)
+    before = snapshot(work.root)
+    status, err = run(["export", work.log, "--to", "csv", "-o", out], capsys)
+    assert status == 2
+    assert err == f"annotator: {out}: this folder holds the input {work.log}; nothing written (use --force to write anyway)\n"
+    assert snapshot(work.root) == before
+
+
+def test_markers_refuses_writing_two_of_its_tables_to_one_file(work: Work, capsys):
+    """-o x-overall.csv with --stats-file-prefix x would write the rows and the statistics over each other."""
+    out = work.root / "x-overall.csv"
+    before = snapshot(work.root)
+    status, err = run(["markers", "--config", work.kpis, work.log, "-o", out, "--stats-file-prefix",
+                       work.root / "x", "--force"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "two of the outputs are the same file" in err, err
+    assert snapshot(work.root) == before

@@ -1,0 +1,133 @@
+"""The window's layout: on real screen sizes (tests/gui/layout_checks.py, one interpreter per size,
+since Qt fixes the screens when the application starts), and what holds on any screen: the
+selected turn stays in view, the Sessions dock is there for a corpus only."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QPoint, Qt
+
+from annotator.gui.main_window import MainWindow
+from annotator.gui.models.session_list import SUMMARY_ROLE
+from annotator.gui.settings import LastPosition
+from annotator.gui.views.session_browser import SessionBrowser
+from tests.gui.conftest import press
+from tests.gui.test_workspace import _close, _window
+
+REPO = Path(__file__).resolve().parents[2]
+CHECKS = Path(__file__).with_name("layout_checks.py")
+SCREENS = ("1280x720", "1366x768", "1920x1080")
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_the_window_fits_each_screen_size(screen: str, tmp_path: Path):
+    width, height = map(int, screen.split("x"))
+    config = tmp_path / "screen.json"
+    config.write_text(json.dumps({"screens": [{"name": screen, "x": 0, "y": 0, "width": width, "height": height,
+                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", str(CHECKS), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+         f"--basetemp={tmp_path / 'checks'}", "-o", "faulthandler_timeout=240"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+    assert result.returncode == 0, f"at {screen}:\n{result.stdout[-8000:]}\n{result.stderr[-4000:]}"
+    assert " passed" in result.stdout and "skipped" not in result.stdout
+
+
+def assert_current_row_in_view(window: MainWindow) -> None:
+    table = window.table
+    rect = table.visualRect(table.currentIndex())
+    assert rect.isValid() and rect.top() >= 0 and rect.bottom() < table.viewport().height(), (
+        f"row {table.currentIndex().row()} at {rect} in a {table.viewport().height()} px high table")
+
+
+def shrink_table(window: MainWindow) -> None:
+    """The annotator drags the splitter up: the editor takes all but a few rows."""
+    total = sum(window.splitter.sizes())
+    window.splitter.setSizes([window.table.verticalHeader().defaultSectionSize() * 4, total])
+
+
+def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, latin1_log: Path):
+    window = _window(qtbot, latin1_log)
+    window.select_row(window.model.rowCount() - 1)
+    assert_current_row_in_view(window)
+    shrink_table(window)
+    qtbot.waitUntil(lambda: window.table.viewport().height() < 6 * window.table.verticalHeader().defaultSectionSize())
+    assert_current_row_in_view(window)
+    window.select_row(5)
+    window.resize(window.width(), window.height() - 120)
+    qtbot.wait(10)
+    assert_current_row_in_view(window)
+    _close(window)
+
+
+def test_reopening_a_log_at_its_last_turn_shows_that_turn(qtbot, settings, latin1_log: Path):
+    window = _window(qtbot, latin1_log)
+    last = window.model.rowCount() - 1
+    shrink_table(window)
+    window.save_layout()
+    session = window.document.sessions[0]
+    _close(window)
+    settings.set_last_position(latin1_log, LastPosition(session.id, last))
+    window = _window(qtbot, latin1_log)
+    assert window.table.current_row() == last
+    qtbot.wait(10)
+    assert_current_row_in_view(window)
+    _close(window)
+
+
+def test_ctrl_enter_moves_to_a_turn_that_is_in_view(qtbot, latin1_log: Path):
+    window = _window(qtbot, latin1_log)
+    shrink_table(window)
+    window.editor.focus_text()
+    for _ in range(4):
+        press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+        assert_current_row_in_view(window)
+    _close(window)
+
+
+def test_the_sessions_dock_is_for_a_corpus_only(qtbot, corpus: Path, latin1_log: Path):
+    window = _window(qtbot)
+    with qtbot.waitSignal(window.workspace.browser.scan_finished, timeout=30000):
+        assert window.open_path(corpus)
+    assert window.docks["sessions_dock"].isVisible()
+    _close(window)
+    again = _window(qtbot, latin1_log)
+    assert not again.docks["sessions_dock"].isVisible(), "no empty Sessions dock on a single log"
+    assert again.docks["sessions_dock"].toggleViewAction().isEnabled()
+    _close(again)
+
+
+def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpus: Path):
+    browser = SessionBrowser()
+    qtbot.addWidget(browser)
+    browser.resize(420, browser.minimumSizeHint().height())  # room for a row or two: the rows scroll
+    browser.show()
+    qtbot.waitExposed(browser)
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        browser.scan(corpus)
+    pinned, table = browser.file_column, browser.table
+    header = pinned.horizontalHeader()
+    names = lambda: [browser.proxy.index(row, 0).data() for row in range(browser.proxy.rowCount())]  # noqa: E731
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=header.rect().center())
+    assert names() == sorted(names(), reverse=True), "a click on the pinned header sorts by file, descending"
+    assert table.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=header.rect().center())
+    assert names() == sorted(names())
+    qtbot.waitUntil(lambda: table.verticalScrollBar().maximum() > 0)  # once the rows are laid out
+    table.verticalScrollBar().setValue(table.verticalScrollBar().maximum())
+    assert pinned.verticalScrollBar().value() == table.verticalScrollBar().value()
+    bottom = table.viewport().height() - 2
+    assert pinned.rowAt(bottom) == table.rowAt(bottom) == browser.proxy.rowCount() - 1
+    last = browser.proxy.index(browser.proxy.rowCount() - 1, 0)
+    qtbot.mouseClick(pinned.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(4, bottom))
+    assert table.hasFocus() and table.currentIndex().row() == last.row(), "a click on a file name selects its row"
+    with qtbot.waitSignal(browser.session_activated, timeout=2000) as activated:
+        qtbot.keyClick(table, Qt.Key.Key_Return)
+    assert activated.args[1] == last.data(SUMMARY_ROLE).session_index

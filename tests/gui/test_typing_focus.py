@@ -1,0 +1,159 @@
+"""Whenever a user turn is current, what the annotator types lands in the transcription editor:
+right after opening a log, reopening it where they stopped, switching session, restoring unsaved
+work, closing a dialog or a message box, and wherever in the window the focus happens to be."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
+
+from annotator.gui.settings import AppSettings, LastPosition
+from tests.gui.conftest import press, type_text
+from tests.gui.test_recovery import _answer_with, _crash_after_typing
+
+Key, Mod = Qt.Key, Qt.KeyboardModifier
+SESSION = "travel:20261121:002"
+
+
+def editor_text(window) -> str:
+    return window.editor.text.toPlainText()
+
+
+def first_user_index(window) -> int:
+    return next(turn.index for turn in window.session.turns if turn.speaker == "user")
+
+
+@pytest.fixture
+def two_session_log(corpus: Path) -> Path:
+    """One log holding sample sessions 002 and 001 (in that order); the second begins with a user turn."""
+    first = etree.parse(str(corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"))
+    second = etree.parse(str(corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml")).getroot()[0]
+    opening = second.find("GC_TURN")
+    second.remove(opening)  # the welcome prompt: the session now opens with the caller speaking
+    first.getroot().append(second)
+    target = corpus / "travel-20261121-002" / "two-sessions-hublog.xml"
+    first.write(str(target), encoding="UTF-8", xml_declaration=True)
+    return target
+
+
+def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw_log, qtbot):
+    AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
+    window = make_window(raw_log)
+    assert window.current_turn().id == "04" and window.current_turn().speaker == "user"
+    type_text(qtbot, window, "yes please")
+    assert editor_text(window) == "yes please"
+
+
+def test_opening_a_log_with_the_file_dialog_types_into_the_editor(make_window, raw_log, latin1_log, qtbot,
+                                                                  answer_modal):
+    AppSettings().set_last_position(latin1_log, LastPosition("travel:20261121:003", 1))
+    window = make_window(raw_log)
+    answer = answer_modal(file=latin1_log)
+    press(qtbot, window, Key.Key_O, Mod.ControlModifier)
+    assert answer.answered and window.document.path == latin1_log
+    assert window.current_turn().speaker == "user"
+    type_text(qtbot, window, "munich")
+    assert editor_text(window) == "munich"
+
+
+def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, two_session_log, qtbot):
+    window = make_window(two_session_log)
+    assert window.session.index == 0 and window.current_turn().speaker == "system"
+    press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
+    assert window.session.index == 1 and window.current_turn().speaker == "user"
+    stored = window.current_turn().transcription or ""
+    type_text(qtbot, window, " again")
+    assert editor_text(window) == stored + " again"
+    press(qtbot, window, Key.Key_PageUp, Mod.ControlModifier)
+    assert window.session.index == 0
+
+
+def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_session_log, qtbot):
+    window = make_window(two_session_log)
+    selector = window.session_bar.sessions
+    selector.setFocus()
+    press(qtbot, window, Key.Key_Down)  # the combo box's own key: the next session
+    assert window.session.index == 1
+    stored = window.current_turn().transcription or ""
+    type_text(qtbot, window, " again")
+    assert editor_text(window) == stored + " again"
+
+
+def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_path, qtbot):
+    _crash_after_typing(raw_log, tmp_path)
+    AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
+    seen = _answer_with("default")  # Restore
+    window = make_window(raw_log)
+    assert seen["default"] == "&Restore" and window.isWindowModified()
+    type_text(qtbot, window, "no")
+    assert editor_text(window) == "no"
+
+
+def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qtbot, tmp_path):
+    window = main_window
+    window.select_row(first_user_index(window))
+    window.table.setFocus()  # where the focus was when the box opened
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<GC_LOG><GC_SESSION", encoding="utf-8")
+
+    def dismiss() -> None:
+        box = QApplication.activeModalWidget()
+        if not isinstance(box, QMessageBox):
+            QTimer.singleShot(20, dismiss)
+            return
+        qtbot.keyClick(box, Key.Key_Return)
+
+    QTimer.singleShot(0, dismiss)
+    assert window.open_path(broken) is False  # "Cannot open": an error box, dismissed with Enter
+    qtbot.waitUntil(window.isActiveWindow)  # given back by the window itself: no window manager here
+    type_text(qtbot, window, "one")
+
+    press(qtbot, window, Key.Key_F1)
+    dialog = next(w for w in QApplication.topLevelWidgets() if isinstance(w, QDialog) and w.isVisible())
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
+    qtbot.keyClick(dialog, Key.Key_Escape)
+    qtbot.waitUntil(window.isActiveWindow)
+    type_text(qtbot, window, " two")
+    assert editor_text(window) == "one two"
+
+
+@pytest.mark.parametrize("where", ["table", "timeline", "details", "findings", "window"])
+def test_typing_with_the_focus_elsewhere_in_the_window_goes_to_the_editor(make_app_window, raw_log, qtbot, where):
+    window = make_app_window(raw_log)
+    window.select_row(first_user_index(window))
+    widget = {"table": window.table, "timeline": window.workspace.timeline, "details": window.detail,
+              "findings": window.workspace.findings.table, "window": window}[where]
+    widget.setFocus()
+    qtbot.keyClicks(widget, "hello")
+    assert editor_text(window) == "hello"
+    assert QApplication.focusWidget() is window.editor.text
+
+
+def test_clicking_a_user_row_then_typing_goes_to_the_editor(main_window, qtbot):
+    window = main_window
+    row = first_user_index(window)
+    rect = window.table.visualRect(window.model.index(row, 0))
+    qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert window.current_turn().index == row
+    type_text(qtbot, window, "fine")
+    assert editor_text(window) == "fine"
+
+
+def test_a_system_turn_takes_no_typing_and_a_text_field_keeps_its_own(main_window, qtbot):
+    window = main_window
+    window.select_row(0)
+    assert window.current_turn().speaker == "system"
+    window.table.setFocus()
+    type_text(qtbot, window, "zz")
+    assert editor_text(window) == "" and window.current_turn().transcription is None
+    window.select_row(first_user_index(window))
+    window.table.setFocus()
+    window.table.edit(window.model.index(first_user_index(window), 6))  # F2: the cell editor takes the text
+    cell = window.table.delegate.open_editor
+    assert cell is not None
+    qtbot.keyClicks(cell, "in the cell")
+    assert cell.text() == "in the cell" and editor_text(window) == ""
