@@ -4,6 +4,11 @@ Holds the LogDocument and the QUndoStack of its edits; re-announces the
 core's AnnotationChange events as a Qt signal for the widgets. Every error
 the user can cause (AnnotatorError) is shown in a message box naming the
 file and place, and whatever was open before stays open.
+
+Unsaved work is what the undo stack holds since the last save plus typing not
+yet stored (a widget registers it with add_typing_source). A log can be open
+read-only (the recovery watcher's open_guard decides, when another window has
+it open): then no edit reaches the undo stack and nothing is saved.
 """
 
 from __future__ import annotations
@@ -12,8 +17,8 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtGui import QUndoStack
+from PySide6.QtCore import QObject, Signal, SignalInstance
+from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from annotator.errors import AnnotatorError, LogReadError, WriteError
@@ -23,7 +28,10 @@ from annotator.input_files import read_input_bytes
 from annotator.log.atomic import write_atomic
 from annotator.log.corpus import expand_log_paths
 from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.views import Turn
 
+Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
+OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
 LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
 
 
@@ -62,23 +70,60 @@ def resolve_log_path(path: str | Path) -> Path:
     return path
 
 
+class GuardedUndoStack(QUndoStack):
+    """The undo stack of the open log; refuses every edit while the log is open read-only."""
+
+    refused = Signal()
+
+    def __init__(self, parent: QObject | None = None):
+        super().__init__(parent)
+        self.read_only = False
+
+    def push(self, command: QUndoCommand) -> None:
+        if self.read_only:
+            self.refused.emit()
+            return
+        super().push(command)
+
+
 class DocumentController(QObject):
     document_opened = Signal(object)  # LogDocument
+    about_to_replace = Signal(object)  # the LogDocument about to be closed, reloaded or replaced
     document_closed = Signal()
     document_saved = Signal(object)  # the Path written
     work_discarded = Signal(object)  # LogDocument whose unsaved edits the user chose to drop
     annotation_changed = Signal(object)  # AnnotationChange, after the core announced it
     status_reported = Signal(str)  # one line for the status bar
+    typing_changed = Signal()  # what pending_text() returns may have changed
+    unsaved_changed = Signal(bool)  # has_unsaved_work, when it may have changed
 
     def __init__(self, parent_widget: QWidget, settings: AppSettings):
         super().__init__(parent_widget)
         self.parent_widget = parent_widget
         self.settings = settings
-        self.undo_stack = QUndoStack(self)
+        self.undo_stack = GuardedUndoStack(self)
         self.document: LogDocument | None = None
+        self.open_guard: OpenGuard | None = None
         # Widgets holding typing not yet committed register a function storing it; it runs
         # before every save, export, close or open, so no keystroke is lost.
         self.pending_edit_flushers: list[Callable[[], object]] = []
+        self.typing_sources: list[Callable[[], Typing | None]] = []
+        self.undo_stack.cleanChanged.connect(self._announce_unsaved)
+        self.undo_stack.refused.connect(self._refuse_edit)
+        self.typing_changed.connect(self._announce_unsaved)
+
+    @property
+    def read_only(self) -> bool:
+        return self.undo_stack.read_only
+
+    def add_typing_source(self, changed: SignalInstance, source: Callable[[], Typing | None]) -> None:
+        """SOURCE tells the typing a widget holds, CHANGED says when that may have changed."""
+        self.typing_sources.append(source)
+        changed.connect(self.typing_changed)
+
+    def pending_text(self) -> Typing | None:
+        """Typing not yet stored, counted as unsaved work and journalled like any other edit."""
+        return next((typing for typing in (source() for source in self.typing_sources) if typing is not None), None)
 
     # --- opening and closing -------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
@@ -90,7 +135,8 @@ class DocumentController(QObject):
             return False
         if self.document is not None and _same_file(target, self.document.path):
             return True
-        if not self.maybe_discard():
+        mode = self.open_guard(target) if self.open_guard is not None else "edit"
+        if mode is None or not self.maybe_discard():
             return False
         try:
             document = LogDocument.load(target)
@@ -100,9 +146,9 @@ class DocumentController(QObject):
         except OSError as error:
             self.show_error("Cannot open", LogReadError(target, error.strerror or str(error)))
             return False
-        self._replace_document(document)
+        self._replace_document(document, read_only=mode == "read-only")
         self.settings.add_recent_file(target)
-        self.status_reported.emit(f"Opened {target}")
+        self.status_reported.emit(f"Opened {target}{' read-only' if self.read_only else ''}")
         return True
 
     def open_with_dialog(self) -> bool:
@@ -121,10 +167,12 @@ class DocumentController(QObject):
         self._replace_document(None)
         return True
 
-    def _replace_document(self, document: LogDocument | None) -> None:
+    def _replace_document(self, document: LogDocument | None, read_only: bool = False) -> None:
         if self.document is not None:
+            self.about_to_replace.emit(self.document)
             self.document.remove_listener(self._announce)
         self.undo_stack.clear()
+        self.undo_stack.read_only = read_only and document is not None
         self.document = document
         if document is None:
             self.document_closed.emit()
@@ -142,7 +190,13 @@ class DocumentController(QObject):
 
     @property
     def has_unsaved_work(self) -> bool:
-        return self.document is not None and not self.undo_stack.isClean()
+        return self.document is not None and (not self.undo_stack.isClean() or self.pending_text() is not None)
+
+    def _announce_unsaved(self) -> None:
+        self.unsaved_changed.emit(self.has_unsaved_work)
+
+    def _refuse_edit(self) -> None:
+        self.status_reported.emit(f"{self.document.path.name} is open read-only: nothing is changed or saved here")
 
     def maybe_discard(self) -> bool:
         """True when the current work may go: saved, nothing to save, or the user said so."""
@@ -165,6 +219,9 @@ class DocumentController(QObject):
         """Write the log in place, atomically; the first save keeps the original as NAME.orig.xml."""
         document = self.document
         if document is None:
+            return False
+        if self.read_only:
+            self._refuse_edit()
             return False
         self.flush_pending_edits()
         overwrite = False
@@ -190,6 +247,9 @@ class DocumentController(QObject):
     def save_as(self, path: str | Path | None = None) -> bool:
         document = self.document
         if document is None:
+            return False
+        if self.read_only:
+            self._refuse_edit()
             return False
         self.flush_pending_edits()
         if path is None:
@@ -230,7 +290,7 @@ class DocumentController(QObject):
                                "or reload it (your unsaved annotations stay in the recovery journal)?")
 
     def reload(self) -> bool:
-        """Read the log again from disk, dropping the unsaved edits in memory."""
+        """Read the log again from disk; the unsaved edits in memory go (the recovery journal offers them back)."""
         document = self.document
         if document is None:
             return False

@@ -170,8 +170,9 @@ class MainWindow(QMainWindow):
         a["prefill_automatically"].toggled.connect(self._set_prefill_automatically)
         self.speed_group.triggered.connect(lambda action: self._set_speed(float(action.data())))
         # Bound methods, not lambdas: PySide disconnects them when the window is destroyed, and the
-        # undo stack announces cleanChanged while it is destroyed with unsaved work (Quit, Discard).
-        self.undo_stack.cleanChanged.connect(self._on_clean_changed)
+        # undo stack announces cleanChanged (relayed as unsaved_changed) while it is destroyed with
+        # unsaved work (Quit, Discard).
+        c.unsaved_changed.connect(self._on_unsaved_changed)
         self.undo_stack.canUndoChanged.connect(a["undo"].setEnabled)
         self.undo_stack.canRedoChanged.connect(a["redo"].setEnabled)
         c.document_opened.connect(self._show_document)
@@ -180,6 +181,7 @@ class MainWindow(QMainWindow):
         c.annotation_changed.connect(self._on_annotation_changed)
         c.status_reported.connect(self.show_status)
         c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
+        c.add_typing_source(self.editor.pending_text_changed, self.editor.pending_edit)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.model.note_reported.connect(self.show_status)
         self.editor.text.characters_removed.connect(self._on_characters_removed)
@@ -261,8 +263,8 @@ class MainWindow(QMainWindow):
     def _show_no_document(self) -> None:
         self._show_document(None)
 
-    def _on_clean_changed(self, clean: bool) -> None:
-        self.setWindowModified(not clean)
+    def _on_unsaved_changed(self, unsaved: bool) -> None:
+        self.setWindowModified(unsaved)
 
     def _on_characters_removed(self, count: int) -> None:
         self.show_status(removed_characters_note(count))
@@ -275,8 +277,9 @@ class MainWindow(QMainWindow):
 
     def _update_title(self) -> None:
         name = self.document.path.name if self.document is not None else "no log open"
+        name += " (read-only)" if self.controller.read_only else ""
         self.setWindowTitle(f"{name}[*] — {APP_TITLE}")
-        self.setWindowModified(not self.undo_stack.isClean())
+        self.setWindowModified(self.controller.has_unsaved_work)
 
     def _update_enabled(self) -> None:
         has_document = self.document is not None
@@ -284,6 +287,7 @@ class MainWindow(QMainWindow):
             if action_spec.menu in ("&Navigate", "&Annotate", "&Playback") or action_spec.name in (
                     "save", "save_as", "export_csv", "close"):
                 self.actions[action_spec.name].setEnabled(has_document or action_spec.checkable)
+        self.editor.set_read_only(self.controller.read_only)  # edits and saves are refused with a message
         self.actions["undo"].setEnabled(self.undo_stack.canUndo())
         self.actions["redo"].setEnabled(self.undo_stack.canRedo())
 
@@ -490,6 +494,7 @@ class MainWindow(QMainWindow):
         if not self.controller.maybe_discard():
             event.ignore()
             return
+        self.recovery.release()
         self.save_layout()
         self.settings.sync()
         event.accept()

@@ -1,23 +1,38 @@
 """Keeps unsaved annotation edits in the recovery journal and offers them back after a crash.
 
-Within JOURNAL_DELAY_MS of an edit the document's unsaved state is written to
-the journal (annotator.log.recovery_journal, atomic and fsynced). Opening a
-log whose journal holds edits asks Restore (the default) or Discard. A save
-or an explicit Discard removes the journal.
+Each edit, and the typing not yet stored, is journalled on a thread of its own
+within a second of being made (annotator.log.recovery_journal), however fast
+edits come and however busy the GUI thread is. Before the document is reloaded,
+closed or replaced the journal is written at once, so a Reload offers the
+unsaved edits back on top of the new file. Opening a log that another window has
+open asks first (recovery_questions): read-only, edit here too, or cancel; the
+other window's work is never offered nor deleted here. Work of windows that died
+is offered once: Restore (the default) or Discard. A save, or Discard when
+closing, removes this window's journal. A journal that cannot be written is a
+warning in the status bar until a write succeeds.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, QTimer
-from PySide6.QtWidgets import QMessageBox, QWidget
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
-from annotator.gui.message_box import Button, Icon, message_box
+from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, tell_set_aside
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import JournalEntry, RecoveryJournal
+from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
 
-JOURNAL_DELAY_MS = 1500  # the issue asks for "within 2 seconds of each edit"
+WARNING_STYLE = "QLabel { color: white; background: #b3261e; padding: 1px 6px; font-weight: bold; }"
+
+
+class _Relay(QObject):
+    """Carries the writer thread's reports to the GUI thread (a queued connection). It only sends,
+    and the writer holds it, so it outlives the window without ever being used on a dead one."""
+
+    reported = Signal(object)  # a one-line error, or None: written again
 
 
 class RecoveryWatcher(QObject):
@@ -25,72 +40,135 @@ class RecoveryWatcher(QObject):
         super().__init__(controller)
         self.controller = controller
         self.parent_widget = parent_widget
+        self.instance = new_instance()  # this window, in the names of its journals and locks
         self.journal: RecoveryJournal | None = None
         self.watched: LogDocument | None = None  # the document the journal listens to
-        self._timer = QTimer(self)
-        self._timer.setSingleShot(True)
-        self._timer.setInterval(JOURNAL_DELAY_MS)
-        self._timer.timeout.connect(self.record)
+        self._retired: RecoveryJournal | None = None  # the journal of the document being replaced
+        self._taken_over: set[str] = set()  # windows on other hosts the annotator said are gone
+        self._relay = _Relay()
+        self._relay.reported.connect(self._show_write_result)
+        self.warning = QLabel(parent_widget)
+        self.warning.setObjectName("journal_warning")
+        self.warning.setStyleSheet(WARNING_STYLE)
+        self.warning.setWordWrap(True)
+        self.warning.hide()
+        if isinstance(parent_widget, QMainWindow):
+            parent_widget.statusBar().addPermanentWidget(self.warning, 1)
+        controller.open_guard = self.ask_how_to_open
+        controller.about_to_replace.connect(self._before_replacing)
         controller.document_opened.connect(self._opened)
         controller.document_closed.connect(self._closed)
-        controller.annotation_changed.connect(lambda _change: self._timer.start())
-        controller.document_saved.connect(lambda _path: self._discard())
-        controller.work_discarded.connect(lambda _doc: self._discard())
+        controller.document_saved.connect(self._saved)
+        controller.work_discarded.connect(self._discarded)
+        controller.typing_changed.connect(self._typing_changed)
 
-    def record(self) -> None:
-        document = self.controller.document
-        if self.journal is None or document is None:
-            return
-        try:
-            self.journal.record(document)
-        except AnnotatorError as error:
-            self.controller.status_reported.emit(f"Recovery journal not written: {error}")
+    # --- opening ----------------------------------------------------------------------------
+    def ask_how_to_open(self, path: Path) -> str | None:
+        """'edit', 'read-only' or None (do not open): asked only when another window holds PATH."""
+        others = others_holding(path.resolve(), self.instance)
+        if not others:
+            return "edit"
+        mode, self._taken_over = ask_open_elsewhere(self.parent_widget, path, others)
+        return mode
 
     def _opened(self, document: LogDocument) -> None:
-        self._timer.stop()
-        self._forget()
-        self.journal = RecoveryJournal.for_document(document)
-        self.journal.watch(document)
-        self.watched = document
-        entry = self.journal.pending()
-        if entry is None:
+        retired, self._retired = self._retired, None
+        if self.controller.read_only:
+            if retired is not None:
+                retired.close(release=True)
+            self._taken_over = set()
             return
-        if self._ask_restore(entry) == Button.Discard:
-            self.journal.discard()
-            return
+        journal = RecoveryJournal(document, instance=self.instance)
         try:
-            restored = self.journal.restore(document)
+            journal.hold()
+        except AnnotatorError as error:
+            self._show_write_result(str(error))
+        if retired is not None:
+            retired.close(release=retired.lock_file != journal.lock_file)
+        found = journal.leftovers(self._taken_over)
+        self._taken_over = set()
+        journal.watch(document)
+        journal.start_writing(self._report)
+        self.journal, self.watched = journal, document
+        if found.set_aside:
+            tell_set_aside(self.parent_widget, found.set_aside)
+        if found.entries:
+            self._offer(found)
+
+    def _offer(self, found: Leftovers) -> None:
+        journal, document = self.journal, self.watched
+        try:
+            if not ask_restore(self.parent_widget, found.entries):
+                journal.drop(found.entries)
+                return
+            restored = journal.restore(document, found.entries)
         except AnnotatorError as error:
             self.controller.show_error("Cannot restore the unsaved work", error)
             return
         self.controller.undo_stack.resetClean()  # restored work is unsaved work
+        try:
+            journal.flush()  # in this window's journal now: the claimed ones may go
+            journal.drop(found.entries)
+        except AnnotatorError:
+            pass  # kept, and the warning says why
         self.controller.status_reported.emit(f"Restored {restored} unsaved annotation(s) of {document.path.name}")
 
-    def _ask_restore(self, entry: JournalEntry) -> Button:
-        box = message_box(self.parent_widget, Icon.Question, "Restore unsaved work?",
-                          f"Unsaved annotations of this log were found: {entry.summary}.", Button.Discard,
-                          informative=entry.warning or "Restore puts them back exactly as they were; Discard deletes them.")
-        restore = box.addButton("&Restore", QMessageBox.ButtonRole.AcceptRole)
-        box.setDefaultButton(restore)
-        box.exec()
-        return Button.Discard if box.clickedButton() is not restore else Button.Ok
+    # --- while it is open ---------------------------------------------------------------------
+    def _typing_changed(self) -> None:
+        if self.journal is not None:
+            typing = self.controller.pending_text()
+            self.journal.set_typing(*typing) if typing is not None else self.journal.set_typing(None)
+
+    def _report(self, error: Exception | None) -> None:
+        """From the writer's thread (or the GUI's, for a flush)."""
+        self._relay.reported.emit(None if error is None else str(error))
+
+    def _show_write_result(self, message: str | None) -> None:
+        if message is None:
+            self.warning.hide()
+            return
+        self.warning.setText(f"⚠ Unsaved work is not protected: the recovery journal cannot be written ({message}). "
+                             f"Save with Ctrl+S, and make {journal_dir()} writable (or set ANNOTATOR_DATA_DIR "
+                             "to a writable folder); this stays until the journal is written again.")
+        self.warning.setToolTip(self.warning.text())
+        self.warning.show()
+
+    def _saved(self, _path: Path) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.saved(self.controller.document)
+            except AnnotatorError as error:
+                self.controller.status_reported.emit(str(error))
+
+    def _discarded(self, _document: LogDocument) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.discard()
+            except AnnotatorError as error:
+                self.controller.status_reported.emit(str(error))
+
+    # --- letting go -------------------------------------------------------------------------
+    def _before_replacing(self, _document: LogDocument) -> None:
+        """Write the journal now: a reload offers it back, and nothing typed a moment ago is lost."""
+        journal = self.journal
+        if journal is None:
+            return
+        try:
+            journal.flush()
+        except AnnotatorError:
+            pass  # the warning says so
+        journal.close(release=False)
+        journal.unwatch(self.watched)
+        self._retired, self.journal, self.watched = journal, None, None
 
     def _closed(self) -> None:
-        self._timer.stop()
-        self._forget()
+        self.release()
 
-    def _forget(self) -> None:
-        if self.journal is not None and self.watched is not None:
-            self.journal.unwatch(self.watched)
-        self.journal = self.watched = None
-
-    def _discard(self) -> None:
-        self._timer.stop()
+    def release(self) -> None:
+        """The window closes, or its log: no more writes, and its locks go."""
+        for journal in (self._retired, self.journal):
+            if journal is not None:
+                journal.close(release=True)
         if self.journal is not None:
-            self.journal.discard()
-            document = self.controller.document
-            if document is not None:
-                self._forget()
-                self.journal = RecoveryJournal.for_document(document)  # rebased on the saved content
-                self.journal.watch(document)
-                self.watched = document
+            self.journal.unwatch(self.watched)
+        self._retired = self.journal = self.watched = None

@@ -1,45 +1,71 @@
 """Unsaved annotation edits kept on disk until they are saved, so that a crash loses nothing.
 
-    journal = RecoveryJournal.for_document(doc)   # right after opening
-    entry = journal.pending()                     # work a crashed session left? entry.summary says how much
-    journal.restore(doc) / journal.discard()
-    journal.record(doc)                           # within 2 s of every edit (the GUI's timer)
-    journal.discard()                             # after every successful save
+    journal = RecoveryJournal(doc, instance=window_id)  # right after opening
+    journal.hold()                                   # this window edits the log: write its lock
+    journal.others()                                 # other windows holding the log (live or unknown)
+    found = journal.leftovers()                      # work of dead windows, now ours to offer
+    journal.restore(doc, found.entries) / journal.drop(found.entries)
+    journal.watch(doc); journal.start_writing(report) # each edit journalled within WRITE_DELAY (+ the write)
+    journal.set_typing(turn, text)                   # text typed but not yet stored counts too
+    journal.flush()                                  # write now (before a reload, close or replacement)
+    journal.saved(doc)                               # after every successful save
+    journal.close()                                  # the window lets go of the log
 
-A journal holds the net value of every transcription and task completion
-that differs from the file as read (None: removed), each placed by session and
-turn position and checked by id, so duplicate ids cannot misplace it. It is
-one JSON file per log in DATA/journals (DATA: $ANNOTATOR_DATA_DIR, else
-platformdirs' user data folder), named after the log and a hash of its
-resolved path, and it records the SHA-256 of the file the edits apply to.
-Writes are atomic and fsynced, so a kill leaves the previous journal or the new one.
+Every window (an instance) has its own journal per log and its own lock file
+beside it, in DATA/journals (DATA: $ANNOTATOR_DATA_DIR, else platformdirs'
+user data folder): NAME-HASH.INSTANCE.json and NAME-HASH.INSTANCE.lock, NAME-HASH
+naming the log by its resolved path. So two windows never share a file, a
+window never offers another live window's work, and the work of a window that
+died (its lock is stale, see annotator.log.instance_lock) is claimed by exactly
+one later window, by renaming it to NAME-HASH.INSTANCE.from-XXXX.json, and
+offered once. Writes are atomic and fsynced; what a journal holds, and how it is
+read back, is annotator.log.journal_entries.
 
-A journal made against other bytes than the file now holds (the log was
-changed on disk after the crash) is still offered, never dropped silently:
-its entry has matches_file False and a `warning` saying so and how many edits
-the other program also changed. Restoring it sets the journalled values on
-top of the changed file, all or nothing.
+A journal made against other bytes than the file now holds (the log was changed
+on disk after the crash, or reloaded) is still offered, never dropped silently:
+its entry has matches_file False and a warning saying how many edits the other
+program also changed. A restore sets every journalled value, or none.
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import re
-from dataclasses import dataclass
-from datetime import datetime
+import threading
+import uuid
+from collections.abc import Callable
+from contextlib import nullcontext
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotator.errors import AnnotationFileError, WriteError
-from annotator.log.annotations import set_task_completion, set_transcription
-from annotator.log.atomic import write_atomic
+from annotator.errors import WriteError
+from annotator.log import instance_lock
+from annotator.log.disk_changes import remove_stale_temp_files, write_locked
 from annotator.log.document import AnnotationChange, LogDocument
-from annotator.log.views import Session, Turn
+from annotator.log.journal_entries import (
+    AnnotationEdits,
+    JournalEntry,
+    UnreadableJournal,
+    encode_journal,
+    parse_journal,
+)
+from annotator.log.journal_values import (
+    Key,
+    Value,
+    annotation_values,
+    apply_entries,
+    changed_since,
+    difference,
+    key_of,
+    would_change,
+)
+from annotator.log.journal_writer import BackgroundWriter
+from annotator.log.views import Turn
 
 APP_NAME = "communicator-annotator"
 DATA_DIR_VARIABLE = "ANNOTATOR_DATA_DIR"
-_FORMAT = 1
+WRITE_DELAY_SECONDS = 1.0  # + the write itself: well within the promised 2 s
 
 
 def data_dir() -> Path:
@@ -56,311 +82,296 @@ def journal_dir() -> Path:
     return data_dir() / "journals"
 
 
-@dataclass(frozen=True)
-class TranscriptionEdit:
-    session: int  # position of the GC_SESSION in the log
-    session_id: str
-    turn: int  # position of the GC_TURN in its session
-    turn_id: str
-    text: str | None  # the unsaved value; None: removed
-    was: str | None  # the value in the file the edit was made against
+def new_instance() -> str:
+    return uuid.uuid4().hex[:12]
 
 
-@dataclass(frozen=True)
-class TaskCompletionEdit:
-    session: int
-    session_id: str
-    value: str | None
-    was: str | None
+@dataclass
+class Leftovers:
+    """Work of windows that died, claimed by this one: offer it, then restore() or drop() it."""
 
-
-@dataclass(frozen=True)
-class AnnotationEdits:
-    transcriptions: tuple[TranscriptionEdit, ...] = ()
-    task_completion: tuple[TaskCompletionEdit, ...] = ()
-
-    def __len__(self) -> int:
-        return len(self.transcriptions) + len(self.task_completion)
-
-    def describe(self) -> str:
-        """'5 transcriptions, 1 removed transcription and 1 task completion'."""
-        written = sum(edit.text is not None for edit in self.transcriptions)
-        parts = [_count(written, "transcription"),
-                 _count(len(self.transcriptions) - written, "removed transcription"),
-                 _count(len(self.task_completion), "task completion")]
-        parts = [part for part in parts if part]
-        return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"
-
-
-@dataclass(frozen=True)
-class JournalEntry:
-    """What a journal on disk holds, for the 'restore unsaved work?' question."""
-
-    file: Path  # the journal file
-    log_path: str
-    sha256: str  # the log's content hash the edits were made against
-    written: datetime
-    edits: AnnotationEdits
-    matches_file: bool  # False: the log changed on disk since (see warning)
-    conflicts: int  # edits whose value the other program changed too (only when not matches_file)
-
-    @property
-    def summary(self) -> str:
-        """'5 transcriptions and 1 task completion from 2026-11-21 14:02'."""
-        return f"{self.edits.describe()} from {self.written.astimezone():%Y-%m-%d %H:%M}"
-
-    @property
-    def warning(self) -> str | None:
-        if self.matches_file:
-            return None
-        text = "the log was changed on disk after these edits were made; restoring sets them on top of the changed file"
-        if self.conflicts:
-            text += f" ({_count(self.conflicts, 'annotation')} also changed there would be overwritten)"
-        return text
+    entries: list[JournalEntry] = field(default_factory=list)
+    set_aside: list[str] = field(default_factory=list)  # one line per journal that could not be read
 
 
 class RecoveryJournal:
-    """The journal of one open log (see the module's docstring)."""
+    """The journal of one window on one log (see the module's docstring)."""
 
-    def __init__(self, doc: LogDocument, folder: Path | None = None):
+    def __init__(self, doc: LogDocument, folder: Path | None = None, instance: str | None = None):
         self.folder = folder if folder is not None else journal_dir()
-        self._touched: set[tuple[int, int | None]] | None = None  # None: not watching, compare everything
+        self.instance = instance or new_instance()
+        self._lock = threading.Lock()  # guards what the writer thread reads: baseline, changes, typing
+        self._changes: dict[Key, Value] | None = None  # None: not watching, compare the whole document
+        self._typing: tuple[Key, Value] | None = None
+        self._typing_turn: Turn | None = None  # read on the GUI thread only
+        self._writer: BackgroundWriter[AnnotationEdits] | None = None
         self._rebase(doc)
 
-    def watch(self, doc: LogDocument) -> None:
-        """Follow DOC's annotation changes so that record() compares only the touched turns and
-        sessions with the file (a full comparison takes 0.2 s on a 100 MB log, on the GUI thread)."""
-        self._touched = set()
-        doc.add_listener(self._note)
-
-    def unwatch(self, doc: LogDocument) -> None:
-        if self._touched is not None:
-            doc.remove_listener(self._note)
-            self._touched = None
-
-    def _note(self, change: AnnotationChange) -> None:
-        self._touched.add((change.session.index, None if change.turn is None else change.turn.index))
-
-    @classmethod
-    def for_document(cls, doc: LogDocument, folder: Path | None = None) -> RecoveryJournal:
-        return cls(doc, folder)
+    @property
+    def stem(self) -> str:
+        return journal_stem(self.log_path)
 
     @property
     def file(self) -> Path:
-        return self.folder / journal_name(self.log_path)
+        return self.folder / f"{self.stem}.{self.instance}.json"
+
+    @property
+    def lock_file(self) -> Path:
+        return self.folder / f"{self.stem}.{self.instance}.lock"
 
     def _rebase(self, doc: LogDocument) -> None:
         """Take the file as it is on disk (the document itself when it holds no unsaved edit) as the baseline."""
         self.log_path = doc.path.resolve()
         self.sha256 = doc.stamp.sha256
-        self._baseline = _snapshot(doc.reload() if doc.is_modified else doc)
-        self._recorded_revision: int | None = None
+        self._baseline = annotation_values(doc.reload() if doc.is_modified else doc)
+        if self._changes is not None:
+            self._changes = {}
 
-    def unsaved_edits(self, doc: LogDocument) -> AnnotationEdits:
-        """The annotations of DOC that differ from its file."""
-        if doc.path.resolve() != self.log_path or doc.stamp.sha256 != self.sha256:
-            self.discard()  # saved, or saved elsewhere, since: that file holds the journalled edits
-            self._rebase(doc)
-        return _difference(self._baseline, _snapshot(doc, self._touched))
+    # --- who else has the log open ------------------------------------------------------
+    def hold(self) -> None:
+        """Write this window's lock: the log is open here for editing. Raises WriteError."""
+        self._make_folder()
+        instance_lock.write_lock(self.lock_file, instance_lock.InstanceLock.of_this_process())
 
-    def record(self, doc: LogDocument) -> bool:
-        """Write DOC's unsaved edits to the journal (atomically, fsynced); remove it when there are none.
+    def others(self) -> dict[str, instance_lock.InstanceLock]:
+        """The other windows holding this log whose owner runs (LIVE) or cannot be checked (UNKNOWN)."""
+        return others_holding(self.log_path, self.instance, self.folder)
 
-        True when a journal now exists. Cheap when nothing changed since the last call. Raises WriteError.
-        """
-        if self._recorded_revision == doc.revision and doc.path.resolve() == self.log_path \
-                and doc.stamp.sha256 == self.sha256:
-            return self.file.exists()
-        edits = self.unsaved_edits(doc)
-        if not edits:
-            self.discard()
-        else:
-            self._write(edits)
-        self._recorded_revision = doc.revision
-        return bool(edits)
+    # --- leftovers of windows that died ---------------------------------------------------
+    def leftovers(self, taken_over: set[str] = frozenset()) -> Leftovers:
+        """Claim and read the journals of this log no live window owns (owners in TAKEN_OVER count
+        as dead: the annotator said so), and this window's own from a document it replaced."""
+        alive = set(self.others()) - set(taken_over)
+        found = Leftovers()
+        for path in sorted(self.folder.glob(f"{self.stem}.*.json")) + [self.folder / f"{self.stem}.json"]:
+            owner = _owner(self.stem, path)
+            if owner in alive or not path.exists():
+                continue
+            if owner != self.instance or path == self.file:  # a dead window's, or this one's from a replaced document
+                path = self._claim(path)  # (else claimed by this window before: read where it is)
+            if path is not None:
+                self._read_leftover(path, found)
+        for lock in self.folder.glob(f"{self.stem}.*.lock"):
+            owner = _owner(self.stem, lock)
+            if owner not in alive | {self.instance}:
+                remove_stale_temp_files(self.folder / f"{self.stem}.{owner}.json")  # of writes it was killed in
+                _forget(lock)  # a dead window's
+        found.entries.sort(key=lambda entry: entry.written)
+        return found
 
-    def _write(self, edits: AnnotationEdits) -> None:
-        content = {
-            "format": _FORMAT,
-            "log": str(self.log_path),
-            "sha256": self.sha256,
-            "written": datetime.now().astimezone().isoformat(timespec="seconds"),
-            "transcriptions": [edit.__dict__ for edit in edits.transcriptions],
-            "task_completion": [edit.__dict__ for edit in edits.task_completion],
-        }
+    def _claim(self, path: Path) -> Path | None:
+        """Rename PATH to one of ours (atomic: of two windows claiming it one wins); None if gone."""
+        claimed = self.folder / f"{self.stem}.{self.instance}.from-{new_instance()}.json"
         try:
-            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
-        except OSError as error:
-            raise WriteError(f"{self.folder}: cannot create the recovery journal folder: {error.strerror or error}") from None
-        write_atomic(self.file, json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8"))
-
-    def pending(self) -> JournalEntry | None:
-        """The unsaved work a previous session left for this log, or None.
-
-        A journal that cannot be read is renamed *.unreadable (kept for a human,
-        never offered again); one whose edits the file already holds is removed.
-        """
-        try:
-            raw = self.file.read_bytes()
+            os.rename(path, claimed)
         except FileNotFoundError:
             return None
         except OSError:
-            return None
-        try:
-            entry = _parse_entry(self.file, raw, self.sha256, self._baseline)
-        except (ValueError, TypeError, KeyError, AttributeError):
-            self._set_aside()
-            return None
-        if not _difference_from(self._baseline, entry.edits):
-            self.discard()
-            return None
-        return entry
+            return path  # a read-only folder: offer it where it is
+        return claimed
 
-    def restore(self, doc: LogDocument) -> int:
-        """Apply the pending edits to DOC, all or nothing; the number of values changed.
+    def _read_leftover(self, path: Path, found: Leftovers) -> None:
+        try:
+            raw = path.read_bytes()
+        except OSError:
+            return
+        try:
+            entry = self._entry(path, raw)
+        except UnreadableJournal as error:
+            kept = path.with_suffix(".unreadable")
+            try:
+                os.replace(path, kept)
+            except OSError:
+                kept = path
+            found.set_aside.append(f"The recovery journal {kept.name} could not be read ({error}); "
+                                   f"it is kept in {self.folder} and nothing was restored from it.")
+            return
+        if not would_change(self._baseline, entry.edits):
+            _forget(path)  # the file already holds it (killed between a save and the cleanup)
+            return
+        found.entries.append(entry)
+
+    def _entry(self, path: Path, raw: bytes) -> JournalEntry:
+        log_path, sha256, written, edits = parse_journal(raw)
+        matches = sha256 == self.sha256
+        conflicts = 0
+        if not matches:  # the file moved on: count edits whose file value is no longer what they were made against
+            conflicts = changed_since(self._baseline, edits)
+        return JournalEntry(path, log_path, sha256, written, edits, matches, conflicts)
+
+    def restore(self, doc: LogDocument, entries: list[JournalEntry]) -> int:
+        """Apply ENTRIES to DOC (oldest first), all or nothing; the number of values changed.
 
         Raises AnnotationFileError (DOC unchanged) when an edit names a turn or session DOC lacks.
         """
-        entry = self.pending()
-        if entry is None:
-            return 0
-        plan: list[tuple[Turn | Session, str | None]] = []
-        missing: list[str] = []
-        for edit in entry.edits.task_completion:
-            session = _find_session(doc, edit.session, edit.session_id)
-            if session is None:
-                missing.append(f"session {edit.session_id}")
-            else:
-                plan.append((session, edit.value))
-        for edit in entry.edits.transcriptions:
-            turn = _find_turn(doc, edit)
-            if turn is None:
-                missing.append(f"{edit.session_id} turn {edit.turn_id}")
-            else:
-                plan.append((turn, edit.text))
-        if missing:
-            raise AnnotationFileError(f"{self.file}: the log has no {', '.join(missing[:5])}"
-                                      f"{' and more' if len(missing) > 5 else ''}; nothing was restored")
-        changed = 0
-        for target, value in plan:
-            if isinstance(target, Session):
-                changed += set_task_completion(target, value)
-            else:
-                changed += set_transcription(target, value)
-        return changed
+        where = entries[0].file if len(entries) == 1 else self.folder
+        return apply_entries(doc, entries, where)
+
+    def drop(self, entries: list[JournalEntry]) -> None:
+        """Remove the claimed journals of ENTRIES (restored and journalled again, or declined). Raises WriteError."""
+        for entry in entries:
+            _remove(entry.file)
+
+    # --- this window's own journal --------------------------------------------------------
+    def watch(self, doc: LogDocument) -> None:
+        """Note DOC's annotation changes as they happen, so that a write copies only what was touched."""
+        with self._lock:
+            self._changes = {}
+        doc.add_listener(self._note)
+
+    def unwatch(self, doc: LogDocument) -> None:
+        if self._changes is not None:
+            doc.remove_listener(self._note)
+
+    def _note(self, change: AnnotationChange) -> None:
+        turn = change.turn
+        key = (change.session.index, None) if turn is None else key_of(turn)
+        with self._lock:
+            self._changes[key] = (change.session.id, None if turn is None else turn.id, change.new)
+        if self._writer is not None:
+            self._writer.changed()
+
+    def set_typing(self, turn: Turn | None, text: str | None = None) -> None:
+        """TEXT is typed for TURN and not yet stored (TURN None: no such typing); it is journalled as TURN's value.
+
+        Typing ends by being stored or by going back to the stored text; either way the turn's value
+        in the document is then right, and it is taken at once: the change the store announces may
+        reach this journal only after the editor has said that its typing ended.
+        """
+        typing = None if turn is None else (key_of(turn), (turn.session.id, turn.id, text))
+        with self._lock:
+            if typing == self._typing:
+                return
+            ended = self._typing_turn
+            if ended is not None and ended is not turn and self._changes is not None:
+                self._changes[key_of(ended)] = (ended.session.id, ended.id, ended.transcription)
+            self._typing, self._typing_turn = typing, turn
+        if self._writer is not None:
+            self._writer.changed()
+
+    def start_writing(self, report: Callable[[Exception | None], None], delay: float = WRITE_DELAY_SECONDS) -> None:
+        """Journal each change on a thread of its own within DELAY (annotator.log.journal_writer)."""
+        self._writer = BackgroundWriter(self._take, self._write_or_remove, report, delay)
+
+    def flush(self) -> None:
+        """Write the unsaved edits of the watched document now, on this thread. Raises WriteError."""
+        if self._writer is not None:
+            self._writer.flush()
+        else:
+            self._write_or_remove(self._take())
+
+    def record(self, doc: LogDocument) -> bool:
+        """Write DOC's unsaved edits now (atomically, fsynced); remove the journal when there are none.
+
+        True when a journal now exists. Raises WriteError.
+        """
+        if doc.path.resolve() != self.log_path or doc.stamp.sha256 != self.sha256:
+            self.saved(doc)  # saved, or saved elsewhere, since: that file holds the journalled edits
+        edits = self.unsaved_edits(doc)
+        self._write_or_remove(edits)
+        return bool(edits)
+
+    def unsaved_edits(self, doc: LogDocument) -> AnnotationEdits:
+        """The annotations of DOC (with the typing not yet stored) that differ from its file."""
+        with self._lock:
+            return self._edits_locked() if self._changes is not None else difference(self._baseline, annotation_values(doc))
+
+    def saved(self, doc: LogDocument) -> None:
+        """DOC was saved (in place or elsewhere): its file holds the edits; the journal goes, the file is
+        the baseline. After a save as, the lock moves to the new file. Raises WriteError."""
+        held = self.lock_file if self.lock_file.exists() else None
+        with self._paused():
+            _remove(self.file)
+            with self._lock:
+                self._rebase(doc)
+        if held is not None and held != self.lock_file:
+            _forget(held)
+            self.hold()
 
     def discard(self) -> None:
-        """Remove the journal (declined, or saved). Raises WriteError if it cannot be removed."""
+        """Remove this window's journal and forget its edits (the annotator declined them). Raises WriteError."""
+        with self._paused():
+            with self._lock:
+                if self._changes is not None:
+                    self._changes = {}
+                self._typing = self._typing_turn = None
+            _remove(self.file)
+
+    def close(self, release: bool = True) -> None:
+        """No more writes; with RELEASE, remove the lock (the journal stays if it holds unsaved work)."""
+        if self._writer is not None:
+            self._writer.stop()
+        if release:
+            _forget(self.lock_file)
+
+    def _paused(self):
+        return self._writer.paused() if self._writer is not None else nullcontext()
+
+    def _take(self) -> AnnotationEdits:
+        """The unsaved edits, for the writer (on its thread, or on the caller's for a flush)."""
+        with self._lock:
+            return self._edits_locked()
+
+    def _edits_locked(self) -> AnnotationEdits:
+        values = dict(self._changes or {})
+        if self._typing is not None:
+            values[self._typing[0]] = self._typing[1]
+        return difference(self._baseline, values)
+
+    def _write_or_remove(self, edits: AnnotationEdits) -> None:
+        if not edits:
+            _remove(self.file)
+            return
+        self._make_folder()
+        write_locked(self.file, encode_journal(self.log_path, self.sha256, edits))  # a kill leaves a .tmp: see leftovers
+
+    def _make_folder(self) -> None:
         try:
-            self.file.unlink(missing_ok=True)
+            self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:
-            raise WriteError(f"{self.file}: cannot remove the recovery journal: {error.strerror or error}") from None
-        self._recorded_revision = None
-
-    def _set_aside(self) -> None:
-        try:
-            os.replace(self.file, self.file.with_suffix(".unreadable"))
-        except OSError:
-            pass
+            raise WriteError(f"{self.folder}: cannot create the recovery journal folder: "
+                             f"{error.strerror or error}") from None
 
 
-def journal_name(log_path: Path) -> str:
-    """'travel-001-hublog.xml-3f2a....json': readable, and unique per resolved path."""
+def others_holding(log_path: Path, instance: str, folder: Path | None = None) -> dict[str, instance_lock.InstanceLock]:
+    """The windows other than INSTANCE holding the log at LOG_PATH (resolved) whose owner runs or
+    cannot be checked from here, by instance."""
+    folder = folder if folder is not None else journal_dir()
+    stem = journal_stem(log_path)
+    found = {}
+    for path in folder.glob(f"{stem}.*.lock"):
+        owner = _owner(stem, path)
+        lock = instance_lock.read_lock(path)
+        if owner != instance and lock is not None and lock.state() != instance_lock.DEAD:
+            found[owner] = lock
+    return found
+
+
+def journal_stem(log_path: Path) -> str:
+    """'travel-001-hublog.xml-3f2a...': readable, and unique per resolved path."""
     digest = hashlib.sha256(str(log_path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
     readable = re.sub(r"[^A-Za-z0-9._-]", "_", log_path.name)[:60]
-    return f"{readable}-{digest}.json"
+    return f"{readable}-{digest}"
 
 
-# --- snapshots and differences ---------------------------------------------------------
-
-@dataclass(frozen=True)
-class _Snapshot:
-    task_completion: dict[int, tuple[str, str | None]]  # session position -> (id, value)
-    transcriptions: dict[tuple[int, int], tuple[str, str, str | None]]  # (session, turn) -> (ids, text)
+def _owner(stem: str, path: Path) -> str | None:
+    """The instance a journal or lock file belongs to; None for a journal of the old one-per-log kind."""
+    rest = path.name[len(stem) + 1:]
+    return rest.split(".")[0] if rest.count(".") else None
 
 
-def _snapshot(doc: LogDocument, only: set[tuple[int, int | None]] | None = None) -> _Snapshot:
-    """The annotations of DOC; with ONLY, just those sessions ((s, None)) and turns ((s, t))."""
-    task: dict[int, tuple[str, str | None]] = {}
-    texts: dict[tuple[int, int], tuple[str, str, str | None]] = {}
-    if only is not None:
-        for s, t in only:
-            session = doc.sessions[s]
-            if t is None:
-                task[s] = (session.id, session.task_completion)
-            else:
-                turn = session.turns[t]
-                texts[(s, t)] = (session.id, turn.id, turn.transcription)
-        return _Snapshot(task, texts)
-    for s, session in enumerate(doc.sessions):
-        task[s] = (session.id, session.task_completion)
-        for t, turn in enumerate(session.turns):
-            texts[(s, t)] = (session.id, turn.id, turn.transcription)
-    return _Snapshot(task, texts)
+def _remove(path: Path) -> None:
+    try:
+        path.unlink(missing_ok=True)
+    except OSError as error:
+        raise WriteError(f"{path}: cannot remove the recovery journal: {error.strerror or error}") from None
 
 
-def _difference(before: _Snapshot, after: _Snapshot) -> AnnotationEdits:
-    tasks = tuple(TaskCompletionEdit(s, session_id, value, before.task_completion.get(s, (None, None))[1])
-                  for s, (session_id, value) in after.task_completion.items()
-                  if before.task_completion.get(s, (None, None))[1] != value)
-    texts = tuple(TranscriptionEdit(s, session_id, t, turn_id, text, before.transcriptions.get((s, t), (0, 0, None))[2])
-                  for (s, t), (session_id, turn_id, text) in after.transcriptions.items()
-                  if before.transcriptions.get((s, t), (0, 0, None))[2] != text)
-    return AnnotationEdits(texts, tasks)
+def _forget(path: Path) -> None:
+    """Remove PATH if possible: what is left is harmless (a dead window's lock, a journal the file holds)."""
+    try:
+        path.unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
-def _difference_from(baseline: _Snapshot, edits: AnnotationEdits) -> int:
-    """How many EDITS would change the file as BASELINE describes it."""
-    tasks = sum(baseline.task_completion.get(e.session, (None, None))[1] != e.value for e in edits.task_completion)
-    return tasks + sum(baseline.transcriptions.get((e.session, e.turn), (0, 0, None))[2] != e.text
-                       for e in edits.transcriptions)
-
-
-def _parse_entry(file: Path, raw: bytes, sha256: str, baseline: _Snapshot) -> JournalEntry:
-    """Raises ValueError / TypeError / KeyError on anything but a journal this module wrote."""
-    content = json.loads(raw.decode("utf-8"))
-    if content["format"] != _FORMAT:
-        raise ValueError("unknown journal format")
-    texts = tuple(TranscriptionEdit(int(e["session"]), _text(e["session_id"]), int(e["turn"]), _text(e["turn_id"]),
-                                    _optional(e["text"]), _optional(e["was"])) for e in content["transcriptions"])
-    tasks = tuple(TaskCompletionEdit(int(e["session"]), _text(e["session_id"]), _optional(e["value"]),
-                                     _optional(e["was"])) for e in content["task_completion"])
-    edits = AnnotationEdits(texts, tasks)
-    matches = _text(content["sha256"]) == sha256
-    conflicts = 0
-    if not matches:  # the file moved on: count edits whose file value is no longer what they were made against
-        conflicts = sum(baseline.task_completion.get(e.session, (None, None))[1] not in (e.was, e.value) for e in tasks)
-        conflicts += sum(baseline.transcriptions.get((e.session, e.turn), (0, 0, None))[2] not in (e.was, e.text)
-                         for e in texts)
-    written = datetime.fromisoformat(_text(content["written"]))
-    return JournalEntry(file, _text(content["log"]), content["sha256"], written, edits, matches, conflicts)
-
-
-def _text(value: object) -> str:
-    if not isinstance(value, str):
-        raise TypeError("a string was expected")
-    return value
-
-
-def _optional(value: object) -> str | None:
-    return None if value is None else _text(value)
-
-
-def _find_session(doc: LogDocument, position: int, session_id: str) -> Session | None:
-    """The session at POSITION if it has SESSION_ID, else the first with that id."""
-    if 0 <= position < len(doc.sessions) and doc.sessions[position].id == session_id:
-        return doc.sessions[position]
-    return doc.session(session_id)
-
-
-def _find_turn(doc: LogDocument, edit: TranscriptionEdit) -> Turn | None:
-    session = _find_session(doc, edit.session, edit.session_id)
-    if session is None:
-        return None
-    if 0 <= edit.turn < len(session.turns) and session.turns[edit.turn].id == edit.turn_id:
-        return session.turns[edit.turn]
-    return session.turn(edit.turn_id)
-
-
-def _count(number: int, noun: str) -> str:
-    return "" if not number else f"{number} {noun}{'' if number == 1 else 's'}"

@@ -353,9 +353,9 @@ def findings_with_paths(path: str | Path) -> list[tuple[Finding, str | None]]:
 
 def findings_with_paths_in_subprocess(path: str | Path) -> list[tuple[Finding, str | None]]:
     """findings_with_paths in a child process: lxml holds the GIL while it validates against
-    the DTD (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter."""
-    import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
+    the DTD (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter.
+    The child ends with this process, even when it is killed (annotator.log.child_processes)."""
+    from annotator.log.child_processes import process_pool
 
-    with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with process_pool() as pool:
         return pool.submit(findings_with_paths, str(path)).result()

@@ -127,6 +127,7 @@ def _windows(qtbot, build: Callable[[], MainWindow]):
         if not shiboken6.isValid(window):
             continue  # the test destroyed it
         window.controller.pending_edit_flushers.clear()
+        window.controller.typing_sources.clear()
         window.undo_stack.setClean()
         workspace = getattr(window, "workspace", None)  # the composed window's real playback
         if workspace is not None:
@@ -209,3 +210,22 @@ class ModalAnswer:
 def answer_modal() -> Callable[..., ModalAnswer]:
     """answer_modal(QMessageBox.StandardButton.Discard) before the action that opens the dialog."""
     return ModalAnswer
+
+
+@pytest.fixture
+def boxes():
+    """boxes("Restore", ...) answers every message box with the first of those buttons it has (else its
+    default) until the test ends or asks for other answers; .seen lists what was asked."""
+    from tests.gui.journal_helpers import BoxAnswers
+
+    made: list[BoxAnswers] = []
+
+    def make(*answers: str) -> BoxAnswers:
+        for earlier in made:
+            earlier.stop()
+        made.append(BoxAnswers(*answers))
+        return made[-1]
+
+    yield make
+    for answers in made:
+        answers.stop()

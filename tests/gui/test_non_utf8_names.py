@@ -2,10 +2,8 @@
 
 A Latin-1 name such as b"pr\\xe9-hublog.xml" (Python holds it as "pr\\udce9-hublog.xml")
 is a name Linux allows. The window showed no log for it (its settings keys hashed the
-path as UTF-8), and the recovery journal failed on every edit, which still fails
-(strict xfail: remove the mark with the fix): the journal's "log" field holds the path
-with its surrogate, which json.dumps(ensure_ascii=False).encode("utf-8") cannot write;
-write it with annotator.log.file_name_text.name_text and read it back with name_from_text.
+path as UTF-8), and the recovery journal failed on every edit: its "log" field held the
+path with its surrogate, which no UTF-8 file can hold (it is now written with name_text).
 """
 
 from __future__ import annotations
@@ -14,11 +12,11 @@ import os
 import shutil
 from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import RecoveryJournal
+from annotator.log.journal_entries import parse_journal
+from annotator.log.recovery_journal import journal_dir
 from tests.gui.conftest import press, type_text
 
 TYPED = "i want to fly to boston"
@@ -39,13 +37,18 @@ def test_the_window_shows_a_log_with_a_latin1_name(make_window, raw_log: Path, t
     assert window.model.rowCount() == len(LogDocument.load(path).sessions[0].turns)
 
 
-@pytest.mark.xfail(strict=True, reason="gui/settings.py as above; then recovery_journal._write cannot encode the path")
 def test_edits_to_such_a_log_are_journalled(make_window, raw_log: Path, tmp_path: Path, qtbot):
     path = _latin1_copy(raw_log, tmp_path)
     window = make_window(path)
     press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    journal = RecoveryJournal.for_document(LogDocument.load(path))
-    qtbot.waitUntil(lambda: journal.pending() is not None, timeout=5000)
-    assert TYPED in str(journal.pending())
+
+    def journalled() -> list[tuple]:
+        return [parse_journal(file.read_bytes()) for file in journal_dir().glob("*.json")]
+
+    qtbot.waitUntil(lambda: len(journalled()) == 1, timeout=5000)
+    log_path, _sha256, _written, edits = journalled()[0]
+    assert log_path == str(path), "the name read back is the file's own name"
+    assert [edit.text for edit in edits.transcriptions] == [TYPED]
+    assert not window.recovery.warning.isVisible()

@@ -159,19 +159,22 @@ def test_file_export_to_runs_in_the_background_with_progress(qtbot, annotated_lo
     _close(window)
 
 
-def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(qtbot, annotated_log: Path, answer_modal):
+def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(qtbot, annotated_log: Path, answer_modal,
+                                                                      boxes):
     window = _window(qtbot, annotated_log)
     window.set_task_completion("0")
     other = annotated_log.read_text(encoding="utf-8").replace("Where would you like to fly?", "Where to?")
     annotated_log.write_text(other, encoding="utf-8")
-    answer = answer_modal(QMessageBox.StandardButton.Discard)  # the "Reload" button
+    answers = boxes("Reload", "Discard")  # then the unsaved edit is offered back: declined
     assert window.controller.save()
-    assert answer.answered and "changed by another program" in answer.text
+    assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
+    assert "changed by another program" in answers.seen[0].text
+    answers.stop()
     assert "Where to?" in window.document.sessions[0].turns[0].system_text, "reloaded: the other program's text"
     assert window.document.sessions[0].task_completion == "1"
     window.set_task_completion("0")
     annotated_log.write_text(other.replace("Where to?", "Where now?"), encoding="utf-8")
-    answer = answer_modal(QMessageBox.StandardButton.Save)  # "Overwrite"
+    answer_modal(QMessageBox.StandardButton.Save)  # "Overwrite"
     assert window.controller.save()
     saved = LogDocument.load(annotated_log)
     assert saved.sessions[0].task_completion == "0" and "Where to?" in saved.sessions[0].turns[0].system_text

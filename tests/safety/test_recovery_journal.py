@@ -1,4 +1,4 @@
-"""The recovery journal: unsaved edits survive a kill -9 and come back exactly."""
+"""The recovery journal: unsaved edits survive a kill -9 and come back exactly, once."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from annotator.log import recovery_journal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.fold import extract
-from annotator.log.recovery_journal import RecoveryJournal, journal_dir
+from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir
 from tests.conftest import REPO
 
 
@@ -39,6 +39,13 @@ def edit(doc: LogDocument) -> None:
     set_task_completion(doc.sessions[0], "0")
 
 
+def reopened(log: Path) -> tuple[LogDocument, RecoveryJournal, Leftovers]:
+    """A new window on LOG: its document, its journal, and the leftovers offered to it."""
+    doc = LogDocument.load(log)
+    journal = RecoveryJournal(doc)
+    return doc, journal, journal.leftovers()
+
+
 def test_the_journal_lives_in_the_data_folder(data_dir: Path, monkeypatch):
     assert journal_dir() == data_dir / "journals"
     monkeypatch.delenv("ANNOTATOR_DATA_DIR")
@@ -47,7 +54,7 @@ def test_the_journal_lives_in_the_data_folder(data_dir: Path, monkeypatch):
 
 def test_record_then_restore_in_a_new_session(annotated_log: Path, data_dir: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     assert not journal.record(doc) and not journal.file.exists(), "nothing to keep yet"
     edit(doc)
     assert journal.record(doc)
@@ -56,16 +63,15 @@ def test_record_then_restore_in_a_new_session(annotated_log: Path, data_dir: Pat
     stored = json.loads(journal.file.read_text(encoding="utf-8"))
     assert stored["sha256"] == doc.stamp.sha256 and stored["log"] == str(annotated_log.resolve())
 
-    reopened = LogDocument.load(annotated_log)
-    later = RecoveryJournal.for_document(reopened)
-    entry = later.pending()
-    assert entry is not None and entry.matches_file and entry.warning is None
+    reopened_doc, later, found = reopened(annotated_log)
+    [entry] = found.entries
+    assert entry.matches_file and entry.warning is None and found.set_aside == []
     minute = f"{datetime.now():%Y-%m-%d %H:}"
     assert entry.summary.startswith("3 transcriptions, 1 removed transcription and 1 task completion from " + minute)
-    assert later.restore(reopened) == 5
-    assert extract(reopened) == extract(doc)
-    later.discard()
-    assert later.pending() is None and not later.file.exists()
+    assert later.restore(reopened_doc, found.entries) == 5
+    assert extract(reopened_doc) == extract(doc)
+    later.drop(found.entries)
+    assert reopened(annotated_log)[2].entries == [] and list(journal.folder.glob("*.json")) == []
 
 
 def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: Path, data_dir: Path):
@@ -76,7 +82,7 @@ def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: 
         from annotator.log.recovery_journal import RecoveryJournal
         from tests.safety.test_recovery_journal import edit
         doc = LogDocument.load({str(annotated_log)!r})
-        journal = RecoveryJournal.for_document(doc)
+        journal = RecoveryJournal(doc)
         edit(doc)
         journal.record(doc)
         print("recorded", flush=True)
@@ -91,46 +97,45 @@ def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: 
     expected = LogDocument.load(annotated_log)
     edit(expected)  # what the killed session had on screen
 
-    doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
-    entry = journal.pending()
-    assert entry is not None
+    doc, journal, found = reopened(annotated_log)
+    [entry] = found.entries
     assert entry.summary.startswith("3 transcriptions, 1 removed transcription and 1 task completion from ")
     assert len(entry.edits) == 5
-    journal.restore(doc)
+    journal.restore(doc, found.entries)
     assert extract(doc) == extract(expected)
-    journal.discard()
-    assert RecoveryJournal.for_document(LogDocument.load(annotated_log)).pending() is None
+    journal.drop(found.entries)
+    assert reopened(annotated_log)[2].entries == []
 
 
 def test_declining_discards(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     edit(doc)
     journal.record(doc)
-    reopened = LogDocument.load(annotated_log)
-    RecoveryJournal.for_document(reopened).discard()
-    assert RecoveryJournal.for_document(reopened).pending() is None
+    _doc, later, found = reopened(annotated_log)
+    assert len(found.entries) == 1
+    later.drop(found.entries)
+    assert reopened(annotated_log)[2].entries == []
 
 
 def test_a_successful_save_removes_the_journal(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     edit(doc)
     journal.record(doc)
     doc.save()
-    journal.discard()  # what the GUI does after each successful save
+    journal.saved(doc)  # what the GUI does after each successful save
     assert not journal.file.exists()
     assert not journal.record(doc), "the saved state is the new baseline"
     set_transcription(doc.sessions[0].user_turns[0], "to austin")
     assert journal.record(doc)
-    entry = RecoveryJournal.for_document(LogDocument.load(annotated_log)).pending()
-    assert entry is not None and entry.summary.startswith("1 transcription from ")
+    [entry] = reopened(annotated_log)[2].entries
+    assert entry.summary.startswith("1 transcription from ")
 
 
 def test_record_after_a_save_needs_no_discard(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     edit(doc)
     journal.record(doc)
     doc.save()
@@ -140,7 +145,7 @@ def test_record_after_a_save_needs_no_discard(annotated_log: Path):
 def test_undoing_every_edit_removes_the_journal(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
     before = extract(doc)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     turn = doc.sessions[0].user_turns[0]
     old = turn.transcription
     set_transcription(turn, "something else")
@@ -153,19 +158,18 @@ def test_undoing_every_edit_removes_the_journal(annotated_log: Path):
 def test_a_journal_made_before_a_crash_after_the_save_is_not_offered(annotated_log: Path):
     """Killed between the save and the journal's removal: the file already holds the edits."""
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     edit(doc)
     journal.record(doc)
     kept = journal.file.read_bytes()
     doc.save()
     journal.file.write_bytes(kept)  # as if the discard never happened
-    later = RecoveryJournal.for_document(LogDocument.load(annotated_log))
-    assert later.pending() is None and not later.file.exists()
+    assert reopened(annotated_log)[2].entries == [] and list(journal.folder.glob("*.json")) == []
 
 
 def test_a_journal_for_an_older_version_of_the_file_is_offered_with_a_warning(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     edit(doc)
     journal.record(doc)
     # After the crash another program changes the log: a system prompt and one transcription we also edited.
@@ -173,58 +177,60 @@ def test_a_journal_for_an_older_version_of_the_file_is_offered_with_a_warning(an
     set_transcription(theirs.sessions[0].user_turns[1], "on saturday")
     theirs.save()
 
-    reopened = LogDocument.load(annotated_log)
-    later = RecoveryJournal.for_document(reopened)
-    entry = later.pending()
-    assert entry is not None and not entry.matches_file
-    assert entry.conflicts == 1
+    reopened_doc, later, found = reopened(annotated_log)
+    [entry] = found.entries
+    assert not entry.matches_file and entry.conflicts == 1
     assert "changed on disk after these edits" in entry.warning and "1 annotation also changed" in entry.warning
-    later.restore(reopened)
-    assert extract(reopened) == extract(doc), "restoring sets exactly the journalled values"
+    later.restore(reopened_doc, found.entries)
+    assert extract(reopened_doc) == extract(doc), "restoring sets exactly the journalled values"
 
 
 def test_a_journal_that_no_longer_fits_restores_nothing(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     edit(doc)
     journal.record(doc)
     stripped = annotated_log.read_text(encoding="utf-8")
     first_user = doc.sessions[0].user_turns[0].id
     stripped = stripped.replace(f'<GC_TURN id="{first_user}"', '<GC_TURN id="gone"', 1)
     annotated_log.write_text(stripped, encoding="utf-8")
-    reopened = LogDocument.load(annotated_log)
-    before = reopened.serialize()
-    later = RecoveryJournal.for_document(reopened)
-    assert later.pending() is not None
+    reopened_doc, later, found = reopened(annotated_log)
+    before = reopened_doc.serialize()
+    assert len(found.entries) == 1
     with pytest.raises(AnnotationFileError, match=f"turn {first_user}; nothing was restored"):
-        later.restore(reopened)
-    assert reopened.serialize() == before and not reopened.is_modified
+        later.restore(reopened_doc, found.entries)
+    assert reopened_doc.serialize() == before and not reopened_doc.is_modified
 
 
-def test_an_unreadable_journal_is_set_aside_not_offered(annotated_log: Path):
+def test_an_unreadable_journal_is_set_aside_with_a_message_not_offered(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
-    journal = RecoveryJournal.for_document(doc)
+    journal = RecoveryJournal(doc)
     journal.folder.mkdir(parents=True)
     journal.file.write_text('{"format": 1, "transcriptions": [')
-    assert journal.pending() is None
-    assert journal.file.with_suffix(".unreadable").exists() and not journal.file.exists()
+    found = reopened(annotated_log)[2]
+    assert found.entries == []
+    [message] = found.set_aside
+    assert "could not be read" in message and "nothing was restored" in message and "\n" not in message
+    [kept] = journal.folder.glob("*.unreadable")
+    assert kept.name in message and kept.read_text() == '{"format": 1, "transcriptions": ['
+    assert list(journal.folder.glob("*.json")) == []
 
 
 def test_for_document_on_an_edited_document_takes_the_file_as_baseline(annotated_log: Path):
     doc = LogDocument.load(annotated_log)
     edit(doc)
-    journal = RecoveryJournal.for_document(doc)  # created late: the baseline is still the file on disk
+    journal = RecoveryJournal(doc)  # created late: the baseline is still the file on disk
     assert len(journal.unsaved_edits(doc)) == 5
 
 
 def test_journals_of_different_logs_do_not_mix(corpus: Path):
     first, second = sorted(corpus.glob("*/*-hublog.xml"))[:2]
-    a, b = LogDocument.load(first), LogDocument.load(second)
+    a = LogDocument.load(first)
     set_task_completion(a.sessions[0], "0")
-    RecoveryJournal.for_document(a).record(a)
-    assert RecoveryJournal.for_document(b).pending() is None
-    assert RecoveryJournal.for_document(LogDocument.load(first)).pending() is not None
-    assert recovery_journal.journal_name(first.resolve()) != recovery_journal.journal_name(second.resolve())
+    RecoveryJournal(a).record(a)
+    assert reopened(second)[2].entries == []
+    assert len(reopened(first)[2].entries) == 1
+    assert recovery_journal.journal_stem(first.resolve()) != recovery_journal.journal_stem(second.resolve())
 
 
 def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_path):
@@ -238,9 +244,9 @@ def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_pat
     shutil.copytree(SAMPLE_LOGS / "travel-20261121-001", tmp_path / "call")
     log = tmp_path / "call" / "travel-20261121-001-hublog.xml"
     watched_doc, full_doc = LogDocument.load(log), LogDocument.load(log)
-    watching = RecoveryJournal.for_document(watched_doc, tmp_path / "a")
+    watching = RecoveryJournal(watched_doc, tmp_path / "a")
     watching.watch(watched_doc)
-    full = RecoveryJournal.for_document(full_doc, tmp_path / "b")
+    full = RecoveryJournal(full_doc, tmp_path / "b")
     for doc in (watched_doc, full_doc):
         users = doc.sessions[0].user_turns
         set_transcription(users[0], "changed text")

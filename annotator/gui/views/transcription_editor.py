@@ -3,6 +3,8 @@
 Edits are committed (as one undoable TranscribeTurn) when they are finished:
 on Ctrl+Enter (the window's commit action calls commit()), when the editor
 loses focus, and before the editor shows another turn; never per keystroke.
+Until then pending_edit() tells the typing (pending_text_changed says when it
+may have changed), which the window counts as unsaved work and journals.
 The window's keys keep working while the cursor is in here: the text box
 lets every key of the action table through to its QAction (play/pause, back,
 next turn...), except undo/redo while it has typing of its own to undo.
@@ -81,11 +83,13 @@ class TranscriptionEditor(QWidget):
     """Header, text box, and the recognizer's words aligned against what is typed."""
 
     transcription_committed = Signal(object)  # the Turn whose transcription was stored
+    pending_text_changed = Signal()  # what pending_edit() returns may have changed
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None):
         super().__init__(parent)
         self.undo_stack = undo_stack
         self.auto_prefill = False
+        self.read_only = False  # the log is open read-only: nothing can be typed
         self._turn: Turn | None = None
 
         self.title = QLabel(self)
@@ -121,6 +125,7 @@ class TranscriptionEditor(QWidget):
         layout.addWidget(self.hint)
 
         self.text.textChanged.connect(self._show_diff)
+        self.text.textChanged.connect(self.pending_text_changed)
         self.text.focus_lost.connect(self._commit_on_leave)
         self.set_turn(None)
 
@@ -140,6 +145,13 @@ class TranscriptionEditor(QWidget):
         self._turn = turn
         self._reflect()
 
+    def set_read_only(self, read_only: bool) -> None:
+        if read_only == self.read_only:
+            return
+        self.commit_pending()
+        self.read_only = read_only
+        self._reflect()
+
     def _reflect(self) -> None:
         turn = self._turn
         editable = turn is not None and turn.speaker != "system"
@@ -149,13 +161,13 @@ class TranscriptionEditor(QWidget):
             side = turn.speaker or "unknown side"
             self.title.setText(f"<b>Turn {html.escape(shorten(turn.id, SHOWN_ID_CHARS))}</b> · {html.escape(side)}")
         text = (turn.transcription or "") if editable else ""
-        prefilled = editable and not text and self.auto_prefill and bool(turn.asr_text)
+        prefilled = editable and not text and self.auto_prefill and bool(turn.asr_text) and not self.read_only
         self.text.blockSignals(True)
         self.text.setPlainText(turn.asr_text if prefilled else text)
         self.text.document().setModified(False)
         self.text.moveCursor(QTextCursor.MoveOperation.End)
         self.text.blockSignals(False)
-        self.text.setReadOnly(not editable)
+        self.text.setReadOnly(not editable or self.read_only)
         self.text.setEnabled(editable)
         if turn is None:
             self.text.setPlaceholderText("")
@@ -164,6 +176,7 @@ class TranscriptionEditor(QWidget):
         else:
             self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: " + (turn.system_text or "—"))
         self._show_diff()
+        self.pending_text_changed.emit()
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         """Reflect a change made elsewhere (table cell, undo) unless the annotator is typing here."""
@@ -174,6 +187,12 @@ class TranscriptionEditor(QWidget):
     @property
     def has_pending_edit(self) -> bool:
         return self._pending_text() is not None and self.text.document().isModified()
+
+    def pending_edit(self) -> tuple[Turn, str | None] | None:
+        """The turn and the value a commit would store (None: remove), while there is typing not yet stored."""
+        if not self.has_pending_edit:
+            return None
+        return self._turn, self._pending_text() or None
 
     def _pending_text(self) -> str | None:
         """The typed text if it differs from the stored transcription, else None."""
@@ -190,6 +209,7 @@ class TranscriptionEditor(QWidget):
         turn = self._turn
         self.text.document().setModified(False)
         pushed = push_if_changed(self.undo_stack, TranscribeTurn(turn, self.text.toPlainText()))
+        self.pending_text_changed.emit()
         if pushed:
             self.transcription_committed.emit(turn)
         return pushed
@@ -211,6 +231,7 @@ class TranscriptionEditor(QWidget):
         cursor.insertText(turn.asr_text)
         self.text.setTextCursor(cursor)
         self.text.document().setModified(True)
+        self.pending_text_changed.emit()
         return True
 
     def focus_text(self) -> None:

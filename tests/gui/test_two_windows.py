@@ -1,0 +1,90 @@
+"""Two windows on one log, each in a real process of its own: the second is told the log is
+open and may look at it read-only, neither is offered the other's live work, neither deletes
+the other's journal, and after both crash the work of both comes back."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+
+from PySide6.QtCore import Qt
+
+from annotator.log.document import LogDocument
+from tests.gui.conftest import press, type_text
+from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
+from tests.gui.window_driver import read_lines, run_window
+
+Key, Mod = Qt.Key, Qt.KeyboardModifier
+FIRST, SECOND = "first window words", "second window words"
+
+
+def _editing_window(log: Path, tmp_path: Path, name: str, plan: list[dict], answers=()):
+    """A window process that made PLAN's edits, had them journalled, and is still running."""
+    process = run_window(log, tmp_path / f"{name}-settings", plan + [{"wait": GENEROUS_SECONDS}], answers)
+    lines = read_lines(process, until="done")
+    assert lines and lines[-1]["event"] == "done", process.stderr.read() if process.poll() is not None else ""
+    return process, lines
+
+
+def _kill(process) -> None:
+    process.send_signal(signal.SIGKILL)
+    process.communicate(timeout=60)
+
+
+def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(make_window, raw_log: Path,
+                                                                              tmp_path: Path, qtbot, boxes):
+    first, _ = _editing_window(raw_log, tmp_path, "first",
+                               [{"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
+    try:
+        journals = sorted(path.name for path in (tmp_path / "user-data" / "journals").glob("*.json"))
+        answers = boxes("Open read-only")
+        window = make_window(raw_log)
+        assert answers.titles == ["Log already open"], "the live window's work is not a crash leftover"
+        assert "read-only" in window.windowTitle()
+        assert window.document.sessions[0].user_turns[0].transcription is None
+        press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
+        type_text(qtbot, window, "no")
+        press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+        press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+        assert window.editor.text.toPlainText() == "" and window.session.task_completion is None
+        assert not window.isWindowModified() and LogDocument.load(raw_log).sessions[0].task_completion is None
+        assert "read-only" in window.statusBar().currentMessage()
+        assert window.close(), "nothing to ask about"
+        assert sorted(path.name for path in (tmp_path / "user-data" / "journals").glob("*.json")) == journals
+    finally:
+        _kill(first)
+    answers = boxes("Restore")
+    window = make_window(raw_log)  # the first window is dead now: its work is a leftover
+    assert answers.titles == ["Restore unsaved work?"]
+    assert window.document.sessions[0].user_turns[0].transcription == FIRST
+
+
+def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_window, raw_log: Path, tmp_path: Path,
+                                                                      boxes):
+    first, _ = _editing_window(raw_log, tmp_path, "first",
+                               [{"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
+    try:  # the second window edits too (and would say Discard if offered the first one's work)
+        second, _ = _editing_window(raw_log, tmp_path, "second",
+                                    [{"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND},
+                                     {"keys": "Ctrl+Return"}], answers=["Edit here too", "Discard"])
+        _kill(second)
+    finally:
+        _kill(first)
+    answers = boxes("Restore")
+    window = make_window(raw_log)
+    assert answers.titles == ["Restore unsaved work?"]
+    users = window.document.sessions[0].user_turns
+    assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
+
+
+def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Path, tmp_path: Path, boxes):
+    lines = run_and_kill(raw_log, tmp_path, [{"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"},
+                                             {"wait": GENEROUS_SECONDS}])
+    assert lines[-1]["state"]["transcriptions"]["02"] == FIRST
+    answers = boxes("Discard")
+    assert make_window(raw_log).close()
+    assert answers.titles == ["Restore unsaved work?"], "a dead window's lock does not make the log 'open'"
+    answers = boxes()
+    window = make_window(raw_log)
+    assert answers.titles == [], "its leftovers are offered once"
+    assert window.document.sessions[0].user_turns[0].transcription is None
