@@ -22,8 +22,8 @@ class Seen:
     title: str
     text: str
     informative: str
-    buttons: list[str]
-    clicked: str
+    buttons: list[str]  # as labelled, with the '&' of their accelerator
+    clicked: str  # as the user reads it
 
 
 class BoxAnswers:
@@ -46,8 +46,8 @@ class BoxAnswers:
         if not isinstance(box, QMessageBox) or not box.isVisible():
             return
         buttons, chosen = choose_button(box, self.answers)
-        self.seen.append(Seen(box.windowTitle(), box.text(), box.informativeText(), sorted(buttons),
-                              shown_text(chosen)))
+        self.seen.append(Seen(box.windowTitle(), box.text(), box.informativeText(),
+                              sorted(button.text() for button in box.buttons()), shown_text(chosen)))
         chosen.click()
 
     def stop(self) -> None:

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from annotator.gui.settings import AppSettings, LastPosition
 from tests.gui.conftest import press, type_text
-from tests.gui.test_recovery import _answer_with, _crash_after_typing
+from tests.gui.test_recovery import _crash_after_typing
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 SESSION = "travel:20261121:002"
@@ -83,12 +83,13 @@ def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_se
     assert editor_text(window) == stored + " again"
 
 
-def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_path, qtbot):
+def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_path, qtbot, boxes):
     _crash_after_typing(raw_log, tmp_path)
     AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
-    seen = _answer_with("default")  # Restore
+    answers = boxes()  # the default answer
     window = make_window(raw_log)
-    assert seen["default"] == "&Restore" and window.isWindowModified()
+    assert answers.seen[0].clicked == "Restore" and "&Restore" in answers.seen[0].buttons
+    assert window.isWindowModified()
     type_text(qtbot, window, "no")
     assert editor_text(window) == "no"
 
