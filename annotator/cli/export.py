@@ -4,7 +4,7 @@
 lmc-text. The formats live in annotator.export.formats; an option given for a
 format it does not apply to is an error rather than silently ignored. Nothing
 replaces an input, an existing log or human-annotation file without --force
-(annotator.export.output_guard), and every export is written all or nothing.
+(annotator.outputs.guard), and every export is written all or nothing.
 """
 
 from __future__ import annotations

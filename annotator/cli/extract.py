@@ -17,10 +17,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.annotation_files.fold import extract_all, write_annotations
+    from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotatorError
-    from annotator.log.corpus import expand_log_paths
     from annotator.log.document import LogDocument
-    from annotator.log.fold import extract_all, write_annotations
 
     if args.output.suffix.lower() not in (".csv", ".xml"):
         raise AnnotatorError(f"{args.output}: the output must end in .csv or .xml")

@@ -27,12 +27,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.annotation_files.annotation_set import AnnotationSet
+    from annotator.annotation_files.fold import (
+        default_annotation_file,
+        fold_human_files_beside,
+        fold_many,
+        read_annotations,
+    )
+    from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotationFileError
-    from annotator.export.staged_output import StagedFolder
-    from annotator.log.annotation_set import AnnotationSet
-    from annotator.log.corpus import expand_log_paths
     from annotator.log.document import LogDocument
-    from annotator.log.fold import default_annotation_file, fold_human_files_beside, fold_many, read_annotations
+    from annotator.outputs.staging import StagedFolder
 
     folder_mode = args.log.is_dir()
     log_paths = expand_log_paths([args.log])

@@ -1,4 +1,4 @@
-"""--force, the same for every command that writes; annotator.export.output_guard says what it lets through."""
+"""--force, the same for every command that writes; annotator.outputs.guard says what it lets through."""
 
 from __future__ import annotations
 
@@ -16,6 +16,6 @@ def add_force_argument(parser: argparse.ArgumentParser, help_text: str = FORCE_H
 
 def output_guard(args: argparse.Namespace, logs: Iterable[Path] = (), others: Iterable[Path] = ()):
     """The OutputGuard of a command: its inputs, and whether --force was given."""
-    from annotator.export.output_guard import OutputGuard
+    from annotator.outputs.guard import OutputGuard
 
     return OutputGuard(logs=logs, others=others, force=args.force)

@@ -11,9 +11,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.log.corpus import expand_log_paths
+    from annotator.analysis.summary import describe_document
+    from annotator.corpus.paths import expand_log_paths
     from annotator.log.document import LogDocument
-    from annotator.log.summary import describe_document
 
     paths = expand_log_paths(args.paths)
     for number, path in enumerate(paths):

@@ -52,6 +52,16 @@ def main(argv: list[str] | None = None) -> int:
     return run_reporting_errors(module.run, args)
 
 
+def gui_main(argv: list[str] | None = None) -> int:
+    """`annotator-gui [PATH]`, declared as a gui-script (no console window on Windows): the same
+    window as `annotator gui`, through the same command."""
+    gui = _command_module("gui")
+    parser = argparse.ArgumentParser(prog="annotator-gui", description=COMMANDS["gui"][1])
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    gui.add_arguments(parser)
+    return run_reporting_errors(gui.run, parser.parse_args(argv))
+
+
 def run_reporting_errors(run, args) -> int:
     """Run a command; user errors become one line on stderr and exit status 2."""
     from annotator.errors import AnnotatorError

@@ -39,12 +39,12 @@ def stats_paths(prefix: str | Path) -> tuple[Path, Path]:
 
 def run(args: argparse.Namespace) -> int:
     from annotator.cli.progress import progress
+    from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotatorError, WriteError
-    from annotator.export.staged_output import write_together
-    from annotator.log.corpus import expand_log_paths
     from annotator.markers.extract import extract_markers, extracted_markers_csv
     from annotator.markers.language import load_markers
     from annotator.markers.stats import MarkerStatistics
+    from annotator.outputs.staging import write_together
 
     outputs = [args.output] + (list(stats_paths(args.stats_file_prefix)) if args.stats else [])
     if len({path.resolve() for path in outputs}) < len(outputs):

@@ -25,11 +25,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.analysis.validation import KEEP_PER_KIND, Severity, validate_document
     from annotator.cli.progress import progress
+    from annotator.corpus.paths import expand_log_paths
     from annotator.errors import LogReadError
-    from annotator.log.corpus import expand_log_paths
     from annotator.log.document import LogDocument
-    from annotator.log.validation import KEEP_PER_KIND, Severity, validate_document
 
     paths = expand_log_paths(args.paths)
     unreadable = findings_counted = 0

@@ -49,8 +49,8 @@ from annotator.export.dialogue_text import (
     finite,
     read_dialogues,
 )
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import StagedFolder
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import StagedFolder
 
 SPLITS = ("train", "validation", "test")
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # no "-" (ConvLab splits ids on it), importable by check.py
@@ -213,7 +213,7 @@ def shuffled_dial_ids(dialogues: list[dict[str, Any]]) -> list[dict[str, list[in
 
 def split_statistics(dialogues: list[dict[str, Any]], sources: list[Dialogue]) -> list[dict[str, Any]]:
     """Per split and for all: dialogues, utterances, averages as check.py counts them, transcription, WER
-    (errors over reference words of all the split's sessions, as annotator.log.metrics counts them)."""
+    (errors over reference words of all the split's sessions, as annotator.analysis.metrics counts them)."""
     rows = []
     for split in [s for s in SPLITS if any(d["data_split"] == s for d in dialogues)] + ["all"]:
         chosen = [i for i, d in enumerate(dialogues) if split in ("all", d["data_split"])]

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.file_name_text import name_text
 from annotator.log.audio_refs import AudioResolver
-from annotator.log.file_name_text import name_text
 
 
 class AudioCells:

@@ -9,7 +9,7 @@ return inside a cell is quoted too (so no reader takes it for a line end).
 
 from __future__ import annotations
 
-from annotator.log.spreadsheet_cells import neutralise_cell
+from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.log.times import NUMERAL_CHARACTERS
 
 # neutralise_cell changes only cells starting with one of these (an apostrophe for its round trip).

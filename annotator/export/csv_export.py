@@ -4,11 +4,11 @@
 
 Each log is loaded once and each session walked once; the rows are described
 in annotator.export.csv_rows. The files are UTF-8 without BOM with LF line
-ends, written all or nothing (annotator.export.staged_output): the three are
+ends, written all or nothing (annotator.outputs.staging): the three are
 built in a staging folder and replace the previous ones only when every log
 has been exported, so a failure leaves the old files as they were and a new
 output folder is not made at all. File names in the cells are written by
-annotator.log.file_name_text (any name, reversibly).
+annotator.file_name_text (any name, reversibly).
 """
 
 from __future__ import annotations
@@ -20,6 +20,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
 
+from annotator.analysis.metrics import session_metrics
+from annotator.analysis.metrics_scan import SessionPass
+from annotator.corpus.paths import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.errors import LogReadError
 from annotator.export.csv_audio import AudioCells
 from annotator.export.csv_cells import csv_line, text_cell
@@ -31,15 +34,12 @@ from annotator.export.csv_rows import (
     session_line,
     turn_lines,
 )
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import StagedFolder
-from annotator.log.corpus import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
+from annotator.file_name_text import name_text
 from annotator.log.document import LogDocument
-from annotator.log.file_name_text import name_text
 from annotator.log.gc_pause import gc_paused
-from annotator.log.metrics import session_metrics
-from annotator.log.metrics_scan import SessionPass
 from annotator.log.turn_ids import strip_id
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import StagedFolder
 
 __all__ = ["EVENT_COLUMNS", "SESSION_COLUMNS", "TURN_COLUMNS", "ExportSummary", "export_csv"]
 

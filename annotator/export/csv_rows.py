@@ -15,6 +15,8 @@ from collections.abc import Callable, Iterable, Iterator
 
 from lxml import etree
 
+from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
+from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.export.csv_audio import AudioCells
 from annotator.export.csv_cells import (
     RISKY_FIRST,
@@ -26,13 +28,11 @@ from annotator.export.csv_cells import (
     text_cell,
     value_cell,
 )
-from annotator.log.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
-from annotator.log.spreadsheet_cells import neutralise_cell
+from annotator.log.elements import ACTIVITY_TAGS, Session
 from annotator.log.text import clean_text
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit
 from annotator.log.turn_facts import TurnFacts
 from annotator.log.turn_ids import TurnKey
-from annotator.log.views import ACTIVITY_TAGS, Session
 
 _SESSION_BASE = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
                  "task_completion", "n_transcribed", "wer", "recognition_s", "synthesis_s"]

@@ -27,9 +27,9 @@ from annotator.export.dialogue_text import (
     Progress,
     read_dialogues,
 )
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import write_together
 from annotator.log.text import clean_text
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import write_together
 
 SESSION_START = "----init"
 PREFIXES = {"user": "User: ", "system": "System: "}

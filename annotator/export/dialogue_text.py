@@ -28,15 +28,15 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from annotator.analysis.metrics import session_metrics
+from annotator.analysis.metrics_scan import transcriptions_by_turn
+from annotator.corpus.paths import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.errors import AnnotatorError
+from annotator.file_name_text import name_text
 from annotator.imports.synthetic_log import import_marker
-from annotator.log.corpus import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.log.document import LogDocument
-from annotator.log.file_name_text import name_text
-from annotator.log.metrics import session_metrics
-from annotator.log.metrics_scan import transcriptions_by_turn
+from annotator.log.elements import Session, Turn
 from annotator.log.text import clean_text
-from annotator.log.views import Session, Turn
 
 TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
 DEFAULT_TEXT = "prefer-transcription"

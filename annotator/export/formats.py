@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from annotator.export.dialogue_text import ExportOptions, ExportReport, Progress
-from annotator.export.output_guard import OutputGuard
+from annotator.outputs.guard import OutputGuard
 
 T = TypeVar("T")
 

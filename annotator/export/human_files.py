@@ -8,7 +8,7 @@ different folders do not collide, and copying the folder over the corpus puts ea
 file beside its log, where `annotator fold` looks by default). The file holds every
 session of the log (MITRE's layout is one session a log; a log of several sessions
 gets one file with several GC_SESSION), with the session's task completion and its
-turns' transcriptions, written by annotator.log.human_format in the form
+turns' transcriptions, written by annotator.annotation_files.human_format in the form
 `annotator fold` reads. A session without annotations still gets its GC_SESSION.
 """
 
@@ -16,6 +16,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.annotation_files.fold import extract
+from annotator.annotation_files.human_format import human_path_for, write_human_file
+from annotator.corpus.paths import common_root
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
@@ -23,11 +26,8 @@ from annotator.export.dialogue_text import (
     iter_log_documents,
     relative_name,
 )
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import StagedFolder
-from annotator.log.corpus import common_root
-from annotator.log.fold import extract
-from annotator.log.human_format import human_path_for, write_human_file
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import StagedFolder
 
 
 def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,

@@ -42,9 +42,9 @@ from annotator.export.dialogue_text import (
     Utterance,
     read_dialogues,
 )
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import write_together
 from annotator.log.turn_ids import occurrences, strip_id
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import write_together
 
 
 def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,

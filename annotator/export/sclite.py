@@ -6,7 +6,7 @@ then `sclite -r ref.trn trn -h hyp.trn trn -i rm -o sum stdout` (Debian: `sctk s
 
 One line per user GC_TURN that has both a transcription (the reference) and
 recognizer text (the hypothesis): exactly the turns whose errors
-annotator.log.metrics adds up into a session's word error rate, so sclite's WER over
+annotator.analysis.metrics adds up into a session's word error rate, so sclite's WER over
 the files equals ours over the sessions (sum of errors over sum of reference words).
 Turns are not merged here: the WER is per GC_TURN.
 
@@ -25,6 +25,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from annotator.analysis.metrics_scan import transcriptions_by_turn
+from annotator.analysis.metrics_wer import recognizer_text
+from annotator.corpus.paths import common_root
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
@@ -32,13 +35,10 @@ from annotator.export.dialogue_text import (
     iter_log_documents,
     relative_name,
 )
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import StagedFolder
-from annotator.log.corpus import common_root
-from annotator.log.metrics_scan import transcriptions_by_turn
-from annotator.log.metrics_wer import recognizer_text
+from annotator.log.elements import Session
 from annotator.log.text import normalize_words
-from annotator.log.views import Session
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import StagedFolder
 
 REFERENCE_FILE = "ref.trn"
 HYPOTHESIS_FILE = "hyp.trn"

@@ -87,7 +87,7 @@ def _end_smoke_test(window: MainWindow, target: Path | None) -> None:
 
 
 def _log_in(target: Path) -> Path:
-    from annotator.log.corpus import expand_log_paths
+    from annotator.corpus.paths import expand_log_paths
 
     logs = expand_log_paths([target]) if target.is_dir() else [target]
     return logs[0].resolve() if logs else target.resolve()

@@ -21,14 +21,14 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QWidget
 
+from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError, LogReadError, WriteError
 from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.settings import AppSettings
 from annotator.input_files import read_input_bytes
 from annotator.log.atomic import write_atomic
-from annotator.log.corpus import expand_log_paths
 from annotator.log.document import AnnotationChange, LogDocument
-from annotator.log.views import Turn
+from annotator.log.elements import Turn
 
 Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.file_name_text import name_from_text
 from annotator.gui.about import show_about
 from annotator.gui.actions import (
     ACTIONS,
@@ -48,9 +49,8 @@ from annotator.gui.views.turn_table_view import TurnTableView
 from annotator.gui.window_geometry import fit_on_screen, restore_layout, save_layout, size_for_first_start
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.document import AnnotationChange, LogDocument
-from annotator.log.file_name_text import name_from_text
+from annotator.log.elements import ElementView, Session, Turn
 from annotator.log.text import SHOWN_ID_CHARS, shorten
-from annotator.log.views import ElementView, Session, Turn
 
 APP_TITLE = "Communicator Annotator"
 BACK_SECONDS = 2.0

@@ -13,7 +13,7 @@ from annotator.errors import AnnotatorError
 from annotator.gui.main_window import MainWindow
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.gui.views.timeline import TimelineView
-from annotator.log.views import Session, view_of
+from annotator.log.elements import Session, view_of
 from annotator.markers import MarkerSet, apply_markers, load_markers, shipped_kpis_path
 
 REAPPLY_DELAY_MS = 300  # annotations change markers (task_completion, text_matches): re-run after edits settle

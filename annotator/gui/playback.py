@@ -14,8 +14,8 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from annotator.audio import Clip, Player, PlayerState, concatenate, load_audio
 from annotator.errors import AnnotatorError
 from annotator.log.audio_refs import AudioResolver
+from annotator.log.elements import Turn
 from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
-from annotator.log.views import Turn
 
 POLL_MS = 33
 EXCHANGE_GAP_S = 0.3

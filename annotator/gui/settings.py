@@ -21,7 +21,7 @@ from typing import Any, Generic, TypeVar
 
 from PySide6.QtCore import QByteArray, QSettings
 
-from annotator.log.file_name_text import name_from_text, name_text
+from annotator.file_name_text import name_from_text, name_text
 
 T = TypeVar("T")
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from PySide6.QtGui import QUndoCommand
 
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED, set_task_completion, set_transcription
+from annotator.log.elements import Session, Turn
 from annotator.log.text import clean_text, without_non_xml
-from annotator.log.views import Session, Turn
 
 TASK_COMPLETION_TEXT = {
     TASK_COMPLETED: "Mark task completed",

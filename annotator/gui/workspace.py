@@ -12,6 +12,8 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
 
+from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
+from annotator.corpus.scan import summarize_document
 from annotator.gui.actions import key_text, spec
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.main_window import MainWindow
@@ -24,10 +26,8 @@ from annotator.gui.views.timeline import TimelineView
 from annotator.gui.views.waveform import WaveformView
 from annotator.gui.window_geometry import is_wide_screen
 from annotator.gui.worker import BackgroundTask
-from annotator.log.corpus_scan import summarize_document
 from annotator.log.document import LogDocument
-from annotator.log.validation import Finding, Severity, findings_with_paths_in_subprocess
-from annotator.log.views import ElementView, Session, Turn, view_of
+from annotator.log.elements import ElementView, Session, Turn, view_of
 
 Area = Qt.DockWidgetArea
 # Shares of the window for the docks on a first start (afterwards the window keeps what the annotator made of it);

@@ -45,7 +45,7 @@ class ImportFormat:
     function: str
 
     def run(self, source: Path, out_dir: Path, progress: Progress | None = None, guard=None) -> ImportReport:
-        """Import; GUARD (an annotator.export.output_guard.OutputGuard), if given, checks each log it would replace."""
+        """Import; GUARD (an annotator.outputs.guard.OutputGuard), if given, checks each log it would replace."""
         importer = getattr(importlib.import_module(f"annotator.imports.{self.module}"), self.function)
         return importer(Path(source), Path(out_dir), progress, guard)
 

@@ -24,11 +24,11 @@ import zipfile
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from annotator.export.output_guard import OutputGuard
+from annotator.file_name_text import name_text
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
 from annotator.input_files import open_input_file, read_problem
-from annotator.log.file_name_text import name_text
+from annotator.outputs.guard import OutputGuard
 
 DIALOGUES_MEMBER = "data/dialogues.json"
 _CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")  # ASCII digits: int() reads "٣" too

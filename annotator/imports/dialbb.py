@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from annotator.export.output_guard import OutputGuard
+from annotator.file_name_text import name_text
 from annotator.imports import ImportFormatError, ImportReport, Progress
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
 from annotator.input_files import read_input_bytes, read_problem
-from annotator.log.file_name_text import name_text
+from annotator.outputs.guard import OutputGuard
 
 SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}

@@ -27,10 +27,10 @@ from pathlib import Path
 
 from lxml import etree
 
-from annotator.export.output_guard import OutputGuard
-from annotator.export.staged_output import StagedFolder
+from annotator.log.elements import Session
 from annotator.log.text import clean_text
-from annotator.log.views import Session
+from annotator.outputs.guard import OutputGuard
+from annotator.outputs.staging import StagedFolder
 
 SYNTHETIC_TIMES_KEY = ":synthetic_times"
 IMPORT_EVENT_TYPE = "IMPORT"

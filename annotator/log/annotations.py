@@ -14,8 +14,8 @@ from lxml import etree
 
 from annotator.errors import AnnotationError
 from annotator.log.document import AnnotationChange
+from annotator.log.elements import TRANSCRIPTION_KEY, AnnotationView, Session, Turn
 from annotator.log.text import clean_text, first_not_xml
-from annotator.log.views import TRANSCRIPTION_KEY, AnnotationView, Session, Turn
 
 TASK_COMPLETED = "1"
 TASK_NOT_COMPLETED = "0"

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath, PureWindowsPath
 from typing import NamedTuple
 
-from annotator.log.views import DataView, Turn
+from annotator.log.elements import DataView, Turn
 
 
 class Located(NamedTuple):

@@ -15,9 +15,9 @@ from lxml import etree
 
 from annotator.errors import LogChangedOnDiskError, LogReadError
 from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
+from annotator.log.elements import Session, Turn
 from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
 from annotator.log.times import detect_unit
-from annotator.log.views import Session, Turn
 
 _UNIT_SAMPLE = 200
 

@@ -9,8 +9,8 @@ looked for, in that order: the turn itself first, then its neighbour.
 
 from __future__ import annotations
 
+from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, shorten
-from annotator.log.views import Turn
 
 INPUT, OUTPUT = "input", "output"  # audio_input: the user's recording; audio_output: the system's speech
 

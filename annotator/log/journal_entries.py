@@ -16,8 +16,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from annotator.file_name_text import name_from_text, name_text
 from annotator.log.annotations import task_completion_problem
-from annotator.log.file_name_text import name_from_text, name_text
 from annotator.log.text import first_not_xml
 
 FORMAT = 1

@@ -13,8 +13,8 @@ from pathlib import Path
 from annotator.errors import AnnotationError, AnnotationFileError
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
+from annotator.log.elements import Session, Turn
 from annotator.log.journal_entries import AnnotationEdits, JournalEntry, TaskCompletionEdit, TranscriptionEdit
-from annotator.log.views import Session, Turn
 
 Key = tuple[int, int | None]  # (session position, turn position); None: the session's task completion
 Value = tuple[str, str | None, str | None]  # (session id, turn id, value)

@@ -43,6 +43,7 @@ from annotator.errors import WriteError
 from annotator.log import instance_lock
 from annotator.log.disk_changes import remove_stale_temp_files, write_locked
 from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.elements import Turn
 from annotator.log.journal_entries import (
     AnnotationEdits,
     JournalEntry,
@@ -61,7 +62,6 @@ from annotator.log.journal_values import (
     would_change,
 )
 from annotator.log.journal_writer import BackgroundWriter
-from annotator.log.views import Turn
 
 APP_NAME = "communicator-annotator"
 DATA_DIR_VARIABLE = "ANNOTATOR_DATA_DIR"

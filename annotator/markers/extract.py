@@ -22,8 +22,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from annotator.log.file_name_text import name_text
-from annotator.log.spreadsheet_cells import neutralise_cell
+from annotator.annotation_files.spreadsheet_cells import neutralise_cell
+from annotator.file_name_text import name_text
 from annotator.log.times import parse_number
 from annotator.markers.facts import LogFacts, scan_log
 from annotator.markers.operators import EvaluationContext
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from lxml import etree
 
     from annotator.log.document import LogDocument
-    from annotator.log.views import Session
+    from annotator.log.elements import Session
     from annotator.markers.language import MarkerSet
 
 EXTRACTED_COLUMNS = ("sender_id", "session_idx", "marker", "event_idx", "num_preceding_user_turns")

@@ -13,7 +13,7 @@ Overall (sender_id "all", session_idx nan): total_number_of_sessions (marker
 "-"), then for each marker the number and percentage of sessions where it
 applied at least once, then for each marker its statistics over all sessions
 in the order count, mean, median, min, max. Log and marker names are
-neutralised for spreadsheets (annotator.log.spreadsheet_cells), as in every CSV
+neutralised for spreadsheets (annotator.annotation_files.spreadsheet_cells), as in every CSV
 of the tool; the table's own "-" and "all" are written as Rasa writes them.
 """
 
@@ -25,7 +25,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from annotator.log.spreadsheet_cells import neutralise_cell
+from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.markers.extract import SessionMarkers
 
 STATS_COLUMNS = ("sender_id", "session_idx", "marker", "statistic", "value")

@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
+from annotator.log.elements import ACTIVITY_TAGS, Session, Turn, view_of
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
 from annotator.log.turn_facts import scan_turn
-from annotator.log.views import ACTIVITY_TAGS, Session, Turn, view_of
 from annotator.timeline.audio import AudioPlacer, AudioSegment, PlacedAudio, UtteranceMarks
 from annotator.timeline.intervals import Intervals
 

@@ -22,7 +22,7 @@ def self_test() -> int:
 
     from annotator.audio import devices, stretch
     from annotator.errors import AudioError
-    from annotator.log.validation import findings_with_paths_in_subprocess
+    from annotator.analysis.validation import findings_with_paths_in_subprocess
     from annotator.resources import sample_session_path
 
     from annotator.gui.about import library_versions

@@ -124,10 +124,10 @@ def bench_export(path: Path, scratch: Path) -> bool:
 
 def export_breakdown(path: Path) -> None:
     """One export split into its stages, to show what bounds it."""
+    from annotator.analysis.metrics import session_metrics
     from annotator.export.csv_audio import AudioCells
     from annotator.export.csv_rows import event_lines, session_line, turn_lines
     from annotator.log.document import LogDocument
-    from annotator.log.metrics import session_metrics
 
     gc.collect()
     clock = time.perf_counter()

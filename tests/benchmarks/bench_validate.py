@@ -8,7 +8,7 @@ each (load, then validate_document with the CLI's cap on listed findings), print
     shape N errors (M MB): load X s, validate Y s = Z s per 10k errors (ratio R to the smallest)
 
 A linear validator keeps R near 1 as N grows tenfold; before the validation was done in pieces
-(annotator.log.dtd_pieces) the flat shape's time per error grew with N (200k errors: 86 s).
+(annotator.analysis.dtd_pieces) the flat shape's time per error grew with N (200k errors: 86 s).
 Shapes: "flat" puts every erring element (an undeclared <x/>) in one GC_SESSION, the worst
 case for libxml2's node paths; "spread" shares them among 1,000 sessions of turns that each
 lack their etime, closer to a real corpus gone wrong.
@@ -47,8 +47,8 @@ def write_log(path: Path, errors: int, shape: str) -> None:
 
 def measure(path: Path) -> tuple[float, float, int]:
     """(load seconds, validate seconds, findings counted) as `annotator validate --no-audio` does it."""
+    from annotator.analysis.validation import KEEP_PER_KIND, validate_document
     from annotator.log.document import LogDocument
-    from annotator.log.validation import KEEP_PER_KIND, validate_document
 
     gc.collect()
     start = time.perf_counter()

@@ -6,14 +6,15 @@ import csv
 import os
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pandas as pd
 
 from annotator import __version__
+from annotator.annotation_files.fold import extract
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.fold import extract
 
 
 def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
@@ -40,6 +41,22 @@ def test_no_command_opens_the_window_on_the_sample_session_or_the_given_log(lati
     given = _smoke(latin1_log)
     assert given.returncode == 0 and "opened=True turns=14" in given.stdout, given.stderr
     assert "opened=True turns=14" in _smoke("gui", latin1_log).stdout
+
+
+def test_the_gui_script_declared_in_pyproject_opens_the_same_window(latin1_log: Path):
+    """`annotator-gui`, the gui-script entry point, runs through `annotator gui`."""
+    declared = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["gui-scripts"]
+    module, _, function = declared["annotator-gui"].partition(":")
+    call = f"import sys; from {module} import {function} as entry; sys.exit(entry(sys.argv[1:]))"
+    env = {**os.environ, "ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"}
+
+    def run(*args: str | Path) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-c", call, *map(str, args)], capture_output=True, text=True,
+                              timeout=120, env=env)
+
+    assert run("--version").stdout.strip() == f"annotator-gui {__version__}"
+    opened = run(latin1_log)
+    assert opened.returncode == 0 and "opened=True turns=14" in opened.stdout, opened.stderr
 
 
 def test_validate_sample_logs_is_clean_but_shows_dtd_quirks(sample_logs):

@@ -19,12 +19,12 @@ from pathlib import Path
 
 import pytest
 
+from annotator.annotation_files.fold import extract, write_annotations
+from annotator.annotation_files.human_format import write_human_file
 from annotator.cli.main import main
 from annotator.export.convlab import export_convlab
 from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
-from annotator.log.fold import extract, write_annotations
-from annotator.log.human_format import write_human_file
 from tests.conftest import REPO, SAMPLE_LOGS
 
 LOG_001 = "travel-20261121-001/travel-20261121-001-hublog.xml"

@@ -15,15 +15,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, session_metrics
+from annotator.analysis.metrics_scan import SessionPass
+from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneutralise_cell
 from annotator.errors import LogReadError
 from annotator.export.csv_audio import AudioCells
 from annotator.export.csv_cells import csv_line, duration_cell, seconds_cell, text_cell
 from annotator.export.csv_export import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS, export_csv
 from annotator.export.csv_rows import event_lines
 from annotator.log.document import LogDocument
-from annotator.log.metrics import SESSION_METRIC_COLUMNS, session_metrics
-from annotator.log.metrics_scan import SessionPass
-from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
 from annotator.log.text import clean_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 

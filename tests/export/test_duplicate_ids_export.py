@@ -10,12 +10,12 @@ import subprocess
 import sys
 from pathlib import Path
 
+from annotator.annotation_files.fold import fold, read_annotations
 from annotator.export.csv_export import export_csv
 from annotator.export.human_files import export_human
 from annotator.export.lmc import export_lmc
 from annotator.export.sclite import export_sclite
 from annotator.log.document import LogDocument
-from annotator.log.fold import fold, read_annotations
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 TRANSCRIBED = ('<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">{}</GC_DATA>'

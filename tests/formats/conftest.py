@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from annotator.log.annotation_set import AnnotationSet
+from annotator.annotation_files.annotation_set import AnnotationSet
+from annotator.annotation_files.fold import fold
 from annotator.log.document import LogDocument
-from annotator.log.fold import fold
 from tests.conftest import REPO
 
 # What the callers of sessions 002 and 003 really said (packaging/make_sample_logs.py), with a

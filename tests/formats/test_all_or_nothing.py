@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from annotator.annotation_files.fold import extract, write_annotations
 from annotator.cli.main import main
 from annotator.export.convlab import export_convlab
 from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
-from annotator.log.fold import extract, write_annotations
 from tests.conftest import REPO, SAMPLE_LOGS
 from tests.safety.test_write_failures import _fill, _mount_tmpfs, _unmount, tmpfs  # noqa: F401 - the fixture
 

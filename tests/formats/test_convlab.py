@@ -15,12 +15,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from annotator.analysis.validation import validate_document
 from annotator.export.convlab import export_convlab, ratio_splits
 from annotator.export.dialogue_text import ExportOptionError, ExportOptions
 from annotator.imports.convlab import import_convlab
 from annotator.log.document import LogDocument
 from annotator.log.text import clean_text
-from annotator.log.validation import validate_document
 from tests.formats.convlab_checker import ConvLabCheckError, check_dataset_folder
 from tests.formats.generated_logs import gen_sessions, write_generated_log
 

@@ -13,11 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from annotator.analysis.validation import validate_document
 from annotator.export.dialbb import export_dialbb, scenario_text
 from annotator.export.dialogue_text import ExportOptions
 from annotator.imports.dialbb import import_dialbb
 from annotator.log.document import LogDocument
-from annotator.log.validation import validate_document
 from tests.formats.conftest import peer_tool
 from tests.formats.generated_logs import gen_sessions, write_generated_log
 

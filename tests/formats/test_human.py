@@ -10,12 +10,12 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 
+from annotator.annotation_files.annotation_set import SessionRef
+from annotator.annotation_files.fold import canonical_without_annotations, extract, fold, read_annotations
+from annotator.annotation_files.human_format import read_human_file
 from annotator.export.human_files import export_human
-from annotator.log.annotation_set import SessionRef
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.fold import canonical_without_annotations, extract, fold, read_annotations
-from annotator.log.human_format import read_human_file
 from tests.formats.generated_logs import gen_sessions, write_generated_log
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

@@ -3,7 +3,7 @@
 A Latin-1 name such as b"pr\\xe9.xml" is not UTF-8: export to csv and convlab, extract -o
 x.csv and markers ended in exit 70 "internal error". Every command now runs on such a
 log, in a folder with such a name, writing to outputs with such names; where a name is
-written into a text output it is written as annotator.log.file_name_text escapes it
+written into a text output it is written as annotator.file_name_text escapes it
 (pr%E9.xml), and name_from_text gives the name back.
 """
 
@@ -23,8 +23,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from annotator.file_name_text import name_from_text, name_text
 from annotator.log.document import LogDocument
-from annotator.log.file_name_text import name_from_text, name_text
 from tests.conftest import REPO, SAMPLE_LOGS
 
 LATIN1 = os.fsdecode(b"pr\xe9")  # "pr\udce9": the name as Python holds it

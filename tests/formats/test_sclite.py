@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from annotator.analysis.metrics import session_metrics
 from annotator.export.sclite import export_sclite
 from annotator.log.document import LogDocument
-from annotator.log.metrics import session_metrics
 from tests.formats.conftest import peer_tool
 from tests.formats.generated_logs import gen_sessions, write_generated_log
 

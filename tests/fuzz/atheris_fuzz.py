@@ -27,9 +27,9 @@ REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO))
 
 with atheris.instrument_imports(include=["annotator"]):
+    import annotator.analysis.validation  # noqa: F401
     import annotator.export.csv_export  # noqa: F401
     import annotator.log.document  # noqa: F401
-    import annotator.log.validation  # noqa: F401
 
 from tests.safety.test_fuzz import exercise  # noqa: E402
 

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
+from annotator.analysis.validation import Finding, Severity, validate_document
 from annotator.gui.models.findings import FINDING_ROLE, GREYED_TEXT, Column
 from annotator.gui.views.findings_panel import FindingsPanel
 from annotator.log.document import LogDocument
-from annotator.log.validation import Finding, Severity, validate_document
 
 TURN_2 = '<GC_TURN id="2" stime="1795269605.904" etime="1795269608.663">'
 TURN_2_REVERSED = '<GC_TURN id="2" stime="1795269608.663" etime="1795269605.904">'

@@ -7,9 +7,9 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from annotator.analysis.validation import Severity, validate_document
 from annotator.gui.models.turn_table import Column
 from annotator.log.document import LogDocument
-from annotator.log.validation import Severity, validate_document
 from tests.gui.conftest import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

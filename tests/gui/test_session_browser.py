@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
+from annotator.corpus.scan import summarize_document
 from annotator.gui.models.session_list import SUMMARY_ROLE, Column
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.log.annotations import set_transcription
-from annotator.log.corpus_scan import summarize_document
 from annotator.log.document import LogDocument
 
 BROKEN = b"<?xml version='1.0'?>\n<GC_LOG>\n  <GC_SESSION id='x'>\n</GC_LOG>\n"

@@ -18,7 +18,7 @@ from annotator.gui.views.timeline import TimelineView
 from annotator.gui.views.timeline_rows import min_row_pixels
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.views import OperationView
+from annotator.log.elements import OperationView
 from annotator.timeline import data
 from annotator.timeline.intervals import MAX_DETAILED_BARS, Intervals, to_pixel_bars
 from tests.gui.timeline_helpers import show_timeline

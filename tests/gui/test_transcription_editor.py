@@ -181,7 +181,7 @@ def test_word_diff_counts_what_the_metrics_count(said, heard, kinds, rate):
 
 
 def test_word_diff_agrees_with_the_metrics_turn_wer(annotated_log):
-    from annotator.log.metrics import turn_wer
+    from annotator.analysis.metrics import turn_wer
 
     for turn in LogDocument.load(annotated_log).sessions[0].user_turns:
         assert word_diff(turn.transcription, turn.asr_text).rate == pytest.approx(turn_wer(turn))

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from annotator.analysis.validation import validate_document
 from annotator.errors import UnsafeLogError
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.validation import validate_document
 from tests.log.doctype_logs import BODY, ConnectionCounter, doctype_log, poisoned_dtd
 
 PUBLIC_ID = "-//DARPA//DTD Communicator Log Standard 11//EN"

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
+from annotator.analysis.validation import Severity, validate_document
+from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef, TurnRef
+from annotator.annotation_files.fold import extract, extract_all, fold, fold_many, read_annotations, write_annotations
+from annotator.annotation_files.human_format import read_human_file
 from annotator.errors import AnnotationFileError
-from annotator.log.annotation_set import AnnotationSet, SessionRef, TurnRef
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
-from annotator.log.fold import extract, extract_all, fold, fold_many, read_annotations, write_annotations
-from annotator.log.human_format import read_human_file
-from annotator.log.validation import Severity, validate_document
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 COMPLETION = ["1", "0", "1"]

@@ -10,16 +10,16 @@ from pathlib import Path
 
 import pytest
 
+from annotator.analysis.validation import validate_document
+from annotator.annotation_files.annotation_set import AnnotationSet
+from annotator.annotation_files.fold import fold, read_annotations
+from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneutralise_cell
 from annotator.errors import AnnotationFileError
 from annotator.export.csv_export import export_csv
 from annotator.imports.convlab import file_stems
-from annotator.log.annotation_set import AnnotationSet
 from annotator.log.document import LogDocument
-from annotator.log.fold import fold, read_annotations
-from annotator.log.spreadsheet_cells import neutralise_cell, unneutralise_cell
 from annotator.log.times import parse_number
 from annotator.log.turn_ids import turn_key
-from annotator.log.validation import validate_document
 from annotator.timeline.data import build_timeline
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 

@@ -2,7 +2,7 @@
 
 A log named `=HYPERLINK(...).xml` and a marker named `@SUM(A1)` reached the extracted-markers
 table and both statistics tables as cells a spreadsheet runs; now they start with an
-apostrophe, which annotator.log.spreadsheet_cells.unneutralise_cell removes again.
+apostrophe, which annotator.annotation_files.spreadsheet_cells.unneutralise_cell removes again.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import io
 import shutil
 from pathlib import Path
 
+from annotator.annotation_files.spreadsheet_cells import unneutralise_cell
 from annotator.cli.main import main
-from annotator.log.spreadsheet_cells import unneutralise_cell
 from tests.conftest import SAMPLE_LOGS
 
 LOG_NAME = '=HYPERLINK("evil.example";"y")'

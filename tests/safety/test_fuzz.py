@@ -21,17 +21,17 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from annotator.analysis.metrics import session_metrics
+from annotator.analysis.summary import describe_document
+from annotator.analysis.validation import validate_document
+from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotatorError
 from annotator.export.csv_export import export_csv
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.fold import extract
 from annotator.log.loading import make_parser
-from annotator.log.metrics import session_metrics
-from annotator.log.summary import describe_document
-from annotator.log.validation import validate_document
+from tests.annotation_files.fold_strategies import generated_logs
 from tests.conftest import sample_log_paths
-from tests.log.fold_strategies import generated_logs
 
 SAMPLES = [path.read_bytes() for path in sample_log_paths()]
 BYTE_EXAMPLES = 110

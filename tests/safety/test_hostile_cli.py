@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
+from annotator.analysis.validation import validate_document
 from annotator.errors import LogReadError
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
-from annotator.log.validation import validate_document
 from tests.hostile import HOSTILE, Expectation, expectations, hostile_cases
 
 CASES = expectations()

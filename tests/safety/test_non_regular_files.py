@@ -114,7 +114,7 @@ def test_a_corpus_folder_holding_them_names_each_and_reads_the_rest(specials, tm
 def test_the_corpus_scan_lists_them_as_unreadable_rows(specials):
     corpus = specials["fifo"][0].parent
     shutil.copytree(SAMPLE_LOGS / "travel-20261121-001", corpus / "travel-20261121-001")
-    script = ("import sys; from annotator.log.corpus_scan import scan_corpus\n"
+    script = ("import sys; from annotator.corpus.scan import scan_corpus\n"
               "for row in scan_corpus(sys.argv[1]): print(row.file.name, '|', row.problem)\n")
     result = subprocess.run([sys.executable, "-c", script, str(corpus)], capture_output=True, text=True,
                             timeout=TIMEOUT)

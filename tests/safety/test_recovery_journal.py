@@ -13,11 +13,11 @@ from pathlib import Path
 
 import pytest
 
+from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotationFileError
 from annotator.log import recovery_journal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.fold import extract
 from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir
 from tests.conftest import REPO
 

@@ -95,8 +95,8 @@ def _rehearse(operation: str, work: Path) -> None:
 
 def _prepare(work: Path) -> None:
     """The log, an annotation file, and a previous version of every file an operation writes."""
+    from annotator.annotation_files.fold import extract, write_annotations
     from annotator.log.document import LogDocument
-    from annotator.log.fold import extract, write_annotations
 
     source = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
     shutil.copyfile(source, work / "log.xml")

@@ -106,9 +106,9 @@ def other_name(log: Path) -> Path:
 
 
 def run(folder: Path, count: int, seed: int = 20261121, hardlinked: bool = False) -> KillLoopReport:
+    from annotator.analysis.validation import Severity, validate_document
     from annotator.log.disk_changes import STALE_AFTER_SECONDS, stale_temp_files
     from annotator.log.document import LogDocument
-    from annotator.log.validation import Severity, validate_document
 
     log, version_a, version_b = prepare(folder, hardlinked)
     inode = os.stat(log).st_ino

@@ -13,11 +13,11 @@ from collections.abc import Iterable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
-from annotator.log.validation import Finding, Severity
+from annotator.analysis.validation import Finding, Severity
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it
-FINDING_ROLE = Role.UserRole + 101  # the row's annotator.log.validation.Finding
+FINDING_ROLE = Role.UserRole + 101  # the row's annotator.analysis.validation.Finding
 SORT_ROLE = Role.UserRole + 102  # a value that sorts the column sensibly (severity worst first, line as a number)
 
 SEVERITY_COLOURS = {

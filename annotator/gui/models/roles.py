@@ -6,7 +6,7 @@ from PySide6.QtCore import Qt
 
 _BASE = Qt.ItemDataRole.UserRole
 
-TURN_ROLE = _BASE + 1  # the row's annotator.log.views.Turn
+TURN_ROLE = _BASE + 1  # the row's annotator.log.elements.Turn
 NEEDS_TRANSCRIPTION_ROLE = _BASE + 2  # bool: a user turn without a transcription
 SPEAKER_ROLE = _BASE + 3  # "user", "system" or None
 SECONDS_ROLE = _BASE + 4  # float seconds of a time column (None where unknown), for sorting and plotting

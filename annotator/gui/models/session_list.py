@@ -1,4 +1,4 @@
-"""The session list of a corpus: one row per SessionSummary (see annotator.log.corpus_scan).
+"""The session list of a corpus: one row per SessionSummary (see annotator.corpus.scan).
 
 Rows arrive in batches while a scan runs (append_summaries) and one is
 replaced when the annotator saves a log (update_session). SessionFilter
@@ -16,11 +16,11 @@ from pathlib import Path
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
 from PySide6.QtGui import QColor, QFont
 
+from annotator.analysis.validation import Severity
+from annotator.corpus.scan import SessionSummary
 from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.findings import GREYED_TEXT, severity_icon
 from annotator.log.clock import clock_text
-from annotator.log.corpus_scan import SessionSummary
-from annotator.log.validation import Severity
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it

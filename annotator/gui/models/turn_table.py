@@ -14,14 +14,14 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap, QUndoStack
 
+from annotator.analysis.metrics_wer import turn_wer_counts
 from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.log.document import AnnotationChange, LogDocument
-from annotator.log.metrics_wer import turn_wer_counts
+from annotator.log.elements import Session, Turn
 from annotator.log.text import shorten
-from annotator.log.views import Session, Turn
 
 Role = Qt.ItemDataRole
 

@@ -6,8 +6,8 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from annotator.gui.plain_text import plain_tooltip
+from annotator.log.elements import DataView, ElementView, Turn
 from annotator.log.text import shorten
-from annotator.log.views import DataView, ElementView, Turn
 
 ATTRIBUTE_COLOUR = QColor("#5f6368")
 

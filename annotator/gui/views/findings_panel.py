@@ -1,6 +1,6 @@
 """The findings panel: what validation found in the open log, one row per finding.
 
-set_findings() shows a list of annotator.log.validation.Finding. Clicking a
+set_findings() shows a list of annotator.analysis.validation.Finding. Clicking a
 row or pressing Enter on it emits finding_activated(finding), so the window
 can select the element the finding is about. DTD quirks are hidden unless
 "Show DTD quirks" is ticked, and greyed when shown.
@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.analysis.validation import Finding, Severity
 from annotator.gui.models.findings import FINDING_ROLE, Column, FindingsFilter, FindingsModel, count_text
-from annotator.log.validation import Finding, Severity
 
 
 class FindingsPanel(QWidget):

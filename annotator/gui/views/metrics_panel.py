@@ -1,4 +1,4 @@
-"""The session's metrics (annotator.log.metrics.session_metrics), refreshed as annotations change.
+"""The session's metrics (annotator.analysis.metrics.session_metrics), refreshed as annotations change.
 
 A value that cannot be computed is shown greyed with the reason; notes on
 estimated values are their tooltips. Recomputing is coalesced: a burst of
@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
+from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
 from annotator.log.document import AnnotationChange
-from annotator.log.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
-from annotator.log.views import Session
+from annotator.log.elements import Session
 
 PERCENT_COLUMNS = ("word_error_rate", "parse_success_rate")
 SECONDS_SUFFIX = "_s"

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.elements import Session
 from annotator.log.text import SHOWN_ID_CHARS, shorten
-from annotator.log.views import Session
 
 TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody has to remember them
     (None, "unset"),

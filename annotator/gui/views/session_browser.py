@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.corpus.scan import SessionSummary, iter_corpus
 from annotator.gui.models.session_list import (
     FILTER_KEYWORDS,
     SUMMARY_ROLE,
@@ -39,7 +40,6 @@ from annotator.gui.models.session_list import (
 )
 from annotator.gui.views.pinned_column import PinnedColumnTable
 from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
-from annotator.log.corpus_scan import SessionSummary, iter_corpus
 from annotator.markers import MarkerSet
 
 FILE_COLUMN_SHARE = 0.5  # of the table's width at most, so that the other columns can be scrolled into view
@@ -203,7 +203,7 @@ class SessionBrowser(QWidget):
             self.cancel_button.setEnabled(False)
 
     def update_session(self, summary: SessionSummary) -> None:
-        """Refresh one session's row (e.g. after the annotator saved; see corpus_scan.summarize_document)."""
+        """Refresh one session's row (e.g. after the annotator saved; see corpus.scan.summarize_document)."""
         self.model.update_session(summary)
 
     def select_session(self, file: Path, session_index: int) -> bool:

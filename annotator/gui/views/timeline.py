@@ -34,7 +34,7 @@ from annotator.gui.views.timeline_hits import TURN_ROW, TimelineHit, audio_summa
 from annotator.gui.views.timeline_lane_item import IntervalLaneItem, KindStyle
 from annotator.gui.views.timeline_legend import TimelineLegend, legend_entries
 from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
-from annotator.log.views import Session, Turn
+from annotator.log.elements import Session, Turn
 from annotator.timeline import data
 from annotator.timeline.audio import SIDE_OF_DIRECTION
 from annotator.timeline.data import Lane, TimelineData, build_timeline

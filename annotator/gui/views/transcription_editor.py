@@ -21,8 +21,8 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, 
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, WordDiff, word_diff
 from annotator.log.document import AnnotationChange
+from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
-from annotator.log.views import Turn
 
 HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
 SAID_COLOUR = "#1d7a35"  # transcription words the recognizer got wrong or missed

@@ -1,0 +1,164 @@
+"""The annotations of some sessions as a plain value, independent of any file format.
+
+A session is named by a SessionRef: its id and, when several sessions share
+the id, which of them (occurrence 1, 2, ...; annotator.log.turn_ids). A turn
+is named by a TurnRef: its session, its turn key (the key that makes "-01"
+and "-1" the same turn) and, when turns of the session share the key, which
+of them. The turn id as written is kept beside them so that writers
+reproduce it, but it takes no part in equality. Values are kept as written:
+folding decides what it accepts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, NamedTuple
+
+from annotator.errors import AnnotationFileError
+from annotator.log.text import clean_text
+from annotator.log.turn_ids import TurnKey, occurrences, strip_id, turn_key
+
+if TYPE_CHECKING:
+    from annotator.log.elements import Session
+
+
+class SessionRef(NamedTuple):
+    id: str
+    occurrence: int | None = None  # which of the sessions with this id (from 1); None: the only one
+
+    def __str__(self) -> str:
+        return self.id if self.occurrence is None else f"{self.id} (session_occurrence {self.occurrence})"
+
+
+class TurnRef(NamedTuple):
+    session: SessionRef
+    key: TurnKey
+    occurrence: int | None = None  # which of the session's turns with this key (from 1); None: the only one
+
+
+class AnnotationConflict(ValueError):
+    """Two different values for the same turn or session (readers add file and row)."""
+
+
+@dataclass
+class AnnotationSet:
+    transcriptions: dict[TurnRef, str] = field(default_factory=dict)
+    task_completion: dict[SessionRef, str] = field(default_factory=dict)
+    turn_ids: dict[TurnRef, str] = field(default_factory=dict, compare=False, repr=False)
+
+    def add_transcription(self, session_id: str, turn_id: str, text: str | None, *,
+                          session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
+        """Record a transcription; blank text means no annotation. Raises AnnotationConflict, ValueError."""
+        text = clean_text(text)
+        if not text:
+            return
+        key = turn_key(turn_id)
+        if key is None:
+            raise ValueError("a transcription without a turn id")
+        ref = TurnRef(_session_ref(session_id, session_occurrence), key, turn_occurrence)
+        old = self.transcriptions.get(ref)
+        if old is not None and old != text:
+            raise AnnotationConflict(f"two transcriptions for {self.describe_turn(ref)}: {old[:30]!r} and {text[:30]!r}")
+        self.transcriptions[ref] = text
+        self.turn_ids.setdefault(ref, strip_id(turn_id))
+
+    def add_task_completion(self, session_id: str, value: str | None, *, session_occurrence: int | None = None) -> None:
+        """Record a session's task completion; blank means none. Raises AnnotationConflict, ValueError."""
+        value = (value or "").strip()
+        if not value:
+            return
+        ref = _session_ref(session_id, session_occurrence)
+        old = self.task_completion.get(ref)
+        if old is not None and old != value:
+            raise AnnotationConflict(f"two task completion values for session {ref}: {old!r} and {value!r}")
+        self.task_completion[ref] = value
+
+    def turn_id(self, ref: TurnRef) -> str:
+        """The turn id as it was written, else the key as text."""
+        return self.turn_ids.get(ref) or str(ref.key)
+
+    def describe_turn(self, ref: TurnRef) -> str:
+        which = "" if ref.occurrence is None else f" (turn_occurrence {ref.occurrence})"
+        return f"{ref.session} turn {self.turn_id(ref)}{which}"
+
+    @property
+    def session_refs(self) -> set[SessionRef]:
+        return set(self.task_completion) | {ref.session for ref in self.transcriptions}
+
+    def __len__(self) -> int:
+        return len(self.transcriptions) + len(self.task_completion)
+
+    def in_order(self, sessions: Iterable[Session] = ()) -> list[tuple[SessionRef, Session | None, list[TurnRef]]]:
+        """For writers: (session ref, its view or None, its transcribed turns) for the sessions of
+        SESSIONS in their order, then the other annotated sessions sorted; turns in log order, then by key."""
+        views = session_refs_of(list(sessions))
+        refs: dict[SessionRef, list[TurnRef]] = {}
+        for ref in self.transcriptions:
+            refs.setdefault(ref.session, []).append(ref)
+        others = sorted(self.session_refs - views.keys(), key=lambda ref: (ref.id, ref.occurrence or 0))
+        result = []
+        for ref in list(views) + others:
+            view = views.get(ref) or (views.get(SessionRef(ref.id)) if ref.occurrence == 1 else None)
+            result.append((ref, view, _turn_order(refs.get(ref, []), view)))
+        return result
+
+    @classmethod
+    def merged(cls, sets: Iterable[AnnotationSet]) -> AnnotationSet:
+        """One set holding all of SETS; two different values for one turn or session are an error."""
+        result = cls()
+        conflicts: list[str] = []
+        for part in sets:
+            for ref, text in part.transcriptions.items():
+                try:
+                    result.add_transcription(ref.session.id, part.turn_id(ref), text,
+                                             session_occurrence=ref.session.occurrence, turn_occurrence=ref.occurrence)
+                except AnnotationConflict as conflict:
+                    conflicts.append(str(conflict))
+            for ref, value in part.task_completion.items():
+                try:
+                    result.add_task_completion(ref.id, value, session_occurrence=ref.occurrence)
+                except AnnotationConflict as conflict:
+                    conflicts.append(str(conflict))
+        if conflicts:
+            raise AnnotationFileError(f"the annotation files disagree: {'; '.join(conflicts)}")
+        return result
+
+
+def session_refs_of(sessions: list[Session]) -> dict[SessionRef, Session]:
+    """The ref of each session (in order): its id, with its occurrence where the id repeats;
+    a session without id cannot be named and is left out."""
+    ids = [strip_id(session.id) or None for session in sessions]
+    return {SessionRef(session_id, occurrence): session
+            for session, session_id, occurrence in zip(sessions, ids, occurrences(ids)) if session_id is not None}
+
+
+def turn_refs_of(session_ref: SessionRef, session: Session) -> list[tuple[TurnRef, int]]:
+    """(ref, index) of each turn of SESSION that has an id, in order; occurrences where keys repeat."""
+    keys = [turn.key for turn in session.turns]
+    return [(TurnRef(session_ref, key, occurrence), index)
+            for index, (key, occurrence) in enumerate(zip(keys, occurrences(keys))) if key is not None]
+
+
+def _session_ref(raw: str | None, occurrence: int | None) -> SessionRef:
+    session_id = strip_id(raw)
+    if not session_id:
+        raise ValueError("no session id")
+    return SessionRef(session_id, occurrence)
+
+
+def _turn_order(refs: list[TurnRef], session: Session | None) -> list[TurnRef]:
+    """REFS in the order of their turns in SESSION (occurrence 1 of a key that does not repeat is that turn)."""
+    position: dict[tuple[TurnKey, int | None], int] = {}
+    if session is not None and refs:
+        for ref, index in turn_refs_of(refs[0].session, session):
+            position[ref.key, ref.occurrence] = index
+            if ref.occurrence is None:
+                position[ref.key, 1] = index
+    last = len(session.turns) if session is not None else 0
+    return sorted(refs, key=lambda ref: (position.get((ref.key, ref.occurrence), last), _sortable(ref.key),
+                                         ref.occurrence or 0))
+
+
+def _sortable(key: TurnKey) -> tuple[int, int | str]:
+    return (0, key) if isinstance(key, int) else (1, str(key))

@@ -1,0 +1,134 @@
+"""Fold annotations into logs as GC_ANNOT, extract them back, and read/write annotation files.
+
+Folding is all or nothing: every session and turn an annotation names is
+looked up, and every text checked, before the first change, so an
+annotation file that does not fit leaves the logs untouched. Changes go
+through annotator.log.annotations only, the sole writer of GC_ANNOT.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+from lxml import etree
+
+from annotator.annotation_files.annotation_csv import read_annotation_csv, write_annotation_csv
+from annotator.annotation_files.annotation_set import AnnotationSet, session_refs_of, turn_refs_of
+from annotator.annotation_files.fold_plan import plan_fold
+from annotator.annotation_files.human_format import (
+    annotations_from_human_tree,
+    human_path_for,
+    parse_annotation_xml,
+    write_human_file,
+)
+from annotator.errors import AnnotationFileError
+from annotator.input_files import open_input_file, read_problem
+from annotator.log.document import LogDocument
+from annotator.log.loading import make_parser
+
+_SNIFF_BYTES = 4096
+
+
+def extract(doc: LogDocument) -> AnnotationSet:
+    """The transcriptions and task completion values the log holds as GC_ANNOT."""
+    return extract_all([doc])
+
+
+def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
+    """The annotations of several logs; sessions sharing an id (in one log or across them, in the
+    order given) are told apart by their occurrence, and so are turns sharing an id in a session."""
+    annotations = AnnotationSet()
+    sessions = session_refs_of([session for doc in docs for session in doc.sessions])
+    for session_ref, session in sessions.items():
+        if session.task_completion is not None:
+            annotations.add_task_completion(session_ref.id, session.task_completion,
+                                            session_occurrence=session_ref.occurrence)
+        for turn_ref, index in turn_refs_of(session_ref, session):
+            turn = session.turns[index]
+            if turn.transcription:
+                annotations.add_transcription(session_ref.id, turn.id, turn.transcription,
+                                              session_occurrence=session_ref.occurrence,
+                                              turn_occurrence=turn_ref.occurrence)
+    return annotations
+
+
+def fold(doc: LogDocument, annotations: AnnotationSet) -> int:
+    """Write ANNOTATIONS into DOC; the number of values changed. Raises AnnotationFileError, changing nothing."""
+    try:
+        plan = plan_fold([doc], annotations)
+    except AnnotationFileError as error:
+        raise AnnotationFileError(f"{doc.path}: {error}") from None
+    return plan.apply()
+
+
+def fold_many(docs: Iterable[LogDocument], annotations: AnnotationSet) -> int:
+    """Fold into several logs at once; annotations naming sessions in none of them are an error, nothing changes."""
+    return plan_fold(list(docs), annotations).apply()
+
+
+def fold_human_files_beside(docs: list[LogDocument]) -> tuple[int, list[Path]]:
+    """Fold into each log the MITRE `*-human.xml` beside it (occurrences count within that log):
+    (values changed, files read). All files are checked before the first change."""
+    plans, sources = [], []
+    for doc in docs:
+        source = default_annotation_file(doc.path)
+        if source is None:
+            continue
+        try:
+            plans.append(plan_fold([doc], read_annotations(source)))
+        except AnnotationFileError as error:
+            raise AnnotationFileError(f"{source}: {error}") from None
+        sources.append(source)
+    return sum(plan.apply() for plan in plans), sources
+
+
+def read_annotations(path: str | Path) -> AnnotationSet:
+    """Read an annotation file, recognised by its content: MITRE human XML, an annotated log, or a CSV."""
+    path = Path(path)
+    if path.suffix.lower() != ".csv" and _looks_like_xml(path):
+        tree = parse_annotation_xml(path)
+        if tree.getroot().tag in ("GC_LOG", "GC_SESSION"):
+            return extract(LogDocument.load(path))  # an annotated log lends its annotations
+        return annotations_from_human_tree(tree, path)
+    return read_annotation_csv(path)
+
+
+def _looks_like_xml(path: Path) -> bool:
+    try:
+        with open_input_file(path) as stream:
+            head = stream.read(_SNIFF_BYTES)
+    except OSError as error:
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return True  # UTF-16: never one of our CSVs
+    return head.removeprefix(b"\xef\xbb\xbf").lstrip().startswith(b"<")
+
+
+def default_annotation_file(log_path: str | Path) -> Path | None:
+    """The MITRE `*-human.xml` beside a log (`X-hublog.xml` -> `X-human.xml`), if there is one."""
+    candidate = human_path_for(log_path)
+    return candidate if candidate.is_file() and candidate != Path(log_path) else None
+
+
+def write_annotations(path: str | Path, annotations: AnnotationSet, docs: Iterable[LogDocument] = ()) -> None:
+    """Write ANNOTATIONS as our CSV (.csv) or one MITRE human-annotation file (.xml)."""
+    path = Path(path)
+    sessions = [session for doc in docs for session in doc.sessions]
+    suffix = path.suffix.lower()
+    if suffix == ".csv":
+        write_annotation_csv(path, annotations, sessions)
+    elif suffix == ".xml":
+        write_human_file(path, annotations, sessions)
+    else:
+        raise AnnotationFileError(f"{path}: annotations are written as .csv or .xml, not {suffix or 'a file without extension'}")
+
+
+def canonical_without_annotations(xml_bytes: bytes) -> bytes:
+    """C14N 2.0 of a log with every GC_ANNOT (and its tail) removed: equal for a log before and after folding."""
+    root = etree.fromstring(xml_bytes, make_parser())
+    for annotation in list(root.iter("GC_ANNOT")):
+        parent = annotation.getparent()
+        if parent is not None:
+            parent.remove(annotation)  # lxml removes the tail with the element
+    return etree.canonicalize(root.getroottree(), with_comments=True).encode("utf-8")

@@ -1,0 +1,149 @@
+"""MITRE human-annotation files (version 2), the annotations kept beside a log:
+
+    <GC_LOG_ANNOTATIONS annot_version="2">
+      <GC_SESSION id="..." stime="..." etime="...">
+        <GC_ANNOT type_task_completion="1"/>
+        <GC_DATA type_utt_text="transcription" dtype="string" turnid="1" tidx="12">text</GC_DATA>
+      </GC_SESSION>
+    </GC_LOG_ANNOTATIONS>
+
+MITRE's own files spell the session attribute `task_completion`; both
+spellings are read, the DTD's `type_task_completion` is written. When
+sessions share an id, `session_occurrence="2"` on GC_SESSION says which of
+them is meant (the second, counting the sessions of the logs in order), and
+`turn_occurrence` on a GC_DATA does the same for turns sharing an id; both
+are written only where ids repeat, so other files stay MITRE's format. Reading
+is the log reader's (annotator.log.loading): regular files only, no entities, a
+named DTD never read, no network, every encoding.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lxml import etree
+
+from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef, TurnRef, turn_refs_of
+from annotator.errors import AnnotationFileError, LogReadError
+from annotator.input_files import check_regular_file, read_problem
+from annotator.log.atomic import write_atomic
+from annotator.log.loading import parse_log_file
+from annotator.log.turn_ids import occurrence_number
+
+if TYPE_CHECKING:
+    from annotator.log.elements import Session, Turn
+
+ROOT_TAG = "GC_LOG_ANNOTATIONS"
+SESSION_OCCURRENCE = "session_occurrence"
+TURN_OCCURRENCE = "turn_occurrence"
+ANNOT_VERSION = "2"
+_DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
+
+
+def human_path_for(log_path: str | Path) -> Path:
+    """X-hublog.xml -> X-human.xml; any other X.xml -> X-human.xml."""
+    log_path = Path(log_path)
+    name = log_path.name
+    for suffix in ("-hublog.xml", ".xml"):
+        if name.lower().endswith(suffix):
+            return log_path.with_name(name[: -len(suffix)] + "-human.xml")
+    return log_path.with_name(name + "-human.xml")
+
+
+def parse_annotation_xml(path: str | Path) -> etree._ElementTree:
+    """Parse PATH as logs are read; problems become AnnotationFileError naming file and line."""
+    path = Path(path)
+    try:
+        check_regular_file(path)
+    except OSError as error:
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
+    try:
+        return parse_log_file(path).tree
+    except LogReadError as error:
+        raise AnnotationFileError(str(error)) from None
+
+
+def read_human_file(path: str | Path) -> AnnotationSet:
+    return annotations_from_human_tree(parse_annotation_xml(path), path)
+
+
+def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> AnnotationSet:
+    """The transcriptions and task completion values of a parsed human-annotation file."""
+    root = tree.getroot()
+    if root.tag != ROOT_TAG:
+        raise AnnotationFileError(f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>")
+    annotations = AnnotationSet()
+    for session in root.iter("GC_SESSION"):
+        try:
+            occurrence = occurrence_number(session.get(SESSION_OCCURRENCE), SESSION_OCCURRENCE)
+        except ValueError as error:
+            raise AnnotationFileError(f"{path}:{session.sourceline}: {error}") from None
+        for el in session.iter("GC_ANNOT", "GC_DATA"):
+            try:
+                _read_element(annotations, SessionRef(session.get("id"), occurrence), el)
+            except ValueError as error:
+                raise AnnotationFileError(f"{path}:{el.sourceline}: {error}") from None
+    return annotations
+
+
+def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._Element) -> None:
+    if el.tag == "GC_ANNOT":
+        value = el.get("type_task_completion", el.get("task_completion"))
+        if value is not None:
+            annotations.add_task_completion(session.id, value, session_occurrence=session.occurrence)
+    elif el.get("type_utt_text", "transcription") == "transcription" and (el.text or "").strip():
+        parent = el.getparent()
+        wrapper = parent if parent.tag == "GC_ANNOT" else None  # MITRE's <GC_ANNOT turnid=...><GC_DATA>
+        turnid = el.get("turnid") or (wrapper.get("turnid") if wrapper is not None else None)
+        if not turnid:
+            raise ValueError("a transcription without a turnid")
+        which = el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
+        annotations.add_transcription(session.id, turnid, el.text, session_occurrence=session.occurrence,
+                                      turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
+
+
+def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
+    """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx."""
+    path = Path(path)
+    root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
+    try:
+        for session_ref, session, refs in annotations.in_order(sessions):
+            _add_session(root, annotations, session_ref, session, refs)
+    except ValueError as error:  # characters XML cannot hold
+        raise AnnotationFileError(f"{path}: cannot write: {error}") from None
+    etree.indent(root, space="  ")
+    write_atomic(path, _DECLARATION + etree.tostring(root, encoding="UTF-8") + b"\n")
+
+
+def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: SessionRef,
+                 session: Session | None, refs: list[TurnRef]) -> None:
+    attributes = {"id": session_ref.id}
+    if session_ref.occurrence is not None:
+        attributes[SESSION_OCCURRENCE] = str(session_ref.occurrence)
+    if session is not None:
+        attributes.update({name: session.get(name) for name in ("stime", "etime") if session.get(name) is not None})
+    session_el = etree.SubElement(root, "GC_SESSION", attributes)
+    if session_ref in annotations.task_completion:
+        etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
+    turns = dict(turn_refs_of(session_ref, session)) if session is not None else {}
+    for ref in refs:
+        attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref)}
+        if ref.occurrence is not None:
+            attributes[TURN_OCCURRENCE] = str(ref.occurrence)
+        index = turns.get(ref)
+        tidx = _tidx(session.turns[index] if index is not None else None)
+        if tidx:
+            attributes["tidx"] = tidx
+        etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
+
+
+def _tidx(turn: Turn | None) -> str | None:
+    """The turn's transcription annotation's tidx, else that of its first activity with one."""
+    if turn is None:
+        return None
+    annotation = turn.transcription_annotation()
+    if annotation is not None and annotation.get("tidx"):
+        return annotation.get("tidx")
+    return next((activity.tidx for activity in turn.activities if activity.tidx), None)

@@ -1,0 +1,1 @@
+"""Many logs: finding them under folders, scanning sessions, and the session filter language."""

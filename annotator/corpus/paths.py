@@ -1,0 +1,69 @@
+"""Which files of a folder are logs: every *.xml below it, minus annotation files and backups.
+
+A name ending in .xml that is not a regular file (a FIFO, a socket, a device, a
+symlink to one) is listed too, never opened here: loading it refuses it in one
+line, so a corpus that holds one shows that line (a finding, a row of the
+session browser) instead of hanging on it or silently leaving it out.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from lxml import etree
+
+from annotator.input_files import open_input_file
+
+NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
+ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files, met among logs: not logs
+_STAGING = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # tempfile.mkdtemp(prefix=".NAME.", suffix=".tmp")
+
+
+def is_log_file_name(path: Path) -> bool:
+    name = path.name.lower()
+    return name.endswith(".xml") and not name.endswith(NOT_LOG_SUFFIXES)
+
+
+def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
+    """Files as given (whatever their name); folders replaced by the logs below them, sorted.
+
+    Staging folders of exports (.NAME.XXXXXXXX.tmp, annotator.outputs.staging), which a
+    killed export can leave behind, are not looked into."""
+    found: list[Path] = []
+    for path in map(Path, paths):
+        if path.is_dir():
+            # Not only regular files: a FIFO or a socket named *.xml is listed, so that loading names it.
+            found += sorted(p for p in path.rglob("*.xml") if is_log_file_name(p) and p.exists() and not p.is_dir()
+                            and not any(_STAGING.fullmatch(part) for part in p.relative_to(path).parts[:-1]))
+        else:
+            found.append(path)
+    return found
+
+
+def common_root(paths: list[Path] | list[str]) -> Path:
+    """The folder that relative file names in exports are written against."""
+    given = [Path(p).resolve() for p in paths]
+    if len(given) == 1:
+        return given[0] if given[0].is_dir() else given[0].parent
+    folders = [p if p.is_dir() else p.parent for p in given]
+    root = folders[0]
+    for folder in folders[1:]:
+        while not folder.is_relative_to(root):
+            root = root.parent
+    return root
+
+
+def root_tag(path: Path) -> str | None:
+    """The root element's name, read from the first bytes only (None if that fails: loading will say why)."""
+    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
+                                 huge_tree=True)
+    try:
+        with open_input_file(path) as stream:
+            for chunk in iter(lambda: stream.read(1 << 16), b""):
+                parser.feed(chunk)
+                for _event, element in parser.read_events():
+                    return element.tag if isinstance(element.tag, str) else None
+    except (OSError, etree.XMLSyntaxError):
+        return None
+    return None

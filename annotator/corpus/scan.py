@@ -1,0 +1,203 @@
+"""Scanning a corpus into one summary row per session, for the session browser (Qt-free).
+
+Each log is loaded, summarised (turns, duration, transcription progress, task
+completion, validation findings per severity) and dropped before the next one
+is read, so a corpus of any size scans in about the memory of its largest log.
+A log that cannot be read becomes one row whose `problem` says why; it never
+stops the scan.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, validate_document
+from annotator.corpus.paths import expand_log_paths
+from annotator.errors import AnnotatorError
+from annotator.log.document import LogDocument
+from annotator.log.elements import Session
+from annotator.markers import MarkerSet, apply_markers, hits_per_session
+
+Progress = Callable[[int, int, Path], None]  # (files done, files in all, file just done)
+Cancelled = Callable[[], bool]
+
+# The core's views and the document refer to each other, so a summarised document is
+# freed by the cycle collector, not at once. Collecting explicitly after this many bytes
+# of logs keeps the garbage bounded without paying a full collection for every small file.
+COLLECT_AFTER_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class SessionSummary:
+    """What the session browser shows of one session (or of one unreadable log)."""
+
+    file: Path
+    session_id: str
+    session_index: int  # position of the session in its file; 0 for an unreadable log
+    n_turns: int
+    duration_s: float | None
+    n_user_turns: int
+    n_transcribed: int
+    task_completion: str | None  # "1", "0" or None (not annotated)
+    n_errors: int
+    n_warnings: int
+    n_quirks: int
+    problem: str | None = None  # one-line reason the log could not be read; None when it was
+    marker_counts: tuple[tuple[str, int], ...] = ()  # (marker, hits in this session) when markers were applied
+
+    def marker_count(self, name: str) -> int | None:
+        """How often marker NAME applied in this session; None when markers were not applied."""
+        return dict(self.marker_counts).get(name)
+
+    @property
+    def is_readable(self) -> bool:
+        return self.problem is None
+
+    @property
+    def n_untranscribed(self) -> int:
+        return self.n_user_turns - self.n_transcribed
+
+    @property
+    def findings_text(self) -> str:
+        """'2 errors, 1 warning', 'unreadable', or '' when only quirks (or nothing) were found."""
+        if self.problem is not None:
+            return "unreadable"
+        parts = [_count(self.n_errors, "error"), _count(self.n_warnings, "warning")]
+        return ", ".join(part for part in parts if part)
+
+
+def _count(n: int, word: str) -> str:
+    return "" if n == 0 else f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def unreadable_summary(path: Path, problem: str) -> SessionSummary:
+    """The row standing for a log that could not be read."""
+    return SessionSummary(path, "", 0, 0, None, 0, 0, None, 0, 0, 0, " ".join(problem.split()))
+
+
+def summarize_session(session: Session, findings: Iterable[Finding] = (),
+                      marker_counts: tuple[tuple[str, int], ...] = ()) -> SessionSummary:
+    """One session's row; FINDINGS are those about it (see findings_by_session)."""
+    users = session.user_turns
+    by_severity = {severity: 0 for severity in Severity}
+    for finding in findings:
+        by_severity[finding.severity] += finding.count  # a row may count findings not listed
+    return SessionSummary(
+        file=session.document.path,
+        session_id=session.id,
+        session_index=session.index,
+        n_turns=len(session.turns),
+        duration_s=session.duration,
+        n_user_turns=len(users),
+        n_transcribed=sum(1 for turn in users if turn.transcription is not None),
+        task_completion=session.task_completion,
+        n_errors=by_severity[Severity.ERROR],
+        n_warnings=by_severity[Severity.WARNING],
+        n_quirks=by_severity[Severity.QUIRK],
+        marker_counts=marker_counts,
+    )
+
+
+def findings_by_session(doc: LogDocument, findings: Iterable[Finding]) -> list[list[Finding]]:
+    """FINDINGS split by the session they are about (one list per session of DOC).
+
+    A finding about no session in particular (a load remark, the root element)
+    concerns the whole file and is counted in every session of it.
+    """
+    index_of = {session.el: session.index for session in doc.sessions}
+    split: list[list[Finding]] = [[] for _ in doc.sessions]
+    for finding in findings:
+        index = _session_index(finding.element, index_of)
+        for target in (range(len(split)) if index is None else (index,)):
+            split[target].append(finding)
+    return split
+
+
+def _session_index(el: etree._Element | None, index_of: dict[etree._Element, int]) -> int | None:
+    while el is not None:
+        if el in index_of:
+            return index_of[el]
+        el = el.getparent()
+    return None
+
+
+def summarize_document(doc: LogDocument, findings: list[Finding] | None = None,
+                       markers: MarkerSet | None = None) -> list[SessionSummary]:
+    """One row per session of DOC (validating it unless FINDINGS are given), e.g. to refresh
+    the browser after the annotator saved; with MARKERS, each row counts their hits."""
+    if findings is None:
+        findings = validate_document(doc, keep=KEEP_PER_KIND)
+    per_session = findings_by_session(doc, findings)
+    counts = _marker_counts(doc, markers)
+    return [summarize_session(session, mine, counts[session.index])
+            for session, mine in zip(doc.sessions, per_session)]
+
+
+def _marker_counts(doc: LogDocument, markers: MarkerSet | None) -> list[tuple[tuple[str, int], ...]]:
+    if markers is None:
+        return [()] * len(doc.sessions)
+    per_session = hits_per_session(apply_markers(markers, doc))
+    return [tuple((name, per_session.get(session.index, {}).get(name, 0)) for name in markers.names)
+            for session in doc.sessions]
+
+
+def summarize_file(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
+    """The rows of one log file: one per session, or one problem row when it cannot be read."""
+    try:
+        return summarize_document(LogDocument.load(path), markers=markers)
+    except Exception as error:  # one odd file must not end a scan of thousands
+        return [unreadable_summary(path, _reason(path, error))]
+
+
+def _reason(path: Path, error: Exception) -> str:
+    if isinstance(error, AnnotatorError):
+        return str(error)
+    if isinstance(error, OSError):
+        return f"{path}: {error.strerror or error}"
+    return f"{path}: could not be summarised ({type(error).__name__}: {error})"
+
+
+def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled: Cancelled | None = None,
+                markers: MarkerSet | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+    """(files done, files in all, file, its rows) for each log in turn; stops early once CANCELLED()."""
+    if isinstance(folder_or_paths, (str, os.PathLike)):
+        folder_or_paths = [folder_or_paths]
+    paths = expand_log_paths([Path(p) for p in folder_or_paths])
+    unreleased = 0
+    for done, path in enumerate(paths, start=1):
+        if cancelled is not None and cancelled():
+            return
+        rows = summarize_file(path, markers)
+        unreleased += _size(path)
+        if unreleased >= COLLECT_AFTER_BYTES:
+            gc.collect()
+            unreleased = 0
+        yield done, len(paths), path, rows
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def scan_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, progress: Progress | None = None,
+                cancelled: Cancelled | None = None, markers: MarkerSet | None = None) -> list[SessionSummary]:
+    """Every session of every log in FOLDER_OR_PATHS (a folder, a log, or a list of them), in file order.
+
+    PROGRESS(done, total, path) is called after each file; CANCELLED() is asked before
+    each file, and a True answer returns the rows scanned so far.
+    """
+    rows: list[SessionSummary] = []
+    for done, total, path, summaries in iter_corpus(folder_or_paths, cancelled=cancelled, markers=markers):
+        rows += summaries
+        if progress is not None:
+            progress(done, total, path)
+    return rows

@@ -1,0 +1,133 @@
+"""What a command may write: never over its own inputs, an existing log or a human-annotation file, unless forced.
+
+    guard = OutputGuard(logs=[Path("corpus")], others=[Path("turns.csv")], force=args.force)
+    guard.check_folder(Path("out"))          # refused if out holds an input log
+    guard.check_file(Path("out/x.xml"))      # refused if it is an input, or an existing log or human file
+
+Every command that writes (export in every format, extract, fold, import,
+markers) asks the guard before it replaces anything; a refusal is an
+OutputRefusedError, one line, exit status 2, and nothing is written. --force
+(force=True) lets every write through.
+
+- An output is an input when it is the same file (same device and inode,
+  through symlinks and hard links), or, when it does not exist yet, the same
+  resolved path.
+- An output folder holds an input log when the log, or a folder of logs given,
+  is the folder or lies below it (compared by device and inode of the folder and
+  of each ancestor, so symlinks and bind mounts do not hide it).
+- An existing log is a regular file whose root element is GC_LOG or GC_SESSION,
+  or named *-hublog.xml; an existing human-annotation file one whose root is
+  GC_LOG_ANNOTATIONS, or named *-human.xml (the root element decides first). Only regular files are opened to look
+  (a FIFO or a device is never read). Files the command itself writes are
+  checked before they are moved into place, so "existing" means existing
+  before the command ran.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from collections.abc import Iterable
+from pathlib import Path
+
+from annotator.corpus.paths import ANNOTATION_ROOT, expand_log_paths, root_tag
+from annotator.errors import WriteError
+
+LOG_ROOTS = ("GC_LOG", "GC_SESSION")
+_FORCE_HINT = "use --force to write anyway"
+
+
+class OutputRefusedError(WriteError):
+    """An output that would replace an input, an existing log or a human-annotation file; nothing was written."""
+
+
+class OutputGuard:
+    def __init__(self, logs: Iterable[str | Path] = (), others: Iterable[str | Path] = (), force: bool = False):
+        self.logs = [Path(p) for p in logs]  # log files or folders of logs
+        self.others = [Path(p) for p in others]  # other files (or folders of them) read: annotations, markers, sources
+        self.force = force
+        self._identities: dict[tuple[int, int], Path] | None = None
+        self._resolved: dict[Path, Path] = {}
+
+    def check_file(self, output: str | Path) -> None:
+        """Refuse OUTPUT if it is an input, or an existing log or human-annotation file."""
+        if self.force:
+            return
+        output = Path(output)
+        self._refuse_an_input(output)
+        kind = existing_kind(output)
+        if kind is not None:
+            raise OutputRefusedError(f"{output}: an existing {kind} this command did not write; "
+                                     f"nothing written ({_FORCE_HINT})")
+
+    def check_folder(self, folder: str | Path) -> None:
+        """Refuse writing files into FOLDER if it is an input file or holds an input log."""
+        if self.force:
+            return
+        folder = Path(folder)
+        self._refuse_an_input(folder)
+        try:
+            folder_id = _identity(os.stat(folder))
+        except OSError:
+            return  # a folder that does not exist holds nothing
+        for log in self.logs:
+            try:
+                ancestors = [log.resolve(), *log.resolve().parents]
+            except (OSError, RuntimeError):
+                continue
+            for ancestor in ancestors:
+                try:
+                    if _identity(os.stat(ancestor)) == folder_id:
+                        raise OutputRefusedError(f"{folder}: this folder holds the input {log}; nothing written "
+                                                 f"({_FORCE_HINT})")
+                except OSError:
+                    continue
+
+    def _refuse_an_input(self, output: Path) -> None:
+        same = self._input_named(output)
+        if same is not None:
+            raise OutputRefusedError(f"{output}: this is the input {same}; nothing written ({_FORCE_HINT})")
+
+    def _input_named(self, output: Path) -> Path | None:
+        """The input OUTPUT is (same file, or same resolved path when OUTPUT does not exist), else None."""
+        try:
+            return self._input_identities().get(_identity(os.stat(output)))
+        except OSError:
+            pass
+        try:
+            return self._resolved.get(output.resolve())
+        except (OSError, RuntimeError):
+            return None
+
+    def _input_identities(self) -> dict[tuple[int, int], Path]:
+        if self._identities is None:
+            self._identities = {}
+            others = [found for path in self.others
+                      for found in ([path, *path.rglob("*")] if path.is_dir() else [path])]
+            for path in [*expand_log_paths(self.logs), *self.logs, *others]:
+                try:
+                    self._identities.setdefault(_identity(os.stat(path)), path)
+                    self._resolved.setdefault(path.resolve(), path)
+                except (OSError, RuntimeError):
+                    continue  # an input that cannot be read: reading it will say why
+        return self._identities
+
+
+def existing_kind(path: Path) -> str | None:
+    """"log" or "human-annotation file" when PATH is an existing regular file of that kind, else None."""
+    try:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            return None
+    except OSError:
+        return None
+    tag = root_tag(path)
+    name = path.name.lower()
+    if tag in LOG_ROOTS or tag != ANNOTATION_ROOT and name.endswith("-hublog.xml"):
+        return "log"
+    if tag == ANNOTATION_ROOT or name.endswith("-human.xml"):
+        return "human-annotation file"
+    return None
+
+
+def _identity(status: os.stat_result) -> tuple[int, int]:
+    return status.st_dev, status.st_ino

@@ -1,0 +1,289 @@
+"""Outputs of several files, all or nothing.
+
+    with StagedFolder(Path("out"), guard) as staged:
+        staged.write("sessions.csv", data)
+        with staged.open("turns.csv") as stream: ...
+        log.save(staged.path("sub/x-hublog.xml"))     # a writer that wants a path
+    # here every file is in out/, or (on any exception) none is and nothing else changed
+
+The files are written into a hidden staging folder, flushed and fsynced, and
+moved into place only when all of them are written:
+- when the target folder does not exist, the staging folder `.NAME.XXXXXXXX.tmp` is
+  made beside it (in the nearest existing folder) and renamed to it at the end:
+  the folder appears complete or not at all, and its missing parents are made then;
+- when it exists, the staging folder is made inside it (the same file system even
+  when the target is a mount point) and each file replaces the one of the same
+  name; other files in the folder are left alone. Should a move fail, the files
+  already moved are put back as they were.
+Any failure, or an exception of the caller (an unreadable input), removes the
+staging folder and leaves the target as it was. The guard, if given, checks every
+file that would be replaced before the first move (annotator.outputs.guard).
+
+write_together() does the same for a few files in different folders: each is
+written beside its target, then all replace their targets together.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path, PurePosixPath
+from typing import BinaryIO
+
+from annotator.errors import AnnotatorError, WriteError
+from annotator.log.atomic import keep_owner_and_mode, sync_folder
+from annotator.outputs.guard import OutputGuard
+
+Writer = Callable[[BinaryIO], None]
+_NOT_CHANGED = "not written, and no output was changed"
+
+
+class StagedFolder:
+    def __init__(self, target: str | Path, guard: OutputGuard | None = None):
+        self.target = Path(target)
+        self.guard = guard
+        self.staging: Path | None = None
+        self.relatives: dict[str, None] = {}  # the files written, relative to the target, in order
+        self.merge = False  # the target exists: files replace their namesakes in it
+
+    def __enter__(self) -> StagedFolder:
+        if self.target.exists() and not self.target.is_dir():
+            raise WriteError(f"{self.target}: the output is a folder, and this is a file")
+        if self.guard is not None:
+            self.guard.check_folder(self.target)
+        self.merge = self.target.is_dir()
+        return self
+
+    def path(self, relative: str | Path) -> Path:
+        """Where to write the file that becomes TARGET/RELATIVE; its folders are made."""
+        parts = PurePosixPath(Path(relative).as_posix()).parts
+        if not parts or parts[0] == "/" or ".." in parts:
+            raise ValueError(f"{relative}: not a path inside the output folder")
+        key = "/".join(parts)
+        try:
+            if self.staging is None:  # made with the first file, so that a failure can name it
+                home = self.target if self.merge else _nearest_existing(self.target.parent)
+                self.staging = Path(tempfile.mkdtemp(prefix=f".{self.target.name or 'output'}.", suffix=".tmp",
+                                                     dir=home))
+            staged = self.staging.joinpath(*parts)
+            staged.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise WriteError(f"{self.target / key}: {_NOT_CHANGED}: {error.strerror or error}") from None
+        self.relatives[key] = None
+        return staged
+
+    @contextmanager
+    def open(self, relative: str | Path) -> Iterator[BinaryIO]:
+        """A binary stream for TARGET/RELATIVE, flushed and fsynced when the block ends."""
+        staged = self.path(relative)
+        try:
+            with open(staged, "wb") as stream:
+                yield stream
+                stream.flush()
+                os.fsync(stream.fileno())
+        except OSError as error:
+            error.filename = error.filename or str(staged)  # a full disk says nothing of the file
+            raise
+
+    def write(self, relative: str | Path, content: bytes | Writer) -> None:
+        with self.open(relative) as stream:
+            if isinstance(content, (bytes, bytearray)):
+                stream.write(content)
+            else:
+                content(stream)
+
+    @property
+    def files(self) -> list[Path]:
+        """Where the files written are (or will be, before the block ends)."""
+        return [self.target.joinpath(*key.split("/")) for key in self.relatives]
+
+    def __exit__(self, kind, error, traceback) -> bool:
+        if error is not None:
+            replacement = self._explained(error)
+            self._remove_staging()
+            if replacement is not None:
+                raise replacement from None
+            return False
+        try:
+            self._commit()
+        except OSError as failure:
+            raise WriteError(f"{self.target}: cannot move the new files into place, no output was changed: "
+                             f"{failure.strerror or failure}") from None
+        finally:
+            self._remove_staging()
+        return False
+
+    def _explained(self, error: BaseException) -> WriteError | None:
+        """A WriteError naming the target for an OSError; an error of ours gets the target's name in place."""
+        if isinstance(error, OSError):
+            where = self._unstaged(error.filename) if error.filename else self.target
+            return WriteError(f"{where}: {_NOT_CHANGED}: {error.strerror or error}")
+        if isinstance(error, AnnotatorError) and self.staging is not None:
+            error.args = (self._unstaged(str(error)),)  # e.g. write_atomic's WriteError about a staged path
+        return None
+
+    def _commit(self) -> None:
+        finals = self.files
+        if self.staging is None:
+            return  # nothing was written
+        if self.guard is not None:
+            for final in finals:
+                self.guard.check_file(final)
+        if not self.merge:
+            made: list[Path] = []
+            try:
+                _make_folders(self.target.parent, made)
+                _set_default_mode(self._staging())
+                os.rename(self._staging(), self.target)
+            except OSError:
+                _remove_folders(made)
+                if not self.target.is_dir():
+                    raise
+                self.merge = True  # someone made the folder meanwhile: move the files into it
+            else:
+                self.staging = None
+                sync_folder(self.target.parent)
+                return
+        replace_together([(self._staging().joinpath(*key.split("/")), final)
+                          for key, final in zip(self.relatives, finals)])
+
+    def _staging(self) -> Path:
+        assert self.staging is not None, "StagedFolder used outside its with block"
+        return self.staging
+
+    def _unstaged(self, text: str | bytes) -> str:
+        text = os.fsdecode(text)
+        return text.replace(str(self.staging), str(self.target)) if self.staging is not None else text
+
+    def _remove_staging(self) -> None:
+        if self.staging is not None:
+            shutil.rmtree(self.staging, ignore_errors=True)
+            self.staging = None
+
+
+def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None) -> list[Path]:
+    """Write each file of CONTENTS (path -> bytes) beside its target, then replace all targets together.
+
+    Missing folders are made, and removed again if the write fails. The paths written."""
+    staged: list[tuple[Path, Path]] = []
+    made: list[Path] = []
+    try:
+        for final, content in contents.items():
+            _make_folders(final.parent, made)
+            handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
+            staged.append((Path(name), final))
+            with os.fdopen(handle, "wb") as stream:
+                keep_owner_and_mode(stream.fileno(), _stat_or_none(final))
+                stream.write(content)
+                stream.flush()
+                os.fsync(stream.fileno())
+        if guard is not None:
+            for final in contents:
+                guard.check_file(final)
+        replace_together(staged)
+    except BaseException as error:
+        for temp, _ in staged:
+            temp.unlink(missing_ok=True)
+        _remove_folders(made)
+        if isinstance(error, OSError):
+            where = next((final for temp, final in staged if str(temp) == error.filename), None)
+            where = where or (staged[-1][1] if staged else next(iter(contents), Path(".")))
+            raise WriteError(f"{where}: {_NOT_CHANGED}: {error.strerror or error}") from None
+        raise
+    return list(contents)
+
+
+def replace_together(moves: list[tuple[Path, Path]]) -> None:
+    """Move each staged file onto its final path; if one move fails, every final path is put back as it was."""
+    for _, final in moves:
+        if final.is_dir() and not final.is_symlink():
+            raise IsADirectoryError(21, "a folder is in the way", str(final))
+    done: list[tuple[Path, Path | None]] = []  # (final, the previous file kept aside, or None)
+    made: list[Path] = []
+    try:
+        for staged, final in moves:
+            _make_folders(final.parent, made)
+            previous = _keep_aside(final) if os.path.lexists(final) else None
+            done.append((final, previous))
+            os.replace(staged, final)
+    except OSError:
+        for final, previous in reversed(done):
+            try:
+                if previous is not None:
+                    os.replace(previous, final)
+                    previous.unlink(missing_ok=True)  # rename does nothing between two links of one file
+                else:
+                    final.unlink(missing_ok=True)
+            except OSError:
+                pass
+        _remove_folders(made)
+        raise
+    for _, previous in done:
+        if previous is not None:
+            previous.unlink(missing_ok=True)
+    for folder in dict.fromkeys(final.parent for _, final in moves):
+        sync_folder(folder)
+
+
+def _keep_aside(final: Path) -> Path:
+    """A hidden hard link to FINAL's present file beside it (FINAL stays in place), or FINAL moved there."""
+    while True:
+        aside = final.with_name(f".{final.name}.{secrets.token_hex(4)}.previous")
+        try:
+            os.link(final, aside, follow_symlinks=False)
+            return aside
+        except FileExistsError:
+            continue
+        except OSError:
+            if os.path.lexists(aside):
+                continue
+            os.rename(final, aside)  # no hard links here: FINAL is missing until its replacement lands
+            return aside
+
+
+def _nearest_existing(folder: Path) -> Path:
+    for candidate in [folder, *folder.parents]:
+        if candidate.is_dir():
+            return candidate
+    return Path(".")
+
+
+def _make_folders(folder: Path, made: list[Path]) -> None:
+    """Make FOLDER and its missing parents, outermost first, adding each to MADE once made."""
+    missing = []
+    for candidate in [folder, *folder.parents]:
+        if candidate.exists():
+            break
+        missing.append(candidate)
+    for candidate in reversed(missing):
+        try:
+            candidate.mkdir()
+        except FileExistsError:
+            continue
+        made.append(candidate)
+
+
+def _remove_folders(folders: list[Path]) -> None:
+    for folder in reversed(folders):
+        try:
+            folder.rmdir()
+        except OSError:
+            pass
+
+
+def _set_default_mode(folder: Path) -> None:
+    """The mode a new folder gets from the umask (mkdtemp makes it private)."""
+    umask = os.umask(0)
+    os.umask(umask)
+    os.chmod(folder, 0o777 & ~umask)
+
+
+def _stat_or_none(path: Path) -> os.stat_result | None:
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
