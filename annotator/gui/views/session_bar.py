@@ -40,6 +40,7 @@ class SessionBar(QWidget):
         task_label.setBuddy(self.task)
         self.progress = QLabel(self)
         self.progress.setObjectName("transcription_progress")
+        self.progress.setTextFormat(Qt.TextFormat.RichText)  # always: a text without tags would show its escapes
         self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
         layout = QHBoxLayout(self)
