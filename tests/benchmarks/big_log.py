@@ -154,18 +154,24 @@ def _user_turn(w: _Writer, session_tag: str, turn_id: str, number: int, said: st
     w.event(turn_id, "UNLOCK", ":hub_release_session_lock")
 
 
-def _session(w: _Writer, number: int) -> None:
+def _session(w: _Writer, number: int, one_session: bool = False) -> None:
+    """Session NUMBER; ONE_SESSION writes only its turns (ids made unique across sessions), to be
+    wrapped with the others in a single GC_SESSION."""
     rng = w.rng
     tag = f"travel-20261121-{number:05d}"
     start = 941473394.0 + number * 900.0
-    w.clock = start
-    w.tidx = 0
+    if not one_session:
+        w.clock = start
+        w.tidx = 0
     annotate = number % 2 == 0
     out = w.out
     session_parts: list[str] = []
     w.out = _Buffer(session_parts)
-    if annotate:
-        w.out.write(f'    <GC_ANNOT type_task_completion="{rng.choice("1110")}"/>\n')
+    task = rng.choice("1110")
+    if annotate and not one_session:
+        w.out.write(f'    <GC_ANNOT type_task_completion="{task}"/>\n')
+    ids = (lambda turn: f"{number}{turn:02d}", lambda turn: f"{number}{turn:02d}") if one_session else \
+        (lambda turn: f"-{turn:02d}", lambda turn: f"{turn:02d}")
     n_exchanges = rng.randint(5, 9)
     turn = 0
     for exchange in range(n_exchanges):
@@ -174,16 +180,19 @@ def _session(w: _Writer, number: int) -> None:
                  "ampm": rng.choice(["am", "pm"])}
         turn += 1
         error = rng.random() < 0.1
-        _turn(w, f"-{turn:02d}", _system_turn, tag, f"-{turn:02d}", turn, PROMPTS[exchange % len(PROMPTS)], slots, error,
+        _turn(w, ids[0](turn), _system_turn, tag, ids[0](turn), turn, PROMPTS[exchange % len(PROMPTS)], slots, error,
               exchange == 0, exchange == n_exchanges - 1)
         turn += 1
         said = _fill(rng.choice(USER_SAYS), slots)
         heard_words = said.replace("[noise] ", "").replace("uh ", "").split()
         if rng.random() < 0.3:
             heard_words[rng.randrange(len(heard_words))] = rng.choice(CITIES)
-        _turn(w, f"{turn:02d}", _user_turn, tag, f"{turn:02d}", turn, said, " ".join(heard_words), annotate, slots)
+        _turn(w, ids[1](turn), _user_turn, tag, ids[1](turn), turn, said, " ".join(heard_words), annotate, slots)
     body = "".join(session_parts)
     w.out = out
+    if one_session:
+        out.write(body)
+        return
     out.write(f'  <GC_SESSION id="129.10.2.200:1010:{number}" stime="{start:.3f}" etime="{w.clock:.3f}">\n{body}  </GC_SESSION>\n')
 
 
@@ -208,8 +217,9 @@ class _Buffer:
 
 
 
-def make_big_log(path: str | Path, target_mb: float = 100) -> Path:
-    """Write a log of about TARGET_MB megabytes to PATH (deterministic); return PATH."""
+def make_big_log(path: str | Path, target_mb: float = 100, one_session: bool = False) -> Path:
+    """Write a log of about TARGET_MB megabytes to PATH (deterministic); return PATH. ONE_SESSION puts
+    every turn in a single GC_SESSION (tens of thousands of turns) instead of ~2,000 of a dozen turns."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     target = int(target_mb * 1_000_000)
@@ -218,29 +228,43 @@ def make_big_log(path: str | Path, target_mb: float = 100) -> Path:
     with open(temp, "w", encoding="utf-8", newline="\n") as out:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n<GC_LOG logfile_version="11">\n')
         writer = _Writer(out, rng)
+        if one_session:
+            writer.clock = 941473394.0
+            out.write('  <GC_SESSION id="129.10.2.200:1010:1" stime="941473394.000" etime="')
+            end_time_at = out.tell()
+            out.write('941473394.000">\n')  # rewritten with the real end, of the same width, below
         number = 0
         while out.tell() < target:
             number += 1
-            _session(writer, number)
+            _session(writer, number, one_session)
+        if one_session:
+            out.write("  </GC_SESSION>\n")
         out.write("</GC_LOG>\n")
+        if one_session:
+            end = f"{writer.clock:.3f}"
+            assert len(end) == len("941473394.000"), "the session's end must fit its placeholder"
+            out.seek(end_time_at)
+            out.write(end)
     temp.replace(path)
     return path
 
 
-def cached_big_log(target_mb: float = 100) -> Path:
-    """The benchmark log of this size under tests/benchmarks/.cache/, made once."""
-    path = CACHE / f"big-v{VERSION}-{target_mb:g}mb-hublog.xml"
+def cached_big_log(target_mb: float = 100, one_session: bool = False) -> Path:
+    """The benchmark log of this size and shape under tests/benchmarks/.cache/, made once."""
+    shape = "-one-session" if one_session else ""
+    path = CACHE / f"big-v{VERSION}-{target_mb:g}mb{shape}-hublog.xml"
     if not path.exists():
-        make_big_log(path, target_mb)
+        make_big_log(path, target_mb, one_session)
     return path
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=100)
+    parser.add_argument("--one-session", action="store_true", help="every turn in one GC_SESSION")
     parser.add_argument("out", nargs="?", type=Path)
     args = parser.parse_args()
-    path = make_big_log(args.out, args.mb) if args.out else cached_big_log(args.mb)
+    path = make_big_log(args.out, args.mb, args.one_session) if args.out else cached_big_log(args.mb, args.one_session)
     print(path)
 
 
