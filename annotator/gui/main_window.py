@@ -40,7 +40,7 @@ from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcrib
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
-from annotator.gui.undo_commands import SetTaskCompletion, TranscribeTurn, push_if_changed, removed_characters_note
+from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
 from annotator.gui.views.detail_panel import DetailPanel
 from annotator.gui.views.metrics_panel import MetricsPanel
 from annotator.gui.views.session_bar import SessionBar
@@ -417,9 +417,12 @@ class MainWindow(QMainWindow):
         self._reveal(command)
 
     def _reveal(self, command) -> None:
-        """Show the turn an undo or redo changed, so the annotator sees what happened."""
-        if isinstance(command, TranscribeTurn) and command.turn != self.current_turn():
-            self.select_turn(command.turn)
+        """Show the session and turn an undo or redo changed, so the annotator sees what happened."""
+        session, turn = changed_place(command)
+        if turn is not None and turn != self.current_turn():
+            self.select_turn(turn)
+        elif turn is None and session is not None and session != self.session:
+            self.show_session(session.index)
 
     # --- playback hooks (audio is wired by the lead) --------------------------------
     def play_pause(self) -> None:
