@@ -178,6 +178,8 @@ class MainWindow(QMainWindow):
         c.document_opened.connect(self._show_document)
         c.document_closed.connect(self._show_no_document)
         c.document_saved.connect(self._on_document_saved)
+        for view in (self.editor, self.metrics, self.detail, self.model):
+            c.annotation_changed.connect(view.on_annotation_changed)
         c.annotation_changed.connect(self._on_annotation_changed)
         c.status_reported.connect(self.show_status)
         c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
@@ -253,12 +255,8 @@ class MainWindow(QMainWindow):
             self.session_bar.show_progress(*self.model.transcription_progress())
 
     def _on_annotation_changed(self, change: AnnotationChange) -> None:
-        self.editor.on_annotation_changed(change)
-        self.metrics.on_annotation_changed(change)
         if change.session == self.session:
             self._reflect_session()
-        if change.turn is not None and change.turn == self.detail.element:
-            self.detail.show_turn(change.turn)
 
     def _show_no_document(self) -> None:
         self._show_document(None)

@@ -1,7 +1,7 @@
 """One small undoable command per annotation edit; each calls the core's mutators only.
 
-The core announces every change (LogDocument listeners), so commands never
-touch widgets: the models and views update themselves from the announcement.
+The core announces every change, so commands never touch widgets: the views
+update themselves from DocumentController.annotation_changed (docs/events.md).
 """
 
 from __future__ import annotations
