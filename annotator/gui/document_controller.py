@@ -1,12 +1,13 @@
 """The opened log's life: open, save, save as, export, close, and asking before discarding work.
 
-Holds the LogDocument and the QUndoStack of its edits; re-announces the
-core's AnnotationChange events as a Qt signal for the widgets. Every error
+Holds the LogDocument and the QUndoStack of its edits. It is the GUI's one
+listener on the document and re-announces each AnnotationChange as
+annotation_changed, the signal every Qt view connects to (docs/events.md). Every error
 the user can cause (AnnotatorError) is shown in a message box naming the
 file and place, and whatever was open before stays open.
 
-Unsaved work is what the undo stack holds since the last save plus typing not
-yet stored (a widget registers it with add_typing_source). A log can be open
+Unsaved work is what the undo stack holds since the last save (its clean state,
+the one unsaved flag) plus typing not yet stored (a widget registers it with add_typing_source). A log can be open
 read-only (the recovery watcher's open_guard decides, when another window has
 it open): then no edit reaches the undo stack and nothing is saved.
 """

@@ -40,7 +40,7 @@ from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcrib
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
-from annotator.gui.undo_commands import SetTaskCompletion, TranscribeTurn, push_if_changed, removed_characters_note
+from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
 from annotator.gui.views.detail_panel import DetailPanel
 from annotator.gui.views.metrics_panel import MetricsPanel
 from annotator.gui.views.session_bar import SessionBar
@@ -178,6 +178,8 @@ class MainWindow(QMainWindow):
         c.document_opened.connect(self._show_document)
         c.document_closed.connect(self._show_no_document)
         c.document_saved.connect(self._on_document_saved)
+        for view in (self.editor, self.metrics, self.detail, self.model):
+            c.annotation_changed.connect(view.on_annotation_changed)
         c.annotation_changed.connect(self._on_annotation_changed)
         c.status_reported.connect(self.show_status)
         c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
@@ -253,12 +255,8 @@ class MainWindow(QMainWindow):
             self.session_bar.show_progress(*self.model.transcription_progress())
 
     def _on_annotation_changed(self, change: AnnotationChange) -> None:
-        self.editor.on_annotation_changed(change)
-        self.metrics.on_annotation_changed(change)
         if change.session == self.session:
             self._reflect_session()
-        if change.turn is not None and change.turn == self.detail.element:
-            self.detail.show_turn(change.turn)
 
     def _show_no_document(self) -> None:
         self._show_document(None)
@@ -417,9 +415,12 @@ class MainWindow(QMainWindow):
         self._reveal(command)
 
     def _reveal(self, command) -> None:
-        """Show the turn an undo or redo changed, so the annotator sees what happened."""
-        if isinstance(command, TranscribeTurn) and command.turn != self.current_turn():
-            self.select_turn(command.turn)
+        """Show the session and turn an undo or redo changed, so the annotator sees what happened."""
+        session, turn = changed_place(command)
+        if turn is not None and turn != self.current_turn():
+            self.select_turn(turn)
+        elif turn is None and session is not None and session != self.session:
+            self.show_session(session.index)
 
     # --- playback hooks (audio is wired by the lead) --------------------------------
     def play_pause(self) -> None:

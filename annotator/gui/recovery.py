@@ -7,7 +7,7 @@ closed or replaced the journal is written at once, so a Reload offers the
 unsaved edits back on top of the new file. Opening a log that another window has
 open asks first (recovery_questions): read-only, edit here too, or cancel; the
 other window's work is never offered nor deleted here. Work of windows that died
-is offered once: Restore (the default) or Discard. A save, or Discard when
+is offered once: Restore (the default; one step on the undo stack) or Discard. A save, or Discard when
 closing, removes this window's journal. A journal that cannot be written is a
 warning in the status bar until a write succeeds.
 """
@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, tell_set_aside
+from annotator.gui.undo_commands import RestoreWork
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
 
@@ -105,13 +106,14 @@ class RecoveryWatcher(QObject):
         except AnnotatorError as error:
             self.controller.show_error("Cannot restore the unsaved work", error)
             return
-        self.controller.undo_stack.resetClean()  # restored work is unsaved work
+        if restored:
+            self.controller.undo_stack.push(RestoreWork(restored))  # one step to undo, and unsaved work
         try:
             journal.flush()  # in this window's journal now: the claimed ones may go
             journal.drop(found.entries)
         except AnnotatorError:
             pass  # kept, and the warning says why
-        self.controller.status_reported.emit(f"Restored {restored} unsaved annotation(s) of {document.path.name}")
+        self.controller.status_reported.emit(f"Restored {len(restored)} unsaved annotation(s) of {document.path.name}")
 
     # --- while it is open ---------------------------------------------------------------------
     def _typing_changed(self) -> None:

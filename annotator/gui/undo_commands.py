@@ -1,7 +1,7 @@
 """One small undoable command per annotation edit; each calls the core's mutators only.
 
-The core announces every change (LogDocument listeners), so commands never
-touch widgets: the models and views update themselves from the announcement.
+The core announces every change, so commands never touch widgets: the views
+update themselves from DocumentController.annotation_changed (docs/events.md).
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from PySide6.QtGui import QUndoCommand
 
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED, set_task_completion, set_transcription
 from annotator.log.elements import Session, Turn
+from annotator.log.journal_values import RestoredValue
 from annotator.log.text import clean_text, without_non_xml
 
 TASK_COMPLETION_TEXT = {
@@ -61,6 +62,41 @@ class SetTaskCompletion(QUndoCommand):
 
     def undo(self) -> None:
         set_task_completion(self.session, self.old, restoring=True)  # the log's own value may be neither 1 nor 0
+
+
+class RestoreWork(QUndoCommand):
+    """The unsaved work a recovery journal gave back, as one step however many values it set.
+
+    Made once the journal is applied (RecoveryJournal.restore sets all or nothing, and raises
+    before the stack sees anything), so the redo that pushing runs has nothing left to do."""
+
+    def __init__(self, values: list[RestoredValue]):
+        super().__init__("Restore unsaved work")
+        self.values = values
+        self._applied = True
+
+    def redo(self) -> None:
+        if self._applied:
+            self._applied = False
+            return
+        for value in self.values:
+            value.apply()
+
+    def undo(self) -> None:
+        for value in reversed(self.values):
+            value.revert()
+
+
+def changed_place(command: QUndoCommand | None) -> tuple[Session | None, Turn | None]:
+    """Where undoing or redoing COMMAND changes the log, to show it: (session, turn or None)."""
+    if isinstance(command, TranscribeTurn):
+        return command.turn.session, command.turn
+    if isinstance(command, SetTaskCompletion):
+        return command.session, None
+    if isinstance(command, RestoreWork) and command.values:
+        target = command.values[0].target
+        return (target, None) if isinstance(target, Session) else (target.session, target)
+    return None, None
 
 
 def removed_characters_note(count: int) -> str:

@@ -2,7 +2,8 @@
 
 Load with LogDocument.load(path). Read through the views in `sessions`;
 change annotations only through annotator.log.annotations, which announce
-each change to the listeners registered here.
+each change to the listeners registered here (how every consumer hears a
+change: docs/events.md).
 """
 
 from __future__ import annotations
@@ -45,8 +46,8 @@ class LogDocument:
         self.notes: list[str] = list(parsed.notes)  # non-fatal remarks from loading, shown as findings
         self.save_notices: tuple[str, ...] = ()  # what the last save has to tell (a file written in place...)
         self._listeners: list[Listener] = []
-        self.revision = 0  # bumped by every annotation change
-        self.saved_revision = 0
+        self.revision = 0  # bumped by every annotation change: a key for caches, never an unsaved flag
+        self._file_values: dict[tuple[int, int | None], str | None] = {}  # what the file holds where it differs
         self._stamped_path = path.resolve()  # the file doc.stamp describes (save-as moves doc.path away from it)
         self.sessions: list[Session] = []
         self._index_sessions()
@@ -84,7 +85,10 @@ class LogDocument:
 
     @property
     def is_modified(self) -> bool:
-        return self.revision != self.saved_revision
+        """True while an annotation differs from what the file holds: an edit undone, or set back by
+        hand, is no modification. (The GUI's unsaved mark is its undo stack's clean state, which
+        agrees: a stack back at its clean index holds the file's values.)"""
+        return bool(self._file_values)
 
     def session(self, session_id: str) -> Session | None:
         for session in self.sessions:
@@ -110,6 +114,9 @@ class LogDocument:
 
     def announce(self, change: AnnotationChange) -> None:
         self.revision += 1
+        where = (change.session.index, None if change.turn is None else change.turn.index)
+        if self._file_values.setdefault(where, change.old) == change.new:
+            del self._file_values[where]
         for listener in list(self._listeners):
             listener(change)
 
@@ -137,7 +144,7 @@ class LogDocument:
         written = write_locked(target, self.parsed.write_to)
         self.save_notices = written.notices
         if resolved == self.path.resolve():
-            self.saved_revision = self.revision
+            self._file_values.clear()
             self.parsed.stamp = FileStamp.of(written.path)
             self._stamped_path = written.path.resolve()
         remove_stale_temp_files(written.path)

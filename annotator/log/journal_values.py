@@ -8,6 +8,7 @@ journal applied to a log whose positions moved still finds its turns by id.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.errors import AnnotationError, AnnotationFileError
@@ -62,8 +63,23 @@ def changed_since(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
                        for e in edits.transcriptions)
 
 
-def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) -> int:
-    """Set the values of ENTRIES (oldest first) in DOC, all or nothing; the number of values changed.
+@dataclass(frozen=True)
+class RestoredValue:
+    """One annotation a restore changed: set it again (redo) or put back what DOC held (undo)."""
+
+    target: Turn | Session
+    old: str | None
+    new: str | None
+
+    def apply(self) -> None:
+        _set(self.target, self.new, restoring=True)
+
+    def revert(self) -> None:
+        _set(self.target, self.old, restoring=True)
+
+
+def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) -> list[RestoredValue]:
+    """Set the values of ENTRIES (oldest first) in DOC, all or nothing; the values changed, in log order.
 
     Every target is found before anything is set; raises AnnotationFileError naming WHERE
     (DOC unchanged) when an edit names a turn or session DOC lacks, or a value cannot be stored.
@@ -91,7 +107,8 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
         for target, value in reversed(done):
             _set(target, value, restoring=True)  # what the log held, even a value the app would not offer
         raise AnnotationFileError(f"{where}: {error}; nothing was restored") from None
-    return sum(_get(target) != old for target, old in dict(reversed(done)).items())
+    first_old = dict(reversed(done))  # a target set twice keeps the value DOC held before the first
+    return [RestoredValue(target, old, _get(target)) for target, old in first_old.items() if _get(target) != old]
 
 
 def _in_log_order(item: tuple[Key, Value]) -> tuple[int, int]:

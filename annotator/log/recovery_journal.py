@@ -53,6 +53,7 @@ from annotator.log.journal_entries import (
 )
 from annotator.log.journal_values import (
     Key,
+    RestoredValue,
     Value,
     annotation_values,
     apply_entries,
@@ -199,8 +200,8 @@ class RecoveryJournal:
             conflicts = changed_since(self._baseline, edits)
         return JournalEntry(path, log_path, sha256, written, edits, matches, conflicts)
 
-    def restore(self, doc: LogDocument, entries: list[JournalEntry]) -> int:
-        """Apply ENTRIES to DOC (oldest first), all or nothing; the number of values changed.
+    def restore(self, doc: LogDocument, entries: list[JournalEntry]) -> list[RestoredValue]:
+        """Apply ENTRIES to DOC (oldest first), all or nothing; the values changed (to undo them as one).
 
         Raises AnnotationFileError (DOC unchanged) when an edit names a turn or session DOC lacks.
         """

@@ -3,11 +3,15 @@ and the window's keys passing through it."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from PySide6.QtCore import QMimeData, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
 
+from annotator.gui.document_controller import DocumentController
+from annotator.gui.settings import AppSettings
 from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, word_diff
 from annotator.log.annotations import set_transcription
@@ -17,11 +21,15 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 
 class Harness(QWidget):
-    """The editor and a second focusable widget, in one shown, active window."""
+    """The editor and a second focusable widget, in one shown, active window; the document
+    controller holds the log and its undo stack, and the editor hears its changes as the window wires it."""
 
-    def __init__(self, stack: QUndoStack):
+    def __init__(self, log: Path):
         super().__init__()
-        self.editor = TranscriptionEditor(stack, self)
+        self.controller = DocumentController(self, AppSettings())
+        assert self.controller.open_path(log)
+        self.editor = TranscriptionEditor(self.controller.undo_stack, self)
+        self.controller.annotation_changed.connect(self.editor.on_annotation_changed)
         self.elsewhere = QLineEdit(self)
         layout = QVBoxLayout(self)
         layout.addWidget(self.editor)
@@ -29,24 +37,23 @@ class Harness(QWidget):
 
 
 @pytest.fixture
-def document(absolute_audio_log) -> LogDocument:
-    return LogDocument.load(absolute_audio_log)
-
-
-@pytest.fixture
-def stack(qapp) -> QUndoStack:
-    return QUndoStack()
-
-
-@pytest.fixture
-def harness(qtbot, stack, document) -> Harness:
-    harness = Harness(stack)
+def harness(qtbot, absolute_audio_log) -> Harness:
+    harness = Harness(absolute_audio_log)
     qtbot.addWidget(harness)
-    document.add_listener(harness.editor.on_annotation_changed)
     harness.show()
     harness.activateWindow()
     qtbot.waitUntil(harness.isActiveWindow)
     return harness
+
+
+@pytest.fixture
+def document(harness) -> LogDocument:
+    return harness.controller.document
+
+
+@pytest.fixture
+def stack(harness) -> QUndoStack:
+    return harness.controller.undo_stack
 
 
 def turns(document):

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QModelIndex, Qt
 from PySide6.QtGui import QBrush, QUndoStack
+from PySide6.QtWidgets import QWidget
 from pytestqt.modeltest import ModelTester
 
+from annotator.gui.document_controller import DocumentController
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.models.turn_table import UNTRANSCRIBED_PLACEHOLDER, Column, TurnTableModel, needs_transcription
+from annotator.gui.settings import AppSettings
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 
@@ -89,8 +92,25 @@ def test_latin1_text_is_shown_as_read(stack, latin1_log):
     assert "no zürich" in texts and "i would like to fly to são paulo" in texts
 
 
-def test_editing_a_cell_pushes_an_undoable_command(qtbot, stack, absolute_audio_log):
-    model, document = model_on(absolute_audio_log, stack)
+@pytest.fixture
+def controller(qtbot) -> DocumentController:
+    """The document controller, whose annotation_changed the model hears as the window connects it."""
+    owner = QWidget()
+    qtbot.addWidget(owner)
+    return DocumentController(owner, AppSettings())
+
+
+def model_heard_through(controller: DocumentController, path) -> TurnTableModel:
+    assert controller.open_path(path)
+    model = TurnTableModel(controller.undo_stack)
+    controller.annotation_changed.connect(model.on_annotation_changed)
+    model.set_session(controller.document.sessions[0])
+    return model
+
+
+def test_editing_a_cell_pushes_an_undoable_command(qtbot, controller, absolute_audio_log):
+    model = model_heard_through(controller, absolute_audio_log)
+    document, stack = controller.document, controller.undo_stack
     index = model.index(1, Column.TRANSCRIPTION)
     assert model.flags(index) & Qt.ItemFlag.ItemIsEditable
     assert not model.flags(model.index(0, Column.TRANSCRIPTION)) & Qt.ItemFlag.ItemIsEditable  # system turn
@@ -111,18 +131,19 @@ def test_editing_a_cell_pushes_an_undoable_command(qtbot, stack, absolute_audio_
     assert not model.setData(model.index(0, Column.TRANSCRIPTION), "system turns take none")
 
 
-def test_changes_made_by_the_core_reach_the_view(qtbot, stack, absolute_audio_log):
-    model, document = model_on(absolute_audio_log, stack)
+def test_changes_made_by_the_core_reach_the_view(qtbot, controller, absolute_audio_log):
+    model = model_heard_through(controller, absolute_audio_log)
     with qtbot.waitSignal(model.dataChanged) as changed:
-        set_transcription(document.sessions[0].turns[3], "from the mile high city")
+        set_transcription(controller.document.sessions[0].turns[3], "from the mile high city")
     assert changed.args[0].row() == 3
     assert cell(model, 3, Column.TRANSCRIPTION) == "from the mile high city"
 
 
-def test_switching_documents_stops_listening_to_the_old_one(qtbot, stack, absolute_audio_log, latin1_log):
-    model, old = model_on(absolute_audio_log, stack)
-    new = LogDocument.load(latin1_log)
-    model.set_session(new.sessions[0])
+def test_switching_documents_stops_listening_to_the_old_one(qtbot, controller, absolute_audio_log, latin1_log):
+    model = model_heard_through(controller, absolute_audio_log)
+    old = controller.document
+    assert controller.open_path(latin1_log)
+    model.set_session(controller.document.sessions[0])
     with qtbot.assertNotEmitted(model.dataChanged):
         set_transcription(old.sessions[0].turns[1], "not shown any more")
     model.set_session(None)

@@ -98,3 +98,23 @@ def test_control_characters_that_are_whitespace_become_spaces(tmp_path: Path):
     turn = doc.sessions[0].turns[1]
     assert set_transcription(turn, "one\x0btwo\x1cthree\x0cfour")
     assert turn.transcription == "one two three four"
+
+
+def test_is_modified_is_whether_an_annotation_differs_from_the_file(tmp_path: Path):
+    """Set back to what the file holds is no modification; a save in place makes the file agree;
+    a copy saved elsewhere leaves the document's own file behind."""
+    doc = LogDocument.load(_pretty_log(tmp_path))
+    turn, session = doc.sessions[0].turn("-2"), doc.sessions[0]
+    set_transcription(turn, "boston")
+    set_task_completion(session, "1")
+    set_transcription(turn, None)
+    assert doc.is_modified, "the task completion still differs"
+    set_task_completion(session, None)
+    assert not doc.is_modified and doc.revision == 4
+    set_transcription(turn, "boston")
+    doc.save(tmp_path / "copy.xml")
+    assert doc.is_modified
+    doc.save()
+    assert not doc.is_modified
+    set_transcription(turn, None)
+    assert doc.is_modified, "the file now holds the transcription"

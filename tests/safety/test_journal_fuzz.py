@@ -72,7 +72,7 @@ def offer(raw: bytes) -> tuple[str, LogDocument | None]:
         except AnnotationFileError:
             assert extract(doc) == before and not doc.is_modified, "nothing restored"
             return "refused", None
-        assert journal.restore(doc, found.entries) == 0, "every value was set the first time"
+        assert journal.restore(doc, found.entries) == [], "every value was set the first time"
         return "offered", doc
 
 

@@ -74,7 +74,7 @@ def test_the_work_of_two_dead_windows_is_claimed_once_and_restores_both(annotate
     found_c, found_d = c.leftovers(), d.leftovers()
     assert len(found_c.entries) == 2 and found_d.entries == [], "claimed by exactly one window"
     assert not a.lock_file.exists() and not b.lock_file.exists(), "dead windows' locks are cleaned up"
-    assert c.restore(doc_c, found_c.entries) == 2
+    assert len(c.restore(doc_c, found_c.entries)) == 2
     c.flush()
     c.drop(found_c.entries)
     assert doc_c.sessions[0].user_turns[0].transcription == "from window a"
@@ -102,7 +102,7 @@ def test_a_reloaded_document_offers_its_own_window_s_journal(annotated_log: Path
     again.hold()
     [entry] = again.leftovers().entries
     assert entry.file != again.file and not again.file.exists(), "claimed: the new journal starts afresh"
-    assert again.restore(fresh, [entry]) == 1
+    assert len(again.restore(fresh, [entry])) == 1
 
 
 def test_lock_states(tmp_path: Path):

@@ -68,7 +68,7 @@ def test_record_then_restore_in_a_new_session(annotated_log: Path, data_dir: Pat
     assert entry.matches_file and entry.warning is None and found.set_aside == []
     minute = f"{datetime.now():%Y-%m-%d %H:}"
     assert entry.summary.startswith("3 transcriptions, 1 removed transcription and 1 task completion from " + minute)
-    assert later.restore(reopened_doc, found.entries) == 5
+    assert len(later.restore(reopened_doc, found.entries)) == 5
     assert extract(reopened_doc) == extract(doc)
     later.drop(found.entries)
     assert reopened(annotated_log)[2].entries == [] and list(journal.folder.glob("*.json")) == []

@@ -2,8 +2,9 @@
 
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
-undoable TranscribeTurn) and the turn's WER once it is transcribed. The model
-listens to the document and turns each AnnotationChange into dataChanged.
+undoable TranscribeTurn) and the turn's WER once it is transcribed. Connected to
+DocumentController.annotation_changed, the model turns each change of a turn it
+shows into dataChanged (docs/events.md).
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
-from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.log.text import shorten
 
@@ -73,7 +74,6 @@ class TurnTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.undo_stack = undo_stack
         self._session: Session | None = None
-        self._document: LogDocument | None = None
         self._marker = _marker_icon()
         self._italic = QFont()
         self._italic.setItalic(True)
@@ -85,17 +85,10 @@ class TurnTableModel(QAbstractTableModel):
 
     def set_session(self, session: Session | None) -> None:
         self.beginResetModel()
-        document = session.document if session is not None else None
-        if document is not self._document:
-            if self._document is not None:
-                self._document.remove_listener(self._on_annotation_changed)
-            if document is not None:
-                document.add_listener(self._on_annotation_changed)
-            self._document = document
         self._session = session
         self.endResetModel()
 
-    def _on_annotation_changed(self, change: AnnotationChange) -> None:
+    def on_annotation_changed(self, change: AnnotationChange) -> None:
         if change.turn is None or change.session != self._session:
             return
         row = change.turn.index

@@ -6,6 +6,7 @@ from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from annotator.gui.plain_text import plain_tooltip
+from annotator.log.document import AnnotationChange
 from annotator.log.elements import DataView, ElementView, Turn
 from annotator.log.text import shorten
 
@@ -47,6 +48,11 @@ class DetailPanel(QTreeWidget):
 
     def show_turn(self, turn: Turn | None) -> None:
         self.show_element(turn)
+
+    def on_annotation_changed(self, change: AnnotationChange) -> None:
+        """The turn shown got a new annotation: show it again with its GC_ANNOT."""
+        if change.turn is not None and change.turn == self._element:
+            self.show_turn(change.turn)
 
     def _add_element(self, parent: QTreeWidgetItem, view: ElementView) -> QTreeWidgetItem:
         item = QTreeWidgetItem(parent, [shorten(_title(view)), shorten(_summary(view))])
