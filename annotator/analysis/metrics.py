@@ -1,4 +1,4 @@
-"""Per-session metrics as /work/shared/METRICS.md defines them (MITRE's DMA metrics) and
+"""Per-session metrics as docs/metrics.md defines them (MITRE's DMA metrics) and
 the log standard's Content table.
 
     metrics = session_metrics(session)
@@ -20,7 +20,7 @@ with its turnid); a session's transcriptions are the transcriptions of its turns
 
 The columns, in SESSION_METRIC_COLUMNS order:
 
-DMA metrics (METRICS.md):
+DMA metrics (docs/metrics.md):
 - task_completion: the session GC_ANNOT's type_task_completion ("1", "0"...).
 - time_to_completion: etime of the last element carrying type_end_task minus
   stime of the first element carrying type_start_task (messages and events use

@@ -1,4 +1,4 @@
-"""Word error rate of the recognizer against the human transcription (METRICS.md).
+"""Word error rate of the recognizer against the human transcription (docs/metrics.md).
 
 Both sides are normalised with annotator.log.text.normalize_words, joined with
 single spaces and aligned by jiwer, which gives the substitution, deletion and

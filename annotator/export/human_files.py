@@ -1,4 +1,4 @@
-"""Export the annotations as MITRE human-annotation files (METRICS.md), one beside each log's name.
+"""Export the annotations as MITRE human-annotation files (docs/mitre-human-file.md), one beside each log's name.
 
     export_human([Path("corpus/")], Path("annotations/"))
 
