@@ -157,7 +157,3 @@ def _sample_times(sessions: list[etree._Element]) -> list[str | None]:
             if len(values) > _UNIT_SAMPLE:
                 break
     return values
-
-
-def load_log(path: str | Path) -> LogDocument:
-    return LogDocument.load(path)
