@@ -16,14 +16,12 @@ from lxml import etree
 from annotator.log.text import clean_text
 from annotator.log.times import TimeUnit, parse_number
 from annotator.log.turn_facts import ACTIVITY_TAGS as ACTIVITY_TAGS
+from annotator.log.turn_facts import EVENT_TAGS, TurnFacts, scan_turn, session_transcriptions, transcription_data
 from annotator.log.turn_facts import TRANSCRIPTION_KEY as TRANSCRIPTION_KEY
-from annotator.log.turn_facts import TurnFacts, scan_turn, session_transcriptions, transcription_data
 from annotator.log.turn_ids import TurnKey, turn_key
 
 if TYPE_CHECKING:
     from annotator.log.document import LogDocument
-
-EVENT_TAGS = ACTIVITY_TAGS + ("GC_ANNOT",)
 
 
 class ElementView:
