@@ -32,7 +32,7 @@ def test_no_qt_import_outside_the_gui_package():
 
 def test_the_core_loads_without_qt_in_the_process():
     script = ("import sys; import annotator.cli.main, annotator.analysis.validation, annotator.export.formats, "
-              "annotator.markers, annotator.audio, annotator.timeline.data; "
+              "annotator.markers, annotator.audio, annotator.timeline.data, annotator.timeline.hits; "
               "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"

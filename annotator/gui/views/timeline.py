@@ -2,7 +2,7 @@
 
 Each lane is one graphics item painting numpy arrays (timeline_lane_item), so
 a session of 200k operations redraws within a frame; hover and click are
-binary searches on the same arrays (timeline_hits). Wheel zooms time, drag
+binary searches on the same arrays (annotator.timeline.hits). Wheel zooms time, drag
 pans, Fit shows everything; the turn band and the time axis stay put while
 the lanes scroll under them (timeline_rows). A session opens on its current
 turn with some context, not on the whole of a long session. The widget only
@@ -30,7 +30,6 @@ from PySide6.QtWidgets import (
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.views import timeline_style as style
 from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox
-from annotator.gui.views.timeline_hits import TURN_ROW, TimelineHit, audio_summary, hit_test
 from annotator.gui.views.timeline_lane_item import IntervalLaneItem, KindStyle
 from annotator.gui.views.timeline_legend import TimelineLegend, legend_entries
 from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
@@ -38,6 +37,7 @@ from annotator.log.elements import Session, Turn
 from annotator.timeline import data
 from annotator.timeline.audio import SIDE_OF_DIRECTION
 from annotator.timeline.data import Lane, TimelineData, build_timeline
+from annotator.timeline.hits import TURN_ROW, TimelineHit, audio_summary, hit_test
 from annotator.timeline.intervals import Intervals
 
 ZOOM_STEP = 2.0
