@@ -1,10 +1,15 @@
-"""Plot furniture shared by the timeline and the waveform: a view box that zooms time only, and a time axis."""
+"""Plot furniture shared by the timeline and the waveform: a view box that zooms time only, a time
+axis, the plot they sit in, and the playback cursor."""
 
 from __future__ import annotations
 
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 
 from annotator.log.clock import format_clock
+
+CURSOR_COLOUR = QColor("#d62728")
 
 
 class TimeViewBox(pg.ViewBox):
@@ -19,3 +24,29 @@ class TimeAxisItem(pg.AxisItem):
 
     def tickStrings(self, values, scale, spacing):
         return [format_clock(v * scale, spacing * scale) for v in values]
+
+
+def time_plot(view_box: TimeViewBox, axes: dict[str, pg.AxisItem], palette: QPalette) -> pg.PlotWidget:
+    """A plot in the palette's colours, without pyqtgraph's buttons and menu, that never takes the
+    keyboard from the transcription editor."""
+    plot = pg.PlotWidget(viewBox=view_box, axisItems=axes)
+    plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    plot.setBackground(palette.color(QPalette.ColorRole.Base))
+    item = plot.getPlotItem()
+    item.hideButtons()
+    item.setMenuEnabled(False)
+    text = palette.color(QPalette.ColorRole.Text)
+    for name in axes:
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen(QColor(text.red(), text.green(), text.blue(), 110)))
+        axis.setTextPen(pg.mkPen(text))
+    return plot
+
+
+def add_cursor_line(view_box: TimeViewBox) -> pg.InfiniteLine:
+    """The playback position: a vertical line over everything, hidden until there is one."""
+    line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(CURSOR_COLOUR, width=2))
+    line.setZValue(20)
+    line.hide()
+    view_box.addItem(line, ignoreBounds=True)
+    return line
