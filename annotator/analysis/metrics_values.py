@@ -6,7 +6,8 @@ import weakref
 from typing import TYPE_CHECKING
 
 from annotator.analysis.metrics_scan import DurationSum, SessionScan, TurnGroup
-from annotator.analysis.metrics_wer import WerCounts, facts_recognizer_text, turns_wer_counts
+from annotator.analysis.metrics_wer import facts_recognizer_text, turns_wer_counts
+from annotator.analysis.word_alignment import WerCounts
 from annotator.log.elements import Session
 from annotator.log.turn_facts import TurnFacts
 

@@ -1,108 +1,28 @@
 """Word error rate of the recognizer against the human transcription (docs/metrics.md).
 
-Both sides are normalised with annotator.log.text.normalize_words, joined with
-single spaces and aligned by jiwer, which gives the substitution, deletion and
-insertion counts. A session's rate is the sum of the turns' errors over the sum
-of their reference words (the NIST way), not the mean of the turn rates.
+Each turn's words are aligned by annotator.analysis.word_alignment (the one
+alignment, which the editor's live diff uses too). A session's rate is the sum
+of the turns' errors over the sum of their reference words (the NIST way), not
+the mean of the turn rates.
 
 A turn's recognizer text is its TurnFacts.asr_text (GC_DATA type_utt_text="asr",
 else type="text_input"). A turn whose recognizer data exist but are all empty
 has an empty hypothesis (every reference word is a deletion), not a missing
 one: the recognizer did answer, with nothing.
 
-Speed: identical word lists need no alignment, and the turns of a session are
-aligned by one jiwer call (jiwer's cost is mostly per call); the counts are
-the same as aligning each turn on its own, since each sentence is aligned
-separately inside that call.
+Speed: the turns of a session are aligned together (see align_words).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-import jiwer
-
+from annotator.analysis.word_alignment import WerCounts, Words, align_words
 from annotator.log.elements import Turn
 from annotator.log.text import normalize_words
 from annotator.log.turn_facts import TurnFacts, scan_turn
 
-
-@dataclass(frozen=True)
-class WerCounts:
-    """The alignment of one hypothesis against one reference (or the sum of several)."""
-
-    substitutions: int = 0
-    deletions: int = 0
-    insertions: int = 0
-    reference_words: int = 0
-
-    @property
-    def errors(self) -> int:
-        return self.substitutions + self.deletions + self.insertions
-
-    @property
-    def rate(self) -> float | None:
-        """errors / reference words; 0.0 for nothing against nothing; None for words against nothing."""
-        if self.reference_words:
-            return self.errors / self.reference_words
-        return 0.0 if self.errors == 0 else None
-
-    def __add__(self, other: WerCounts) -> WerCounts:
-        return WerCounts(
-            self.substitutions + other.substitutions,
-            self.deletions + other.deletions,
-            self.insertions + other.insertions,
-            self.reference_words + other.reference_words,
-        )
-
-
 NO_REFERENCE_WORDS = "the transcription has no words after normalisation but the recognizer heard {n}"
 NO_TRANSCRIPTION = "the turn has no transcription"
 NO_RECOGNIZER_TEXT = 'the turn has no recognizer text (no GC_DATA with type_utt_text="asr" or type="text_input")'
-
-Words = list[str]
-
-
-def align(reference: str, hypothesis: str) -> WerCounts:
-    """S/D/I of HYPOTHESIS against REFERENCE after word normalisation."""
-    return align_words([(normalize_words(reference), normalize_words(hypothesis))])[0]
-
-
-def align_words(pairs: list[tuple[Words, Words]]) -> list[WerCounts]:
-    """S/D/I of each (reference words, hypothesis words) pair, already normalised."""
-    counts: list[WerCounts | None] = []
-    references: list[str] = []
-    hypotheses: list[str] = []
-    for ref_words, hyp_words in pairs:
-        # jiwer refuses or misjudges empty sides; the counts are obvious there, and for equal words.
-        if not ref_words:
-            counts.append(WerCounts(insertions=len(hyp_words)))
-        elif not hyp_words:
-            counts.append(WerCounts(deletions=len(ref_words), reference_words=len(ref_words)))
-        elif ref_words == hyp_words:
-            counts.append(WerCounts(reference_words=len(ref_words)))
-        else:
-            counts.append(None)
-            references.append(" ".join(ref_words))
-            hypotheses.append(" ".join(hyp_words))
-    if references:
-        aligned = iter(jiwer.process_words(references, hypotheses).alignments)
-        counts = [_chunk_counts(next(aligned), len(ref_words)) if c is None else c
-                  for c, (ref_words, _hyp) in zip(counts, pairs)]
-    return counts  # type: ignore[return-value]  # every None was replaced
-
-
-def _chunk_counts(chunks: list, reference_words: int) -> WerCounts:
-    """A sentence's counts from jiwer's alignment chunks (as jiwer sums them)."""
-    substitutions = deletions = insertions = 0
-    for chunk in chunks:
-        if chunk.type == "substitute":
-            substitutions += chunk.ref_end_idx - chunk.ref_start_idx
-        elif chunk.type == "delete":
-            deletions += chunk.ref_end_idx - chunk.ref_start_idx
-        elif chunk.type == "insert":
-            insertions += chunk.hyp_end_idx - chunk.hyp_start_idx
-    return WerCounts(substitutions, deletions, insertions, reference_words)
 
 
 def facts_recognizer_text(facts: TurnFacts) -> str | None:

@@ -14,11 +14,10 @@ import numpy as np
 
 from annotator.audio.decode import Clip, ClipPart
 from annotator.audio.resample import resample, with_channels
+from annotator.log.exchange import EXCHANGE_GAP_SECONDS
 
-DEFAULT_GAP_SECONDS = 0.3
 
-
-def concatenate(clips: Sequence[Clip], gap_s: float = DEFAULT_GAP_SECONDS) -> Clip:
+def concatenate(clips: Sequence[Clip], gap_s: float = EXCHANGE_GAP_SECONDS) -> Clip:
     """One clip of `clips` in order with `gap_s` seconds of silence between neighbours.
 
     Its length is the sum of the clips' lengths plus one gap per join, and its

@@ -5,16 +5,24 @@ file, the MITRE `*-human.xml` beside each `*-hublog.xml` is folded into that
 log. Annotation rows naming sessions or turns the logs do not have, or naming
 an id several sessions (turns) share without saying which, are an error and
 nothing is written. Folding a folder writes all the logs or none; nothing
-replaces an input or an existing log without --force.
+replaces an input or an existing log without --force. A fold that writes over
+its input log (--force, OUT the log itself or the folder itself) first keeps
+the untouched log as NAME.orig.xml, as the window's Save does, unless that copy
+exists already (annotator.log.original_copy); in a folder, with the folded logs.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annotator.cli.force import add_force_argument, output_guard
+
+if TYPE_CHECKING:
+    from annotator.outputs.staging import StagedFolder
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -59,14 +67,38 @@ def run(args: argparse.Namespace) -> int:
             raise AnnotationFileError(f"{', '.join(map(str, given))}: {error}") from None
     else:  # each log with its own *-human.xml: one log's sessions never take another's annotations
         changes, _ = fold_human_files_beside(docs)
+    kept: list[Path] = []
     if folder_mode:
-        with StagedFolder(args.output, guard) as staged:  # all the folded logs, or none
+        with StagedFolder(args.output, guard) as staged:  # all the folded logs, or none, with their originals
             for doc in docs:
-                doc.save(staged.path(doc.path.relative_to(args.log)))
+                relative = doc.path.relative_to(args.log)
+                kept += _stage_original(staged, args.output, relative, doc.path)
+                doc.save(staged.path(relative))
     else:
-        docs[0].save(args.output)
+        docs[0].save(args.output, keep_original=True)
+        kept += [docs[0].kept_original] if docs[0].kept_original is not None else []
     for doc in docs:
         for notice in doc.save_notices:
             print(f"annotator: note: {notice}", file=sys.stderr)
+    for original in kept:
+        print(f"annotator: note: the original is kept as {original.name} in {original.parent}", file=sys.stderr)
     print(f"folded {changes} annotation(s) into {len(docs)} log(s)", file=sys.stderr)
     return 0
+
+
+def _stage_original(staged: StagedFolder, output: Path, relative: Path, log: Path) -> list[Path]:
+    """When the fold replaces LOG itself, stage its NAME.orig.xml beside it (unless one exists).
+
+    The staged folder replaces the entry OUTPUT/RELATIVE: a link there is replaced, not the
+    file it names, so only a regular file that is LOG is folded in place."""
+    from annotator.log.original_copy import original_to_keep
+
+    final = output / relative
+    if final.is_symlink() or os.path.realpath(final) != os.path.realpath(log):
+        return []
+    found = original_to_keep(final)
+    if found is None:
+        return []
+    copy = relative.with_name(found[0].name)
+    staged.write(copy, found[1])
+    return [output / copy]

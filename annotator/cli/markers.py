@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     paths = expand_log_paths(args.paths)
     if not paths:
         raise AnnotatorError(f"{', '.join(map(str, args.paths))}: no logs found, nothing written")
-    results = extract_markers(markers, paths, lambda items: progress(items, "markers", len(items)))
+    results = extract_markers(markers, paths, lambda items, total=None: progress(items, "markers", total))
     contents = {args.output: extracted_markers_csv(results).encode("utf-8")}
     if args.stats:
         statistics = MarkerStatistics.of(markers.names, results)

@@ -24,7 +24,6 @@ from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 from annotator.markers import MarkerSet, apply_markers, hits_per_session
 
-Progress = Callable[[int, int, Path], None]  # (files done, files in all, file just done)
 Cancelled = Callable[[], bool]
 
 # The core's views and the document refer to each other, so a summarised document is
@@ -188,16 +187,10 @@ def _size(path: Path) -> int:
         return 0
 
 
-def scan_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, progress: Progress | None = None,
-                cancelled: Cancelled | None = None, markers: MarkerSet | None = None) -> list[SessionSummary]:
+def scan_corpus(folder_or_paths: Path | str | Iterable[Path | str], *,
+                markers: MarkerSet | None = None) -> list[SessionSummary]:
     """Every session of every log in FOLDER_OR_PATHS (a folder, a log, or a list of them), in file order.
 
-    PROGRESS(done, total, path) is called after each file; CANCELLED() is asked before
-    each file, and a True answer returns the rows scanned so far.
+    iter_corpus gives the same rows file by file, for a caller that shows progress or may cancel.
     """
-    rows: list[SessionSummary] = []
-    for done, total, path, summaries in iter_corpus(folder_or_paths, cancelled=cancelled, markers=markers):
-        rows += summaries
-        if progress is not None:
-            progress(done, total, path)
-    return rows
+    return [row for _done, _total, _path, rows in iter_corpus(folder_or_paths, markers=markers) for row in rows]

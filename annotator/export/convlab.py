@@ -44,13 +44,13 @@ from annotator.export.dialogue_text import (
     ExportOptionError,
     ExportOptions,
     ExportReport,
-    Progress,
     Utterance,
     finite,
     read_dialogues,
 )
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
+from annotator.progress import Progress
 
 SPLITS = ("train", "validation", "test")
 NAME_PATTERN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")  # no "-" (ConvLab splits ids on it), importable by check.py

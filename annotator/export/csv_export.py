@@ -14,7 +14,6 @@ annotator.file_name_text (any name, reversibly).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,12 +39,11 @@ from annotator.log.gc_pause import gc_paused
 from annotator.log.turn_ids import strip_id
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
+from annotator.progress import Progress
 
 __all__ = ["EVENT_COLUMNS", "SESSION_COLUMNS", "TURN_COLUMNS", "ExportSummary", "export_csv"]
 
 FILE_NAMES = ("sessions.csv", "turns.csv", "events.csv")
-
-Progress = Callable[..., Iterable[Path]]  # progress(items, total=N) -> the same items
 
 
 @dataclass

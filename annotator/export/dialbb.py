@@ -24,12 +24,12 @@ from annotator.export.dialogue_text import (
     DEFAULT_TEXT,
     ExportOptions,
     ExportReport,
-    Progress,
     read_dialogues,
 )
 from annotator.log.text import clean_text
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import write_together
+from annotator.progress import Progress
 
 SESSION_START = "----init"
 PREFIXES = {"user": "User: ", "system": "System: "}

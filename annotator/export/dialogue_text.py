@@ -24,7 +24,7 @@ each log has been read.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -37,14 +37,11 @@ from annotator.imports.synthetic_log import import_marker
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.log.text import clean_text
+from annotator.progress import Progress
 
 TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
 DEFAULT_TEXT = "prefer-transcription"
 SPEAKER_CHOICES = ("user", "system", "both")
-
-# progress(items, total=N) -> the same items (a tqdm-like wrapper), as annotator.export.csv_export takes.
-Progress = Callable[..., Iterable[Path]]
-
 
 class ExportOptionError(AnnotatorError):
     """An export option that cannot be used (a bad dataset name, split ratios...)."""

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from annotator.export.dialogue_text import ExportOptions, ExportReport, Progress
+from annotator.export.dialogue_text import ExportOptions, ExportReport
 from annotator.outputs.guard import OutputGuard
+from annotator.progress import Progress
 
 T = TypeVar("T")
 

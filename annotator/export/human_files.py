@@ -22,12 +22,12 @@ from annotator.corpus.paths import common_root
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
-    Progress,
     iter_log_documents,
     relative_name,
 )
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
+from annotator.progress import Progress
 
 
 def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,

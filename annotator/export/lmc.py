@@ -38,13 +38,13 @@ from annotator.export.dialogue_text import (
     ExportOptionError,
     ExportOptions,
     ExportReport,
-    Progress,
     Utterance,
     read_dialogues,
 )
 from annotator.log.turn_ids import occurrences, strip_id
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import write_together
+from annotator.progress import Progress
 
 
 def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,

@@ -31,7 +31,6 @@ from annotator.corpus.paths import common_root
 from annotator.export.dialogue_text import (
     ExportOptions,
     ExportReport,
-    Progress,
     iter_log_documents,
     relative_name,
 )
@@ -39,6 +38,7 @@ from annotator.log.elements import Session
 from annotator.log.text import normalize_words
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
+from annotator.progress import Progress
 
 REFERENCE_FILE = "ref.trn"
 HYPOTHESIS_FILE = "hyp.trn"

@@ -14,7 +14,6 @@ it open): then no edit reaches the undo stack and nothing is saved.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,39 +22,15 @@ from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from annotator.corpus.paths import expand_log_paths
-from annotator.errors import AnnotatorError, LogReadError, WriteError
+from annotator.errors import AnnotatorError, LogReadError
 from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.settings import AppSettings
-from annotator.input_files import read_input_bytes
-from annotator.log.atomic import write_atomic
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
 
 Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
 LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
-
-
-def original_copy_path(log_path: Path) -> Path:
-    """Where the first save keeps the untouched log: NAME.orig.xml beside NAME.xml."""
-    stem = log_path.name[:-4] if log_path.name.lower().endswith(".xml") else log_path.name
-    return log_path.with_name(stem + ".orig.xml")
-
-
-def keep_original(log_path: Path) -> Path | None:
-    """Copy LOG_PATH's bytes to NAME.orig.xml unless that exists already (only the first save makes it).
-
-    For a log opened through a symlink, the copy goes beside the real file, where the save writes."""
-    real = Path(os.path.realpath(log_path))
-    target = original_copy_path(real)
-    if target.exists() or not real.exists():
-        return None
-    try:
-        original = read_input_bytes(real)
-    except OSError as error:
-        raise WriteError(f"{log_path}: cannot keep a copy of the original: {error.strerror or error}") from None
-    write_atomic(target, original)
-    return target
 
 
 def resolve_log_path(path: str | Path) -> Path:
@@ -234,12 +209,12 @@ class DocumentController(QObject):
                 return False
             overwrite = True
         try:
-            kept = keep_original(document.path)
-            document.save(overwrite=overwrite)
+            document.save(overwrite=overwrite, keep_original=True)
         except AnnotatorError as error:
             self.show_error("Cannot save", error)
             return False
         self.undo_stack.setClean()
+        kept = document.kept_original
         note = f" (the original is kept as {kept.name})" if kept is not None else ""
         self.status_reported.emit(" ".join([f"Saved {document.path}{note}", *document.save_notices]))
         self.document_saved.emit(document.path)

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.audio.player import BACK_SECONDS
 from annotator.file_name_text import name_from_text
 from annotator.gui.about import show_about
 from annotator.gui.actions import (
@@ -53,7 +54,6 @@ from annotator.log.elements import ElementView, Session, Turn
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 APP_TITLE = "Communicator Annotator"
-BACK_SECONDS = 2.0
 STATUS_SECONDS = 8
 NO_LOG_TEXT = "No log open: Ctrl+O opens one, File > Open Recent lists the last ones, or drop a log or a folder here"
 Area = Qt.DockWidgetArea

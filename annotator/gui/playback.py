@@ -18,7 +18,6 @@ from annotator.log.elements import Turn
 from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
 
 POLL_MS = 33
-EXCHANGE_GAP_S = 0.3
 
 
 class Playback(QObject):
@@ -148,7 +147,7 @@ class Playback(QObject):
             self._load(None, why)
             return
         clips = [clip for _, clip in found]
-        self._play_clip(turn, concatenate(clips, gap_s=EXCHANGE_GAP_S) if len(clips) > 1 else clips[0], found[0][0])
+        self._play_clip(turn, concatenate(clips) if len(clips) > 1 else clips[0], found[0][0])
 
     def _play_clip(self, turn: Turn, clip: Clip, source: tuple[Turn, str]) -> None:
         self.stop()

@@ -47,10 +47,6 @@ class TaskState(enum.Enum):
     FAILED = "failed"
     CANCELLED = "cancelled"
 
-    @property
-    def is_over(self) -> bool:
-        return self in (TaskState.SUCCEEDED, TaskState.FAILED, TaskState.CANCELLED)
-
 
 class TaskContext:
     """What the work function may do from the worker thread: report, publish, ask about cancelling."""

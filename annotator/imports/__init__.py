@@ -9,13 +9,11 @@ synthesised times marked as such). Modules are imported only when used.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from annotator.errors import AnnotatorError
-
-Progress = Callable[..., Iterable]  # progress(items, total=N) -> the same items
+from annotator.progress import Progress
 
 
 class ImportFormatError(AnnotatorError):

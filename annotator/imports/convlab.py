@@ -25,10 +25,11 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from annotator.file_name_text import name_text
-from annotator.imports import ImportFormatError, ImportReport, Progress
+from annotator.imports import ImportFormatError, ImportReport
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
 from annotator.input_files import open_input_file, read_problem
 from annotator.outputs.guard import OutputGuard
+from annotator.progress import Progress
 
 DIALOGUES_MEMBER = "data/dialogues.json"
 _CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")  # ASCII digits: int() reads "٣" too

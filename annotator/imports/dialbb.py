@@ -16,10 +16,11 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotator.file_name_text import name_text
-from annotator.imports import ImportFormatError, ImportReport, Progress
+from annotator.imports import ImportFormatError, ImportReport
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
 from annotator.input_files import read_input_bytes, read_problem
 from annotator.outputs.guard import OutputGuard
+from annotator.progress import Progress
 
 SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}

@@ -18,6 +18,7 @@ from annotator.errors import LogChangedOnDiskError, LogReadError
 from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.log.elements import Session, Turn
 from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
+from annotator.log.original_copy import keep_original as keep_original_copy
 from annotator.log.times import detect_unit
 
 _UNIT_SAMPLE = 200
@@ -45,6 +46,7 @@ class LogDocument:
         self.root = self.tree.getroot()
         self.notes: list[str] = list(parsed.notes)  # non-fatal remarks from loading, shown as findings
         self.save_notices: tuple[str, ...] = ()  # what the last save has to tell (a file written in place...)
+        self.kept_original: Path | None = None  # the NAME.orig.xml the last save made, if it made one
         self._listeners: list[Listener] = []
         self.revision = 0  # bumped by every annotation change: a key for caches, never an unsaved flag
         self._file_values: dict[tuple[int, int | None], str | None] = {}  # what the file holds where it differs
@@ -128,19 +130,24 @@ class LogDocument:
         """True when another program changed, replaced or removed the file since it was read or last saved."""
         return changed_since(self._stamped_path, self.stamp)
 
-    def save(self, path: str | Path | None = None, *, overwrite: bool = False) -> Path:
+    def save(self, path: str | Path | None = None, *, overwrite: bool = False, keep_original: bool = False) -> Path:
         """Write atomically to PATH (default: where it was read) and remember the new file stamp.
 
         A symlink is saved through: its target gets the content (see annotator.log.atomic); a
         file with other hard links is written in place, and save_notices says so. Saving over
         the file this document was read from raises LogChangedOnDiskError if another program
         changed it meanwhile, unless OVERWRITE; reload() is the other way out. Leftovers of
-        saves killed half way are removed afterwards (see annotator.log.disk_changes).
+        saves killed half way are removed afterwards (see annotator.log.disk_changes). With
+        KEEP_ORIGINAL, a save over the file this document was read from first keeps that file
+        as NAME.orig.xml when no such copy exists yet (see annotator.log.original_copy).
         """
         target = Path(path) if path is not None else self.path
         resolved = target.resolve()
         if not overwrite and resolved == self._stamped_path and self.changed_on_disk():
             raise LogChangedOnDiskError(target, removed=not target.exists())
+        self.kept_original = None
+        if keep_original and resolved == self.path.resolve():
+            self.kept_original = keep_original_copy(self.path)
         written = write_locked(target, self.parsed.write_to)
         self.save_notices = written.notices
         if resolved == self.path.resolve():
@@ -164,7 +171,3 @@ def _sample_times(sessions: list[etree._Element]) -> list[str | None]:
             if len(values) > _UNIT_SAMPLE:
                 break
     return values
-
-
-def load_log(path: str | Path) -> LogDocument:
-    return LogDocument.load(path)

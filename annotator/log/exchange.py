@@ -13,6 +13,7 @@ from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 INPUT, OUTPUT = "input", "output"  # audio_input: the user's recording; audio_output: the system's speech
+EXCHANGE_GAP_SECONDS = 0.3  # the silence between a prompt and its reply played as one exchange
 
 
 def prompt_of(turn: Turn) -> Turn | None:

@@ -34,6 +34,7 @@ from annotator.log.text import clean_text
 from annotator.log.turn_ids import TurnKey, turn_key
 
 ACTIVITY_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
+EVENT_TAGS = ACTIVITY_TAGS + ("GC_ANNOT",)  # what happened in a session: the activity and the annotations
 TRANSCRIPTION_KEY = ":transcription"
 PARSE_RESULT_KEY = ":input_parse_successful"
 PARSE_RESULT_TYPE = "input_parse_successful"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -27,6 +27,7 @@ from annotator.file_name_text import name_text
 from annotator.log.times import parse_number
 from annotator.markers.facts import LogFacts, scan_log
 from annotator.markers.operators import EvaluationContext
+from annotator.progress import Progress
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -36,8 +37,6 @@ if TYPE_CHECKING:
     from annotator.markers.language import MarkerSet
 
 EXTRACTED_COLUMNS = ("sender_id", "session_idx", "marker", "event_idx", "num_preceding_user_turns")
-
-Progress = Callable[[Sequence[Path]], Iterable[Path]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -160,7 +159,7 @@ def extract_markers(markers: MarkerSet, paths: Sequence[Path], progress: Progres
     from annotator.log.document import LogDocument
 
     results: list[SessionMarkers] = []
-    for path in progress(paths) if progress else paths:
+    for path in progress(paths, total=len(paths)) if progress else paths:
         doc = LogDocument.load(path)
         results += session_markers(evaluate_log(markers, doc), sender_id(path))
         del doc

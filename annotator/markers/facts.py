@@ -20,15 +20,14 @@ from dataclasses import dataclass, field, fields
 from typing import TYPE_CHECKING
 
 from annotator.log.gc_pause import gc_paused
+from annotator.log.turn_facts import EVENT_TAGS, TRANSCRIPTION_KEY
 
 if TYPE_CHECKING:
     from lxml import etree
 
     from annotator.log.document import LogDocument
 
-EVENT_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT", "GC_ANNOT")
 TEXT_KINDS = ("asr", "system", "transcription", "transciption")  # type_utt_text values text_matches reads (the standard spells it "transciption")
-TRANSCRIPTION_KEY = ":transcription"
 
 
 def normalise_key(key: str) -> str:

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics, turn_wer
 from annotator.analysis.metrics_scan import SessionPass, transcriptions_by_turn
-from annotator.analysis.metrics_wer import WerCounts, align, align_words
+from annotator.analysis.word_alignment import WerCounts, align, align_words
 from annotator.log.document import LogDocument
 from annotator.log.text import normalize_words
 from tests.log.xml_builders import data, log_text, write_log

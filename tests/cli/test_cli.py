@@ -103,17 +103,22 @@ def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
     assert "\r" not in result.stderr and "it/s" not in result.stderr, "no progress bar when not on a terminal"
 
 
-def _fold_filled_in_turns_csv(log: Path, tmp_path: Path, text: str, **to_csv) -> None:
-    """Export LOG's turns.csv, fill in TEXT (formatted with the turn id) for the user turns, save it
-    with pandas' TO_CSV options, fold it back and check every user turn got its text."""
-    out = tmp_path / "out"
+def _filled_in_turns_csv(log: Path, out: Path, text: str, **to_csv) -> Path:
+    """LOG's turns.csv exported into OUT with TEXT (formatted with the turn id) filled in for the
+    user turns, saved with pandas' TO_CSV options."""
     assert annotator("export", log, "-o", out).returncode == 0
     turns = pd.read_csv(out / "turns.csv", dtype=str, keep_default_na=False)
     users = turns["speaker"] == "user"
     turns.loc[users, "transcription"] = [text.format(i) for i in turns.loc[users, "turn_id"]]
     turns.to_csv(out / "turns.csv", index=False, **to_csv)
+    return out / "turns.csv"
+
+
+def _fold_filled_in_turns_csv(log: Path, tmp_path: Path, text: str, **to_csv) -> None:
+    """Fold a filled-in turns.csv back and check every user turn got its text."""
+    table = _filled_in_turns_csv(log, tmp_path / "out", text, **to_csv)
     folded = tmp_path / "folded.xml"
-    result = annotator("fold", log, out / "turns.csv", "-o", folded)
+    result = annotator("fold", log, table, "-o", folded)
     assert result.returncode == 0, result.stderr
     doc = LogDocument.load(folded)
     assert [t.transcription for t in doc.sessions[0].user_turns] == [text.format(t.id) for t in doc.sessions[0].user_turns]
@@ -172,3 +177,36 @@ def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Pat
 def test_works_from_another_directory(sample_logs, tmp_path: Path):
     result = annotator("validate", "--hide-quirks", *[p.resolve() for p in sample_logs], cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_fold_in_place_keeps_the_original_on_the_first_fold_only(absolute_audio_log: Path, tmp_path: Path):
+    original = absolute_audio_log.read_bytes()
+    kept = absolute_audio_log.with_name(absolute_audio_log.name.replace(".xml", ".orig.xml"))
+    first = annotator("fold", absolute_audio_log, _filled_in_turns_csv(absolute_audio_log, tmp_path / "first", "first"),
+                      "-o", absolute_audio_log, "--force")
+    assert first.returncode == 0, first.stderr
+    assert kept.read_bytes() == original and absolute_audio_log.read_bytes() != original
+    assert f"the original is kept as {kept.name}" in first.stderr
+    second = annotator("fold", absolute_audio_log, _filled_in_turns_csv(absolute_audio_log, tmp_path / "second", "second"),
+                       "-o", absolute_audio_log, "--force")
+    assert second.returncode == 0, second.stderr
+    assert kept.read_bytes() == original, "the copy is the log before the first fold, never replaced"
+    assert "original" not in second.stderr
+    assert {t.transcription for t in LogDocument.load(absolute_audio_log).sessions[0].user_turns} == {"second"}
+
+
+def test_folding_a_folder_in_place_keeps_each_original(corpus: Path, tmp_path: Path):
+    logs = sorted(corpus.rglob("*-hublog.xml"))
+    originals = {log: log.read_bytes() for log in logs}
+    table = tmp_path / "annotations.csv"
+    assert annotator("extract", corpus, "-o", table).returncode == 0
+    folded = annotator("fold", corpus, table, "-o", corpus, "--force")
+    assert folded.returncode == 0, folded.stderr
+    for log, before in originals.items():
+        assert log.with_name(log.name.replace(".xml", ".orig.xml")).read_bytes() == before, log
+
+
+def test_folding_into_another_file_keeps_no_original(absolute_audio_log: Path, tmp_path: Path):
+    table = _filled_in_turns_csv(absolute_audio_log, tmp_path / "out", "elsewhere")
+    assert annotator("fold", absolute_audio_log, table, "-o", tmp_path / "folded.xml").returncode == 0
+    assert not list(tmp_path.rglob("*.orig.xml")) and not list(absolute_audio_log.parent.glob("*.orig.xml"))

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from annotator.corpus import scan as corpus_scan
-from annotator.corpus.scan import SessionSummary, scan_corpus, summarize_document
+from annotator.corpus.scan import SessionSummary, iter_corpus, scan_corpus, summarize_document
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
@@ -67,8 +67,7 @@ def test_a_finding_about_the_whole_file_counts_in_every_session(tmp_path: Path):
 
 def test_progress_is_reported_once_per_file(corpus: Path):
     write_log(corpus / "broken.xml", BROKEN)
-    calls: list[tuple[int, int, Path]] = []
-    scan_corpus(corpus, progress=lambda done, total, path: calls.append((done, total, path)))
+    calls = [(done, total, path) for done, total, path, _rows in iter_corpus(corpus)]
     assert [(done, total) for done, total, _ in calls] == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert {path.name for _, _, path in calls} == {
         "broken.xml", "travel-20261121-001-hublog.xml", "travel-20261121-002-hublog.xml",
@@ -77,7 +76,10 @@ def test_progress_is_reported_once_per_file(corpus: Path):
 
 def test_cancelling_stops_between_files(corpus: Path):
     done: list[int] = []
-    rows = scan_corpus(corpus, progress=lambda n, total, path: done.append(n), cancelled=lambda: len(done) >= 1)
+    rows = []
+    for n, _total, _path, summaries in iter_corpus(corpus, cancelled=lambda: len(done) >= 1):
+        done.append(n)
+        rows += summaries
     assert done == [1]
     assert len(rows) == 1
 
@@ -98,12 +100,10 @@ def test_documents_are_released_while_scanning(corpus: Path, monkeypatch):
     monkeypatch.setattr(corpus_scan, "COLLECT_AFTER_BYTES", 0)
     alive: list[int] = []
 
-    def count_documents(done: int, total: int, path: Path) -> None:
-        alive.append(sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument)))
-
     gc.collect()
     before = sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument))
-    scan_corpus(corpus, progress=count_documents)
+    for _done, _total, _path, _rows in iter_corpus(corpus):
+        alive.append(sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument)))
     assert alive == [before] * 3
 
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.analysis.validation import validate_document
-from annotator.gui.document_controller import original_copy_path
 from annotator.log.document import LogDocument
+from annotator.log.original_copy import original_copy_path
 from tests.gui.conftest import press, type_text
 from tests.gui.test_workspace import _close as close_full_window
 from tests.gui.test_workspace import _window as full_window

@@ -10,11 +10,11 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 
 from annotator.analysis.validation import Severity, validate_document
 from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, key_text
-from annotator.gui.document_controller import original_copy_path
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.gui.models.turn_table import Column
 from annotator.gui.settings import AppSettings
 from annotator.log.document import LogDocument
+from annotator.log.original_copy import original_copy_path
 from tests.gui.conftest import focused, press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

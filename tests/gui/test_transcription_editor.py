@@ -10,10 +10,10 @@ from PySide6.QtCore import QMimeData, Qt, QUrl
 from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
 
+from annotator.analysis.word_alignment import LIVE_DIFF_MAX_WORDS
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.settings import AppSettings
 from annotator.gui.views.transcription_editor import TranscriptionEditor
-from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, word_diff
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 
@@ -173,22 +173,14 @@ def test_window_keys_pass_through_to_their_actions(harness, document, qtbot):
     assert QApplication.focusWidget() is editor.text
 
 
-@pytest.mark.parametrize(("said", "heard", "kinds", "rate"), [
-    ("i want to fly to boston", "i want to fly to austin", [EQUAL] * 5 + [SUBSTITUTED], 1 / 6),
-    ("[noise] from chicago please", "um from chicago please", [INSERTED, EQUAL, EQUAL, EQUAL], 1 / 3),
-    ("Yes, please.", "yes", [EQUAL, MISSED], 0.5),
-    ("", "hello", [INSERTED], None),
-    ("hello", "", [MISSED], 1.0),
-    ("", "", [], 0.0),
-])
-def test_word_diff_counts_what_the_metrics_count(said, heard, kinds, rate):
-    diff = word_diff(said, heard)
-    assert [word.kind for word in diff.words] == kinds
-    assert diff.rate == (pytest.approx(rate) if rate is not None else None)
-
-
-def test_word_diff_agrees_with_the_metrics_turn_wer(annotated_log):
-    from annotator.analysis.metrics import turn_wer
-
-    for turn in LogDocument.load(annotated_log).sessions[0].user_turns:
-        assert word_diff(turn.transcription, turn.asr_text).rate == pytest.approx(turn_wer(turn))
+def test_a_text_too_long_to_align_live_says_so_instead(harness, document, qtbot):
+    editor = harness.editor
+    editor.set_turn(turns(document)[3])  # heard: "from the mile i city"
+    editor.focus_text()
+    QApplication.clipboard().setText("word " * (LIVE_DIFF_MAX_WORDS + 1))
+    qtbot.keyClick(editor.text, Key.Key_V, Mod.ControlModifier)
+    assert f"{LIVE_DIFF_MAX_WORDS + 1:,} words" in editor.diff.text()
+    assert "too long" in editor.diff.text() and editor.score.text() == ""
+    editor.text.selectAll()
+    qtbot.keyClicks(editor.text, "from the mile high city")  # back under the limit, the diff is live again
+    assert "WER 20.0 %" in editor.score.text()

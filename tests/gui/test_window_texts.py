@@ -17,7 +17,7 @@ from annotator.gui.main_window import NO_LOG_TEXT
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.session_list import duration_text
 from annotator.gui.models.turn_table import Column
-from annotator.gui.views.time_axis import format_duration
+from annotator.log.clock import format_duration
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
 from tests.gui.conftest import press

@@ -2,14 +2,13 @@
 
 Rows arrive in batches while a scan runs (append_summaries) and one is
 replaced when the annotator saves a log (update_session). SessionFilter
-narrows the rows by free text and by keywords such as "untranscribed".
+narrows the rows by the filter language of annotator.corpus.session_filter.
 """
 
 from __future__ import annotations
 
 import enum
 import os
-import re
 from collections.abc import Iterable
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from PySide6.QtGui import QColor, QFont
 
 from annotator.analysis.validation import Severity
 from annotator.corpus.scan import SessionSummary
+from annotator.corpus.session_filter import SessionQuery
 from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.findings import GREYED_TEXT, severity_icon
 from annotator.log.clock import clock_text
@@ -288,65 +288,19 @@ class SessionListModel(QAbstractTableModel):
         return None
 
 
-def _has_untranscribed(s: SessionSummary) -> bool:
-    return s.is_readable and s.n_untranscribed > 0
-
-
-# Filter keywords (whole words, any case) and the rows they keep; longer phrases are matched first.
-FILTER_KEYWORDS = {
-    "untranscribed": ("sessions with a user turn still to transcribe", _has_untranscribed),
-    "no task completion": ("sessions whose task completion is not set",
-                           lambda s: s.is_readable and s.task_completion is None),
-    "task completed": ("sessions annotated as completed", lambda s: s.task_completion == "1"),
-    "task not completed": ("sessions annotated as not completed", lambda s: s.task_completion == "0"),
-    "errors": ("sessions with validation errors, and unreadable logs", lambda s: s.n_errors > 0 or not s.is_readable),
-    "warnings": ("sessions with validation warnings", lambda s: s.n_warnings > 0),
-    "unreadable": ("logs that could not be read", lambda s: not s.is_readable),
-}
-_KEYWORD_PATTERN = re.compile(
-    r"(?<!\w)(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(FILTER_KEYWORDS, key=len, reverse=True))
-    + r")(?!\w)", re.IGNORECASE)
-
-
-# "marker:NAME" keeps the sessions where the marker applied, "!marker:NAME" those where it did not.
-_MARKER_PATTERN = re.compile(r"(?<!\S)(!?)marker:(\S+)", re.IGNORECASE)
-
-
-def parse_filter(text: str) -> tuple[list[str], list[str]]:
-    """('untranscribed 002' ->) (['untranscribed'], ['002']): keywords found, and the other words."""
-    keywords = [" ".join(match.lower().split()) for match in _KEYWORD_PATTERN.findall(text)]
-    words = _KEYWORD_PATTERN.sub(" ", _MARKER_PATTERN.sub(" ", text)).lower().split()
-    return keywords, words
-
-
-def parse_marker_filter(text: str) -> list[tuple[str, bool]]:
-    """('marker:task_failed !marker:help' ->) [('task_failed', True), ('help', False)]."""
-    return [(name, not negated) for negated, name in _MARKER_PATTERN.findall(text)]
-
-
-def _marker_applied(summary: SessionSummary, name: str) -> bool:
-    for marker, count in summary.marker_counts:
-        if marker == name or marker == f"marker_{name}":
-            return count > 0
-    return False
-
-
 class SessionFilter(QSortFilterProxyModel):
-    """Keeps the rows matching every keyword and every other word (in the file name or session id)."""
+    """Keeps the rows whose session the filter text's SessionQuery matches."""
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
-        self._keywords: list[str] = []
-        self._words: list[str] = []
-        self._markers: list[tuple[str, bool]] = []
+        self._query = SessionQuery()
         self.setSortRole(SORT_ROLE)
 
     def set_filter_text(self, text: str) -> None:
-        keywords, words = parse_filter(text)
-        markers = parse_marker_filter(text)
-        if (keywords, words, markers) != (self._keywords, self._words, self._markers):
+        query = SessionQuery.parse(text)
+        if query != self._query:
             self.beginFilterChange()
-            self._keywords, self._words, self._markers = keywords, words, markers
+            self._query = query
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
@@ -354,11 +308,5 @@ class SessionFilter(QSortFilterProxyModel):
         summary = source.index(source_row, 0, source_parent).data(SUMMARY_ROLE)
         if summary is None:
             return False
-        if not all(FILTER_KEYWORDS[keyword][1](summary) for keyword in self._keywords):
-            return False
-        if not all(_marker_applied(summary, name) == wanted for name, wanted in self._markers):
-            return False
-        if self._words:
-            haystack = f"{source.index(source_row, Column.FILE, source_parent).data()} {summary.session_id}".lower()
-            return all(word in haystack for word in self._words)
-        return True
+        shown_name = source.index(source_row, Column.FILE, source_parent).data() if self._query.words else ""
+        return self._query.matches(summary, shown_name)

@@ -30,14 +30,8 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.corpus.scan import SessionSummary, iter_corpus
-from annotator.gui.models.session_list import (
-    FILTER_KEYWORDS,
-    SUMMARY_ROLE,
-    Column,
-    SessionFilter,
-    SessionListModel,
-    parse_filter,
-)
+from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
+from annotator.gui.models.session_list import SUMMARY_ROLE, Column, SessionFilter, SessionListModel
 from annotator.gui.views.pinned_column import PinnedColumnTable
 from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
 from annotator.markers import MarkerSet

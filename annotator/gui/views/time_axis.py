@@ -1,10 +1,15 @@
-"""Plot furniture shared by the timeline and the waveform: a view box that zooms time only, and a time axis."""
+"""Plot furniture shared by the timeline and the waveform: a view box that zooms time only, a time
+axis, the plot they sit in, and the playback cursor."""
 
 from __future__ import annotations
 
-import math
-
 import pyqtgraph as pg
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
+
+from annotator.log.clock import format_clock
+
+CURSOR_COLOUR = QColor("#d62728")
 
 
 class TimeViewBox(pg.ViewBox):
@@ -14,23 +19,6 @@ class TimeViewBox(pg.ViewBox):
         super().wheelEvent(ev, axis=0)
 
 
-def format_clock(value: float, spacing: float) -> str:
-    """Seconds as '12.5 s' below a minute, else 'm:ss' / 'h:mm:ss' (with decimals when ticks are close)."""
-    decimals = max(0, min(3, -math.floor(math.log10(spacing)))) if spacing > 0 else 0
-    value = round(value, decimals)  # so 59.96 never shows as "0:60"
-    if abs(value) < 60:
-        return f"{value:.{decimals}f} s"
-    sign = "-" if value < 0 else ""
-    value = abs(value)
-    hours, rest = divmod(value, 3600)
-    minutes, seconds = divmod(rest, 60)
-    width = 2 + (decimals + 1 if decimals else 0)
-    seconds_text = f"{seconds:0{width}.{decimals}f}"
-    if hours >= 1:
-        return f"{sign}{int(hours)}:{int(minutes):02d}:{seconds_text}"
-    return f"{sign}{int(minutes)}:{seconds_text}"
-
-
 class TimeAxisItem(pg.AxisItem):
     """Seconds from the session start, readable at every zoom level."""
 
@@ -38,11 +26,27 @@ class TimeAxisItem(pg.AxisItem):
         return [format_clock(v * scale, spacing * scale) for v in values]
 
 
-def format_duration(seconds: float) -> str:
-    """'250 ms', '2.50 s', '1:05.0'; a negative duration keeps its sign in front ('-250 ms', '-1:05.0')."""
-    size = abs(seconds)
-    if size < 1:
-        return f"{seconds * 1000:.0f} ms"
-    if size < 60:
-        return f"{seconds:.2f} s"
-    return format_clock(seconds, 0.1)
+def time_plot(view_box: TimeViewBox, axes: dict[str, pg.AxisItem], palette: QPalette) -> pg.PlotWidget:
+    """A plot in the palette's colours, without pyqtgraph's buttons and menu, that never takes the
+    keyboard from the transcription editor."""
+    plot = pg.PlotWidget(viewBox=view_box, axisItems=axes)
+    plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+    plot.setBackground(palette.color(QPalette.ColorRole.Base))
+    item = plot.getPlotItem()
+    item.hideButtons()
+    item.setMenuEnabled(False)
+    text = palette.color(QPalette.ColorRole.Text)
+    for name in axes:
+        axis = item.getAxis(name)
+        axis.setPen(pg.mkPen(QColor(text.red(), text.green(), text.blue(), 110)))
+        axis.setTextPen(pg.mkPen(text))
+    return plot
+
+
+def add_cursor_line(view_box: TimeViewBox) -> pg.InfiniteLine:
+    """The playback position: a vertical line over everything, hidden until there is one."""
+    line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(CURSOR_COLOUR, width=2))
+    line.setZValue(20)
+    line.hide()
+    view_box.addItem(line, ignoreBounds=True)
+    return line

@@ -2,7 +2,7 @@
 
 Each lane is one graphics item painting numpy arrays (timeline_lane_item), so
 a session of 200k operations redraws within a frame; hover and click are
-binary searches on the same arrays (timeline_hits). Wheel zooms time, drag
+binary searches on the same arrays (annotator.timeline.hits). Wheel zooms time, drag
 pans, Fit shows everything; the turn band and the time axis stay put while
 the lanes scroll under them (timeline_rows). A session opens on its current
 turn with some context, not on the whole of a long session. The widget only
@@ -13,9 +13,8 @@ message_shown, and calls set_session, select_turn, set_cursor and refresh_turns.
 from __future__ import annotations
 
 import numpy as np
-import pyqtgraph as pg
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QColor, QCursor, QFontMetrics, QPalette, QPen
+from PySide6.QtGui import QAction, QBrush, QCursor, QFontMetrics, QPen
 from PySide6.QtWidgets import (
     QGraphicsRectItem,
     QHBoxLayout,
@@ -29,33 +28,19 @@ from PySide6.QtWidgets import (
 
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.views import timeline_style as style
-from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox
-from annotator.gui.views.timeline_hits import TURN_ROW, TimelineHit, audio_summary, hit_test
-from annotator.gui.views.timeline_lane_item import IntervalLaneItem, KindStyle
-from annotator.gui.views.timeline_legend import TimelineLegend, legend_entries
+from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, time_plot
+from annotator.gui.views.timeline_lane_item import IntervalLaneItem
+from annotator.gui.views.timeline_legend import AUDIO_STYLES, TURN_STYLES, TimelineLegend, legend_entries, server_styles
 from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
 from annotator.log.elements import Session, Turn
 from annotator.timeline import data
 from annotator.timeline.audio import SIDE_OF_DIRECTION
 from annotator.timeline.data import Lane, TimelineData, build_timeline
+from annotator.timeline.hits import TURN_ROW, TimelineHit, audio_summary, hit_test
 from annotator.timeline.intervals import Intervals
 
 ZOOM_STEP = 2.0
 MIN_SPAN = 0.01  # seconds: the deepest zoom
-
-_TURN_STYLES = {
-    kind: KindStyle(fill, style.outline_of(fill), hatch=style.TURN_HATCH if kind == data.USER_UNTRANSCRIBED else None)
-    for kind, fill in style.TURN_FILL.items()
-}
-_AUDIO_STYLES = {kind: KindStyle.solid(fill) for kind, fill in style.AUDIO_FILL.items()}
-_AUDIO_STYLES[data.AUDIO_MISSING] = KindStyle(style.AUDIO_FILL[data.AUDIO_MISSING], style.MISSING_AUDIO_MARK,
-                                              hatch=style.MISSING_AUDIO_MARK)
-
-
-def _server_styles(lane_number: int) -> dict[int, KindStyle]:
-    fill = style.lane_fill(lane_number)
-    return {data.OPERATION: KindStyle.solid(fill),
-            data.VIRTUAL_OPERATION: KindStyle(fill.lighter(130), style.outline_of(fill), dashed=True)}
 
 
 class TimelineView(QWidget):
@@ -110,8 +95,7 @@ class TimelineView(QWidget):
         spacer = QWidget(self.toolbar)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.toolbar.addWidget(spacer)
-        virtual = _server_styles(0)[data.VIRTUAL_OPERATION]
-        self.legend = TimelineLegend(legend_entries(_TURN_STYLES, _AUDIO_STYLES, virtual), self.toolbar)
+        self.legend = TimelineLegend(legend_entries(), self.toolbar)
         self.toolbar.addWidget(self.legend)
 
     def _build_plot(self) -> None:
@@ -119,21 +103,11 @@ class TimelineView(QWidget):
         self.view_box.invertY(True)  # the turn band on top
         self.view_box.setMouseEnabled(x=True, y=False)
         axes = {"bottom": TimeAxisItem("bottom"), "left": LaneAxisItem(self.scroll_lanes_by)}
-        self.plot = pg.PlotWidget(viewBox=self.view_box, axisItems=axes)
-        self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # never take the keyboard from the transcription editor
-        palette = self.palette()
-        self.plot.setBackground(palette.color(QPalette.ColorRole.Base))
+        self.plot = time_plot(self.view_box, axes, self.palette())
         item = self.plot.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
         item.showGrid(x=True, y=False, alpha=0.22)
         # Grid lines at major ticks only: minor ones double the cost of every redraw for little use.
         item.getAxis("bottom").setStyle(maxTickLevel=0)
-        text = palette.color(QPalette.ColorRole.Text)
-        for name in ("left", "bottom"):
-            axis = item.getAxis(name)
-            axis.setPen(pg.mkPen(QColor(text.red(), text.green(), text.blue(), 110)))
-            axis.setTextPen(pg.mkPen(text))
         left = item.getAxis("left")
         left.setStyle(tickLength=0)
         left.setGrid(False)
@@ -143,10 +117,7 @@ class TimelineView(QWidget):
         self.selection_shade.setZValue(-5)
         self.selection_shade.hide()
         self.view_box.addItem(self.selection_shade, ignoreBounds=True)
-        self.cursor_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(style.CURSOR_COLOUR, width=2))
-        self.cursor_line.setZValue(20)
-        self.cursor_line.hide()
-        self.view_box.addItem(self.cursor_line, ignoreBounds=True)
+        self.cursor_line = add_cursor_line(self.view_box)
         scene = self.plot.scene()
         scene.sigMouseClicked.connect(self._on_scene_clicked)
         scene.sigMouseMoved.connect(self._on_scene_moved)
@@ -319,18 +290,18 @@ class TimelineView(QWidget):
                 self.view_box.removeItem(item)
         self.turn_band, self.lane_items = None, []
         if self.timeline.session is not None:
-            self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), _TURN_STYLES, {},
+            self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), TURN_STYLES, {},
                                               style.TURN_HEIGHT)
             self.view_box.addItem(self.turn_band, ignoreBounds=True)
             self.turn_band.selected = self._turn_positions.get(self.selected_turn)
         server_number = 0  # a server keeps its colour whatever marker lanes come and go
         for row, lane in enumerate(self.lanes, start=1):
             if lane is self.timeline.audio_lane:
-                bar_styles = _AUDIO_STYLES
+                bar_styles = AUDIO_STYLES
             elif any(lane is marker for marker in self.marker_lanes):
                 bar_styles = {}  # ticks only
             else:
-                bar_styles = _server_styles(server_number)
+                bar_styles = server_styles(server_number)
                 server_number += 1
             item = IntervalLaneItem(row, lane.bars, lane.ticks, bar_styles, style.TICK_COLOURS)
             self.view_box.addItem(item, ignoreBounds=True)

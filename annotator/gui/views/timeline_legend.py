@@ -1,4 +1,4 @@
-"""The timeline's legend: a swatch drawn the way the lanes draw each kind, its name, and a tooltip."""
+"""How the timeline draws each kind, and its legend: a swatch drawn with that very style, its name, and a tooltip."""
 
 from __future__ import annotations
 
@@ -14,6 +14,21 @@ from annotator.timeline import data
 
 SWATCH_WIDTH, SWATCH_HEIGHT = 14, 11
 
+TURN_STYLES = {
+    kind: KindStyle(fill, style.outline_of(fill), hatch=style.TURN_HATCH if kind == data.USER_UNTRANSCRIBED else None)
+    for kind, fill in style.TURN_FILL.items()
+}
+AUDIO_STYLES = {kind: KindStyle.solid(fill) for kind, fill in style.AUDIO_FILL.items()}
+AUDIO_STYLES[data.AUDIO_MISSING] = KindStyle(style.AUDIO_FILL[data.AUDIO_MISSING], style.MISSING_AUDIO_MARK,
+                                             hatch=style.MISSING_AUDIO_MARK)
+
+
+def server_styles(lane_number: int) -> dict[int, KindStyle]:
+    """The bars of the LANE_NUMBER-th server lane: its own colour, virtual operations dashed."""
+    fill = style.lane_fill(lane_number)
+    return {data.OPERATION: KindStyle.solid(fill),
+            data.VIRTUAL_OPERATION: KindStyle(fill.lighter(130), style.outline_of(fill), dashed=True)}
+
 
 @dataclass(frozen=True)
 class LegendEntry:
@@ -23,10 +38,10 @@ class LegendEntry:
     tick: QColor | None = None  # ...or a tick of this colour
 
 
-def legend_entries(turn_styles: dict[int, KindStyle], audio_styles: dict[int, KindStyle],
-                   virtual_style: KindStyle) -> list[LegendEntry]:
+def legend_entries() -> list[LegendEntry]:
     """What the lanes draw, with the very styles they draw it with."""
     ticks = style.TICK_COLOURS
+    turn_styles, audio_styles, virtual_style = TURN_STYLES, AUDIO_STYLES, server_styles(0)[data.VIRTUAL_OPERATION]
     return [
         LegendEntry("system", "A system turn, and the system's audio in the audio lane",
                     turn_styles[data.SYSTEM_TURN]),

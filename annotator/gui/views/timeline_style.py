@@ -34,7 +34,6 @@ LANE_FILLS = [QColor(c) for c in ("#5b8fc7", "#d08c4c", "#58a89a", "#a679b8", "#
                                   "#8a7f70")]
 LABEL_COLOUR = QColor("#16202a")
 STRIPE = QColor(0, 0, 0, 12)  # every other lane
-CURSOR_COLOUR = QColor("#d62728")
 
 
 def lane_fill(lane_number: int) -> QColor:

@@ -8,6 +8,8 @@ may have changed), which the window counts as unsaved work and journals.
 The window's keys keep working while the cursor is in here: the text box
 lets every key of the action table through to its QAction (play/pause, back,
 next turn...), except undo/redo while it has typing of its own to undo.
+The live diff is annotator.analysis.word_alignment's, the metrics' own; above
+LIVE_DIFF_MAX_WORDS words on either side it says so instead of aligning.
 """
 
 from __future__ import annotations
@@ -18,8 +20,17 @@ from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QTextCursor, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
 
+from annotator.analysis.word_alignment import (
+    EQUAL,
+    INSERTED,
+    LIVE_DIFF_MAX_WORDS,
+    MISSED,
+    SUBSTITUTED,
+    WordDiff,
+    too_long_to_diff,
+    word_diff,
+)
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
-from annotator.gui.views.word_diff import EQUAL, INSERTED, MISSED, SUBSTITUTED, WordDiff, word_diff
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
@@ -256,6 +267,12 @@ class TranscriptionEditor(QWidget):
             self.diff.setText(f"Recognizer heard: {html.escape(heard)}")
             self.score.setText("")
             return
+        too_long = too_long_to_diff(typed, heard)
+        if too_long is not None:  # the alignment's cost grows with the product of the lengths
+            self.diff.setText(f"<i>{too_long:,} words: too long to compare while typing "
+                              f"(the live diff stops at {LIVE_DIFF_MAX_WORDS:,} words).</i>")
+            self.score.setText("")
+            return
         diff = word_diff(typed, heard)
         self.diff.setText(render_diff(diff))
         self.score.setText(score_text(diff))
@@ -278,7 +295,7 @@ def render_diff(diff: WordDiff) -> str:
 
 
 def score_text(diff: WordDiff) -> str:
-    rate = diff.rate
-    shown = "—" if rate is None else f"{rate * 100:.1f} %"
-    return (f"<b>WER {shown}</b> · {diff.count(SUBSTITUTED)} sub · {diff.count(MISSED)} del · "
-            f"{diff.count(INSERTED)} ins · {diff.reference_words} words")
+    counts = diff.counts
+    shown = "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
+    return (f"<b>WER {shown}</b> · {counts.substitutions} sub · {counts.deletions} del · "
+            f"{counts.insertions} ins · {counts.reference_words} words")

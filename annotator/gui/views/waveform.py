@@ -13,10 +13,9 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox
+from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, time_plot
 
 WAVE_COLOUR = QColor("#3f6fa8")
-CURSOR_COLOUR = QColor("#d62728")
 CHANNEL_SPACING = 2.2  # each channel gets a band of [-1, 1] (scaled to the loudest sample) plus a gap
 DEFAULT_MESSAGE = "no audio"
 
@@ -36,23 +35,12 @@ class WaveformView(QWidget):
         palette = self.palette()
         self.view_box = TimeViewBox(enableMenu=False)
         self.view_box.setMouseEnabled(x=True, y=False)
-        self.plot = pg.PlotWidget(viewBox=self.view_box, axisItems={"bottom": TimeAxisItem("bottom")})
-        self.plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # the keyboard stays with the transcription editor
-        self.plot.setBackground(palette.color(QPalette.ColorRole.Base))
+        self.plot = time_plot(self.view_box, {"bottom": TimeAxisItem("bottom")}, palette)
         item = self.plot.getPlotItem()
-        item.hideButtons()
-        item.setMenuEnabled(False)
         item.hideAxis("left")
         item.setDownsampling(auto=True, mode="peak")
         item.setClipToView(True)
-        text = palette.color(QPalette.ColorRole.Text)
-        axis = item.getAxis("bottom")
-        axis.setPen(pg.mkPen(QColor(text.red(), text.green(), text.blue(), 110)))
-        axis.setTextPen(pg.mkPen(text))
-        self.cursor_line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(CURSOR_COLOUR, width=2))
-        self.cursor_line.setZValue(20)
-        self.cursor_line.hide()
-        self.view_box.addItem(self.cursor_line, ignoreBounds=True)
+        self.cursor_line = add_cursor_line(self.view_box)
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
         self.message_label = QLabel(DEFAULT_MESSAGE)

@@ -1,6 +1,6 @@
 """What is under a point of the timeline, and how to describe it in a tooltip.
 
-Qt-free: rows and x in view units (row 0 is the turn band, row n the n-th
+Rows and x in view units (row 0 is the turn band, row n the n-th
 lane) and a tolerance in seconds; binary searches on the lane arrays, never
 a scan of items.
 """
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annotator.gui.views.time_axis import format_duration
+from annotator.log.clock import format_duration
 from annotator.timeline import data
 from annotator.timeline.audio import AudioSegment
 from annotator.timeline.data import Lane, TimelineData

@@ -1,0 +1,46 @@
+"""The first save over a log keeps the untouched original beside it, as NAME.orig.xml.
+
+Only the first one: once NAME.orig.xml exists it is never replaced, so it
+stays the log as it was before any save of this tool (the window's Save, and
+`annotator fold` writing over its input). Saving to another file keeps
+nothing. For a log reached through a symlink the copy goes beside the real
+file, where the save writes. The corpus scan never lists *.orig.xml as a log
+(annotator.corpus.paths).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from annotator.errors import WriteError
+from annotator.input_files import read_input_bytes
+from annotator.log.atomic import write_atomic
+
+
+def original_copy_path(log_path: Path) -> Path:
+    """Where the first save keeps the untouched log: NAME.orig.xml beside NAME.xml."""
+    stem = log_path.name[:-4] if log_path.name.lower().endswith(".xml") else log_path.name
+    return log_path.with_name(stem + ".orig.xml")
+
+
+def original_to_keep(log_path: Path) -> tuple[Path, bytes] | None:
+    """(NAME.orig.xml beside the real file, the log's bytes now) before the first save over LOG_PATH;
+    None when the copy exists already or there is no file to copy."""
+    real = Path(os.path.realpath(log_path))
+    target = original_copy_path(real)
+    if target.exists() or not real.exists():
+        return None
+    try:
+        return target, read_input_bytes(real)
+    except OSError as error:
+        raise WriteError(f"{log_path}: cannot keep a copy of the original: {error.strerror or error}") from None
+
+
+def keep_original(log_path: Path) -> Path | None:
+    """Write NAME.orig.xml (atomically) unless it exists already; the copy written, or None."""
+    found = original_to_keep(log_path)
+    if found is None:
+        return None
+    write_atomic(*found)
+    return found[0]
