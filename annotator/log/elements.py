@@ -31,7 +31,7 @@ from annotator.log.inner_elements import iter_activities
 from annotator.log.inner_elements import view_of as view_of
 from annotator.log.times import TimeUnit, parse_number
 from annotator.log.turn_facts import ACTIVITY_TAGS as ACTIVITY_TAGS
-from annotator.log.turn_facts import EVENT_TAGS, TurnFacts, scan_turn, session_transcriptions
+from annotator.log.turn_facts import EVENT_TAGS, TurnFacts, scan_turn, session_transcriptions, transcription_data
 from annotator.log.turn_facts import TRANSCRIPTION_KEY as TRANSCRIPTION_KEY
 from annotator.log.turn_ids import TurnKey, turn_key
 
@@ -80,7 +80,9 @@ class Turn(TimedView):
         """Speaker, texts, audio data, transcription and counts, from one pass over the turn (a snapshot)."""
         facts = scan_turn(self.el)
         if facts.transcription is None:
-            facts.transcription = session_transcriptions(self.session.el).get(self.key)
+            annotation = self.session.session_level_transcription(self.key)
+            if annotation is not None:
+                facts.transcription = annotation.transcription
         return facts
 
     @property
@@ -109,11 +111,7 @@ class Turn(TimedView):
         for annotation in self.annotations:
             if annotation.transcription_data() is not None:
                 return annotation
-        key = self.key
-        for annotation in self.session.annotations:
-            if annotation.turn_key == key and annotation.transcription_data() is not None:
-                return annotation
-        return None
+        return self.session.session_level_transcription(self.key)
 
     @property
     def transcription(self) -> str | None:
@@ -134,7 +132,7 @@ class Turn(TimedView):
 
 
 class Session(TimedView):
-    __slots__ = ("document", "index", "turns", "_turns_by_key")
+    __slots__ = ("document", "index", "turns", "_turns_by_key", "_transcriptions_by_key")
     tag = "GC_SESSION"
 
     def __init__(self, el: etree._Element, unit: TimeUnit, document: LogDocument, index: int):
@@ -143,6 +141,7 @@ class Session(TimedView):
         self.index = index
         self.turns = [Turn(t, unit, self, i) for i, t in enumerate(el.iterchildren("GC_TURN"))]
         self._turns_by_key: dict[TurnKey, Turn] = {}
+        self._transcriptions_by_key: tuple[int, dict[TurnKey | None, etree._Element]] | None = None
         for turn in self.turns:
             self._turns_by_key.setdefault(turn.key, turn)
 
@@ -175,6 +174,21 @@ class Session(TimedView):
     @property
     def annotations(self) -> list[AnnotationView]:
         return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
+
+    def session_level_transcription(self, key: TurnKey | None) -> AnnotationView | None:
+        """The first session-level GC_ANNOT holding a transcription for the turn with KEY.
+
+        Indexed once per document revision: looking it up for every turn of a session of
+        70,000 turns must not walk the session's children each time (that was quadratic)."""
+        revision = self.document.revision
+        if self._transcriptions_by_key is None or self._transcriptions_by_key[0] != revision:
+            index: dict[TurnKey | None, etree._Element] = {}
+            for el in self.el.iterchildren("GC_ANNOT"):
+                if transcription_data(el) is not None:
+                    index.setdefault(turn_key(el.get("turnid")), el)
+            self._transcriptions_by_key = (revision, index)
+        el = self._transcriptions_by_key[1].get(key)
+        return None if el is None else AnnotationView(el, self.unit)
 
     def task_completion_annotation(self) -> AnnotationView | None:
         for annotation in self.annotations:

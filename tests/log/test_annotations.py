@@ -78,6 +78,25 @@ def test_session_level_transcription_moves_into_its_turn(tmp_path: Path):
     assert turn.transcription == "boston" and turn.el[0].tag == "GC_ANNOT"
 
 
+def test_session_level_transcriptions_follow_every_edit(tmp_path: Path):
+    """The session-level annotations are indexed once per document revision; the index must never
+    answer with an annotation an edit moved or removed."""
+    mitre = "".join(f'<GC_ANNOT turnid="{n}"><GC_DATA key=":transcription">said {n}</GC_DATA></GC_ANNOT>'
+                    for n in (2, 4))
+    turns = [system_turn("1", 1000, "hi"), user_turn("02", 1002, "heard two", "2"),
+             system_turn("3", 1004, "and"), user_turn("04", 1006, "heard four", "4")]
+    doc = LogDocument.load(write_log(tmp_path / "l.xml", log_text([session("s1", turns, extra=mitre)])))
+    two, four = doc.sessions[0].turns[1], doc.sessions[0].turns[3]
+    assert (two.transcription, four.transcription) == ("said 2", "said 4")
+    set_transcription(two, None)  # removes the session-level annotation of turn 2 only
+    assert (two.transcription, four.transcription) == (None, "said 4")
+    assert two.facts().transcription is None and four.facts().transcription == "said 4"
+    set_transcription(four, "four again")  # moves into the turn
+    assert four.transcription == "four again" and doc.sessions[0].annotations == []
+    set_transcription(two, "two again")
+    assert [turn.transcription for turn in (two, four)] == ["two again", "four again"]
+
+
 @pytest.mark.parametrize("bad", ["\x01", "\x08", "\ufffe", "\ud800"])
 def test_illegal_xml_characters_are_refused_before_the_tree_changes(tmp_path: Path, bad: str):
     path = _pretty_log(tmp_path)
