@@ -19,6 +19,7 @@ from __future__ import annotations
 import errno
 import os
 import stat
+from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
@@ -91,3 +92,19 @@ def read_input_bytes(path: str | Path) -> bytes:
     """The whole content of the regular file PATH (see open_input_file)."""
     with open_input_file(path) as stream:
         return stream.read()
+
+
+def utf8_problem(error: UnicodeDecodeError) -> str:
+    """A UnicodeDecodeError of an input, as the words after its file name."""
+    return f"not UTF-8 text ({error.reason} at byte {error.start})"
+
+
+def read_input_text(path: str | Path, refuse: Callable[[str], Exception]) -> str:
+    """The regular file PATH decoded as UTF-8 (a byte-order mark allowed). When it cannot be read
+    or is not UTF-8, raises refuse(the words after the file name that say why)."""
+    try:
+        return read_input_bytes(path).decode("utf-8-sig")
+    except OSError as error:
+        raise refuse(read_problem(error)) from None
+    except UnicodeDecodeError as error:
+        raise refuse(utf8_problem(error)) from None

@@ -27,7 +27,7 @@ from annotator.annotation_files.human_format import SESSION_OCCURRENCE, TURN_OCC
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneutralise_cell
 from annotator.errors import AnnotationFileError
 from annotator.file_name_text import name_text
-from annotator.input_files import read_input_bytes, read_problem
+from annotator.input_files import read_input_text
 from annotator.log.atomic import write_atomic
 from annotator.log.turn_ids import occurrence_number
 
@@ -78,12 +78,7 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
 
 
 def _read_frame(path: Path) -> pd.DataFrame:
-    try:
-        text = read_input_bytes(path).decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise AnnotationFileError(f"{path}: not UTF-8 text (byte offset {error.start})") from None
-    except OSError as error:
-        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
+    text = read_input_text(path, lambda reason: AnnotationFileError(f"{path}: {reason}"))
     text, separator = _separator(text)
     try:
         frame = pd.read_csv(io.StringIO(text), sep=separator, dtype=str, keep_default_na=False)

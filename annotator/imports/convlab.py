@@ -27,7 +27,7 @@ from typing import Any, BinaryIO
 from annotator.file_name_text import name_text
 from annotator.imports import ImportFormatError, ImportReport
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, unique_names, write_logs
-from annotator.input_files import open_input_file, read_problem
+from annotator.input_files import open_input_file, read_problem, utf8_problem
 from annotator.outputs.guard import OutputGuard
 from annotator.progress import Progress
 
@@ -93,7 +93,7 @@ def _dialogues_from(stream: BinaryIO, source: Path) -> list[Any]:
     try:
         value = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as error:
-        raise ImportFormatError(f"{where}: not UTF-8 (byte {error.start})") from None
+        raise ImportFormatError(f"{where}: {utf8_problem(error)}") from None
     except json.JSONDecodeError as error:
         raise ImportFormatError(f"{where}:{error.lineno}:{error.colno}: not JSON: {error.msg}") from None
     except ValueError as error:  # a number of more than 4300 digits

@@ -18,7 +18,7 @@ from pathlib import Path
 from annotator.file_name_text import name_text
 from annotator.imports import ImportFormatError, ImportReport
 from annotator.imports.synthetic_log import TextSession, TextTurn, nmtoken, write_logs
-from annotator.input_files import read_input_bytes, read_problem
+from annotator.input_files import read_input_text
 from annotator.outputs.guard import OutputGuard
 from annotator.progress import Progress
 
@@ -50,12 +50,7 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
 
 def read_scenario(source: Path) -> list[tuple[int, list[TextTurn]]]:
     """(line number of the session's start, its utterances) for each session of the scenario."""
-    try:
-        text = read_input_bytes(source).decode("utf-8-sig")
-    except OSError as error:
-        raise ImportFormatError(f"{source}: {read_problem(error)}") from None
-    except UnicodeDecodeError as error:
-        raise ImportFormatError(f"{source}: not UTF-8 (byte {error.start})") from None
+    text = read_input_text(source, lambda reason: ImportFormatError(f"{source}: {reason}"))
     sessions: list[tuple[int, list[TextTurn]]] = []
     # DialBB reads with Python's universal newlines: \n, \r\n and \r end lines, nothing else does.
     for number, raw in enumerate(text.replace("\r\n", "\n").replace("\r", "\n").split("\n"), start=1):

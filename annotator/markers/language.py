@@ -33,7 +33,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from annotator.errors import AnnotatorError
-from annotator.input_files import open_input_file, read_problem
+from annotator.input_files import open_input_file, read_problem, utf8_problem
 from annotator.markers.conditions import CONDITIONS_BY_TAG, Condition
 from annotator.markers.facts import FactNeeds
 from annotator.markers.operators import OPERATORS_BY_TAG, EvaluationContext, Operator
@@ -137,7 +137,7 @@ def _read_text(file: Path) -> str:
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
-        raise MarkerConfigError(file, f"not UTF-8 text ({error.reason} at byte {error.start})") from None
+        raise MarkerConfigError(file, utf8_problem(error)) from None
 
 
 def shipped_kpis_path() -> Path:
