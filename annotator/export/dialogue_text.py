@@ -6,7 +6,7 @@ list of utterances, one per side's turn.
         for utterance in dialogue.utterances:
             utterance.speaker, utterance.text, utterance.turn_ids
 
-The rules (issue 5, as the Communicator evaluators did):
+The rules (as the Communicator evaluators did):
 - a user turn's text is chosen by TEXT: "transcription" (the human transcription),
   "asr" (the recognizer's text) or "prefer-transcription" (the transcription where
   there is one, else the recognizer's text); a system turn's text is its text_output;

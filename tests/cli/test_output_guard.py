@@ -1,4 +1,4 @@
-"""No command replaces its input, an existing log or a human-annotation file without --force (issue 16).
+"""No command replaces its input, an existing log or a human-annotation file without --force.
 
 Every command that writes, through the real `annotator` entry (cli.main.main, in this
 process, and a few as subprocesses), on real files: each collision kind is refused

@@ -1,4 +1,4 @@
-"""An export of several files is written all or nothing (issue 16).
+"""An export of several files is written all or nothing.
 
 A full disk is real here: a 256 KiB tmpfs (tests/safety/test_write_failures.py), filled
 to the brim and then given back all but one of the pages the command needs, so that

@@ -1,4 +1,4 @@
-"""Hostile ConvLab datasets and DialBB scenarios through `annotator import`: exit status 0 or 2, one line (issue 16).
+"""Hostile ConvLab datasets and DialBB scenarios through `annotator import`: exit status 0 or 2, one line.
 
 A 5000-digit dialogue id ended in exit 70 "internal error". Hand-made hostile sources,
 then hypothesis: generated ConvLab JSON (odd ids, speakers, utterances, nesting) and

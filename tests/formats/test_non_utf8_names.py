@@ -1,4 +1,4 @@
-"""Any file name the file system allows, through every command (issue 16).
+"""Any file name the file system allows, through every command.
 
 A Latin-1 name such as b"pr\\xe9.xml" is not UTF-8: export to csv and convlab, extract -o
 x.csv and markers ended in exit 70 "internal error". Every command now runs on such a

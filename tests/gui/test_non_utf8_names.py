@@ -1,4 +1,4 @@
-"""The window on a log whose file name is not UTF-8 (issue 16): it shows the log, and edits are journalled.
+"""The window on a log whose file name is not UTF-8: it shows the log, and edits are journalled.
 
 A Latin-1 name such as b"pr\\xe9-hublog.xml" (Python holds it as "pr\\udce9-hublog.xml")
 is a name Linux allows. The window showed no log for it (its settings keys hashed the

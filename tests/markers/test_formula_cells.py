@@ -1,4 +1,4 @@
-"""The markers tables neutralise formula cells like every CSV the tool writes (issue 16).
+"""The markers tables neutralise formula cells like every CSV the tool writes.
 
 A log named `=HYPERLINK(...).xml` and a marker named `@SUM(A1)` reached the extracted-markers
 table and both statistics tables as cells a spreadsheet runs; now they start with an

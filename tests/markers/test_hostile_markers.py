@@ -1,4 +1,4 @@
-"""Hostile marker files through `annotator markers`: exit status 0 or 2, one line, never 70 (issue 16).
+"""Hostile marker files through `annotator markers`: exit status 0 or 2, one line, never 70.
 
 A 9-line YAML alias bomb ran past 60 s and 2 GB; a control character ended in exit 70.
 Hand-made hostile files, then hypothesis: byte-level mutations of the shipped KPIs
