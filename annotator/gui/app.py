@@ -14,6 +14,7 @@ from annotator import __version__
 from annotator.gui.about import app_icon
 from annotator.gui.main_window import APP_TITLE, MainWindow
 from annotator.gui.workspace import Workspace
+from annotator.resources import sample_session_path
 
 ORGANISATION = "Communicator Annotator"
 APPLICATION = "annotator"
@@ -21,12 +22,6 @@ APPLICATION = "annotator"
 
 def sample_session() -> Path | None:
     """The bundled sample session (annotator.resources), or None if this install lacks it."""
-    try:
-        from annotator.resources import sample_session_path
-    except ImportError:  # an older resources module: look where a checkout keeps it
-        candidate = (Path(__file__).resolve().parents[2] / "sample_logs" / "travel-20261121-001"
-                     / "travel-20261121-001-hublog.xml")
-        return candidate if candidate.is_file() else None
     try:
         return sample_session_path()
     except FileNotFoundError:

@@ -24,7 +24,6 @@ EXCHANGE_GAP_S = 0.3
 class Playback(QObject):
     clip_changed = Signal(object, int, str)  # samples (frames x channels) or None, sample rate, message
     position_changed = Signal(float)  # seconds into the clip
-    state_changed = Signal(str)  # "playing", "paused", "stopped"
     message_shown = Signal(str)
 
     def __init__(self, parent: QObject | None = None, player: Player | None = None):
@@ -198,7 +197,6 @@ class Playback(QObject):
             self._timer.start()
         elif state is not PlayerState.PLAYING:
             self._timer.stop()
-        self.state_changed.emit(state.name.lower())
 
     def _poll(self) -> None:
         try:

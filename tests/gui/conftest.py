@@ -170,6 +170,20 @@ def type_text(qtbot, window: QWidget, text: str) -> None:
     qtbot.keyClicks(focused(window), text)
 
 
+def current_summary(browser):
+    """The SessionSummary of the session browser's current row, or None: what the annotator sees selected."""
+    from annotator.gui.models.session_list import SUMMARY_ROLE
+
+    return browser.table.currentIndex().data(SUMMARY_ROLE)
+
+
+def metric_text(panel, name: str) -> str:
+    """The value the Session metrics panel shows for metric NAME, as shown."""
+    from annotator.gui.views.metrics_panel import label
+
+    return panel.findItems(label(name), Qt.MatchFlag.MatchExactly)[0].text(1)
+
+
 class ModalAnswer:
     """Answers the next modal dialog (message box or file dialog) once it appears."""
 

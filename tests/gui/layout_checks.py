@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QWidget
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.turn_table import Column
+from tests.gui.conftest import current_summary
 from tests.gui.test_workspace import _close, _window
 
 SMALLEST_SCREEN = QSize(1280, 720)
@@ -178,7 +179,7 @@ def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_rea
     browser = window.workspace.browser
     dock_shown(window, "sessions_dock")
     table = browser.table
-    qtbot.waitUntil(lambda: getattr(browser.current_summary(), "session_id", None) == "travel:20261121:004")
+    qtbot.waitUntil(lambda: getattr(current_summary(browser), "session_id", None) == "travel:20261121:004")
     current = table.currentIndex()
     assert current.siblingAtColumn(SessionColumn.FILE).data(Qt.ItemDataRole.FontRole).bold(), "the open log stands out"
     row = table.visualRect(current)

@@ -15,7 +15,7 @@ from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.gui.models.turn_table import Column
 from annotator.gui.settings import AppSettings
 from annotator.log.document import LogDocument
-from tests.gui.conftest import focused, press, type_text
+from tests.gui.conftest import focused, metric_text, press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 Button = QMessageBox.StandardButton
@@ -178,7 +178,7 @@ def test_ctrl_1_and_ctrl_0_set_task_completion_and_undo_restores(main_window, qt
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)
     assert window.session.task_completion == "1"
     assert window.session_bar.task.currentText() == "completed (1)"
-    qtbot.waitUntil(lambda: window.metrics.value_text("task_completion") == "1")  # refreshed when idle
+    qtbot.waitUntil(lambda: metric_text(window.metrics, "task_completion") == "1")  # refreshed when idle
     press(qtbot, window, Key.Key_0, Mod.ControlModifier)
     assert window.session.task_completion == "0"
     assert window.undo_stack.undoText() == "Mark task not completed"

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from annotator.gui.actions import ACTIONS
 from annotator.gui.models.findings import FINDING_ROLE
 from tests.conftest import REPO
-from tests.gui.conftest import press
+from tests.gui.conftest import current_summary, press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 HOSTILE = REPO / "tests" / "hostile"
@@ -55,7 +55,7 @@ def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_app_window, c
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert window.document.path.name == "travel-20261121-002-hublog.xml"
-    assert window.session.id == "travel:20261121:002" and browser.current_summary().session_id == window.session.id
+    assert window.session.id == "travel:20261121:002" and current_summary(browser).session_id == window.session.id
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert window.document.path.name == "travel-20261121-002-hublog.xml"

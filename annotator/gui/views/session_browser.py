@@ -215,9 +215,6 @@ class SessionBrowser(QWidget):
         self._set_current(index)
         return True
 
-    def current_summary(self) -> SessionSummary | None:
-        return self.table.currentIndex().data(SUMMARY_ROLE)
-
     def neighbour_in_another_log(self, file: Path, session_index: int, step: int) -> SessionSummary | None:
         """The first listed session of another log after (+1) or before (-1) FILE's session at
         SESSION_INDEX, in the list's current order and filter; None at the end or when it is not listed."""
