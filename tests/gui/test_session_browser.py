@@ -9,7 +9,8 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from annotator.corpus.scan import summarize_document
-from annotator.gui.models.session_list import SUMMARY_ROLE, Column
+from annotator.gui.models.roles import SUMMARY_ROLE
+from annotator.gui.models.session_list import Column
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument

@@ -30,9 +30,9 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.corpus.scan import SessionSummary, iter_corpus
+from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_list import (
     FILTER_KEYWORDS,
-    SUMMARY_ROLE,
     Column,
     SessionFilter,
     SessionListModel,
