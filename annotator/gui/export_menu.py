@@ -6,10 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import QFileDialog, QProgressDialog
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog, QMenu, QProgressDialog
 
 from annotator.errors import AnnotatorError
 from annotator.export.formats import EXPORT_FORMATS, ExportFormat, progress_from_callback
+from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.worker import BackgroundTask, TaskContext
 
@@ -19,15 +21,16 @@ class ExportCancelled(AnnotatorError):
 
 
 class ExportMenu(QObject):
-    def __init__(self, window: MainWindow, corpus_of) -> None:
+    def __init__(self, window: MainWindow, controller: DocumentController, corpus_of,
+                 menu: QMenu, before: QAction) -> None:
+        """Export &to, a submenu of MENU (File) placed before the action BEFORE (Close)."""
         super().__init__(window)
-        self.window = window
+        self.window, self.controller = window, controller
         self._corpus_of = corpus_of  # () -> Path | None: the corpus folder open in the browser
         self.task: BackgroundTask | None = None
         self.progress: QProgressDialog | None = None
-        menu = window.menus["&File"]
         submenu = menu.addMenu("Export &to")
-        menu.insertMenu(window.actions["close"], submenu)
+        menu.insertMenu(before, submenu)
         for fmt in EXPORT_FORMATS.values():
             action = submenu.addAction(fmt.title)
             action.setObjectName(f"action_export_{fmt.name}")
@@ -35,11 +38,11 @@ class ExportMenu(QObject):
 
     def sources(self) -> list[Path]:
         corpus = self._corpus_of()
-        document = self.window.document
+        document = self.controller.document
         return [corpus] if corpus is not None else ([document.path] if document is not None else [])
 
     def export_with_dialog(self, fmt: ExportFormat) -> bool:
-        controller = self.window.controller
+        controller = self.controller
         controller.flush_pending_edits()
         if controller.has_unsaved_work and not controller.save_before_export():
             return False
@@ -47,7 +50,7 @@ class ExportMenu(QObject):
         return self.export(fmt, output) if output is not None else False
 
     def _ask_output(self, fmt: ExportFormat) -> Path | None:
-        document = self.window.document
+        document = self.controller.document
         start = str(document.folder) if document is not None else ""
         if fmt.output_is_folder:
             chosen = QFileDialog.getExistingDirectory(self.window, f"Export to {fmt.title}: choose a folder", start)
