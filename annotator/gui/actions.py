@@ -47,7 +47,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("open", "controller.open_with_dialog", "&File", "&Open…", ("Ctrl+O",), "Open a log file"),
     ActionSpec("save", "controller.save", "&File", "&Save", ("Ctrl+S",), "Save the annotations into the log (the original is kept as NAME.orig.xml)", separator_before=True),
     ActionSpec("save_as", "controller.save_as", "&File", "Save &As…", ("Ctrl+Shift+S",), "Save the log with its annotations under another name"),
-    ActionSpec("export_csv", "controller.export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of this log"),
+    ActionSpec("export_csv", "exports.export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background"),
     ActionSpec("close", "controller.close_document", "&File", "&Close", ("Ctrl+W",), "Close the log", separator_before=True),
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),

@@ -70,7 +70,8 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
-                               playback=playback, workspace=workspace, markers=markers, timeline=workspace.timeline)
+                               playback=playback, workspace=workspace, markers=markers, exports=exports,
+                               timeline=workspace.timeline)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()

@@ -15,7 +15,8 @@ def _handlers(window, **overrides) -> SimpleNamespace:
     """The parts gui/app.py binds the actions to, taken from a composed WINDOW, with OVERRIDES."""
     workspace = window.workspace
     parts = dict(window=window, controller=window.controller, navigator=window.navigator, editor=window.editor,
-                 playback=window.playback, workspace=workspace, markers=window.markers, timeline=workspace.timeline)
+                 playback=window.playback, workspace=workspace, markers=window.markers, exports=window.exports,
+                 timeline=workspace.timeline)
     parts.update(overrides)
     return SimpleNamespace(**{name: part for name, part in parts.items() if part is not None})
 

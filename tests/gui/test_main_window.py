@@ -14,6 +14,7 @@ from annotator.gui.document_controller import original_copy_path
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.gui.models.turn_table import Column
 from annotator.gui.settings import AppSettings
+from annotator.gui.worker import BackgroundTask, TaskState
 from annotator.log.document import LogDocument
 from tests.gui.conftest import focused, metric_text, press, type_text
 
@@ -417,12 +418,30 @@ def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot
     dialog.close()
 
 
-def test_export_csv_writes_the_three_files(main_window, qtbot, tmp_path):
+def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbot, tmp_path, answer_modal):
     window = main_window
     out = tmp_path / "export"
-    assert window.controller.export_csv(out)
+    out.mkdir()
+    chosen = answer_modal(file=out)
+    press(qtbot, window, Key.Key_E, Mod.ControlModifier)
+    assert chosen.answered and "CSV" in chosen.title
+    task = window.exports.task
+    assert isinstance(task, BackgroundTask), "the export runs off the GUI thread"
+    qtbot.waitUntil(lambda: task.state is TaskState.SUCCEEDED, timeout=30000)
     assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]
     assert "exported 1 log(s)" in window.statusBar().currentMessage()
+
+
+def test_ctrl_e_into_the_folder_of_the_open_log_asks_first(main_window, raw_log, qtbot, answer_modal, boxes):
+    window = main_window
+    folder = raw_log.parent
+    answers = boxes("Cancel")
+    answer_modal(file=folder)
+    press(qtbot, window, Key.Key_E, Mod.ControlModifier)
+    qtbot.waitUntil(lambda: bool(answers.seen), timeout=30000)
+    assert "this folder holds the input" in answers.seen[0].text
+    assert not (folder / "turns.csv").exists(), "nothing written unless the annotator agrees"
+    assert raw_log.is_file()
 
 
 def test_settings_persist_between_windows(make_window, raw_log):
