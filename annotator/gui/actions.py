@@ -7,10 +7,12 @@ always the key that works. Keys use QKeySequence's portable text.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from types import SimpleNamespace
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -22,68 +24,73 @@ from PySide6.QtWidgets import (
     QVBoxLayout,
 )
 
+from annotator.audio.player import BACK_SECONDS
+from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+
 MENUS = ("&File", "&Edit", "&Navigate", "&Annotate", "&Playback", "&Markers", "&View", "&Help")
 
 
 @dataclass(frozen=True)
 class ActionSpec:
     name: str
+    handler: str  # "part.method" on the composition's handlers (gui/app.py), called when the action fires
     menu: str
     text: str
     keys: tuple[str, ...]
     tip: str
     checkable: bool = False
     separator_before: bool = False
+    args: tuple = ()  # what the handler is called with; a checkable action's handler gets its new state instead
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
-    ActionSpec("open", "&File", "&Open…", ("Ctrl+O",), "Open a log file"),
-    ActionSpec("save", "&File", "&Save", ("Ctrl+S",), "Save the annotations into the log (the original is kept as NAME.orig.xml)", separator_before=True),
-    ActionSpec("save_as", "&File", "Save &As…", ("Ctrl+Shift+S",), "Save the log with its annotations under another name"),
-    ActionSpec("export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of this log"),
-    ActionSpec("close", "&File", "&Close", ("Ctrl+W",), "Close the log", separator_before=True),
-    ActionSpec("quit", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
-    ActionSpec("undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),
-    ActionSpec("redo", "&Edit", "&Redo", ("Ctrl+Shift+Z",), "Redo the annotation just undone"),
-    ActionSpec("next_turn", "&Navigate", "&Next turn", ("Alt+Down",), "Select the next turn"),
-    ActionSpec("previous_turn", "&Navigate", "&Previous turn", ("Alt+Up",), "Select the previous turn"),
-    ActionSpec("next_user_turn", "&Navigate", "Next &user turn", ("Ctrl+Down",), "Select the next user turn and edit its transcription"),
-    ActionSpec("previous_user_turn", "&Navigate", "Previous u&ser turn", ("Ctrl+Up",), "Select the previous user turn and edit its transcription"),
-    ActionSpec("next_session", "&Navigate", "Next s&ession", ("Ctrl+PgDown",),
-               "Show the next session: of this log, then of the next log in the Sessions list", separator_before=True),
-    ActionSpec("previous_session", "&Navigate", "Previous sess&ion", ("Ctrl+PgUp",),
-               "Show the previous session: of this log, then of the previous log in the Sessions list"),
-    ActionSpec("next_finding", "&Navigate", "Next &finding", ("F8",),
-               "Go to the next validation finding and the turn it is about", separator_before=True),
-    ActionSpec("previous_finding", "&Navigate", "Previous findin&g", ("Shift+F8",),
-               "Go to the previous validation finding and the turn it is about"),
-    ActionSpec("commit_and_next", "&Annotate", "&Commit and go to next untranscribed", ("Ctrl+Return", "Ctrl+Enter"),
+    ActionSpec("open", "controller.open_with_dialog", "&File", "&Open…", ("Ctrl+O",), "Open a log file"),
+    ActionSpec("save", "controller.save", "&File", "&Save", ("Ctrl+S",), "Save the annotations into the log (the original is kept as NAME.orig.xml)", separator_before=True),
+    ActionSpec("save_as", "controller.save_as", "&File", "Save &As…", ("Ctrl+Shift+S",), "Save the log with its annotations under another name"),
+    ActionSpec("export_csv", "exports.export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background"),
+    ActionSpec("close", "controller.close_document", "&File", "&Close", ("Ctrl+W",), "Close the log", separator_before=True),
+    ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
+    ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),
+    ActionSpec("redo", "navigator.redo", "&Edit", "&Redo", ("Ctrl+Shift+Z",), "Redo the annotation just undone"),
+    ActionSpec("next_turn", "navigator.step_turn", "&Navigate", "&Next turn", ("Alt+Down",), "Select the next turn", args=(+1,)),
+    ActionSpec("previous_turn", "navigator.step_turn", "&Navigate", "&Previous turn", ("Alt+Up",), "Select the previous turn", args=(-1,)),
+    ActionSpec("next_user_turn", "navigator.step_user_turn", "&Navigate", "Next &user turn", ("Ctrl+Down",), "Select the next user turn and edit its transcription", args=(+1,)),
+    ActionSpec("previous_user_turn", "navigator.step_user_turn", "&Navigate", "Previous u&ser turn", ("Ctrl+Up",), "Select the previous user turn and edit its transcription", args=(-1,)),
+    ActionSpec("next_session", "navigator.step_session", "&Navigate", "Next s&ession", ("Ctrl+PgDown",),
+               "Show the next session: of this log, then of the next log in the Sessions list", separator_before=True, args=(+1,)),
+    ActionSpec("previous_session", "navigator.step_session", "&Navigate", "Previous sess&ion", ("Ctrl+PgUp",),
+               "Show the previous session: of this log, then of the previous log in the Sessions list", args=(-1,)),
+    ActionSpec("next_finding", "workspace.step_finding", "&Navigate", "Next &finding", ("F8",),
+               "Go to the next validation finding and the turn it is about", separator_before=True, args=(+1,)),
+    ActionSpec("previous_finding", "workspace.step_finding", "&Navigate", "Previous findin&g", ("Shift+F8",),
+               "Go to the previous validation finding and the turn it is about", args=(-1,)),
+    ActionSpec("commit_and_next", "navigator.commit_and_next", "&Annotate", "&Commit and go to next untranscribed", ("Ctrl+Return", "Ctrl+Enter"),
                "Store the transcription and move to the next user turn still to transcribe"),
-    ActionSpec("prefill", "&Annotate", "&Pre-fill with recognizer text", ("Ctrl+I",),
+    ActionSpec("prefill", "editor.prefill_from_recognizer", "&Annotate", "&Pre-fill with recognizer text", ("Ctrl+I",),
                "Put what the recognizer heard into the editor as a starting point"),
-    ActionSpec("prefill_automatically", "&Annotate", "Pre-fill &automatically", (),
+    ActionSpec("prefill_automatically", "navigator.set_prefill_automatically", "&Annotate", "Pre-fill &automatically", (),
                "Start every untranscribed turn's editor with the recognizer text", checkable=True),
-    ActionSpec("task_completed", "&Annotate", "Task c&ompleted", ("Ctrl+1",), "Mark the session's task as completed (1)", separator_before=True),
-    ActionSpec("task_not_completed", "&Annotate", "Task &not completed", ("Ctrl+0",), "Mark the session's task as not completed (0)"),
-    ActionSpec("task_unset", "&Annotate", "Clear &task completion", (), "Remove the session's task completion"),
-    ActionSpec("play_pause", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
-    ActionSpec("replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
-    ActionSpec("back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio"),
-    ActionSpec("play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
+    ActionSpec("task_completed", "navigator.set_task_completion", "&Annotate", "Task c&ompleted", ("Ctrl+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
+    ActionSpec("task_not_completed", "navigator.set_task_completion", "&Annotate", "Task &not completed", ("Ctrl+0",), "Mark the session's task as not completed (0)", args=(TASK_NOT_COMPLETED,)),
+    ActionSpec("task_unset", "navigator.set_task_completion", "&Annotate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
+    ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
+    ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
+    ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio", args=(BACK_SECONDS,)),
+    ActionSpec("play_exchange", "workspace.play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
                "Play the system prompt and the user's reply that follows, back to back"),
-    ActionSpec("other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
+    ActionSpec("other_side", "workspace.play_other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
                "Play once the system prompt a user turn answers (or the reply to a system turn); "
                "Ctrl+Space still plays the turn's own audio"),
-    ActionSpec("auto_play", "&Playback", "&Auto-play next turn", (), "Start the next turn's audio after Ctrl+Enter", checkable=True, separator_before=True),
-    ActionSpec("loop", "&Playback", "&Loop turn", (), "Repeat the turn's audio until stopped", checkable=True),
-    ActionSpec("load_markers", "&Markers", "&Load markers…", ("Ctrl+M",),
+    ActionSpec("auto_play", "navigator.set_auto_play", "&Playback", "&Auto-play next turn", (), "Start the next turn's audio after Ctrl+Enter", checkable=True, separator_before=True),
+    ActionSpec("loop", "workspace.set_loop", "&Playback", "&Loop turn", (), "Repeat the turn's audio until stopped", checkable=True),
+    ActionSpec("load_markers", "markers.load_with_dialog", "&Markers", "&Load markers…", ("Ctrl+M",),
                "Load Rasa-style marker definitions (YAML): a timeline lane and a session-browser column each"),
-    ActionSpec("load_kpis", "&Markers", "Load the shipped &KPIs", (),
+    ActionSpec("load_kpis", "markers.load_kpis", "&Markers", "Load the shipped &KPIs", (),
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
-    ActionSpec("clear_markers", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
-    ActionSpec("fit_timeline", "&View", "&Fit timeline", ("Ctrl+Shift+F",), "Show the whole session on the timeline"),
-    ActionSpec("shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
-    ActionSpec("about", "&Help", "&About", (), "About the Communicator annotator"),
+    ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
+    ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+F",), "Show the whole session on the timeline"),
+    ActionSpec("shortcuts", "window.show_shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
+    ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )
 
 SPEEDS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)  # the Playback > Speed choices
@@ -96,43 +103,88 @@ def spec(name: str) -> ActionSpec:
     raise KeyError(name)
 
 
-def build_actions(parent: QObject) -> dict[str, QAction]:
+class Actions(SimpleNamespace):
+    """The window's QActions, one attribute per ActionSpec name (actions.save, actions.undo...)."""
+
+    def __iter__(self) -> Iterator[tuple[ActionSpec, QAction]]:
+        return ((action_spec, getattr(self, action_spec.name)) for action_spec in ACTIONS)
+
+
+class Menus(SimpleNamespace):
+    """The menu bar's menus, one attribute per MENUS title without its accelerator (menus.file, menus.view...),
+    with File > Open Recent as `recent` and Playback > Speed's choices as `speeds` (each its speed as data)."""
+
+
+class UnhandledActionError(LookupError):
+    """An action of the table names a handler the composition does not have."""
+
+
+def build_actions(parent: QObject, undo_stack: QUndoStack) -> Actions:
     """One QAction per spec, with its keys, working anywhere in the window (text editors included:
-    the transcription editor lets these keys through, see views.transcription_editor)."""
-    actions: dict[str, QAction] = {}
+    the transcription editor lets these keys through, see views.transcription_editor). Undo and redo
+    come from the undo stack, so that their text names the command they would undo or redo."""
+    actions = Actions()
     for action_spec in ACTIONS:
-        action = QAction(action_spec.text, parent)
+        if action_spec.name in ("undo", "redo"):
+            make = undo_stack.createUndoAction if action_spec.name == "undo" else undo_stack.createRedoAction
+            action = make(parent, action_spec.text)
+            action.triggered.disconnect()  # the stack's own undo()/redo(): the table's handler is bound instead
+        else:
+            action = QAction(action_spec.text, parent)
         action.setObjectName(f"action_{action_spec.name}")
         action.setShortcuts([QKeySequence(key) for key in action_spec.keys])
         action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
         action.setStatusTip(action_spec.tip)
         action.setToolTip(action_spec.tip)
         action.setCheckable(action_spec.checkable)
-        actions[action_spec.name] = action
+        setattr(actions, action_spec.name, action)
     return actions
 
 
-def build_menus(menu_bar: QMenuBar, actions: dict[str, QAction], parent: QObject
-                ) -> tuple[dict[str, QMenu], QMenu, QActionGroup]:
+def bind_actions(actions: Actions, handlers: object) -> None:
+    """Connect every action to the handler its spec names ("part.method", looked up on HANDLERS):
+    called with the spec's args when triggered, or with the new state when a checkable action toggles.
+    Raises UnhandledActionError, naming the action, for a handler HANDLERS does not have."""
+    for action_spec, action in actions:
+        handler = _resolve(handlers, action_spec)
+        if action_spec.checkable:
+            action.toggled.connect(handler)
+        else:
+            action.triggered.connect(lambda _checked=False, h=handler, a=action_spec.args: h(*a))
+
+
+def _resolve(handlers: object, action_spec: ActionSpec) -> Callable:
+    found = handlers
+    for part in action_spec.handler.split("."):
+        found = getattr(found, part, None)
+        if found is None:
+            raise UnhandledActionError(f"action {action_spec.name!r}: nothing handles it "
+                                       f"({action_spec.handler} is not in the composition)")
+    if not callable(found):
+        raise UnhandledActionError(f"action {action_spec.name!r}: {action_spec.handler} is not callable")
+    return found
+
+
+def build_menus(menu_bar: QMenuBar, actions: Actions, parent: QObject) -> Menus:
     """The menus in MENUS order with every action of the table, File > Open Recent after Open,
     and Playback > Speed (one checkable action per SPEEDS, its speed as data)."""
-    menus = {title: menu_bar.addMenu(title) for title in MENUS}
-    recent = QMenu("Open &Recent", menu_bar)
-    for action_spec in ACTIONS:
-        menu = menus[action_spec.menu]
+    menus = Menus(**{plain_menu_name(title).lower(): menu_bar.addMenu(title) for title in MENUS})
+    menus.recent = QMenu("Open &Recent", menu_bar)
+    for action_spec, action in actions:
+        menu = getattr(menus, plain_menu_name(action_spec.menu).lower())
         if action_spec.separator_before:
             menu.addSeparator()
-        menu.addAction(actions[action_spec.name])
+        menu.addAction(action)
         if action_spec.name == "open":
-            menu.addMenu(recent)
-    speed_menu = menus["&Playback"].addMenu("&Speed")
-    speeds = QActionGroup(parent)
+            menu.addMenu(menus.recent)
+    speed_menu = menus.playback.addMenu("&Speed")
+    menus.speeds = QActionGroup(parent)
     for speed in SPEEDS:
         action = speed_menu.addAction(f"{speed:g}×")
         action.setCheckable(True)
         action.setData(speed)
-        speeds.addAction(action)
-    return menus, recent, speeds
+        menus.speeds.addAction(action)
+    return menus
 
 
 def all_key_sequences() -> list[QKeySequence]:

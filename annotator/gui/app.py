@@ -5,28 +5,31 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
-from annotator.gui.about import app_icon
-from annotator.gui.main_window import APP_TITLE, MainWindow
+from annotator.gui.about import APP_NAME, app_icon
+from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.document_controller import DocumentController
+from annotator.gui.export_menu import ExportMenu
+from annotator.gui.main_window import MainWindow
+from annotator.gui.markers_controller import MarkersController
+from annotator.gui.navigation import Navigator
+from annotator.gui.playback import Playback
+from annotator.gui.recovery import RecoveryWatcher
+from annotator.gui.settings import AppSettings
 from annotator.gui.workspace import Workspace
+from annotator.resources import sample_session_path
 
-ORGANISATION = "Communicator Annotator"
 APPLICATION = "annotator"
 
 
 def sample_session() -> Path | None:
     """The bundled sample session (annotator.resources), or None if this install lacks it."""
-    try:
-        from annotator.resources import sample_session_path
-    except ImportError:  # an older resources module: look where a checkout keeps it
-        candidate = (Path(__file__).resolve().parents[2] / "sample_logs" / "travel-20261121-001"
-                     / "travel-20261121-001-hublog.xml")
-        return candidate if candidate.is_file() else None
     try:
         return sample_session_path()
     except FileNotFoundError:
@@ -36,22 +39,57 @@ def sample_session() -> Path | None:
 def make_application(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if app is None:
-        QApplication.setOrganizationName(ORGANISATION)
+        QApplication.setOrganizationName(APP_NAME)
         QApplication.setApplicationName(APPLICATION)
         app = QApplication(argv if argv is not None else sys.argv[:1])
-    app.setApplicationDisplayName(APP_TITLE)
+    app.setApplicationDisplayName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setWindowIcon(app_icon())
     QGuiApplication.setDesktopFileName("io.github.communicator_annotator")  # Wayland matches the menu entry
     return app
 
 
-def build_window() -> MainWindow:
-    """The main window with every dock and playback wired, its layout restored."""
-    window = MainWindow()
-    window.workspace = Workspace(window)
+def build_window(settings: AppSettings | None = None) -> MainWindow:
+    """The composition root: the settings, the document controller, playback, navigation, every panel
+    and controller, connected, every action bound to its handler, in the shell; its layout restored."""
+    settings = settings if settings is not None else AppSettings()
+    window = MainWindow(settings)
+    controller = DocumentController(window, settings)
+    recovery = RecoveryWatcher(controller, window)
+    actions, menus = window.install_menus(controller.undo_stack)
+    playback = Playback(window)
+    navigator = Navigator(window, controller, settings, actions, playback)
+    workspace = Workspace(window, navigator, controller, playback, settings)
+    markers = MarkersController(window, navigator, controller, workspace.timeline, workspace.browser)
+    exports = ExportMenu(window, controller, lambda: workspace.corpus, menus.file, actions.close)
+    window.controller, window.navigator, window.playback = controller, navigator, playback
+    window.workspace, window.markers, window.exports = workspace, markers, exports
+    window.recovery = recovery
+    window.may_close = controller.maybe_discard
+    window.closing.connect(recovery.release)
+    window.open_requested.connect(navigator.open_path)
+    navigator.neighbour_session = workspace.neighbour_session
+    handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
+                               playback=playback, workspace=workspace, markers=markers, exports=exports,
+                               timeline=workspace.timeline)
+    _show_settings(settings, actions, menus, workspace)
+    bind_actions(actions, handlers)
+    keys = all_key_sequences()
+    navigator.editor.set_passthrough_keys(keys)
+    navigator.table.set_passthrough_keys(keys)
+    navigator.show_document(None)
     window.restore_layout()
     return window
+
+
+def _show_settings(settings: AppSettings, actions: Actions, menus: Menus, workspace: Workspace) -> None:
+    """Check the menus' settings as stored; the speed choices follow the Playback > Speed group."""
+    for action in menus.speeds.actions():
+        action.setChecked(abs(action.data() - settings.speed) < 1e-9)
+    menus.speeds.triggered.connect(lambda action: workspace.set_speed(float(action.data())))
+    actions.auto_play.setChecked(settings.auto_play)
+    actions.loop.setChecked(settings.loop)
+    actions.prefill_automatically.setChecked(settings.prefill_automatically)
 
 
 def run_app(path: str | Path | None = None) -> int:
@@ -67,9 +105,9 @@ def run_app(path: str | Path | None = None) -> int:
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
         QTimer.singleShot(200, lambda: _end_smoke_test(window, target))
     if target is not None:
-        window.open_path(target)
+        window.navigator.open_path(target)
     status = app.exec()
-    window.workspace.playback.close()
+    window.playback.close()
     return status
 
 
@@ -78,11 +116,11 @@ def _end_smoke_test(window: MainWindow, target: Path | None) -> None:
     dialog = QApplication.activeModalWidget()
     if dialog is not None:
         dialog.close()
-    document = window.document
+    document = window.controller.document
     opened = document is not None and target is not None and document.path.resolve() == _log_in(target)
     turns = sum(len(s.turns) for s in document.sessions) if document else 0
     print(f"smoke test: opened={opened} turns={turns} path={target}", flush=True)
-    window.undo_stack.setClean()
+    window.controller.undo_stack.setClean()
     window.close()
 
 

@@ -280,28 +280,6 @@ class DocumentController(QObject):
         return True
 
     # --- export -----------------------------------------------------------------
-    def export_csv(self, folder: str | Path | None = None) -> bool:
-        """Write the core's three CSV files of the saved log into FOLDER (asked for when None)."""
-        document = self.document
-        if document is None:
-            return False
-        self.flush_pending_edits()
-        if self.has_unsaved_work and not self.save_before_export():
-            return False
-        if folder is None:
-            folder = QFileDialog.getExistingDirectory(self.parent_widget, "Export CSV into", str(document.folder))
-            if not folder:
-                return False
-        from annotator.export.csv_export import export_csv
-
-        try:
-            summary = export_csv([document.path], Path(folder))
-        except AnnotatorError as error:
-            self.show_error("Cannot export", error)
-            return False
-        self.status_reported.emit(str(summary).splitlines()[0])
-        return True
-
     def save_before_export(self) -> bool:
         """Export reads the file: offer to save first, or to export what is on disk."""
         answer = ask(self.parent_widget, Icon.Question, "Export CSV",

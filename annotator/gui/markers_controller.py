@@ -10,7 +10,9 @@ from PySide6.QtCore import QObject, QTimer
 from PySide6.QtWidgets import QFileDialog
 
 from annotator.errors import AnnotatorError
+from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
+from annotator.gui.navigation import Navigator
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.gui.views.timeline import TimelineView
 from annotator.log.elements import Session, view_of
@@ -20,38 +22,39 @@ REAPPLY_DELAY_MS = 300  # annotations change markers (task_completion, text_matc
 
 
 class MarkersController(QObject):
-    def __init__(self, window: MainWindow, timeline: TimelineView, browser: SessionBrowser):
+    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
+                 timeline: TimelineView, browser: SessionBrowser):
         super().__init__(window)
-        self.window, self.timeline, self.browser = window, timeline, browser
+        self.window, self.navigator, self.controller = window, navigator, controller
+        self.timeline, self.browser = timeline, browser
         self.markers: MarkerSet | None = None
         self._hits: tuple[object, int, list] | None = None  # (document, revision, hits): one run per edit state
         self._reapply = QTimer(self)
         self._reapply.setSingleShot(True)
         self._reapply.setInterval(REAPPLY_DELAY_MS)
         self._reapply.timeout.connect(self.show_hits)
-        actions = window.actions
-        actions["load_markers"].triggered.connect(lambda: self.load_with_dialog())
-        actions["load_kpis"].triggered.connect(lambda: self.load(shipped_kpis_path()))
-        actions["clear_markers"].triggered.connect(self.clear)
-        window.session_selected.connect(lambda _session: self.show_hits())
-        window.controller.annotation_changed.connect(lambda _change: self._reapply.start())
+        navigator.session_selected.connect(lambda _session: self.show_hits())
+        controller.annotation_changed.connect(lambda _change: self._reapply.start())
 
     def load_with_dialog(self) -> bool:
         path, _ = QFileDialog.getOpenFileName(self.window, "Load marker definitions", str(shipped_kpis_path().parent),
                                               "Marker definitions (*.yml *.yaml);;All files (*)")
         return self.load(Path(path)) if path else False
 
+    def load_kpis(self) -> bool:
+        return self.load(shipped_kpis_path())
+
     def load(self, path: Path) -> bool:
         try:
             markers = load_markers(path)
         except AnnotatorError as error:
-            self.window.controller.show_error("Cannot load markers", error)
+            self.controller.show_error("Cannot load markers", error)
             return False
         self.markers = markers
         self._hits = None
         self.browser.set_markers(markers)
         self.show_hits()
-        self.window.statusBar().showMessage(f"Loaded {len(markers)} marker(s) from {path.name}", 8000)
+        self.window.show_status(f"Loaded {len(markers)} marker(s) from {path.name}")
         return True
 
     def clear(self) -> None:
@@ -62,7 +65,7 @@ class MarkersController(QObject):
     def show_hits(self) -> None:
         """One lane per marker with the hits of the session shown."""
         self.timeline.clear_marker_lanes()
-        session: Session | None = self.window.session
+        session: Session | None = self.navigator.session
         if self.markers is None or session is None:
             return
         document = session.document

@@ -23,7 +23,6 @@ POLL_MS = 33
 class Playback(QObject):
     clip_changed = Signal(object, int, str)  # samples (frames x channels) or None, sample rate, message
     position_changed = Signal(float)  # seconds into the clip
-    state_changed = Signal(str)  # "playing", "paused", "stopped"
     message_shown = Signal(str)
 
     def __init__(self, parent: QObject | None = None, player: Player | None = None):
@@ -197,7 +196,6 @@ class Playback(QObject):
             self._timer.start()
         elif state is not PlayerState.PLAYING:
             self._timer.stop()
-        self.state_changed.emit(state.name.lower())
 
     def _poll(self) -> None:
         try:

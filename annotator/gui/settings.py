@@ -90,10 +90,6 @@ class AppSettings:
     def __init__(self, qsettings: QSettings | None = None):
         self.qsettings = qsettings if qsettings is not None else QSettings()
 
-    @classmethod
-    def declared(cls) -> list[Setting]:
-        return [value for value in vars(cls).values() if isinstance(value, Setting)]
-
     # Paths are stored as name_text (any file name, reversibly, in text Qt can hold).
     def add_recent_file(self, path: str | Path) -> list[str]:
         name = name_text(Path(path).resolve())

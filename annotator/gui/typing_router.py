@@ -77,7 +77,9 @@ class TypingRouter(QObject):
         return widget.isWindow() and widget is not self._window and parent is not None and parent.window() is self._window
 
     def _reactivate(self) -> None:
-        if (self._window.isVisible() and QApplication.activeWindow() is None
+        # Qt may name the window active again while the platform's focus has gone with the dialog's own
+        # window (offscreen, or no window manager): activating the window again is harmless when it has both.
+        if (self._window.isVisible() and QApplication.activeWindow() in (None, self._window)
                 and QApplication.activeModalWidget() is None and QApplication.activePopupWidget() is None):
             self._window.activateWindow()
 

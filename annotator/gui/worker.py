@@ -152,7 +152,6 @@ class BackgroundTask(QObject):
     failed = Signal(str)  # one-line message of what WORK raised
     cancelled = Signal()  # cancel() was asked and WORK has stopped (its result, if any, is dropped)
     finished = Signal()  # always last, after succeeded, failed or cancelled
-    state_changed = Signal(object)  # TaskState
 
     def __init__(self, work: Work, parent: QObject | None = None):
         super().__init__(parent)
@@ -201,9 +200,7 @@ class BackgroundTask(QObject):
         return self._done.wait(timeout_s)
 
     def _set_state(self, state: TaskState) -> None:
-        if state is not self._state:
-            self._state = state
-            self.state_changed.emit(state)
+        self._state = state
 
     @Slot(int, int, str)
     def _on_progressed(self, done: int, total: int, label: str) -> None:

@@ -1,9 +1,8 @@
-"""Docks the timeline, waveform, session browser and findings panel into the main
-window and wires audio playback.
+"""The docks: details, session metrics, timeline, waveform, sessions and findings, following the
+navigator's selection, and audio playback driven from them.
 
-The main window knows turns, sessions and annotations; this module connects
-the views that follow them and the Playback facade, so main_window.py stays a
-composition of its own parts.
+gui/navigation.py moves the selection in the turn table and the editor; this module arranges the
+views that follow it, the corpus the Sessions dock browses and the validation behind Findings.
 """
 
 from __future__ import annotations
@@ -15,39 +14,46 @@ from PySide6.QtCore import QObject, Qt, Signal
 from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
 from annotator.corpus.scan import summarize_document
 from annotator.gui.actions import key_text, spec
-from annotator.gui.export_menu import ExportMenu
+from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
-from annotator.gui.markers_controller import MarkersController
 from annotator.gui.models.findings import count_text
+from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
+from annotator.gui.settings import AppSettings
+from annotator.gui.views.detail_panel import DetailPanel
 from annotator.gui.views.findings_panel import FindingsPanel
+from annotator.gui.views.metrics_panel import MetricsPanel
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.gui.views.timeline import TimelineView
 from annotator.gui.views.waveform import WaveformView
 from annotator.gui.window_geometry import is_wide_screen
 from annotator.gui.worker import BackgroundTask
-from annotator.log.document import LogDocument
+from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import ElementView, Session, Turn, view_of
 
 Area = Qt.DockWidgetArea
 # Shares of the window for the docks on a first start (afterwards the window keeps what the annotator made of it);
 # a smaller screen's one column of four tabbed docks needs some 350 pixels for the tabs' names.
 TIMELINE_HEIGHT, WAVEFORM_WIDTH, SIDE_DOCK_WIDTH, TABBED_DOCK_WIDTH = 0.34, 0.3, 0.22, 0.27
+DETAILS_WIDTH = 360
 
 
 class Workspace(QObject):
-    """The timeline, the waveform and playback, following the window's selection."""
+    """The docked views and playback, following the navigator's selection."""
 
     findings_shown = Signal()  # the open log's validation came back and is shown
 
-    def __init__(self, window: MainWindow, playback: Playback | None = None):
+    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
+                 playback: Playback, settings: AppSettings):
         super().__init__(window)
-        self.window = window
+        self.window, self.navigator, self.controller = window, navigator, controller
+        self.playback, self.settings = playback, settings
+        self.detail = DetailPanel(window)
+        self.metrics = MetricsPanel(window)
         self.timeline = TimelineView(window)
         self.timeline.setObjectName("timeline")
         self.waveform = WaveformView(window)
         self.waveform.setObjectName("waveform")
-        self.playback = playback if playback is not None else Playback(self)
         self._audio_offset = 0.0  # seconds from session start to the loaded clip's start
         self.browser = SessionBrowser(window)
         self.browser.setObjectName("session_browser")
@@ -57,98 +63,120 @@ class Workspace(QObject):
         self._validation: BackgroundTask | None = None
         self._finding_paths: dict[int, str | None] = {}
         self._arrange_docks()
-        window.playback = self.playback
-        self.playback.set_loop(window.settings.loop)
-        self.playback.set_speed(window.settings.speed)
-        self.markers = MarkersController(window, self.timeline, self.browser)
-        self.exports = ExportMenu(window, lambda: self.corpus)
+        self.playback.set_loop(settings.loop)
+        self.playback.set_speed(settings.speed)
         self._connect()
 
     def _arrange_docks(self) -> None:
-        """The timeline and, beside it, the waveform in a strip below the turn table, where the annotator
-        works; the Sessions dock (shown for a corpus only) left of it on a wide screen, else one more
-        tab beside Details, Session metrics and Findings, so that the turn table keeps its width."""
+        """Details and Session metrics tabbed on the right; the timeline and, beside it, the waveform in a
+        strip below the turn table, where the annotator works; the Sessions dock (shown for a corpus only)
+        left of it on a wide screen, else one more tab beside Details, Session metrics and Findings, so
+        that the turn table keeps its width."""
         w = self.window
-        w.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
-        w.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
-        w.splitDockWidget(w.docks["timeline_dock"], w.docks["waveform_dock"], Qt.Orientation.Horizontal)
+        self.details_dock = w.add_dock(self.detail, "Details", Area.RightDockWidgetArea, "details_dock")
+        self.metrics_dock = w.add_dock(self.metrics, "Session metrics", Area.RightDockWidgetArea, "metrics_dock")
+        w.tabifyDockWidget(self.details_dock, self.metrics_dock)
+        w.resizeDocks([self.details_dock], [DETAILS_WIDTH], Qt.Orientation.Horizontal)
+        self.timeline_dock = w.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
+        self.waveform_dock = w.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
+        w.splitDockWidget(self.timeline_dock, self.waveform_dock, Qt.Orientation.Horizontal)
         wide = is_wide_screen(w)
-        w.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
-                   "sessions_dock")
-        w.add_dock(self.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
-        w.tabifyDockWidget(w.docks["metrics_dock"], w.docks["findings_dock"])
+        self.sessions_dock = w.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
+                                        "sessions_dock", on_demand=True)
+        self.findings_dock = w.add_dock(self.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
+        w.tabifyDockWidget(self.metrics_dock, self.findings_dock)
         if not wide:
-            w.tabifyDockWidget(w.docks["findings_dock"], w.docks["sessions_dock"])
-        w.docks["details_dock"].raise_()
-        w.on_demand_docks.add("sessions_dock")
-        w.docks["sessions_dock"].hide()
+            w.tabifyDockWidget(self.findings_dock, self.sessions_dock)
+        self.details_dock.raise_()
+        self.sessions_dock.hide()
         width, height = w.width(), w.height()
-        w.resizeDocks([w.docks["timeline_dock"]], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
-        side = [w.docks["details_dock"]] + ([w.docks["sessions_dock"]] if wide else [])
+        w.resizeDocks([self.timeline_dock], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
+        side = [self.details_dock] + ([self.sessions_dock] if wide else [])
         side_width = round(width * (SIDE_DOCK_WIDTH if wide else TABBED_DOCK_WIDTH))
-        w.resizeDocks([w.docks["timeline_dock"], w.docks["waveform_dock"], *side],
+        w.resizeDocks([self.timeline_dock, self.waveform_dock, *side],
                       [round(width * (1 - WAVEFORM_WIDTH)), round(width * WAVEFORM_WIDTH)] + [side_width] * len(side),
                       Qt.Orientation.Horizontal)
 
     def _connect(self) -> None:
-        w, p, actions = self.window, self.playback, self.window.actions
-        w.session_selected.connect(self._show_session)
-        w.turn_selected.connect(self._show_turn)
-        w.controller.annotation_changed.connect(lambda _change: self.timeline.refresh_turns())
-        w.controller.document_opened.connect(self._document_opened)
-        w.controller.document_closed.connect(lambda: self.findings.set_findings([]))
-        w.controller.document_saved.connect(lambda _path: self._document_saved())
-        w.corpus_requested.connect(self.open_corpus)
+        w, n, c, p = self.window, self.navigator, self.controller, self.playback
+        n.session_selected.connect(self._show_session)
+        n.turn_selected.connect(self._show_turn)
+        n.corpus_requested.connect(self.open_corpus)
+        for view in (self.metrics, self.detail):
+            c.annotation_changed.connect(view.on_annotation_changed)
+        c.annotation_changed.connect(self._restyle_turns)
+        c.document_opened.connect(self._document_opened)
+        c.document_closed.connect(lambda: self.findings.set_findings([]))
+        c.document_saved.connect(lambda _path: self._document_saved())
         self.browser.session_activated.connect(self._session_activated)
-        self.browser.scan_failed.connect(lambda text: w.statusBar().showMessage(text, 8000))
+        self.browser.scan_failed.connect(w.show_status)
         self.findings.finding_activated.connect(self._finding_activated)
-        w.loop_changed.connect(p.set_loop)
-        w.speed_changed.connect(p.set_speed)
         self.timeline.turn_clicked.connect(self._turn_clicked)
         self.timeline.element_clicked.connect(self._element_clicked)
-        self.timeline.message_shown.connect(lambda text: w.statusBar().showMessage(text, 8000))
+        self.timeline.message_shown.connect(w.show_status)
         self.waveform.clicked_at.connect(p.seek)
         p.clip_changed.connect(self._clip_changed)
         p.position_changed.connect(self._position_changed)
-        p.message_shown.connect(lambda text: w.statusBar().showMessage(text, 8000))
-        actions["play_exchange"].triggered.connect(lambda: p.play_exchange(w.current_turn()))
-        actions["other_side"].triggered.connect(lambda: p.play_other_side(w.current_turn()))
-        actions["next_finding"].triggered.connect(lambda: self._step_finding(+1))
-        actions["previous_finding"].triggered.connect(lambda: self._step_finding(-1))
-        w.neighbour_session = self._neighbour_session
-        actions["fit_timeline"].triggered.connect(self.timeline.fit)
+        p.message_shown.connect(w.show_status)
+
+    # --- playback the Playback menu asks for -------------------------------------------------
+    def play_exchange(self) -> None:
+        self.playback.play_exchange(self.navigator.current_turn())
+
+    def play_other_side(self) -> None:
+        self.playback.play_other_side(self.navigator.current_turn())
+
+    def set_loop(self, on: bool) -> None:
+        self.settings.loop = on
+        self.playback.set_loop(on)
+
+    def set_speed(self, speed: float) -> None:
+        self.settings.speed = speed
+        self.playback.set_speed(speed)
+
+    def _restyle_turns(self, _change: AnnotationChange) -> None:
+        self.timeline.refresh_turns()
+
+    def show_element(self, view: ElementView, raise_details: bool = True) -> None:
+        """Show any element (an operation clicked in the timeline, a finding's element) in the detail panel,
+        brought to the front unless RAISE_DETAILS is False (the findings list stays in front while used)."""
+        self.detail.show_element(view)
+        if raise_details:
+            self.details_dock.raise_()
 
     # --- corpus and findings ------------------------------------------------------------
     def open_corpus(self, folder: Path) -> None:
         self.corpus = Path(folder)
-        dock = self.window.docks["sessions_dock"]
-        dock.show()
-        dock.raise_()
+        self.sessions_dock.show()
+        self.sessions_dock.raise_()
         self.browser.scan(self.corpus)
 
-    def _neighbour_session(self, step: int) -> bool:
-        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list."""
-        document, session = self.window.document, self.window.session
-        if self.corpus is None or document is None or session is None:
+    def neighbour_session(self, step: int) -> bool | None:
+        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list;
+        None when no corpus is open."""
+        if self.corpus is None:
+            return None
+        document, session = self.navigator.document, self.navigator.session
+        if document is None or session is None:
             return False
         summary = self.browser.neighbour_in_another_log(document.path, session.index, step)
         if summary is None:
             return False
         self.browser.select_session(summary.file, summary.session_index)
         self._session_activated(summary.file, summary.session_index)
-        return self.window.document is not document
+        return self.navigator.document is not document
 
     def _session_activated(self, file: Path, session_index: int) -> None:
-        if not self.window.open_path(file):
+        if not self.navigator.open_path(file):
             return
-        document = self.window.document
+        document, shown = self.navigator.document, self.navigator.session
         if document is not None and 0 <= session_index < len(document.sessions) and (
-                self.window.session is None or self.window.session.index != session_index):
-            self.window.show_session(session_index)
+                shown is None or shown.index != session_index):
+            self.navigator.show_session(session_index)
 
     def _document_opened(self, document: LogDocument) -> None:
         if self.corpus is not None and document.path.resolve().is_relative_to(self.corpus.resolve()):
-            self.window.settings.set_last_log_in_corpus(self.corpus, document.path)
+            self.settings.set_last_log_in_corpus(self.corpus, document.path)
         self._validate_in_background(document)
 
     def _validate_in_background(self, document: LogDocument) -> None:
@@ -159,12 +187,12 @@ class Workspace(QObject):
             self._validation.cancel()
         task = BackgroundTask(lambda _context: findings_with_paths_in_subprocess(document.path), self)
         task.succeeded.connect(lambda result: self._show_findings(document, result))
-        task.failed.connect(lambda text: self.window.statusBar().showMessage(f"Validation failed: {text}", 8000))
+        task.failed.connect(lambda text: self.window.show_status(f"Validation failed: {text}"))
         self._validation = task
         task.start()
 
     def _show_findings(self, document: LogDocument, result: list[tuple[Finding, str | None]]) -> None:
-        if document is not self.window.document:
+        if document is not self.navigator.document:
             return
         self._finding_paths = {id(finding): path for finding, path in result}
         self.findings.set_findings([finding for finding, _ in result])
@@ -178,11 +206,11 @@ class Workspace(QObject):
         self.findings_shown.emit()
 
     def _document_saved(self) -> None:
-        if self.window.document is not None:
-            self._validate_in_background(self.window.document)
+        if self.navigator.document is not None:
+            self._validate_in_background(self.navigator.document)
 
     def _finding_activated(self, finding: Finding) -> None:
-        document = self.window.document
+        document = self.navigator.document
         path = self._finding_paths.get(id(finding))
         found = document.tree.xpath(path) if document is not None and path else []
         if not found:
@@ -190,42 +218,44 @@ class Workspace(QObject):
         element = found[0]
         turn = document.turn_containing(element)
         if turn is not None:
-            self.window.select_turn(turn)
-        self.window.show_element(view_of(element, document.unit), raise_details=False)
+            self.navigator.select_turn(turn)
+        self.show_element(view_of(element, document.unit), raise_details=False)
 
-    def _step_finding(self, step: int) -> None:
+    def step_finding(self, step: int) -> None:
         """F8 / Shift+F8: the next or previous finding, its turn selected, the Findings tab in front."""
         if not self.findings.step(step):
             self.window.show_status("No further finding that way" if self.findings.findings else "No findings in this log")
             return
-        self.window.docks["findings_dock"].show()
-        self.window.docks["findings_dock"].raise_()
+        self.findings_dock.show()
+        self.findings_dock.raise_()
 
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:
-        turn = self.window.current_turn()  # selected before session_selected: the timeline opens on it
+        self.metrics.set_session(session)
+        turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it
         self.timeline.set_session(session, None if turn is None else turn.index)
         self._audio_offset = self._clip_start()  # the turn's clip was loaded before the timeline had its segments
         self.browser.mark_open(session.document.path if session is not None else None,
                                session.index if session is not None else 0)
 
     def _show_turn(self, turn: Turn | None) -> None:
+        self.detail.show_turn(turn)
         self.timeline.select_turn(None if turn is None else turn.index)
         self.playback.show_turn(turn)
 
     def _turn_clicked(self, index: int) -> None:
-        session = self.window.session
+        session = self.navigator.session
         if session is not None and 0 <= index < len(session.turns):
-            self.window.select_turn(session.turns[index])
+            self.navigator.select_turn(session.turns[index])
 
     def _element_clicked(self, view: object) -> None:
-        session = self.window.session
+        session = self.navigator.session
         if session is None or not isinstance(view, ElementView):
             return
         turn = session.turn(view.turn_key) if view.turn_key is not None else None
-        if turn is not None and turn is not self.window.current_turn():
-            self.window.select_turn(turn)
-        self.window.show_element(view)
+        if turn is not None and turn is not self.navigator.current_turn():
+            self.navigator.select_turn(turn)
+        self.show_element(view)
 
     def _clip_changed(self, samples, samplerate: int, message: str) -> None:
         self.waveform.set_audio(samples, samplerate, message)

@@ -64,7 +64,7 @@ def bare_parse(path: Path) -> float:
 def first_paint(app: QApplication, window, path: Path) -> float:
     painted = Painted(window.table.viewport())
     start = time.perf_counter()
-    assert window.open_path(path)
+    assert window.navigator.open_path(path)
     painted.seen = False
     window.table.viewport().update()
     while not painted.seen:
@@ -111,15 +111,15 @@ def main() -> None:
     window.workspace.findings.set_findings([])  # the deferred validation ran in first_paint's event loop
     idle = longest_gap(app, 3.0)
     sample = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
-    window.undo_stack.setClean()
-    window.open_path(sample)  # a session with real audio
+    window.controller.undo_stack.setClean()
+    window.navigator.open_path(sample)  # a session with real audio
     gc.collect()  # free the 100 MB log now (its views and document form cycles), not while measuring
     validation = window.workspace._validation  # opening runs validation in a child process: let it end first
     while validation is not None and validation.is_running:
         app.processEvents()
         time.sleep(0.01)
-    window.select_turn(window.session.turns[1])
-    playback = window.workspace.playback
+    window.navigator.select_turn(window.navigator.session.turns[1])
+    playback = window.playback
     playback.set_loop(True)
     playback.toggle()
     app.processEvents()

@@ -119,7 +119,7 @@ def _windows(qtbot, build: Callable[[], MainWindow]):
         qtbot.waitExposed(window)
         qtbot.waitUntil(window.isActiveWindow)
         if path is not None:
-            assert window.open_path(path)
+            assert window.navigator.open_path(path)
         return window
 
     yield make
@@ -128,24 +128,24 @@ def _windows(qtbot, build: Callable[[], MainWindow]):
             continue  # the test destroyed it
         window.controller.pending_edit_flushers.clear()
         window.controller.typing_sources.clear()
-        window.undo_stack.setClean()
-        workspace = getattr(window, "workspace", None)  # the composed window's real playback
-        if workspace is not None:
-            workspace.playback.close()
+        window.controller.undo_stack.setClean()
+        window.playback.close()
         window.close()
         window.deleteLater()
 
 
+def close_window(window: MainWindow) -> None:
+    """Close WINDOW now, as the annotator would, without the question about a test's unsaved edits
+    (closing saves its layout: a test reopens a window to see what was kept)."""
+    window.controller.undo_stack.setClean()
+    window.playback.close()
+    window.close()
+
+
 @pytest.fixture
 def make_window(qtbot) -> Callable[..., MainWindow]:
-    """The main window alone (turn table, editor, detail and metrics panels), isolated settings."""
-    yield from _windows(qtbot, MainWindow)
-
-
-@pytest.fixture
-def make_app_window(qtbot) -> Callable[..., MainWindow]:
-    """The window as the app composes it (annotator.gui.app.build_window): timeline, waveform,
-    sessions and findings docks, and playback."""
+    """The window as the app composes it (annotator.gui.app.build_window): turn table, editor, every
+    dock, playback, isolated settings."""
     from annotator.gui.app import build_window
 
     yield from _windows(qtbot, build_window)
@@ -153,7 +153,7 @@ def make_app_window(qtbot) -> Callable[..., MainWindow]:
 
 @pytest.fixture
 def main_window(make_window, raw_log: Path) -> MainWindow:
-    """The main window on a copy of the unannotated sample log travel-20261121-002."""
+    """The composed window on a copy of the unannotated sample log travel-20261121-002."""
     return make_window(raw_log)
 
 
@@ -168,6 +168,20 @@ def press(qtbot, window: QWidget, key: Qt.Key, modifiers=Qt.KeyboardModifier.NoM
 
 def type_text(qtbot, window: QWidget, text: str) -> None:
     qtbot.keyClicks(focused(window), text)
+
+
+def current_summary(browser):
+    """The SessionSummary of the session browser's current row, or None: what the annotator sees selected."""
+    from annotator.gui.models.roles import SUMMARY_ROLE
+
+    return browser.table.currentIndex().data(SUMMARY_ROLE)
+
+
+def metric_text(panel, name: str) -> str:
+    """The value the Session metrics panel shows for metric NAME, as shown."""
+    from annotator.gui.views.metrics_panel import label
+
+    return panel.findItems(label(name), Qt.MatchFlag.MatchExactly)[0].text(1)
 
 
 class ModalAnswer:

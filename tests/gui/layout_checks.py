@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QWidget
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.turn_table import Column
-from tests.gui.test_workspace import _close, _window
+from tests.gui.conftest import close_window, current_summary
 
 SMALLEST_SCREEN = QSize(1280, 720)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
@@ -46,7 +46,8 @@ def assert_on_screen(window: MainWindow) -> None:
     assert screen.contains(window.frameGeometry()), f"window frame {window.frameGeometry()} outside {screen}"
     hint = window.minimumSizeHint()
     assert hint.width() < SMALLEST_SCREEN.width() and hint.height() < SMALLEST_SCREEN.height(), hint
-    for name, dock in window.docks.items():
+    for dock in window.findChildren(QDockWidget):
+        name = dock.objectName()
         if dock.isVisible() and not dock.visibleRegion().isEmpty():
             assert screen.contains(global_rect(dock)), f"{name} at {global_rect(dock)} is outside {screen}"
 
@@ -83,16 +84,16 @@ def assert_selected_row_in_view(window: MainWindow) -> None:
     assert rect.top() >= 0 and rect.bottom() <= window.table.viewport().height(), rect
 
 
-def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, absolute_audio_log: Path):
-    window = _window(qtbot, absolute_audio_log)
+def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, make_window, absolute_audio_log: Path):
+    window = make_window(absolute_audio_log)
     qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
     assert_on_screen(window)
     assert window.frameGeometry().width() >= available().width() * 0.8, "most of a small screen is used"
-    assert not window.docks["sessions_dock"].isVisible(), "a single log has no Sessions dock"
+    assert not window.workspace.sessions_dock.isVisible(), "a single log has no Sessions dock"
     assert_turn_table_readable(window)
     assert_turns_lane_shown(window)
     assert_selected_row_in_view(window)
-    _close(window)
+    close_window(window)
 
 
 def geometry_from(screen: QSize, window: QRect) -> QByteArray:
@@ -106,20 +107,20 @@ def geometry_from(screen: QSize, window: QRect) -> QByteArray:
 
 
 @pytest.mark.parametrize("bigger", [1.2, 2.0])  # Qt restores and clamps a geometry from up to 1.25 times as wide
-def test_a_layout_saved_on_a_bigger_screen_is_fitted_to_this_one(qtbot, settings, absolute_audio_log: Path,
+def test_a_layout_saved_on_a_bigger_screen_is_fitted_to_this_one(qtbot, make_window, settings, absolute_audio_log: Path,
                                                                   bigger: float):
     big = available().size() * bigger
-    window = _window(qtbot, absolute_audio_log)
+    window = make_window(absolute_audio_log)
     window.resize(big.width() - 100, big.height() - 100)
     window.save_layout()
-    _close(window)
+    close_window(window)
     settings.window_geometry = geometry_from(big, QRect(40, 40, big.width() - 100, big.height() - 100))
-    window = _window(qtbot, absolute_audio_log)
+    window = make_window(absolute_audio_log)
     qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
     assert_on_screen(window)
     assert_turn_table_readable(window)
     assert_turns_lane_shown(window)
-    _close(window)
+    close_window(window)
 
 
 def long_named_corpus(corpus: Path) -> Path:
@@ -137,48 +138,48 @@ def long_named_corpus(corpus: Path) -> Path:
     return target
 
 
-def open_corpus_with_markers(qtbot, corpus: Path) -> tuple[MainWindow, Path]:
+def open_corpus_with_markers(qtbot, make_window, corpus: Path) -> tuple[MainWindow, Path]:
     """The window on a corpus with a long-named log, the shipped KPIs loaded and that log opened."""
     target = long_named_corpus(corpus)
-    window = _window(qtbot)
+    window = make_window()
     browser = window.workspace.browser
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        assert window.open_path(corpus)
+        assert window.navigator.open_path(corpus)
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        window.actions["load_kpis"].trigger()
+        window.actions.load_kpis.trigger()
     browser.session_activated.emit(target, 0)
     return window, target
 
 
-def test_a_corpus_with_markers_and_findings_keeps_the_window_on_the_screen(qtbot, corpus: Path):
-    window, _ = open_corpus_with_markers(qtbot, corpus)
+def test_a_corpus_with_markers_and_findings_keeps_the_window_on_the_screen(qtbot, make_window, corpus: Path):
+    window, _ = open_corpus_with_markers(qtbot, make_window, corpus)
     findings = window.workspace.findings
     qtbot.waitUntil(lambda: bool(findings.findings), timeout=20000)
-    window.docks["findings_dock"].raise_()
+    window.workspace.findings_dock.raise_()
     qtbot.wait(50)
     assert_on_screen(window)
     assert_turn_table_readable(window)
     assert_turns_lane_shown(window)
     if wide_screen():
-        sessions, details = window.docks["sessions_dock"], window.docks["details_dock"]
+        sessions, details = window.workspace.sessions_dock, window.workspace.details_dock
         assert not sessions.visibleRegion().isEmpty(), "a wide screen shows the Sessions dock beside the findings"
         assert details not in window.tabifiedDockWidgets(sessions)
-    _close(window)
+    close_window(window)
 
 
 def dock_shown(window: MainWindow, name: str) -> QDockWidget:
-    dock = window.docks[name]
+    dock = getattr(window.workspace, name)
     dock.raise_()
     assert dock.isVisible() and not dock.visibleRegion().isEmpty()
     return dock
 
 
-def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_readable(qtbot, corpus: Path):
-    window, _ = open_corpus_with_markers(qtbot, corpus)
+def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_readable(qtbot, make_window, corpus: Path):
+    window, _ = open_corpus_with_markers(qtbot, make_window, corpus)
     browser = window.workspace.browser
     dock_shown(window, "sessions_dock")
     table = browser.table
-    qtbot.waitUntil(lambda: getattr(browser.current_summary(), "session_id", None) == "travel:20261121:004")
+    qtbot.waitUntil(lambda: getattr(current_summary(browser), "session_id", None) == "travel:20261121:004")
     current = table.currentIndex()
     assert current.siblingAtColumn(SessionColumn.FILE).data(Qt.ItemDataRole.FontRole).bold(), "the open log stands out"
     row = table.visualRect(current)
@@ -199,4 +200,4 @@ def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_rea
     assert browser.childAt(point) is column.viewport(), "the file column stays in view when scrolled right"
     under = column.indexAt(column.viewport().mapFrom(browser, point))
     assert (under.row(), under.column()) == (current.row(), SessionColumn.FILE)
-    _close(window)
+    close_window(window)

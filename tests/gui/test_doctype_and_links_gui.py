@@ -11,9 +11,7 @@ from PySide6.QtCore import Qt
 from annotator.analysis.validation import validate_document
 from annotator.log.document import LogDocument
 from annotator.log.original_copy import original_copy_path
-from tests.gui.conftest import press, type_text
-from tests.gui.test_workspace import _close as close_full_window
-from tests.gui.test_workspace import _window as full_window
+from tests.gui.conftest import close_window, press, type_text
 from tests.log.doctype_logs import ConnectionCounter
 
 Key = Qt.Key
@@ -21,7 +19,7 @@ Mod = Qt.KeyboardModifier
 
 
 def _annotate_and_save(window, qtbot, text: str) -> None:
-    window.select_row(1, focus_editor=True)
+    window.navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, text)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
@@ -29,7 +27,7 @@ def _annotate_and_save(window, qtbot, text: str) -> None:
 
 
 def test_a_log_naming_an_external_dtd_opens_saves_and_is_checked_against_the_shipped_dtd(
-        qtbot, raw_log: Path, answer_modal):
+        qtbot, make_window, raw_log: Path, answer_modal):
     text = raw_log.read_text(encoding="utf-8")
     with ConnectionCounter() as counter:
         doctype = f'<!DOCTYPE GC_LOG PUBLIC "-//DARPA//DTD Communicator 11//EN"\n   "{counter.url}">\n'
@@ -38,7 +36,7 @@ def test_a_log_naming_an_external_dtd_opens_saves_and_is_checked_against_the_shi
         raw_log.write_text(text.replace("<GC_LOG", "\n\n<GC_LOG", 1), encoding="utf-8")  # same lines, no DOCTYPE
         original = named.read_bytes()
         refusal = answer_modal()  # a refusal would be a message box; answered, the test fails instead of hanging
-        window = full_window(qtbot, named)
+        window = make_window(named)
         assert not refusal.answered
         panel = window.workspace.findings
         qtbot.waitUntil(lambda: any(f.code == "named-dtd" for f in panel.findings), timeout=20000)
@@ -46,7 +44,7 @@ def test_a_log_naming_an_external_dtd_opens_saves_and_is_checked_against_the_shi
         shown = sorted((f.line, f.code, f.message) for f in panel.findings if f.code != "named-dtd")
         assert shown == plain and any("mime_type" in message for _, _, message in shown), "the shipped DTD's findings"
         _annotate_and_save(window, qtbot, "i need to go to san francisco")
-        close_full_window(window)
+        close_window(window)
         saved = named.read_bytes()
         prolog = original[:original.index(b"<GC_LOG")]
         assert saved.startswith(prolog), "the DOCTYPE is kept byte for byte"

@@ -8,7 +8,9 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from annotator.analysis.validation import Finding, Severity, validate_document
-from annotator.gui.models.findings import FINDING_ROLE, GREYED_TEXT, Column
+from annotator.gui.colours import GREYED_TEXT
+from annotator.gui.models.findings import Column
+from annotator.gui.models.roles import FINDING_ROLE
 from annotator.gui.views.findings_panel import FindingsPanel
 from annotator.log.document import LogDocument
 

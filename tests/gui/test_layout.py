@@ -14,11 +14,10 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from annotator.gui.main_window import MainWindow
-from annotator.gui.models.session_list import SUMMARY_ROLE
+from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.settings import LastPosition
 from annotator.gui.views.session_browser import SessionBrowser
-from tests.gui.conftest import press
-from tests.gui.test_workspace import _close, _window
+from tests.gui.conftest import close_window, press
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKS = Path(__file__).with_name("layout_checks.py")
@@ -53,55 +52,55 @@ def shrink_table(window: MainWindow) -> None:
     window.splitter.setSizes([window.table.verticalHeader().defaultSectionSize() * 4, total])
 
 
-def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, latin1_log: Path):
-    window = _window(qtbot, latin1_log)
-    window.select_row(window.model.rowCount() - 1)
+def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, make_window, latin1_log: Path):
+    window = make_window(latin1_log)
+    window.navigator.select_row(window.navigator.model.rowCount() - 1)
     assert_current_row_in_view(window)
     shrink_table(window)
     qtbot.waitUntil(lambda: window.table.viewport().height() < 6 * window.table.verticalHeader().defaultSectionSize())
     assert_current_row_in_view(window)
-    window.select_row(5)
+    window.navigator.select_row(5)
     window.resize(window.width(), window.height() - 120)
     qtbot.wait(10)
     assert_current_row_in_view(window)
-    _close(window)
+    close_window(window)
 
 
-def test_reopening_a_log_at_its_last_turn_shows_that_turn(qtbot, settings, latin1_log: Path):
-    window = _window(qtbot, latin1_log)
-    last = window.model.rowCount() - 1
+def test_reopening_a_log_at_its_last_turn_shows_that_turn(qtbot, make_window, settings, latin1_log: Path):
+    window = make_window(latin1_log)
+    last = window.navigator.model.rowCount() - 1
     shrink_table(window)
     window.save_layout()
-    session = window.document.sessions[0]
-    _close(window)
+    session = window.controller.document.sessions[0]
+    close_window(window)
     settings.set_last_position(latin1_log, LastPosition(session.id, last))
-    window = _window(qtbot, latin1_log)
+    window = make_window(latin1_log)
     assert window.table.current_row() == last
     qtbot.wait(10)
     assert_current_row_in_view(window)
-    _close(window)
+    close_window(window)
 
 
-def test_ctrl_enter_moves_to_a_turn_that_is_in_view(qtbot, latin1_log: Path):
-    window = _window(qtbot, latin1_log)
+def test_ctrl_enter_moves_to_a_turn_that_is_in_view(qtbot, make_window, latin1_log: Path):
+    window = make_window(latin1_log)
     shrink_table(window)
     window.editor.focus_text()
     for _ in range(4):
         press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
         assert_current_row_in_view(window)
-    _close(window)
+    close_window(window)
 
 
-def test_the_sessions_dock_is_for_a_corpus_only(qtbot, corpus: Path, latin1_log: Path):
-    window = _window(qtbot)
+def test_the_sessions_dock_is_for_a_corpus_only(qtbot, make_window, corpus: Path, latin1_log: Path):
+    window = make_window()
     with qtbot.waitSignal(window.workspace.browser.scan_finished, timeout=30000):
-        assert window.open_path(corpus)
-    assert window.docks["sessions_dock"].isVisible()
-    _close(window)
-    again = _window(qtbot, latin1_log)
-    assert not again.docks["sessions_dock"].isVisible(), "no empty Sessions dock on a single log"
-    assert again.docks["sessions_dock"].toggleViewAction().isEnabled()
-    _close(again)
+        assert window.navigator.open_path(corpus)
+    assert window.workspace.sessions_dock.isVisible()
+    close_window(window)
+    again = make_window(latin1_log)
+    assert not again.workspace.sessions_dock.isVisible(), "no empty Sessions dock on a single log"
+    assert again.workspace.sessions_dock.toggleViewAction().isEnabled()
+    close_window(again)
 
 
 def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpus: Path):

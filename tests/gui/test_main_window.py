@@ -6,16 +6,17 @@ from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySequence
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 
 from annotator.analysis.validation import Severity, validate_document
 from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, key_text
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.gui.models.turn_table import Column
 from annotator.gui.settings import AppSettings
+from annotator.gui.worker import BackgroundTask, TaskState
 from annotator.log.document import LogDocument
 from annotator.log.original_copy import original_copy_path
-from tests.gui.conftest import focused, press, type_text
+from tests.gui.conftest import focused, metric_text, press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 Button = QMessageBox.StandardButton
@@ -34,43 +35,34 @@ def editor_has_focus(window) -> bool:
 
 
 def first_user_row(window) -> int:
-    return next(t.index for t in window.session.turns if t.speaker == "user")
+    return next(t.index for t in window.navigator.session.turns if t.speaker == "user")
 
 
-class PlaybackRecorder:
-    """Stands in for the audio the lead wires: records what the window asked for."""
+NOTHING_TO_PLAY = "nothing to play: no audio is loaded"
 
-    def __init__(self):
-        self.calls: list[tuple] = []
 
-    def toggle(self):
-        self.calls.append(("toggle",))
-
-    def replay(self):
-        self.calls.append(("replay",))
-
-    def back(self, seconds):
-        self.calls.append(("back", seconds))
-
-    def play_turn(self, turn):
-        self.calls.append(("play_turn", turn.id))
+def without_user_audio(log: Path) -> Path:
+    """LOG with its user turns' audio files gone: asking to play one says why not, and no audio device opens."""
+    for wav in log.parent.glob("*-user.wav"):
+        wav.unlink()
+    return log
 
 
 def test_opens_a_log_and_selects_its_first_turn(main_window, raw_log):
     window = main_window
-    assert window.document.path == raw_log
+    assert window.controller.document.path == raw_log
     assert raw_log.name in window.windowTitle()
     assert not window.isWindowModified()
-    assert window.model.rowCount() == len(window.session.turns) == 10
+    assert window.navigator.model.rowCount() == len(window.navigator.session.turns) == 10
     assert current_row(window) == 0 and selected_rows(window) == [0]
-    assert window.editor.turn == window.session.turns[0]
+    assert window.editor.turn == window.navigator.session.turns[0]
     assert window.session_bar.session_name.text() == "<b>travel:20261121:002</b>"
     assert window.session_bar.task.currentText() == "unset"
     assert "0 of 5 user turns transcribed" in window.session_bar.progress.text()
     user_row = first_user_row(window)
-    assert window.model.index(user_row, 0).data(NEEDS_TRANSCRIPTION_ROLE) is True
-    assert window.model.index(user_row, 0).data(Qt.ItemDataRole.DecorationRole) is not None
-    assert window.detail.topLevelItem(0).text(0) == "GC_TURN 01"
+    assert window.navigator.model.index(user_row, 0).data(NEEDS_TRANSCRIPTION_ROLE) is True
+    assert window.navigator.model.index(user_row, 0).data(Qt.ItemDataRole.DecorationRole) is not None
+    assert window.workspace.detail.topLevelItem(0).text(0) == "GC_TURN 01"
 
 
 def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
@@ -83,11 +75,11 @@ def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     press(qtbot, window, Key.Key_Up, Mod.AltModifier)
     assert selected_rows(window) == [1]
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # next user turn: 04
-    assert selected_rows(window) == [3] and window.current_turn().id == "04"
+    assert selected_rows(window) == [3] and window.navigator.current_turn().id == "04"
     press(qtbot, window, Key.Key_Up, Mod.ControlModifier)
-    assert window.current_turn().id == "02"
+    assert window.navigator.current_turn().id == "02"
     press(qtbot, window, Key.Key_Up, Mod.ControlModifier)  # none before: stays
-    assert window.current_turn().id == "02"
+    assert window.navigator.current_turn().id == "02"
     assert window.statusBar().currentMessage() == "No user turn before turn 02 in session travel:20261121:002"
 
 
@@ -95,10 +87,10 @@ def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
     window = main_window
     window.table.setFocus()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 02, user
-    assert window.current_turn().speaker == "user"
+    assert window.navigator.current_turn().speaker == "user"
     assert editor_has_focus(window)
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 03, system: the editor has nothing to take
-    assert window.current_turn().speaker == "system"
+    assert window.navigator.current_turn().speaker == "system"
     assert focused(window) is window.table
     assert not window.editor.text.isEnabled()
 
@@ -107,17 +99,17 @@ def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window
     window = main_window
     window.table.setFocus()
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    turn = window.current_turn()
+    turn = window.navigator.current_turn()
     assert turn.id == "02" and editor_has_focus(window)
     type_text(qtbot, window, "i need to go to san francisco please")
     assert "WER" in window.editor.score.text()
     assert turn.transcription is None  # not stored per keystroke
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.document.session("travel:20261121:002").turns[1].transcription == "i need to go to san francisco please"
-    assert window.current_turn().id == "04"  # the next user turn still to transcribe
+    assert window.controller.document.session("travel:20261121:002").turns[1].transcription == "i need to go to san francisco please"
+    assert window.navigator.current_turn().id == "04"  # the next user turn still to transcribe
     assert editor_has_focus(window)
-    assert window.model.index(1, Column.WER).data() == "12.5 %"  # "please" missed: 1 deletion of 8 words
-    assert window.model.index(1, 0).data(NEEDS_TRANSCRIPTION_ROLE) is False
+    assert window.navigator.model.index(1, Column.WER).data() == "12.5 %"  # "please" missed: 1 deletion of 8 words
+    assert window.navigator.model.index(1, 0).data(NEEDS_TRANSCRIPTION_ROLE) is False
     assert "1 of 5 user turns transcribed" in window.session_bar.progress.text()
     assert window.isWindowModified()
 
@@ -125,72 +117,73 @@ def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window
 def test_ctrl_enter_skips_transcribed_turns_and_wraps(main_window, qtbot):
     window = main_window
     for text in ("one", "two"):
-        window.select_row(first_user_row(window), focus_editor=True)
-        window.step_turn(+1, users_only=True) if text == "two" else None
+        window.navigator.select_row(first_user_row(window), focus_editor=True)
+        window.navigator.step_turn(+1, users_only=True) if text == "two" else None
         type_text(qtbot, window, text)
         press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert [t.transcription for t in window.session.user_turns] == ["one", "two", None, None, None]
-    window.select_row(9, focus_editor=True)  # the last user turn
+    assert [t.transcription for t in window.navigator.session.user_turns] == ["one", "two", None, None, None]
+    window.navigator.select_row(9, focus_editor=True)  # the last user turn
     type_text(qtbot, window, "bye")
     press(qtbot, window, Key.Key_Enter, Mod.ControlModifier | Mod.KeypadModifier)  # the keypad's Enter too
-    assert window.current_turn().id == "06"  # wrapped round to the first still untranscribed
+    assert window.navigator.current_turn().id == "06"  # wrapped round to the first still untranscribed
 
 
-def test_auto_play_asks_playback_for_the_next_turn(main_window, qtbot):
-    window = main_window
-    recorder = PlaybackRecorder()
-    window.playback = recorder
-    window.select_row(1, focus_editor=True)
-    with qtbot.waitSignal(window.play_turn_requested) as blocker:
-        press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert blocker.args[0].id == "04"
-    assert recorder.calls == [("play_turn", "04")]
-    window.actions["auto_play"].trigger()  # off
+def test_auto_play_asks_playback_for_the_next_turn(make_window, raw_log, qtbot):
+    window = make_window(without_user_audio(raw_log))
+    window.navigator.select_row(1, focus_editor=True)
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    assert window.navigator.current_turn().id == "04" and window.playback.turn.id == "04"
+    assert window.statusBar().currentMessage() == NOTHING_TO_PLAY, "playback was asked to play turn 04"
+    window.actions.auto_play.trigger()  # off
     assert AppSettings().auto_play is False
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert recorder.calls == [("play_turn", "04")]
+    assert window.playback.turn.id == "06"
+    assert window.statusBar().currentMessage().startswith("turn 06: "), "turn 06 shown, not played"
 
 
-def test_transport_and_navigation_keys_work_while_typing(main_window, qtbot):
-    window = main_window
-    recorder = PlaybackRecorder()
-    window.playback = recorder
-    window.select_row(1, focus_editor=True)
+def test_transport_and_navigation_keys_work_while_typing(make_window, raw_log, qtbot):
+    window = make_window(without_user_audio(raw_log))
+    window.navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "hello there")
-    with qtbot.waitSignal(window.play_pause_requested):
-        press(qtbot, window, Key.Key_Space, Mod.ControlModifier)
-    with qtbot.waitSignal(window.replay_requested):
-        press(qtbot, window, Key.Key_R, Mod.ControlModifier)
-    with qtbot.waitSignal(window.back_requested) as back:
-        press(qtbot, window, Key.Key_Left, Mod.ControlModifier)
-    assert back.args == [2.0]
-    assert recorder.calls == [("toggle",), ("replay",), ("back", 2.0)]
+    for key in (Key.Key_Space, Key.Key_R):
+        window.statusBar().clearMessage()
+        press(qtbot, window, key, Mod.ControlModifier)
+        assert window.statusBar().currentMessage() == NOTHING_TO_PLAY, "the key reached playback"
     assert window.editor.text.toPlainText() == "hello there"  # no key reached the text
-    assert window.editor.text.textCursor().position() == len("hello there")  # Ctrl+Left did not move the cursor
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # leaving the turn stores the typing
-    assert window.session.turns[1].transcription == "hello there"
-    assert window.current_turn().id == "03"
+    assert window.navigator.session.turns[1].transcription == "hello there"
+    assert window.navigator.current_turn().id == "03"
+
+
+def test_ctrl_left_goes_back_two_seconds_while_typing(main_window, qtbot):
+    window = main_window
+    window.navigator.select_row(1, focus_editor=True)  # turn 02, 2.2 s of audio
+    type_text(qtbot, window, "hello there")
+    window.workspace.waveform.clicked_at.emit(2.2)
+    press(qtbot, window, Key.Key_Left, Mod.ControlModifier)
+    assert abs(window.playback.player.position - 0.2) < 0.01
+    assert window.editor.text.textCursor().position() == len("hello there")  # Ctrl+Left did not move the cursor
 
 
 def test_ctrl_1_and_ctrl_0_set_task_completion_and_undo_restores(main_window, qtbot):
     window = main_window
-    window.select_row(1, focus_editor=True)  # keys work from inside the editor
+    window.navigator.select_row(1, focus_editor=True)  # keys work from inside the editor
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)
-    assert window.session.task_completion == "1"
+    assert window.navigator.session.task_completion == "1"
     assert window.session_bar.task.currentText() == "completed (1)"
-    qtbot.waitUntil(lambda: window.metrics.value_text("task_completion") == "1")  # refreshed when idle
+    qtbot.waitUntil(lambda: metric_text(window.workspace.metrics, "task_completion") == "1")  # refreshed when idle
     press(qtbot, window, Key.Key_0, Mod.ControlModifier)
-    assert window.session.task_completion == "0"
-    assert window.undo_stack.undoText() == "Mark task not completed"
+    assert window.navigator.session.task_completion == "0"
+    assert window.controller.undo_stack.undoText() == "Mark task not completed"
     window.table.setFocus()
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
-    assert window.session.task_completion == "1"
+    assert window.navigator.session.task_completion == "1"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
-    assert window.session.task_completion is None
+    assert window.navigator.session.task_completion is None
     assert window.session_bar.task.currentText() == "unset"
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
-    assert window.session.task_completion == "1"
+    assert window.navigator.session.task_completion == "1"
     assert window.isWindowModified()
 
 
@@ -199,24 +192,24 @@ def test_task_completion_combo_is_undoable(main_window, qtbot):
     combo = window.session_bar.task
     combo.setFocus()
     press(qtbot, window, Key.Key_Down)  # a real key on the combo box: unset -> completed
-    assert window.session.task_completion == "1"
-    assert window.undo_stack.undoText() == "Mark task completed"
+    assert window.navigator.session.task_completion == "1"
+    assert window.controller.undo_stack.undoText() == "Mark task completed"
 
 
 def test_undo_and_redo_a_transcription(main_window, qtbot):
     window = main_window
-    window.select_row(1, focus_editor=True)
+    window.navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "to san francisco")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    turn = window.session.turns[1]
+    turn = window.navigator.session.turns[1]
     assert turn.transcription == "to san francisco"
-    assert window.undo_stack.undoText() == "Transcribe turn 02"
-    assert window.actions["undo"].isEnabled()
+    assert window.controller.undo_stack.undoText() == "Transcribe turn 02"
+    assert window.actions.undo.isEnabled()
     # In the editor of turn 04 with nothing typed, Ctrl+Z is the window's undo.
-    assert editor_has_focus(window) and window.current_turn().id == "04"
+    assert editor_has_focus(window) and window.navigator.current_turn().id == "04"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert turn.transcription is None
-    assert window.current_turn().id == "02"  # the undone turn is shown
+    assert window.navigator.current_turn().id == "02"  # the undone turn is shown
     assert window.editor.text.toPlainText() == ""
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
@@ -224,30 +217,43 @@ def test_undo_and_redo_a_transcription(main_window, qtbot):
     assert window.editor.text.toPlainText() == "to san francisco"
 
 
+def test_the_edit_menu_names_what_undo_and_redo_would_change(main_window, qtbot):
+    window = main_window
+    window.navigator.select_row(1, focus_editor=True)
+    type_text(qtbot, window, "to san francisco")
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    edit = {action.shortcut().toString(): action for action in window.menus.edit.actions()}
+    undo, redo = edit["Ctrl+Z"], edit["Ctrl+Shift+Z"]
+    assert undo.text().replace("&", "") == "Undo Transcribe turn 02" and undo.isEnabled()
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    assert redo.text().replace("&", "") == "Redo Transcribe turn 02" and redo.isEnabled()
+    assert undo.text().replace("&", "") == "Undo" and not undo.isEnabled()
+
+
 def test_ctrl_z_undoes_typing_in_the_editor_before_the_window_history(main_window, qtbot):
     window = main_window
-    window.select_row(1, focus_editor=True)
+    window.navigator.select_row(1, focus_editor=True)
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)  # one step in the window's history
     type_text(qtbot, window, "abc")
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert window.editor.text.toPlainText() != "abc"  # the typing went first
-    assert window.session.task_completion == "1"
+    assert window.navigator.session.task_completion == "1"
 
 
 def test_ctrl_i_prefills_with_the_recognizer_text(main_window, qtbot):
     window = main_window
-    window.select_row(3, focus_editor=True)
+    window.navigator.select_row(3, focus_editor=True)
     press(qtbot, window, Key.Key_I, Mod.ControlModifier)
     assert window.editor.text.toPlainText() == "from the mile i city"
-    assert window.session.turns[3].transcription is None
+    assert window.navigator.session.turns[3].transcription is None
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.session.turns[3].transcription == "from the mile i city"
+    assert window.navigator.session.turns[3].transcription == "from the mile i city"
 
 
 def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbot, raw_log):
     window = main_window
     original = raw_log.read_bytes()
-    window.select_row(1, focus_editor=True)
+    window.navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "i need to go to san francisco")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)
@@ -280,7 +286,7 @@ def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, r
     answer = answer_modal(file=target)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier | Mod.ShiftModifier)
     assert answer.answered
-    assert window.document.path == target
+    assert window.controller.document.path == target
     assert "copy.xml" in window.windowTitle() and not window.isWindowModified()
     assert LogDocument.load(target).sessions[0].task_completion == "1"
     assert raw_log.read_bytes() == original
@@ -292,22 +298,22 @@ def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
     first.table.setFocus()
     for _ in range(3):
         press(qtbot, first, Key.Key_Down, Mod.ControlModifier)
-    assert first.current_turn().id == "06"
+    assert first.navigator.current_turn().id == "06"
     first.close()
     second = make_window(raw_log)
-    assert second.current_turn().id == "06"
+    assert second.navigator.current_turn().id == "06"
     assert selected_rows(second) == [5]
 
 
 def test_open_recent_lists_opened_logs(make_window, raw_log, latin1_log):
     window = make_window(raw_log)
-    assert window.open_path(latin1_log)
+    assert window.navigator.open_path(latin1_log)
     assert AppSettings().recent_files[:2] == [str(latin1_log.resolve()), str(raw_log.resolve())]
     window._fill_recent_menu()
-    texts = [action.text() for action in window.recent_menu.actions()]
+    texts = [action.text() for action in window.menus.recent.actions()]
     assert texts[:2] == [str(latin1_log.resolve()), str(raw_log.resolve())]
-    window.recent_menu.actions()[1].trigger()
-    assert window.document.path == raw_log
+    window.menus.recent.actions()[1].trigger()
+    assert window.controller.document.path == raw_log
 
 
 def drop_paths(window, *paths: Path) -> QDropEvent:
@@ -328,29 +334,29 @@ def drop_paths(window, *paths: Path) -> QDropEvent:
 def test_dropping_a_file_opens_it(main_window, qtbot, latin1_log):
     window = main_window
     assert drop_paths(window, latin1_log).isAccepted()
-    qtbot.waitUntil(lambda: window.document.path == latin1_log)
-    assert window.current_turn().id == "1"
-    assert any("zürich" in (t.asr_text or "") for t in window.session.turns)
+    qtbot.waitUntil(lambda: window.controller.document.path == latin1_log)
+    assert window.navigator.current_turn().id == "1"
+    assert any("zürich" in (t.asr_text or "") for t in window.navigator.session.turns)
 
 
 def test_dropping_a_folder_opens_its_first_log(main_window, qtbot, corpus):
     window = main_window
     drop_paths(window, corpus / "travel-20261121-003")
-    qtbot.waitUntil(lambda: window.document.path.name == "travel-20261121-003-hublog.xml")
+    qtbot.waitUntil(lambda: window.controller.document.path.name == "travel-20261121-003-hublog.xml")
 
 
 def test_a_broken_log_shows_a_message_and_the_window_keeps_what_was_open(main_window, tmp_path, answer_modal):
     window = main_window
-    before = window.document
+    before = window.controller.document
     broken = tmp_path / "broken.xml"
     broken.write_text('<?xml version="1.0"?>\n<GC_LOG>\n  <GC_SESSION id="x" stime="1" etime="2">\n</GC_LOG>\n')
     answer = answer_modal(Button.Ok)
-    assert window.open_path(broken) is False
+    assert window.navigator.open_path(broken) is False
     assert answer.answered and answer.title == "Cannot open"
     assert answer.text.startswith(f"{broken}:4")  # file and line
     assert "\n" not in answer.text
-    assert window.document is before
-    assert window.model.rowCount() == 10
+    assert window.controller.document is before
+    assert window.navigator.model.rowCount() == 10
     assert window.isVisible()
 
 
@@ -360,7 +366,7 @@ def test_closing_with_unsaved_work_asks_first(main_window, qtbot, answer_modal):
     answer = answer_modal(Button.Cancel)
     assert window.close() is False
     assert answer.answered and "Save the annotations" in answer.text
-    assert window.isVisible() and window.session.task_completion == "1"
+    assert window.isVisible() and window.navigator.session.task_completion == "1"
     answer = answer_modal(Button.Discard)
     assert window.close() is True
     assert answer.answered and not window.isVisible()
@@ -370,11 +376,11 @@ def test_opening_another_log_with_unsaved_work_asks_and_can_save(main_window, qt
     window = main_window
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)
     answer = answer_modal(Button.Cancel)
-    assert window.open_path(latin1_log) is False
-    assert answer.answered and window.document.path == raw_log
+    assert window.navigator.open_path(latin1_log) is False
+    assert answer.answered and window.controller.document.path == raw_log
     answer = answer_modal(Button.Save)
-    assert window.open_path(latin1_log) is True
-    assert answer.answered and window.document.path == latin1_log
+    assert window.navigator.open_path(latin1_log) is True
+    assert answer.answered and window.controller.document.path == latin1_log
     assert LogDocument.load(raw_log).sessions[0].task_completion == "1"
     assert not window.isWindowModified()
 
@@ -390,7 +396,7 @@ def test_quit_key_asks_before_discarding(main_window, qtbot, answer_modal):
 def test_no_two_actions_share_a_key(main_window):
     keys = [sequence.toString() for sequence in all_key_sequences()]
     assert len(keys) == len(set(keys))
-    bound = [s.toString() for action in main_window.findChildren(type(main_window.actions["open"]))
+    bound = [s.toString() for action in main_window.findChildren(type(main_window.actions.open))
              for s in action.shortcuts()]
     assert len(bound) == len(set(bound))
     assert set(keys) <= set(bound)
@@ -398,9 +404,8 @@ def test_no_two_actions_share_a_key(main_window):
 
 def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot):
     window = main_window
-    in_menus = {action for menu in window.menus.values() for action in menu.actions()}
-    for spec in ACTIONS:
-        action = window.actions[spec.name]
+    in_menus = {action for menu in window.menuBar().findChildren(QMenu) for action in menu.actions()}
+    for spec, action in window.actions:
         assert action in in_menus, spec.name
         assert [s.toString() for s in action.shortcuts()] == [QKeySequence(k).toString() for k in spec.keys]
     press(qtbot, window, Key.Key_F1)
@@ -413,26 +418,44 @@ def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot
     dialog.close()
 
 
-def test_export_csv_writes_the_three_files(main_window, qtbot, tmp_path):
+def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbot, tmp_path, answer_modal):
     window = main_window
     out = tmp_path / "export"
-    assert window.controller.export_csv(out)
+    out.mkdir()
+    chosen = answer_modal(file=out)
+    press(qtbot, window, Key.Key_E, Mod.ControlModifier)
+    assert chosen.answered and "CSV" in chosen.title
+    task = window.exports.task
+    assert isinstance(task, BackgroundTask), "the export runs off the GUI thread"
+    qtbot.waitUntil(lambda: task.state is TaskState.SUCCEEDED, timeout=30000)
     assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]
     assert "exported 1 log(s)" in window.statusBar().currentMessage()
 
 
+def test_ctrl_e_into_the_folder_of_the_open_log_asks_first(main_window, raw_log, qtbot, answer_modal, boxes):
+    window = main_window
+    folder = raw_log.parent
+    answers = boxes("Cancel")
+    answer_modal(file=folder)
+    press(qtbot, window, Key.Key_E, Mod.ControlModifier)
+    qtbot.waitUntil(lambda: bool(answers.seen), timeout=30000)
+    assert "this folder holds the input" in answers.seen[0].text
+    assert not (folder / "turns.csv").exists(), "nothing written unless the annotator agrees"
+    assert raw_log.is_file()
+
+
 def test_settings_persist_between_windows(make_window, raw_log):
     window = make_window(raw_log)
-    assert window.actions["auto_play"].isChecked() and not window.actions["loop"].isChecked()
-    window.actions["loop"].trigger()
-    window.speed_group.actions()[-1].trigger()  # 2x
+    assert window.actions.auto_play.isChecked() and not window.actions.loop.isChecked()
+    window.actions.loop.trigger()
+    window.menus.speeds.actions()[-1].trigger()  # 2x
     window.close()
     settings = AppSettings()
     assert settings.loop is True and settings.speed == 2.0 and settings.auto_play is True
     assert not settings.window_geometry.isEmpty()
     again = make_window()
-    assert again.actions["loop"].isChecked()
-    assert [a.data() for a in again.speed_group.actions() if a.isChecked()] == [2.0]
+    assert again.actions.loop.isChecked()
+    assert [a.data() for a in again.menus.speeds.actions() if a.isChecked()] == [2.0]
 
 
 def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_path, raw_log, qtbot):
@@ -445,10 +468,10 @@ def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_p
     selector = window.session_bar.sessions
     assert selector.isVisible() and selector.count() == 2
     selector.setCurrentIndex(1)
-    assert window.session.id == "second" and current_row(window) == 0
+    assert window.navigator.session.id == "second" and current_row(window) == 0
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)
-    assert window.document.sessions[1].task_completion == "1"
-    assert window.document.sessions[0].task_completion is None
+    assert window.controller.document.sessions[1].task_completion == "1"
+    assert window.controller.document.sessions[0].task_completion is None
 
 
 def test_cli_gui_command_parses_an_optional_path():
@@ -471,17 +494,17 @@ def test_sample_session_is_found():
 
 def test_editing_in_the_table_cell_with_f2(main_window, qtbot, raw_log):
     window = main_window
-    window.select_row(3)
+    window.navigator.select_row(3)
     window.table.setFocus()
     press(qtbot, window, Key.Key_F2)
     cell_editor = focused(window)
     assert cell_editor is window.table.delegate.open_editor
     type_text(qtbot, window, "from the mile high city")
     press(qtbot, window, Key.Key_Return)  # the delegate commits on the next turn of the event loop
-    qtbot.waitUntil(lambda: window.session.turns[3].transcription == "from the mile high city")
-    assert window.undo_stack.undoText() == "Transcribe turn 04"
+    qtbot.waitUntil(lambda: window.navigator.session.turns[3].transcription == "from the mile high city")
+    assert window.controller.undo_stack.undoText() == "Transcribe turn 04"
     # A cell still being edited is stored by Ctrl+S, which reaches the window from inside the cell.
-    window.select_row(5)
+    window.navigator.select_row(5)
     window.table.setFocus()
     press(qtbot, window, Key.Key_F2)
     type_text(qtbot, window, "denver")
@@ -500,11 +523,11 @@ def test_a_logs_own_task_completion_is_shown_put_back_by_undo_but_never_offered(
     assert not combo.model().item(combo.currentIndex()).isEnabled()
     window.table.setFocus()
     press(qtbot, window, Key.Key_1, Mod.ControlModifier)
-    assert window.session.task_completion == "1"
+    assert window.navigator.session.task_completion == "1"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
-    assert window.session.task_completion == "2" and combo.currentText() == "2 (from the log)"
+    assert window.navigator.session.task_completion == "2" and combo.currentText() == "2 (from the log)"
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_0, Mod.ControlModifier)
     combo.setFocus()
     press(qtbot, window, Key.Key_Down)  # past "not completed (0)" lies only the log's value, which is not offered
-    assert window.session.task_completion == "0"
+    assert window.navigator.session.task_completion == "0"

@@ -9,9 +9,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.actions import ACTIONS
-from annotator.gui.models.findings import FINDING_ROLE
+from annotator.gui.models.roles import FINDING_ROLE
 from tests.conftest import REPO
-from tests.gui.conftest import press
+from tests.gui.conftest import current_summary, press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 HOSTILE = REPO / "tests" / "hostile"
@@ -23,10 +23,10 @@ def status(window) -> str:
 
 def test_alt_down_at_the_last_turn_says_so(main_window, qtbot):
     window = main_window
-    window.select_row(window.model.rowCount() - 1, focus_editor=True)
-    last = window.current_turn()
+    window.navigator.select_row(window.navigator.model.rowCount() - 1, focus_editor=True)
+    last = window.navigator.current_turn()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)
-    assert window.current_turn() is last or window.current_turn() == last
+    assert window.navigator.current_turn() is last or window.navigator.current_turn() == last
     assert status(window) == f"No turn after turn {last.id} in session travel:20261121:002"
     window.table.setFocus()
     window.statusBar().clearMessage()
@@ -38,31 +38,31 @@ def test_session_keys_are_in_the_action_table_and_the_menu(main_window):
     names = {spec.name: spec for spec in ACTIONS}
     assert names["next_session"].keys == ("Ctrl+PgDown",) and names["previous_session"].keys == ("Ctrl+PgUp",)
     assert names["next_finding"].keys == ("F8",) and names["previous_finding"].keys == ("Shift+F8",)
-    navigate = main_window.menus["&Navigate"].actions()
-    assert main_window.actions["next_session"] in navigate and main_window.actions["next_finding"] in navigate
+    navigate = main_window.menus.navigate.actions()
+    assert main_window.actions.next_session in navigate and main_window.actions.next_finding in navigate
 
 
-def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_app_window, corpus: Path, qtbot):
+def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpus: Path, qtbot):
     folder = corpus.parent / "two-logs"
     folder.mkdir()
     for name in ("travel-20261121-001", "travel-20261121-002"):
         shutil.copytree(corpus / name, folder / name)
-    window = make_app_window(folder)
+    window = make_window(folder)
     browser = window.workspace.browser
     qtbot.waitUntil(lambda: browser.model.rowCount() == 2 and not browser.is_scanning)
-    first = window.document.path
+    first = window.controller.document.path
     assert first.name == "travel-20261121-001-hublog.xml"
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert window.document.path.name == "travel-20261121-002-hublog.xml"
-    assert window.session.id == "travel:20261121:002" and browser.current_summary().session_id == window.session.id
+    assert window.controller.document.path.name == "travel-20261121-002-hublog.xml"
+    assert window.navigator.session.id == "travel:20261121:002" and current_summary(browser).session_id == window.navigator.session.id
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert window.document.path.name == "travel-20261121-002-hublog.xml"
+    assert window.controller.document.path.name == "travel-20261121-002-hublog.xml"
     assert status(window) == "Session travel:20261121:002 is the last session of travel-20261121-002-hublog.xml"
 
     press(qtbot, window, Key.Key_PageUp, Mod.ControlModifier)
-    assert window.document.path == first
+    assert window.controller.document.path == first
 
 
 def test_a_single_log_says_where_the_sessions_end(main_window, qtbot):
@@ -80,36 +80,36 @@ def _findings_shown(window) -> bool:
     return bool(window.workspace.findings.findings)
 
 
-def test_a_log_with_errors_says_so_and_f8_walks_its_findings(make_app_window, tmp_path, qtbot):
+def test_a_log_with_errors_says_so_and_f8_walks_its_findings(make_window, tmp_path, qtbot):
     log = tmp_path / "reversed.xml"
     shutil.copy(HOSTILE / "etime-before-stime.xml", log)
-    window = make_app_window(log)
+    window = make_window(log)
     qtbot.waitUntil(lambda: _findings_shown(window), timeout=20000)
     assert status(window).startswith("reversed.xml has 1 error") and "F8" in status(window)
 
     panel = window.workspace.findings
-    window.select_row(0)
+    window.navigator.select_row(0)
     press(qtbot, window, Key.Key_F8)
     first = panel.current_finding()
     assert first is not None and in_front(panel)
-    assert window.current_turn().id == "2"  # the turn that ends before it starts
+    assert window.navigator.current_turn().id == "2"  # the turn that ends before it starts
     press(qtbot, window, Key.Key_F8, Mod.ShiftModifier)
     assert status(window) == "No further finding that way"
 
 
-def test_clicking_a_finding_keeps_the_findings_in_front(make_app_window, tmp_path, qtbot):
+def test_clicking_a_finding_keeps_the_findings_in_front(make_window, tmp_path, qtbot):
     log = tmp_path / "reversed.xml"
     shutil.copy(HOSTILE / "etime-before-stime.xml", log)
-    window = make_app_window(log)
+    window = make_window(log)
     qtbot.waitUntil(lambda: _findings_shown(window), timeout=20000)
-    window.docks["findings_dock"].raise_()
+    window.workspace.findings_dock.raise_()
     panel = window.workspace.findings
     qtbot.waitUntil(lambda: in_front(panel))
     table = panel.table
     index = table.model().index(0, 0)
     assert index.data(FINDING_ROLE) is not None
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
-    assert window.current_turn().id == "2"
-    assert window.detail.element is not None  # the details follow...
+    assert window.navigator.current_turn().id == "2"
+    assert window.workspace.detail.element is not None  # the details follow...
     qtbot.wait(50)
-    assert in_front(panel) and not in_front(window.detail)  # ...without taking the tab
+    assert in_front(panel) and not in_front(window.workspace.detail)  # ...without taking the tab

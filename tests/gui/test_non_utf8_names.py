@@ -33,8 +33,8 @@ def _latin1_copy(raw_log: Path, tmp_path: Path) -> Path:
 def test_the_window_shows_a_log_with_a_latin1_name(make_window, raw_log: Path, tmp_path: Path):
     path = _latin1_copy(raw_log, tmp_path)
     window = make_window(path)
-    assert window.document is not None and window.document.path == path
-    assert window.model.rowCount() == len(LogDocument.load(path).sessions[0].turns)
+    assert window.controller.document is not None and window.controller.document.path == path
+    assert window.navigator.model.rowCount() == len(LogDocument.load(path).sessions[0].turns)
 
 
 def test_edits_to_such_a_log_are_journalled(make_window, raw_log: Path, tmp_path: Path, qtbot):

@@ -22,7 +22,7 @@ from tests.gui.window_script import WINDOW_PRELUDE
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 PLAY_HELPERS = """
-playback = window.workspace.playback
+playback = window.playback
 player = playback.player
 
 def key(k, modifiers=Qt.KeyboardModifier.NoModifier):
@@ -47,8 +47,8 @@ until_stopped()
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 own = str(playback.clip.path)
 until_stopped()
-report(turn=window.current_turn().id, other=other, own=own, own_again=playback.plays_own_audio,
-       checkable=window.actions["other_side"].isCheckable())
+report(turn=window.navigator.current_turn().id, other=other, own=own, own_again=playback.plays_own_audio,
+       checkable=window.actions.other_side.isCheckable())
 playback.close()
 window.close()
 """
@@ -65,22 +65,22 @@ def test_other_side_plays_the_prompt_once_then_ctrl_space_plays_the_turn(audio_s
     assert_played_exactly(load_audio(folder / "travel-20261121-001-turn02-user.wav").samples, audio_sink.read_played())
 
 
-def test_other_side_with_nothing_to_play_says_why(make_app_window, annotated_log: Path, qtbot):
+def test_other_side_with_nothing_to_play_says_why(make_window, annotated_log: Path, qtbot):
     text = annotated_log.read_text(encoding="utf-8").replace('type="audio_output"', 'type="speech_output"')
     annotated_log.write_text(text, encoding="utf-8")
-    window = make_app_window(annotated_log)
+    window = make_window(annotated_log)
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    assert window.current_turn().id == "2"
+    assert window.navigator.current_turn().id == "2"
     press(qtbot, window, Key.Key_O, Mod.ControlModifier | Mod.ShiftModifier)
     assert window.statusBar().currentMessage() == (
         "turn 2: no system speech in this turn or in the system turn before it (turn 1)")
-    assert window.workspace.playback.plays_own_audio
+    assert window.playback.plays_own_audio
 
 
 SPEED_SCRIPT = WINDOW_PRELUDE + PLAY_HELPERS + """
 bin_dir = {bin_dir!r}
 os.environ["PATH"] = bin_dir  # no rubberband here yet
-for action in window.speed_group.actions():
+for action in window.menus.speeds.actions():
     if action.data() == 1.5:
         action.trigger()
 chosen_message = window.statusBar().currentMessage()

@@ -19,7 +19,7 @@ PASTED = "i want\x01to fly\x02 to boston\x00"
 def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
     window = main_window
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    turn = window.current_turn()
+    turn = window.navigator.current_turn()
     QApplication.clipboard().setText(PASTED)
     press(qtbot, window, Key.Key_V, Mod.ControlModifier)
     assert window.editor.text.toPlainText() == "i want to fly  to boston "
@@ -34,9 +34,9 @@ def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
 
 def test_a_cell_edit_with_control_characters_is_stored_cleaned(main_window, qtbot):
     window = main_window
-    turn = window.session.user_turns[0]
-    index = window.model.index(turn.index, Column.TRANSCRIPTION)
-    assert window.model.setData(index, PASTED)
+    turn = window.navigator.session.user_turns[0]
+    index = window.navigator.model.index(turn.index, Column.TRANSCRIPTION)
+    assert window.navigator.model.setData(index, PASTED)
     assert turn.transcription == "i want to fly to boston"
     assert window.statusBar().currentMessage().startswith("3 control characters")
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)

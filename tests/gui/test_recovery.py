@@ -36,7 +36,7 @@ def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path
     answers = boxes()  # the default button
     window = make_window(raw_log)
     assert answers.seen[0].clicked == "Restore" and "1 transcription" in answers.seen[0].text
-    assert window.document.sessions[0].user_turns[0].transcription == TYPED
+    assert window.controller.document.sessions[0].user_turns[0].transcription == TYPED
     assert window.isWindowModified(), "restored work is unsaved work"
     window.controller.save()
     assert _journals() == [], "a save removes the journal"
@@ -47,7 +47,7 @@ def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Pa
     answers = boxes("Discard")
     window = make_window(raw_log)
     assert "1 transcription" in answers.seen[0].text
-    assert window.document.sessions[0].user_turns[0].transcription is None
+    assert window.controller.document.sessions[0].user_turns[0].transcription is None
     assert _journals() == []
 
 
@@ -62,8 +62,8 @@ def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(make_windo
     assert answers.titles == ["Restore unsaved work?"] and "1 transcription" in answers.seen[0].text
     window.activateWindow()  # the offscreen platform does not give it back after the question
     qtbot.waitUntil(window.isActiveWindow)
-    turn = window.document.sessions[0].user_turns[0]
-    window.select_turn(turn, focus_editor=True)
+    turn = window.controller.document.sessions[0].user_turns[0]
+    window.navigator.select_turn(turn, focus_editor=True)
     assert window.editor.turn == turn and window.editor.text.toPlainText() == TYPED
     assert window.isWindowModified()
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
@@ -105,7 +105,7 @@ def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     assert "changed on disk" in answers.seen[1].informative
-    session = window.document.sessions[0]
+    session = window.controller.document.sessions[0]
     assert session.task_completion == "1", "the new file is loaded"
     assert session.user_turns[0].transcription == TYPED, "and the unsaved edit is back on top of it"
     assert window.isWindowModified()

@@ -9,10 +9,12 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from annotator.corpus.scan import summarize_document
-from annotator.gui.models.session_list import SUMMARY_ROLE, Column
+from annotator.gui.models.roles import SUMMARY_ROLE
+from annotator.gui.models.session_list import Column
 from annotator.gui.views.session_browser import SessionBrowser
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
+from tests.gui.conftest import current_summary
 
 BROKEN = b"<?xml version='1.0'?>\n<GC_LOG>\n  <GC_SESSION id='x'>\n</GC_LOG>\n"
 SESSION_ID = re.compile(rb'(<GC_SESSION id=")([^"]+)(")')
@@ -184,7 +186,7 @@ def test_update_session_refreshes_a_row_after_a_save(qtbot, browser, corpus, abs
 def test_select_session_makes_a_row_current(qtbot, browser, corpus, latin1_log):
     scanned(qtbot, browser, corpus)
     assert browser.select_session(latin1_log, 0)
-    assert browser.current_summary().session_id == "travel:20261121:003"
+    assert current_summary(browser).session_id == "travel:20261121:003"
     assert not browser.select_session(latin1_log, 1)
 
 

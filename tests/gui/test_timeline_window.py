@@ -14,8 +14,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.views.timeline import TimelineView
 from annotator.gui.views.timeline_rows import min_row_pixels
-from tests.gui.test_workspace import _close as close
-from tests.gui.test_workspace import _window as assembled_window
+from tests.gui.conftest import close_window
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 from tests.timeline.audio_shapes import write_audio_shapes
 
@@ -30,8 +29,8 @@ def long_log(folder: Path) -> Path:
     return write_log(folder / "long-hublog.xml", text)
 
 
-def open_window(qtbot, path: Path) -> MainWindow:
-    window = assembled_window(qtbot, path)
+def open_window(make_window, path: Path) -> MainWindow:
+    window = make_window(path)
     QApplication.processEvents()
     return window
 
@@ -41,12 +40,12 @@ def turn_span(timeline: TimelineView, index: int) -> tuple[float, float]:
     return float(timeline.timeline.turns.starts[position]), float(timeline.timeline.turns.ends[position])
 
 
-def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(qtbot, tmp_path: Path,
+def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(qtbot, make_window, tmp_path: Path,
                                                                           settings: AppSettings):
     log = long_log(tmp_path)
     settings.set_last_position(log, LastPosition("long", 200))
-    window = open_window(qtbot, log)
-    assert window.current_turn().index == 200
+    window = open_window(make_window, log)
+    assert window.navigator.current_turn().index == 200
     timeline = window.workspace.timeline
     left, right = timeline.x_range()
     start, end = turn_span(timeline, 200)
@@ -54,29 +53,29 @@ def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(qtbot, 
     assert right - left < timeline.timeline.extent / 10, "not the whole session"
     assert left < start - 2 * TURN_SECONDS and end + 2 * TURN_SECONDS < right, "with turns around it"
     assert timeline.selected_turn == 200 and timeline.selection_shade.isVisible()
-    close(window)
+    close_window(window)
 
 
-def test_opening_a_long_log_for_the_first_time_shows_its_first_turns(qtbot, tmp_path: Path):
-    window = open_window(qtbot, long_log(tmp_path))
+def test_opening_a_long_log_for_the_first_time_shows_its_first_turns(qtbot, make_window, tmp_path: Path):
+    window = open_window(make_window, long_log(tmp_path))
     timeline = window.workspace.timeline
     left, right = timeline.x_range()
     assert left <= 0.0 and turn_span(timeline, 3)[1] <= right < timeline.timeline.extent / 10
     assert timeline.selected_turn == 0
-    close(window)
+    close_window(window)
 
 
-def test_a_short_session_opens_whole(qtbot, annotated_log: Path):
-    window = open_window(qtbot, annotated_log)
+def test_a_short_session_opens_whole(qtbot, make_window, annotated_log: Path):
+    window = open_window(make_window, annotated_log)
     timeline = window.workspace.timeline
     assert timeline.x_range() == pytest.approx(timeline.full_range())
-    close(window)
+    close_window(window)
 
 
-def test_the_shipped_kpis_keep_every_lane_legible_in_the_docked_strip(qtbot, annotated_log: Path):
-    window = open_window(qtbot, annotated_log)
-    window.resizeDocks([window.docks["timeline_dock"]], [230], Qt.Orientation.Vertical)
-    window.actions["load_kpis"].trigger()
+def test_the_shipped_kpis_keep_every_lane_legible_in_the_docked_strip(qtbot, make_window, annotated_log: Path):
+    window = open_window(make_window, annotated_log)
+    window.resizeDocks([window.workspace.timeline_dock], [230], Qt.Orientation.Vertical)
+    window.actions.load_kpis.trigger()
     QApplication.processEvents()
     timeline = window.workspace.timeline
     markers = [name for name in timeline.lane_names() if name.startswith("marker_")]
@@ -89,12 +88,12 @@ def test_the_shipped_kpis_keep_every_lane_legible_in_the_docked_strip(qtbot, ann
     assert timeline.lane_scroll.isVisible(), "the lanes that do not fit scroll"
     timeline.plot.viewport().repaint()
     assert timeline.turn_band.last_paint_counts[2] > 0, "the turn labels are drawn"
-    close(window)
+    close_window(window)
 
 
-def test_clicking_missing_audio_names_the_file_in_the_status_bar(qtbot, tmp_path: Path):
+def test_clicking_missing_audio_names_the_file_in_the_status_bar(qtbot, make_window, tmp_path: Path):
     log = write_audio_shapes(tmp_path / "shapes")
-    window = open_window(qtbot, log)
+    window = open_window(make_window, log)
     timeline = window.workspace.timeline
     lane = timeline.timeline.audio_lane
     position = next(i for i, s in enumerate(lane.bars.payloads) if s.written == "gone.wav")
@@ -104,21 +103,21 @@ def test_clicking_missing_audio_names_the_file_in_the_status_bar(qtbot, tmp_path
     qtbot.mouseClick(timeline.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     message = window.statusBar().currentMessage()
     assert "gone.wav" in message and str(log.parent.resolve() / "gone.wav") in message
-    assert window.current_turn().id == "5", "the click selects the turn the audio belongs to"
-    close(window)
+    assert window.navigator.current_turn().id == "5", "the click selects the turn the audio belongs to"
+    close_window(window)
 
 
-def test_the_playback_cursor_runs_over_the_system_audio_segment(qtbot, annotated_log: Path, audio_sink):
+def test_the_playback_cursor_runs_over_the_system_audio_segment(qtbot, make_window, annotated_log: Path, audio_sink):
     """The sample's system audio is named by synthesize but heard during play_audio: the cursor
     starts where the segment is drawn, not where the file was made."""
-    window = open_window(qtbot, annotated_log)
-    turn = window.current_turn()
-    assert turn.speaker == "system" and window.workspace.playback.clip is not None
+    window = open_window(make_window, annotated_log)
+    turn = window.navigator.current_turn()
+    assert turn.speaker == "system" and window.playback.clip is not None
     timeline = window.workspace.timeline
     lane = timeline.timeline.audio_lane
     position = next(i for i, s in enumerate(lane.bars.payloads) if s.turn_index == turn.index and s.side == "system")
     play = next(op for op in turn.el.iter("GC_OPERATION") if op.get("name") == "play_audio")
     assert lane.bars.starts[position] == pytest.approx(turn.session.since_start(play.get("stime")))
-    window.workspace.playback.seek(1.0)
+    window.playback.seek(1.0)
     assert timeline.cursor_line.value() == pytest.approx(lane.bars.starts[position] + 1.0, abs=0.01)
-    close(window)
+    close_window(window)

@@ -41,12 +41,12 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
         window = make_window(raw_log)
         assert answers.titles == ["Log already open"], "the live window's work is not a crash leftover"
         assert "read-only" in window.windowTitle()
-        assert window.document.sessions[0].user_turns[0].transcription is None
+        assert window.controller.document.sessions[0].user_turns[0].transcription is None
         press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
         type_text(qtbot, window, "no")
         press(qtbot, window, Key.Key_1, Mod.ControlModifier)
         press(qtbot, window, Key.Key_S, Mod.ControlModifier)
-        assert window.editor.text.toPlainText() == "" and window.session.task_completion is None
+        assert window.editor.text.toPlainText() == "" and window.navigator.session.task_completion is None
         assert not window.isWindowModified() and LogDocument.load(raw_log).sessions[0].task_completion is None
         assert "read-only" in window.statusBar().currentMessage()
         assert window.close(), "nothing to ask about"
@@ -56,7 +56,7 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
     answers = boxes("Restore")
     window = make_window(raw_log)  # the first window is dead now: its work is a leftover
     assert answers.titles == ["Restore unsaved work?"]
-    assert window.document.sessions[0].user_turns[0].transcription == FIRST
+    assert window.controller.document.sessions[0].user_turns[0].transcription == FIRST
 
 
 def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_window, raw_log: Path, tmp_path: Path,
@@ -73,7 +73,7 @@ def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_windo
     answers = boxes("Restore")
     window = make_window(raw_log)
     assert answers.titles == ["Restore unsaved work?"]
-    users = window.document.sessions[0].user_turns
+    users = window.controller.document.sessions[0].user_turns
     assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
 
 
@@ -87,4 +87,4 @@ def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Pat
     answers = boxes()
     window = make_window(raw_log)
     assert answers.titles == [], "its leftovers are offered once"
-    assert window.document.sessions[0].user_turns[0].transcription is None
+    assert window.controller.document.sessions[0].user_turns[0].transcription is None

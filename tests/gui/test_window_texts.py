@@ -13,10 +13,10 @@ from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTreeWidgetItemIterator
 
 from annotator.gui.colours import WARNING_TEXT
-from annotator.gui.main_window import NO_LOG_TEXT
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.session_list import duration_text
 from annotator.gui.models.turn_table import Column
+from annotator.gui.navigation import NO_LOG_TEXT
 from annotator.log.clock import format_duration
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
@@ -47,7 +47,7 @@ def test_a_refusal_naming_elements_shows_them_as_written(main_window, tmp_path):
     not_a_log = tmp_path / "not_gc.xml"
     shutil.copy(HOSTILE / "not-a-log.xml", not_a_log)
     reader = BoxReader()
-    assert main_window.open_path(not_a_log) is False
+    assert main_window.navigator.open_path(not_a_log) is False
     texts = [text for text, _ in reader.labels]
     assert any("the root element is <html>, expected <GC_LOG>" in text for text in texts), texts
     assert all(text_format == text_format.PlainText for _, text_format in reader.labels)
@@ -55,7 +55,7 @@ def test_a_refusal_naming_elements_shows_them_as_written(main_window, tmp_path):
 
 def test_after_close_the_window_says_it_is_empty_and_how_to_open_a_log(main_window, qtbot):
     press(qtbot, main_window, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
-    assert main_window.document is None
+    assert main_window.controller.document is None
     assert main_window.statusBar().currentMessage() == NO_LOG_TEXT
     label = main_window.session_bar.progress
     assert shown_text(label) == NO_LOG_TEXT, "the text the label shows, '>' included"
@@ -78,19 +78,19 @@ def test_negative_durations_keep_their_sign_and_the_warning_colour(main_window, 
                              .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
     assert [duration_text(s) for s in (-5, -0.4, -65, -3725, 5)] == ["-0:05", "0:00", "-1:05", "-1:02:05", "0:05"]
     assert [format_duration(s) for s in (-0.25, -5, -65)] == ["-250 ms", "-5.00 s", "-1:05.0"]  # timeline tooltips
-    assert main_window.open_path(reversed_log)
-    index = main_window.model.index(1, Column.DURATION)
+    assert main_window.navigator.open_path(reversed_log)
+    index = main_window.navigator.model.index(1, Column.DURATION)
     assert index.data() == "-2.00"
     assert index.data(QtRole.ForegroundRole).color() == WARNING_TEXT
-    assert main_window.model.index(0, Column.DURATION).data(QtRole.ForegroundRole) is None
+    assert main_window.navigator.model.index(0, Column.DURATION).data(QtRole.ForegroundRole) is None
 
 
-def test_the_session_browser_shows_a_negative_session_length_as_negative(make_app_window, tmp_path, qtbot):
+def test_the_session_browser_shows_a_negative_session_length_as_negative(make_window, tmp_path, qtbot):
     folder = tmp_path / "corpus"
     folder.mkdir()
     (folder / "reversed.xml").write_bytes((HOSTILE / "etime-before-stime.xml").read_bytes()
                                           .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
-    window = make_app_window(folder)
+    window = make_window(folder)
     browser = window.workspace.browser
     qtbot.waitUntil(lambda: browser.model.rowCount() == 1 and not browser.is_scanning)
     cell = browser.model.index(0, SessionColumn.DURATION)
@@ -113,18 +113,18 @@ def _huge_values_log(source: Path, target: Path, size: int) -> Path:
     return target
 
 
-def test_no_view_shows_a_huge_value_whole(make_app_window, raw_log, tmp_path, qtbot):
+def test_no_view_shows_a_huge_value_whole(make_window, raw_log, tmp_path, qtbot):
     log = _huge_values_log(raw_log, raw_log.with_name("huge-hublog.xml"), 200_000)
-    window = make_app_window(log)
-    model = window.model
+    window = make_window(log)
+    model = window.navigator.model
     for row in range(model.rowCount()):
-        window.select_row(row)
+        window.navigator.select_row(row)
         for column in Column:
             index = model.index(row, column)
             for role in (QtRole.DisplayRole, QtRole.ToolTipRole):
                 value = index.data(role)
                 assert value is None or len(value) < LIMIT, (row, column, role, len(value))
-        items = QTreeWidgetItemIterator(window.detail)
+        items = QTreeWidgetItemIterator(window.workspace.detail)
         while items.value():
             item = items.value()
             for column in range(2):

@@ -36,7 +36,7 @@ def annotations_seen(window) -> dict:
     """What the window shows: each user turn's transcription (the editor's typing in its turn), task completion."""
     from annotator.log.text import clean_text
 
-    document = window.document
+    document = window.controller.document
     if document is None:
         return {}
     session = document.sessions[0]
@@ -107,7 +107,7 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
     QTest.qWaitForWindowActive(window)
     answerer = _Answerer(window)
     answerer.answers = json.loads(os.environ.get("WINDOW_ANSWERS", "[]"))
-    opened = window.open_path(log)
+    opened = window.navigator.open_path(log)
     window.activateWindow()  # the offscreen platform does not give it back after a question
     QTest.qWaitForWindowActive(window)
     _say("opened", window, opened=opened, title=window.windowTitle())

@@ -15,5 +15,5 @@ window = build_window()
 window.show()
 window.activateWindow()
 QTest.qWaitForWindowActive(window)
-assert window.open_path({log!r})
+assert window.navigator.open_path({log!r})
 """

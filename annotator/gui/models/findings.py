@@ -11,14 +11,14 @@ import enum
 from collections.abc import Iterable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
+from PySide6.QtGui import QColor, QIcon
 
 from annotator.analysis.validation import Finding, Severity
+from annotator.gui.colours import GREYED_TEXT, dot_icon
+from annotator.gui.models.roles import FINDING_ROLE, SORT_ROLE
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it
-FINDING_ROLE = Role.UserRole + 101  # the row's annotator.analysis.validation.Finding
-SORT_ROLE = Role.UserRole + 102  # a value that sorts the column sensibly (severity worst first, line as a number)
 
 SEVERITY_COLOURS = {
     Severity.ERROR: QColor("#d0312d"),
@@ -26,7 +26,6 @@ SEVERITY_COLOURS = {
     Severity.QUIRK: QColor("#a0a0a0"),
     Severity.INFO: QColor("#3b7dd8"),
 }
-GREYED_TEXT = QColor("#8c8c8c")
 
 
 class Column(enum.IntEnum):
@@ -41,22 +40,9 @@ HEADERS = {
     Column.MESSAGE: ("Finding", "What is wrong; activate the row to select the element it is about"),
 }
 
-_icons: dict[Severity, QIcon] = {}
-
-
 def severity_icon(severity: Severity) -> QIcon:
-    """A filled dot in the severity's colour (drawn once, after the QApplication exists)."""
-    if severity not in _icons:
-        pixmap = QPixmap(12, 12)
-        pixmap.fill(Qt.GlobalColor.transparent)
-        painter = QPainter(pixmap)
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-        painter.setPen(Qt.PenStyle.NoPen)
-        painter.setBrush(SEVERITY_COLOURS[severity])
-        painter.drawEllipse(1, 1, 10, 10)
-        painter.end()
-        _icons[severity] = QIcon(pixmap)
-    return _icons[severity]
+    """A filled dot in the severity's colour."""
+    return dot_icon(SEVERITY_COLOURS[severity], 10)
 
 
 def count_text(findings: Iterable[Finding], with_quirks: bool = False) -> str:

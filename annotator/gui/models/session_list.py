@@ -18,17 +18,14 @@ from PySide6.QtGui import QColor, QFont
 from annotator.analysis.validation import Severity
 from annotator.corpus.scan import SessionSummary
 from annotator.corpus.session_filter import SessionQuery
-from annotator.gui.colours import WARNING_TEXT
-from annotator.gui.models.findings import GREYED_TEXT, severity_icon
+from annotator.gui.colours import GREYED_TEXT, UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT
+from annotator.gui.models.findings import severity_icon
+from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
 from annotator.log.clock import clock_text
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it
-SUMMARY_ROLE = Role.UserRole + 111  # the row's SessionSummary
-SORT_ROLE = Role.UserRole + 112  # a value that sorts the column sensibly (numbers as numbers, unknowns last)
 
-UNTRANSCRIBED_BACKGROUND = QColor("#fff1cc")  # the turn table marks untranscribed turns the same way
-UNTRANSCRIBED_TEXT = QColor("#3a3000")
 UNREADABLE_TEXT = QColor("#b02420")
 TASK_WORDS = {"1": "completed", "0": "not completed", None: "not set"}
 

@@ -13,10 +13,10 @@ import enum
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QIcon, QPainter, QPixmap, QUndoStack
+from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
 
 from annotator.analysis.metrics_wer import turn_wer_counts
-from annotator.gui.colours import WARNING_TEXT
+from annotator.gui.colours import UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT, dot_icon
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
@@ -50,8 +50,6 @@ HEADERS = {
 }
 
 UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
-UNTRANSCRIBED_BACKGROUND = QColor("#fff1cc")
-UNTRANSCRIBED_TEXT = QColor("#3a3000")
 MARKER_COLOUR = QColor("#e08a00")
 PLACEHOLDER_TEXT = QColor("#8a7a50")
 NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER)
@@ -74,7 +72,7 @@ class TurnTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.undo_stack = undo_stack
         self._session: Session | None = None
-        self._marker = _marker_icon()
+        self._marker = dot_icon(MARKER_COLOUR, 8)  # the glyph of a user turn still to transcribe
         self._italic = QFont()
         self._italic.setItalic(True)
 
@@ -240,16 +238,3 @@ class TurnTableModel(QAbstractTableModel):
         if role == Role.FontRole:
             return self._italic if placeholder else None
         return None
-
-
-def _marker_icon() -> QIcon:
-    """A filled amber dot: the glyph of a user turn still to transcribe (drawn, so no font can lack it)."""
-    pixmap = QPixmap(12, 12)
-    pixmap.fill(Qt.GlobalColor.transparent)
-    painter = QPainter(pixmap)
-    painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-    painter.setPen(Qt.PenStyle.NoPen)
-    painter.setBrush(MARKER_COLOUR)
-    painter.drawEllipse(2, 2, 8, 8)
-    painter.end()
-    return QIcon(pixmap)

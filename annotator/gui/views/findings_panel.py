@@ -23,7 +23,8 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.analysis.validation import Finding, Severity
-from annotator.gui.models.findings import FINDING_ROLE, Column, FindingsFilter, FindingsModel, count_text
+from annotator.gui.models.findings import Column, FindingsFilter, FindingsModel, count_text
+from annotator.gui.models.roles import FINDING_ROLE
 
 
 class FindingsPanel(QWidget):

@@ -81,9 +81,6 @@ class MetricsPanel(QTreeWidget):
             item.setForeground(1, greyed if value is None else QBrush())
             item.setFont(1, italic if value is None else self.font())
 
-    def value_text(self, name: str) -> str:
-        return self._rows[name].text(1)
-
 
 def label(name: str) -> str:
     if name in LABELS:

@@ -31,7 +31,8 @@ from PySide6.QtWidgets import (
 
 from annotator.corpus.scan import SessionSummary, iter_corpus
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
-from annotator.gui.models.session_list import SUMMARY_ROLE, Column, SessionFilter, SessionListModel
+from annotator.gui.models.roles import SUMMARY_ROLE
+from annotator.gui.models.session_list import Column, SessionFilter, SessionListModel
 from annotator.gui.views.pinned_column import PinnedColumnTable
 from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
 from annotator.markers import MarkerSet
@@ -208,9 +209,6 @@ class SessionBrowser(QWidget):
             return False
         self._set_current(index)
         return True
-
-    def current_summary(self) -> SessionSummary | None:
-        return self.table.currentIndex().data(SUMMARY_ROLE)
 
     def neighbour_in_another_log(self, file: Path, session_index: int, step: int) -> SessionSummary | None:
         """The first listed session of another log after (+1) or before (-1) FILE's session at

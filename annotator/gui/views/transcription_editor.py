@@ -30,6 +30,7 @@ from annotator.analysis.word_alignment import (
     too_long_to_diff,
     word_diff,
 )
+from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
@@ -37,7 +38,6 @@ from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_
 
 HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
 SAID_COLOUR = "#1d7a35"  # transcription words the recognizer got wrong or missed
-_UNDO, _REDO = QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z")
 
 
 class TranscriptionTextEdit(QPlainTextEdit):
@@ -51,19 +51,10 @@ class TranscriptionTextEdit(QPlainTextEdit):
         self.passthrough_keys: list[QKeySequence] = []
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride and self._passes_through(event):
-            event.ignore()  # not overridden: Qt's shortcut map triggers the window's QAction
+        document = self.document()
+        if hand_to_window(event, self.passthrough_keys, document.isUndoAvailable(), document.isRedoAvailable()):
             return True
         return super().event(event)
-
-    def _passes_through(self, event) -> bool:
-        modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-        pressed = QKeySequence(event.key() | modifiers.value)
-        if pressed == _UNDO and self.document().isUndoAvailable():
-            return False  # undo the typing first; the window's undo once there is none left
-        if pressed == _REDO and self.document().isRedoAvailable():
-            return False
-        return any(pressed == key for key in self.passthrough_keys)
 
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)

@@ -21,6 +21,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.models.turn_table import Column
 
 SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER)
@@ -29,7 +30,6 @@ TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
 # along it), so that a session of 70,000 turns costs no more to lay out than one of 100.
 MEASURED_ROWS = 50
 WIDEST_WER = "100.0 %"  # a WER needs the turn's transcription, which is not cheap to find: not measured
-_UNDO, _REDO = QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z")
 
 
 class PassThroughLineEdit(QLineEdit):
@@ -40,13 +40,8 @@ class PassThroughLineEdit(QLineEdit):
         self.passthrough_keys = passthrough_keys
 
     def event(self, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.ShortcutOverride:
-            modifiers = event.modifiers() & ~Qt.KeyboardModifier.KeypadModifier
-            pressed = QKeySequence(event.key() | modifiers.value)
-            local = (pressed == _UNDO and self.isUndoAvailable()) or (pressed == _REDO and self.isRedoAvailable())
-            if not local and any(pressed == key for key in self.passthrough_keys):
-                event.ignore()
-                return True
+        if hand_to_window(event, self.passthrough_keys, self.isUndoAvailable(), self.isRedoAvailable()):
+            return True
         return super().event(event)
 
 

@@ -1,0 +1,40 @@
+"""Every action of the table is bound to the handler its spec names, and binding refuses an action
+that nothing in the composition handles."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import pytest
+from PySide6.QtCore import QObject
+
+from annotator.gui.actions import UnhandledActionError, bind_actions, build_actions
+
+
+def _handlers(window, **overrides) -> SimpleNamespace:
+    """The parts gui/app.py binds the actions to, taken from a composed WINDOW, with OVERRIDES."""
+    workspace = window.workspace
+    parts = dict(window=window, controller=window.controller, navigator=window.navigator, editor=window.editor,
+                 playback=window.playback, workspace=workspace, markers=window.markers, exports=window.exports,
+                 timeline=workspace.timeline)
+    parts.update(overrides)
+    return SimpleNamespace(**{name: part for name, part in parts.items() if part is not None})
+
+
+def test_the_composed_window_handles_every_action(make_window):
+    window = make_window()
+    bind_actions(build_actions(QObject(window), window.controller.undo_stack), _handlers(window))
+
+
+def test_an_action_nobody_handles_is_refused_by_name(make_window):
+    window = make_window()
+    actions = build_actions(QObject(window), window.controller.undo_stack)
+    with pytest.raises(UnhandledActionError, match="action 'load_markers': nothing handles it"):
+        bind_actions(actions, _handlers(window, markers=None))
+
+
+def test_a_part_without_the_named_method_is_refused_by_name(make_window):
+    window = make_window()
+    actions = build_actions(QObject(window), window.controller.undo_stack)
+    with pytest.raises(UnhandledActionError, match="action 'fit_timeline': nothing handles it"):
+        bind_actions(actions, _handlers(window, timeline=QObject(window)))
