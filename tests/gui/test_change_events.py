@@ -18,32 +18,32 @@ TYPED = "from the mile high city"
 
 def _detail_shows(window, text: str) -> bool:
     flags = Qt.MatchFlag.MatchContains | Qt.MatchFlag.MatchRecursive
-    return any(window.detail.findItems(text, flags, column) for column in range(window.detail.columnCount()))
+    return any(window.workspace.detail.findItems(text, flags, column) for column in range(window.workspace.detail.columnCount()))
 
 
 def test_a_transcription_typed_in_a_table_cell_reaches_every_view(main_window, qtbot):
     window = main_window
-    window.select_row(3)
+    window.navigator.select_row(3)
     window.table.setFocus()
     press(qtbot, window, Key.Key_F2)
     assert focused(window) is window.table.delegate.open_editor
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return)
-    qtbot.waitUntil(lambda: window.session.turns[3].transcription == TYPED)
+    qtbot.waitUntil(lambda: window.navigator.session.turns[3].transcription == TYPED)
     assert window.editor.text.toPlainText() == TYPED
     assert _detail_shows(window, TYPED)
     assert window.session_bar.progress.text().startswith("1 of ")
-    assert window.model.index(3, Column.TRANSCRIPTION).data() == TYPED
+    assert window.navigator.model.index(3, Column.TRANSCRIPTION).data() == TYPED
 
 
 def test_a_change_made_by_the_core_alone_reaches_the_views(main_window, qtbot):
     """What the journal's restore or any Qt-free code changes is shown like an edit made in the window."""
     window = main_window
-    window.select_row(3)
-    set_transcription(window.session.turns[3], TYPED)
+    window.navigator.select_row(3)
+    set_transcription(window.navigator.session.turns[3], TYPED)
     assert window.editor.text.toPlainText() == TYPED and _detail_shows(window, TYPED)
     assert window.session_bar.progress.text().startswith("1 of ")
-    assert window.model.index(3, Column.TRANSCRIPTION).data() == TYPED
+    assert window.navigator.model.index(3, Column.TRANSCRIPTION).data() == TYPED
 
 
 def test_in_the_gui_only_the_document_controller_listens_to_the_document():
