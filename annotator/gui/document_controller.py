@@ -191,15 +191,22 @@ class DocumentController(QObject):
         return False
 
     # --- saving -----------------------------------------------------------------
-    def save(self) -> bool:
-        """Write the log in place, atomically; the first save keeps the original as NAME.orig.xml."""
-        document = self.document
-        if document is None:
-            return False
+    def _document_to_save(self) -> LogDocument | None:
+        """The open document with the typing not yet stored stored, or None (nothing open, or
+        read-only: said so)."""
+        if self.document is None:
+            return None
         if self.read_only:
             self._refuse_edit()
-            return False
+            return None
         self.flush_pending_edits()
+        return self.document
+
+    def save(self) -> bool:
+        """Write the log in place, atomically; the first save keeps the original as NAME.orig.xml."""
+        document = self._document_to_save()
+        if document is None:
+            return False
         overwrite = False
         if document.changed_on_disk():
             choice = self._ask_overwrite_or_reload(document.path)
@@ -221,13 +228,9 @@ class DocumentController(QObject):
         return True
 
     def save_as(self, path: str | Path | None = None) -> bool:
-        document = self.document
+        document = self._document_to_save()
         if document is None:
             return False
-        if self.read_only:
-            self._refuse_edit()
-            return False
-        self.flush_pending_edits()
         if path is None:
             path = self._ask_save_path(document.path)
             if path is None:

@@ -12,7 +12,6 @@ from collections.abc import Iterable
 
 from PySide6.QtCore import QModelIndex, Qt, Signal
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QHBoxLayout,
     QHeaderView,
@@ -25,6 +24,7 @@ from PySide6.QtWidgets import (
 from annotator.analysis.validation import Finding, Severity
 from annotator.gui.models.findings import Column, FindingsFilter, FindingsModel, count_text
 from annotator.gui.models.roles import FINDING_ROLE
+from annotator.gui.views.list_tables import set_up_list_table
 
 
 class FindingsPanel(QWidget):
@@ -56,17 +56,9 @@ class FindingsPanel(QWidget):
         self.table = QTableView(self)
         self.table.setObjectName("findings_table")
         self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.table.setSortingEnabled(True)
+        set_up_list_table(self.table)
         self.table.sortByColumn(-1, Qt.SortOrder.AscendingOrder)  # the validator's order (by line) until asked
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setStretchLastSection(True)
         metrics = self.table.fontMetrics()

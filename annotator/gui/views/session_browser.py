@@ -16,7 +16,6 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeyEvent
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QHBoxLayout,
     QHeaderView,
     QLabel,
@@ -33,6 +32,7 @@ from annotator.corpus.scan import SessionSummary, iter_corpus
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
 from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_list import Column, SessionFilter, SessionListModel
+from annotator.gui.views.list_tables import set_up_list_table
 from annotator.gui.views.pinned_column import PinnedColumnTable
 from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
 from annotator.markers import MarkerSet
@@ -86,18 +86,10 @@ class SessionBrowser(QWidget):
         self.table = PinnedColumnTable(self)
         self.table.setObjectName("session_table")
         self.table.setModel(self.proxy)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
+        set_up_list_table(self.table)
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 8)
-        self.table.setSortingEnabled(True)
         self.table.sortByColumn(Column.FILE, Qt.SortOrder.AscendingOrder)
         header = self.table.horizontalHeader()
-        header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         metrics = self.table.fontMetrics()
         for column, sample in COLUMN_SAMPLES.items():
