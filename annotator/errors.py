@@ -33,6 +33,9 @@ class LogReadError(AnnotatorError):
                 where += f":{column}"
         super().__init__(f"{where}: {self.reason}")
 
+    def __reduce__(self):  # pickled back from the validation child process
+        return type(self), (self.path, self.reason, self.line, self.column)
+
 
 class UnsafeLogError(LogReadError):
     """A log refused because reading it could be an attack (entities, external DTD)."""
@@ -67,3 +70,6 @@ class LogChangedOnDiskError(AnnotatorError):
             message = (f"{self.path} was changed by another program since it was opened; "
                        "reload it or save with overwrite")
         super().__init__(message)
+
+    def __reduce__(self):
+        return type(self), (self.path, self.removed)
