@@ -17,7 +17,7 @@ from annotator.audio import load_audio, stretch_available
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import assert_played_exactly
 from tests.gui.conftest import press
-from tests.gui.window_script import WINDOW_PRELUDE
+from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 
@@ -27,19 +27,9 @@ player = playback.player
 
 def key(k, modifiers=Qt.KeyboardModifier.NoModifier):
     QTest.keyClick(QApplication.focusWidget() or window, k, modifiers)
-
-def until_stopped():
-    states = {{player.state.name}}
-    for _ in range(200_000):  # the null device is not real time: count passes, not seconds
-        app.processEvents()
-        states.add(player.state.name)
-        if "PLAYING" in states and player.state.name == "STOPPED":
-            return
-        time.sleep(0.0005)
-    raise AssertionError("playback did not end")
 """
 
-OTHER_SIDE_SCRIPT = WINDOW_PRELUDE + PLAY_HELPERS + """
+OTHER_SIDE_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2
 key(Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
 other = str(playback.clip.path)
@@ -77,7 +67,7 @@ def test_other_side_with_nothing_to_play_says_why(make_window, annotated_log: Pa
     assert window.playback.plays_own_audio
 
 
-SPEED_SCRIPT = WINDOW_PRELUDE + PLAY_HELPERS + """
+SPEED_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
 bin_dir = {bin_dir!r}
 os.environ["PATH"] = bin_dir  # no rubberband here yet
 for action in window.menus.speeds.actions():

@@ -14,22 +14,15 @@ import pytest
 from annotator.audio import load_audio, stretch_available
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import assert_played_exactly
-from tests.gui.window_script import WINDOW_PRELUDE
+from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
-WINDOW_SCRIPT = WINDOW_PRELUDE + """for action in window.menus.speeds.actions():
+WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """for action in window.menus.speeds.actions():
     if action.data() == {speed}:
         action.trigger()
 QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
 focus = QApplication.focusWidget()
 QTest.keyClick(focus, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
-player = window.playback.player
-states = {{player.state.name}}  # the null device is fast: the clip may be over by the next event loop pass
-for _ in range(200_000):  # the null device is not real time: count polls, not seconds
-    app.processEvents()
-    states.add(player.state.name)
-    if "PLAYING" in states and player.state.name == "STOPPED":
-        break
-    time.sleep(0.0005)
+states = until_stopped()
 report(turn=window.navigator.current_turn().id, focus=type(focus).__name__, states=sorted(states),
        clip=str(window.playback.clip.path), message=window.statusBar().currentMessage())
 window.playback.close()

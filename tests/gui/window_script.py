@@ -17,3 +17,17 @@ window.activateWindow()
 QTest.qWaitForWindowActive(window)
 assert window.navigator.open_path({log!r})
 """
+
+# After WINDOW_PRELUDE: play until the player has played and stopped again; the states it passed.
+UNTIL_STOPPED = """
+def until_stopped():
+    player = window.playback.player
+    states = {{player.state.name}}  # the null device is fast: the clip may be over by the next pass
+    for _ in range(200_000):  # the null device is not real time: count passes, not seconds
+        app.processEvents()
+        states.add(player.state.name)
+        if "PLAYING" in states and player.state.name == "STOPPED":
+            return states
+        time.sleep(0.0005)
+    raise AssertionError("playback did not end")
+"""
