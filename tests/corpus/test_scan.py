@@ -117,3 +117,19 @@ def test_summarize_document_reflects_new_annotations(annotated_log: Path, absolu
     [row] = summarize_document(doc)
     assert (row.n_transcribed, row.n_untranscribed, row.task_completion) == (1, 4, "0")
     assert row.file == absolute_audio_log and row.session_index == 0
+
+
+def _in_child_processes(work, paths, progress=None):
+    """A FileMap that runs WORK in two spawned processes: what a process or Dask map needs of it."""
+    from annotator.analysis.child_processes import process_pool
+
+    with process_pool(2) as pool:
+        yield from zip(paths, pool.map(work, paths))
+
+
+def test_the_per_file_work_runs_in_other_processes_with_the_same_rows(corpus: Path):
+    write_log(corpus / "broken.xml", BROKEN)
+    serial = [(done, total, path, rows) for done, total, path, rows in iter_corpus(corpus)]
+    elsewhere = [(done, total, path, rows) for done, total, path, rows in iter_corpus(corpus, file_map=_in_child_processes)]
+    assert elsewhere == serial
+    assert any(rows[0].problem is not None for _done, _total, _path, rows in serial)
