@@ -159,6 +159,15 @@ def summarise_log(path: Path, markers: MarkerSet | None = None) -> list[SessionS
         return [unreadable_summary(path, _reason(path, error))]
 
 
+def summarise_log_in_subprocess(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
+    """summarise_log in a child process that ends with this one: lxml holds the GIL while it
+    validates (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter."""
+    from annotator.analysis.child_processes import process_pool
+
+    with process_pool() as pool:
+        return pool.submit(summarise_log, Path(path), markers).result()
+
+
 def _reason(path: Path, error: Exception) -> str:
     if isinstance(error, AnnotatorError):
         return str(error)
