@@ -67,6 +67,7 @@ class SessionListModel(QAbstractTableModel):
         self._rows: list[SessionSummary] = []
         self._row_of: dict[tuple[str, int], int] = {}
         self._root: Path | None = None
+        self._names: dict[Path, str] = {}  # display_name per file: a sort compares names thousands of times
         self.marker_names: list[str] = []  # one extra column each, after the fixed ones
         self._open: tuple[str, int] | None = None  # row_key of the session open in the window
         self._italic = QFont()
@@ -78,7 +79,7 @@ class SessionListModel(QAbstractTableModel):
     def clear(self, root: Path | None = None) -> None:
         """Drop every row; file names are then shown relative to ROOT (a folder)."""
         self.beginResetModel()
-        self._rows, self._row_of, self._root = [], {}, root
+        self._rows, self._row_of, self._root, self._names = [], {}, root, {}
         self.endResetModel()
 
     def append_summaries(self, summaries: Iterable[SessionSummary]) -> None:
@@ -133,6 +134,12 @@ class SessionListModel(QAbstractTableModel):
         return list(self._rows)
 
     def display_name(self, file: Path) -> str:
+        name = self._names.get(file)
+        if name is None:
+            name = self._names[file] = self._relative_name(file)
+        return name
+
+    def _relative_name(self, file: Path) -> str:
         if self._root is not None:
             try:
                 return Path(os.path.relpath(file, self._root)).as_posix()
@@ -301,9 +308,8 @@ class SessionFilter(QSortFilterProxyModel):
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
-        source = self.sourceModel()
-        summary = source.index(source_row, 0, source_parent).data(SUMMARY_ROLE)
+        source: SessionListModel = self.sourceModel()
+        summary = source.summary_at(source_row)  # directly, not through data(): this runs for every row
         if summary is None:
             return False
-        shown_name = source.index(source_row, Column.FILE, source_parent).data() if self._query.words else ""
-        return self._query.matches(summary, shown_name)
+        return self._query.matches(summary, source.display_name(summary.file) if self._query.words else "")
