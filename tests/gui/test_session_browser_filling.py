@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from annotator.gui.models.roles import SUMMARY_ROLE
+from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
 from annotator.gui.models.session_list import Column
 from tests.gui.conftest import close_window, current_summary, press
 from tests.gui.test_session_browser import BROKEN, many_logs
@@ -120,9 +120,11 @@ def test_a_save_refreshes_exactly_the_rows_of_its_log(qtbot, make_window, big_co
     saved = window.controller.document.path
     before = {(s.file, s.session_index): s for s in browser.model.summaries}
     assert before[(saved, 0)].task_completion == "1"
+    click_header(qtbot, browser, Column.TASK)  # the saved row will move: completed, then not completed
+    assert current_summary(browser) == before[(saved, 0)]
     window.table.setFocus()
     press(qtbot, window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)  # mark the task not completed
-    assert browser.model.summaries == list(before.values()), "an edit not saved leaves the list alone"
+    assert {(s.file, s.session_index): s for s in browser.model.summaries} == before, "an edit not saved leaves the list alone"
     with qtbot.waitSignal(browser.log_refreshed, timeout=30000) as refreshed:
         press(qtbot, window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert refreshed.args == [saved]
@@ -133,4 +135,7 @@ def test_a_save_refreshes_exactly_the_rows_of_its_log(qtbot, make_window, big_co
     assert after[(saved, 0)].task_completion == "0"
     row = browser.proxy.mapFromSource(browser.model.index(browser.model.row_of(saved, 0), Column.TASK))
     assert row.data() == "not completed"
+    tasks = [browser.proxy.index(r, Column.TASK).data(SORT_ROLE) for r in range(browser.proxy.rowCount())]
+    assert tasks == sorted(tasks, reverse=browser.table.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder)
+    assert current_summary(browser) is after[(saved, 0)], "the saved session's row moved and stayed selected"
     close_window(window)
