@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.corpus.scan import SessionSummary, iter_corpus, summarise_log_in_subprocess
+from annotator.corpus.scan_processes import in_child_processes
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
 from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_list import Column, SessionFilter, SessionListModel
@@ -384,7 +385,8 @@ class SessionBrowser(QWidget):
 def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) -> int:
     """The worker side: publish each file's rows as soon as they are read."""
     files = 0
-    for done, total, path, rows in iter_corpus(paths, cancelled=context.cancelled, markers=markers):
+    for done, total, path, rows in iter_corpus(paths, cancelled=context.cancelled, markers=markers,
+                                               file_map=in_child_processes):
         context.publish(rows)
         context.progress(done, total, path.name)
         files = total
