@@ -3,6 +3,7 @@ way to stop it; sorting, filtering and the selection hold while they do; a save 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -46,16 +47,19 @@ def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_i
         qtbot, make_window, big_corpus: Path):
     window = make_window()
     browser = window.workspace.browser
-    batches: list[tuple[int, bool, str]] = []  # rows listed, still scanning, progress text: at each batch
+    batches: list[tuple[int, bool, str]] = []  # rows listed, still scanning, progress bar's text: at each batch
     browser.model.rowsInserted.connect(
-        lambda *_: batches.append((browser.model.rowCount(), browser.is_scanning, browser.progress_label.text())))
+        lambda *_: batches.append((browser.model.rowCount(), browser.is_scanning, browser.progress_bar.text())))
+    counts: list[str] = []
+    window.navigator.corpus_requested.connect(lambda _folder: counts.append(browser.count_label.text()))
     scan_in(qtbot, window, big_corpus)
+    assert counts == [""], "while it looks for logs, the browser does not say there are none"
 
     total = 3 * COPIES + 1
     assert browser.model.rowCount() == total
     partial = [(rows, text) for rows, scanning, text in batches if scanning and rows < total]
     assert partial, "rows are shown before the scan ends"
-    assert any(text.startswith("Scanning ") and f" of {total} logs: " in text for _rows, text in partial)
+    assert any(re.fullmatch(rf"\d+ of {total} logs", text) for _rows, text in partial), "the counts show however narrow"
     assert browser.progress_bar.maximum() == total and not browser.progress_row.isVisible()
     unreadable = [s for s in browser.model.summaries if s.problem is not None]
     assert [s.file.name for s in unreadable] == ["zz-unreadable.xml"]

@@ -110,7 +110,7 @@ class SessionBrowser(QWidget):
         # A long file name is clipped rather than widening the dock and with it the window.
         self.progress_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.progress_bar = QProgressBar(self)
-        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFormat("%v of %m logs")  # on the bar: the label beside it is clipped first
         self.progress_bar.setMaximumHeight(metrics.height())
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setToolTip("Stop scanning; the sessions read so far stay listed")
@@ -181,6 +181,7 @@ class SessionBrowser(QWidget):
         self.progress_bar.setRange(0, 0)  # busy until the number of files is known
         self._show_scanning(True)
         task.start()
+        self._update_count()  # the list was emptied before the scan ran, which said "no logs found"
 
     def set_markers(self, markers: MarkerSet | None) -> None:
         """Add a column per marker (hits per session) and the marker:NAME filters; rescans what is listed."""
