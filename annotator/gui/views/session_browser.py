@@ -1,7 +1,10 @@
 """The corpus browser: one row per session of a folder of logs, scanned in the background.
 
 scan(folder) lists the folder's sessions as they are read (a progress bar
-and a Cancel button show while it runs; the window stays responsive). A
+and a Cancel button show while it runs; the window stays responsive: the logs
+are read in child processes, see corpus.scan_processes). Rows arriving take
+their place in the current sort and filter without moving the selection or
+the view; refresh_log(path) summarises one saved log again. A
 filter box narrows the rows by words and keywords ("untranscribed", "no task
 completion", "errors"...). Enter or a double-click on a row emits
 session_activated(file, session index). The file column stays in view while the
