@@ -1,14 +1,11 @@
 """The corpus browser: one row per session of a folder of logs, scanned in the background.
 
-scan(folder) lists the folder's sessions as they are read (a progress bar
-and a Cancel button show while it runs; the window stays responsive: the logs
-are read in child processes, see corpus.scan_processes). Rows arriving take
-their place in the current sort and filter without moving the selection or
-the view; refresh_log(path) summarises one saved log again. A
-filter box narrows the rows by words and keywords ("untranscribed", "no task
-completion", "errors"...). Enter or a double-click on a row emits
-session_activated(file, session index). The file column stays in view while the
-others scroll sideways, and the session open in the window is shown in bold.
+scan(folder) lists the folder's sessions as child processes read them (corpus.scan_processes),
+with a progress bar and a Cancel button; arriving rows take their place in the sort and filter,
+the selection and the view stay put. A filter box narrows the rows by words and keywords
+("untranscribed", "no task completion", "errors"...). Enter or a double-click on a row emits
+session_activated(file, session index). The file column stays in view while the others scroll
+sideways, and the session open in the window is shown in bold.
 """
 
 from __future__ import annotations
@@ -204,9 +201,9 @@ class SessionBrowser(QWidget):
         self.model.update_session(summary)
 
     def refresh_log(self, path: Path) -> None:
-        """Summarise the log at PATH again (the annotator saved it) and replace its rows; a log not listed
-        is left alone, unless the running scan has yet to list it. The log is read, validated and its
-        markers applied in a child process: the window's tree stays on the GUI thread, which goes on."""
+        """Summarise the saved log at PATH again, with its markers, in a child process (not the window's
+        tree; the GUI thread goes on) and replace its rows; a log not listed is left alone, unless the
+        running scan has yet to list it."""
         path = Path(path)
         if self.model.row_of(path, 0) is None:
             if self.is_scanning:
