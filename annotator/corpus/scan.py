@@ -13,11 +13,13 @@ import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from lxml import etree
 
 from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, validate_document
+from annotator.corpus.parallel import FileMap, serial_map
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.log.document import LogDocument
@@ -146,12 +148,24 @@ def _marker_counts(doc: LogDocument, markers: MarkerSet | None) -> list[tuple[tu
             for session in doc.sessions]
 
 
-def summarize_file(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
-    """The rows of one log file: one per session, or one problem row when it cannot be read."""
+def summarise_log(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
+    """The rows of one log file: one per session, or one problem row when it cannot be read.
+
+    A module-level function of picklable arguments and results, so that a FileMap
+    (annotator.corpus.parallel) may run it in another process or on another machine."""
     try:
         return summarize_document(LogDocument.load(path), markers=markers)
     except Exception as error:  # one odd file must not end a scan of thousands
         return [unreadable_summary(path, _reason(path, error))]
+
+
+def summarise_log_in_subprocess(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
+    """summarise_log in a child process that ends with this one: lxml holds the GIL while it
+    validates (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter."""
+    from annotator.analysis.child_processes import process_pool
+
+    with process_pool() as pool:
+        return pool.submit(summarise_log, Path(path), markers).result()
 
 
 def _reason(path: Path, error: Exception) -> str:
@@ -163,21 +177,26 @@ def _reason(path: Path, error: Exception) -> str:
 
 
 def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled: Cancelled | None = None,
-                markers: MarkerSet | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
-    """(files done, files in all, file, its rows) for each log in turn; stops early once CANCELLED()."""
+                markers: MarkerSet | None = None,
+                file_map: FileMap = serial_map) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+    """(files done, files in all, file, its rows) for each log in turn, the logs summarised by
+    FILE_MAP (in this process unless told otherwise); stops early once CANCELLED()."""
     if isinstance(folder_or_paths, (str, os.PathLike)):
         folder_or_paths = [folder_or_paths]
     paths = expand_log_paths([Path(p) for p in folder_or_paths])
+    if cancelled is not None and cancelled():
+        return
     unreleased = 0
-    for done, path in enumerate(paths, start=1):
-        if cancelled is not None and cancelled():
-            return
-        rows = summarize_file(path, markers)
+    outcomes = file_map(partial(summarise_log, markers=markers), paths)
+    for done, (path, outcome) in enumerate(outcomes, start=1):
+        rows = outcome if isinstance(outcome, list) else [unreadable_summary(path, str(outcome))]
         unreleased += _size(path)
         if unreleased >= COLLECT_AFTER_BYTES:
             gc.collect()
             unreleased = 0
         yield done, len(paths), path, rows
+        if cancelled is not None and cancelled():
+            return
 
 
 def _size(path: Path) -> int:

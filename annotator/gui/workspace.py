@@ -12,7 +12,6 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
-from annotator.corpus.scan import summarize_document
 from annotator.gui.actions import key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
@@ -200,14 +199,13 @@ class Workspace(QObject):
         if counted:
             key = key_text(spec("next_finding"))
             self.window.show_status(f"{document.path.name} has {counted}: see Findings ({key}: the next one)")
-        if self.corpus is not None:
-            for summary in summarize_document(document, [f for f, _ in result], self.browser.markers):
-                self.browser.update_session(summary)
         self.findings_shown.emit()
 
     def _document_saved(self) -> None:
         if self.navigator.document is not None:
             self._validate_in_background(self.navigator.document)
+            if self.corpus is not None:
+                self.browser.refresh_log(self.navigator.document.path)
 
     def _finding_activated(self, finding: Finding) -> None:
         document = self.navigator.document

@@ -9,6 +9,7 @@ import pytest
 
 from annotator.corpus import scan as corpus_scan
 from annotator.corpus.scan import SessionSummary, iter_corpus, scan_corpus, summarize_document
+from annotator.corpus.scan_processes import in_child_processes
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
@@ -117,3 +118,12 @@ def test_summarize_document_reflects_new_annotations(annotated_log: Path, absolu
     [row] = summarize_document(doc)
     assert (row.n_transcribed, row.n_untranscribed, row.task_completion) == (1, 4, "0")
     assert row.file == absolute_audio_log and row.session_index == 0
+
+
+def test_the_per_file_work_runs_in_other_processes_with_the_same_rows(corpus: Path):
+    """The session browser's map: the first log here, the others in child processes, in file order."""
+    write_log(corpus / "broken.xml", BROKEN)
+    serial = [(done, total, path, rows) for done, total, path, rows in iter_corpus(corpus)]
+    elsewhere = [(done, total, path, rows) for done, total, path, rows in iter_corpus(corpus, file_map=in_child_processes)]
+    assert elsewhere == serial
+    assert any(rows[0].problem is not None for _done, _total, _path, rows in serial)

@@ -62,11 +62,19 @@ def duration_text(seconds: float | None) -> str:
 
 
 class SessionListModel(QAbstractTableModel):
+    """The rows, kept sorted here (sort()): Qt's proxy would call data() from C++ for each of the
+    n log n comparisons, seconds of a stalled window for a corpus of thousands of sessions, and
+    again for every batch of rows arriving. A new row is put in its place by a binary search."""
+
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._rows: list[SessionSummary] = []
-        self._row_of: dict[tuple[str, int], int] = {}
+        self._keys: list[tuple] = []  # each row's _key, in the order of the rows
+        self._summary_of: dict[tuple[str, int], SessionSummary] = {}  # by row_key
+        self._sort_column, self._descending = int(Column.FILE), False
+        self._unreadable = 0
         self._root: Path | None = None
+        self._names: dict[Path, str] = {}  # display_name per file: a sort compares names thousands of times
         self.marker_names: list[str] = []  # one extra column each, after the fixed ones
         self._open: tuple[str, int] | None = None  # row_key of the session open in the window
         self._italic = QFont()
@@ -78,41 +86,86 @@ class SessionListModel(QAbstractTableModel):
     def clear(self, root: Path | None = None) -> None:
         """Drop every row; file names are then shown relative to ROOT (a folder)."""
         self.beginResetModel()
-        self._rows, self._row_of, self._root = [], {}, root
+        self._rows, self._keys, self._summary_of, self._unreadable = [], [], {}, 0
+        self._root, self._names = root, {}
         self.endResetModel()
 
     def append_summaries(self, summaries: Iterable[SessionSummary]) -> None:
-        """Add rows at the end; a summary of a session already listed replaces its row instead."""
-        fresh: list[SessionSummary] = []
+        """Add rows, each where the sort puts it; a summary of a session already listed replaces its row."""
         for summary in summaries:
-            if row_key(summary.file, summary.session_index) in self._row_of:
+            key = row_key(summary.file, summary.session_index)
+            if key in self._summary_of:
                 self.update_session(summary)
-            else:
-                fresh.append(summary)
-        if not fresh:
-            return
-        first = len(self._rows)
-        self.beginInsertRows(QModelIndex(), first, first + len(fresh) - 1)
-        for row, summary in enumerate(fresh, start=first):
-            self._rows.append(summary)
-            self._row_of.setdefault(row_key(summary.file, summary.session_index), row)
-        self.endInsertRows()
+                continue
+            sort_key = self._key(summary)
+            row = self._position(sort_key)
+            self.beginInsertRows(_NO_PARENT, row, row)
+            self._rows.insert(row, summary)
+            self._keys.insert(row, sort_key)
+            self._summary_of[key] = summary
+            self._unreadable += summary.problem is not None
+            self.endInsertRows()
 
     def update_session(self, summary: SessionSummary) -> None:
-        """Replace the row of SUMMARY's session (same file and position in it), or add it."""
-        row = self._row_of.get(row_key(summary.file, summary.session_index))
-        if row is None:
+        """Replace the row of SUMMARY's session (same file and position in it), or add it; it moves
+        to where the sort puts it, staying selected if it was."""
+        key = row_key(summary.file, summary.session_index)
+        old = self._summary_of.get(key)
+        if old is None:
             self.append_summaries([summary])
             return
-        self._rows[row] = summary
+        row, sort_key = self._position(self._key(old)), self._key(summary)
+        place = self._position(sort_key)  # in the rows as they are, the old one still at ROW
+        moves = place not in (row, row + 1) and self.beginMoveRows(_NO_PARENT, row, row, _NO_PARENT, place)
+        del self._rows[row], self._keys[row]
+        row = place - 1 if moves and place > row else (place if moves else row)
+        self._rows.insert(row, summary)
+        self._keys.insert(row, sort_key)
+        self._summary_of[key] = summary
+        self._unreadable += (summary.problem is not None) - (old.problem is not None)
+        if moves:
+            self.endMoveRows()
         self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.layoutAboutToBeChanged.emit()
+        self._sort_column = column if 0 <= column < self.columnCount() else int(Column.FILE)
+        self._descending = order == Qt.SortOrder.DescendingOrder
+        keys = [self._key(summary) for summary in self._rows]
+        order_of = sorted(range(len(keys)), key=keys.__getitem__, reverse=self._descending)
+        new_row = {old: new for new, old in enumerate(order_of)}
+        self._rows = [self._rows[old] for old in order_of]
+        self._keys = [keys[old] for old in order_of]
+        kept = self.persistentIndexList()
+        self.changePersistentIndexList(kept, [self.index(new_row[index.row()], index.column()) for index in kept])
+        self.layoutChanged.emit()
+
+    def _key(self, summary: SessionSummary) -> tuple:
+        """What the rows are sorted by: the sort column's value, then file and session (unique)."""
+        return (self.sort_key(summary, self._sort_column), self._sort_key(summary, Column.FILE),
+                row_key(summary.file, summary.session_index))
+
+    def _position(self, key: tuple) -> int:
+        """The row of KEY, or where it would go, in the rows as sorted."""
+        keys, low, high = self._keys, 0, len(self._keys)
+        while low < high:
+            middle = (low + high) // 2
+            if (keys[middle] > key) if self._descending else (keys[middle] < key):
+                low = middle + 1
+            else:
+                high = middle
+        return low
 
     def summary_at(self, row: int) -> SessionSummary | None:
         return self._rows[row] if 0 <= row < len(self._rows) else None
 
     def row_of(self, file: Path, session_index: int) -> int | None:
         """The row of FILE's session at SESSION_INDEX (its position: ids may repeat), or None."""
-        return self._row_of.get(row_key(file, session_index))
+        return self._row_of_key(row_key(file, session_index))
+
+    def _row_of_key(self, key: tuple[str, int]) -> int | None:
+        summary = self._summary_of.get(key)
+        return None if summary is None else self._position(self._key(summary))
 
     def set_open_session(self, file: Path | None, session_index: int = 0) -> None:
         """The session open in the window, whose row is shown in bold (None: none)."""
@@ -123,16 +176,22 @@ class SessionListModel(QAbstractTableModel):
                 self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1), [Role.FontRole])
 
     def open_row(self) -> int | None:
-        return self._row_of.get(self._open) if self._open is not None else None
+        return self._row_of_key(self._open) if self._open is not None else None
 
     def unreadable_count(self) -> int:
-        return sum(1 for summary in self._rows if summary.problem is not None)
+        return self._unreadable
 
     @property
     def summaries(self) -> list[SessionSummary]:
         return list(self._rows)
 
     def display_name(self, file: Path) -> str:
+        name = self._names.get(file)
+        if name is None:
+            name = self._names[file] = self._relative_name(file)
+        return name
+
+    def _relative_name(self, file: Path) -> str:
         if self._root is not None:
             try:
                 return Path(os.path.relpath(file, self._root)).as_posix()
@@ -152,6 +211,8 @@ class SessionListModel(QAbstractTableModel):
         self.beginResetModel()
         self.marker_names = list(names)
         self.endResetModel()
+        order = Qt.SortOrder.DescendingOrder if self._descending else Qt.SortOrder.AscendingOrder
+        self.sort(self._sort_column, order)  # by a marker column that may be gone
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and len(Column) <= section < self.columnCount():
@@ -175,7 +236,7 @@ class SessionListModel(QAbstractTableModel):
         if role == Role.DisplayRole:
             return self._display(summary, column)
         if role == SORT_ROLE:
-            return self._sort_key(summary, column)
+            return self.sort_key(summary, column)
         if role == Role.ToolTipRole:
             return self._tooltip(summary, column)
         if role == Role.TextAlignmentRole and column in NUMBER_COLUMNS:
@@ -223,6 +284,13 @@ class SessionListModel(QAbstractTableModel):
             return TASK_WORDS.get(summary.task_completion, repr(summary.task_completion))
         return summary.findings_text or ("DTD quirks only" if summary.n_quirks else "none")
 
+    def sort_key(self, summary: SessionSummary, column: int) -> str | float:
+        """What column COLUMN sorts SUMMARY by."""
+        if column >= len(Column):
+            count = summary.marker_count(self.marker_names[column - len(Column)])
+            return float(-1 if count is None else count)
+        return self._sort_key(summary, Column(column))
+
     def _sort_key(self, summary: SessionSummary, column: Column) -> str | float:
         """Only strings and floats, which Qt compares itself (no Python call per comparison)."""
         last = float("inf")  # unknown values and unreadable logs sort last
@@ -260,8 +328,6 @@ class SessionListModel(QAbstractTableModel):
         count = summary.marker_count(name)
         if role == Role.DisplayRole:
             return "" if count is None else (f"✓ {count}" if count else "–")
-        if role == SORT_ROLE:
-            return float(-1 if count is None else count)
         if role == Role.TextAlignmentRole:
             return int(Qt.AlignmentFlag.AlignCenter)
         if role == Role.ToolTipRole and count is not None:
@@ -286,12 +352,15 @@ class SessionListModel(QAbstractTableModel):
 
 
 class SessionFilter(QSortFilterProxyModel):
-    """Keeps the rows whose session the filter text's SessionQuery matches."""
+    """Keeps the rows whose session the filter text's SessionQuery matches, in the order of the
+    SessionListModel, which sorts them itself (see there)."""
 
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._query = SessionQuery()
-        self.setSortRole(SORT_ROLE)
+
+    def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
+        self.sourceModel().sort(column, order)
 
     def set_filter_text(self, text: str) -> None:
         query = SessionQuery.parse(text)
@@ -301,9 +370,8 @@ class SessionFilter(QSortFilterProxyModel):
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
-        source = self.sourceModel()
-        summary = source.index(source_row, 0, source_parent).data(SUMMARY_ROLE)
+        source: SessionListModel = self.sourceModel()
+        summary = source.summary_at(source_row)  # directly, not through data(): this runs for every row
         if summary is None:
             return False
-        shown_name = source.index(source_row, Column.FILE, source_parent).data() if self._query.words else ""
-        return self._query.matches(summary, shown_name)
+        return self._query.matches(summary, source.display_name(summary.file) if self._query.words else "")

@@ -1,11 +1,11 @@
 """The corpus browser: one row per session of a folder of logs, scanned in the background.
 
-scan(folder) lists the folder's sessions as they are read (a progress bar
-and a Cancel button show while it runs; the window stays responsive). A
-filter box narrows the rows by words and keywords ("untranscribed", "no task
-completion", "errors"...). Enter or a double-click on a row emits
-session_activated(file, session index). The file column stays in view while the
-others scroll sideways, and the session open in the window is shown in bold.
+scan(folder) lists the folder's sessions as child processes read them (corpus.scan_processes),
+with a progress bar and a Cancel button; arriving rows take their place in the sort and filter,
+the selection and the view stay put. A filter box narrows the rows by words and keywords
+("untranscribed", "no task completion", "errors"...). Enter or a double-click on a row emits
+session_activated(file, session index). The file column stays in view while the others scroll
+sideways, and the session open in the window is shown in bold.
 """
 
 from __future__ import annotations
@@ -28,10 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.corpus.scan import SessionSummary, iter_corpus
+from annotator.corpus.scan import SessionSummary, iter_corpus, summarise_log_in_subprocess
+from annotator.corpus.scan_processes import in_child_processes
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
 from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_list import Column, SessionFilter, SessionListModel
+from annotator.gui.views.kept_in_view import kept_in_view
 from annotator.gui.views.list_tables import set_up_list_table
 from annotator.gui.views.pinned_column import PinnedColumnTable
 from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
@@ -52,6 +54,7 @@ class SessionBrowser(QWidget):
     session_activated = Signal(Path, int)  # file, position of the session in it (ids may repeat)
     scan_finished = Signal(bool)  # True when the whole folder was scanned; False when cancelled or failed
     scan_failed = Signal(str)  # one-line reason a scan stopped (unreadable logs do not stop it)
+    log_refreshed = Signal(Path)  # that log's rows were summarised again (refresh_log)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -62,6 +65,8 @@ class SessionBrowser(QWidget):
         self._task: BackgroundTask | None = None
         self._folder: Path | None = None
         self._paths: list[Path] = []
+        self._refreshing: dict[Path, BackgroundTask] = {}
+        self._saved_while_unlisted: set[Path] = set()  # saved before the scan listed them: refreshed once it does
         self.markers: MarkerSet | None = None
         self._build()
         self._connect()
@@ -105,7 +110,7 @@ class SessionBrowser(QWidget):
         # A long file name is clipped rather than widening the dock and with it the window.
         self.progress_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         self.progress_bar = QProgressBar(self)
-        self.progress_bar.setTextVisible(False)
+        self.progress_bar.setFormat("%v of %m logs")  # on the bar: the label beside it is clipped first
         self.progress_bar.setMaximumHeight(metrics.height())
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setToolTip("Stop scanning; the sessions read so far stay listed")
@@ -162,6 +167,7 @@ class SessionBrowser(QWidget):
         root = paths[0] if len(paths) == 1 and paths[0].is_dir() else (paths[0].parent if paths else None)
         self._folder = root
         self.model.clear(root)
+        self._saved_while_unlisted.clear()
         self._widest_file = 0
         self._paths = paths
         markers = self.markers
@@ -175,6 +181,7 @@ class SessionBrowser(QWidget):
         self.progress_bar.setRange(0, 0)  # busy until the number of files is known
         self._show_scanning(True)
         task.start()
+        self._update_count()  # the list was emptied before the scan ran, which said "no logs found"
 
     def set_markers(self, markers: MarkerSet | None) -> None:
         """Add a column per marker (hits per session) and the marker:NAME filters; rescans what is listed."""
@@ -192,6 +199,36 @@ class SessionBrowser(QWidget):
     def update_session(self, summary: SessionSummary) -> None:
         """Refresh one session's row (e.g. after the annotator saved; see corpus.scan.summarize_document)."""
         self.model.update_session(summary)
+
+    def refresh_log(self, path: Path) -> None:
+        """Summarise the saved log at PATH again, with its markers, in a child process (not the window's
+        tree; the GUI thread goes on) and replace its rows; a log not listed is left alone, unless the
+        running scan has yet to list it."""
+        path = Path(path)
+        if self.model.row_of(path, 0) is None:
+            if self.is_scanning:
+                self._saved_while_unlisted.add(path)  # the scan may be reading it as it was before the save
+            return
+        if path in self._refreshing:
+            self._refreshing.pop(path).cancel()
+        markers = self.markers
+        task = BackgroundTask(lambda _context: summarise_log_in_subprocess(path, markers), self)
+        task.succeeded.connect(lambda rows: self._on_refreshed(task, path, rows))
+        task.failed.connect(lambda message: self.scan_failed.emit(f"{path.name}: not refreshed: {message}"))
+        task.finished.connect(lambda: self._forget_refresh(task, path))
+        self._refreshing[path] = task
+        task.start()
+
+    def _on_refreshed(self, task: BackgroundTask, path: Path, rows: list[SessionSummary]) -> None:
+        if self._refreshing.get(path) is task:
+            for summary in rows:
+                self.model.update_session(summary)
+            self.log_refreshed.emit(path)
+
+    def _forget_refresh(self, task: BackgroundTask, path: Path) -> None:
+        task.deleteLater()
+        if self._refreshing.get(path) is task:
+            del self._refreshing[path]
 
     def select_session(self, file: Path, session_index: int) -> bool:
         """Make that session's row current (e.g. where the annotator left off); False if it is not listed."""
@@ -234,11 +271,17 @@ class SessionBrowser(QWidget):
         if task is not self._task:
             return
         summaries = [summary for batch in batches for summary in batch]
-        self.model.append_summaries(summaries)
+        open_was_listed = self.model.open_row() is not None
+        with kept_in_view(self.table):
+            self.model.append_summaries(summaries)
         self._widen_columns(summaries)
-        self._select_open_session()
+        if not open_was_listed:
+            self._select_open_session()  # once, as its row arrives: the annotator may move on from it
         if not self.table.currentIndex().isValid() and self.proxy.rowCount():
             self._set_current(self.proxy.index(0, 0), scroll=False)
+        for path in {summary.file for summary in summaries} & self._saved_while_unlisted:
+            self._saved_while_unlisted.discard(path)
+            self.refresh_log(path)
 
     def _on_progress(self, task: BackgroundTask, done: int, total: int, name: str) -> None:
         if task is self._task and task.is_running:
@@ -343,7 +386,8 @@ class SessionBrowser(QWidget):
 def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) -> int:
     """The worker side: publish each file's rows as soon as they are read."""
     files = 0
-    for done, total, path, rows in iter_corpus(paths, cancelled=context.cancelled, markers=markers):
+    for done, total, path, rows in iter_corpus(paths, cancelled=context.cancelled, markers=markers,
+                                               file_map=in_child_processes):
         context.publish(rows)
         context.progress(done, total, path.name)
         files = total

@@ -1,0 +1,175 @@
+"""GUI benchmark: a 2,000-log corpus opened into the session browser of the real window.
+
+    python tests/benchmarks/bench_browser.py                 # 2,000 logs of about 100 kB, 2 sessions each
+    python tests/benchmarks/bench_browser.py --files 200 --kb 50
+
+The corpus is made once under tests/benchmarks/.cache/ from big_log.make_big_log (one log written,
+then copied with its session ids made unique per file) plus one unreadable log. The window
+(annotator.gui.app.build_window, offscreen unless QT_QPA_PLATFORM says otherwise) opens the folder
+as the annotator does (File > Open on a folder: navigator.open_path), and the run prints:
+  first rows shown: from open_path until the Sessions table has painted rows      target < 1 s
+  whole list:       until the scan finished (every file's rows listed)            for information
+  GUI-thread stall: the longest gap between ticks of a 10 ms QTimer while filling, from the
+                    return of open_path (which opens the corpus's first log, not the browser's work)  target <= 100 ms
+  while filling, sorting by Findings and typing a filter: the longest gap then     target <= 100 ms
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parents[1]
+sys.path[:0] = [str(HERE), str(REPO)]
+_TEMP = Path(tempfile.mkdtemp(prefix="bench-browser-"))
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("ANNOTATOR_DATA_DIR", str(_TEMP / "data"))
+
+from big_log import CACHE, make_big_log  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QSettings, Qt, QTimer  # noqa: E402
+
+QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(_TEMP / "settings"))
+
+from annotator.gui.app import build_window, make_application  # noqa: E402
+from annotator.gui.models.session_list import Column  # noqa: E402
+
+CORPUS_VERSION = 1  # bump when the corpus changes, so that a stale cached one is not used
+SESSION_NUMBER = re.compile(rb'(<GC_SESSION id="129\.10\.2\.200:1010:)(\d+)(")')
+UNREADABLE = b"<?xml version='1.0'?>\n<GC_LOG>\n  <GC_SESSION id='x'>\n</GC_LOG>\n"
+STALL_TARGET_MS = 100
+
+
+def cached_corpus(files: int, kb: int) -> Path:
+    """FILES logs of about KB kilobytes in folders of 100 (as corpora are kept), plus one unreadable log."""
+    folder = CACHE / f"corpus-v{CORPUS_VERSION}-{files}x{kb}kb"
+    done = folder / ".complete"
+    if done.exists():
+        return folder
+    template = make_big_log(_TEMP / "template.xml", kb / 1000).read_bytes()
+    for number in range(files):
+        target = folder / f"day{number // 100:03d}" / f"travel-{number:05d}-hublog.xml"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(SESSION_NUMBER.sub(lambda m, n=number: m[1] + f"{n:05d}.{m[2].decode()}".encode() + m[3],
+                                              template))
+    # Named to come last: the window opens a corpus's first log, and an unreadable one would ask about it.
+    (folder / f"day{(files - 1) // 100:03d}" / "unreadable-hublog.xml").write_bytes(UNREADABLE)
+    done.touch()
+    return folder
+
+
+class Painted(QObject):
+    """Notes when WIDGET has painted while CONDITION() holds, and ends LOOP then."""
+
+    def __init__(self, widget, condition, loop: QEventLoop):
+        super().__init__(widget)
+        self.at: float | None = None
+        self.condition, self.loop = condition, loop
+        widget.installEventFilter(self)
+
+    def eventFilter(self, watched, event):
+        if self.at is None and event.type() == QEvent.Type.Paint and self.condition():
+            self.at = time.perf_counter()
+            self.loop.quit()
+        return False
+
+
+def run_until(loop: QEventLoop, done) -> None:
+    """Run the event loop as the application does (sleeping when idle, unlike a processEvents spin,
+    which would compete with the scan for the GIL) until DONE() holds."""
+    if not done():
+        loop.exec()
+
+
+class Ticks:
+    """A 10 ms timer on the GUI thread: the longest gap between its ticks is the longest stall."""
+
+    def __init__(self):
+        self.clock = QElapsedTimer()
+        self.clock.start()
+        self.last = 0
+        self.gaps: list[int] = []
+        self.timer = QTimer()
+        self.timer.setTimerType(Qt.TimerType.PreciseTimer)
+        self.timer.setInterval(10)
+        self.timer.timeout.connect(self._tick)
+
+    def start(self) -> None:
+        self.gaps.clear()
+        self.last = self.clock.elapsed()
+        self.timer.start()
+
+    def stop(self) -> int:
+        self.timer.stop()
+        self._tick()
+        return max(self.gaps, default=0)
+
+    def _tick(self) -> None:
+        now = self.clock.elapsed()
+        self.gaps.append(now - self.last)
+        self.last = now
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=2000)
+    parser.add_argument("--kb", type=int, default=100)
+    args = parser.parse_args()
+    folder = cached_corpus(args.files, args.kb)
+    logs = sorted(folder.rglob("*.xml"))
+    print(f"corpus: {folder} ({len(logs)} logs, {sum(p.stat().st_size for p in logs) / 1e6:.0f} MB), "
+          f"{os.cpu_count()} CPUs", flush=True)
+
+    app = make_application()
+    window = build_window()
+    window.resize(1280, 720)
+    window.show()
+    app.processEvents()
+    browser = window.workspace.browser
+    table = browser.table
+    loop = QEventLoop()
+    first = Painted(table.viewport(), lambda: browser.proxy.rowCount() > 0, loop)
+    finished: list[float] = []
+    browser.scan_finished.connect(lambda _whole: (finished.append(time.perf_counter()), loop.quit()))
+    half_way = args.files // 2
+    browser.progress_bar.valueChanged.connect(lambda value: loop.quit() if value >= half_way else None)
+    ticks = Ticks()
+
+    start = time.perf_counter()
+    window.navigator.open_path(folder)  # announces the corpus (the scan starts), then opens its first log
+    opened_s = time.perf_counter() - start
+    ticks.start()
+    run_until(loop, lambda: first.at is not None)
+    first_s = first.at - start
+    print(f"first rows shown: {first_s:.3f} s (target < 1 s) {'PASS' if first_s < 1 else 'MISS'}; of which "
+          f"the window opening the corpus's first log on the GUI thread (open_path): {opened_s:.3f} s", flush=True)
+
+    # Half way through, the annotator sorts by findings and types a filter: the rows still arrive.
+    run_until(loop, lambda: browser.progress_bar.value() >= half_way or finished)
+    quiet_stall = ticks.stop()
+    ticks.start()
+    table.horizontalHeader().setSortIndicator(Column.FINDINGS, Qt.SortOrder.AscendingOrder)
+    for n in range(1, len("untranscribed") + 1):
+        browser.filter_edit.setText("untranscribed"[:n])
+        app.processEvents()
+    browser.progress_bar.valueChanged.disconnect()
+    run_until(loop, lambda: bool(finished))
+    busy_stall = ticks.stop()
+    whole_s = finished[0] - start
+    rows, files = browser.model.rowCount(), len({s.file for s in browser.model.summaries})
+    print(f"whole list: {whole_s:.1f} s ({rows} rows from {files} files, {browser.count_label.text()!r})")
+    for name, stall in (("while filling", quiet_stall), ("while filling, sorting and filtering", busy_stall)):
+        print(f"GUI-thread stall {name}: longest 10 ms timer gap {stall} ms (target <= {STALL_TARGET_MS} ms) "
+              f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}", flush=True)
+    window.controller.undo_stack.setClean()
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
