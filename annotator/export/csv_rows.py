@@ -63,6 +63,7 @@ _EVENT_VARIABLE_COMMAS = len(EVENT_COLUMNS) - 4  # commas between the cells afte
 # Written where a session's occurrence goes when the rows are made before it is known (a file's rows
 # are made apart from the others'); the writer puts the number in. No XML text or file cell holds NUL.
 OCCURRENCE_PLACEHOLDER = "\x00"
+_EVENT_BATCH = 4096
 
 
 @dataclass
@@ -80,7 +81,7 @@ class FileRows:
     """Everything one log adds to the three files: picklable, so a FileMap may make it anywhere."""
 
     sessions: list[SessionRows] = field(default_factory=list)
-    events: list[bytes] = field(default_factory=list)  # events.csv lines, a block per session
+    events: list[bytes] = field(default_factory=list)  # events.csv lines, in blocks
     n_events: int = 0
 
 
@@ -89,7 +90,14 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
     """Walk SESSION once (WALK, not yet walked) and add its rows to ROWS: the events rows are made
     while the pass gathers the turns' facts and the metrics, instead of in a second walk."""
     events: list[str] = []
-    rows.n_events += event_lines(file_cell, session, events.append, walk)
+
+    def append(line: str) -> None:  # a session of 70,000 turns keeps its rows as bytes, not 300,000 strings
+        events.append(line)
+        if len(events) == _EVENT_BATCH:
+            rows.events.append("".join(events).encode("utf-8"))
+            events.clear()
+
+    rows.n_events += event_lines(file_cell, session, append, walk)
     metrics = session_metrics(session, walk)
     lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER)
     line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER)
