@@ -113,7 +113,10 @@ ODD_LOGS: dict[str, Callable[[Path], list[Path]]] = {
         system_turn("1", 1000, "type_error_msg and type_help_msg are only words here"),
         user_turn("2", 1002, "boston")])]))],
     "unit-guess-wrong": lambda tmp: [_write(tmp, "units.xml", log_text(
-        [session("s0", [system_turn("1", 1000, "seconds first")], start=1000, end=1010)]
+        # The guess is made from what the parser has read (1 MB) when the first session starts: here
+        # one session in seconds; the milliseconds that outvote it come later.
+        [session("s0", [system_turn("1", 1000, "seconds first")], start=1000, end=1010,
+                 extra="<!--" + "x" * 1_100_000 + "-->")]
         + [session(f"s{n}", [system_turn("1", 941473394660 + n, "then milliseconds")],
                    start=941473394000 + n, end=941473399000 + n) for n in range(1, 6)]))],
     "no-sessions": lambda tmp: [_write(tmp, "empty.xml", '<?xml version="1.0"?>\n<GC_LOG><!-- none --></GC_LOG>\n')],
