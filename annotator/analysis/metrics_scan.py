@@ -18,7 +18,7 @@ neither form a turn nor separate two turns of the same side).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 
 from lxml import etree
@@ -124,8 +124,12 @@ class SessionPass:
     session_metrics runs a pass of its own otherwise.
     """
 
-    def __init__(self, session: Session):
+    def __init__(self, session: Session, children: Iterable[etree._Element] | None = None):
+        """CHILDREN are the session element's children in document order (its iterchildren() by default);
+        the streaming export hands them over as the parser completes them, and appends each GC_TURN to
+        session.turns before handing it over."""
         self.session = session
+        self.children = children
         self.facts: list[TurnFacts] = []  # of session.turns, in order
         self.scan = SessionScan([])
         self._state = "new"  # "walking", "done"
@@ -145,11 +149,10 @@ class SessionPass:
         self._state = "walking"
         scan = self.scan
         walker = _Walker(scan, self.session.unit.to_seconds)
-        session_level = session_transcriptions(self.session.el)
-        turns = self.session.turns
         position = 0  # of the last activity of the turns, among the session's activities, from 1
         turn_index = -1
-        for child in self.session.el.iterchildren():
+        children = self.session.el.iterchildren() if self.children is None else self.children
+        for child in children:
             if child.tag != "GC_TURN":
                 if isinstance(child.tag, str):  # not a comment: activities outside any turn (not valid, but seen)
                     for el in child.iter(*ACTIVITY_TAGS):
@@ -180,14 +183,17 @@ class SessionPass:
                             if server and ("recogni" in server.lower() or "synth" in server.lower()):
                                 walker.server_operation(el, server.lower())
                 yield el, turn_index
-            if facts.transcription is None:
-                facts.transcription = session_level.get(turns[turn_index].key)
             self.facts.append(facts)
             scan.sides.append(facts.speaker)
             group = _join_group(scan, turn_index, facts.speaker)
             for el, at, start_task, end_task, start_utt, end_utt in marked:
                 walker.markers(el, at, turn_index, group, start_task, end_task, start_utt, end_utt)
             _data_facts(scan, facts, before)
+        # Session-level transcriptions may follow the turns they name: read once the session is complete.
+        session_level = session_transcriptions(self.session.el)
+        for turn, facts in zip(self.session.turns, self.facts):
+            if facts.transcription is None:
+                facts.transcription = session_level.get(turn.key)
         self._state = "done"
 
 

@@ -2,8 +2,10 @@
 
     summary = export_csv([Path("corpus/")], Path("out/"))
 
-Each log is loaded once and each session walked once; the rows are described
-in annotator.export.csv_rows. The files are UTF-8 without BOM with LF line
+Each log is streamed once (annotator.export.csv_stream; the tree is never
+built whole) and each session walked once; the rows are described in
+annotator.export.csv_rows. Each log's rows are made apart (a FileMap may
+make them in other processes) and written here in the order of the logs. The files are UTF-8 without BOM with LF line
 ends, written all or nothing (annotator.outputs.staging): the three are
 built in a staging folder and replace the previous ones only when every log
 has been exported, so a failure leaves the old files as they were and a new
@@ -13,30 +15,27 @@ annotator.file_name_text (any name, reversibly).
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
+from collections.abc import Iterator
 from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
 
-from annotator.analysis.metrics import session_metrics
-from annotator.analysis.metrics_scan import SessionPass
-from annotator.corpus.paths import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
-from annotator.errors import LogReadError
+from annotator.corpus.parallel import FileMap, Outcome, serial_map
+from annotator.corpus.paths import common_root, expand_log_paths
+from annotator.errors import AnnotatorError, LogReadError
 from annotator.export.csv_audio import AudioCells
-from annotator.export.csv_cells import csv_line, text_cell
+from annotator.export.csv_cells import csv_line
 from annotator.export.csv_rows import (
     EVENT_COLUMNS,
+    OCCURRENCE_PLACEHOLDER,
     SESSION_COLUMNS,
     TURN_COLUMNS,
-    event_lines,
-    session_line,
-    turn_lines,
+    document_rows,
 )
-from annotator.file_name_text import name_text
+from annotator.export.csv_stream import file_cell, file_rows
 from annotator.log.document import LogDocument
-from annotator.log.gc_pause import gc_paused
-from annotator.log.turn_ids import strip_id
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
 from annotator.progress import Progress
@@ -44,6 +43,7 @@ from annotator.progress import Progress
 __all__ = ["EVENT_COLUMNS", "SESSION_COLUMNS", "TURN_COLUMNS", "ExportSummary", "export_csv"]
 
 FILE_NAMES = ("sessions.csv", "turns.csv", "events.csv")
+PLACEHOLDER = OCCURRENCE_PLACEHOLDER.encode("ascii")
 
 
 @dataclass
@@ -72,73 +72,71 @@ class ExportSummary:
 
 
 def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = None,
-               skip_unreadable: bool = False, guard: OutputGuard | None = None) -> ExportSummary:
+               skip_unreadable: bool = False, guard: OutputGuard | None = None,
+               file_map: FileMap = serial_map) -> ExportSummary:
     """Write OUT_DIR/sessions.csv, turns.csv and events.csv for the logs at PATHS (files or folders).
 
     A log that cannot be read raises its LogReadError (and nothing is written),
     unless SKIP_UNREADABLE, in which case it is left out and its error listed in
     the summary. PROGRESS, if given, wraps the iteration over the log files.
-    GUARD, if given, checks each file before it is replaced.
+    GUARD, if given, checks each file before it is replaced. FILE_MAP runs the
+    per-file work (annotator.export.csv_stream.file_rows): the files are the
+    same bytes whatever map ran it, written in the order of the logs.
     """
+    return write_csv(log_rows(paths, progress, file_map), Path(out_dir), skip_unreadable, guard)
+
+
+def log_rows(paths: list[Path], progress: Progress | None = None, file_map: FileMap = serial_map) -> Iterator[Outcome]:
+    """(log, its FileRows, None for an annotation file, or its error) for the logs at PATHS, in order."""
     paths = [Path(p) for p in paths]
-    out_dir = Path(out_dir)
-    summary = ExportSummary(out_dir)
     root = common_root(paths) if paths else Path.cwd()
-    candidates = expand_log_paths(paths)
+    return file_map(functools.partial(file_rows, root=root), expand_log_paths(paths), progress)
+
+
+def export_document_csv(doc: LogDocument, out_dir: Path, guard: OutputGuard | None = None) -> ExportSummary:
+    """The three files for one loaded document, as it is in memory (its tree, edits included)."""
+    rows = document_rows(doc, file_cell(doc.path, common_root([doc.path])), AudioCells(doc.folder))
+    return write_csv(iter([(doc.path, rows)]), Path(out_dir), False, guard)
+
+
+def write_csv(outcomes: Iterator[Outcome], out_dir: Path, skip_unreadable: bool,
+              guard: OutputGuard | None) -> ExportSummary:
+    """Write the three files from each log's rows (or its error), in the order given."""
+    summary = ExportSummary(out_dir)
     with StagedFolder(out_dir, guard) as staged, ExitStack() as streams:
-        sessions, turns, events = (streams.enter_context(staged.open(name)) for name in FILE_NAMES)
-        sessions.write(csv_line(SESSION_COLUMNS).encode("utf-8"))
-        turns.write(csv_line(TURN_COLUMNS).encode("utf-8"))
-        events.write(csv_line(EVENT_COLUMNS).encode("utf-8"))
-        audio_by_folder: dict[Path, AudioCells] = {}
-        session_ids: Counter[str] = Counter()  # sessions sharing an id are numbered across the logs
-        items = candidates if progress is None else progress(candidates, total=len(candidates))
-        for path in items:
-            if root_tag(path) == ANNOTATION_ROOT:
-                summary.skipped.append(path)
-                continue
-            try:
-                doc = LogDocument.load(path)
-            except LogReadError as error:
-                if not skip_unreadable:
-                    raise
-                summary.errors.append(error)
-                continue
-            audio = audio_by_folder.get(doc.folder)
-            if audio is None:
-                audio = audio_by_folder[doc.folder] = AudioCells(doc.folder)
-            _export_document(doc, _file_cell(path, root), audio, sessions, turns, events, summary, session_ids)
-            summary.logs.append(path)
+        files = {name: streams.enter_context(staged.open(name)) for name in FILE_NAMES}
+        for name, block in csv_blocks(outcomes, summary, skip_unreadable):
+            files[name].write(block)
     return summary
 
 
-def _export_document(doc: LogDocument, file_cell: str, audio: AudioCells, sessions: BinaryIO, turns: BinaryIO,
-                     events: BinaryIO, summary: ExportSummary, session_ids: Counter[str]) -> None:
-    with gc_paused():
-        for session in doc.sessions:
-            session_ids[strip_id(session.id)] += 1
-            occurrence = session_ids[strip_id(session.id)]
-            # One pass over the session: the events rows are formatted while the pass gathers the
-            # turns' facts and the metrics, instead of in a second walk over the tree.
-            walk = SessionPass(session)
-            rows: list[str] = []
-            summary.events += event_lines(file_cell, session, rows.append, walk)
-            metrics = session_metrics(session, walk)
-            lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, occurrence)
-            turns.write("".join(lines).encode("utf-8"))
-            sessions.write(session_line(file_cell, session, metrics, transcribed, occurrence).encode("utf-8"))
-            events.write("".join(rows).encode("utf-8"))
-            summary.sessions += 1
-            summary.turns += len(lines)
-
-
-def _file_cell(path: Path, root: Path) -> str:
-    """The log's path relative to the common root of the given paths, with / separators, as name_text writes it."""
-    resolved = path.resolve()
-    try:
-        relative = resolved.relative_to(root)
-    except ValueError:
-        relative = resolved
-    return text_cell(name_text(relative.as_posix()))
-
-
+def csv_blocks(outcomes: Iterator[Outcome], summary: ExportSummary,
+               skip_unreadable: bool) -> Iterator[tuple[str, bytes]]:
+    """(file name, bytes to append to it): the three header lines, then each log's rows in the order
+    of OUTCOMES, sessions sharing an id numbered across the logs in that order. SUMMARY counts them.
+    An unreadable log raises its error, or with SKIP_UNREADABLE is listed in SUMMARY and left out."""
+    sessions, turns, events = FILE_NAMES
+    yield sessions, csv_line(SESSION_COLUMNS).encode("utf-8")
+    yield turns, csv_line(TURN_COLUMNS).encode("utf-8")
+    yield events, csv_line(EVENT_COLUMNS).encode("utf-8")
+    session_ids: Counter[str] = Counter()
+    for path, rows in outcomes:
+        if isinstance(rows, AnnotatorError):
+            if not skip_unreadable or not isinstance(rows, LogReadError):
+                raise rows
+            summary.errors.append(rows)
+            continue
+        if rows is None:
+            summary.skipped.append(path)
+            continue
+        for session in rows.sessions:
+            session_ids[session.key] += 1
+            occurrence = str(session_ids[session.key]).encode("ascii")
+            yield sessions, session.session_line.replace(PLACEHOLDER, occurrence)
+            yield turns, session.turn_lines.replace(PLACEHOLDER, occurrence)
+            summary.turns += session.n_turns
+        for block in rows.events:
+            yield events, block
+        summary.sessions += len(rows.sessions)
+        summary.events += rows.n_events
+        summary.logs.append(path)

@@ -12,10 +12,13 @@ from __future__ import annotations
 import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
-from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
+from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
+from annotator.analysis.metrics_scan import SessionPass
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.export.csv_audio import AudioCells
 from annotator.export.csv_cells import (
@@ -29,10 +32,14 @@ from annotator.export.csv_cells import (
     value_cell,
 )
 from annotator.log.elements import ACTIVITY_TAGS, Session
+from annotator.log.gc_pause import gc_paused
 from annotator.log.text import clean_text
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit
 from annotator.log.turn_facts import TurnFacts
-from annotator.log.turn_ids import TurnKey
+from annotator.log.turn_ids import TurnKey, strip_id
+
+if TYPE_CHECKING:
+    from annotator.log.document import LogDocument
 
 _SESSION_BASE = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
                  "task_completion", "n_transcribed", "wer", "recognition_s", "synthesis_s"]
@@ -53,6 +60,61 @@ EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "
 _EVENT_VARIABLE_COMMAS = len(EVENT_COLUMNS) - 4  # commas between the cells after turn_id
 
 
+# Written where a session's occurrence goes when the rows are made before it is known (a file's rows
+# are made apart from the others'); the writer puts the number in. No XML text or file cell holds NUL.
+OCCURRENCE_PLACEHOLDER = "\x00"
+_EVENT_BATCH = 4096
+
+
+@dataclass
+class SessionRows:
+    """A session's sessions.csv line and turns.csv lines (UTF-8), its occurrence left as the placeholder."""
+
+    key: str  # strip_id of the session id: sessions sharing it are numbered across the exported logs
+    session_line: bytes
+    turn_lines: bytes
+    n_turns: int
+
+
+@dataclass
+class FileRows:
+    """Everything one log adds to the three files: picklable, so a FileMap may make it anywhere."""
+
+    sessions: list[SessionRows] = field(default_factory=list)
+    events: list[bytes] = field(default_factory=list)  # events.csv lines, in blocks
+    n_events: int = 0
+
+
+def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: SessionPass,
+                     audio: AudioCells) -> None:
+    """Walk SESSION once (WALK, not yet walked) and add its rows to ROWS: the events rows are made
+    while the pass gathers the turns' facts and the metrics, instead of in a second walk."""
+    events: list[str] = []
+
+    def append(line: str) -> None:  # a session of 70,000 turns keeps its rows as bytes, not 300,000 strings
+        events.append(line)
+        if len(events) == _EVENT_BATCH:
+            rows.events.append("".join(events).encode("utf-8"))
+            events.clear()
+
+    rows.n_events += event_lines(file_cell, session, append, walk)
+    metrics = session_metrics(session, walk)
+    lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER)
+    line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER)
+    rows.sessions.append(SessionRows(strip_id(session.id), line.encode("utf-8"), "".join(lines).encode("utf-8"),
+                                     len(lines)))
+    rows.events.append("".join(events).encode("utf-8"))
+
+
+def document_rows(doc: LogDocument, file_cell: str, audio: AudioCells) -> FileRows:
+    """The rows of a loaded document (its tree as it is in memory, edits included)."""
+    rows = FileRows()
+    with gc_paused():
+        for session in doc.sessions:
+            add_session_rows(rows, file_cell, session, SessionPass(session), audio)
+    return rows
+
+
 def _divisor(unit: TimeUnit) -> float:
     return 1000.0 if unit is TimeUnit.MILLISECONDS else 1.0
 
@@ -66,7 +128,7 @@ def _times(el: etree._Element, divisor: float) -> tuple[str, str, str]:
 
 
 def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_transcribed: int,
-                 occurrence: int) -> str:
+                 occurrence: int | str) -> str:
     values = metrics.values
     stime, etime, duration = _times(session.el, _divisor(session.unit))
     cells = [file_cell, text_cell(session.id), stime, etime, duration,
@@ -80,12 +142,12 @@ def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_tr
 
 
 def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio: AudioCells,
-               facts: list[TurnFacts] | None, occurrence: int) -> tuple[list[str], int]:
+               facts: list[TurnFacts] | None, occurrence: int | str) -> tuple[list[str], int]:
     """The session's turns.csv lines and how many user turns are transcribed.
 
     FACTS are session.turn_facts() (read here when not given); speakers,
     texts and transcriptions are theirs, WER and latencies the metrics'.
-    OCCURRENCE is the session's among those sharing its id.
+    OCCURRENCE is the session's among those sharing its id (or OCCURRENCE_PLACEHOLDER).
     """
     if facts is None:
         facts = session.turn_facts()
@@ -170,7 +232,8 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
     divisor = _divisor(session.unit)
     count = 0
     session_head = f"{quote(file_cell)},{quote(text_cell(session.id))},"
-    turn_heads = [session_head + quote(_text_cell(turn.id)) + "," for turn in session.turns]
+    turns = session.turns  # may grow while the activities come (the streaming export appends each turn)
+    turn_heads: list[str] = []
     outside_head = session_head + ","  # elements outside any GC_TURN (not valid, but seen): no turn_id
     for el, turn_index in session_activities(session) if activities is None else activities:
         get = el.get
@@ -230,6 +293,12 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
         if variable.count(",") != _EVENT_VARIABLE_COMMAS or '"' in variable or "\n" in variable \
                 or "\r" in variable:
             variable = ",".join(map(quote, cells))
-        append((outside_head if turn_index is None else turn_heads[turn_index]) + variable + "\n")
+        if turn_index is None:
+            head = outside_head
+        else:
+            while len(turn_heads) <= turn_index:
+                turn_heads.append(session_head + quote(_text_cell(turns[len(turn_heads)].id)) + ",")
+            head = turn_heads[turn_index]
+        append(head + variable + "\n")
         count += 1
     return count

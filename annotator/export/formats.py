@@ -46,6 +46,8 @@ class ExportFormat:
 
 EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
     ExportFormat("csv", "CSV tables: sessions.csv, turns.csv, events.csv", True, (), "formats", "export_csv_report"),
+    ExportFormat("parquet", "Parquet tables: sessions.parquet, turns.parquet, events.parquet", True, (),
+                 "parquet", "export_parquet"),
     ExportFormat("convlab", "ConvLab-3 unified dataset (a dataset folder with data.zip)", True,
                  ("text", "dataset", "split", "split_ratios", "seed"), "convlab", "export_convlab"),
     ExportFormat("dialbb", "DialBB test scenario", False, ("text",), "dialbb", "export_dialbb", ".txt"),

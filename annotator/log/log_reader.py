@@ -12,6 +12,7 @@ column.
 from __future__ import annotations
 
 import codecs
+import functools
 import re
 from pathlib import Path
 
@@ -36,9 +37,13 @@ _LONGEST_DECLARATION = 1 << 16  # past this, whatever the file starts with is no
 _MISMATCH_HINT = "(a file saved in another encoding, e.g. Latin-1, without saying so?)"
 
 
-def make_parser(encoding: str | None = None) -> etree.XMLParser:
-    """The one parser configuration for logs and annotation files; ENCODING overrides the declared one."""
-    return etree.XMLParser(
+def make_parser(encoding: str | None = None, events: tuple[str, ...] | None = None,
+                tag: tuple[str, ...] | None = None) -> etree.XMLParser:
+    """The one parser configuration for logs and annotation files; ENCODING overrides the declared one.
+
+    With EVENTS, an XMLPullParser of the same configuration reporting those events (for TAG)."""
+    parser_class = etree.XMLParser if events is None else functools.partial(etree.XMLPullParser, events, tag=tag)
+    return parser_class(
         encoding=encoding,
         resolve_entities=False,
         no_network=True,
@@ -108,11 +113,15 @@ class LogReader:
             raise LogReadError(self.path, str(error)) from None
         except EncodingMismatchError as error:
             raise LogReadError(self.path, f"the bytes do not match the declared encoding {name}: {error}") from None
-        self.parser = make_parser(None if self.encoding.native else "UTF-8")
+        self.parser = self._new_parser(None if self.encoding.native else "UTF-8")
         if not self.encoding.native:
             self.transcoder = Transcoder(self.encoding)
             self.raw_start += self.encoding.bom  # the transcoder starts after it
         return True
+
+    def _new_parser(self, encoding: str | None) -> etree.XMLParser:
+        """The parser libxml2 reads the log with (a streaming reader asks for a pull parser here)."""
+        return make_parser(encoding)
 
     def _pass_on(self, raw: bytes, final: bool) -> None:
         fed = raw if self.transcoder is None else self._transcode(raw, final)

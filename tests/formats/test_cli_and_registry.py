@@ -26,7 +26,7 @@ def test_the_cli_lists_what_the_table_holds():
     assert export_cli.FORMATS == tuple(EXPORT_FORMATS)
     assert import_cli.SOURCES == tuple(IMPORT_FORMATS)
     folders = {name for name, fmt in EXPORT_FORMATS.items() if fmt.output_is_folder}
-    assert folders == {"csv", "convlab", "sclite", "human"}
+    assert folders == {"csv", "parquet", "convlab", "sclite", "human"}
 
 
 @pytest.mark.parametrize("fmt, out, made", [
