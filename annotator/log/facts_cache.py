@@ -88,14 +88,14 @@ class _SessionFacts:
                 self._session_level[key] = still
             else:
                 del self._session_level[key]
-        for index in self._indices_of_key(key):
+        for index in self.indices_of_key(key):
             self.facts[index] = None
             for values in self.derived.values():
                 values.pop(index, None)
             if self._untranscribed is not None:
                 self._update_untranscribed(index)
 
-    def _indices_of_key(self, key: TurnKey | None) -> list[int]:
+    def indices_of_key(self, key: TurnKey | None) -> list[int]:
         if self._turns_by_key is None:
             by_key: dict[TurnKey | None, list[int]] = {}
             for t in self.session.turns:
@@ -149,6 +149,11 @@ class FactsCache:
         if turn.index not in values:
             values[turn.index] = compute(turn, cached.turn_facts(turn))
         return values[turn.index]
+
+    def turns_sharing_key(self, turn: Turn) -> list[Turn]:
+        """TURN and the other turns of its session with the same id (what its transcription can affect)."""
+        session = turn.session
+        return [session.turns[index] for index in self._of(session).indices_of_key(turn.key)]
 
     def untranscribed(self, session: Session) -> list[int]:
         """Indices of the session's user turns without a transcription, in order (do not change the list)."""
