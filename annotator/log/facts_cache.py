@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 class _SessionFacts:
     """The cached facts of one session's turns."""
 
-    __slots__ = ("session", "facts", "derived", "_session_level", "_untranscribed", "_turns_by_key")
+    __slots__ = ("session", "facts", "derived", "_session_level", "_untranscribed", "_turns_by_key", "users")
 
     def __init__(self, session: Session):
         self.session = session
@@ -46,6 +46,7 @@ class _SessionFacts:
         self._session_level: dict[TurnKey | None, list[etree._Element]] | None = None
         self._untranscribed: list[int] | None = None
         self._turns_by_key: dict[TurnKey | None, list[int]] | None = None
+        self.users = 0  # user turns, counted with _untranscribed (no change moves it)
 
     def session_level(self) -> dict[TurnKey | None, list[etree._Element]]:
         """Turn key -> the session-level GC_ANNOTs holding a transcription for it, in document order."""
@@ -74,8 +75,9 @@ class _SessionFacts:
 
     def untranscribed(self) -> list[int]:
         if self._untranscribed is None:
-            turns = self.session.turns
-            self._untranscribed = [t.index for t in turns if _needs_transcription(self.turn_facts(t))]
+            speakers = [(t.index, self.turn_facts(t)) for t in self.session.turns]
+            self.users = sum(1 for _index, facts in speakers if facts.speaker == "user")
+            self._untranscribed = [index for index, facts in speakers if _needs_transcription(facts)]
         return self._untranscribed
 
     def forget_turns_of_key(self, turn: Turn) -> None:
@@ -158,6 +160,11 @@ class FactsCache:
     def untranscribed(self, session: Session) -> list[int]:
         """Indices of the session's user turns without a transcription, in order (do not change the list)."""
         return self._of(session).untranscribed()
+
+    def user_turn_count(self, session: Session) -> int:
+        cached = self._of(session)
+        cached.untranscribed()
+        return cached.users
 
     def on_change(self, change: AnnotationChange) -> None:
         if change.kind == "transcription" and change.turn is not None:
