@@ -53,7 +53,7 @@ def turns_wer_counts(turns: list[tuple[Words | None, str | None]]) -> list[tuple
         else:
             results.append((None, None))
             pairs.append((ref_words, normalize_words(hypothesis)))
-    aligned = iter(align_words(pairs))
+    aligned = iter(align_words(pairs) if pairs else ())  # nothing to align: no call at all
     for index, (counts, reason) in enumerate(results):
         if counts is None and reason is None:
             counts = next(aligned)
