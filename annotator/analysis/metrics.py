@@ -71,10 +71,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from annotator.analysis import metrics_values as compute
-from annotator.analysis.metrics_scan import SessionPass
-from annotator.analysis.metrics_wer import turn_wer
+from annotator.analysis.metrics_scan import SessionPass, SessionScan
+from annotator.analysis.metrics_wer import facts_recognizer_text, turn_wer, turns_wer_counts
+from annotator.analysis.word_alignment import WerCounts
 from annotator.log.elements import Session
 from annotator.log.text import normalize_words
+from annotator.log.turn_facts import TurnFacts
 
 __all__ = ["SESSION_METRIC_COLUMNS", "SessionMetrics", "session_metrics", "turn_wer"]
 
@@ -140,6 +142,22 @@ def session_metrics(session: Session, walk: SessionPass | None = None) -> Sessio
     WALK, if given, is a SessionPass over SESSION that the caller has walked
     (to read the activities in the same pass); else one is made here.
     """
+    return session_metrics_parts(session, walk).metrics
+
+
+@dataclass
+class MetricsParts:
+    """session_metrics with the sums it was made of, which annotator.analysis.metrics_live moves turn by turn."""
+
+    metrics: SessionMetrics
+    scan: SessionScan
+    facts: list[TurnFacts]
+    words: compute.UserWords
+    wer: compute.WerTotals
+    turn_counts: dict[int, WerCounts | None]  # user GC_TURN index -> its WER counts
+
+
+def session_metrics_parts(session: Session, walk: SessionPass | None = None) -> MetricsParts:
     walk = (walk or SessionPass(session)).run()
     facts, scan = walk.facts, walk.scan
     metrics = SessionMetrics(session.id)
@@ -148,14 +166,25 @@ def session_metrics(session: Session, walk: SessionPass | None = None) -> Sessio
                                    if turn_facts.transcription is not None}
     transcription_words = {index: normalize_words(text) for index, text in metrics.turn_transcriptions.items()}
     compute.task(metrics, session, scan)
-    compute.turns_and_words(metrics, scan, transcription_words)
+    compute.turns_and_words(metrics, scan)
+    words = compute.UserWords.of(scan, transcription_words)
+    compute.user_words(metrics, scan, words)
     compute.messages(metrics, session, scan)
     compute.timing(metrics, session, scan)
     compute.content(metrics, session, scan)
-    compute.word_error_rate(metrics, facts, transcription_words)
+    users = [index for index, turn_facts in enumerate(facts) if turn_facts.speaker == "user"]
+    results = turns_wer_counts([(transcription_words.get(index), facts_recognizer_text(facts[index]))
+                                for index in users])
+    wer = compute.WerTotals(len(users))
+    turn_counts = {}
+    for index, (counts, reason) in zip(users, results):
+        compute.turn_word_error_rate(metrics, index, counts, reason)
+        wer.add(counts)
+        turn_counts[index] = counts
+    compute.word_error_rate(metrics, wer)
     for name in TIME_COLUMNS:
         if isinstance(metrics.values.get(name), float):
             metrics.values[name] = round(metrics.values[name], 6)
     metrics.turn_response_latency = {i: round(v, 6) for i, v in metrics.turn_response_latency.items()}
     metrics.values = {name: metrics.values.get(name) for name in SESSION_METRIC_COLUMNS}
-    return metrics
+    return MetricsParts(metrics, scan, facts, words, wer, turn_counts)

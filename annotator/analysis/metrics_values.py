@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import weakref
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from annotator.analysis.metrics_scan import DurationSum, SessionScan, TurnGroup
-from annotator.analysis.metrics_wer import facts_recognizer_text, turns_wer_counts
 from annotator.analysis.word_alignment import WerCounts
 from annotator.log.elements import Session
-from annotator.log.turn_facts import TurnFacts
 
 if TYPE_CHECKING:
     from annotator.analysis.metrics import SessionMetrics
@@ -23,10 +22,14 @@ def _side_count(groups: list[TurnGroup], side: str) -> int:
     return sum(1 for g in groups if g.side == side)
 
 
-def task(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
+def task_completion(metrics: SessionMetrics, session: Session) -> None:
     completion = session.task_completion
     metrics.set("task_completion", completion,
                 None if completion is not None else "the session has no GC_ANNOT with type_task_completion")
+
+
+def task(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
+    task_completion(metrics, session)
     start, end = scan.start_task, scan.end_task
     kind = start.value if start is not None else None
     metrics.set("time_to_completion_kind", kind, None if start else "no element carries type_start_task")
@@ -47,28 +50,49 @@ def task(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
         metrics.set("time_to_completion", session.unit.to_seconds(end.raw_time - start.raw_time), note)
 
 
-def turns_and_words(metrics: SessionMetrics, scan: SessionScan, transcription_words: dict[int, list[str]]) -> None:
-    """TRANSCRIPTION_WORDS: GC_TURN index -> the normalised words of its transcription."""
+@dataclass
+class UserWords:
+    """The words of the turns' transcriptions, summed as the metrics need them; kept up to date one
+    turn at a time (add with SIGN -1 takes a turn's old words out) by annotator.analysis.metrics_live."""
+
+    n_user: int  # user turns (collapsed)
+    user_gc_turns: int  # GC_TURNs whose side is user
+    span: tuple[int, int] | None  # the GC_TURN indices of the task markers, when they make a span
+    per_turn: dict[int, int] = field(default_factory=dict)  # GC_TURN index -> words of its transcription
+    total: int = 0
+    of_user_turns: int = 0  # transcribed GC_TURNs whose side is user
+    in_task_span: int = 0
+
+    @classmethod
+    def of(cls, scan: SessionScan, transcription_words: dict[int, list[str]]) -> UserWords:
+        """TRANSCRIPTION_WORDS: GC_TURN index -> the normalised words of its transcription."""
+        span = None if _task_span_problem(scan) else (scan.start_task.turn_index, scan.end_task.turn_index)
+        words = cls(_side_count(scan.groups, "user"), sum(1 for side in scan.sides if side == "user"), span)
+        for index, turn_words in transcription_words.items():
+            words.add(scan, index, len(turn_words))
+        return words
+
+    def add(self, scan: SessionScan, index: int, words: int, sign: int = 1) -> None:
+        if sign > 0:
+            self.per_turn[index] = words
+        else:
+            del self.per_turn[index]
+        self.total += sign * words
+        self.of_user_turns += sign * (scan.sides[index] == "user")
+        if self.span is not None and self.span[0] <= index <= self.span[1]:
+            self.in_task_span += sign * words
+
+
+def turns_and_words(metrics: SessionMetrics, scan: SessionScan) -> None:
+    """The turns and the system's words (what no annotation changes)."""
     groups = scan.groups
-    n_user, n_system = _side_count(groups, "user"), _side_count(groups, "system")
+    n_system = _side_count(groups, "system")
     unknown = sum(1 for side in scan.sides if side is None)
     unknown_note = f"{unknown} GC_TURN(s) have no known side and are left out" if unknown else None
     if groups:
         metrics.set("turns_to_completion", len(groups), unknown_note)
     else:
         metrics.set("turns_to_completion", None, "no GC_TURN has a known side (no type_new_turn)")
-
-    user_words = {index: len(words) for index, words in transcription_words.items()}
-    if not user_words:
-        metrics.set("mean_user_words_per_turn", None, "no turn has a transcription")
-    elif not n_user:
-        metrics.set("mean_user_words_per_turn", None, "the session has no user turn")
-    else:
-        transcribed = sum(1 for i in user_words if scan.sides[i] == "user")
-        user_gc_turns = sum(1 for side in scan.sides if side == "user")
-        note = (f"only {transcribed} of {user_gc_turns} user GC_TURNs are transcribed"
-                if transcribed < user_gc_turns else None)
-        metrics.set("mean_user_words_per_turn", sum(user_words.values()) / n_user, note)
 
     if not scan.system_data:
         metrics.set("mean_system_words_per_turn", None, 'no GC_DATA carries type_utt_text="system"')
@@ -80,19 +104,32 @@ def turns_and_words(metrics: SessionMetrics, scan: SessionScan, transcription_wo
     start, end = scan.start_task, scan.end_task
     no_span = _task_span_problem(scan)
     if no_span:
-        metrics.set("user_words_to_completion", None, no_span)
         metrics.set("system_words_to_completion", None, no_span)
-        return
-    if user_words:
-        metrics.set("user_words_to_completion",
-                    sum(n for i, n in user_words.items() if start.turn_index <= i <= end.turn_index))
-    else:
-        metrics.set("user_words_to_completion", None, "no turn has a transcription")
-    if scan.system_data:
+    elif scan.system_data:
         metrics.set("system_words_to_completion",
                     sum(n for pos, n in scan.system_words_at if start.position <= pos <= end.position))
     else:
         metrics.set("system_words_to_completion", None, 'no GC_DATA carries type_utt_text="system"')
+
+
+def user_words(metrics: SessionMetrics, scan: SessionScan, words: UserWords) -> None:
+    """The metrics of the transcriptions' words: mean_user_words_per_turn, user_words_to_completion."""
+    if not words.per_turn:
+        metrics.set("mean_user_words_per_turn", None, "no turn has a transcription")
+    elif not words.n_user:
+        metrics.set("mean_user_words_per_turn", None, "the session has no user turn")
+    else:
+        transcribed, user_gc_turns = words.of_user_turns, words.user_gc_turns
+        note = (f"only {transcribed} of {user_gc_turns} user GC_TURNs are transcribed"
+                if transcribed < user_gc_turns else None)
+        metrics.set("mean_user_words_per_turn", words.total / words.n_user, note)
+    no_span = _task_span_problem(scan)
+    if no_span:
+        metrics.set("user_words_to_completion", None, no_span)
+    elif words.per_turn:
+        metrics.set("user_words_to_completion", words.in_task_span)
+    else:
+        metrics.set("user_words_to_completion", None, "no turn has a transcription")
 
 
 def _task_span_problem(scan: SessionScan) -> str | None:
@@ -212,25 +249,40 @@ def _duration_with_fallback(metrics: SessionMetrics, name: str, virtual: Duratio
         metrics.set(name, None, f"no {virtual_type} virtual operations and no timed {operations_what}")
 
 
-def word_error_rate(metrics: SessionMetrics, facts: list[TurnFacts],
-                    transcription_words: dict[int, list[str]]) -> None:
-    users = [index for index, turn_facts in enumerate(facts) if turn_facts.speaker == "user"]
-    results = turns_wer_counts([(transcription_words.get(index), facts_recognizer_text(facts[index]))
-                                for index in users])
-    total = WerCounts()
-    aligned = 0
-    for index, (counts, reason) in zip(users, results):
-        metrics.turn_wer[index] = None if counts is None else counts.rate
-        if reason:
-            metrics.turn_wer_reasons[index] = reason
-        if counts is not None:
-            aligned += 1
-            total = total + counts
+@dataclass
+class WerTotals:
+    """The WER counts of the user GC_TURNs, summed; kept up to date one turn at a time."""
+
+    user_turns: int
+    total: WerCounts = field(default_factory=WerCounts)
+    aligned: int = 0  # user GC_TURNs with counts
+
+    def add(self, counts: WerCounts | None, sign: int = 1) -> None:
+        if counts is None:
+            return
+        self.aligned += sign
+        self.total = WerCounts(*(a + sign * b for a, b in zip(
+            (self.total.substitutions, self.total.deletions, self.total.insertions, self.total.reference_words),
+            (counts.substitutions, counts.deletions, counts.insertions, counts.reference_words))))
+
+
+def turn_word_error_rate(metrics: SessionMetrics, index: int, counts: WerCounts | None, reason: str | None) -> None:
+    """One user GC_TURN's WER and why it has none (or why its counts are special)."""
+    metrics.turn_wer[index] = None if counts is None else counts.rate
+    if reason:
+        metrics.turn_wer_reasons[index] = reason
+    else:
+        metrics.turn_wer_reasons.pop(index, None)
+
+
+def word_error_rate(metrics: SessionMetrics, totals: WerTotals) -> None:
+    """The session's WER from the summed counts (the turns' own are set by turn_word_error_rate)."""
+    total = totals.total
     metrics.wer_substitutions, metrics.wer_deletions, metrics.wer_insertions = (
         total.substitutions, total.deletions, total.insertions)
     metrics.wer_errors, metrics.wer_reference_words = total.errors, total.reference_words
-    skipped = len(metrics.turn_wer) - aligned
-    if not aligned:
+    skipped = totals.user_turns - totals.aligned
+    if not totals.aligned:
         metrics.set("word_error_rate", None, "no user turn has both a transcription and recognizer text")
     elif total.rate is None:
         metrics.set("word_error_rate", None,

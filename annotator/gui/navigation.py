@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QApplication, QWidget
 from annotator.gui.actions import ACTIONS, Actions, key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
-from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable, needs_transcription
+from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
@@ -248,7 +248,7 @@ class Navigator(QObject):
         """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe, play it."""
         self.table.commit_open_editor()
         self.editor.commit()
-        row = self.model.find_row(self.table.current_row(), +1, needs_transcription, wrap=True)
+        row = self.model.next_to_transcribe(self.table.current_row())
         if row is None:
             self.window.show_status("Every user turn of this session is transcribed")
             return

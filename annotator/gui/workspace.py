@@ -27,7 +27,7 @@ from annotator.gui.views.timeline import TimelineView
 from annotator.gui.views.waveform import WaveformView
 from annotator.gui.window_geometry import is_wide_screen
 from annotator.gui.worker import BackgroundTask
-from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.document import LogDocument
 from annotator.log.elements import ElementView, Session, Turn, view_of
 
 Area = Qt.DockWidgetArea
@@ -101,9 +101,8 @@ class Workspace(QObject):
         n.session_selected.connect(self._show_session)
         n.turn_selected.connect(self._show_turn)
         n.corpus_requested.connect(self.open_corpus)
-        for view in (self.metrics, self.detail):
+        for view in (self.metrics, self.detail, self.timeline):
             c.annotation_changed.connect(view.on_annotation_changed)
-        c.annotation_changed.connect(self._restyle_turns)
         c.document_opened.connect(self._document_opened)
         c.document_closed.connect(lambda: self.findings.set_findings([]))
         c.document_saved.connect(lambda _path: self._document_saved())
@@ -132,9 +131,6 @@ class Workspace(QObject):
     def set_speed(self, speed: float) -> None:
         self.settings.speed = speed
         self.playback.set_speed(speed)
-
-    def _restyle_turns(self, _change: AnnotationChange) -> None:
-        self.timeline.refresh_turns()
 
     def show_element(self, view: ElementView, raise_details: bool = True) -> None:
         """Show any element (an operation clicked in the timeline, a finding's element) in the detail panel,

@@ -17,6 +17,7 @@ from lxml import etree
 from annotator.errors import LogChangedOnDiskError, LogReadError
 from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.log.elements import Session, Turn
+from annotator.log.facts_cache import FactsCache
 from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
 from annotator.log.original_copy import keep_original as keep_original_copy
 from annotator.log.times import detect_unit
@@ -47,7 +48,8 @@ class LogDocument:
         self.notes: list[str] = list(parsed.notes)  # non-fatal remarks from loading, shown as findings
         self.save_notices: tuple[str, ...] = ()  # what the last save has to tell (a file written in place...)
         self.kept_original: Path | None = None  # the NAME.orig.xml the last save made, if it made one
-        self._listeners: list[Listener] = []
+        self.facts_cache = FactsCache()  # the first listener: every other one reads facts already up to date
+        self._listeners: list[Listener] = [self.facts_cache.on_change]
         self.revision = 0  # bumped by every annotation change: a key for caches, never an unsaved flag
         self._file_values: dict[tuple[int, int | None], str | None] = {}  # what the file holds where it differs
         self._stamped_path = path.resolve()  # the file doc.stamp describes (save-as moves doc.path away from it)

@@ -31,7 +31,7 @@ from annotator.log.inner_elements import iter_activities
 from annotator.log.inner_elements import view_of as view_of
 from annotator.log.times import TimeUnit, parse_number
 from annotator.log.turn_facts import ACTIVITY_TAGS as ACTIVITY_TAGS
-from annotator.log.turn_facts import EVENT_TAGS, TurnFacts, scan_turn, session_transcriptions, transcription_data
+from annotator.log.turn_facts import EVENT_TAGS, TurnFacts
 from annotator.log.turn_facts import TRANSCRIPTION_KEY as TRANSCRIPTION_KEY
 from annotator.log.turn_ids import TurnKey, turn_key
 
@@ -77,34 +77,30 @@ class Turn(TimedView):
         return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
 
     def facts(self) -> TurnFacts:
-        """Speaker, texts, audio data, transcription and counts, from one pass over the turn (a snapshot)."""
-        facts = scan_turn(self.el)
-        if facts.transcription is None:
-            annotation = self.session.session_level_transcription(self.key)
-            if annotation is not None:
-                facts.transcription = annotation.transcription
-        return facts
+        """Speaker, texts, audio data, transcription and counts, made once per change of the turn
+        (annotator.log.facts_cache): shared, so read them, never change them."""
+        return self.session.document.facts_cache.facts(self)
 
     @property
     def speaker(self) -> str | None:
         """'user' or 'system': type_new_turn, then type_start_utt, then what the turn carries."""
-        return scan_turn(self.el).speaker
+        return self.facts().speaker
 
     @property
     def asr_data(self) -> list[DataView]:
-        return [DataView(el, self.unit) for el in scan_turn(self.el).asr_data]
+        return [DataView(el, self.unit) for el in self.facts().asr_data]
 
     @property
     def system_data(self) -> list[DataView]:
-        return [DataView(el, self.unit) for el in scan_turn(self.el).system_data]
+        return [DataView(el, self.unit) for el in self.facts().system_data]
 
     @property
     def asr_text(self) -> str | None:
-        return scan_turn(self.el).asr_text
+        return self.facts().asr_text
 
     @property
     def system_text(self) -> str | None:
-        return scan_turn(self.el).system_text
+        return self.facts().system_text
 
     def transcription_annotation(self) -> AnnotationView | None:
         """The GC_ANNOT holding this turn's transcription: inside the turn, or at session level by turnid."""
@@ -115,13 +111,12 @@ class Turn(TimedView):
 
     @property
     def transcription(self) -> str | None:
-        annotation = self.transcription_annotation()
-        return None if annotation is None else annotation.transcription
+        return self.facts().transcription
 
     def audio_data(self, direction: str) -> DataView | None:
         """The first GC_DATA of type audio_input or audio_output ('input' / 'output')."""
         if direction in ("input", "output"):
-            el = scan_turn(self.el).audio(direction)
+            el = self.facts().audio(direction)
             return None if el is None else DataView(el, self.unit)
         wanted = f"audio_{direction}"  # another direction: the same rule, for what it is worth
         for child in self.el.iterchildren(*ACTIVITY_TAGS):
@@ -132,7 +127,7 @@ class Turn(TimedView):
 
 
 class Session(TimedView):
-    __slots__ = ("document", "index", "turns", "_turns_by_key", "_transcriptions_by_key")
+    __slots__ = ("document", "index", "turns", "_turns_by_key")
     tag = "GC_SESSION"
 
     def __init__(self, el: etree._Element, unit: TimeUnit, document: LogDocument, index: int):
@@ -141,7 +136,6 @@ class Session(TimedView):
         self.index = index
         self.turns = [Turn(t, unit, self, i) for i, t in enumerate(el.iterchildren("GC_TURN"))]
         self._turns_by_key: dict[TurnKey, Turn] = {}
-        self._transcriptions_by_key: tuple[int, dict[TurnKey | None, etree._Element]] | None = None
         for turn in self.turns:
             self._turns_by_key.setdefault(turn.key, turn)
 
@@ -176,18 +170,9 @@ class Session(TimedView):
         return [AnnotationView(c, self.unit) for c in self.el.iterchildren("GC_ANNOT")]
 
     def session_level_transcription(self, key: TurnKey | None) -> AnnotationView | None:
-        """The first session-level GC_ANNOT holding a transcription for the turn with KEY.
-
-        Indexed once per document revision: looking it up for every turn of a session of
-        70,000 turns must not walk the session's children each time (that was quadratic)."""
-        revision = self.document.revision
-        if self._transcriptions_by_key is None or self._transcriptions_by_key[0] != revision:
-            index: dict[TurnKey | None, etree._Element] = {}
-            for el in self.el.iterchildren("GC_ANNOT"):
-                if transcription_data(el) is not None:
-                    index.setdefault(turn_key(el.get("turnid")), el)
-            self._transcriptions_by_key = (revision, index)
-        el = self._transcriptions_by_key[1].get(key)
+        """The first session-level GC_ANNOT holding a transcription for the turn with KEY (indexed once
+        per session and kept up to date by the facts cache: not a walk over the session's children)."""
+        el = self.document.facts_cache.session_level_annotation(self, key)
         return None if el is None else AnnotationView(el, self.unit)
 
     def task_completion_annotation(self) -> AnnotationView | None:
@@ -211,12 +196,5 @@ class Session(TimedView):
         return [t for t in self.turns if t.speaker == "user"]
 
     def turn_facts(self) -> list[TurnFacts]:
-        """Turn.facts() of every turn, in order, with the session-level annotations read once."""
-        by_turn = session_transcriptions(self.el)
-        all_facts = []
-        for turn in self.turns:
-            facts = scan_turn(turn.el)
-            if facts.transcription is None:
-                facts.transcription = by_turn.get(turn.key)
-            all_facts.append(facts)
-        return all_facts
+        """Turn.facts() of every turn, in order (shared: read them, never change them)."""
+        return self.document.facts_cache.session_facts(self)

@@ -19,7 +19,6 @@ from lxml import etree
 from annotator.log.elements import ACTIVITY_TAGS, Session, Turn, view_of
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
-from annotator.log.turn_facts import scan_turn
 from annotator.timeline.audio import AudioPlacer, AudioSegment, PlacedAudio, UtteranceMarks
 from annotator.timeline.intervals import Intervals
 
@@ -124,7 +123,7 @@ def build_timeline(session: Session | None) -> TimelineData:
     speakers: list[str | None] = []
     turn_spans: list[tuple[int, float, float]] = []
     for turn in session.turns:
-        facts = scan_turn(turn.el)
+        facts = turn.facts()
         speakers.append(facts.speaker)
         span = _turn_span(turn)
         if span is not None:
@@ -231,22 +230,17 @@ def _turn_span(turn: Turn) -> tuple[float, float] | None:
     return (min(inner), max(inner)) if inner else None
 
 
-def restyle_turns(session: Session, turns: Intervals, speakers: list[str | None]) -> None:
-    """Recompute each turn's kind in place: speaker (SPEAKERS, by turn index), and whether a user
-    turn is transcribed."""
-    transcribed_at_session_level = {
-        a.turn_key for a in session.annotations if a.transcription_data() is not None
-    }
-    for position, index in enumerate(turns.payloads):
-        turn = session.turns[index]
+def restyle_turns(session: Session, turns: Intervals, speakers: list[str | None],
+                  positions: list[int] | None = None) -> None:
+    """Recompute in place the kind of each turn (or of those at POSITIONS in TURNS): its speaker
+    (SPEAKERS, by turn index), and whether a user turn is transcribed (the turn's cached facts)."""
+    for position in range(len(turns.payloads)) if positions is None else positions:
+        index = turns.payloads[position]
         speaker = speakers[index]
         if speaker == "system":
             kind = SYSTEM_TURN
         elif speaker == "user":
-            # The same lookup as Turn.transcription_annotation, without rescanning the
-            # session's annotations for every turn (quadratic on long sessions).
-            own = any(a.transcription_data() is not None for a in turn.annotations)
-            kind = USER_TRANSCRIBED if own or turn.key in transcribed_at_session_level else USER_UNTRANSCRIBED
+            kind = USER_TRANSCRIBED if session.turns[index].transcription is not None else USER_UNTRANSCRIBED
         else:
             kind = UNKNOWN_SPEAKER
         turns.kinds[position] = kind

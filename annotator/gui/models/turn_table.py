@@ -1,21 +1,24 @@
-"""The turn table: one row per GC_TURN of a session, read live from the core's views.
+"""The turn table: one row per GC_TURN of a session, read from each turn's cached facts.
 
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
-undoable TranscribeTurn) and the turn's WER once it is transcribed. Connected to
-DocumentController.annotation_changed, the model turns each change of a turn it
-shows into dataChanged (docs/events.md).
+undoable TranscribeTurn) and the turn's WER once it is transcribed. A cell reads the
+document's facts cache (annotator.log.facts_cache): painting never walks the tree or aligns
+words, and the next turn to transcribe and the progress come from the cache's index of
+untranscribed turns. Connected to DocumentController.annotation_changed, the model turns
+each change of a turn it shows into dataChanged (docs/events.md).
 """
 
 from __future__ import annotations
 
 import enum
+from bisect import bisect_right
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
 
-from annotator.analysis.metrics_wer import turn_wer_counts
+from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.colours import UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT, dot_icon
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
@@ -112,10 +115,24 @@ class TurnTableModel(QAbstractTableModel):
                 return row
         return None
 
+    def next_to_transcribe(self, row: int) -> int | None:
+        """The row of the first user turn still to transcribe after ROW, searching on from the top
+        (ROW itself last); None when every one is transcribed. A bisection in the cache's index."""
+        if self._session is None:
+            return None
+        untranscribed = self._session.document.facts_cache.untranscribed(self._session)
+        if not untranscribed:
+            return None
+        at = bisect_right(untranscribed, row)
+        return untranscribed[at] if at < len(untranscribed) else untranscribed[0]
+
     def transcription_progress(self) -> tuple[int, int]:
         """(transcribed user turns, user turns) of the session."""
-        users = self._session.user_turns if self._session is not None else []
-        return sum(1 for turn in users if turn.transcription is not None), len(users)
+        if self._session is None:
+            return 0, 0
+        cache = self._session.document.facts_cache
+        users = cache.user_turn_count(self._session)
+        return users - len(cache.untranscribed(self._session)), users
 
     # --- QAbstractTableModel -----------------------------------------------
     def rowCount(self, parent: QModelIndex = _TOP) -> int:
@@ -203,7 +220,7 @@ class TurnTableModel(QAbstractTableModel):
                 return UNTRANSCRIBED_PLACEHOLDER
             return transcription or ""
         if column == Column.WER:
-            counts, reason = turn_wer_counts(turn, turn.transcription)
+            counts, reason = cached_turn_wer_counts(turn)
             if counts is None:
                 return "" if turn.transcription is None else "—"
             return "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
@@ -211,7 +228,7 @@ class TurnTableModel(QAbstractTableModel):
 
     def _tooltip(self, turn: Turn, column: Column) -> str | None:
         if column == Column.WER:
-            counts, reason = turn_wer_counts(turn, turn.transcription)
+            counts, reason = cached_turn_wer_counts(turn)
             if counts is None or counts.rate is None:
                 return reason
             return (f"{counts.substitutions} substituted, {counts.deletions} deleted, {counts.insertions} inserted "

@@ -1,8 +1,10 @@
-"""The session's metrics (annotator.analysis.metrics.session_metrics), refreshed as annotations change.
+"""The session's metrics (annotator.analysis.metrics), kept up to date as annotations change.
 
 A value that cannot be computed is shown greyed with the reason; notes on
-estimated values are their tooltips. Recomputing is coalesced: a burst of
-changes (an undo macro, a paste) costs one computation once the GUI is idle.
+estimated values are their tooltips. The session is walked once when it is
+shown; each change then moves only the changed turn's share of the sums
+(annotator.analysis.metrics_live), and redrawing the rows is coalesced: a burst
+of changes (an undo macro, a paste) redraws once the GUI is idle.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QBrush, QColor, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
+from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
+from annotator.analysis.metrics_live import LiveMetrics
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session
 
@@ -42,8 +45,7 @@ class MetricsPanel(QTreeWidget):
         self.setAlternatingRowColors(True)
         self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         self.header().setStretchLastSection(True)
-        self._session: Session | None = None
-        self.metrics: SessionMetrics | None = None
+        self._live: LiveMetrics | None = None
         self._rows: dict[str, QTreeWidgetItem] = {}
         for name in SESSION_METRIC_COLUMNS:
             item = QTreeWidgetItem(self, [label(name), ""])
@@ -54,17 +56,21 @@ class MetricsPanel(QTreeWidget):
         self._refresh_timer.setInterval(0)
         self._refresh_timer.timeout.connect(self.refresh)
 
+    @property
+    def metrics(self) -> SessionMetrics | None:
+        return self._live.metrics if self._live is not None else None
+
     def set_session(self, session: Session | None) -> None:
-        self._session = session
+        self._live = LiveMetrics(session) if session is not None else None
         self.refresh()
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
-        if self._session is not None and change.session == self._session:
+        if self._live is not None and self._live.on_change(change):
             self._refresh_timer.start()
 
     def refresh(self) -> None:
+        """Show the metrics as they are now."""
         self._refresh_timer.stop()
-        self.metrics = session_metrics(self._session) if self._session is not None else None
         greyed = QBrush(NOT_COMPUTABLE_COLOUR)
         italic = QFont(self.font())
         italic.setItalic(True)

@@ -1,13 +1,11 @@
 """The session timeline: turns, audio segments, markers and one lane per server, over seconds from the session start.
 
-Each lane is one graphics item painting numpy arrays (timeline_lane_item), so
-a session of 200k operations redraws within a frame; hover and click are
-binary searches on the same arrays (annotator.timeline.hits). Wheel zooms time, drag
-pans, Fit shows everything; the turn band and the time axis stay put while
-the lanes scroll under them (timeline_rows). A session opens on its current
-turn with some context, not on the whole of a long session. The widget only
-shows and reports: the main window connects turn_clicked / element_clicked /
-message_shown, and calls set_session, select_turn, set_cursor and refresh_turns.
+Each lane is one graphics item painting numpy arrays (timeline_lane_item), so a session of 200k operations redraws
+within a frame; hover and click are binary searches on the same arrays (annotator.timeline.hits). Wheel zooms time,
+drag pans, Fit shows everything; the turn band and the time axis stay put while the lanes scroll under them
+(timeline_rows). A session opens on its current turn with some context, not on the whole of a long session. The
+widget only shows and reports: the main window connects turn_clicked / element_clicked / message_shown, and calls
+set_session, select_turn and set_cursor; on_annotation_changed restyles the turn changed.
 """
 
 from __future__ import annotations
@@ -32,6 +30,7 @@ from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_
 from annotator.gui.views.timeline_lane_item import IntervalLaneItem
 from annotator.gui.views.timeline_legend import AUDIO_STYLES, TURN_STYLES, TimelineLegend, legend_entries, server_styles
 from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
+from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.timeline import data
 from annotator.timeline.audio import SIDE_OF_DIRECTION
@@ -67,14 +66,12 @@ class TimelineView(QWidget):
         self.lane_scroll = QScrollBar(Qt.Orientation.Vertical, self)
         self.lane_scroll.setToolTip("Scroll the lanes (or turn the mouse wheel over the lane names)")
         self.lane_scroll.valueChanged.connect(self.scroll_lanes_to)
-        plot_row = QHBoxLayout()
-        plot_row.setContentsMargins(0, 0, 0, 0)
-        plot_row.setSpacing(0)
+        plot_row, layout = QHBoxLayout(), QVBoxLayout(self)
+        for box in (plot_row, layout):
+            box.setContentsMargins(0, 0, 0, 0)
+            box.setSpacing(0)
         plot_row.addWidget(self.plot, 1)
         plot_row.addWidget(self.lane_scroll)
-        layout = QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.setSpacing(0)
         layout.addWidget(self.toolbar)
         layout.addLayout(plot_row, 1)
         self._apply_rows()
@@ -90,8 +87,7 @@ class TimelineView(QWidget):
         self.fit_action.triggered.connect(self.fit)
         self.zoom_in_action.triggered.connect(lambda: self.zoom(1 / ZOOM_STEP))
         self.zoom_out_action.triggered.connect(lambda: self.zoom(ZOOM_STEP))
-        for action in (self.fit_action, self.zoom_in_action, self.zoom_out_action):
-            self.toolbar.addAction(action)
+        self.toolbar.addActions([self.fit_action, self.zoom_in_action, self.zoom_out_action])
         spacer = QWidget(self.toolbar)
         spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
         self.toolbar.addWidget(spacer)
@@ -108,9 +104,8 @@ class TimelineView(QWidget):
         item.showGrid(x=True, y=False, alpha=0.22)
         # Grid lines at major ticks only: minor ones double the cost of every redraw for little use.
         item.getAxis("bottom").setStyle(maxTickLevel=0)
-        left = item.getAxis("left")
-        left.setStyle(tickLength=0)
-        left.setGrid(False)
+        item.getAxis("left").setStyle(tickLength=0)
+        item.getAxis("left").setGrid(False)
         self.selection_shade = QGraphicsRectItem()
         self.selection_shade.setPen(QPen(Qt.PenStyle.NoPen))
         self.selection_shade.setBrush(QBrush(style.SELECTION_SHADE))
@@ -194,12 +189,18 @@ class TimelineView(QWidget):
         """Scale the visible time span by FACTOR (< 1 zooms in) around its centre."""
         self.view_box.scaleBy(x=factor, y=None)
 
-    def refresh_turns(self) -> None:
-        """Restyle the turn band after annotations changed (transcribed user turns look different)."""
+    def refresh_turns(self, indices: list[int] | None = None) -> None:
+        """Restyle the turn band (transcribed user turns look different): the turns INDICES, or all."""
         if self.timeline.session is None or self.turn_band is None:
             return
-        data.restyle_turns(self.timeline.session, self.timeline.turns, self.timeline.speakers)
+        positions = None if indices is None else [self._turn_positions[i] for i in indices if i in self._turn_positions]
+        data.restyle_turns(self.timeline.session, self.timeline.turns, self.timeline.speakers, positions)
         self.turn_band.restyled()
+
+    def on_annotation_changed(self, change: AnnotationChange) -> None:
+        """Restyle the turns a transcription change concerns (the turn, and those sharing its id)."""
+        if change.turn is not None and change.session == self.timeline.session:
+            self.refresh_turns([t.index for t in change.session.document.facts_cache.turns_sharing_key(change.turn)])
 
     def add_marker_lane(self, name: str, points: list[tuple[float, object]]) -> None:
         """A lane of ticks at (seconds, object); clicking one emits element_clicked(object). Replaces a lane of that name."""
@@ -242,8 +243,7 @@ class TimelineView(QWidget):
         return [lane.name for lane in self.lanes]
 
     def x_range(self) -> tuple[float, float]:
-        left, right = self.view_box.viewRange()[0]
-        return float(left), float(right)
+        return tuple(float(x) for x in self.view_box.viewRange()[0][:2])
 
     def row_of_lane(self, name: str) -> int:
         """The row lane NAME is drawn on; outside 1..rows.slots while it is scrolled away (see reveal_lane)."""

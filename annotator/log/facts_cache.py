@@ -1,0 +1,173 @@
+"""Each turn's facts, made once per turn per change: what the turn table, the metrics, the exports
+and the timeline read instead of walking the tree again.
+
+One FactsCache belongs to one LogDocument and is its first listener (docs/events.md), so every
+consumer that hears a change reads facts already brought up to date. A turn's TurnFacts
+(annotator.log.turn_facts, with the session-level transcription added) are made on first
+request and kept until an AnnotationChange names that turn: a transcription change forgets the
+facts of the turns it can affect (the turn, and any turn sharing its id, whose session-level
+transcription may have been removed); a task completion changes no turn's facts. Values derived
+from a turn's facts (its WER counts) are kept beside them under a name and forgotten with them.
+A load or reload makes a new document, and with it a new cache.
+
+Per session the cache also keeps the indices of the user turns still to transcribe (in order),
+so that finding the next one and counting the progress cost no walk over 70,000 turns.
+
+Cached TurnFacts are shared: read them, never change them.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right, insort
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from lxml import etree
+
+from annotator.log import turn_facts
+from annotator.log.text import clean_text
+from annotator.log.turn_facts import TurnFacts
+from annotator.log.turn_ids import TurnKey, turn_key
+
+if TYPE_CHECKING:
+    from annotator.log.document import AnnotationChange
+    from annotator.log.elements import Session, Turn
+
+
+class _SessionFacts:
+    """The cached facts of one session's turns."""
+
+    __slots__ = ("session", "facts", "derived", "_session_level", "_untranscribed", "_turns_by_key", "users")
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.facts: list[TurnFacts | None] = [None] * len(session.turns)
+        self.derived: dict[str, dict[int, Any]] = {}
+        self._session_level: dict[TurnKey | None, list[etree._Element]] | None = None
+        self._untranscribed: list[int] | None = None
+        self._turns_by_key: dict[TurnKey | None, list[int]] | None = None
+        self.users = 0  # user turns, counted with _untranscribed (no change moves it)
+
+    def session_level(self) -> dict[TurnKey | None, list[etree._Element]]:
+        """Turn key -> the session-level GC_ANNOTs holding a transcription for it, in document order."""
+        if self._session_level is None:
+            index: dict[TurnKey | None, list[etree._Element]] = {}
+            for el in self.session.el.iterchildren("GC_ANNOT"):
+                if turn_facts.transcription_data(el) is not None:
+                    index.setdefault(turn_key(el.get("turnid")), []).append(el)
+            self._session_level = index
+        return self._session_level
+
+    def session_level_annotation(self, key: TurnKey | None) -> etree._Element | None:
+        found = self.session_level().get(key)
+        return found[0] if found else None
+
+    def turn_facts(self, turn: Turn) -> TurnFacts:
+        facts = self.facts[turn.index]
+        if facts is None:
+            facts = turn_facts.scan_turn(turn.el)
+            if facts.transcription is None:
+                el = self.session_level_annotation(turn.key)
+                if el is not None:
+                    facts.transcription = clean_text(turn_facts.transcription_data(el).text)
+            self.facts[turn.index] = facts
+        return facts
+
+    def untranscribed(self) -> list[int]:
+        if self._untranscribed is None:
+            speakers = [(t.index, self.turn_facts(t)) for t in self.session.turns]
+            self.users = sum(1 for _index, facts in speakers if facts.speaker == "user")
+            self._untranscribed = [index for index, facts in speakers if _needs_transcription(facts)]
+        return self._untranscribed
+
+    def forget_turns_of_key(self, turn: Turn) -> None:
+        """A transcription of TURN changed: forget what it can have changed."""
+        key = turn.key
+        if self._session_level is not None and key in self._session_level:
+            still = [el for el in self._session_level[key]
+                     if el.getparent() is self.session.el and turn_facts.transcription_data(el) is not None]
+            if still:
+                self._session_level[key] = still
+            else:
+                del self._session_level[key]
+        for index in self.indices_of_key(key):
+            self.facts[index] = None
+            for values in self.derived.values():
+                values.pop(index, None)
+            if self._untranscribed is not None:
+                self._update_untranscribed(index)
+
+    def indices_of_key(self, key: TurnKey | None) -> list[int]:
+        if self._turns_by_key is None:
+            by_key: dict[TurnKey | None, list[int]] = {}
+            for t in self.session.turns:
+                by_key.setdefault(t.key, []).append(t.index)
+            self._turns_by_key = by_key
+        return self._turns_by_key.get(key, [])
+
+    def _update_untranscribed(self, index: int) -> None:
+        needs = _needs_transcription(self.turn_facts(self.session.turns[index]))
+        untranscribed = self._untranscribed
+        at = bisect_right(untranscribed, index)
+        listed = at > 0 and untranscribed[at - 1] == index
+        if needs and not listed:
+            insort(untranscribed, index)
+        elif listed and not needs:
+            del untranscribed[at - 1]
+
+
+def _needs_transcription(facts: TurnFacts) -> bool:
+    return facts.speaker == "user" and facts.transcription is None
+
+
+class FactsCache:
+    """The facts of every turn of one document, kept until a change names the turn."""
+
+    def __init__(self) -> None:
+        self._sessions: dict[int, _SessionFacts] = {}
+
+    def _of(self, session: Session) -> _SessionFacts:
+        cached = self._sessions.get(session.index)
+        if cached is None or cached.session is not session:
+            cached = self._sessions[session.index] = _SessionFacts(session)
+        return cached
+
+    def facts(self, turn: Turn) -> TurnFacts:
+        """The turn's facts, its session-level transcription included (shared: do not change them)."""
+        return self._of(turn.session).turn_facts(turn)
+
+    def session_facts(self, session: Session) -> list[TurnFacts]:
+        cached = self._of(session)
+        return [cached.turn_facts(turn) for turn in session.turns]
+
+    def session_level_annotation(self, session: Session, key: TurnKey | None) -> etree._Element | None:
+        """The first session-level GC_ANNOT holding a transcription for the turn with KEY."""
+        return self._of(session).session_level_annotation(key)
+
+    def derived(self, turn: Turn, name: str, compute: Callable[[Turn, TurnFacts], Any]) -> Any:
+        """COMPUTE(turn, facts) made once and kept under NAME until the turn's facts change."""
+        cached = self._of(turn.session)
+        values = cached.derived.setdefault(name, {})
+        if turn.index not in values:
+            values[turn.index] = compute(turn, cached.turn_facts(turn))
+        return values[turn.index]
+
+    def turns_sharing_key(self, turn: Turn) -> list[Turn]:
+        """TURN and the other turns of its session with the same id (what its transcription can affect)."""
+        session = turn.session
+        return [session.turns[index] for index in self._of(session).indices_of_key(turn.key)]
+
+    def untranscribed(self, session: Session) -> list[int]:
+        """Indices of the session's user turns without a transcription, in order (do not change the list)."""
+        return self._of(session).untranscribed()
+
+    def user_turn_count(self, session: Session) -> int:
+        cached = self._of(session)
+        cached.untranscribed()
+        return cached.users
+
+    def on_change(self, change: AnnotationChange) -> None:
+        if change.kind == "transcription" and change.turn is not None:
+            cached = self._sessions.get(change.session.index)
+            if cached is not None:
+                cached.forget_turns_of_key(change.turn)
