@@ -65,7 +65,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.controller, window.navigator, window.playback = controller, navigator, playback
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
-    window.may_close = controller.maybe_discard
+    window.may_close = controller.may_close
     window.closing.connect(recovery.release)
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
@@ -112,7 +112,11 @@ def run_app(path: str | Path | None = None) -> int:
 
 
 def _end_smoke_test(window: MainWindow, target: Path | None) -> None:
-    """Say what opened and close, dismissing an error box a broken TARGET raised (without saving)."""
+    """Say what opened and close, dismissing an error box a broken TARGET raised (without saving);
+    while the log is still being read, look again a little later."""
+    if window.controller.opener.busy:
+        QTimer.singleShot(50, lambda: _end_smoke_test(window, target))
+        return
     dialog = QApplication.activeModalWidget()
     if dialog is not None:
         dialog.close()

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError, LogReadError
 from annotator.gui.message_box import Button, Icon, ask, show_error
+from annotator.gui.opening import LogOpener
 from annotator.gui.settings import AppSettings
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
@@ -80,6 +81,7 @@ class DocumentController(QObject):
         self.undo_stack = GuardedUndoStack(self)
         self.document: LogDocument | None = None
         self.open_guard: OpenGuard | None = None
+        self.opener = LogOpener(parent_widget)
         # Widgets holding typing not yet committed register a function storing it; it runs
         # before every save, export, close or open, so no keystroke is lost.
         self.pending_edit_flushers: list[Callable[[], object]] = []
@@ -103,7 +105,12 @@ class DocumentController(QObject):
 
     # --- opening and closing -------------------------------------------------
     def open_path(self, path: str | Path) -> bool:
-        """Open the log at PATH (or the first log of a folder). False if it was not opened."""
+        """Open the log at PATH (or the first log of a folder). False if it was not opened.
+
+        The log is read in the background (gui/opening.py) while this waits in a local event loop;
+        what was open stays open, untouched, until the new log is ready, and stays if it is cancelled."""
+        if self.refuse_while_opening():
+            return False
         try:
             target = resolve_log_path(path)
         except AnnotatorError as error:
@@ -112,22 +119,41 @@ class DocumentController(QObject):
         if self.document is not None and _same_file(target, self.document.path):
             return True
         mode = self.open_guard(target) if self.open_guard is not None else "edit"
-        if mode is None or not self.maybe_discard():
+        if mode is None:
             return False
-        try:
-            document = LogDocument.load(target)
-        except AnnotatorError as error:
-            self.show_error("Cannot open", error)
+        answer = self._ask_to_keep_work()
+        if answer is None:
             return False
-        except OSError as error:
-            self.show_error("Cannot open", LogReadError(target, error.strerror or str(error)))
+        position = self.settings.last_position(target)
+        outcome = self.opener.load(target, position.session_id if position is not None else None)
+        if outcome is None:
+            still = f"; {self.document.path.name} stays open" if self.document is not None else ""
+            self.status_reported.emit(f"Opening {target.name} was cancelled{still}")
             return False
-        self._replace_document(document, read_only=mode == "read-only")
+        if isinstance(outcome, AnnotatorError):
+            self.show_error("Cannot open", outcome)
+            return False
+        if answer == Button.Discard:  # only now: a cancelled open keeps the work and its journal
+            self.work_discarded.emit(self.document)
+        self._replace_document(outcome, read_only=mode == "read-only")
         self.settings.add_recent_file(target)
         self.status_reported.emit(f"Opened {target}{' read-only' if self.read_only else ''}")
         return True
 
+    def refuse_while_opening(self) -> bool:
+        """True (and said in the status bar) while a log is being read: nothing may open, close or save meanwhile."""
+        if not self.opener.busy:
+            return False
+        self.status_reported.emit(f"Still opening {self.opener.target.name}: wait for it, or Cancel it (Esc)")
+        return True
+
+    def may_close(self) -> bool:
+        """Asked before the window closes: not while a log is being read, and not over unsaved work."""
+        return not self.refuse_while_opening() and self.maybe_discard()
+
     def open_with_dialog(self) -> bool:
+        if self.refuse_while_opening():
+            return False
         folder = str(self.document.folder) if self.document is not None else ""
         dialog = QFileDialog(self.parent_widget, "Open a Communicator log", folder, LOG_FILTER)
         dialog.setFileMode(QFileDialog.FileMode.ExistingFile)
@@ -136,6 +162,8 @@ class DocumentController(QObject):
         return self.open_path(dialog.selectedFiles()[0])
 
     def close_document(self) -> bool:
+        if self.refuse_while_opening():
+            return False
         if self.document is None:
             return True
         if not self.maybe_discard():
@@ -176,19 +204,24 @@ class DocumentController(QObject):
 
     def maybe_discard(self) -> bool:
         """True when the current work may go: saved, nothing to save, or the user said so."""
+        answer = self._ask_to_keep_work()
+        if answer == Button.Discard:
+            self.work_discarded.emit(self.document)
+        return answer is not None
+
+    def _ask_to_keep_work(self) -> Button | None:
+        """Save, Discard (the caller says work_discarded when it really goes), Ok when there is nothing
+        to save, or None: the user cancelled, or the save failed."""
         self.flush_pending_edits()
         if not self.has_unsaved_work:
-            return True
+            return Button.Ok
         answer = ask(self.parent_widget, Icon.Warning, "Unsaved annotations",
                      f"Save the annotations of {self.document.path.name} before going on?",
                      Button.Save | Button.Discard | Button.Cancel, default=Button.Save,
                      informative="Transcriptions or task completion changed since the last save.")
         if answer == Button.Save:
-            return self.save()
-        if answer == Button.Discard:
-            self.work_discarded.emit(self.document)
-            return True
-        return False
+            return answer if self.save() else None
+        return answer if answer == Button.Discard else None
 
     # --- saving -----------------------------------------------------------------
     def _document_to_save(self) -> LogDocument | None:
@@ -269,14 +302,18 @@ class DocumentController(QObject):
                                "or reload it (your unsaved annotations stay in the recovery journal)?")
 
     def reload(self) -> bool:
-        """Read the log again from disk; the unsaved edits in memory go (the recovery journal offers them back)."""
+        """Read the log again from disk, in the background like an open; the unsaved edits in memory go
+        (the recovery journal offers them back). Cancelled, the document stays as it was."""
         document = self.document
-        if document is None:
+        if document is None or self.refuse_while_opening():
             return False
-        try:
-            fresh = document.reload()
-        except AnnotatorError as error:
-            self.show_error("Cannot reload", error)
+        position = self.settings.last_position(document.path)
+        fresh = self.opener.load(document.path, position.session_id if position is not None else None)
+        if fresh is None:
+            self.status_reported.emit(f"Reloading {document.path.name} was cancelled")
+            return False
+        if isinstance(fresh, AnnotatorError):
+            self.show_error("Cannot reload", fresh)
             return False
         self._replace_document(fresh)
         self.status_reported.emit(f"Reloaded {fresh.path}")

@@ -66,8 +66,8 @@ class TypingRouter(QObject):
         if not self._is_stray_typing(watched, event):
             return False
         target = self._claim()
-        if target is None:
-            return False
+        if target is None or not takes_text(target):  # a read-only editor would ignore the key, which then
+            return False  # climbs to its parents and comes back here: an endless loop
         QApplication.sendEvent(target, QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(),
                                                  event.isAutoRepeat(), event.count()))
         return True

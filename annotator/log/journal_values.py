@@ -8,6 +8,7 @@ journal applied to a log whose positions moved still finds its turns by id.
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -26,8 +27,22 @@ def key_of(turn: Turn) -> Key:
     return turn.session.index, turn.index
 
 
+# The last values read of each document, by its revision: the window's opener reads them on its
+# worker thread, so that the journal made on the GUI thread for the new document finds them there.
+_read: weakref.WeakKeyDictionary[LogDocument, tuple[int, dict[Key, Value]]] = weakref.WeakKeyDictionary()
+
+
 def annotation_values(doc: LogDocument) -> dict[Key, Value]:
-    """Every annotation of DOC by position (read once per open and save: linear in the log)."""
+    """Every annotation of DOC by position (read once per open and save: linear in the log); a copy of
+    the values read before when no annotation changed since."""
+    revision, values = _read.get(doc, (None, None))
+    if revision != doc.revision or values is None:
+        values = _read_values(doc)
+        _read[doc] = (doc.revision, values)
+    return dict(values)
+
+
+def _read_values(doc: LogDocument) -> dict[Key, Value]:
     values: dict[Key, Value] = {}
     for s, session in enumerate(doc.sessions):
         values[(s, None)] = (session.id, None, session.task_completion)

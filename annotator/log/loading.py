@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import io
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import BinaryIO
@@ -35,7 +36,7 @@ from annotator.log.inplace import lock, recover_interrupted_write
 from annotator.log.log_reader import LogReader, entities_refusal, make_parser
 from annotator.log.xml_encoding import EncodingWriter, LogEncoding
 
-__all__ = ["FileStamp", "ParsedLog", "make_parser", "parse_log_file", "unsafe_reason"]
+__all__ = ["ChunkWatcher", "FileStamp", "ParsedLog", "make_parser", "parse_log_file", "unsafe_reason"]
 
 _CHUNK = 1 << 20
 
@@ -116,8 +117,13 @@ class ParsedLog:
         stream.write(self._encode(etree.tostring(self.tree, encoding="unicode") + "\n"))
 
 
-def parse_log_file(path: str | Path) -> ParsedLog:
-    """Parse PATH or raise LogReadError naming file, line and column."""
+# Called after each chunk read with (bytes read, file size): a progress report, and the place to stop a
+# parse, by raising (the exception leaves parse_log_file as it is, with the file closed).
+ChunkWatcher = Callable[[int, int], None]
+
+
+def parse_log_file(path: str | Path, watch: ChunkWatcher | None = None) -> ParsedLog:
+    """Parse PATH or raise LogReadError naming file, line and column; WATCH hears each chunk read."""
     path = Path(path)
     notes = recover_interrupted_write(path)
     try:
@@ -129,9 +135,13 @@ def parse_log_file(path: str | Path) -> ParsedLog:
         info = os.fstat(stream.fileno())
         digest = hashlib.sha256()
         reader = LogReader(path)
+        done = 0
         for chunk in iter(lambda: stream.read(_CHUNK), b""):
             digest.update(chunk)
             reader.feed(chunk)
+            done += len(chunk)
+            if watch is not None:
+                watch(done, info.st_size)
         tree = reader.close()
         _refuse_unsafe(path, tree)
         epilogue = None

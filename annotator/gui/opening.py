@@ -1,0 +1,175 @@
+"""Reading a log off the GUI thread: the parse and the first facts the window shows run on a
+BackgroundTask, with a progress dialog (bytes read, then the session being prepared) and a Cancel.
+
+LogOpener.load() keeps the shape of a plain call: it runs a local event loop while the task works
+and returns the loaded document, the AnnotatorError that stopped it, or None when the annotator
+cancelled. While it runs, the window keeps painting and the progress dialog answers, but no key or
+click reaches the window (InputBlocker): an action that could start another open, close or quit, or
+edit the log being replaced cannot run half way through this one. Why so: docs/architecture.md.
+"""
+
+from __future__ import annotations
+
+from functools import partial
+from pathlib import Path
+
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, Signal
+from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
+
+from annotator.errors import AnnotatorError, LogReadError
+from annotator.gui.worker import BackgroundTask, TaskContext
+from annotator.log.document import LogDocument
+from annotator.log.journal_values import annotation_values
+from annotator.log.loading import parse_log_file
+
+# A log read faster than this opens without the dialog ever flashing up.
+SHOW_PROGRESS_AFTER_MS = 400
+_MB = 1_000_000
+# The progress bar's scale: reading the file fills it to READ_SHARE, preparing the shown session the rest.
+PROGRESS_STEPS, READ_SHARE = 1000, 0.9
+
+Outcome = LogDocument | AnnotatorError | None  # None: cancelled
+
+
+class _Cancelled(Exception):
+    """Raised from the chunk watcher to leave the parse as soon as Cancel is pressed."""
+
+
+def load_with_first_facts(path: Path, session_id: str | None, context: TaskContext) -> LogDocument | AnnotatorError | None:
+    """On the worker: parse PATH reporting bytes read, then compute the turn facts of the session the
+    window will show first (SESSION_ID, else the first). None once cancelled."""
+
+    def watch(done: int, total: int) -> None:
+        if context.cancelled():
+            raise _Cancelled
+        share = done / total if total else 1.0
+        context.progress(round(PROGRESS_STEPS * READ_SHARE * share), PROGRESS_STEPS,
+                         f"Reading {path.name}: {done / _MB:.0f} of {total / _MB:.0f} MB")
+
+    try:
+        document = LogDocument(path, parse_log_file(path, watch))
+    except _Cancelled:
+        return None
+    except AnnotatorError as error:
+        return error
+    except OSError as error:  # a read failing half way (the open itself is already a LogReadError)
+        return LogReadError(path, error.strerror or str(error))
+    if context.cancelled() or not document.sessions:
+        return None if context.cancelled() else document
+    session = document.session(session_id) if session_id is not None else None
+    session = session or document.sessions[0]
+    context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
+                     f"Preparing session {session.id} ({len(session.turns):,} turns)")
+    session.turn_facts()  # what the turn table, the session bar and the metrics read first
+    context.progress(round(PROGRESS_STEPS * (1 + READ_SHARE) / 2), PROGRESS_STEPS,
+                     f"Reading the annotations of {path.name}")
+    annotation_values(document)  # the recovery journal's baseline, read again for free on the GUI thread
+    return None if context.cancelled() else document
+
+
+class InputBlocker(QObject):
+    """Swallows the user's keys, clicks, wheel and drops aimed at WINDOW (its dialogs are windows of
+    their own and keep working), shortcuts included, while installed on the application."""
+
+    BLOCKED = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride,
+               QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+               QEvent.Type.Wheel, QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop,
+               QEvent.Type.ContextMenu}
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.window = window
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() not in self.BLOCKED or not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # an accepted override keeps the shortcut from firing; the key press is swallowed next
+        return True
+
+
+class LogOpener(QObject):
+    """Loads one log at a time in the background for the window WINDOW (see the module's docstring)."""
+
+    progressed = Signal(int, int, str)  # what the progress dialog shows: done, total, label
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.window = window
+        self.show_progress_after_ms = SHOW_PROGRESS_AFTER_MS
+        self.target: Path | None = None  # the log being read, while one is
+        self.dialog: QProgressDialog | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.target is not None
+
+    def load(self, path: Path, session_id: str | None = None) -> Outcome:
+        """PATH read on a worker, with SESSION_ID's turn facts computed; see Outcome."""
+        if self.busy:
+            raise RuntimeError("LogOpener.load is already running")
+        self.target = path
+        task = BackgroundTask(partial(load_with_first_facts, path, session_id), self)
+        outcome: list[Outcome] = [None]
+        task.succeeded.connect(lambda result: outcome.__setitem__(0, result))
+        task.failed.connect(lambda text: outcome.__setitem__(0, LogReadError(path, text)))
+        dialog = self._make_dialog(path)
+        dialog.canceled.connect(task.cancel)  # the Cancel button
+        dialog.rejected.connect(task.cancel)  # Esc, which QDialog turns into reject() without canceled
+        task.progressed.connect(self._show_progress)
+        blocker = InputBlocker(self.window)
+        loop = QEventLoop()
+        task.finished.connect(loop.quit)
+        QApplication.instance().installEventFilter(blocker)
+        try:
+            task.start()
+            loop.exec()
+        finally:
+            self._close_dialog()
+            QApplication.instance().removeEventFilter(blocker)
+            blocker.deleteLater()
+            self.target = None
+        if task.is_running:  # the application is quitting: every event loop was told to end
+            task.cancel()
+            return None
+        return outcome[0]
+
+    def cancel(self) -> None:
+        """Stop the log being read (the progress dialog's Cancel does the same)."""
+        if self.dialog is not None:
+            self.dialog.cancel()
+
+    def _make_dialog(self, path: Path) -> QProgressDialog:
+        dialog = QProgressDialog(f"Opening {path.name}", "Cancel", 0, PROGRESS_STEPS, self.window)
+        dialog.setObjectName("opening_progress")
+        dialog.setWindowTitle("Opening a log")
+        # Not modal: InputBlocker already keeps the window from input, and a modal dialog would run the
+        # event loop again inside every setValue (and be taken for a question by whatever answers those).
+        dialog.setWindowModality(Qt.WindowModality.NonModal)
+        dialog.setAutoClose(False)
+        dialog.setAutoReset(False)
+        dialog.setMinimumDuration(self.show_progress_after_ms)
+        dialog.setValue(0)
+        self.dialog = dialog
+        return dialog
+
+    def _show_progress(self, done: int, total: int, label: str) -> None:
+        if self.dialog is not None:
+            self.dialog.setMaximum(total)
+            self.dialog.setValue(done)
+            self.dialog.setLabelText(label)
+        self.progressed.emit(done, total, label)
+
+    def _close_dialog(self) -> None:
+        dialog, self.dialog = self.dialog, None
+        if dialog is None:
+            return
+        shown = dialog.isVisible()
+        dialog.canceled.disconnect()
+        dialog.rejected.disconnect()
+        dialog.reset()  # stops the timer that would show it later
+        dialog.hide()
+        dialog.deleteLater()
+        if shown:  # give the window back the activation the dialog took, before the caller goes on with it
+            self.window.activateWindow()
+            QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)

@@ -1,0 +1,166 @@
+"""Opening a log in the background (gui/opening.py): progress, then the turns; Cancel by a real key or
+click keeps what was open, undo stack and journal included; keys and closing during the load change
+nothing; a broken log still says what is wrong in one line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from lxml import etree
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPushButton
+
+from annotator.errors import AnnotatorError
+from annotator.log.document import LogDocument
+from tests.gui.conftest import press
+
+Key, Mod = Qt.Key, Qt.KeyboardModifier
+REPO = Path(__file__).resolve().parents[2]
+SAMPLE = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
+COPIES = 250  # about 6.5 MB: several chunks of the reader, so progress is reported before the end
+
+
+@pytest.fixture(scope="module")
+def big_log(tmp_path_factory) -> Path:
+    """A multi-megabyte log: the sample's session repeated, each copy with an id of its own."""
+    tree = etree.parse(str(SAMPLE))
+    root = tree.getroot()
+    session = root.find("GC_SESSION")
+    for number in range(1, COPIES):
+        copy = etree.fromstring(etree.tostring(session))
+        copy.set("id", f"{session.get('id')}-copy{number}")
+        root.append(copy)
+    path = tmp_path_factory.mktemp("big") / "big-hublog.xml"
+    tree.write(str(path), xml_declaration=True, encoding="UTF-8")
+    return path
+
+
+class DuringLoad:
+    """Runs ACTION once, on the first progress report of the window's open (the log is then being read)."""
+
+    def __init__(self, window, action):
+        self.window, self.action = window, action
+        self.seen: list[tuple[int, int, str, bool]] = []  # done, total, label, dialog visible
+        window.controller.opener.show_progress_after_ms = 0
+        window.controller.opener.progressed.connect(self._progressed)
+
+    def _progressed(self, done: int, total: int, label: str) -> None:
+        dialog = self.window.controller.opener.dialog
+        self.seen.append((done, total, label, dialog is not None and dialog.isVisible()))
+        if len(self.seen) == 1 and self.action is not None:
+            self.action(dialog)
+
+
+def test_a_big_log_shows_its_progress_then_its_turns(make_window, big_log):
+    window = make_window()
+    watch = DuringLoad(window, None)
+    assert window.navigator.open_path(big_log)
+    assert watch.seen, "no progress was reported"
+    assert all(visible for *_, visible in watch.seen)
+    reading = [label for _, _, label, _ in watch.seen if label.startswith("Reading big-hublog.xml")]
+    size_mb = round(big_log.stat().st_size / 1e6)
+    assert reading and reading[0].endswith(f"of {size_mb} MB")
+    assert [done for done, *_ in watch.seen] == sorted(done for done, *_ in watch.seen)
+    assert window.controller.opener.dialog is None and not window.controller.opener.busy
+    document = window.controller.document
+    assert document.path == big_log and len(document.sessions) == COPIES
+    shown = window.navigator.session
+    assert window.navigator.model.rowCount() == len(shown.turns) > 0
+    assert window.navigator.model.index(0, 0).data() == shown.turns[0].id
+    assert window.isActiveWindow()
+
+
+def cancel_by_key(dialog) -> None:
+    dialog.activateWindow()
+    QApplication.processEvents()
+    QTest.keyClick(dialog.focusWidget() or dialog, Key.Key_Escape)
+
+
+def cancel_by_click(dialog) -> None:
+    button = dialog.findChild(QPushButton)
+    assert button.text() == "Cancel"
+    QTest.mouseClick(button, Qt.MouseButton.LeftButton)
+
+
+@pytest.mark.parametrize("cancel", [cancel_by_key, cancel_by_click], ids=["Esc", "click"])
+def test_cancel_keeps_the_previous_log_its_undo_stack_and_its_journal(main_window, qtbot, big_log, answer_modal,
+                                                                      cancel):
+    window = main_window
+    previous = window.controller.document
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier)  # task completed: one step of unsaved work
+    assert window.controller.undo_stack.count() == 1
+    discarded = []
+    window.controller.work_discarded.connect(discarded.append)
+    question = answer_modal(QMessageBox.StandardButton.Discard)
+    during = DuringLoad(window, cancel)
+    assert not window.navigator.open_path(big_log)
+    assert question.answered and question.title == "Unsaved annotations"
+    assert during.seen, "the log was not being read when Cancel was pressed"
+    assert window.controller.document is previous
+    assert window.controller.undo_stack.count() == 1 and not window.controller.undo_stack.isClean()
+    assert previous.sessions[0].task_completion == "1"
+    assert discarded == []  # the journal still holds the work
+    assert window.recovery.journal is not None and window.recovery.watched is previous
+    assert window.navigator.model.rowCount() == len(previous.sessions[0].turns)
+    assert "cancelled" in window.statusBar().currentMessage()
+    assert previous.path.name in window.windowTitle()
+    assert not window.controller.opener.busy
+
+
+class FileDialogCloser:
+    """Rejects any file dialog that appears (so that a wrongly opened one cannot hang the test) and counts them."""
+
+    def __init__(self):
+        self.seen = 0
+        self.timer = QTimer()
+        self.timer.setInterval(20)
+        self.timer.timeout.connect(self._poll)
+        self.timer.start()
+
+    def _poll(self) -> None:
+        dialog = QApplication.activeModalWidget()
+        if isinstance(dialog, QFileDialog):
+            self.seen += 1
+            dialog.reject()
+
+
+def test_open_and_quit_during_a_load_change_nothing(main_window, qtbot, big_log, raw_log):
+    window = main_window
+    closer = FileDialogCloser()
+    refused: list[bool] = []
+
+    def meddle(_dialog) -> None:
+        window.table.setFocus()
+        qtbot.keyClick(window.table, Key.Key_O, Mod.ControlModifier)
+        qtbot.keyClick(window.table, Key.Key_Q, Mod.ControlModifier)
+        refused.append(window.close())
+        refused.append(window.controller.open_path(raw_log))
+        refused.append(window.controller.close_document())
+
+    during = DuringLoad(window, meddle)
+    assert window.navigator.open_path(big_log)
+    closer.timer.stop()
+    assert during.seen and closer.seen == 0
+    assert refused == [False, False, False]
+    assert window.isVisible()
+    assert window.controller.document.path == big_log
+    assert window.navigator.model.rowCount() == len(window.navigator.session.turns)
+    press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # the window takes keys again once the log is open
+    assert window.table.current_row() == 1
+
+
+def test_an_unreadable_log_gives_its_one_line_message_and_keeps_the_open_log(main_window, tmp_path, answer_modal):
+    window = main_window
+    previous = window.controller.document
+    broken = tmp_path / "broken-hublog.xml"
+    broken.write_bytes(SAMPLE.read_bytes()[:5000] + b"<GC_TURN id='x'>\n</GC_SESSION>")
+    with pytest.raises(AnnotatorError) as raised:
+        LogDocument.load(broken)
+    answer = answer_modal()
+    assert not window.navigator.open_path(broken)
+    assert answer.title == "Cannot open"
+    assert answer.text == str(raised.value) and "\n" not in answer.text
+    assert answer.text.startswith(f"{broken}:")
+    assert window.controller.document is previous
