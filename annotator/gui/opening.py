@@ -3,24 +3,30 @@ BackgroundTask, with a progress dialog (bytes read, then the session being prepa
 
 LogOpener.load() keeps the shape of a plain call: it runs a local event loop while the task works
 and returns the loaded document, the AnnotatorError that stopped it, or None when the annotator
-cancelled. While it runs, the window keeps painting and the progress dialog answers, but no key or
+cancelled. What the views compute first for the shown session (its live metrics and its timeline:
+seconds on a session of 70,000 turns) is computed on the worker too and waits in
+LogOpener.take_prepared() for the view that shows that session. While it runs, the window keeps painting and the progress dialog answers, but no key or
 click reaches the window (InputBlocker): an action that could start another open, close or quit, or
 edit the log being replaced cannot run half way through this one. Why so: docs/architecture.md.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
+from annotator.analysis.metrics_live import LiveMetrics
 from annotator.errors import AnnotatorError, LogReadError
 from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import LogDocument
+from annotator.log.elements import Session
 from annotator.log.journal_values import annotation_values
 from annotator.log.loading import parse_log_file
+from annotator.timeline.data import TimelineData, build_timeline
 
 # A log read faster than this opens without the dialog ever flashing up.
 SHOW_PROGRESS_AFTER_MS = 400
@@ -31,13 +37,29 @@ PROGRESS_STEPS, READ_SHARE = 1000, 0.9
 Outcome = LogDocument | AnnotatorError | None  # None: cancelled
 
 
+@dataclass(frozen=True)
+class PreparedSession:
+    """What the views show first of SESSION, computed on the worker at the document's REVISION."""
+
+    session: Session
+    revision: int
+    metrics: LiveMetrics
+    timeline: TimelineData
+
+    def is_for(self, session: Session) -> bool:
+        """Still right for SESSION: the same session of the same document, which nothing has changed since."""
+        return (session.document is self.session.document and session.index == self.session.index
+                and session.document.revision == self.revision)
+
+
 class _Cancelled(Exception):
     """Raised from the chunk watcher to leave the parse as soon as Cancel is pressed."""
 
 
-def load_with_first_facts(path: Path, session_id: str | None, context: TaskContext) -> LogDocument | AnnotatorError | None:
-    """On the worker: parse PATH reporting bytes read, then compute the turn facts of the session the
-    window will show first (SESSION_ID, else the first). None once cancelled."""
+def load_with_first_facts(path: Path, session_id: str | None,
+                          context: TaskContext) -> tuple[LogDocument, PreparedSession | None] | AnnotatorError | None:
+    """On the worker: parse PATH reporting bytes read, then compute the turn facts, metrics and timeline
+    of the session the window will show first (SESSION_ID, else the first). None once cancelled."""
 
     def watch(done: int, total: int) -> None:
         if context.cancelled():
@@ -55,16 +77,18 @@ def load_with_first_facts(path: Path, session_id: str | None, context: TaskConte
     except OSError as error:  # a read failing half way (the open itself is already a LogReadError)
         return LogReadError(path, error.strerror or str(error))
     if context.cancelled() or not document.sessions:
-        return None if context.cancelled() else document
+        return None if context.cancelled() else (document, None)
     session = document.session(session_id) if session_id is not None else None
     session = session or document.sessions[0]
     context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
                      f"Preparing session {session.id} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
+    document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
+    prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
     context.progress(round(PROGRESS_STEPS * (1 + READ_SHARE) / 2), PROGRESS_STEPS,
                      f"Reading the annotations of {path.name}")
     annotation_values(document)  # the recovery journal's baseline, read again for free on the GUI thread
-    return None if context.cancelled() else document
+    return None if context.cancelled() else (document, prepared)
 
 
 class InputBlocker(QObject):
@@ -99,6 +123,7 @@ class LogOpener(QObject):
         self.show_progress_after_ms = SHOW_PROGRESS_AFTER_MS
         self.target: Path | None = None  # the log being read, while one is
         self.dialog: QProgressDialog | None = None
+        self._prepared: PreparedSession | None = None
 
     @property
     def busy(self) -> bool:
@@ -132,7 +157,15 @@ class LogOpener(QObject):
         if task.is_running:  # the application is quitting: every event loop was told to end
             task.cancel()
             return None
+        if isinstance(outcome[0], tuple):
+            document, self._prepared = outcome[0]
+            return document
         return outcome[0]
+
+    def take_prepared(self, session: Session) -> PreparedSession | None:
+        """What the worker computed for SESSION, once, if it still holds; None otherwise."""
+        prepared, self._prepared = self._prepared, None
+        return prepared if prepared is not None and prepared.is_for(session) else None
 
     def cancel(self) -> None:
         """Stop the log being read (the progress dialog's Cancel does the same)."""

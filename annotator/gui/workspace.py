@@ -225,9 +225,11 @@ class Workspace(QObject):
 
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:
-        self.metrics.set_session(session)
+        prepared = self.controller.opener.take_prepared(session) if session is not None else None
+        self.metrics.set_session(session, prepared.metrics if prepared is not None else None)
         turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it
-        self.timeline.set_session(session, None if turn is None else turn.index)
+        self.timeline.set_session(session, None if turn is None else turn.index,
+                                  prepared.timeline if prepared is not None else None)
         self._audio_offset = self._clip_start()  # the turn's clip was loaded before the timeline had its segments
         self.browser.mark_open(session.document.path if session is not None else None,
                                session.index if session is not None else 0)

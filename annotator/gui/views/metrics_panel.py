@@ -60,8 +60,9 @@ class MetricsPanel(QTreeWidget):
     def metrics(self) -> SessionMetrics | None:
         return self._live.metrics if self._live is not None else None
 
-    def set_session(self, session: Session | None) -> None:
-        self._live = LiveMetrics(session) if session is not None else None
+    def set_session(self, session: Session | None, live: LiveMetrics | None = None) -> None:
+        """Show SESSION's metrics; LIVE, if given, are its metrics already computed (off the GUI thread)."""
+        self._live = None if session is None else live if live is not None else LiveMetrics(session)
         self.refresh()
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:

@@ -118,10 +118,12 @@ class TimelineView(QWidget):
         scene.sigMouseMoved.connect(self._on_scene_moved)
 
     # ----- public API
-    def set_session(self, session: Session | None, turn_index: int | None = None) -> None:
+    def set_session(self, session: Session | None, turn_index: int | None = None,
+                    timeline: TimelineData | None = None) -> None:
         """Show SESSION (None: nothing) with turn TURN_INDEX selected and in view with some context
-        (see reading_range); forgets markers and cursor; the lanes scroll back to the top."""
-        self.timeline = build_timeline(session)
+        (see reading_range); forgets markers and cursor; the lanes scroll back to the top. TIMELINE,
+        if given, is build_timeline(SESSION) already made (off the GUI thread)."""
+        self.timeline = timeline if timeline is not None and session is not None else build_timeline(session)
         self.marker_lanes = []
         self.selected_turn = None
         self._turn_positions = {index: pos for pos, index in enumerate(self.timeline.turns.payloads)}
