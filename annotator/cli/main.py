@@ -69,7 +69,8 @@ def run_reporting_errors(run, args) -> int:
     try:
         return run(args)
     except AnnotatorError as error:
-        print(f"annotator: {one_line(str(error))}", file=sys.stderr)
+        for line in _error_lines(error):
+            print(f"annotator: {one_line(line)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("annotator: interrupted", file=sys.stderr)
@@ -82,6 +83,13 @@ def run_reporting_errors(run, args) -> int:
         print(f"annotator: internal error ({type(error).__name__}: {one_line(str(error))}); set ANNOTATOR_DEBUG=1 for details",
               file=sys.stderr)
         return 70
+
+
+def _error_lines(error) -> list[str]:
+    """An error's lines: one, or one per file of a corpus that could not be read and one naming them all."""
+    from annotator.corpus.parallel import UnreadableFiles
+
+    return error.lines() if isinstance(error, UnreadableFiles) else [str(error)]
 
 
 def one_line(text: str) -> str:
