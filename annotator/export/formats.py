@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from annotator.corpus.parallel import FileMap
 from annotator.export.dialogue_text import ExportOptions, ExportReport
 from annotator.outputs.guard import OutputGuard
 from annotator.progress import Progress
@@ -36,16 +37,21 @@ class ExportFormat:
     module: str  # under annotator.export
     function: str
     file_suffix: str = ""  # the usual suffix of the output file, for save dialogs
+    takes_file_map: bool = True  # its per-file work runs through a FileMap (annotator.corpus.parallel)
 
     def run(self, paths: list[Path], output: Path, options: ExportOptions | None = None,
-            progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
-        """Export; GUARD, if given, checks every file before it replaces anything (see output_guard)."""
+            progress: Progress | None = None, guard: OutputGuard | None = None,
+            file_map: FileMap | None = None) -> ExportReport:
+        """Export; GUARD, if given, checks every file before it replaces anything (see output_guard);
+        FILE_MAP, if given, runs the per-file work (in this process by default)."""
         exporter = getattr(importlib.import_module(f"annotator.export.{self.module}"), self.function)
-        return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress, guard)
+        mapped = {"file_map": file_map} if file_map is not None and self.takes_file_map else {}
+        return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress, guard, **mapped)
 
 
 EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
-    ExportFormat("csv", "CSV tables: sessions.csv, turns.csv, events.csv", True, (), "formats", "export_csv_report"),
+    ExportFormat("csv", "CSV tables: sessions.csv, turns.csv, events.csv", True, (), "formats", "export_csv_report",
+                 takes_file_map=False),  # in this process, until the streaming CSV export takes a FileMap
     ExportFormat("convlab", "ConvLab-3 unified dataset (a dataset folder with data.zip)", True,
                  ("text", "dataset", "split", "split_ratios", "seed"), "convlab", "export_convlab"),
     ExportFormat("dialbb", "DialBB test scenario", False, ("text",), "dialbb", "export_dialbb", ".txt"),
