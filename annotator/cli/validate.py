@@ -14,8 +14,12 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from annotator.cli.jobs import add_jobs_arguments
+
+if TYPE_CHECKING:
+    from annotator.errors import AnnotatorError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,9 +46,9 @@ def run(args: argparse.Namespace) -> int:
                    keep=None if args.all else KEEP_PER_KIND, quirks=not args.hide_quirks, strict=args.strict)
     unreadable: list[AnnotatorError] = []
     findings_counted = 0
-    for _, outcome in file_map(args)(work, paths, lambda items, total=None: progress(items, "validating", total)):
+    for path, outcome in file_map(args)(work, paths, lambda items, total=None: progress(items, "validating", total)):
         if isinstance(outcome, AnnotatorError):
-            print(f"{_where(outcome)}: error: {getattr(outcome, 'reason', outcome)}")
+            print(f"{_where(outcome, path)}: error: {getattr(outcome, 'reason', outcome)}")
             unreadable.append(outcome)
             continue
         for line in outcome.lines:
@@ -93,7 +97,7 @@ def validate_log(path: Path, *, dtd: bool, audio: bool, keep: int | None, quirks
     return LogValidation(lines, counted)
 
 
-def _where(error) -> str:
-    """file:line:column of an unreadable log, as far as the error knows it."""
+def _where(error: AnnotatorError, path: Path) -> str:
+    """file:line:column of an unreadable log, as far as the error knows it (else the log's path)."""
     parts = (getattr(error, "path", None), getattr(error, "line", None), getattr(error, "column", None))
-    return ":".join(str(part) for part in parts if part) or "?"
+    return ":".join(str(part) for part in parts if part) or str(path)

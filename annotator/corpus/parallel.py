@@ -161,6 +161,8 @@ def _in_order(paths: Sequence[Path], submit: Callable[[int], Any], next_finished
     SUBMIT(i) starts the work on paths[i] and returns its handle; NEXT_FINISHED() blocks until some
     submitted index finishes and returns it; RESULT(handle) is its outcome (or raises its error)."""
     ticks = iter(progress(range(len(paths)), total=len(paths))) if progress is not None else None
+    if ticks is not None:
+        next(ticks, None)  # a wrapper counts an item done when the next is asked for: this shows 0 of N
     handles: dict[int, Any] = {}
     done: set[int] = set()
     next_to_submit = next_to_yield = 0
