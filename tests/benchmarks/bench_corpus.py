@@ -25,23 +25,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.benchmarks.big_log import CACHE, VERSION, make_big_log  # noqa: E402
+from tests.cli.corpus_commands import WRITERS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TARGET = 0.6
-KPIS = REPO / "resources" / "markers" / "communicator-kpis.yml"
 
-# name: argv after `annotator`, from (corpus, output folder); stdout is compared for the others
+# name: argv after `annotator`, from (corpus, output folder)
 COMMANDS = {
     "info": lambda c, out: ["info", c],
     "validate": lambda c, out: ["validate", "--hide-quirks", c],
-    "markers": lambda c, out: ["markers", "--config", KPIS, c, "-o", out / "m.csv", "--stats-file-prefix", out / "s"],
-    "extract": lambda c, out: ["extract", c, "-o", out / "annotations.csv"],
-    "export convlab": lambda c, out: ["export", c, "--to", "convlab", "-o", out],
-    "export dialbb": lambda c, out: ["export", c, "--to", "dialbb", "-o", out / "scenario.txt"],
-    "export lmc": lambda c, out: ["export", c, "--to", "lmc", "-o", out / "corpus.jsonl"],
-    "export lmc-text": lambda c, out: ["export", c, "--to", "lmc-text", "-o", out / "corpus.txt"],
-    "export sclite": lambda c, out: ["export", c, "--to", "sclite", "-o", out],
-    "export human": lambda c, out: ["export", c, "--to", "human", "-o", out],
+    **{name: argv for name, argv in WRITERS.items() if name != "extract-xml"},
 }
 
 

@@ -11,16 +11,15 @@ from __future__ import annotations
 import shutil
 import subprocess
 import sys
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from annotator.cli.main import main
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.cli.corpus_commands import WRITERS
+from tests.conftest import SAMPLE_LOGS
 
 COPIES = 8
-KPIS = REPO / "resources" / "markers" / "communicator-kpis.yml"
 
 
 @pytest.fixture(scope="module")
@@ -50,21 +49,6 @@ def run(argv: list, capsys) -> tuple[int, str, str]:
 
 def read_outputs(folder: Path) -> dict[str, bytes]:
     return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
-
-
-# name: argv writing below OUT for the corpus at C
-WRITERS: dict[str, Callable[[Path, Path], list]] = {
-    "export-convlab": lambda c, out: ["export", c, "--to", "convlab", "-o", out],
-    "export-dialbb": lambda c, out: ["export", c, "--to", "dialbb", "-o", out / "scenario.txt"],
-    "export-lmc": lambda c, out: ["export", c, "--to", "lmc", "-o", out / "corpus.jsonl"],
-    "export-lmc-text": lambda c, out: ["export", c, "--to", "lmc-text", "-o", out / "corpus.txt"],
-    "export-sclite": lambda c, out: ["export", c, "--to", "sclite", "-o", out],
-    "export-human": lambda c, out: ["export", c, "--to", "human", "-o", out],
-    "extract-csv": lambda c, out: ["extract", c, "-o", out / "annotations.csv"],
-    "extract-xml": lambda c, out: ["extract", c, "-o", out / "annotations.xml"],
-    "markers": lambda c, out: ["markers", "--config", KPIS, c, "-o", out / "markers.csv",
-                               "--stats-file-prefix", out / "stats"],
-}
 
 
 @pytest.mark.parametrize("command", ["info", "validate"])
