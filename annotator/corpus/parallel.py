@@ -28,6 +28,8 @@ import queue
 import signal
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
@@ -95,8 +97,10 @@ class ProcessMap:
     process: a fork copies whatever threads the parent runs (tqdm's monitor, a Dask client, a GUI)
     in whatever state their locks are, while the fork server is a fresh single-threaded process
     that has imported the log-reading modules once, so each worker starts in milliseconds. Where
-    there is no fork server (Windows), "spawn". The workers ignore SIGINT: Ctrl+C reaches the
-    parent, which terminates them, so none is left behind."""
+    there is no fork server (Windows), "spawn". concurrent.futures rather than multiprocessing.Pool:
+    a worker that dies (killed, out of memory) breaks the run with an error instead of leaving its
+    file waiting forever. The workers ignore SIGINT: Ctrl+C reaches the parent, which terminates
+    them, so none is left behind."""
 
     def __init__(self, jobs: int):
         self.jobs = jobs
@@ -106,19 +110,23 @@ class ProcessMap:
         if len(paths) < 2:  # a pool would only add its start
             yield from serial_map(work, paths, progress)
             return
-        pool = _process_context().Pool(min(self.jobs, len(paths)), initializer=_ignore_interrupts)
+        pool = ProcessPoolExecutor(min(self.jobs, len(paths)), mp_context=_process_context(),
+                                   initializer=_ignore_interrupts)
         finished: queue.SimpleQueue = queue.SimpleQueue()
+        completed = False
         try:
             def submit(index: int) -> Any:
-                return pool.apply_async(outcome_of, (work, paths[index]), callback=lambda _: finished.put(index),
-                                        error_callback=lambda _: finished.put(index))
+                future = pool.submit(outcome_of, work, paths[index])
+                future.add_done_callback(lambda _: finished.put(index))
+                return paths[index], future
 
-            yield from _in_order(paths, submit, finished.get, lambda handle: handle.get(),
+            yield from _in_order(paths, submit, finished.get, _process_result,
                                  self.jobs * IN_FLIGHT_PER_WORKER, progress)
-            pool.close()
+            completed = True
         finally:
-            pool.terminate()  # an interrupt or an error stops the workers at once; after close() they are idle
-            pool.join()
+            if not completed:  # interrupted, an error, or the caller stopped reading: stop the workers now
+                _terminate_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
 
 
 class DaskMap:
@@ -180,6 +188,25 @@ def _in_order(paths: Sequence[Path], submit: Callable[[int], Any], next_finished
         next_to_yield += 1
     if ticks is not None:
         deque(ticks, maxlen=0)  # lets the progress wrapper finish (tqdm closes its bar)
+
+
+def _process_result(handle: tuple[Path, Future]) -> Any:
+    path, future = handle
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise AnnotatorError(f"{path}: a worker process ended abruptly (killed, or out of memory?) before this "
+                             "file was done; the run stopped") from None
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate POOL's processes (Python 3.14 has pool.terminate_workers(); before, only its _processes)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def _process_context():

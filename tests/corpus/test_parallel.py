@@ -42,6 +42,12 @@ def broken_work(path: Path) -> str:
     raise ValueError("a bug in the work")
 
 
+def killed_on_three(path: Path) -> str:
+    if path.name == "3":
+        os.kill(os.getpid(), signal.SIGKILL)  # what the kernel's out-of-memory killer does
+    return path.name
+
+
 def started_files(folder: Path, path: Path) -> int:
     """Marks PATH started; the first file waits (up to WAIT_LIMIT) while more than 8 are started, and
     says how many it saw: a map submitting every file at once lets the others all start meanwhile."""
@@ -86,6 +92,12 @@ def test_a_files_error_is_its_outcome_and_the_others_go_on():
 def test_another_error_is_raised():
     with pytest.raises(ValueError, match="a bug in the work"):
         list(ProcessMap(2)(broken_work, names(4)))
+
+
+def test_a_worker_that_dies_stops_the_run_with_one_line():
+    with pytest.raises(AnnotatorError, match="a worker process ended abruptly") as caught:
+        list(ProcessMap(2)(killed_on_three, names(8)))
+    assert "\n" not in str(caught.value)
 
 
 def test_files_in_flight_are_bounded(tmp_path: Path):
