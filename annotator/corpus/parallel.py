@@ -116,7 +116,10 @@ class ProcessMap:
         completed = False
         try:
             def submit(index: int) -> Any:
-                future = pool.submit(outcome_of, work, paths[index])
+                try:
+                    future = pool.submit(outcome_of, work, paths[index])
+                except BrokenProcessPool:  # a worker died since the last file was handed out
+                    raise _worker_died(paths[index]) from None
                 future.add_done_callback(lambda _: finished.put(index))
                 return paths[index], future
 
@@ -195,8 +198,12 @@ def _process_result(handle: tuple[Path, Future]) -> Any:
     try:
         return future.result()
     except BrokenProcessPool:
-        raise AnnotatorError(f"{path}: a worker process ended abruptly (killed, or out of memory?) before this "
-                             "file was done; the run stopped") from None
+        raise _worker_died(path) from None
+
+
+def _worker_died(path: Path) -> AnnotatorError:
+    return AnnotatorError(f"{path}: a worker process ended abruptly (killed, or out of memory?) before this file "
+                          "was done; the run stopped")
 
 
 def _terminate_workers(pool: ProcessPoolExecutor) -> None:

@@ -17,7 +17,6 @@ from pathlib import Path
 
 import pytest
 
-from annotator.cli.main import main
 from annotator.corpus.parallel import ProcessMap, file_map_for, serial_map
 from annotator.errors import AnnotatorError, LogReadError
 from tests.conftest import REPO, SAMPLE_LOGS
@@ -96,7 +95,7 @@ def test_another_error_is_raised():
 
 def test_a_worker_that_dies_stops_the_run_with_one_line():
     with pytest.raises(AnnotatorError, match="a worker process ended abruptly") as caught:
-        list(ProcessMap(2)(killed_on_three, names(8)))
+        list(ProcessMap(2)(killed_on_three, names(40)))  # the death is met by a result or a submission
     assert "\n" not in str(caught.value)
 
 
@@ -157,12 +156,29 @@ def _alive(pid: int) -> bool:
     return True
 
 
+CLUSTER = """
+import sys
+from dask.distributed import LocalCluster
+with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+    print(cluster.scheduler_address, flush=True)
+    sys.stdin.readline()  # until the test closes our stdin
+"""
+
+
 @pytest.fixture(scope="module")
 def cluster():
-    distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, processes=True, threads_per_worker=1,
-                                  dashboard_address=None) as local:
-        yield local.scheduler_address
+    """A LocalCluster of 2 worker processes, in a process of its own: Dask's threads (its event loop, its
+    offload pool) then never share the test process with the Qt tests that run after these."""
+    pytest.importorskip("dask.distributed")
+    process = subprocess.Popen([sys.executable, "-c", CLUSTER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True, cwd=REPO)
+    try:
+        address = process.stdout.readline().strip()
+        assert address.startswith("tcp://"), "the cluster did not start"
+        yield address
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
 
 
 @pytest.fixture(scope="module")
@@ -186,16 +202,15 @@ CLUSTER_COMMANDS = {
 
 
 @pytest.mark.parametrize("command", CLUSTER_COMMANDS)
-def test_a_dask_cluster_gives_the_serial_output(cluster: str, small_corpus: Path, tmp_path: Path, capsys,
-                                                command: str):
+def test_a_dask_cluster_gives_the_serial_output(cluster: str, small_corpus: Path, tmp_path: Path, command: str):
     out = tmp_path / "out"
     results = []
     for where in (["--jobs", "1"], ["--scheduler", cluster]):
         out.mkdir()
-        capsys.readouterr()
-        status = main([str(arg) for arg in [*CLUSTER_COMMANDS[command](small_corpus, out), *where]])
+        done = subprocess.run([sys.executable, "-m", "annotator", *map(str, CLUSTER_COMMANDS[command](small_corpus, out)),
+                               *where], capture_output=True, text=True, cwd=REPO, timeout=300)
         written = {p.name: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
-        results.append((status, *capsys.readouterr(), written))
+        results.append((done.returncode, done.stdout, done.stderr, written))
         shutil.rmtree(out)
     assert results[1] == results[0]
     status, stdout, stderr, written = results[0]
