@@ -86,10 +86,10 @@ def run_reporting_errors(run, args) -> int:
 
 
 def _error_lines(error) -> list[str]:
-    """An error's lines: one, or one per file of a corpus that could not be read and one naming them all."""
-    from annotator.corpus.parallel import UnreadableFiles
-
-    return error.lines() if isinstance(error, UnreadableFiles) else [str(error)]
+    """An error's lines: one, or what an error about several files says (corpus.parallel.UnreadableFiles:
+    a line per file, then one naming them all). Read by name: reporting an error imports nothing."""
+    lines = getattr(error, "lines", None)
+    return lines() if callable(lines) else [str(error)]
 
 
 def one_line(text: str) -> str:
