@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from annotator.analysis.metrics import session_metrics
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
@@ -15,6 +17,11 @@ def _value(value) -> str:
     if value is None:
         return "n/a"
     return f"{value:.3f}" if isinstance(value, float) else str(value)
+
+
+def describe_log(path: Path) -> str:
+    """The summary of the log at PATH (picklable per-file work for a corpus, annotator.corpus.parallel)."""
+    return describe_document(LogDocument.load(path))
 
 
 def describe_document(doc: LogDocument) -> str:

@@ -9,6 +9,7 @@ through annotator.log.annotations only, the sole writer of GC_ANNOT.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
@@ -20,12 +21,14 @@ from annotator.annotation_files.human_format import (
     annotations_from_human_tree,
     human_path_for,
     parse_annotation_xml,
+    turn_tidx,
     write_human_file,
 )
 from annotator.errors import AnnotationFileError
 from annotator.input_files import open_input_file, read_problem
 from annotator.log.document import LogDocument
 from annotator.log.loading import make_parser
+from annotator.log.turn_ids import TurnKey
 
 _SNIFF_BYTES = 4096
 
@@ -51,6 +54,61 @@ def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
                                               session_occurrence=session_ref.occurrence,
                                               turn_occurrence=turn_ref.occurrence)
     return annotations
+
+
+@dataclass(frozen=True)
+class ExtractedTurn:
+    """What extracting and writing annotations read of a turn, as plain values."""
+
+    id: str
+    key: TurnKey | None
+    transcription: str | None
+    tidx: str | None  # the tidx a human-annotation file gives its transcription (human_format)
+
+    def transcription_annotation(self) -> None:
+        return None  # its tidx is in activities, where human_format looks next
+
+    @property
+    def activities(self) -> tuple[ExtractedTurn, ...]:
+        return (self,) if self.tidx else ()
+
+
+@dataclass(frozen=True)
+class ExtractedLog:
+    """A log as extract_all and write_annotations read it: its path, its sessions' ids, times, task
+    completion and turns, as plain values that another process can send back (the per-file work of
+    `annotator extract` over a corpus); the document itself is freed in the worker."""
+
+    path: Path
+    sessions: tuple[ExtractedSession, ...]
+
+
+@dataclass(frozen=True)
+class ExtractedSession:
+    id: str
+    task_completion: str | None
+    times: dict[str, str]  # stime and etime as written
+    turns: tuple[ExtractedTurn, ...]
+    log_path: Path
+
+    def get(self, name: str) -> str | None:
+        return self.times.get(name)
+
+    @property
+    def document(self) -> ExtractedLog:
+        return ExtractedLog(self.log_path, ())
+
+
+def extracted_log(path: Path) -> ExtractedLog:
+    """The log at PATH as an ExtractedLog (picklable per-file work, annotator.corpus.parallel)."""
+    doc = LogDocument.load(path)
+    sessions = tuple(
+        ExtractedSession(session.id, session.task_completion,
+                         {name: value for name in ("stime", "etime") if (value := session.get(name)) is not None},
+                         tuple(ExtractedTurn(turn.id, turn.key, turn.transcription, turn_tidx(turn))
+                               for turn in session.turns), doc.path)
+        for session in doc.sessions)
+    return ExtractedLog(doc.path, sessions)
 
 
 def fold(doc: LogDocument, annotations: AnnotationSet) -> int:

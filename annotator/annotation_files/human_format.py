@@ -106,7 +106,11 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
 
 def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
     """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx."""
-    path = Path(path)
+    write_atomic(path, human_file_bytes(path, annotations, sessions))
+
+
+def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> bytes:
+    """The bytes write_human_file writes to PATH (named in the error when a text cannot be written)."""
     root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
     try:
         for session_ref, session, refs in annotations.in_order(sessions):
@@ -114,7 +118,7 @@ def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Ite
     except ValueError as error:  # characters XML cannot hold
         raise AnnotationFileError(f"{path}: cannot write: {error}") from None
     etree.indent(root, space="  ")
-    write_atomic(path, _DECLARATION + etree.tostring(root, encoding="UTF-8") + b"\n")
+    return _DECLARATION + etree.tostring(root, encoding="UTF-8") + b"\n"
 
 
 def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: SessionRef,
@@ -133,16 +137,14 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
         if ref.occurrence is not None:
             attributes[TURN_OCCURRENCE] = str(ref.occurrence)
         index = turns.get(ref)
-        tidx = _tidx(session.turns[index] if index is not None else None)
+        tidx = turn_tidx(session.turns[index]) if index is not None else None
         if tidx:
             attributes["tidx"] = tidx
         etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
 
 
-def _tidx(turn: Turn | None) -> str | None:
+def turn_tidx(turn: Turn) -> str | None:
     """The turn's transcription annotation's tidx, else that of its first activity with one."""
-    if turn is None:
-        return None
     annotation = turn.transcription_annotation()
     if annotation is not None and annotation.get("tidx"):
         return annotation.get("tidx")

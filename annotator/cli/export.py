@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from annotator.cli.force import add_force_argument, output_guard
+from annotator.cli.jobs import add_jobs_arguments
 
 # Kept here (not read from annotator.export.formats) so that building the parser imports nothing heavy.
 FORMATS = ("csv", "parquet", "convlab", "dialbb", "lmc", "lmc-text", "sclite", "human")
@@ -40,9 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, help="convlab: seed of the shuffle before --split-ratios cut (default 42)")
     parser.add_argument("--speaker", choices=SPEAKERS, help="lmc, lmc-text: whose utterances (default: user)")
     add_force_argument(parser)
+    add_jobs_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.cli.jobs import file_map
     from annotator.cli.main import one_line
     from annotator.cli.progress import progress
     from annotator.export.formats import EXPORT_FORMATS
@@ -54,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     if not fmt.output_is_folder:  # a folder is checked by the format, in the folder it writes (convlab: OUT/NAME)
         guard.check_file(args.output)
     report = fmt.run(list(args.paths), args.output, options,
-                     progress=lambda items, total=None: progress(items, "exporting", total), guard=guard)
+                     progress=lambda items, total=None: progress(items, "exporting", total), guard=guard,
+                     file_map=file_map(args))
     for warning in report.warnings:
         print(f"annotator: warning: {one_line(warning)}", file=sys.stderr)
     print(report, file=sys.stderr)

@@ -1,23 +1,37 @@
-"""`annotator info PATH...`: a human summary of each session."""
+"""`annotator info PATH...`: a human summary of each session.
+
+A log that cannot be read is one line on stderr; the others are summarised, and the exit status is 2.
+"""
 
 from __future__ import annotations
 
 import argparse
 from pathlib import Path
 
+from annotator.cli.jobs import add_jobs_arguments
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
+    add_jobs_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.analysis.summary import describe_document
+    from annotator.analysis.summary import describe_log
+    from annotator.cli.jobs import BadFiles, file_map
+    from annotator.cli.progress import progress
     from annotator.corpus.paths import expand_log_paths
-    from annotator.log.document import LogDocument
+    from annotator.errors import AnnotatorError
 
     paths = expand_log_paths(args.paths)
-    for number, path in enumerate(paths):
-        if number:
+    bad = BadFiles()
+    shown = 0
+    for _, outcome in file_map(args)(describe_log, paths, lambda items, total=None: progress(items, "info", total)):
+        if isinstance(outcome, AnnotatorError):
+            bad.report(outcome)
+            continue
+        if shown:
             print()
-        print(describe_document(LogDocument.load(path)))
-    return 0
+        print(outcome)
+        shown += 1
+    return bad.finish()

@@ -69,7 +69,8 @@ def run_reporting_errors(run, args) -> int:
     try:
         return run(args)
     except AnnotatorError as error:
-        print(f"annotator: {one_line(str(error))}", file=sys.stderr)
+        for line in _error_lines(error):
+            print(f"annotator: {one_line(line)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("annotator: interrupted", file=sys.stderr)
@@ -82,6 +83,13 @@ def run_reporting_errors(run, args) -> int:
         print(f"annotator: internal error ({type(error).__name__}: {one_line(str(error))}); set ANNOTATOR_DEBUG=1 for details",
               file=sys.stderr)
         return 70
+
+
+def _error_lines(error) -> list[str]:
+    """An error's lines: one, or what an error about several files says (corpus.parallel.UnreadableFiles:
+    a line per file, then one naming them all). Read by name: reporting an error imports nothing."""
+    lines = getattr(error, "lines", None)
+    return lines() if callable(lines) else [str(error)]
 
 
 def one_line(text: str) -> str:

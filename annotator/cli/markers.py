@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from functools import partial
 from pathlib import Path
 
 from annotator.cli.force import add_force_argument, output_guard
+from annotator.cli.jobs import add_jobs_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stats-file-prefix", default="stats", metavar="P",
                         help="write P-per-session.csv and P-overall.csv (default: stats)")
     add_force_argument(parser, "overwrite existing output files, even an input (refused by default)")
+    add_jobs_arguments(parser)
 
 
 def stats_paths(prefix: str | Path) -> tuple[Path, Path]:
@@ -38,10 +41,12 @@ def stats_paths(prefix: str | Path) -> tuple[Path, Path]:
 
 
 def run(args: argparse.Namespace) -> int:
+    from annotator.cli.jobs import file_map
     from annotator.cli.progress import progress
+    from annotator.corpus.parallel import first_results, raise_if_failed
     from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotatorError, WriteError
-    from annotator.markers.extract import extract_markers, extracted_markers_csv
+    from annotator.markers.extract import extracted_markers_csv, log_markers
     from annotator.markers.language import load_markers
     from annotator.markers.stats import MarkerStatistics
     from annotator.outputs.staging import write_together
@@ -61,7 +66,10 @@ def run(args: argparse.Namespace) -> int:
     paths = expand_log_paths(args.paths)
     if not paths:
         raise AnnotatorError(f"{', '.join(map(str, args.paths))}: no logs found, nothing written")
-    results = extract_markers(markers, paths, lambda items, total=None: progress(items, "markers", total))
+    failed: list[AnnotatorError] = []
+    outcomes = file_map(args)(partial(log_markers, markers), paths, lambda items, total=None: progress(items, "markers", total))
+    results = [row for _, rows in first_results(outcomes, failed) for row in rows]
+    raise_if_failed(failed)
     contents = {args.output: extracted_markers_csv(results).encode("utf-8")}
     if args.stats:
         statistics = MarkerStatistics.of(markers.names, results)

@@ -1,6 +1,7 @@
 """Per-file work over a corpus: one function applied to every log, results in the input order.
 
-    for path, outcome in serial_map(summarise_log, paths, progress):
+    file_map = file_map_for(jobs=None, scheduler=None)   # every core, or a Dask cluster, or serial
+    for path, outcome in file_map(summarise_log, paths, progress):
         if isinstance(outcome, AnnotatorError): ...   # that file's one-line error
         else: ...                                     # that file's result
 
@@ -11,19 +12,38 @@ work is the file's outcome (the caller decides whether it stops the run);
 any other exception propagates. WORK must be picklable (a module-level
 function, or a functools.partial of one) and its results too, so that the
 same call can run in other processes or on other machines.
+
+Three maps keep that contract: serial_map (in this process), ProcessMap (N
+local processes) and DaskMap (the workers of a dask.distributed scheduler).
+The two others keep at most a few files per worker in flight, so a corpus of
+thousands of logs never piles up results in memory, and advance PROGRESS as
+each file finishes (in whatever order), while yielding in input order.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+import multiprocessing
+import os
+import queue
+import signal
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from annotator.errors import AnnotatorError
 from annotator.progress import Progress
 
 T = TypeVar("T")
 Outcome = tuple[Path, T | AnnotatorError]
+
+SCHEDULER_ENVIRONMENT = "DASK_SCHEDULER_ADDRESS"
+NEEDS_DASK = "--scheduler needs dask.distributed: pip install 'communicator-annotator[cluster]'"
+IN_FLIGHT_PER_WORKER = 2  # one running, one queued: a worker never waits for the parent to hand it a file
+# The workers fork from a server that has imported these once (see _process_context).
+_PRELOAD = ["annotator.log.document", "annotator.analysis.metrics", "annotator.corpus.parallel"]
 
 
 class FileMap(Protocol):
@@ -36,8 +56,220 @@ def serial_map(work: Callable[[Path], T], paths: Sequence[Path],
     """WORK over PATHS one after the other, in this process."""
     items = paths if progress is None else progress(paths, total=len(paths))
     for path in items:
+        yield path, outcome_of(work, path)
+
+
+def outcome_of(work: Callable[[Path], T], path: Path) -> T | AnnotatorError:
+    """WORK(PATH), or the AnnotatorError it raised: what travels back from a worker."""
+    try:
+        return work(path)
+    except AnnotatorError as error:
+        return error
+
+
+def available_cores() -> int:
+    """The cores this process may run on (its CPU affinity), at least 1."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # no affinity on this system (macOS, Windows)
+        return max(1, os.cpu_count() or 1)
+
+
+def file_map_for(jobs: int | None = None, scheduler: str | None = None) -> FileMap:
+    """The map a corpus command uses: SCHEDULER (a dask.distributed address) when given, else JOBS local
+    processes (None: every core this process may use; 1: serial, in this process)."""
+    if scheduler:
+        return DaskMap(scheduler)
+    jobs = available_cores() if jobs is None else jobs
+    if jobs < 1:
+        raise AnnotatorError(f"--jobs {jobs}: expected a number of processes from 1")
+    return serial_map if jobs == 1 else ProcessMap(jobs)
+
+
+def scheduler_from_environment() -> str | None:
+    return os.environ.get(SCHEDULER_ENVIRONMENT, "").strip() or None
+
+
+class ProcessMap:
+    """WORK in JOBS processes of this machine.
+
+    The processes start from a fork server (multiprocessing's "forkserver"), not by forking this
+    process: a fork copies whatever threads the parent runs (tqdm's monitor, a Dask client, a GUI)
+    in whatever state their locks are, while the fork server is a fresh single-threaded process
+    that has imported the log-reading modules once, so each worker starts in milliseconds. Where
+    there is no fork server (Windows), "spawn". concurrent.futures rather than multiprocessing.Pool:
+    a worker that dies (killed, out of memory) breaks the run with an error instead of leaving its
+    file waiting forever. The workers ignore SIGINT: Ctrl+C reaches the parent, which terminates
+    them, so none is left behind."""
+
+    def __init__(self, jobs: int):
+        self.jobs = jobs
+
+    def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
+                 progress: Progress | None = None) -> Iterator[Outcome]:
+        if len(paths) < 2:  # a pool would only add its start
+            yield from serial_map(work, paths, progress)
+            return
+        pool = ProcessPoolExecutor(min(self.jobs, len(paths)), mp_context=_process_context(),
+                                   initializer=_ignore_interrupts)
+        finished: queue.SimpleQueue = queue.SimpleQueue()
+        completed = False
         try:
-            outcome = work(path)
-        except AnnotatorError as error:
-            outcome = error
-        yield path, outcome
+            def submit(index: int) -> Any:
+                try:
+                    future = pool.submit(outcome_of, work, paths[index])
+                except BrokenProcessPool:  # a worker died since the last file was handed out
+                    raise _worker_died(paths[index]) from None
+                future.add_done_callback(lambda _: finished.put(index))
+                return paths[index], future
+
+            yield from _in_order(paths, submit, finished.get, _process_result,
+                                 self.jobs * IN_FLIGHT_PER_WORKER, progress)
+            completed = True
+        finally:
+            if not completed:  # interrupted, an error, or the caller stopped reading: stop the workers now
+                _terminate_workers(pool)
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+class DaskMap:
+    """WORK on the workers of the dask.distributed scheduler at ADDRESS.
+
+    What travels to the workers is WORK (by reference: the workers must import the same annotator)
+    and each file's path, which they must see on a shared file system; what comes back is each
+    file's result. dask is imported only here."""
+
+    def __init__(self, address: str):
+        self.address = address
+
+    def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
+                 progress: Progress | None = None) -> Iterator[Outcome]:
+        distributed = _import_distributed()
+        try:
+            client = distributed.Client(self.address, timeout="20s")
+        except (OSError, TimeoutError, ValueError) as error:
+            raise AnnotatorError(f"--scheduler {self.address}: cannot reach the Dask scheduler: "
+                                 f"{str(error) or type(error).__name__}") from None
+        try:
+            workers = max(1, sum(client.nthreads().values()))
+            finished: queue.SimpleQueue = queue.SimpleQueue()
+
+            def submit(index: int) -> Any:
+                future = client.submit(outcome_of, work, paths[index], pure=False)
+                future.add_done_callback(lambda _: finished.put(index))
+                return future
+
+            yield from _in_order(paths, submit, finished.get, lambda future: future.result(),
+                                 workers * IN_FLIGHT_PER_WORKER, progress)
+        finally:
+            client.close()
+
+
+def _in_order(paths: Sequence[Path], submit: Callable[[int], Any], next_finished: Callable[[], int],
+              result: Callable[[Any], Any], in_flight: int, progress: Progress | None) -> Iterator[Outcome]:
+    """Keep IN_FLIGHT files submitted; tick PROGRESS as each finishes; yield the outcomes in input order.
+
+    SUBMIT(i) starts the work on paths[i] and returns its handle; NEXT_FINISHED() blocks until some
+    submitted index finishes and returns it; RESULT(handle) is its outcome (or raises its error)."""
+    ticks = iter(progress(range(len(paths)), total=len(paths))) if progress is not None else None
+    if ticks is not None:
+        next(ticks, None)  # a wrapper counts an item done when the next is asked for: this shows 0 of N
+    handles: dict[int, Any] = {}
+    done: set[int] = set()
+    next_to_submit = next_to_yield = 0
+    while next_to_yield < len(paths):
+        while next_to_submit < len(paths) and next_to_submit - next_to_yield < in_flight:
+            handles[next_to_submit] = submit(next_to_submit)
+            next_to_submit += 1
+        if next_to_yield not in done:
+            done.add(next_finished())
+            if ticks is not None:
+                next(ticks, None)
+            continue
+        done.discard(next_to_yield)
+        yield paths[next_to_yield], result(handles.pop(next_to_yield))
+        next_to_yield += 1
+    if ticks is not None:
+        deque(ticks, maxlen=0)  # lets the progress wrapper finish (tqdm closes its bar)
+
+
+def _process_result(handle: tuple[Path, Future]) -> Any:
+    path, future = handle
+    try:
+        return future.result()
+    except BrokenProcessPool:
+        raise _worker_died(path) from None
+
+
+def _worker_died(path: Path) -> AnnotatorError:
+    return AnnotatorError(f"{path}: a worker process ended abruptly (killed, or out of memory?) before this file "
+                          "was done; the run stopped")
+
+
+def _terminate_workers(pool: ProcessPoolExecutor) -> None:
+    """Terminate POOL's processes (Python 3.14 has pool.terminate_workers(); before, only its _processes)."""
+    terminate = getattr(pool, "terminate_workers", None)
+    if terminate is not None:
+        terminate()
+        return
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
+
+
+def _process_context():
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(_PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _import_distributed():
+    try:
+        import dask.distributed as distributed
+    except ImportError:
+        raise AnnotatorError(NEEDS_DASK) from None
+    return distributed
+
+
+def first_results(outcomes: Iterable[Outcome], failed: list[AnnotatorError]) -> Iterator[tuple[Path, Any]]:
+    """The (path, result) of OUTCOMES in order; each file's AnnotatorError goes to FAILED instead."""
+    for path, outcome in outcomes:
+        if isinstance(outcome, AnnotatorError):
+            failed.append(outcome)
+        else:
+            yield path, outcome
+
+
+class UnreadableFiles(AnnotatorError):
+    """Some files of a corpus could not be read (the others were): one line for each, and a last
+    line naming them all when there are several. CONSEQUENCE says what the command did about it."""
+
+    def __init__(self, errors: Sequence[AnnotatorError], consequence: str = ""):
+        self.errors = list(errors)
+        self.consequence = consequence
+        super().__init__(self.lines()[-1])
+
+    def lines(self) -> list[str]:
+        summary = summary_line(self.errors, self.consequence)
+        return [str(error) for error in self.errors] + ([summary] if summary else [])
+
+    def __reduce__(self):
+        return type(self), (self.errors, self.consequence)
+
+
+def summary_line(errors: Sequence[AnnotatorError], consequence: str = "") -> str | None:
+    """The line that names every file of ERRORS, when there are several (one error names its file itself)."""
+    if len(errors) < 2:
+        return None
+    names = ", ".join(str(getattr(error, "path", "") or error) for error in errors)
+    return f"{len(errors)} files could not be read: {names}" + (f"; {consequence}" if consequence else "")
+
+
+def raise_if_failed(failed: Sequence[AnnotatorError], consequence: str = "nothing written") -> None:
+    if failed:
+        raise UnreadableFiles(failed, consequence)

@@ -37,6 +37,7 @@ from copy import deepcopy
 from pathlib import Path
 from typing import Any, BinaryIO
 
+from annotator.corpus.parallel import FileMap, serial_map
 from annotator.export.convlab_ontology import build_ontology, dialogue_acts, system_acts
 from annotator.export.convlab_readme import preprocess_text, readme_text
 from annotator.export.dialogue_text import (
@@ -61,11 +62,12 @@ _ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so the same logs give the same bytes
 
 
 def export_convlab(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                   progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                   progress: Progress | None = None, guard: OutputGuard | None = None,
+                   file_map: FileMap = serial_map) -> ExportReport:
     options = options or ExportOptions()
     name = check_dataset_name(options.dataset)
     check_split_options(options)
-    read, warnings = read_dialogues(paths, options.text, keep_empty=True, progress=progress)
+    read, warnings = read_dialogues(paths, options.text, keep_empty=True, progress=progress, file_map=file_map)
     ordered = order_by_split(read, assign_splits(read, options))
     dialogues = [dialogue_record(d, name, split, number, options.text) for split, number, d in ordered]
     ontology = build_ontology(dialogues)

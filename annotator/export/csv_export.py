@@ -22,7 +22,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from annotator.corpus.parallel import FileMap, Outcome, serial_map
+from annotator.corpus.parallel import FileMap, Outcome, raise_if_failed, serial_map
 from annotator.corpus.paths import common_root, expand_log_paths
 from annotator.errors import AnnotatorError, LogReadError
 from annotator.export.csv_audio import AudioCells
@@ -114,18 +114,23 @@ def csv_blocks(outcomes: Iterator[Outcome], summary: ExportSummary,
                skip_unreadable: bool) -> Iterator[tuple[str, bytes]]:
     """(file name, bytes to append to it): the three header lines, then each log's rows in the order
     of OUTCOMES, sessions sharing an id numbered across the logs in that order. SUMMARY counts them.
-    An unreadable log raises its error, or with SKIP_UNREADABLE is listed in SUMMARY and left out."""
+    An unreadable log is listed in SUMMARY and left out with SKIP_UNREADABLE; otherwise the other
+    logs are still read, to name them all, and at the end the one error (or UnreadableFiles) is raised."""
     sessions, turns, events = FILE_NAMES
     yield sessions, csv_line(SESSION_COLUMNS).encode("utf-8")
     yield turns, csv_line(TURN_COLUMNS).encode("utf-8")
     yield events, csv_line(EVENT_COLUMNS).encode("utf-8")
     session_ids: Counter[str] = Counter()
+    failed: list[AnnotatorError] = []
     for path, rows in outcomes:
         if isinstance(rows, AnnotatorError):
-            if not skip_unreadable or not isinstance(rows, LogReadError):
-                raise rows
-            summary.errors.append(rows)
+            if skip_unreadable and isinstance(rows, LogReadError):
+                summary.errors.append(rows)
+            else:
+                failed.append(rows)
             continue
+        if failed:
+            continue  # nothing will be written: the other logs are read only to name every unreadable one
         if rows is None:
             summary.skipped.append(path)
             continue
@@ -140,3 +145,6 @@ def csv_blocks(outcomes: Iterator[Outcome], summary: ExportSummary,
         summary.sessions += len(rows.sessions)
         summary.events += rows.n_events
         summary.logs.append(path)
+    if len(failed) == 1:
+        raise failed[0]
+    raise_if_failed(failed)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from annotator.corpus.parallel import FileMap, serial_map
 from annotator.export.dialogue_text import (
     DEFAULT_TEXT,
     ExportOptions,
@@ -37,9 +38,11 @@ _SPEAKER_LABEL = re.compile(r"(User|System): ")
 
 
 def export_dialbb(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                  progress: Progress | None = None, guard: OutputGuard | None = None,
+                  file_map: FileMap = serial_map) -> ExportReport:
     options = options or ExportOptions()
-    dialogues, warnings = read_dialogues(paths, options.text or DEFAULT_TEXT, keep_empty=False, progress=progress)
+    dialogues, warnings = read_dialogues(paths, options.text or DEFAULT_TEXT, keep_empty=False, progress=progress,
+                                        file_map=file_map)
     lines: list[str] = []
     utterances = 0
     for dialogue in dialogues:

@@ -24,12 +24,13 @@ each log has been read.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from annotator.analysis.metrics import session_metrics
 from annotator.analysis.metrics_scan import transcriptions_by_turn
+from annotator.corpus.parallel import FileMap, first_results, raise_if_failed, serial_map
 from annotator.corpus.paths import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.errors import AnnotatorError
 from annotator.file_name_text import name_text
@@ -138,30 +139,39 @@ class Dialogue:
 
 
 def read_dialogues(paths: list[Path], text: str = DEFAULT_TEXT, keep_empty: bool = False,
-                   progress: Progress | None = None) -> tuple[list[Dialogue], list[str]]:
-    """The dialogues of the logs at PATHS (files or folders), and the warnings for the caller."""
+                   progress: Progress | None = None,
+                   file_map: FileMap = serial_map) -> tuple[list[Dialogue], list[str]]:
+    """The dialogues of the logs at PATHS (files or folders), and the warnings for the caller.
+
+    Each log is read by FILE_MAP's work (log_dialogues); logs that cannot be read are all named
+    in one UnreadableFiles error, raised once every other log was read."""
     check_text_choice(text)
     paths = [Path(p) for p in paths]
-    root = common_root(paths) if paths else Path.cwd()
+    work = partial(log_dialogues, root=common_root(paths) if paths else Path.cwd(), text=text, keep_empty=keep_empty)
     dialogues: list[Dialogue] = []
     warnings: list[str] = []
-    for path, doc in iter_log_documents(paths, progress):
-        log_name = name_text(relative_name(path, root))
-        for session in doc.sessions:
-            dialogue = session_dialogue(session, path, log_name, text, keep_empty, warnings)
-            if dialogue is not None:
-                dialogues.append(dialogue)
+    failed: list[AnnotatorError] = []
+    for _, (found, said) in first_results(file_map(work, expand_log_paths(paths), progress), failed):
+        dialogues += found
+        warnings += said
+    raise_if_failed(failed)
     return dialogues, warnings
 
 
-def iter_log_documents(paths: list[Path], progress: Progress | None = None) -> Iterator[tuple[Path, LogDocument]]:
-    """Load each log below PATHS in turn (folders expanded, MITRE annotation files skipped)."""
-    candidates = expand_log_paths(paths)
-    items = candidates if progress is None else progress(candidates, total=len(candidates))
-    for path in items:
-        if root_tag(path) == ANNOTATION_ROOT:
-            continue
-        yield path, LogDocument.load(path)
+def log_dialogues(path: Path, *, root: Path, text: str, keep_empty: bool) -> tuple[list[Dialogue], list[str]]:
+    """The dialogues of one log and their warnings (none for a MITRE annotation file): per-file work."""
+    doc = load_log(path)
+    if doc is None:
+        return [], []
+    log_name = name_text(relative_name(path, root))
+    warnings: list[str] = []
+    dialogues = [session_dialogue(session, path, log_name, text, keep_empty, warnings) for session in doc.sessions]
+    return [dialogue for dialogue in dialogues if dialogue is not None], warnings
+
+
+def load_log(path: Path) -> LogDocument | None:
+    """The log at PATH, or None for a MITRE human-annotation file (a corpus folder holds both)."""
+    return None if root_tag(path) == ANNOTATION_ROOT else LogDocument.load(path)
 
 
 def session_dialogue(session: Session, path: Path, log_name: str, text: str, keep_empty: bool,

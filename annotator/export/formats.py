@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from annotator.corpus.parallel import FileMap, serial_map
 from annotator.export.dialogue_text import ExportOptions, ExportReport
 from annotator.outputs.guard import OutputGuard
 from annotator.progress import Progress
@@ -38,10 +39,13 @@ class ExportFormat:
     file_suffix: str = ""  # the usual suffix of the output file, for save dialogs
 
     def run(self, paths: list[Path], output: Path, options: ExportOptions | None = None,
-            progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
-        """Export; GUARD, if given, checks every file before it replaces anything (see output_guard)."""
+            progress: Progress | None = None, guard: OutputGuard | None = None,
+            file_map: FileMap | None = None) -> ExportReport:
+        """Export; GUARD, if given, checks every file before it replaces anything (see output_guard);
+        FILE_MAP, if given, runs the per-file work (in this process by default)."""
         exporter = getattr(importlib.import_module(f"annotator.export.{self.module}"), self.function)
-        return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress, guard)
+        mapped = {"file_map": file_map} if file_map is not None else {}
+        return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress, guard, **mapped)
 
 
 EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
@@ -63,11 +67,12 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
 
 
 def export_csv_report(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                      progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                      progress: Progress | None = None, guard: OutputGuard | None = None,
+                      file_map: FileMap = serial_map) -> ExportReport:
     """The CSV export (annotator.export.csv_export) behind the same interface as the others."""
     from annotator.export.csv_export import export_csv
 
-    summary = export_csv(paths, out_dir, progress=progress, guard=guard)
+    summary = export_csv(paths, out_dir, progress=progress, guard=guard, file_map=file_map)
     return ExportReport("csv", out_dir, list(summary.files), summary.sessions, summary.turns, summary=str(summary))
 
 

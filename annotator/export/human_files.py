@@ -14,38 +14,61 @@ turns' transcriptions, written by annotator.annotation_files.human_format in the
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 from annotator.annotation_files.fold import extract
-from annotator.annotation_files.human_format import human_path_for, write_human_file
-from annotator.corpus.paths import common_root
-from annotator.export.dialogue_text import (
-    ExportOptions,
-    ExportReport,
-    iter_log_documents,
-    relative_name,
-)
+from annotator.annotation_files.human_format import human_file_bytes, human_path_for
+from annotator.corpus.parallel import FileMap, first_results, raise_if_failed, serial_map
+from annotator.corpus.paths import common_root, expand_log_paths
+from annotator.errors import AnnotatorError
+from annotator.export.dialogue_text import ExportOptions, ExportReport, load_log, relative_name
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
 from annotator.progress import Progress
 
 
+@dataclass(frozen=True)
+class HumanFile:
+    """One log's human-annotation file: where it goes in the output folder, and what it holds."""
+
+    relative: Path
+    content: bytes
+    sessions: int
+    transcriptions: int
+
+
 def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                 progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                 progress: Progress | None = None, guard: OutputGuard | None = None,
+                 file_map: FileMap = serial_map) -> ExportReport:
     paths = [Path(p) for p in paths]
     out_dir = Path(out_dir)
-    root = common_root(paths) if paths else Path.cwd()
+    work = partial(human_file_of, root=common_root(paths) if paths else Path.cwd(), out_dir=out_dir)
     report = ExportReport("human", out_dir)
+    failed: list[AnnotatorError] = []
     with StagedFolder(out_dir, guard) as staged:
-        for path, doc in iter_log_documents(paths, progress):
-            relative = human_path_for(relative_name(path, root))
-            if relative.is_absolute() or ".." in relative.parts:  # a log outside the common root
-                relative = Path(relative.name)
-            annotations = extract(doc)
-            write_human_file(staged.path(relative), annotations, doc.sessions)
-            report.sessions += len(doc.sessions)
-            report.utterances += len(annotations.transcriptions)
+        for _, human in first_results(file_map(work, expand_log_paths(paths), progress), failed):
+            if human is None:
+                continue
+            staged.write(human.relative, human.content)
+            report.sessions += human.sessions
+            report.utterances += human.transcriptions
+        raise_if_failed(failed)
     report.files = staged.files
     report.summary = (f"wrote {len(report.files)} human-annotation file(s) for {report.sessions} session(s), "
                       f"{report.utterances} transcription(s), to {out_dir}")
     return report
+
+
+def human_file_of(path: Path, *, root: Path, out_dir: Path) -> HumanFile | None:
+    """The human-annotation file of the log at PATH, for OUT_DIR (None for a MITRE file itself): per-file work."""
+    doc = load_log(path)
+    if doc is None:
+        return None
+    relative = human_path_for(relative_name(path, root))
+    if relative.is_absolute() or ".." in relative.parts:  # a log outside the common root
+        relative = Path(relative.name)
+    annotations = extract(doc)
+    content = human_file_bytes(out_dir / relative, annotations, doc.sessions)
+    return HumanFile(relative, content, len(doc.sessions), len(annotations.transcriptions))

@@ -32,6 +32,7 @@ import json
 import math
 from pathlib import Path
 
+from annotator.corpus.parallel import FileMap, serial_map
 from annotator.export.dialogue_text import (
     SPEAKER_CHOICES,
     Dialogue,
@@ -48,18 +49,20 @@ from annotator.progress import Progress
 
 
 def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-               progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+               progress: Progress | None = None, guard: OutputGuard | None = None,
+               file_map: FileMap = serial_map) -> ExportReport:
     options = options or ExportOptions()
-    groups, warnings, sessions = _grouped(paths, options, progress)
+    groups, warnings, sessions = _grouped(paths, options, progress, file_map)
     lines = [json.dumps(_record(session_id, utterance, options.speaker), ensure_ascii=False)
              for session_id, utterances in groups.items() for utterance in utterances]
     return _write("lmc", out_file, lines, sessions, warnings, guard)
 
 
 def export_lmc_text(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                    progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                    progress: Progress | None = None, guard: OutputGuard | None = None,
+                    file_map: FileMap = serial_map) -> ExportReport:
     options = options or ExportOptions()
-    groups, warnings, sessions = _grouped(paths, options, progress)
+    groups, warnings, sessions = _grouped(paths, options, progress, file_map)
     lines = [utterance.text for utterances in groups.values() for utterance in utterances]
     return _write("lmc-text", out_file, lines, sessions, warnings, guard)
 
@@ -69,11 +72,12 @@ def timestamp_ms(utterance: Utterance) -> int | None:
     return round(start * 1000) if start is not None and math.isfinite(start) else None
 
 
-def _grouped(paths: list[Path], options: ExportOptions,
-             progress: Progress | None) -> tuple[dict[str, list[Utterance]], list[str], int]:
+def _grouped(paths: list[Path], options: ExportOptions, progress: Progress | None,
+             file_map: FileMap) -> tuple[dict[str, list[Utterance]], list[str], int]:
     if options.speaker not in SPEAKER_CHOICES:
         raise ExportOptionError(f"--speaker {options.speaker}: expected one of {', '.join(SPEAKER_CHOICES)}")
-    dialogues, warnings = read_dialogues(paths, options.text, keep_empty=False, progress=progress)
+    dialogues, warnings = read_dialogues(paths, options.text, keep_empty=False, progress=progress,
+                                        file_map=file_map)
     groups: dict[str, list[Utterance]] = {}
     ids = [strip_id(dialogue.session_id) for dialogue in dialogues]
     for dialogue, session_id, occurrence in zip(dialogues, ids, occurrences(ids)):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.corpus.parallel import FileMap, serial_map
 from annotator.errors import AnnotatorError
 from annotator.export.dialogue_text import ExportOptions, ExportReport
 from annotator.export.tables import TABLES, tables_from
@@ -24,13 +25,14 @@ class ParquetUnavailableError(AnnotatorError):
 
 
 def export_parquet(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                   progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                   progress: Progress | None = None, guard: OutputGuard | None = None,
+                   file_map: FileMap = serial_map) -> ExportReport:
     try:
         import pyarrow
         import pyarrow.parquet
     except ImportError:
         raise ParquetUnavailableError(NEEDS_PYARROW) from None
-    found = tables_from(paths, progress=progress)
+    found = tables_from(paths, progress=progress, file_map=file_map)
     frames = {"sessions": found.sessions, "turns": found.turns, "events": found.events}
     names = [f"{table}.parquet" for table in TABLES]
     with StagedFolder(out_dir, guard) as staged:

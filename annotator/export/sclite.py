@@ -27,13 +27,10 @@ from pathlib import Path
 
 from annotator.analysis.metrics_scan import transcriptions_by_turn
 from annotator.analysis.metrics_wer import recognizer_text
-from annotator.corpus.paths import common_root
-from annotator.export.dialogue_text import (
-    ExportOptions,
-    ExportReport,
-    iter_log_documents,
-    relative_name,
-)
+from annotator.corpus.parallel import FileMap, first_results, raise_if_failed, serial_map
+from annotator.corpus.paths import common_root, expand_log_paths
+from annotator.errors import AnnotatorError
+from annotator.export.dialogue_text import ExportOptions, ExportReport, load_log, relative_name
 from annotator.log.elements import Session
 from annotator.log.text import normalize_words
 from annotator.outputs.guard import OutputGuard
@@ -74,7 +71,8 @@ def _unique(candidate: str, taken: set[str]) -> str:
 
 
 def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None, guard: OutputGuard | None = None) -> ExportReport:
+                  progress: Progress | None = None, guard: OutputGuard | None = None,
+                  file_map: FileMap = serial_map) -> ExportReport:
     out_dir = Path(out_dir)
     ids = _Ids()
     reference: list[str] = []
@@ -83,23 +81,31 @@ def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | Non
     sessions = 0
     paths = [Path(p) for p in paths]
     root = common_root(paths) if paths else Path.cwd()
-    for path, doc in iter_log_documents(paths, progress):
-        for session in doc.sessions:
-            pairs = scored_turns(session)
+    failed: list[AnnotatorError] = []
+    for path, scored in first_results(file_map(scored_sessions, expand_log_paths(paths), progress), failed):
+        for session_id, pairs in scored:
             if not pairs:
-                warnings.append(f"{relative_name(path, root)}: session {session.id}: skipped, no user turn has "
+                warnings.append(f"{relative_name(path, root)}: session {session_id}: skipped, no user turn has "
                                 "both a transcription and recognizer text")
                 continue
             sessions += 1
-            speaker = ids.speaker(session.id)
+            speaker = ids.speaker(session_id)
             for turn_id, ref_words, hyp_words in pairs:
                 utterance_id = ids.utterance(speaker, turn_id)
                 reference.append(trn_line(ref_words, utterance_id))
                 hypothesis.append(trn_line(hyp_words, utterance_id))
+    raise_if_failed(failed)
     with StagedFolder(out_dir, guard) as staged:
         for name, lines in ((REFERENCE_FILE, reference), (HYPOTHESIS_FILE, hypothesis)):
             staged.write(name, "".join(lines).encode("utf-8"))
     return ExportReport("sclite", out_dir, staged.files, sessions, len(reference), warnings)
+
+
+def scored_sessions(path: Path) -> list[tuple[str, list[tuple[str, list[str], list[str]]]]]:
+    """(session id, scored turns) of each session of the log at PATH, none for a MITRE annotation
+    file: the per-file work of the export, picklable with its results."""
+    doc = load_log(path)
+    return [] if doc is None else [(session.id, scored_turns(session)) for session in doc.sessions]
 
 
 def scored_turns(session: Session) -> list[tuple[str, list[str], list[str]]]:

@@ -156,14 +156,18 @@ def sender_id(path: Path) -> str:
 
 def extract_markers(markers: MarkerSet, paths: Sequence[Path], progress: Progress | None = None) -> list[SessionMarkers]:
     """Load each log in turn (one in memory at a time) and collect its sessions' rows."""
-    from annotator.log.document import LogDocument
-
     results: list[SessionMarkers] = []
     for path in progress(paths, total=len(paths)) if progress else paths:
-        doc = LogDocument.load(path)
-        results += session_markers(evaluate_log(markers, doc), sender_id(path))
-        del doc
+        results += log_markers(markers, path)
     return results
+
+
+def log_markers(markers: MarkerSet, path: Path) -> list[SessionMarkers]:
+    """The rows of each session of the log at PATH: the per-file work of a corpus, picklable with
+    its results, so that it can run in other processes (annotator.corpus.parallel)."""
+    from annotator.log.document import LogDocument
+
+    return session_markers(evaluate_log(markers, LogDocument.load(path)), sender_id(path))
 
 
 def extracted_markers_csv(results: Iterable[SessionMarkers]) -> str:
