@@ -120,9 +120,8 @@ class TimelineView(QWidget):
     # ----- public API
     def set_session(self, session: Session | None, turn_index: int | None = None,
                     timeline: TimelineData | None = None) -> None:
-        """Show SESSION (None: nothing) with turn TURN_INDEX selected and in view with some context
-        (see reading_range); forgets markers and cursor; the lanes scroll back to the top. TIMELINE,
-        if given, is build_timeline(SESSION) already made (off the GUI thread)."""
+        """Show SESSION (None: nothing), turn TURN_INDEX selected and in view (see reading_range), from TIMELINE
+        if given (build_timeline made off the GUI thread); forgets markers, cursor, scroll."""
         self.timeline = timeline if timeline is not None and session is not None else build_timeline(session)
         self.marker_lanes = []
         self.selected_turn = None
