@@ -56,6 +56,15 @@ UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
 MARKER_COLOUR = QColor("#e08a00")
 PLACEHOLDER_TEXT = QColor("#8a7a50")
 NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER)
+# What a paint asks of every visible cell, several times a second while scrolling: kept per row
+# until the row's turn changes, so a repaint makes no Python call beyond a dictionary lookup.
+PAINTED_ROLES = frozenset(int(role) for role in (
+    Role.DisplayRole, Role.TextAlignmentRole, Role.BackgroundRole, Role.ForegroundRole, Role.FontRole,
+    Role.DecorationRole))
+# Every role data() answers; a view asks of others (size hints, check states...) for every cell it paints.
+ANSWERED_ROLES = PAINTED_ROLES | frozenset(int(role) for role in (
+    Role.EditRole, Role.ToolTipRole, TURN_ROLE, NEEDS_TRANSCRIPTION_ROLE, SPEAKER_ROLE, SECONDS_ROLE))
+KEPT_ROWS = 2000  # rows whose cells are kept (a few screens of them); past that the memo starts again
 _TOP = QModelIndex()  # the table's rows have no parent
 
 
@@ -78,6 +87,7 @@ class TurnTableModel(QAbstractTableModel):
         self._marker = dot_icon(MARKER_COLOUR, 8)  # the glyph of a user turn still to transcribe
         self._italic = QFont()
         self._italic.setItalic(True)
+        self._painted: dict[int, dict[tuple[int, int], object]] = {}  # row -> (column, role) -> value
 
     # --- the session shown -------------------------------------------------
     @property
@@ -87,13 +97,17 @@ class TurnTableModel(QAbstractTableModel):
     def set_session(self, session: Session | None) -> None:
         self.beginResetModel()
         self._session = session
+        self._painted.clear()
         self.endResetModel()
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         if change.turn is None or change.session != self._session:
             return
-        row = change.turn.index
-        self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+        # Turns sharing the changed turn's id read the same session-level transcription.
+        for turn in self._session.document.facts_cache.turns_sharing_key(change.turn):
+            row = turn.index
+            self._painted.pop(row, None)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
 
     # --- rows and turns ----------------------------------------------------
     def turn_at(self, row: int) -> Turn | None:
@@ -159,6 +173,20 @@ class TurnTableModel(QAbstractTableModel):
         return flags
 
     def data(self, index: QModelIndex, role: int = Role.DisplayRole):
+        if role not in PAINTED_ROLES or not index.isValid():
+            return self._data(index, role) if role in ANSWERED_ROLES else None
+        row = index.row()
+        cells = self._painted.get(row)
+        if cells is None:
+            if len(self._painted) >= KEPT_ROWS:
+                self._painted.clear()
+            cells = self._painted[row] = {}
+        key = (index.column(), role)
+        if key not in cells:
+            cells[key] = self._data(index, role)
+        return cells[key]
+
+    def _data(self, index: QModelIndex, role: int):
         turn = self.turn_at(index.row()) if index.isValid() else None
         if turn is None:
             return None
