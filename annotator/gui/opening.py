@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from annotator.analysis.metrics_live import LiveMetrics
@@ -135,6 +135,10 @@ class LogOpener(QObject):
         self.target: Path | None = None  # the log being read, while one is
         self.dialog: QProgressDialog | None = None
         self._prepared: PreparedSession | None = None
+        # A thread of its own: on the shared pool an open would queue behind a corpus scan or a
+        # validation, with the window taking no keys meanwhile.
+        self._pool = QThreadPool(self)
+        self._pool.setMaxThreadCount(1)
 
     @property
     def busy(self) -> bool:
@@ -158,7 +162,7 @@ class LogOpener(QObject):
         task.finished.connect(loop.quit)
         QApplication.instance().installEventFilter(blocker)
         try:
-            task.start()
+            task.start(self._pool)
             loop.exec()
         finally:
             self._close_dialog()
