@@ -39,7 +39,7 @@ from annotator.export.csv_cells import text_cell
 from annotator.export.csv_rows import FileRows, add_session_rows
 from annotator.file_name_text import name_text
 from annotator.input_files import open_input_file
-from annotator.log.document import LogDocument, _sample_times
+from annotator.log.document import LogDocument, sample_times
 from annotator.log.elements import Session, Turn
 from annotator.log.gc_pause import gc_paused
 from annotator.log.inplace import lock, recover_interrupted_write
@@ -173,7 +173,7 @@ class _StreamedLog:
         if self.unit is None:
             root = el.getroottree().getroot()
             visible = [root] if el is root else list(root.iterchildren("GC_SESSION"))
-            self.unit = detect_unit(_sample_times(visible))
+            self.unit = detect_unit(sample_times(visible))
         session = Session(el, self.unit, self._log, index)
         session.turns = []  # the parser may be ahead; the turns are appended as the pass gets them
         walk = SessionPass(session)
@@ -245,7 +245,7 @@ class _StreamedLog:
         self._check_marks(tree.getroot())
         # The root's checks, as LogDocument makes them (what is left of the tree: the sessions are gone).
         LogDocument(self.path, ParsedLog(tree, reader.encoding, None, None, FileStamp(info.st_size, 0, "")))
-        self.unit_seen = detect_unit(_sample_times(self._samples)) if self._samples else self.unit
+        self.unit_seen = detect_unit(sample_times(self._samples)) if self._samples else self.unit
 
 
 def _is_session(el: etree._Element) -> bool:

@@ -71,7 +71,7 @@ class LogDocument:
             self.notes.append(note)
         else:
             raise LogReadError(self.path, f"not a Communicator log: the root element is <{root.tag}>, expected <GC_LOG>", root.sourceline)
-        self.unit = detect_unit(_sample_times(elements))
+        self.unit = detect_unit(sample_times(elements))
         self.sessions = [Session(el, self.unit, self, i) for i, el in enumerate(elements)]
 
     @property
@@ -164,7 +164,7 @@ class LogDocument:
         return type(self).load(self.path)
 
 
-def _sample_times(sessions: list[etree._Element]) -> list[str | None]:
+def sample_times(sessions: list[etree._Element]) -> list[str | None]:
     values: list[str | None] = []
     for session in sessions[:_UNIT_SAMPLE]:
         values += [session.get("stime"), session.get("etime")]

@@ -20,22 +20,18 @@ import argparse
 import os
 import re
 import sys
-import tempfile
 import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
-_TEMP = Path(tempfile.mkdtemp(prefix="bench-browser-"))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("ANNOTATOR_DATA_DIR", str(_TEMP / "data"))
 
 from big_log import CACHE, make_big_log  # noqa: E402
-from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, QSettings, Qt, QTimer  # noqa: E402
+from offscreen_window import isolated_offscreen  # noqa: E402
+from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, Qt, QTimer  # noqa: E402
 
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(_TEMP / "settings"))
+_TEMP = isolated_offscreen("bench-browser-")
 
 from annotator.gui.app import build_window, make_application  # noqa: E402
 from annotator.gui.models.session_list import Column  # noqa: E402

@@ -16,10 +16,8 @@ from __future__ import annotations
 
 import argparse
 import gc
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -27,18 +25,15 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
-_DATA = Path(tempfile.mkdtemp(prefix="bench-table-"))
-os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-os.environ.setdefault("ANNOTATOR_DATA_DIR", str(_DATA / "data"))
 
 from long_session import cached_long_session  # noqa: E402
-from PySide6.QtCore import QPoint, QPointF, QSettings, Qt  # noqa: E402
+from offscreen_window import isolated_offscreen  # noqa: E402
+from PySide6.QtCore import QPoint, QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QWheelEvent  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-QSettings.setDefaultFormat(QSettings.Format.IniFormat)
-QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(_DATA / "settings"))
+isolated_offscreen("bench-table-")
 
 from annotator.gui.app import build_window, make_application  # noqa: E402
 
