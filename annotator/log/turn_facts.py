@@ -18,7 +18,11 @@ exist once:
   type_utt_text="transcription" or key ":transcription", else the first such
   session-level GC_ANNOT whose turnid names the turn;
 - parse results: GC_DATA with key ":input_parse_successful" or type
-  input_parse_successful.
+  input_parse_successful;
+- n-best hypotheses: GC_DATA of type text_input_hypothesis, or keyed
+  ":nbest_list[k]" (annotator.log.nbest orders them and finds their scores);
+- recognizer scores: GC_DATA keyed ":rec_scores";
+- the parse: GC_DATA of type concept (the parser's concept frame).
 
 The pass reads attributes straight off the lxml elements (a view per GC_DATA
 would cost more than the reading) and keeps elements, not views.
@@ -38,6 +42,10 @@ EVENT_TAGS = ACTIVITY_TAGS + ("GC_ANNOT",)  # what happened in a session: the ac
 TRANSCRIPTION_KEY = ":transcription"
 PARSE_RESULT_KEY = ":input_parse_successful"
 PARSE_RESULT_TYPE = "input_parse_successful"
+HYPOTHESIS_TYPE = "text_input_hypothesis"
+NBEST_KEY_PREFIX = ":nbest_list["
+REC_SCORES_KEY = ":rec_scores"
+CONCEPT_TYPE = "concept"
 
 
 
@@ -46,7 +54,7 @@ class TurnFacts:
 
     __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
                  "system_text", "audio_input", "audio_output", "transcription", "parse_data",
-                 "n_operations", "n_messages", "n_events")
+                 "hypothesis_data", "score_data", "concept_data", "n_operations", "n_messages", "n_events")
 
     def __init__(self) -> None:
         self.speaker: str | None = None  # "user", "system" or None
@@ -61,6 +69,9 @@ class TurnFacts:
         self.audio_output: etree._Element | None = None
         self.transcription: str | None = None
         self.parse_data: list[etree._Element] = []
+        self.hypothesis_data: list[etree._Element] = []  # the n-best hypotheses, in document order
+        self.score_data: list[etree._Element] = []  # the :rec_scores GC_DATA
+        self.concept_data: list[etree._Element] = []  # the parser's concept GC_DATA
         self.n_operations = 0
         self.n_messages = 0
         self.n_events = 0
@@ -138,6 +149,9 @@ def walk_turn(turn: etree._Element, facts: TurnFacts) -> Iterator[tuple[etree._E
     system_fallback: list[etree._Element] = []
     system_fallback_at: list[int] = []
     parse = facts.parse_data
+    hypotheses = facts.hypothesis_data
+    scores = facts.score_data
+    concepts = facts.concept_data
     audio_input = audio_output = None
     n_operations = n_messages = n_events = 0
     index = -1  # of the activity among the turn's activities
@@ -187,17 +201,27 @@ def walk_turn(turn: etree._Element, facts: TurnFacts) -> Iterator[tuple[etree._E
                 elif utt == "system":
                     system.append(data)
                     system_at.append(index)
-            if get("key") == PARSE_RESULT_KEY:
+            key = get("key")
+            if key == PARSE_RESULT_KEY:
                 parse.append(data)
                 tokens = types.split() if types else ()
             elif types and ("_input" in types or "_output" in types or PARSE_RESULT_TYPE in types):
-                # Cheap substring test first: most GC_DATA carry no type or types like "concept".
+                # Cheap substring test first: most GC_DATA carry no type.
                 tokens = types.split()
                 if PARSE_RESULT_TYPE in tokens:
                     parse.append(data)
             else:
                 tokens = ()
+            if key is not None and key.startswith(":"):
+                if key == REC_SCORES_KEY:
+                    scores.append(data)
+                elif key.startswith(NBEST_KEY_PREFIX) and HYPOTHESIS_TYPE not in tokens:
+                    hypotheses.append(data)
+            if not tokens and types and CONCEPT_TYPE in types and CONCEPT_TYPE in types.split():
+                concepts.append(data)
             if tokens:
+                if HYPOTHESIS_TYPE in tokens:
+                    hypotheses.append(data)
                 if "text_input" in tokens:
                     asr_fallback.append(data)
                 if "text_output" in tokens:
