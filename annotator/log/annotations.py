@@ -1,5 +1,5 @@
-"""The only code that writes GC_ANNOT: set or clear a turn's transcription and a
-session's task completion, and announce each change to the document's listeners.
+"""The only code that writes GC_ANNOT: set or clear a turn's transcription, its reference
+concepts and a session's task completion, and announce each change to the document's listeners.
 
 Placement keeps folding reversible: a new GC_ANNOT becomes the first child of
 its GC_TURN (transcription) or GC_SESSION (task completion) and takes as its
@@ -13,9 +13,11 @@ from __future__ import annotations
 from lxml import etree
 
 from annotator.errors import AnnotationError
+from annotator.log.concepts import Concepts, concepts_data, concepts_element, reference_concepts
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import TRANSCRIPTION_KEY, AnnotationView, Session, Turn
 from annotator.log.text import clean_text, first_not_xml
+from annotator.log.turn_facts import transcription_data
 
 TASK_COMPLETED = "1"
 TASK_NOT_COMPLETED = "0"
@@ -41,7 +43,7 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
             _remove_transcription(annotation)
     else:
         if annotation is None:
-            annotation = AnnotationView(_new_annotation(turn.el, {"turnid": turn.id}), turn.unit)
+            annotation = AnnotationView(_turn_annotation(turn), turn.unit)
         data = annotation.transcription_data()
         if data is None:
             data_el = etree.SubElement(
@@ -54,6 +56,71 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
         _set_text(data_el, new)
     turn.session.document.announce(AnnotationChange(turn.session, turn, "transcription", old, new))
     return True
+
+
+def set_concepts(turn: Turn, concepts: Concepts | None) -> bool:
+    """Store CONCEPTS as the turn's reference concepts (None removes them). True if anything changed.
+
+    They go into the turn's own GC_ANNOT (the one holding its transcription when there is one) as
+    the GC_DATA keyed ":concepts"; the change is announced with the compact forms as old and new."""
+    old_concepts = reference_concepts(turn.facts())
+    if old_concepts == concepts:
+        return False
+    for path, value in (concepts.slots if concepts is not None else ()):
+        bad = first_not_xml(concepts.frame + path + value)
+        if bad is not None:
+            raise AnnotationError(f"turn {turn.id}: the concepts hold the control character U+{ord(bad):04X}, "
+                                  "which XML cannot store")
+    found = _concepts_holder(turn)
+    if found is not None:
+        annotation, data = found
+        index = annotation.index(data)
+        tail = data.tail
+        _remove(data)
+        if concepts is None:
+            if len(annotation) == 0 and not _carries_more_than_a_turnid(annotation):
+                _remove(annotation)
+            elif len(annotation) == 0:
+                annotation.text = None
+        else:
+            new = concepts_element(concepts)
+            new.tail = tail
+            annotation.insert(index, new)
+    elif concepts is not None:
+        annotation = _turn_annotation(turn)
+        new = concepts_element(concepts)
+        annotation.append(new)
+        if len(annotation) == 1:
+            _indent_only_child(annotation, new)
+        else:
+            new.tail, annotation[-2].tail = annotation[-2].tail, annotation.text
+    turn.session.document.announce(AnnotationChange(
+        turn.session, turn, "concepts",
+        None if old_concepts is None else old_concepts.compact(),
+        None if concepts is None else concepts.compact()))
+    return True
+
+
+def _concepts_holder(turn: Turn) -> tuple[etree._Element, etree._Element] | None:
+    """The turn's own GC_ANNOT holding reference concepts, and that GC_DATA."""
+    for annotation in turn.el.iterchildren("GC_ANNOT"):
+        data = concepts_data(annotation)
+        if data is not None:
+            return annotation, data
+    return None
+
+
+def _turn_annotation(turn: Turn) -> etree._Element:
+    """The turn's own GC_ANNOT to add a transcription or concepts to: the one already holding the
+    other, else a new first child of the turn."""
+    for annotation in turn.el.iterchildren("GC_ANNOT"):
+        if concepts_data(annotation) is not None or transcription_data(annotation) is not None:
+            return annotation
+    return _new_annotation(turn.el, {"turnid": turn.id})
+
+
+def _carries_more_than_a_turnid(annotation: etree._Element) -> bool:
+    return any(name not in ("turnid", "tidx") for name in annotation.attrib)
 
 
 def set_task_completion(session: Session, value: str | None, *, restoring: bool = False) -> bool:

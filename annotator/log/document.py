@@ -31,7 +31,7 @@ class AnnotationChange:
 
     session: Session
     turn: Turn | None
-    kind: str  # "transcription" or "task_completion"
+    kind: str  # "transcription", "concepts" (old and new in their compact form) or "task_completion"
     old: str | None
     new: str | None
 

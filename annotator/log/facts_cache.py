@@ -6,8 +6,9 @@ consumer that hears a change reads facts already brought up to date. A turn's Tu
 (annotator.log.turn_facts, with the session-level transcription added) are made on first
 request and kept until an AnnotationChange names that turn: a transcription change forgets the
 facts of the turns it can affect (the turn, and any turn sharing its id, whose session-level
-transcription may have been removed); a task completion changes no turn's facts. Values derived
-from a turn's facts (its WER counts) are kept beside them under a name and forgotten with them.
+transcription may have been removed); a concepts change forgets its own turn's; a task completion
+changes no turn's facts. Values derived from a turn's facts (its WER counts) are kept beside them
+under a name and forgotten with them.
 A load or reload makes a new document, and with it a new cache.
 
 Per session the cache also keeps the indices of the user turns still to transcribe (in order),
@@ -91,11 +92,15 @@ class _SessionFacts:
             else:
                 del self._session_level[key]
         for index in self.indices_of_key(key):
-            self.facts[index] = None
-            for values in self.derived.values():
-                values.pop(index, None)
+            self.forget_turn(index)
             if self._untranscribed is not None:
                 self._update_untranscribed(index)
+
+    def forget_turn(self, index: int) -> None:
+        """A change inside the turn at INDEX alone (its reference concepts): forget its facts."""
+        self.facts[index] = None
+        for values in self.derived.values():
+            values.pop(index, None)
 
     def indices_of_key(self, key: TurnKey | None) -> list[int]:
         if self._turns_by_key is None:
@@ -171,3 +176,7 @@ class FactsCache:
             cached = self._sessions.get(change.session.index)
             if cached is not None:
                 cached.forget_turns_of_key(change.turn)
+        elif change.kind == "concepts" and change.turn is not None:
+            cached = self._sessions.get(change.session.index)
+            if cached is not None:
+                cached.forget_turn(change.turn.index)

@@ -22,7 +22,9 @@ exist once:
 - n-best hypotheses: GC_DATA of type text_input_hypothesis, or keyed
   ":nbest_list[k]" (annotator.log.nbest orders them and finds their scores);
 - recognizer scores: GC_DATA keyed ":rec_scores";
-- the parse: GC_DATA of type concept (the parser's concept frame).
+- the parse: GC_DATA of type concept (the parser's concept frame);
+- reference concepts: the first GC_DATA keyed ":concepts" in the turn's own
+  GC_ANNOTs (annotator.log.concepts reads both frames).
 
 The pass reads attributes straight off the lxml elements (a view per GC_DATA
 would cost more than the reading) and keeps elements, not views.
@@ -34,6 +36,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from annotator.log.concepts import concepts_data
 from annotator.log.text import clean_text
 from annotator.log.turn_ids import TurnKey, turn_key
 
@@ -54,7 +57,8 @@ class TurnFacts:
 
     __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
                  "system_text", "audio_input", "audio_output", "transcription", "parse_data",
-                 "hypothesis_data", "score_data", "concept_data", "n_operations", "n_messages", "n_events")
+                 "hypothesis_data", "score_data", "concept_data", "reference_concepts_data",
+                 "n_operations", "n_messages", "n_events")
 
     def __init__(self) -> None:
         self.speaker: str | None = None  # "user", "system" or None
@@ -72,6 +76,7 @@ class TurnFacts:
         self.hypothesis_data: list[etree._Element] = []  # the n-best hypotheses, in document order
         self.score_data: list[etree._Element] = []  # the :rec_scores GC_DATA
         self.concept_data: list[etree._Element] = []  # the parser's concept GC_DATA
+        self.reference_concepts_data: etree._Element | None = None  # the annotator's, in a GC_ANNOT
         self.n_operations = 0
         self.n_messages = 0
         self.n_events = 0
@@ -164,10 +169,13 @@ def walk_turn(turn: etree._Element, facts: TurnFacts) -> Iterator[tuple[etree._E
         elif tag == "GC_EVENT":
             n_events += 1
         else:
-            if tag == "GC_ANNOT" and facts.transcription is None:
-                data = transcription_data(child)
-                if data is not None:
-                    facts.transcription = clean_text(data.text)
+            if tag == "GC_ANNOT":
+                if facts.transcription is None:
+                    data = transcription_data(child)
+                    if data is not None:
+                        facts.transcription = clean_text(data.text)
+                if facts.reference_concepts_data is None:
+                    facts.reference_concepts_data = concepts_data(child)
             if isinstance(tag, str) and len(child):  # not a comment; activities below are no turn's
                 for nested in child.iter(*ACTIVITY_TAGS):
                     yield nested, False
