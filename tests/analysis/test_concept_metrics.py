@@ -1,0 +1,81 @@
+"""Concept error rate: the parse against the annotator's reference concepts, per turn and per session."""
+
+from __future__ import annotations
+
+import pytest
+
+from annotator.analysis.concept_metrics import (
+    ConceptCounts,
+    cached_turn_concept_counts,
+    session_concepts,
+    turn_concept_counts,
+)
+from annotator.log.annotations import set_concepts
+from annotator.log.concepts import Concepts, parse_compact, parsed_concepts
+from annotator.log.document import LogDocument
+
+
+def _sample(sample_logs) -> LogDocument:
+    return LogDocument.load(next(p for p in sample_logs if "003" in p.name))
+
+
+def _turn(document: LogDocument, turn_id: str):
+    return next(t for t in document.sessions[0].turns if t.id == turn_id)
+
+
+def test_sample_003_turn_6_munich_for_zurich_is_one_error_in_two_pairs(sample_logs):
+    document = _sample(sample_logs)
+    turn = _turn(document, "6")
+    assert cached_turn_concept_counts(turn) is None  # no reference concepts: empty, not zero
+    set_concepts(turn, Concepts("give_source", ((":source", "Zürich"),)))
+    counts = cached_turn_concept_counts(turn)
+    assert counts == ConceptCounts(substitutions=1, reference_pairs=2)
+    assert (counts.error_rate, counts.accuracy) == (0.5, 0.5)
+
+
+@pytest.mark.parametrize("reference, hypothesis, expected", [
+    ("f(:a=Zürich)", "f(:a=zürich.)", ConceptCounts(0, 0, 0, 2)),  # values normalised like words
+    ("f(:a=1, :b=2)", "g(:a=1)", ConceptCounts(1, 1, 0, 3)),  # frame name substituted, :b deleted
+    ("f(:a=1)", "f(:a=1, :c=3, :d=4)", ConceptCounts(0, 0, 2, 2)),  # two insertions
+    ("f(:x/[0]=a, :x/[0]=b)", "f(:x/[0]=b)", ConceptCounts(1, 1, 0, 3)),  # repeated paths pair in order
+    ("f(:a=1)", None, ConceptCounts(0, 2, 0, 2)),  # no parse: everything is deleted
+    ("help()", "help()", ConceptCounts(0, 0, 0, 1)),
+])
+def test_pairs_align_by_path(reference, hypothesis, expected):
+    hyp = None if hypothesis is None else parse_compact(hypothesis)
+    assert turn_concept_counts(parse_compact(reference), hyp) == expected
+
+
+def test_accuracy_goes_below_zero_when_the_parse_inserts_more_than_the_reference_holds():
+    counts = turn_concept_counts(parse_compact("f()"), parse_compact("f(:a=1, :b=2)"))
+    assert (counts.error_rate, counts.accuracy) == (2.0, -1.0)
+
+
+def test_a_session_sums_its_scored_turns_and_counts_the_fully_right_ones(sample_logs):
+    document = _sample(sample_logs)
+    assert session_concepts(document.sessions[0]).error_rate is None
+    set_concepts(_turn(document, "6"), Concepts("give_source", ((":source", "Zürich"),)))
+    right = next(t for t in document.sessions[0].turns
+                 if t.id != "6" and cached_turn_concept_counts(t) is None and _parse(t) is not None)
+    set_concepts(right, _parse(right))
+    figures = session_concepts(document.sessions[0])
+    pairs = 2 + 1 + len(_parse(right).slots)
+    assert (figures.scored_turns, figures.correct_turns) == (2, 1)
+    assert figures.counts == ConceptCounts(1, 0, 0, pairs)
+    assert figures.error_rate == pytest.approx(1 / pairs)
+    assert figures.sentence_accuracy == 0.5
+
+
+def test_a_changed_reference_is_scored_again(sample_logs):
+    document = _sample(sample_logs)
+    turn = _turn(document, "6")
+    set_concepts(turn, Concepts("give_source", ((":source", "Zürich"),)))
+    assert cached_turn_concept_counts(turn).errors == 1
+    set_concepts(turn, Concepts("give_source", ((":source", "Munich"),)))
+    assert cached_turn_concept_counts(turn).errors == 0
+    set_concepts(turn, None)
+    assert cached_turn_concept_counts(turn) is None
+
+
+def _parse(turn):
+    return parsed_concepts(turn.facts())
