@@ -26,11 +26,15 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.elements import Session, Turn
 from annotator.log.text import normalize_words
 from annotator.log.turn_facts import TurnFacts
+
+if TYPE_CHECKING:
+    from annotator.analysis.metrics import SessionMetrics
 
 FRAME_PATH = "frame"  # the path of the frame name's pair
 CONCEPT_COUNTS = "concept_counts"  # the facts cache's name for a turn's counts
@@ -126,12 +130,35 @@ class SessionConcepts:
         return SessionConcepts(self.counts + other.counts, self.scored_turns + other.scored_turns,
                                self.correct_turns + other.correct_turns)
 
+    def with_turn(self, counts: ConceptCounts | None, sign: int = 1) -> SessionConcepts:
+        """These figures with one turn's COUNTS added (SIGN -1: taken out); None (an unscored turn) changes nothing."""
+        if counts is None:
+            return self
+        total = self.counts
+        moved = ConceptCounts(total.substitutions + sign * counts.substitutions, total.deletions + sign * counts.deletions,
+                              total.insertions + sign * counts.insertions,
+                              total.reference_pairs + sign * counts.reference_pairs)
+        return SessionConcepts(moved, self.scored_turns + sign, self.correct_turns + sign * (counts.errors == 0))
+
 
 def concepts_of_counts(turn_counts: Iterable[ConceptCounts | None]) -> SessionConcepts:
     """The session figures of the turns' counts (None: a turn without reference concepts, left out)."""
-    scored = [counts for counts in turn_counts if counts is not None]
-    total = sum(scored, ConceptCounts())
-    return SessionConcepts(total, len(scored), sum(counts.errors == 0 for counts in scored))
+    figures = SessionConcepts()
+    for counts in turn_counts:
+        figures = figures.with_turn(counts)
+    return figures
+
+
+CONCEPT_COLUMNS = ["concept_error_rate", "concept_accuracy", "concept_sentence_accuracy"]
+NO_REFERENCE_CONCEPTS = "no turn has reference concepts"
+
+
+def set_concept_values(metrics: SessionMetrics, figures: SessionConcepts) -> None:
+    """Put FIGURES into METRICS' CONCEPT_COLUMNS (None, with the reason, when no turn is scored)."""
+    metrics.concepts = figures
+    for name, value in zip(CONCEPT_COLUMNS, (figures.error_rate, figures.accuracy, figures.sentence_accuracy)):
+        metrics.reasons.pop(name, None)
+        metrics.set(name, value, None if value is not None else NO_REFERENCE_CONCEPTS)
 
 
 def session_concepts(session: Session) -> SessionConcepts:

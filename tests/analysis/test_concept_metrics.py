@@ -10,6 +10,9 @@ from annotator.analysis.concept_metrics import (
     session_concepts,
     turn_concept_counts,
 )
+from annotator.analysis.metrics import session_metrics
+from annotator.analysis.metrics_live import LiveMetrics
+from annotator.cli.main import main
 from annotator.log.annotations import set_concepts
 from annotator.log.concepts import Concepts, parse_compact, parsed_concepts
 from annotator.log.document import LogDocument
@@ -79,3 +82,38 @@ def test_a_changed_reference_is_scored_again(sample_logs):
 
 def _parse(turn):
     return parsed_concepts(turn.facts())
+
+
+def test_session_metrics_carry_the_concept_figures_and_follow_each_change_live(sample_logs):
+    document = _sample(sample_logs)
+    session = document.sessions[0]
+    live = LiveMetrics(session)
+    document.add_listener(live.on_change)
+    empty = session_metrics(session)
+    assert [empty.values[name] for name in ("concept_error_rate", "concept_accuracy", "concept_sentence_accuracy")] \
+        == [None, None, None]
+    assert empty.reasons["concept_error_rate"] == "no turn has reference concepts"
+    turn = _turn(document, "6")
+    set_concepts(turn, Concepts("give_source", ((":source", "Zürich"),)))
+    full = session_metrics(session)
+    assert (full.values["concept_error_rate"], full.values["concept_accuracy"]) == (0.5, 0.5)
+    assert full.values["concept_sentence_accuracy"] == 0.0
+    assert full.turn_concepts == {turn.index: ConceptCounts(1, 0, 0, 2)}
+    assert live.metrics.values == full.values and live.metrics.turn_concepts == full.turn_concepts
+    assert live.metrics.reasons == full.reasons
+    set_concepts(turn, None)
+    assert live.metrics.values == session_metrics(session).values == empty.values
+    assert live.metrics.turn_concepts == {} and live.metrics.reasons == empty.reasons
+
+
+def test_annotator_info_shows_the_concept_figures(sample_logs, tmp_path, capsys):
+    document = _sample(sample_logs)
+    (tmp_path / "a").mkdir()
+    bare = document.save(tmp_path / "a" / "bare-hublog.xml")
+    set_concepts(_turn(document, "6"), Concepts("give_source", ((":source", "Zürich"),)))
+    (tmp_path / "b").mkdir()
+    annotated = document.save(tmp_path / "b" / "annotated-hublog.xml")
+    assert main(["info", str(bare), str(annotated)]) == 0
+    lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("concepts")]
+    assert lines == ["concepts     no reference concepts",
+                     "concepts     CER 0.500, accuracy 0.500, 0 of 1 turn(s) fully right"]
