@@ -16,6 +16,7 @@ from annotator.cli.main import main
 from annotator.log.annotations import set_concepts
 from annotator.log.concepts import Concepts, parse_compact, parsed_concepts
 from annotator.log.document import LogDocument
+from tests.log.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
 
 
 def _sample(sample_logs) -> LogDocument:
@@ -117,3 +118,25 @@ def test_annotator_info_shows_the_concept_figures(sample_logs, tmp_path, capsys)
     lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("concepts")]
     assert lines == ["concepts     no reference concepts",
                      "concepts     CER 0.500, accuracy 0.500, 0 of 1 turn(s) fully right"]
+
+
+NESTED_PARSE = ('<GC_DATA key=":parse_frame" type="concept"><GC_FRAME name="flight">'
+                '<GC_DATA key=":destination">Denver</GC_DATA><GC_DATA key=":date"><GC_FRAME name="date">'
+                '<GC_DATA key=":month">May</GC_DATA><GC_DATA key=":day">3</GC_DATA></GC_FRAME></GC_DATA>'
+                '</GC_FRAME></GC_DATA>')
+
+
+def test_a_generated_log_with_a_nested_parse_is_scored_on_its_flattened_paths(tmp_path):
+    turns = [system_turn("1", 1000, "where to"), user_turn("2", 1002, "to denver on may third",
+                                                              extra=operation("2", 1002, 1003, "parse", "nl", "", NESTED_PARSE)),
+             system_turn("3", 1004, "when"), user_turn("4", 1006, "yes")]
+    document = LogDocument.load(write_log(tmp_path / "log.xml", log_text([session("s", turns)])))
+    first, second = document.sessions[0].turns[1], document.sessions[0].turns[3]
+    set_concepts(first, Concepts("flight", ((":destination", "Reno"), (":date/:month", "may"), (":date/:day", "3"),
+                                            (":return", "june"))))
+    set_concepts(second, Concepts("confirm"))  # no parse at all: the frame pair is deleted
+    assert cached_turn_concept_counts(first) == ConceptCounts(1, 1, 0, 5)
+    assert cached_turn_concept_counts(second) == ConceptCounts(0, 1, 0, 1)
+    figures = session_metrics(document.sessions[0]).values
+    assert figures["concept_error_rate"] == pytest.approx(3 / 6)
+    assert figures["concept_sentence_accuracy"] == 0.0
