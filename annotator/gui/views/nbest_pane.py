@@ -17,9 +17,10 @@ from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
 from annotator.analysis.nbest_oracle import cached_turn_oracle
 from annotator.log.elements import Turn
 from annotator.log.nbest import Hypothesis, hypotheses
-from annotator.log.text import SHOWN_CHARS, SHOWN_ID_CHARS, shorten
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 ALTERNATIVE_KEYS = 9  # Alt+1 ... Alt+9
+SHOWN_ALTERNATIVE_CHARS = 200  # a line of the pane; the key puts the whole text in the editor
 NO_LIST_TEXT = "No n-best list in the log for this turn"
 TRUTH_MARK = "= transcription"
 
@@ -54,10 +55,11 @@ class NBestPane(QLabel):
         super().__init__(parent)
         self.setObjectName("nbest_pane")
         self.setTextFormat(Qt.TextFormat.RichText)
-        self.setWordWrap(True)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        # One line per alternative, never wrapped (a wrapped label asks a height for a width it may not get):
+        # the pane takes its share of the editor's width and a longer alternative is cut at its edge.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         self.alternatives: tuple[Hypothesis, ...] = ()
         self.show_turn(None)
 
@@ -79,10 +81,10 @@ class NBestPane(QLabel):
             score = "" if alternative.score is None else f"{alternative.score:g}"
             mark = f" <b>{TRUTH_MARK}</b>" if alternative.rank == truth else ""
             rows.append(f"<tr><td>Alt+{alternative.rank}&nbsp;</td>"
-                        f"<td width='100%'>{html.escape(shorten(alternative.text, SHOWN_CHARS))}{mark}</td>"
+                        f"<td>{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</td>"
                         f"<td align='right'>&nbsp;{score}</td></tr>")
         more = len(self.alternatives) - ALTERNATIVE_KEYS
         tail = (f"<tr><td></td><td colspan='2'><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else "")
-        return ("<table cellspacing='0' cellpadding='0' width='100%'>"
-                "<tr><td colspan='2'><b>N-best</b> (Alt+<i>k</i>: put alternative <i>k</i> in the editor)</td>"
-                "<td align='right'>score</td></tr>" + "".join(rows) + tail + "</table>")
+        return ("<table cellspacing='0' cellpadding='0'>"
+                "<tr><td><b>N-best</b>&nbsp;</td><td>Alt+<i>k</i> puts alternative <i>k</i> in the editor</td>"
+                "<td align='right'>&nbsp;score</td></tr>" + "".join(rows) + tail + "</table>")

@@ -37,6 +37,7 @@ from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
+NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
 HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
 SAID_COLOUR = "#1d7a35"  # transcription words the recognizer got wrong or missed
 
@@ -125,8 +126,12 @@ class TranscriptionEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(header)
-        layout.addWidget(self.text, 1)
-        layout.addWidget(self.nbest)
+        # The alternatives beside the text box, not below it: the editor keeps the height it had, and the turn
+        # table its rows on a 1280x720 screen.
+        body = QHBoxLayout()
+        body.addWidget(self.text, NBEST_SHARE[0])
+        body.addWidget(self.nbest, NBEST_SHARE[1], Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(body, 1)
         layout.addWidget(self.diff)
         layout.addWidget(self.hint)
 
