@@ -1,4 +1,4 @@
-"""The current user turn's n-best alternatives, listed under the transcription editor.
+"""The current user turn's n-best alternatives, listed in the editor pane beside the text box.
 
 One line per alternative: the key that puts it in the editor (Alt+1 ... Alt+9), its text and
 its score where the log has one (annotator.log.nbest reads the list). The alternative equal to

@@ -10,6 +10,9 @@ lets every key of the action table through to its QAction (play/pause, back,
 next turn...), except undo/redo while it has typing of its own to undo.
 The live diff is annotator.analysis.word_alignment's, the metrics' own; above
 LIVE_DIFF_MAX_WORDS words on either side it says so instead of aligning.
+Beside the text box, the turn's n-best alternatives (views.nbest_pane); Ctrl+I
+(the recognizer's text) and Alt+1..Alt+9 (alternative k) replace the text the same
+way, as one edit of the text box that its own Ctrl+Z takes back.
 """
 
 from __future__ import annotations
