@@ -22,6 +22,7 @@ td.number { text-align: right; font-variant-numeric: tabular-nums; }
 figure { margin: 0; } figcaption { font-size: 0.9em; color: #444; max-width: 32em; }
 svg text { font-size: 12px; font-family: sans-serif; }
 p.note { color: #444; max-width: 60em; }
+div.scroll { overflow-x: auto; }
 """
 
 _IN_HTML = ("pairs", "task_completion", "sessions", "disagreements")  # turns: every turn, in the CSV only
@@ -78,7 +79,8 @@ def _table_html(table: Table) -> str:
     if not table.rows:
         body = f'<tr><td colspan="{len(table.columns)}">none</td></tr>'
     return (f'<h2 id="{table.name}">{escape(table.title)}</h2>'
-            f'<table class="{table.name}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>')
+            f'<div class="scroll"><table class="{table.name}"><thead><tr>{head}</tr></thead>'
+            f'<tbody>{body}</tbody></table></div>')
 
 
 def _cell(text: str) -> str:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from html import escape
 
 CELL = 64
-LABEL = 110
+LABEL = 110  # room for the row labels on the left
+TOP = 30  # room for the column labels above
 _LOW, _HIGH = (247, 251, 255), (8, 48, 107)  # white to dark blue
 
 
@@ -20,17 +21,17 @@ def heat_map(title: str, labels: list[str], values: list[list[float | None]], hi
     """An SVG heat map: row i, column j holds values[i][j] (None: no figure, grey); HIGH_IS_DARK is the
     value drawn darkest (0 lightest)."""
     size = len(labels)
-    width, height = LABEL + CELL * size + 10, LABEL + CELL * size + 10
+    width, height = LABEL + CELL * size + 10, TOP + CELL * size + 10
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="heat-map" width="{width}" height="{height}" '
              f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>']
     for index, label in enumerate(labels):
-        middle = LABEL + CELL * index + CELL // 2
-        parts.append(f'<text x="{LABEL - 6}" y="{middle + 4}" text-anchor="end">{escape(label)}</text>')
-        parts.append(f'<text x="{middle}" y="{LABEL - 6}" text-anchor="start" '
-                     f'transform="rotate(-45 {middle} {LABEL - 6})">{escape(label)}</text>')
+        parts.append(f'<text x="{LABEL - 6}" y="{TOP + CELL * index + CELL // 2 + 4}" '
+                     f'text-anchor="end">{escape(label)}</text>')
+        parts.append(f'<text x="{LABEL + CELL * index + CELL // 2}" y="{TOP - 8}" '
+                     f'text-anchor="middle">{escape(label[:10])}</text>')
     for row, line in enumerate(values):
         for column, value in enumerate(line):
-            x, y = LABEL + CELL * column, LABEL + CELL * row
+            x, y = LABEL + CELL * column, TOP + CELL * row
             share = None if value is None else value / high_is_dark if high_is_dark else 0.0
             fill = "#dddddd" if share is None else _colour(share)
             ink = "#ffffff" if share is not None and share > 0.55 else "#000000"
