@@ -25,6 +25,7 @@ p.note { color: #444; max-width: 60em; }
 div.scroll { overflow-x: auto; }
 """
 
+WER_SCALE_FLOOR = 0.05
 _IN_HTML = ("pairs", "task_completion", "sessions", "disagreements")  # turns: every turn, in the CSV only
 
 
@@ -51,19 +52,21 @@ def _sources(sources: dict[str, list[str]]) -> str:
 def _plots(agreement: Agreement) -> str:
     names = agreement.annotators
     wer: list[list[float | None]] = [[0.0 if a == b else None for b in names] for a in names]
-    kappa: list[list[float | None]] = [[None for _b in names] for _a in names]
+    kappa: list[list[float | None]] = [[1.0 if a == b else None for b in names] for a in names]
     for figures in agreement.pairs:
         i, j = names.index(figures.pair[0]), names.index(figures.pair[1])
         wer[i][j] = wer[j][i] = figures.words.wer_mean
         kappa[i][j] = kappa[j][i] = figures.kappa.value
+    # The darkest cell is the least agreeing pair (at least WER 0.05, so that near-agreement stays pale).
+    darkest = max([figures.words.wer_mean or 0.0 for figures in agreement.pairs] + [WER_SCALE_FLOOR])
     rates = [turn.wer for turn in agreement.turns if turn.wer is not None]
     return ('<h2>Pairwise agreement</h2><div class="plots">'
-            + _figure(heat_map("Inter-annotator WER (symmetric mean)", names, wer),
+            + _figure(heat_map("Inter-annotator WER (symmetric mean)", names, wer, darkest),
                       "Inter-annotator WER, mean of both directions, on the turns both transcribed: "
-                      "0 is full agreement; grey: no turn in common.")
+                      f"0 is full agreement, darkest {darkest:.2f}; grey: no turn in common.")
             + _figure(heat_map("Cohen's kappa on task completion", names, kappa),
                       "Cohen's kappa on task completion over the sessions both rated: 1 is full agreement; "
-                      "grey: too few sessions or one value only.")
+                      "grey: no figure (no session in common, or one value only).")
             + _figure(histogram("Per-turn inter-annotator WER", rates),
                       f"Per-turn inter-annotator WER over {len(rates)} compared turn(s), every pair.")
             + "</div>")

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import csv
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,16 +21,6 @@ W = planted.WORDS_PER_SESSION * planted.SESSIONS  # 110 words in all of one anno
 def read_table(path: Path) -> list[dict[str, str]]:
     with open(path, encoding="utf-8", newline="") as stream:
         return list(csv.DictReader(stream))
-
-
-@pytest.fixture(scope="module")
-def team_run(tmp_path_factory) -> tuple[Path, Path]:
-    folder = tmp_path_factory.mktemp("agree")
-    corpus = planted.make_team_corpus(folder / "corpus")
-    done = annotator("agree", corpus, "-o", folder / "report.html", "--csv", folder / "figures", "--top", "3",
-                     "--jobs", "1")
-    assert done.returncode == 0, done.stderr
-    return folder / "report.html", folder / "figures"
 
 
 def test_a_team_corpus_pairs_every_annotator_found_beside_the_logs(team_run):
@@ -131,3 +123,16 @@ def test_bad_input_is_one_line_naming_the_file_and_exit_2(tmp_path, problem):
     assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("annotator: "), done.stderr
     assert named in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_without_the_agreement_extra_the_command_says_how_to_install_it(tmp_path):
+    # The libraries made unimportable in the child: its one line names the extra.
+    first = planted.merged_human_file(tmp_path / "first.xml", "ann1")
+    second = planted.merged_human_file(tmp_path / "second.xml", "ann3")
+    script = ("import sys; sys.modules['statsmodels'] = sys.modules['krippendorff'] = None; "
+              "from annotator.cli.main import main; sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", script, "agree", str(first), str(second)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 2
+    assert done.stderr == ("annotator: agreement figures need statsmodels and krippendorff: "
+                           "pip install 'communicator-annotator[agreement]'\n")
