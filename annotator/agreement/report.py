@@ -26,6 +26,9 @@ div.scroll { overflow-x: auto; }
 """
 
 WER_SCALE_FLOOR = 0.05
+# The disagreements as a reader compares them: both transcriptions in view (turns.csv has every column).
+_SHOWN = {"disagreements": ("session_id", "turn_id", "annotator_a", "annotator_b", "wer", "transcription_a",
+                            "transcription_b")}
 _IN_HTML = ("pairs", "task_completion", "sessions", "disagreements")  # turns: every turn, in the CSV only
 
 
@@ -36,7 +39,7 @@ def report_html(agreement: Agreement, top: int, sources: dict[str, list[str]]) -
              '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; style-src \'unsafe-inline\'">',
              f"<title>Agreement between annotators</title><style>{_STYLE}</style></head><body>",
              "<h1>Agreement between annotators</h1>", _sources(sources), _plots(agreement)]
-    parts += [_table_html(tables[name]) for name in _IN_HTML]
+    parts += [_table_html(_narrowed(tables[name], _SHOWN.get(name))) for name in _IN_HTML]
     parts.append(f'<p class="note">Written by annotator {escape(__version__)}. Figures are explained in '
                  "docs/agreement.md; turns.csv (annotator agree --csv) lists every compared turn.</p></body></html>\n")
     return "\n".join(parts)
@@ -74,6 +77,13 @@ def _plots(agreement: Agreement) -> str:
 
 def _figure(svg: str, caption: str) -> str:
     return f"<figure>{svg}<figcaption>{escape(caption)}</figcaption></figure>"
+
+
+def _narrowed(table: Table, columns: tuple[str, ...] | None) -> Table:
+    if columns is None:
+        return table
+    keep = [table.columns.index(column) for column in columns]
+    return Table(table.name, table.title, columns, [tuple(row[index] for index in keep) for row in table.rows])
 
 
 def _table_html(table: Table) -> str:

@@ -161,8 +161,8 @@ def _name_of_file(path: Path) -> str:
 
 
 def _merged(name: str, works: list[FileWork]) -> AnnotatorWork:
-    try:
-        annotations = AnnotationSet.merged(work.annotations for work in works)
+    try:  # one file needs no merging (merging re-checks every value)
+        annotations = works[0].annotations if len(works) == 1 else AnnotationSet.merged(w.annotations for w in works)
     except AnnotationFileError as error:
         raise AnnotationFileError(f"annotator {name}: {error}") from None
     concepts: dict[TurnRef, Concepts] = {}

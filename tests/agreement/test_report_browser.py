@@ -74,6 +74,7 @@ def test_the_report_renders_its_tables_and_plots_with_no_console_error(team_run,
         assert f'<table class="{table}">' in dom
     assert dom.count("<svg") == 3 and dom.count('class="heat-map"') == 2 and 'class="histogram"' in dom
     assert dom.count("<tr>") > 20
+    assert "<td>next tuesday morning</td><td>next tuesday</td>" in dom  # the top disagreement, both sides
     assert screenshot(report, tmp_path / "report.png") == []
 
 
