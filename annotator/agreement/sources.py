@@ -7,7 +7,7 @@ Each argument is one annotator's work, `NAME=PATH` or PATH alone:
   team mode's files; human_files_beside): every annotator found there, each under their own name.
   Then NAME= cannot be given (the files name their annotators).
 A PATH alone is named by the annotator its file records (the `annotator` attribute of a human
-file's root), else by its file name (`X-human-NAME.xml` gives NAME; any other file its stem, a
+file's root, else of its first GC_SESSION that has one), else by its file name (`X-human-NAME.xml` gives NAME; any other file its stem, a
 folder its name). Works of one name are merged (two different values for one turn are an error).
 """
 
@@ -134,8 +134,17 @@ def read_file_work(path: Path) -> FileWork:
     if tree.getroot().tag != ROOT_TAG:
         raise AnnotationFileError(f"{path}: neither a log, a MITRE human-annotation file nor an annotations CSV "
                                   f"(the root is <{tree.getroot().tag}>)")
-    recorded = (tree.getroot().get(ANNOTATOR_ATTRIBUTE) or "").strip() or None
-    return FileWork(path, annotations_from_human_tree(tree, path), concepts_of_tree(tree), recorded)
+    return FileWork(path, annotations_from_human_tree(tree, path), concepts_of_tree(tree), _recorded_name(tree))
+
+
+def _recorded_name(tree) -> str | None:
+    """The annotator a human file records: its root's `annotator` attribute, else its first session's."""
+    root = tree.getroot()
+    for element in (root, *root.iter("GC_SESSION")):
+        name = (element.get(ANNOTATOR_ATTRIBUTE) or "").strip()
+        if name:
+            return name
+    return None
 
 
 FileReader = Callable[[list[Path]], Iterable[FileWork]]

@@ -95,9 +95,20 @@ def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
     first = planted.merged_human_file(tmp_path / "first.xml", "ann1")
     first.write_bytes(first.read_bytes().replace(b"<GC_LOG_ANNOTATIONS ", b'<GC_LOG_ANNOTATIONS annotator="alice" '))
     second = planted.merged_human_file(tmp_path / "second.xml", "ann2")
-    done = annotator("agree", first, second)
+    second.write_bytes(second.read_bytes().replace(b"<GC_SESSION ", b'<GC_SESSION annotator="bob" ', 1))
+    third = planted.merged_human_file(tmp_path / "third.xml", "ann3")
+    done = annotator("agree", first, second, third, "--jobs", "1")
     assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[1].startswith("alice\tsecond\t30\t")
+    assert [line.split("\t")[:2] for line in done.stdout.splitlines()[1:4]] == [
+        ["alice", "bob"], ["alice", "third"], ["bob", "third"]]
+
+
+def test_a_corpus_names_its_annotators_itself(tmp_path):
+    corpus = planted.make_team_corpus(tmp_path / "corpus", ("ann1", "ann2"))
+    done = annotator("agree", f"someone={corpus}", "--jobs", "1")
+    assert done.returncode == 2
+    assert done.stderr == (f"annotator: {corpus}: holds per-annotator human files, which name their annotators; "
+                           "give it without someone=\n")
 
 
 @pytest.mark.parametrize("problem", ["missing", "not xml", "one annotator", "conflict", "bad report name"])
