@@ -16,11 +16,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from itertools import combinations
 
-from annotator.agreement.concepts import Concepts
 from annotator.agreement.sources import AnnotatorWork
 from annotator.agreement.statistics import Coefficient, cohens_kappa, fleiss_kappa, krippendorff_alpha
+from annotator.analysis.concept_metrics import turn_concept_counts
 from annotator.analysis.word_alignment import WerCounts, align_words
 from annotator.annotation_files.annotation_set import SessionRef, TurnRef
+from annotator.log.concepts import Concepts
 from annotator.log.text import normalize_words
 
 OVERALL = "overall"
@@ -163,7 +164,7 @@ def _compare_pair(a: AnnotatorWork, b: AnnotatorWork) -> tuple[PairFigures, list
         compared.append(turn)
         figures.words.add(turn.a_against_b, turn.b_against_a)
         _session(per_session, ref.session, pair).words.add(turn.a_against_b, turn.b_against_a)
-    _compare_concepts(figures.concepts, a.concepts, b.concepts)
+    _compare_concepts(figures.concepts, a.annotations.concepts, b.annotations.concepts)
     for session in a.annotations.task_completion.keys() | b.annotations.task_completion.keys():
         _session(per_session, session, pair).task_completion = (a.annotations.task_completion.get(session),
                                                                 b.annotations.task_completion.get(session))
@@ -178,10 +179,14 @@ def _session(per_session: dict[SessionRef, SessionFigures], ref: SessionRef, pai
 
 
 def _compare_concepts(figures: WordFigures, a: dict[TurnRef, Concepts], b: dict[TurnRef, Concepts]) -> None:
-    refs = sorted(a.keys() & b.keys(), key=_turn_order)
-    pairs = [(list(b[ref]), list(a[ref])) for ref in refs]
-    for (_b_pairs, a_pairs), counts in zip(pairs, align_words(pairs)):
-        figures.add(counts, reversed_counts(counts, len(a_pairs)))
+    """Each annotator's frame scored against the other's as the parse is against a reference
+    (annotator.analysis.concept_metrics), in both directions."""
+    for ref in sorted(a.keys() & b.keys(), key=_turn_order):
+        figures.add(_as_wer(turn_concept_counts(a[ref], b[ref])), _as_wer(turn_concept_counts(b[ref], a[ref])))
+
+
+def _as_wer(counts) -> WerCounts:
+    return WerCounts(counts.substitutions, counts.deletions, counts.insertions, counts.reference_pairs)
 
 
 def _pool(total: WordFigures, part: WordFigures) -> None:

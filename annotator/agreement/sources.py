@@ -15,12 +15,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from annotator.agreement.concepts import Concepts, concepts_of_tree
 from annotator.annotation_files.annotation_csv import read_annotation_csv
-from annotator.annotation_files.annotation_set import AnnotationSet, TurnRef
+from annotator.annotation_files.annotation_set import AnnotationSet
 from annotator.annotation_files.fold import extract
 from annotator.annotation_files.human_format import ROOT_TAG, annotations_from_human_tree, parse_annotation_xml
 from annotator.corpus.paths import expand_log_paths, root_tag
@@ -34,11 +33,10 @@ _LOG_SUFFIXES = ("-hublog.xml", ".xml")
 
 @dataclass
 class FileWork:
-    """What one file holds: its annotations, its concepts, and the annotator it names (if it does)."""
+    """What one file holds: its annotations (concepts included) and the annotator it names (if it does)."""
 
     path: Path
     annotations: AnnotationSet
-    concepts: dict[TurnRef, Concepts] = field(default_factory=dict)
     recorded_name: str | None = None
 
 
@@ -48,7 +46,6 @@ class AnnotatorWork:
 
     name: str
     annotations: AnnotationSet
-    concepts: dict[TurnRef, Concepts]
     paths: list[Path]
 
 
@@ -129,12 +126,12 @@ def read_file_work(path: Path) -> FileWork:
     tag = root_tag(path) if path.is_file() else None
     if tag in ("GC_LOG", "GC_SESSION"):
         doc = LogDocument.load(path)
-        return FileWork(path, extract(doc), concepts_of_tree(doc.tree))
+        return FileWork(path, extract(doc))
     tree = parse_annotation_xml(path)
     if tree.getroot().tag != ROOT_TAG:
         raise AnnotationFileError(f"{path}: neither a log, a MITRE human-annotation file nor an annotations CSV "
                                   f"(the root is <{tree.getroot().tag}>)")
-    return FileWork(path, annotations_from_human_tree(tree, path), concepts_of_tree(tree), _recorded_name(tree))
+    return FileWork(path, annotations_from_human_tree(tree, path), _recorded_name(tree))
 
 
 def _recorded_name(tree) -> str | None:
@@ -174,7 +171,4 @@ def _merged(name: str, works: list[FileWork]) -> AnnotatorWork:
         annotations = works[0].annotations if len(works) == 1 else AnnotationSet.merged(w.annotations for w in works)
     except AnnotationFileError as error:
         raise AnnotationFileError(f"annotator {name}: {error}") from None
-    concepts: dict[TurnRef, Concepts] = {}
-    for work in works:
-        concepts.update(work.concepts)
-    return AnnotatorWork(name, annotations, concepts, [work.path for work in works])
+    return AnnotatorWork(name, annotations, [work.path for work in works])

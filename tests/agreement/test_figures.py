@@ -5,11 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lxml import etree
 
-from annotator.agreement.concepts import concepts_of_tree
 from annotator.agreement.figures import agreement
-from annotator.agreement.sources import AnnotatorWork
+from annotator.agreement.sources import AnnotatorWork, read_file_work
 from annotator.annotation_files.annotation_set import AnnotationSet
 
 
@@ -20,7 +18,9 @@ def work(name: str, turns: dict[str, str], task_completion: str | None = None, s
         annotations.add_transcription(session, turn_id, text)
     if task_completion is not None:
         annotations.add_task_completion(session, task_completion)
-    return AnnotatorWork(name, annotations, concepts or {}, [Path(f"{name}.xml")])
+    for turn_id, frame in (concepts or {}).items():
+        annotations.add_concepts(session, turn_id, frame)
+    return AnnotatorWork(name, annotations, [Path(f"{name}.xml")])
 
 
 def test_wer_in_both_directions_on_a_hand_computed_turn():
@@ -77,20 +77,23 @@ def test_three_annotators_give_three_pairs_and_an_overall_pooled_over_them():
 
 
 CONCEPT_FILE = """<GC_LOG_ANNOTATIONS annot_version="2"><GC_SESSION id="s1">
-<GC_ANNOT turnid="6"><GC_DATA key=":concepts" type_utt_text="concepts">
+<GC_DATA key=":concepts" type_utt_text="concepts" turnid="6">
 <GC_FRAME name="give_source"><GC_DATA key=":source" dtype="string">{source}</GC_DATA>
 <GC_DATA key=":date"><GC_FRAME name="date"><GC_DATA key=":day">Tuesday</GC_DATA></GC_FRAME></GC_DATA>
-</GC_FRAME></GC_DATA></GC_ANNOT></GC_SESSION></GC_LOG_ANNOTATIONS>"""
+</GC_FRAME></GC_DATA></GC_SESSION></GC_LOG_ANNOTATIONS>"""
 
 
-def test_concepts_are_read_as_slot_value_pairs_and_compared_like_words():
-    first = concepts_of_tree(etree.ElementTree(etree.fromstring(CONCEPT_FILE.format(source="Zürich"))))
-    second = concepts_of_tree(etree.ElementTree(etree.fromstring(CONCEPT_FILE.format(source="Munich"))))
-    [pairs] = first.values()
-    assert pairs == (":date.:day=tuesday", ":date.frame=date", ":source=zürich", "frame=give_source")
-    a = work("a", {}, concepts=first)
-    b = work("b", {}, concepts=second)
+def test_concepts_are_read_from_human_files_and_scored_as_concept_error_rate(tmp_path):
+    works = []
+    for name, source in (("a", "Zürich"), ("b", "Munich")):
+        path = tmp_path / f"log-human-{name}.xml"
+        path.write_text(CONCEPT_FILE.format(source=source), encoding="utf-8")
+        works.append(read_file_work(path))
+    [frame] = works[0].annotations.concepts.values()
+    assert frame.compact() == "give_source(:source=Zürich, :date/:day=Tuesday)"
+    a, b = (AnnotatorWork(name, work.annotations, [work.path]) for name, work in zip("ab", works))
     concepts = agreement([a, b]).pairs[0].concepts
     assert concepts.items == 1
-    assert concepts.wer_a_b == pytest.approx(1 / 4)  # one of four pairs differs
+    # three pairs each (frame, :source, :date/:day); :source differs: one substitution of three, both ways
+    assert concepts.wer_a_b == pytest.approx(1 / 3) and concepts.wer_b_a == pytest.approx(1 / 3)
     assert concepts.identical == 0
