@@ -12,14 +12,19 @@ spellings are read, the DTD's `type_task_completion` is written. When
 sessions share an id, `session_occurrence="2"` on GC_SESSION says which of
 them is meant (the second, counting the sessions of the logs in order), and
 `turn_occurrence` on a GC_DATA does the same for turns sharing an id; both
-are written only where ids repeat, so other files stay MITRE's format. Reading
+are written only where ids repeat, so other files stay MITRE's format. A team
+member's file (annotator.team) also says who wrote it, `annotator="NAME"` on the
+root, and when each value last changed, `changed="2026-11-25T00:50:12Z"` (UTC) on
+its GC_ANNOT or GC_DATA; both are read back by human_file_content and ignored by
+everything reading only the annotations. Reading
 is the log reader's (annotator.log.loading): regular files only, no entities, a
 named DTD never read, no network, every encoding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +35,7 @@ from annotator.errors import AnnotationFileError, LogReadError
 from annotator.input_files import check_regular_file, read_problem
 from annotator.log.atomic import write_atomic
 from annotator.log.loading import parse_log_file
-from annotator.log.turn_ids import occurrence_number
+from annotator.log.turn_ids import occurrence_number, strip_id, turn_key
 
 if TYPE_CHECKING:
     from annotator.log.elements import Session, Turn
@@ -38,6 +43,8 @@ if TYPE_CHECKING:
 ROOT_TAG = "GC_LOG_ANNOTATIONS"
 SESSION_OCCURRENCE = "session_occurrence"
 TURN_OCCURRENCE = "turn_occurrence"
+ANNOTATOR = "annotator"
+CHANGED = "changed"
 ANNOT_VERSION = "2"
 _DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -65,16 +72,37 @@ def parse_annotation_xml(path: str | Path) -> etree._ElementTree:
         raise AnnotationFileError(str(error)) from None
 
 
+Changed = Mapping["SessionRef | TurnRef", str]  # when each value last changed (ISO 8601, UTC)
+
+
+@dataclass
+class HumanFileContent:
+    """All a human-annotation file says: its annotations, who wrote them (team files) and when each changed."""
+
+    annotations: AnnotationSet = field(default_factory=AnnotationSet)
+    annotator: str | None = None
+    changed: dict[SessionRef | TurnRef, str] = field(default_factory=dict)
+
+
 def read_human_file(path: str | Path) -> AnnotationSet:
     return annotations_from_human_tree(parse_annotation_xml(path), path)
 
 
+def human_file_content(path: str | Path) -> HumanFileContent:
+    """The annotations of the file at PATH with its annotator and change times (docs/team.md)."""
+    return _content_of_tree(parse_annotation_xml(path), path)
+
+
 def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> AnnotationSet:
     """The transcriptions and task completion values of a parsed human-annotation file."""
+    return _content_of_tree(tree, path).annotations
+
+
+def _content_of_tree(tree: etree._ElementTree, path: str | Path) -> HumanFileContent:
     root = tree.getroot()
     if root.tag != ROOT_TAG:
         raise AnnotationFileError(f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>")
-    annotations = AnnotationSet()
+    content = HumanFileContent(annotator=root.get(ANNOTATOR))
     for session in root.iter("GC_SESSION"):
         try:
             occurrence = occurrence_number(session.get(SESSION_OCCURRENCE), SESSION_OCCURRENCE)
@@ -82,17 +110,21 @@ def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> A
             raise AnnotationFileError(f"{path}:{session.sourceline}: {error}") from None
         for el in session.iter("GC_ANNOT", "GC_DATA"):
             try:
-                _read_element(annotations, SessionRef(session.get("id"), occurrence), el)
+                ref = _read_element(content.annotations, SessionRef(session.get("id"), occurrence), el)
             except ValueError as error:
                 raise AnnotationFileError(f"{path}:{el.sourceline}: {error}") from None
-    return annotations
+            if ref is not None and el.get(CHANGED):
+                content.changed[ref] = el.get(CHANGED)
+    return content
 
 
-def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._Element) -> None:
+def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._Element) -> SessionRef | TurnRef | None:
+    """Record EL's annotation; the ref it is about (None: it holds none)."""
     if el.tag == "GC_ANNOT":
         value = el.get("type_task_completion", el.get("task_completion"))
         if value is not None:
             annotations.add_task_completion(session.id, value, session_occurrence=session.occurrence)
+            return SessionRef(strip_id(session.id), session.occurrence)
     elif el.get("type_utt_text", "transcription") == "transcription" and (el.text or "").strip():
         parent = el.getparent()
         wrapper = parent if parent.tag == "GC_ANNOT" else None  # MITRE's <GC_ANNOT turnid=...><GC_DATA>
@@ -100,21 +132,29 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
         if not turnid:
             raise ValueError("a transcription without a turnid")
         which = el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
+        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
         annotations.add_transcription(session.id, turnid, el.text, session_occurrence=session.occurrence,
-                                      turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
+                                      turn_occurrence=turn_occurrence)
+        return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
+    return None
 
 
-def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
-    """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx."""
-    write_atomic(path, human_file_bytes(path, annotations, sessions))
+def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = (), *,
+                     annotator: str | None = None, changed: Changed | None = None) -> None:
+    """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx;
+    a team member's file names its ANNOTATOR and when each value CHANGED."""
+    write_atomic(path, human_file_bytes(path, annotations, sessions, annotator=annotator, changed=changed))
 
 
-def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> bytes:
+def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = (), *,
+                     annotator: str | None = None, changed: Changed | None = None) -> bytes:
     """The bytes write_human_file writes to PATH (named in the error when a text cannot be written)."""
     root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
+    if annotator is not None:
+        root.set(ANNOTATOR, annotator)
     try:
         for session_ref, session, refs in annotations.in_order(sessions):
-            _add_session(root, annotations, session_ref, session, refs)
+            _add_session(root, annotations, session_ref, session, refs, changed or {})
     except ValueError as error:  # characters XML cannot hold
         raise AnnotationFileError(f"{path}: cannot write: {error}") from None
     etree.indent(root, space="  ")
@@ -122,7 +162,7 @@ def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Ite
 
 
 def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: SessionRef,
-                 session: Session | None, refs: list[TurnRef]) -> None:
+                 session: Session | None, refs: list[TurnRef], changed: Changed) -> None:
     attributes = {"id": session_ref.id}
     if session_ref.occurrence is not None:
         attributes[SESSION_OCCURRENCE] = str(session_ref.occurrence)
@@ -130,7 +170,8 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
         attributes.update({name: session.get(name) for name in ("stime", "etime") if session.get(name) is not None})
     session_el = etree.SubElement(root, "GC_SESSION", attributes)
     if session_ref in annotations.task_completion:
-        etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
+        annot = etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
+        _stamp(annot, changed.get(session_ref))
     turns = dict(turn_refs_of(session_ref, session)) if session is not None else {}
     for ref in refs:
         attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref)}
@@ -140,7 +181,14 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
         tidx = turn_tidx(session.turns[index]) if index is not None else None
         if tidx:
             attributes["tidx"] = tidx
-        etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
+        data = etree.SubElement(session_el, "GC_DATA", attributes)
+        data.text = annotations.transcriptions[ref]
+        _stamp(data, changed.get(ref))
+
+
+def _stamp(el: etree._Element, when: str | None) -> None:
+    if when is not None:
+        el.set(CHANGED, when)
 
 
 def turn_tidx(turn: Turn) -> str | None:

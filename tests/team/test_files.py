@@ -36,3 +36,11 @@ def test_human_files_beside_finds_each_annotators_file_and_nothing_else(tmp_path
 
 def test_a_missing_folder_has_no_files(tmp_path):
     assert human_files_beside(tmp_path / "gone" / "a.xml") == {}
+
+
+def test_annotators_files_are_not_logs_of_the_corpus(tmp_path):
+    from annotator.corpus.paths import expand_log_paths
+
+    for name in ["X-001-hublog.xml", "X-001-human-alice.xml", "X-001-human-Bob.k.xml", "X-001-human.xml"]:
+        (tmp_path / name).write_text("<GC_LOG/>")
+    assert expand_log_paths([tmp_path]) == [tmp_path / "X-001-hublog.xml"]
