@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from annotator.cli.force import add_force_argument, output_guard
+
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("corpus", type=Path, metavar="CORPUS", help="the folder of logs to share out")
@@ -17,6 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the CSV to write (default CORPUS/annotator-assignment.csv, where the browser's "
                              "'mine' looks); rows it already holds are kept, new sessions added to them")
     parser.add_argument("--fresh", action="store_true", help="ignore the rows FILE holds: assign every session anew")
+    add_force_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -24,10 +27,12 @@ def run(args: argparse.Namespace) -> int:
 
     from annotator.errors import AnnotatorError
     from annotator.team.assign import ASSIGNMENT_FILE, assign, read_assignment, write_assignment
+    from annotator.team.mode import MARKER_NAME, in_team_mode
 
     if not args.corpus.is_dir():
         raise AnnotatorError(f"{args.corpus}: not a folder of logs")
     output = args.output if args.output is not None else args.corpus / ASSIGNMENT_FILE
+    output_guard(args, logs=[args.corpus]).check_file(output)  # never over a log or a human file
     earlier = read_assignment(output) if output.exists() and not args.fresh else []
     sessions = corpus_sessions(args.corpus)
     if not sessions:
@@ -40,6 +45,9 @@ def run(args: argparse.Namespace) -> int:
     print(f"assigned {len(rows)} session(s), {sum(row.double for row in rows)} of them to two annotators"
           f"{kept}: {', '.join(f'{name} {count}' for name, count in sorted(load.items()))}; wrote {output}",
           file=sys.stderr)
+    if not in_team_mode(args.corpus):
+        print(f"note: {args.corpus} is not in team mode yet: annotators' saves go into the logs until it is "
+              f"(File > Team mode for this corpus, or create {args.corpus / MARKER_NAME}; docs/team.md)", file=sys.stderr)
     return 0
 
 

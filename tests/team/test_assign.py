@@ -12,6 +12,7 @@ import pytest
 
 from annotator.cli.main import main
 from annotator.team.assign import ASSIGNMENT_FILE, read_assignment
+from annotator.team.mode import set_team_mode
 from tests.team.conftest import make_corpus
 
 
@@ -37,7 +38,11 @@ def test_every_session_goes_to_one_annotator_and_the_overlap_to_two_balanced(tea
         assert set(names) <= {"a", "b", "c"}
     load = Counter(name for row in rows for name in row["annotators"].split(";"))
     assert sum(load.values()) == 17 and max(load.values()) - min(load.values()) <= 1
-    assert "assigned 14 session(s), 3 of them to two annotators" in capsys.readouterr().err
+    said = capsys.readouterr().err
+    assert "assigned 14 session(s), 3 of them to two annotators" in said and "is not in team mode yet" in said
+    set_team_mode(team_corpus, True)
+    assert _assign(team_corpus) == 0
+    assert "team mode" not in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("logs, annotators, overlap", [(5, "a,b", 0.5), (23, "a,b,c,d", 0.2), (40, "x,y,z", 1.0),
@@ -87,6 +92,11 @@ def test_bad_arguments_are_one_line_and_exit_2(team_corpus, tmp_path):
         done = subprocess.run([sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1", *extra],
                               capture_output=True, text=True, timeout=120)
         assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
+    log = next(team_corpus.rglob("*-hublog.xml"))
+    before = log.read_bytes()
+    done = subprocess.run([sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1",
+                           "--annotators", "a,b", "-o", str(log)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and str(log) in done.stderr and log.read_bytes() == before
     broken = tmp_path / "broken.csv"
     broken.write_text("who,what\n")
     done = subprocess.run([sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1",
