@@ -51,6 +51,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("team_mode", "team.set_team_mode", "&File", "&Team mode for this corpus", (),
                "Save each annotator's work to their own LOG-human-NAME.xml beside the log, never into the log "
                "(marks the corpus folder with .annotator-team)", checkable=True, separator_before=True),
+    ActionSpec("annotator_name", "team.ask_annotator_name", "&File", "Annotator &name…", (),
+               "Who you are in team mode: your work is saved to LOG-human-NAME.xml (default: your login name)"),
     ActionSpec("close", "controller.close_document", "&File", "&Close", ("Ctrl+W",), "Close the log", separator_before=True),
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),

@@ -1,5 +1,6 @@
 """File > Team mode for this corpus: mark or unmark the corpus folder (annotator.team.mode) and
-open the log again in the new mode, after its work so far is saved or discarded."""
+open the log again in the new mode, after its work so far is saved or discarded; File > Annotator
+name: who the annotator is (the setting; docs/team.md)."""
 
 from __future__ import annotations
 
@@ -8,11 +9,13 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QInputDialog
 
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
 from annotator.team.files import human_path_of
 from annotator.team.mode import in_team_mode, set_team_mode
+from annotator.team.names import check_annotator_name
 
 
 class TeamSwitch(QObject):
@@ -57,3 +60,31 @@ class TeamSwitch(QObject):
         annotator = controller.settings.annotator
         where = f": {annotator}'s work goes to {human_path_of(document.path, annotator).name}" if on and document else ""
         controller.status_reported.emit(f"Team mode {'on' if on else 'off'} for {folder}{where}")
+
+    def ask_annotator_name(self) -> bool:
+        """Ask for the annotator's name and store it as the setting (it replaces a --annotator of this
+        run too); in team mode the log is opened again, as that annotator, after the work so far is
+        saved or discarded. False when nothing changed."""
+        controller, settings = self.controller, self.controller.settings
+        dialog = QInputDialog(controller.parent_widget)
+        dialog.setWindowTitle("Annotator name")
+        dialog.setLabelText("Your name, saved with your work in team mode\n(letters, digits, _ . -; up to 40):")
+        dialog.setTextValue(settings.annotator)
+        if not dialog.exec():
+            return False
+        name = dialog.textValue().strip()
+        try:
+            check_annotator_name(name)
+        except AnnotatorError as error:
+            controller.show_error("Annotator name", error)
+            return False
+        if name == settings.annotator:
+            return False
+        if controller.team_work is not None and not controller.maybe_discard():
+            return False
+        settings.annotator_name = name
+        settings.annotator_for_this_run = None
+        if controller.team_work is not None:
+            controller.reload()
+        controller.status_reported.emit(f"You annotate as {name}")
+        return True

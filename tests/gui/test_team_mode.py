@@ -129,3 +129,44 @@ def test_the_menu_switches_the_corpus_and_opens_the_log_again_in_the_new_mode(ma
     action.trigger()
     assert not in_team_mode(raw_log) and not action.isChecked() and window.controller.team_work is None
     assert _transcribed(window) == [], "outside team mode the log shows its own annotations"
+
+
+def _answer_name(text: str) -> list[str]:
+    """Type TEXT into the next input dialog and press OK; the list gets the text it first showed."""
+    from PySide6.QtCore import QTimer
+    from PySide6.QtWidgets import QApplication, QInputDialog
+
+    shown: list[str] = []
+
+    def answer() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog):
+            QTimer.singleShot(20, answer)
+            return
+        shown.append(dialog.textValue())
+        dialog.setTextValue(text)
+        dialog.accept()
+
+    QTimer.singleShot(0, answer)
+    return shown
+
+
+def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_that_name(
+        make_window, raw_log: Path, qtbot, answer_modal):
+    set_team_mode(raw_log.parent, True)
+    window = _open_as(make_window, raw_log, "alice")
+    _start(qtbot, window)
+    _transcribe(qtbot, window, "boston")
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+    shown = _answer_name("dora")
+    window.actions.annotator_name.trigger()
+    assert shown == ["alice"]
+    settings = window.controller.settings
+    assert settings.annotator_name == "dora" and settings.annotator == "dora"
+    assert window.controller.team_work.annotator == "dora" and _transcribed(window) == [], "dora starts afresh"
+    _answer_name("no such/name")
+    box = answer_modal()
+    window.actions.annotator_name.trigger()
+    qtbot.waitUntil(lambda: box.answered)
+    assert box.title == "Annotator name" and "letters, digits" in box.text
+    assert settings.annotator == "dora"
