@@ -45,7 +45,8 @@ def test_the_core_loads_without_qt_in_the_process():
 DOCUMENT = {"log"}
 BESIDE_THE_DOCUMENT = DOCUMENT | {"audio", "analysis", "annotation_files"}
 ABOUT_THE_DOCUMENT = BESIDE_THE_DOCUMENT | {"timeline", "markers"}
-CORPUS = ABOUT_THE_DOCUMENT | {"corpus"}
+TEAM = BESIDE_THE_DOCUMENT | {"team"}  # who annotated what: names, per-annotator files
+CORPUS = ABOUT_THE_DOCUMENT | TEAM | {"corpus"}
 OUTPUTS = CORPUS | {"outputs"}
 MAY_IMPORT = {
     "log": set(),
@@ -54,7 +55,8 @@ MAY_IMPORT = {
     "annotation_files": DOCUMENT | {"analysis"},
     "timeline": BESIDE_THE_DOCUMENT,
     "markers": BESIDE_THE_DOCUMENT,
-    "corpus": ABOUT_THE_DOCUMENT,
+    "team": BESIDE_THE_DOCUMENT,
+    "corpus": ABOUT_THE_DOCUMENT | {"team"},
     "outputs": CORPUS,
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log

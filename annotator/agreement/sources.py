@@ -25,10 +25,10 @@ from annotator.annotation_files.human_format import ROOT_TAG, annotations_from_h
 from annotator.corpus.paths import expand_log_paths, root_tag
 from annotator.errors import AnnotationFileError, AnnotatorError
 from annotator.log.document import LogDocument
+from annotator.team.files import HumanFileIndex
 
 ANNOTATOR_ATTRIBUTE = "annotator"
 _TEAM_FILE = re.compile(r"^(?P<stem>.+)-human-(?P<name>[^/\\]+)\.xml$", re.IGNORECASE)
-_LOG_SUFFIXES = ("-hublog.xml", ".xml")
 
 
 @dataclass
@@ -57,25 +57,6 @@ class WorkSpec:
     files: tuple[Path, ...]
 
 
-def human_files_beside(log_path: Path) -> dict[str, Path]:
-    """The per-annotator human files beside a log, by annotator: `X-hublog.xml` -> `X-human-NAME.xml`.
-
-    The one place that knows team mode's naming rule here: annotator.team.files.human_files_beside
-    replaces it once it is on main."""
-    name = log_path.name
-    stem = next((name[: -len(suffix)] for suffix in _LOG_SUFFIXES if name.lower().endswith(suffix)), name)
-    found: dict[str, Path] = {}
-    for candidate in sorted(log_path.parent.glob(f"{glob_escape(stem)}-human-*.xml")):
-        match = _TEAM_FILE.match(candidate.name)
-        if match and match["stem"] == stem and candidate.is_file():
-            found[match["name"]] = candidate
-    return found
-
-
-def glob_escape(text: str) -> str:
-    return re.sub(r"([*?\[])", r"[\1]", text)
-
-
 def is_team_file(path: Path) -> bool:
     return _TEAM_FILE.match(path.name) is not None
 
@@ -101,7 +82,8 @@ def _split_name(argument: str) -> tuple[str | None, Path]:
 def _specs_of(name: str | None, path: Path) -> list[WorkSpec]:
     if path.is_dir() or _has_root(path, ("GC_LOG", "GC_SESSION")):
         logs = [log for log in expand_log_paths([path]) if not is_team_file(log)]
-        beside = [(annotator, file) for log in logs for annotator, file in human_files_beside(log).items()]
+        index = HumanFileIndex()
+        beside = [(annotator, file) for log in logs for annotator, file in index.files_of(log).items()]
         if beside:
             if name is not None:
                 raise AnnotatorError(f"{path}: holds per-annotator human files, which name their annotators; "

@@ -22,14 +22,19 @@ log stores it (annotator.log.concepts), after the turn's transcription:
           <GC_DATA key=":source" dtype="string">Zürich</GC_DATA></GC_FRAME></GC_DATA>
 
 The slots inside the frame are not transcriptions; MITRE's readers, which look for
-type_utt_text="transcription", pass the element by. Reading
+type_utt_text="transcription", pass the element by. A team
+member's file (annotator.team) also says who wrote it, `annotator="NAME"` on the
+root, and when each value last changed, `changed="2026-11-25T00:50:12Z"` (UTC) on
+its GC_ANNOT or GC_DATA; both are read back by human_file_content and ignored by
+everything reading only the annotations. Reading
 is the log reader's (annotator.log.loading): regular files only, no entities, a
 named DTD never read, no network, every encoding.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -41,7 +46,7 @@ from annotator.input_files import check_regular_file, read_problem
 from annotator.log.atomic import write_atomic
 from annotator.log.concepts import CONCEPTS_UTT_TEXT, concepts_element, concepts_in
 from annotator.log.loading import parse_log_file
-from annotator.log.turn_ids import occurrence_number
+from annotator.log.turn_ids import occurrence_number, strip_id, turn_key
 
 if TYPE_CHECKING:
     from annotator.log.elements import Session, Turn
@@ -49,6 +54,8 @@ if TYPE_CHECKING:
 ROOT_TAG = "GC_LOG_ANNOTATIONS"
 SESSION_OCCURRENCE = "session_occurrence"
 TURN_OCCURRENCE = "turn_occurrence"
+ANNOTATOR = "annotator"
+CHANGED = "changed"
 ANNOT_VERSION = "2"
 _DECLARATION = b'<?xml version="1.0" encoding="UTF-8"?>\n'
 
@@ -76,16 +83,37 @@ def parse_annotation_xml(path: str | Path) -> etree._ElementTree:
         raise AnnotationFileError(str(error)) from None
 
 
+Changed = Mapping["SessionRef | TurnRef", str]  # when each value last changed (ISO 8601, UTC)
+
+
+@dataclass
+class HumanFileContent:
+    """All a human-annotation file says: its annotations, who wrote them (team files) and when each changed."""
+
+    annotations: AnnotationSet = field(default_factory=AnnotationSet)
+    annotator: str | None = None
+    changed: dict[SessionRef | TurnRef, str] = field(default_factory=dict)
+
+
 def read_human_file(path: str | Path) -> AnnotationSet:
     return annotations_from_human_tree(parse_annotation_xml(path), path)
 
 
+def human_file_content(path: str | Path) -> HumanFileContent:
+    """The annotations of the file at PATH with its annotator and change times (docs/team.md)."""
+    return _content_of_tree(parse_annotation_xml(path), path)
+
+
 def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> AnnotationSet:
     """The transcriptions and task completion values of a parsed human-annotation file."""
+    return _content_of_tree(tree, path).annotations
+
+
+def _content_of_tree(tree: etree._ElementTree, path: str | Path) -> HumanFileContent:
     root = tree.getroot()
     if root.tag != ROOT_TAG:
         raise AnnotationFileError(f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>")
-    annotations = AnnotationSet()
+    content = HumanFileContent(annotator=root.get(ANNOTATOR))
     for session in root.iter("GC_SESSION"):
         try:
             occurrence = occurrence_number(session.get(SESSION_OCCURRENCE), SESSION_OCCURRENCE)
@@ -95,27 +123,36 @@ def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> A
             if el.getparent().tag in _SLOT_HOLDERS:
                 continue  # a slot of a concept frame, read with its frame
             try:
-                _read_element(annotations, SessionRef(session.get("id"), occurrence), el)
+                ref = _read_element(content.annotations, SessionRef(session.get("id"), occurrence), el)
             except ValueError as error:
                 raise AnnotationFileError(f"{path}:{el.sourceline}: {error}") from None
-    return annotations
+            if ref is not None and el.get(CHANGED):
+                content.changed[ref] = el.get(CHANGED)
+    return content
 
 
-def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._Element) -> None:
+def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._Element) -> SessionRef | TurnRef | None:
+    """Record EL's annotation; the ref it is about (None: it holds none)."""
     if el.tag == "GC_ANNOT":
         value = el.get("type_task_completion", el.get("task_completion"))
         if value is not None:
             annotations.add_task_completion(session.id, value, session_occurrence=session.occurrence)
-        return
+            return SessionRef(strip_id(session.id), session.occurrence)
+        return None
     kind = el.get("type_utt_text", "transcription")
     if kind == CONCEPTS_UTT_TEXT:
         turnid, which = _turn_of(el, "concepts")
+        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
         annotations.add_concepts(session.id, turnid, concepts_in(el), session_occurrence=session.occurrence,
-                                 turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
-    elif kind == "transcription" and (el.text or "").strip():
+                                 turn_occurrence=turn_occurrence)
+        return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
+    if kind == "transcription" and (el.text or "").strip():
         turnid, which = _turn_of(el, "a transcription")
+        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
         annotations.add_transcription(session.id, turnid, el.text, session_occurrence=session.occurrence,
-                                      turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
+                                      turn_occurrence=turn_occurrence)
+        return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
+    return None
 
 
 def _turn_of(el: etree._Element, what: str) -> tuple[str, str | None]:
@@ -128,17 +165,22 @@ def _turn_of(el: etree._Element, what: str) -> tuple[str, str | None]:
     return turnid, el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
 
 
-def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
-    """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx."""
-    write_atomic(path, human_file_bytes(path, annotations, sessions))
+def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = (), *,
+                     annotator: str | None = None, changed: Changed | None = None) -> None:
+    """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx;
+    a team member's file names its ANNOTATOR and when each value CHANGED."""
+    write_atomic(path, human_file_bytes(path, annotations, sessions, annotator=annotator, changed=changed))
 
 
-def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> bytes:
+def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = (), *,
+                     annotator: str | None = None, changed: Changed | None = None) -> bytes:
     """The bytes write_human_file writes to PATH (named in the error when a text cannot be written)."""
     root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
+    if annotator is not None:
+        root.set(ANNOTATOR, annotator)
     try:
         for session_ref, session, refs in annotations.in_order(sessions):
-            _add_session(root, annotations, session_ref, session, refs)
+            _add_session(root, annotations, session_ref, session, refs, changed or {})
     except ValueError as error:  # characters XML cannot hold
         raise AnnotationFileError(f"{path}: cannot write: {error}") from None
     etree.indent(root, space="  ")
@@ -146,7 +188,7 @@ def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Ite
 
 
 def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: SessionRef,
-                 session: Session | None, refs: list[TurnRef]) -> None:
+                 session: Session | None, refs: list[TurnRef], changed: Changed) -> None:
     attributes = {"id": session_ref.id}
     if session_ref.occurrence is not None:
         attributes[SESSION_OCCURRENCE] = str(session_ref.occurrence)
@@ -154,7 +196,8 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
         attributes.update({name: session.get(name) for name in ("stime", "etime") if session.get(name) is not None})
     session_el = etree.SubElement(root, "GC_SESSION", attributes)
     if session_ref in annotations.task_completion:
-        etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
+        annot = etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
+        _stamp(annot, changed.get(session_ref))
     turns = dict(turn_refs_of(session_ref, session)) if session is not None else {}
     for ref in refs:
         which = {} if ref.occurrence is None else {TURN_OCCURRENCE: str(ref.occurrence)}
@@ -164,14 +207,22 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
             tidx = turn_tidx(session.turns[index]) if index is not None else None
             if tidx:
                 attributes["tidx"] = tidx
-            etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
+            data = etree.SubElement(session_el, "GC_DATA", attributes)
+            data.text = annotations.transcriptions[ref]
+            _stamp(data, changed.get(ref))
         if ref in annotations.concepts:
             frame = concepts_element(annotations.concepts[ref])
             frame.attrib.update({"turnid": annotations.turn_id(ref), **which})
             session_el.append(frame)
+            _stamp(frame, changed.get(ref))
 
 
 _SLOT_HOLDERS = ("GC_FRAME", "GC_LIST")
+
+
+def _stamp(el: etree._Element, when: str | None) -> None:
+    if when is not None:
+        el.set(CHANGED, when)
 
 
 def turn_tidx(turn: Turn) -> str | None:

@@ -1,4 +1,5 @@
-"""Which files of a folder are logs: every *.xml below it, minus annotation files and backups.
+"""Which files of a folder are logs: every *.xml below it, minus annotation files (the shared
+X-human.xml and the team's X-human-NAME.xml) and backups.
 
 A name ending in .xml that is not a regular file (a FIFO, a socket, a device, a
 symlink to one) is listed too, never opened here: loading it refuses it in one
@@ -14,15 +15,17 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.input_files import open_input_file
+from annotator.team.names import NAME_PATTERN
 
 NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
 ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files, met among logs: not logs
+_ANNOTATORS_FILE = re.compile(rf".*-human-{NAME_PATTERN.pattern}\.xml", re.IGNORECASE)  # annotator.team.files
 _STAGING = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # tempfile.mkdtemp(prefix=".NAME.", suffix=".tmp")
 
 
 def is_log_file_name(path: Path) -> bool:
     name = path.name.lower()
-    return name.endswith(".xml") and not name.endswith(NOT_LOG_SUFFIXES)
+    return name.endswith(".xml") and not name.endswith(NOT_LOG_SUFFIXES) and not _ANNOTATORS_FILE.fullmatch(name)
 
 
 def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:

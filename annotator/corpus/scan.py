@@ -12,19 +12,23 @@ from __future__ import annotations
 import gc
 import os
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 
 from lxml import etree
 
 from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, validate_document
+from annotator.annotation_files.annotation_set import SessionRef
 from annotator.corpus.parallel import FileMap, serial_map
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
+from annotator.log.turn_ids import occurrences, strip_id
 from annotator.markers import MarkerSet, apply_markers, hits_per_session
+from annotator.team.disagreement import team_facts
+from annotator.team.files import HumanFileIndex, human_files_beside
 
 Cancelled = Callable[[], bool]
 
@@ -51,6 +55,19 @@ class SessionSummary:
     n_quirks: int
     problem: str | None = None  # one-line reason the log could not be read; None when it was
     marker_counts: tuple[tuple[str, int], ...] = ()  # (marker, hits in this session) when markers were applied
+    annotators: tuple[str, ...] = ()  # who holds work on it in their own file (team mode, annotator.team)
+    disagreeing: bool = False  # two of them transcribed a turn, or its task completion, differently
+
+    @property
+    def double(self) -> bool:
+        return len(self.annotators) > 1
+
+    @property
+    def annotators_text(self) -> str:
+        """'', '1', '2 double', '2 double, disagreeing': how many annotators worked on the session."""
+        if not self.double:
+            return str(len(self.annotators)) if self.annotators else ""
+        return f"{len(self.annotators)} double{', disagreeing' if self.disagreeing else ''}"
 
     def marker_count(self, name: str) -> int | None:
         """How often marker NAME applied in this session; None when markers were not applied."""
@@ -165,7 +182,22 @@ def summarise_log_in_subprocess(path: Path, markers: MarkerSet | None = None) ->
     from annotator.analysis.child_processes import process_pool
 
     with process_pool() as pool:
-        return pool.submit(summarise_log, Path(path), markers).result()
+        rows = pool.submit(summarise_log, Path(path), markers).result()
+    return with_team_facts(rows, human_files_beside(path))
+
+
+def with_team_facts(rows: list[SessionSummary], files: dict[str, Path]) -> list[SessionSummary]:
+    """ROWS of one log with who annotated each session in their own file, and whether they disagree."""
+    if not files:
+        return rows
+    facts = team_facts(files)
+    ids = [strip_id(row.session_id) or None for row in rows]
+    result = []
+    for row, session_id, occurrence in zip(rows, ids, occurrences(ids)):
+        found = facts.get(SessionRef(session_id, occurrence)) if session_id and row.is_readable else None
+        result.append(row if found is None else replace(row, annotators=tuple(found.annotators),
+                                                        disagreeing=found.disagreeing))
+    return result
 
 
 def _reason(path: Path, error: Exception) -> str:
@@ -187,9 +219,11 @@ def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled
     if cancelled is not None and cancelled():
         return
     unreleased = 0
+    human_files = HumanFileIndex()  # one listing per folder, however many logs it holds
     outcomes = file_map(partial(summarise_log, markers=markers), paths)
     for done, (path, outcome) in enumerate(outcomes, start=1):
         rows = outcome if isinstance(outcome, list) else [unreadable_summary(path, str(outcome))]
+        rows = with_team_facts(rows, human_files.files_of(path))
         unreleased += _size(path)
         if unreleased >= COLLECT_AFTER_BYTES:
             gc.collect()

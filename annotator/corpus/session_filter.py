@@ -3,6 +3,10 @@
 - keywords (whole words, any case; longer phrases matched first), each keeping
   the sessions FILTER_KEYWORDS says, e.g. "untranscribed", "no task completion",
   "errors" (which keeps unreadable logs too);
+- "mine" keeps the sessions the annotator is assigned in the corpus's assignment file
+  (annotator.team.assign.ASSIGNMENT_FILE), else those holding their work (their own file);
+  "double" those two or more annotators worked on, "disagreeing" those where two of them
+  differ (annotator.team.disagreement);
 - "marker:NAME" keeps the sessions where the marker applied at least once,
   "!marker:NAME" those where it did not (NAME with or without its "marker_" prefix);
 - every other word must appear, in any case, in the file name as shown or in
@@ -13,11 +17,15 @@ A session is kept when it passes every part; an empty text keeps them all.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 
 from annotator.corpus.scan import SessionSummary
+from annotator.errors import AnnotatorError
+from annotator.team.assign import ASSIGNMENT_FILE, read_assignment
 
 
 def _has_untranscribed(s: SessionSummary) -> bool:
@@ -33,7 +41,13 @@ FILTER_KEYWORDS: dict[str, tuple[str, Callable[[SessionSummary], bool]]] = {
     "errors": ("sessions with validation errors, and unreadable logs", lambda s: s.n_errors > 0 or not s.is_readable),
     "warnings": ("sessions with validation warnings", lambda s: s.n_warnings > 0),
     "unreadable": ("logs that could not be read", lambda s: not s.is_readable),
+    "mine": ("sessions assigned to me in the corpus's annotator-assignment.csv, else those I annotated in team mode",
+             lambda s: False),  # decided by the query's MineTest, which knows who "me" is
+    "double": ("sessions two or more annotators worked on (team mode)", lambda s: s.double),
+    "disagreeing": ("sessions where two annotators' transcriptions (after WER normalisation) or task completion differ",
+                    lambda s: s.disagreeing),
 }
+MINE = "mine"
 _KEYWORD_PATTERN = re.compile(
     r"(?<!\w)(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(FILTER_KEYWORDS, key=len, reverse=True))
     + r")(?!\w)", re.IGNORECASE)
@@ -72,10 +86,11 @@ class SessionQuery:
         keywords, words = parse_filter(text)
         return cls(tuple(keywords), tuple(words), tuple(parse_marker_filter(text)))
 
-    def matches(self, summary: SessionSummary, shown_name: str) -> bool:
+    def matches(self, summary: SessionSummary, shown_name: str, mine: MineTest | None = None) -> bool:
         """Whether SUMMARY's session passes; SHOWN_NAME is its file's name as the list shows it
-        (read only when the query has words)."""
-        if not all(FILTER_KEYWORDS[keyword][1](summary) for keyword in self.keywords):
+        (read only when the query has words); MINE says which sessions are the annotator's."""
+        if not all(mine is not None and mine(summary) if keyword == MINE else FILTER_KEYWORDS[keyword][1](summary)
+                   for keyword in self.keywords):
             return False
         if not all(_marker_applied(summary, name) == wanted for name, wanted in self.markers):
             return False
@@ -83,3 +98,27 @@ class SessionQuery:
             return True
         haystack = f"{shown_name} {summary.session_id}".lower()
         return all(word in haystack for word in self.words)
+
+
+class MineTest:
+    """Which sessions are ANNOTATOR's: those the assignment file in CORPUS gives them when there is
+    one (rows name the log relative to CORPUS and the session id), else those holding their work."""
+
+    def __init__(self, corpus: Path | None, annotator: str):
+        self.annotator = annotator
+        self.corpus = corpus
+        self.assigned: set[tuple[str, str]] | None = None
+        self.problem: str | None = None  # why the assignment file was not used, when it was not
+        path = corpus / ASSIGNMENT_FILE if corpus is not None else None
+        if path is not None and path.is_file():
+            try:
+                self.assigned = {(row.session.log, row.session.session_id) for row in read_assignment(path)
+                                 if annotator in row.annotators}
+            except AnnotatorError as error:
+                self.problem = str(error)
+
+    def __call__(self, summary: SessionSummary) -> bool:
+        if self.assigned is None:
+            return self.annotator in summary.annotators
+        log = Path(os.path.relpath(summary.file, self.corpus)).as_posix()
+        return (log, summary.session_id) in self.assigned

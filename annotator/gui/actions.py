@@ -48,6 +48,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("save", "controller.save", "&File", "&Save", ("Ctrl+S",), "Save the annotations into the log (the original is kept as NAME.orig.xml)", separator_before=True),
     ActionSpec("save_as", "controller.save_as", "&File", "Save &As…", ("Ctrl+Shift+S",), "Save the log with its annotations under another name"),
     ActionSpec("export_csv", "exports.export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background"),
+    ActionSpec("team_mode", "team.set_team_mode", "&File", "&Team mode for this corpus", (),
+               "Save each annotator's work to their own LOG-human-NAME.xml beside the log, never into the log "
+               "(marks the corpus folder with .annotator-team)", checkable=True, separator_before=True),
+    ActionSpec("annotator_name", "team.ask_annotator_name", "&File", "Annotator &name…", (),
+               "Who you are in team mode: your work is saved to LOG-human-NAME.xml (default: your login name)"),
     ActionSpec("close", "controller.close_document", "&File", "&Close", ("Ctrl+W",), "Close the log", separator_before=True),
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),

@@ -22,6 +22,7 @@ from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import AppSettings
+from annotator.gui.team_switch import TeamSwitch
 from annotator.gui.workspace import Workspace
 from annotator.resources import sample_session_path
 
@@ -65,13 +66,14 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.controller, window.navigator, window.playback = controller, navigator, playback
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
+    window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline)
+                               timeline=workspace.timeline, team=window.team)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()
@@ -92,14 +94,17 @@ def _show_settings(settings: AppSettings, actions: Actions, menus: Menus, worksp
     actions.prefill_automatically.setChecked(settings.prefill_automatically)
 
 
-def run_app(path: str | Path | None = None) -> int:
+def run_app(path: str | Path | None = None, annotator: str | None = None) -> int:
     """Open PATH (a log, or a folder: its first log), or the sample session; run until the window closes.
 
     With ANNOTATOR_SMOKE_TEST=1 the app quits once the window has been shown
-    and says what it opened (the packaged build's smoke test uses it).
+    and says what it opened (the packaged build's smoke test uses it). ANNOTATOR (`--annotator NAME`)
+    is who annotates, for this run only.
     """
     app = make_application()
-    window = build_window()
+    settings = AppSettings()
+    settings.annotator_for_this_run = annotator
+    window = build_window(settings)
     window.show()
     target = Path(path) if path is not None else sample_session()
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):

@@ -10,6 +10,10 @@ Unsaved work is what the undo stack holds since the last save (its clean state,
 the one unsaved flag) plus typing not yet stored (a widget registers it with add_typing_source). A log can be open
 read-only (the recovery watcher's open_guard decides, when another window has
 it open): then no edit reaches the undo stack and nothing is saved.
+
+In team mode (annotator.team.mode: the corpus folder is marked) the log is opened with the
+annotator's own human file folded in, and saving writes that file (annotator.team.work),
+never the log; File > Team mode (gui/team_switch.py) switches the corpus's mode.
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ from annotator.gui.opening import LogOpener
 from annotator.gui.settings import AppSettings
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
+from annotator.team.mode import in_team_mode
+from annotator.team.work import TeamWork
 
 Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
@@ -73,6 +79,7 @@ class DocumentController(QObject):
     status_reported = Signal(str)  # one line for the status bar
     typing_changed = Signal()  # what pending_text() returns may have changed
     unsaved_changed = Signal(bool)  # has_unsaved_work, when it may have changed
+    team_mode_changed = Signal(bool)  # whether the open log (or the corpus) is now in team mode
 
     def __init__(self, parent_widget: QWidget, settings: AppSettings):
         super().__init__(parent_widget)
@@ -81,6 +88,7 @@ class DocumentController(QObject):
         self.undo_stack = GuardedUndoStack(self)
         self.document: LogDocument | None = None
         self.open_guard: OpenGuard | None = None
+        self.team_work: TeamWork | None = None  # the annotator's work in team mode, saved to their own file
         self.opener = LogOpener(parent_widget)
         # Widgets holding typing not yet committed register a function storing it; it runs
         # before every save, export, close or open, so no keystroke is lost.
@@ -133,9 +141,12 @@ class DocumentController(QObject):
         if isinstance(outcome, AnnotatorError):
             self.show_error("Cannot open", outcome)
             return False
+        team_work = self._start_team_work(outcome, "Cannot open")
+        if team_work is False:
+            return False
         if answer == Button.Discard:  # only now: a cancelled open keeps the work and its journal
             self.work_discarded.emit(self.document)
-        self._replace_document(outcome, read_only=mode == "read-only")
+        self._replace_document(outcome, read_only=mode == "read-only", team_work=team_work)
         self.settings.add_recent_file(target)
         self.status_reported.emit(f"Opened {target}{' read-only' if self.read_only else ''}")
         return True
@@ -171,10 +182,25 @@ class DocumentController(QObject):
         self._replace_document(None)
         return True
 
-    def _replace_document(self, document: LogDocument | None, read_only: bool = False) -> None:
+    def _start_team_work(self, document: LogDocument, title: str) -> TeamWork | None | bool:
+        """In team mode, the annotator's work on DOCUMENT (their file folded in); None outside team
+        mode; False when their file cannot be read (said in a message box)."""
+        if not in_team_mode(document.path):
+            return None
+        try:
+            return TeamWork(document, self.settings.annotator)
+        except AnnotatorError as error:
+            self.show_error(title, error)
+            return False
+
+    def _replace_document(self, document: LogDocument | None, read_only: bool = False,
+                          team_work: TeamWork | None = None) -> None:
         if self.document is not None:
             self.about_to_replace.emit(self.document)
             self.document.remove_listener(self._announce)
+        if self.team_work is not None:
+            self.team_work.close()
+        self.team_work = team_work
         self.undo_stack.clear()
         self.undo_stack.read_only = read_only and document is not None
         self.document = document
@@ -183,6 +209,7 @@ class DocumentController(QObject):
             return
         document.add_listener(self._announce)
         self.document_opened.emit(document)
+        self.team_mode_changed.emit(team_work is not None)
 
     def _announce(self, change: AnnotationChange) -> None:
         self.annotation_changed.emit(change)
@@ -240,6 +267,8 @@ class DocumentController(QObject):
         document = self._document_to_save()
         if document is None:
             return False
+        if self.team_work is not None:
+            return self._save_team_work(self.team_work)
         overwrite = False
         if document.changed_on_disk():
             choice = self._ask_overwrite_or_reload(document.path)
@@ -260,9 +289,25 @@ class DocumentController(QObject):
         self.document_saved.emit(document.path)
         return True
 
+    def _save_team_work(self, work: TeamWork) -> bool:
+        try:
+            work.save()
+        except AnnotatorError as error:
+            self.show_error("Cannot save", error)
+            return False
+        self.undo_stack.setClean()
+        self.status_reported.emit(f"Saved {work.annotator}'s work to {work.file.name} "
+                                  f"(team mode: {work.doc.path.name} itself is not changed)")
+        self.document_saved.emit(work.file)
+        return True
+
     def save_as(self, path: str | Path | None = None) -> bool:
         document = self._document_to_save()
         if document is None:
+            return False
+        if self.team_work is not None:
+            self.status_reported.emit(f"Team mode: your work is saved to {self.team_work.file.name} with Save; "
+                                      "the log is never written (annotator fold makes an annotated copy)")
             return False
         if path is None:
             path = self._ask_save_path(document.path)
@@ -315,7 +360,10 @@ class DocumentController(QObject):
         if isinstance(fresh, AnnotatorError):
             self.show_error("Cannot reload", fresh)
             return False
-        self._replace_document(fresh)
+        team_work = self._start_team_work(fresh, "Cannot reload")
+        if team_work is False:
+            return False
+        self._replace_document(fresh, read_only=self.read_only, team_work=team_work)
         self.status_reported.emit(f"Reloaded {fresh.path}")
         return True
 

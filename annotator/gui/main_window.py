@@ -30,6 +30,7 @@ if TYPE_CHECKING:  # the parts gui/app.py puts in the window; the shell itself n
     from annotator.gui.navigation import Navigator
     from annotator.gui.playback import Playback
     from annotator.gui.recovery import RecoveryWatcher
+    from annotator.gui.team_switch import TeamSwitch
     from annotator.gui.workspace import Workspace
 
 STATUS_SECONDS = 8
@@ -47,6 +48,7 @@ class MainWindow(QMainWindow):
     markers: MarkersController
     exports: ExportMenu
     recovery: RecoveryWatcher
+    team: TeamSwitch
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None):
         super().__init__(parent)

@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from PySide6.QtCore import QByteArray, QSettings
 
 from annotator.file_name_text import name_from_text, name_text
+from annotator.team.names import is_annotator_name, login_name
 
 T = TypeVar("T")
 
@@ -87,8 +88,20 @@ class AppSettings:
     prefill_automatically = Setting("annotate/prefill", bool, False,
                                     "start an untranscribed turn's editor with the recognizer text")
 
+    annotator_name = Setting("team/annotator", str, "",
+                             "the annotator's name in team mode (docs/team.md); empty: the login name")
+
     def __init__(self, qsettings: QSettings | None = None):
         self.qsettings = qsettings if qsettings is not None else QSettings()
+        self.annotator_for_this_run: str | None = None  # `--annotator NAME`: wins over the setting, never stored
+
+    @property
+    def annotator(self) -> str:
+        """Who is annotating: --annotator, else the setting when it is a valid name, else the login name."""
+        if self.annotator_for_this_run is not None:
+            return self.annotator_for_this_run
+        stored = self.annotator_name
+        return stored if is_annotator_name(stored) else login_name()
 
     # Paths are stored as name_text (any file name, reversibly, in text Qt can hold).
     def add_recent_file(self, path: str | Path) -> list[str]:

@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 
 from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
+from annotator.corpus.session_filter import MineTest
 from annotator.gui.actions import key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
@@ -144,6 +145,7 @@ class Workspace(QObject):
         self.corpus = Path(folder)
         self.sessions_dock.show()
         self.sessions_dock.raise_()
+        self.browser.proxy.set_mine(MineTest(self.corpus, self.settings.annotator))
         self.browser.scan(self.corpus)
 
     def neighbour_session(self, step: int) -> bool | None:

@@ -124,6 +124,11 @@ class LogDocument:
         for listener in list(self._listeners):
             listener(change)
 
+    def settle(self) -> None:
+        """The annotations as they are now count as saved (team mode saves them to the annotator's own
+        file, never to this log: annotator.team.work), so is_modified is False until the next change."""
+        self._file_values.clear()
+
     def serialize(self) -> bytes:
         """The document as bytes (see ParsedLog.serialize)."""
         return self.parsed.serialize()

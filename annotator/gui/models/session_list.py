@@ -17,7 +17,7 @@ from PySide6.QtGui import QColor, QFont
 
 from annotator.analysis.validation import Severity
 from annotator.corpus.scan import SessionSummary
-from annotator.corpus.session_filter import SessionQuery
+from annotator.corpus.session_filter import MineTest, SessionQuery
 from annotator.gui.colours import GREYED_TEXT, UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT
 from annotator.gui.models.findings import severity_icon
 from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
@@ -38,6 +38,7 @@ class Column(enum.IntEnum):
     TRANSCRIBED = 4
     TASK = 5
     FINDINGS = 6
+    ANNOTATORS = 7
 
 
 HEADERS = {
@@ -48,6 +49,8 @@ HEADERS = {
     Column.TRANSCRIBED: ("Transcribed", "User turns transcribed / user turns"),
     Column.TASK: ("Task", "Task completion annotated on the session (type_task_completion)"),
     Column.FINDINGS: ("Findings", "Validation errors and warnings (DTD quirks are not counted)"),
+    Column.ANNOTATORS: ("Annotators", "How many annotators hold work on the session in their own file (team mode); "
+                                      "the names in the tooltip"),
 }
 NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED)
 
@@ -282,6 +285,8 @@ class SessionListModel(QAbstractTableModel):
             return f"{summary.n_transcribed} / {summary.n_user_turns}"
         if column == Column.TASK:
             return TASK_WORDS.get(summary.task_completion, repr(summary.task_completion))
+        if column == Column.ANNOTATORS:
+            return summary.annotators_text
         return summary.findings_text or ("DTD quirks only" if summary.n_quirks else "none")
 
     def sort_key(self, summary: SessionSummary, column: int) -> str | float:
@@ -304,6 +309,8 @@ class SessionListModel(QAbstractTableModel):
             return "d" if summary.problem is not None else {"1": "a", "0": "b"}.get(summary.task_completion, "c")
         if summary.problem is not None:
             return last
+        if column == Column.ANNOTATORS:  # most annotators first, disagreeing before agreeing
+            return -float(len(summary.annotators) * 2 + summary.disagreeing)
         if column == Column.TURNS:
             return float(summary.n_turns)
         if column == Column.DURATION:
@@ -319,6 +326,9 @@ class SessionListModel(QAbstractTableModel):
             return str(summary.file)
         if column == Column.TRANSCRIBED and summary.n_untranscribed:
             return f"{summary.n_untranscribed} user turn(s) still to transcribe"
+        if column == Column.ANNOTATORS and summary.annotators:
+            differ = "; they disagree on a transcription or the task completion" if summary.disagreeing else ""
+            return f"Annotated by {', '.join(summary.annotators)}{differ}"
         if column == Column.FINDINGS and summary.n_quirks:
             return f"{summary.findings_text or 'no problems'}; {summary.n_quirks} DTD quirk(s), which are harmless"
         return ""
@@ -358,6 +368,7 @@ class SessionFilter(QSortFilterProxyModel):
     def __init__(self, parent: QObject | None = None):
         super().__init__(parent)
         self._query = SessionQuery()
+        self._mine: MineTest | None = None  # who "mine" is: the corpus's assignment and the annotator
 
     def sort(self, column: int, order: Qt.SortOrder = Qt.SortOrder.AscendingOrder) -> None:
         self.sourceModel().sort(column, order)
@@ -369,9 +380,15 @@ class SessionFilter(QSortFilterProxyModel):
             self._query = query
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
+    def set_mine(self, mine: MineTest | None) -> None:
+        self.beginFilterChange()
+        self._mine = mine
+        self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
+
     def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
         source: SessionListModel = self.sourceModel()
         summary = source.summary_at(source_row)  # directly, not through data(): this runs for every row
         if summary is None:
             return False
-        return self._query.matches(summary, source.display_name(summary.file) if self._query.words else "")
+        return self._query.matches(summary, source.display_name(summary.file) if self._query.words else "", self._mine)
+
