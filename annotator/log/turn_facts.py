@@ -22,7 +22,8 @@ exist once:
 - n-best hypotheses: GC_DATA of type text_input_hypothesis, or keyed
   ":nbest_list[k]" (annotator.log.nbest orders them and finds their scores);
 - recognizer scores: GC_DATA keyed ":rec_scores";
-- the parse: GC_DATA of type concept (the parser's concept frame).
+- the parse: GC_DATA of type concept (the parser's concept frame);
+- prompt type: the first non-blank type_prompt of the turn's activities (what the system asked for).
 
 The pass reads attributes straight off the lxml elements (a view per GC_DATA
 would cost more than the reading) and keeps elements, not views.
@@ -54,7 +55,7 @@ class TurnFacts:
 
     __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
                  "system_text", "audio_input", "audio_output", "transcription", "parse_data",
-                 "hypothesis_data", "score_data", "concept_data", "n_operations", "n_messages", "n_events")
+                 "hypothesis_data", "score_data", "concept_data", "prompt_type", "n_operations", "n_messages", "n_events")
 
     def __init__(self) -> None:
         self.speaker: str | None = None  # "user", "system" or None
@@ -72,6 +73,7 @@ class TurnFacts:
         self.hypothesis_data: list[etree._Element] = []  # the n-best hypotheses, in document order
         self.score_data: list[etree._Element] = []  # the :rec_scores GC_DATA
         self.concept_data: list[etree._Element] = []  # the parser's concept GC_DATA
+        self.prompt_type: str | None = None  # the first non-blank type_prompt of an activity, trimmed
         self.n_operations = 0
         self.n_messages = 0
         self.n_events = 0
@@ -181,6 +183,10 @@ def walk_turn(turn: etree._Element, facts: TurnFacts) -> Iterator[tuple[etree._E
                 value = child.get("type_start_utt")
                 if value == "user" or value == "system":
                     start_utt = value
+        if facts.prompt_type is None:
+            prompt = child.get("type_prompt")
+            if prompt is not None and prompt.strip():
+                facts.prompt_type = prompt.strip()
         yield child, True
         if not len(child):
             continue  # no GC_DATA below (most events and many operations)
