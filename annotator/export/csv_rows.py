@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from annotator.analysis.doubt import session_doubts
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
 from annotator.analysis.metrics_scan import SessionPass
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell
@@ -51,8 +52,8 @@ SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["session_occurrence"]
 TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
                 "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency",
                 # extras
-                "n_messages", "n_events", "audio_input_written", "audio_output_written", "session_occurrence",
-                "turn_occurrence"]
+                "n_messages", "n_events", "audio_input_written", "audio_output_written", "doubt",
+                "session_occurrence", "turn_occurrence"]
 EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
                  "duration_s", "type",
                  # extra: the element's own turnid attribute, as written
@@ -146,7 +147,7 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
     """The session's turns.csv lines and how many user turns are transcribed.
 
     FACTS are session.turn_facts() (read here when not given); speakers,
-    texts and transcriptions are theirs, WER and latencies the metrics'.
+    texts and transcriptions are theirs, WER and latencies the metrics', doubt annotator.analysis.doubt's.
     OCCURRENCE is the session's among those sharing its id (or OCCURRENCE_PLACEHOLDER).
     """
     if facts is None:
@@ -154,10 +155,11 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
     divisor = _divisor(session.unit)
     session_cell = text_cell(session.id)
     turn_wer, latency = metrics.turn_wer, metrics.turn_response_latency
+    doubts = session_doubts(facts)
     lines = []
     transcribed = 0
     keys_seen: Counter[TurnKey] = Counter()
-    for index, (turn, turn_facts) in enumerate(zip(session.turns, facts)):
+    for index, (turn, turn_facts, doubt) in enumerate(zip(session.turns, facts, doubts)):
         key = turn.key
         keys_seen[key] += 1
         transcription = turn_facts.transcription
@@ -173,7 +175,7 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
             text_cell(audio.cell(audio_input)), text_cell(audio.cell(audio_output)),
             text_cell(transcription), value_cell(turn_wer.get(index)), value_cell(latency.get(index)),
             str(turn_facts.n_messages), str(turn_facts.n_events), text_cell(audio_input), text_cell(audio_output),
-            str(occurrence), "" if key is None else str(keys_seen[key]),
+            value_cell(None if doubt is None else doubt.score), str(occurrence), "" if key is None else str(keys_seen[key]),
         ]))
     return lines, transcribed
 
