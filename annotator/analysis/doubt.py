@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from annotator.analysis.metrics_scan import PARSE_TRUE
 from annotator.analysis.word_alignment import align_words
 from annotator.log import nbest
+from annotator.log.elements import Session, Turn
 from annotator.log.text import normalize_words
 from annotator.log.turn_facts import TurnFacts
 
@@ -44,6 +45,7 @@ _CONFIRMATION_TEXT = re.compile(
     r"\b(is that (right|correct|ok|okay)|did you say|do you mean|you said|shall i|should i|correct\s*\?)", re.IGNORECASE)
 _FAILED = ("false", "0", "no")
 _TRUE_FLAG = "true"
+DOUBTS = "doubts"  # the facts cache's name for a session's doubts, and for its order most doubtful first
 
 
 @dataclass(frozen=True)
@@ -144,6 +146,26 @@ def session_doubts(facts: list[TurnFacts]) -> list[Doubt | None]:
     unit, mean, spread = _score_scale(inputs)
     return [_doubt(inputs, index, unit, mean, spread) if one.speaker == "user" else None
             for index, one in enumerate(inputs)]
+
+
+def cached_session_doubts(session: Session) -> list[Doubt | None]:
+    """session_doubts of SESSION, made once per loaded document (no annotation changes them)."""
+    return session.document.facts_cache.session_derived(session, DOUBTS, session_doubts)
+
+
+def turn_doubt(turn: Turn) -> Doubt | None:
+    return cached_session_doubts(turn.session)[turn.index]
+
+
+def doubt_order(session: Session) -> list[int]:
+    """The indices of the session's user turns, most doubtful first (ties in log order)."""
+    doubts = cached_session_doubts(session)
+    return sorted((index for index, doubt in enumerate(doubts) if doubt is not None), key=lambda i: -doubts[i].score)
+
+
+def most_doubtful_to_transcribe(session: Session, besides: int | None = None) -> int | None:
+    """The index of the most doubtful user turn still to transcribe, other than BESIDES while another is left."""
+    return session.document.facts_cache.first_untranscribed_in(session, DOUBTS, lambda: doubt_order(session), besides)
 
 
 def _score_scale(inputs: list[_TurnInputs]) -> tuple[str | None, float, float]:

@@ -26,6 +26,7 @@ from annotator.file_name_text import name_from_text, name_text
 T = TypeVar("T")
 
 MAX_RECENT_FILES = 10
+LOG_ORDER, DOUBT_ORDER = "log", "doubt"  # the values of AppSettings.next_turn_order
 
 
 class Setting(Generic[T]):
@@ -86,6 +87,9 @@ class AppSettings:
     speed = Setting("playback/speed", float, 1.0, "playback speed, 0.5 to 2, pitch kept")
     prefill_automatically = Setting("annotate/prefill", bool, False,
                                     "start an untranscribed turn's editor with the recognizer text")
+    next_turn_order = Setting("annotate/next_turn_order", str, LOG_ORDER,
+                              "the user turn Ctrl+Enter goes to: the next in log order (\"log\") or the most "
+                              "doubtful still to transcribe (\"doubt\", docs/metrics.md)")
 
     def __init__(self, qsettings: QSettings | None = None):
         self.qsettings = qsettings if qsettings is not None else QSettings()

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
 
+from annotator.analysis.doubt import most_doubtful_to_transcribe
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.colours import UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT, dot_icon
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
@@ -139,6 +140,10 @@ class TurnTableModel(QAbstractTableModel):
             return None
         at = bisect_right(untranscribed, row)
         return untranscribed[at] if at < len(untranscribed) else untranscribed[0]
+
+    def most_doubtful_to_transcribe(self, row: int) -> int | None:
+        """The row of the most doubtful user turn still to transcribe other than ROW (ROW when it is the last)."""
+        return None if self._session is None else most_doubtful_to_transcribe(self._session, row)
 
     def transcription_progress(self) -> tuple[int, int]:
         """(transcribed user turns, user turns) of the session."""
