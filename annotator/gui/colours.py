@@ -34,3 +34,12 @@ def dot_icon(colour: QColor, diameter: int) -> QIcon:
         painter.end()
         _dots[key] = QIcon(pixmap)
     return _dots[key]
+
+# The doubt strips of the turn table and the timeline (docs/metrics.md, "Doubt"): five steps from a pale
+# green (little doubt) to a deep red, distinct in hue and in lightness, so they read on any screen and in grey.
+DOUBT_RAMP = (QColor("#cfe8c4"), QColor("#f2e08a"), QColor("#f5b04d"), QColor("#e56b3c"), QColor("#b3202a"))
+
+
+def doubt_colour(score: float) -> QColor:
+    """The ramp's colour for a doubt score in [0, 1]."""
+    return DOUBT_RAMP[min(int(score * len(DOUBT_RAMP)), len(DOUBT_RAMP) - 1)]
