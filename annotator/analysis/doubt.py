@@ -45,6 +45,7 @@ _CONFIRMATION_TEXT = re.compile(
     r"\b(is that (right|correct|ok|okay)|did you say|do you mean|you said|shall i|should i|correct\s*\?)", re.IGNORECASE)
 _FAILED = ("false", "0", "no")
 _TRUE_FLAG = "true"
+DOUBT_STEPS = 5  # the steps of the strips' colour ramp (the turn table's and the timeline's)
 DOUBTS = "doubts"  # the facts cache's name for a session's doubts, and for its order most doubtful first
 
 
@@ -151,6 +152,11 @@ def session_doubts(facts: list[TurnFacts]) -> list[Doubt | None]:
 def cached_session_doubts(session: Session) -> list[Doubt | None]:
     """session_doubts of SESSION, made once per loaded document (no annotation changes them)."""
     return session.document.facts_cache.session_derived(session, DOUBTS, session_doubts)
+
+
+def doubt_step(score: float) -> int:
+    """Which of DOUBT_STEPS equal steps of [0, 1] SCORE falls in, from 0."""
+    return min(int(score * DOUBT_STEPS), DOUBT_STEPS - 1)
 
 
 def turn_doubt(turn: Turn) -> Doubt | None:

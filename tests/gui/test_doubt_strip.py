@@ -41,3 +41,22 @@ def test_hovering_the_strip_tells_the_score_and_its_reasons(main_window, qtbot):
     assert "Doubt 0.83" in text and "the system answered with an error or help message" in text
     assert "the parse failed" in text
     QToolTip.hideText()
+
+
+def test_the_timeline_draws_the_strip_over_each_user_turn_and_tells_its_doubt(qtbot, raw_log):
+    from annotator.gui.views.timeline_doubt import STRIP_CENTRE
+    from tests.gui.timeline_helpers import show_timeline
+
+    view = show_timeline(qtbot, raw_log)
+    strip = view.doubt_strip.bars
+    users = [i for i, speaker in enumerate(view.timeline.speakers) if speaker == "user"]
+    assert strip.payloads == users == [1, 3, 5, 7, 9]
+    assert strip.kinds.tolist() == [0, 4, 3, 1, 1]  # the steps of 0.09, 0.83, 0.68, 0.31, 0.35
+    at = (strip.starts[1] + strip.ends[1]) / 2  # turn 04
+    view.fit()
+    QApplication.processEvents()
+    point = view.plot.mapFromScene(view.scene_point(at, STRIP_CENTRE))
+    image = view.plot.viewport().grab().toImage()
+    assert image.pixelColor(point).name() == DOUBT_RAMP[4].name()
+    text = view.tooltip_at(view.scene_point(at, STRIP_CENTRE))
+    assert text.startswith("turn 04") and "Doubt 0.83: the system answered with an error or help message" in text
