@@ -18,7 +18,13 @@ from PySide6.QtGui import QColor, QFont
 from annotator.analysis.validation import Severity
 from annotator.corpus.scan import SessionSummary
 from annotator.corpus.session_filter import SessionQuery
-from annotator.gui.colours import GREYED_TEXT, UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT
+from annotator.gui.colours import (
+    GREYED_TEXT,
+    UNTRANSCRIBED_BACKGROUND,
+    UNTRANSCRIBED_TEXT,
+    WARNING_TEXT,
+    doubt_colour,
+)
 from annotator.gui.models.findings import severity_icon
 from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
 from annotator.log.clock import clock_text
@@ -38,6 +44,7 @@ class Column(enum.IntEnum):
     TRANSCRIBED = 4
     TASK = 5
     FINDINGS = 6
+    DOUBT = 7
 
 
 HEADERS = {
@@ -48,8 +55,10 @@ HEADERS = {
     Column.TRANSCRIBED: ("Transcribed", "User turns transcribed / user turns"),
     Column.TASK: ("Task", "Task completion annotated on the session (type_task_completion)"),
     Column.FINDINGS: ("Findings", "Validation errors and warnings (DTD quirks are not counted)"),
+    Column.DOUBT: ("Doubt", "The doubt of the session's most doubtful user turn still to transcribe (0 to 1; "
+                            "sorted, the most doubtful session first)"),
 }
-NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED)
+NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED, Column.DOUBT)
 
 
 def row_key(file: Path, session_index: int) -> tuple[str, int]:
@@ -247,6 +256,8 @@ class SessionListModel(QAbstractTableModel):
             return self._findings_icon(summary)
         if role == Role.BackgroundRole and column == Column.TRANSCRIBED and summary.n_untranscribed:
             return UNTRANSCRIBED_BACKGROUND
+        if role == Role.BackgroundRole and column == Column.DOUBT and summary.doubt is not None:
+            return doubt_colour(summary.doubt)
         if role == Role.ForegroundRole:
             if column == Column.TRANSCRIBED and summary.n_untranscribed:
                 return UNTRANSCRIBED_TEXT
@@ -282,6 +293,8 @@ class SessionListModel(QAbstractTableModel):
             return f"{summary.n_transcribed} / {summary.n_user_turns}"
         if column == Column.TASK:
             return TASK_WORDS.get(summary.task_completion, repr(summary.task_completion))
+        if column == Column.DOUBT:
+            return "" if summary.doubt is None else f"{summary.doubt:.2f}"
         return summary.findings_text or ("DTD quirks only" if summary.n_quirks else "none")
 
     def sort_key(self, summary: SessionSummary, column: int) -> str | float:
@@ -308,6 +321,8 @@ class SessionListModel(QAbstractTableModel):
             return float(summary.n_turns)
         if column == Column.DURATION:
             return last if summary.duration_s is None else float(summary.duration_s)
+        if column == Column.DOUBT:  # the most doubtful first
+            return last if summary.doubt is None else -summary.doubt
         # TRANSCRIBED: least done first
         return summary.n_transcribed / summary.n_user_turns if summary.n_user_turns else last
 
@@ -319,6 +334,9 @@ class SessionListModel(QAbstractTableModel):
             return str(summary.file)
         if column == Column.TRANSCRIBED and summary.n_untranscribed:
             return f"{summary.n_untranscribed} user turn(s) still to transcribe"
+        if column == Column.DOUBT:
+            return ("no user turn left to transcribe" if summary.doubt is None else
+                    f"its most doubtful user turn still to transcribe: doubt {summary.doubt:.2f}")
         if column == Column.FINDINGS and summary.n_quirks:
             return f"{summary.findings_text or 'no problems'}; {summary.n_quirks} DTD quirk(s), which are harmless"
         return ""
