@@ -27,7 +27,6 @@ import re
 from dataclasses import dataclass
 
 from annotator.analysis.metrics_scan import PARSE_TRUE
-from annotator.analysis.word_alignment import align_words
 from annotator.log import nbest
 from annotator.log.elements import Session, Turn
 from annotator.log.text import normalize_words
@@ -77,14 +76,15 @@ class _TurnInputs:
 
 
 def turn_inputs(facts: TurnFacts) -> _TurnInputs:
-    """One turn's inputs, from its facts alone."""
-    words = normalize_words(facts.asr_text)
-    system_words = normalize_words(facts.system_text)
+    """One turn's inputs, from its facts alone: a user turn's own, and what any turn says of its neighbours."""
+    user = facts.speaker == "user"
+    words = normalize_words(facts.asr_text) if user or facts.speaker is None else []
+    system_words = normalize_words(facts.system_text) if not user else []
     prompt = facts.prompt_type
     return _TurnInputs(
         speaker=facts.speaker,
-        score_per_unit=_score_per_unit(facts, len(words)),
-        nbest_distance=_nbest_distance(facts),
+        score_per_unit=_score_per_unit(facts, len(words)) if user else {},
+        nbest_distance=nbest_distance(facts) if user else None,
         parse_failed=_parse_failed(facts),
         first_word=words[0] if words else None,
         prompt_type=prompt,
@@ -120,15 +120,40 @@ def _positive_number(text: str | None) -> float | None:
     return value if value > 0 and math.isfinite(value) else None
 
 
-def _nbest_distance(facts: TurnFacts) -> float | None:
-    found = nbest.hypotheses(facts)[:ALTERNATIVES]
+def nbest_distance(facts: TurnFacts) -> float | None:
+    """The mean word distance of the alternatives 2..ALTERNATIVES to the top, each over the longer of the
+    two; None without alternatives."""
+    found = nbest.hypotheses(facts)[:ALTERNATIVES] if facts.hypothesis_data else ()
     if len(found) < 2:
         return None
     top = normalize_words(found[0].text)
-    pairs = [(top, normalize_words(h.text)) for h in found[1:]]
-    longest = [max(len(a), len(b), 1) for a, b in pairs]
-    aligned = align_words(pairs)
-    return sum(counts.errors / length for counts, length in zip(aligned, longest, strict=True)) / len(pairs)
+    distances = []
+    for alternative in found[1:]:
+        other = normalize_words(alternative.text)
+        distances.append(word_distance(top, other) / max(len(top), len(other), 1))
+    return sum(distances) / len(distances)
+
+
+def word_distance(one: list[str], other: list[str]) -> int:
+    """The fewest word substitutions, deletions and insertions that turn ONE into OTHER (what the
+    alignment of annotator.analysis.word_alignment counts as errors, without the alignment: for the few
+    short alternatives of every turn, a jiwer call would cost a hundred times more). Alternatives mostly
+    share their start and end with the top: only the words between are compared."""
+    limit = min(len(one), len(other))
+    shared = 0
+    while shared < limit and one[shared] == other[shared]:
+        shared += 1
+    tail = 0
+    while tail < limit - shared and one[-1 - tail] == other[-1 - tail]:
+        tail += 1
+    one, other = one[shared:len(one) - tail], other[shared:len(other) - tail]
+    previous = list(range(len(other) + 1))
+    for i, word in enumerate(one, start=1):
+        current = [i]
+        for j, candidate in enumerate(other, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (word != candidate)))
+        previous = current
+    return previous[-1]
 
 
 def _parse_failed(facts: TurnFacts) -> bool | None:

@@ -117,3 +117,14 @@ def test_a_score_is_compared_with_the_session_per_phone_and_needs_three_scored_t
     assert doubts["0"].score == 0.0  # above the mean: no doubt from the score
     two = _doubts(_log(tmp_path, "".join(_user(str(i), "x", scores(-10 * (i + 1), 5)) for i in range(2))))
     assert two["1"].reasons == ()  # two scored turns: no mean to compare with
+
+
+def test_the_word_distance_counts_the_errors_the_metrics_alignment_counts():
+    from itertools import product
+
+    from annotator.analysis.doubt import word_distance
+    from annotator.analysis.word_alignment import align_words
+
+    lists = [[], ["a"], ["a", "b"], ["b", "a"], ["a", "b", "a"], ["c", "a", "b", "c"], ["a", "c", "c", "b", "a"]]
+    pairs = list(product(lists, lists))
+    assert [word_distance(a, b) for a, b in pairs] == [counts.errors for counts in align_words(pairs)]
