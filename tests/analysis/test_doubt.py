@@ -128,3 +128,26 @@ def test_the_word_distance_counts_the_errors_the_metrics_alignment_counts():
     lists = [[], ["a"], ["a", "b"], ["b", "a"], ["a", "b", "a"], ["c", "a", "b", "c"], ["a", "c", "c", "b", "a"]]
     pairs = list(product(lists, lists))
     assert [word_distance(a, b) for a, b in pairs] == [counts.errors for counts in align_words(pairs)]
+
+
+def test_the_most_doubtful_turn_to_transcribe_moves_on_and_comes_back_when_undone(raw_log_002):
+    from annotator.analysis.doubt import most_doubtful_to_transcribe
+    from annotator.log.annotations import set_transcription
+
+    session = LogDocument.load(raw_log_002).sessions[0]
+    turns = session.turns  # by doubt: 04 (index 3), 06 (5), 10 (9), 08 (7), 02 (1)
+    assert most_doubtful_to_transcribe(session) == 3
+    assert most_doubtful_to_transcribe(session, besides=3) == 5
+    set_transcription(turns[3], "from the mile high city")
+    set_transcription(turns[5], "denver")
+    assert most_doubtful_to_transcribe(session) == 9
+    set_transcription(turns[3], None)  # removed again (an undo): the most doubtful once more
+    assert most_doubtful_to_transcribe(session) == 3
+    for index in (1, 3, 7, 9):
+        set_transcription(turns[index], "done")
+    assert most_doubtful_to_transcribe(session) is None
+
+
+@pytest.fixture
+def raw_log_002(corpus: Path) -> Path:
+    return next(corpus.glob("*002/*.xml"))
