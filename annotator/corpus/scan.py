@@ -1,7 +1,7 @@
 """Scanning a corpus into one summary row per session, for the session browser (Qt-free).
 
 Each log is loaded, summarised (turns, duration, transcription progress, task
-completion, validation findings per severity) and dropped before the next one
+completion, validation findings per severity, the doubt of the most doubtful turn still to transcribe) and dropped before the next one
 is read, so a corpus of any size scans in about the memory of its largest log.
 A log that cannot be read becomes one row whose `problem` says why; it never
 stops the scan.
@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lxml import etree
 
+from annotator.analysis.doubt import cached_session_doubts
 from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, validate_document
 from annotator.annotation_files.annotation_set import SessionRef
 from annotator.corpus.parallel import FileMap, serial_map
@@ -68,6 +69,7 @@ class SessionSummary:
         if not self.double:
             return str(len(self.annotators)) if self.annotators else ""
         return f"{len(self.annotators)} double{', disagreeing' if self.disagreeing else ''}"
+    doubt: float | None = None  # the doubt of the most doubtful user turn still to transcribe; None if none is
 
     def marker_count(self, name: str) -> int | None:
         """How often marker NAME applied in this session; None when markers were not applied."""
@@ -103,6 +105,7 @@ def summarize_session(session: Session, findings: Iterable[Finding] = (),
                       marker_counts: tuple[tuple[str, int], ...] = ()) -> SessionSummary:
     """One session's row; FINDINGS are those about it (see findings_by_session)."""
     users = session.user_turns
+    doubts = cached_session_doubts(session)
     by_severity = {severity: 0 for severity in Severity}
     for finding in findings:
         by_severity[finding.severity] += finding.count  # a row may count findings not listed
@@ -119,6 +122,7 @@ def summarize_session(session: Session, findings: Iterable[Finding] = (),
         n_warnings=by_severity[Severity.WARNING],
         n_quirks=by_severity[Severity.QUIRK],
         marker_counts=marker_counts,
+        doubt=max((doubts[turn.index].score for turn in users if turn.transcription is None), default=None),
     )
 
 

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from annotator.analysis.doubt import session_doubts
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
 from annotator.analysis.metrics_scan import SessionPass
 from annotator.analysis.nbest_oracle import SessionOracle, TurnOracle, session_oracle, turns_oracle
@@ -58,6 +59,7 @@ TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "e
                 "n_messages", "n_events", "audio_input_written", "audio_output_written", "oracle_wer",
                 "nbest_rank_of_truth",
                 "concepts", "concept_error_rate", "concept_accuracy",  # the reference concepts, compact, and their score
+                "doubt",
                 "session_occurrence", "turn_occurrence"]
 EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
                  "duration_s", "type",
@@ -157,7 +159,7 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
     """The session's turns.csv lines and how many user turns are transcribed.
 
     FACTS are session.turn_facts() (read here when not given); speakers,
-    texts and transcriptions are theirs, WER and latencies the metrics'.
+    texts and transcriptions are theirs, WER and latencies the metrics', doubt annotator.analysis.doubt's.
     OCCURRENCE is the session's among those sharing its id (or OCCURRENCE_PLACEHOLDER).
     ORACLES are turns_oracle(FACTS) (made here when not given).
     """
@@ -168,10 +170,11 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
     divisor = _divisor(session.unit)
     session_cell = text_cell(session.id)
     turn_wer, latency, turn_concepts = metrics.turn_wer, metrics.turn_response_latency, metrics.turn_concepts
+    doubts = session_doubts(facts)
     lines = []
     transcribed = 0
     keys_seen: Counter[TurnKey] = Counter()
-    for index, (turn, turn_facts, oracle) in enumerate(zip(session.turns, facts, oracles)):
+    for index, (turn, turn_facts, oracle, doubt) in enumerate(zip(session.turns, facts, oracles, doubts)):
         key = turn.key
         keys_seen[key] += 1
         transcription = turn_facts.transcription
@@ -193,6 +196,7 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
             "" if concepts is None else text_cell(reference_concepts(turn_facts).compact()),
             value_cell(None if concepts is None else concepts.error_rate),
             value_cell(None if concepts is None else concepts.accuracy),
+            value_cell(None if doubt is None else doubt.score),
             str(occurrence), "" if key is None else str(keys_seen[key]),
         ]))
     return lines, transcribed

@@ -21,7 +21,7 @@ from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.recovery import RecoveryWatcher
-from annotator.gui.settings import AppSettings
+from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.team_switch import TeamSwitch
 from annotator.gui.workspace import Workspace
 from annotator.resources import sample_session_path
@@ -92,6 +92,7 @@ def _show_settings(settings: AppSettings, actions: Actions, menus: Menus, worksp
     actions.auto_play.setChecked(settings.auto_play)
     actions.loop.setChecked(settings.loop)
     actions.prefill_automatically.setChecked(settings.prefill_automatically)
+    actions.doubtful_first.setChecked(settings.next_turn_order == DOUBT_ORDER)
 
 
 def run_app(path: str | Path | None = None, annotator: str | None = None) -> int:

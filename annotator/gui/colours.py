@@ -9,6 +9,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QIcon, QPainter, QPixmap
 
+from annotator.analysis.doubt import doubt_step
+
 WARNING_TEXT = QColor("#a35200")
 GREYED_TEXT = QColor("#8c8c8c")  # a row or value that matters less (a quirk, an unknown)
 UNTRANSCRIBED_BACKGROUND = QColor("#fff1cc")  # the turn table and the session list mark untranscribed work alike
@@ -34,3 +36,14 @@ def dot_icon(colour: QColor, diameter: int) -> QIcon:
         painter.end()
         _dots[key] = QIcon(pixmap)
     return _dots[key]
+
+
+# The doubt strips of the turn table and the timeline (docs/metrics.md, "Doubt"): five steps from a pale
+# green (little doubt) to a deep red, distinct in hue and in lightness, so they read on any screen and in grey.
+DOUBT_RAMP = (  # one colour per analysis.doubt.DOUBT_STEPS
+    QColor("#cfe8c4"), QColor("#f2e08a"), QColor("#f5b04d"), QColor("#e56b3c"), QColor("#b3202a"))
+
+
+def doubt_colour(score: float) -> QColor:
+    """The ramp's colour for a doubt score in [0, 1]."""
+    return DOUBT_RAMP[doubt_step(score)]

@@ -18,7 +18,7 @@ from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
-from annotator.gui.settings import AppSettings, LastPosition
+from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
 from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
 from annotator.gui.views.session_bar import SessionBar
@@ -246,10 +246,14 @@ class Navigator(QObject):
         return False
 
     def commit_and_next(self) -> None:
-        """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe, play it."""
+        """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe (in log order, or
+        the most doubtful first as the setting says), play it."""
         self.table.commit_open_editor()
         self.editor.commit()
-        row = self.model.next_to_transcribe(self.table.current_row())
+        if self.settings.next_turn_order == DOUBT_ORDER:
+            row = self.model.most_doubtful_to_transcribe(self.table.current_row())
+        else:
+            row = self.model.next_to_transcribe(self.table.current_row())
         if row is None:
             self.window.show_status("Every user turn of this session is transcribed")
             return
@@ -286,6 +290,9 @@ class Navigator(QObject):
     # --- settings the Annotate and Playback menus toggle -------------------------------
     def set_auto_play(self, on: bool) -> None:
         self.settings.auto_play = on
+
+    def set_doubtful_first(self, on: bool) -> None:
+        self.settings.next_turn_order = DOUBT_ORDER if on else LOG_ORDER
 
     def set_prefill_automatically(self, on: bool) -> None:
         self.settings.prefill_automatically = on

@@ -27,6 +27,7 @@ from annotator.team.names import is_annotator_name, login_name
 T = TypeVar("T")
 
 MAX_RECENT_FILES = 10
+LOG_ORDER, DOUBT_ORDER = "log", "doubt"  # the values of AppSettings.next_turn_order
 
 
 class Setting(Generic[T]):
@@ -87,6 +88,9 @@ class AppSettings:
     speed = Setting("playback/speed", float, 1.0, "playback speed, 0.5 to 2, pitch kept")
     prefill_automatically = Setting("annotate/prefill", bool, False,
                                     "start an untranscribed turn's editor with the recognizer text")
+    next_turn_order = Setting("annotate/next_turn_order", str, LOG_ORDER,
+                              "the user turn Ctrl+Enter goes to: the next in log order (\"log\") or the most "
+                              "doubtful still to transcribe (\"doubt\", docs/metrics.md)")
 
     annotator_name = Setting("team/annotator", str, "",
                              "the annotator's name in team mode (docs/team.md); empty: the login name")

@@ -12,7 +12,11 @@ under a name and forgotten with them.
 A load or reload makes a new document, and with it a new cache.
 
 Per session the cache also keeps the indices of the user turns still to transcribe (in order),
-so that finding the next one and counting the progress cost no walk over 70,000 turns.
+so that finding the next one and counting the progress cost no walk over 70,000 turns; values made
+from a whole session's facts that no annotation can change (the doubt scores) are kept for the
+cache's life, and so are orders of the session's turns (most doubtful first), each with how far
+its head is known to be transcribed, so that the first turn still to transcribe in that order is
+found in amortised constant time, and an undone transcription puts its turn back in the order.
 
 Cached TurnFacts are shared: read them, never change them.
 """
@@ -38,12 +42,15 @@ if TYPE_CHECKING:
 class _SessionFacts:
     """The cached facts of one session's turns."""
 
-    __slots__ = ("session", "facts", "derived", "_session_level", "_untranscribed", "_turns_by_key", "users")
+    __slots__ = ("session", "facts", "derived", "whole", "rankings", "_session_level", "_untranscribed",
+                 "_turns_by_key", "users")
 
     def __init__(self, session: Session):
         self.session = session
         self.facts: list[TurnFacts | None] = [None] * len(session.turns)
         self.derived: dict[str, dict[int, Any]] = {}
+        self.whole: dict[str, Any] = {}  # name -> a value of the whole session that no annotation changes
+        self.rankings: dict[str, _Ranking] = {}
         self._session_level: dict[TurnKey | None, list[etree._Element]] | None = None
         self._untranscribed: list[int] | None = None
         self._turns_by_key: dict[TurnKey | None, list[int]] | None = None
@@ -119,6 +126,26 @@ class _SessionFacts:
             insort(untranscribed, index)
         elif listed and not needs:
             del untranscribed[at - 1]
+        if needs:
+            for ranking in self.rankings.values():
+                ranking.reopen(index)
+
+
+class _Ranking:
+    """Turn indices in an order of their own, and the position before which every one is transcribed."""
+
+    __slots__ = ("order", "position", "start")
+
+    def __init__(self, order: list[int]):
+        self.order = order
+        self.position = {index: at for at, index in enumerate(order)}
+        self.start = 0
+
+    def reopen(self, index: int) -> None:
+        """INDEX needs a transcription again: the search starts no later than its place."""
+        at = self.position.get(index)
+        if at is not None and at < self.start:
+            self.start = at
 
 
 def _needs_transcription(facts: TurnFacts) -> bool:
@@ -156,6 +183,35 @@ class FactsCache:
         if turn.index not in values:
             values[turn.index] = compute(turn, cached.turn_facts(turn))
         return values[turn.index]
+
+    def session_derived(self, session: Session, name: str, compute: Callable[[list[TurnFacts]], Any]) -> Any:
+        """COMPUTE(the facts of every turn of SESSION), made once and kept under NAME for the cache's life:
+        only for values no annotation can change."""
+        cached = self._of(session)
+        if name not in cached.whole:
+            cached.whole[name] = compute([cached.turn_facts(turn) for turn in session.turns])
+        return cached.whole[name]
+
+    def first_untranscribed_in(self, session: Session, name: str, rank: Callable[[], list[int]],
+                               besides: int | None = None) -> int | None:
+        """The first turn still to transcribe in the order RANK() gives (turn indices of SESSION, asked once
+        and kept under NAME), other than BESIDES unless no other is left; None when none is left."""
+        cached = self._of(session)
+        cached.untranscribed()  # the index that reopens the rankings
+        ranking = cached.rankings.get(name)
+        if ranking is None:
+            ranking = cached.rankings[name] = _Ranking(rank())
+        order, turns = ranking.order, session.turns
+        while ranking.start < len(order) and not _needs_transcription(cached.turn_facts(turns[order[ranking.start]])):
+            ranking.start += 1
+        found = None
+        for at in range(ranking.start, len(order)):
+            index = order[at]
+            if _needs_transcription(cached.turn_facts(turns[index])):
+                if index != besides:
+                    return index
+                found = index
+        return found
 
     def turns_sharing_key(self, turn: Turn) -> list[Turn]:
         """TURN and the other turns of its session with the same id (what its transcription can affect)."""

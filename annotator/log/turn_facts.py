@@ -25,6 +25,7 @@ exist once:
 - the parse: GC_DATA of type concept (the parser's concept frame);
 - reference concepts: the first GC_DATA keyed ":concepts" in the turn's own
   GC_ANNOTs (annotator.log.concepts reads both frames).
+- prompt type: the first non-blank type_prompt of the turn's activities (what the system asked for).
 
 The pass reads attributes straight off the lxml elements (a view per GC_DATA
 would cost more than the reading) and keeps elements, not views.
@@ -57,7 +58,7 @@ class TurnFacts:
 
     __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
                  "system_text", "audio_input", "audio_output", "transcription", "parse_data",
-                 "hypothesis_data", "score_data", "concept_data", "reference_concepts_data",
+                 "hypothesis_data", "score_data", "concept_data", "reference_concepts_data", "prompt_type",
                  "n_operations", "n_messages", "n_events")
 
     def __init__(self) -> None:
@@ -77,6 +78,7 @@ class TurnFacts:
         self.score_data: list[etree._Element] = []  # the :rec_scores GC_DATA
         self.concept_data: list[etree._Element] = []  # the parser's concept GC_DATA
         self.reference_concepts_data: etree._Element | None = None  # the annotator's, in a GC_ANNOT
+        self.prompt_type: str | None = None  # the first non-blank type_prompt of an activity, trimmed
         self.n_operations = 0
         self.n_messages = 0
         self.n_events = 0
@@ -189,6 +191,10 @@ def walk_turn(turn: etree._Element, facts: TurnFacts) -> Iterator[tuple[etree._E
                 value = child.get("type_start_utt")
                 if value == "user" or value == "system":
                     start_utt = value
+        if facts.prompt_type is None:
+            prompt = child.get("type_prompt")
+            if prompt is not None and prompt.strip():
+                facts.prompt_type = prompt.strip()
         yield child, True
         if not len(child):
             continue  # no GC_DATA below (most events and many operations)

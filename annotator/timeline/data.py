@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from lxml import etree
 
+from annotator.analysis.doubt import cached_session_doubts, doubt_step
 from annotator.log.elements import ACTIVITY_TAGS, Session, Turn, view_of
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
@@ -57,6 +58,7 @@ class TimelineData:
     lanes: list[Lane]  # the audio lane first (when there is audio), then servers by first appearance
     untimed: int = 0  # activities skipped because they carry no usable time
     speakers: list[str | None] = field(default_factory=list)  # by turn index: "user", "system" or None
+    doubts: Intervals = field(default_factory=Intervals.empty)  # the user turns' spans; kinds: doubt_step
 
     @classmethod
     def empty(cls) -> TimelineData:
@@ -166,7 +168,7 @@ def build_timeline(session: Session | None) -> TimelineData:
     session_end = parse_number(session.get("etime"))
     if session_end is not None:
         extent = max(extent, float(unit.to_seconds(session_end - origin)))
-    return TimelineData(session, extent, turn_intervals, lanes, untimed, speakers)
+    return TimelineData(session, extent, turn_intervals, lanes, untimed, speakers, _doubt_intervals(session, turn_intervals))
 
 
 def _lane_numbers(raw: _RawLane) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], list[int]]:
@@ -216,6 +218,14 @@ def _turn_intervals(session: Session, spans: list[tuple[int, float, float]], spe
     turns = Intervals.build(starts_s, ends_s, indexes, labels=labels)
     restyle_turns(session, turns, speakers)
     return turns
+
+
+def _doubt_intervals(session: Session, turns: Intervals) -> Intervals:
+    """The spans of the turns that have a doubt score, each of the kind of its step on the ramp."""
+    doubts = cached_session_doubts(session)
+    kept = [position for position, index in enumerate(turns.payloads) if doubts[index] is not None]
+    return Intervals.build(turns.starts[kept], turns.ends[kept], [turns.payloads[p] for p in kept],
+                           [doubt_step(doubts[turns.payloads[p]].score) for p in kept])
 
 
 def _turn_span(turn: Turn) -> tuple[float, float] | None:

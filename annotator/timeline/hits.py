@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from annotator.analysis.doubt import turn_doubt
 from annotator.log.clock import format_duration
 from annotator.timeline import data
 from annotator.timeline.audio import AudioSegment
@@ -60,8 +61,10 @@ def _turn_text(timeline: TimelineData, position: int) -> str:
     turn = timeline.session.turns[turns.payloads[position]]
     duration = turns.ends[position] - turns.starts[position]
     state = _TURN_STATES.get(int(turns.kinds[position]), "")
+    doubt = turn_doubt(turn)
     return (f"turn {turn.id} · {state}\nduration: {format_duration(duration)}\n"
-            f"from {turns.starts[position]:.2f} s to {turns.ends[position]:.2f} s")
+            f"from {turns.starts[position]:.2f} s to {turns.ends[position]:.2f} s"
+            + ("" if doubt is None else "\n" + doubt.describe()))
 
 
 def _span_lines(intervals, position: int) -> list[str]:

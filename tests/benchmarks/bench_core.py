@@ -182,6 +182,7 @@ def streaming_floor(path: Path) -> None:
 
 def export_breakdown(path: Path) -> None:
     """One export split into its stages, to show what bounds it."""
+    from annotator.analysis.doubt import session_doubts
     from annotator.analysis.metrics import session_metrics
     from annotator.export.csv_audio import AudioCells
     from annotator.export.csv_rows import event_lines, session_line, turn_lines
@@ -213,6 +214,11 @@ def export_breakdown(path: Path) -> None:
     total = sum(stages.values())
     parts = ", ".join(f"{name} {seconds:.2f} s" for name, seconds in stages.items())
     print(f"export breakdown (one run, {len(rows)} event rows): {parts}; total {total:.2f} s", flush=True)
+    facts = [session.turn_facts() for session in doc.sessions]  # cached: the turns.csv rows made them
+    clock = time.perf_counter()
+    for session_facts in facts:
+        session_doubts(session_facts)
+    print(f"  of which the doubt scores (turns.csv's doubt column): {time.perf_counter() - clock:.2f} s", flush=True)
 
 
 def _time_edit_and_save(path: Path, scratch: Path) -> float:

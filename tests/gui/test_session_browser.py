@@ -197,3 +197,20 @@ def test_a_new_scan_replaces_the_one_running(qtbot, browser, tmp_path, sample_lo
     scanned(qtbot, browser, corpus)
     assert visible_ids(browser) == ["travel:20261121:001", "travel:20261121:002", "travel:20261121:003"]
     assert browser.folder == corpus
+
+
+def test_clicking_the_doubt_header_lists_the_most_doubtful_sessions_first(qtbot, browser, corpus):
+    from annotator.gui.colours import DOUBT_RAMP
+
+    scanned(qtbot, browser, corpus)
+    header = browser.table.horizontalHeader()
+    browser.table.scrollTo(browser.proxy.index(0, Column.DOUBT))
+    x = header.sectionViewportPosition(Column.DOUBT) + header.sectionSize(Column.DOUBT) // 2
+    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
+    proxy = browser.proxy
+    rows = [(proxy.index(r, 0).data(SUMMARY_ROLE).session_id, proxy.index(r, Column.DOUBT).data())
+            for r in range(proxy.rowCount())]
+    # 003: "help" (0.95) before munich (0.85); 002: "from the mile i city" (0.83); 001 is all transcribed
+    assert rows == [("travel:20261121:003", "0.95"), ("travel:20261121:002", "0.83"), ("travel:20261121:001", "")]
+    assert proxy.index(0, Column.DOUBT).data(Qt.ItemDataRole.BackgroundRole) == DOUBT_RAMP[4]
+    assert proxy.index(2, Column.DOUBT).data(Qt.ItemDataRole.ToolTipRole) == "no user turn left to transcribe"

@@ -18,7 +18,13 @@ from PySide6.QtGui import QColor, QFont
 from annotator.analysis.validation import Severity
 from annotator.corpus.scan import SessionSummary
 from annotator.corpus.session_filter import MineTest, SessionQuery
-from annotator.gui.colours import GREYED_TEXT, UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT
+from annotator.gui.colours import (
+    GREYED_TEXT,
+    UNTRANSCRIBED_BACKGROUND,
+    UNTRANSCRIBED_TEXT,
+    WARNING_TEXT,
+    doubt_colour,
+)
 from annotator.gui.models.findings import severity_icon
 from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
 from annotator.log.clock import clock_text
@@ -39,6 +45,7 @@ class Column(enum.IntEnum):
     TASK = 5
     FINDINGS = 6
     ANNOTATORS = 7
+    DOUBT = 8
 
 
 HEADERS = {
@@ -51,8 +58,10 @@ HEADERS = {
     Column.FINDINGS: ("Findings", "Validation errors and warnings (DTD quirks are not counted)"),
     Column.ANNOTATORS: ("Annotators", "How many annotators hold work on the session in their own file (team mode); "
                                       "the names in the tooltip"),
+    Column.DOUBT: ("Doubt", "The doubt of the session's most doubtful user turn still to transcribe (0 to 1; "
+                            "sorted, the most doubtful session first)"),
 }
-NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED)
+NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED, Column.DOUBT)
 
 
 def row_key(file: Path, session_index: int) -> tuple[str, int]:
@@ -250,6 +259,8 @@ class SessionListModel(QAbstractTableModel):
             return self._findings_icon(summary)
         if role == Role.BackgroundRole and column == Column.TRANSCRIBED and summary.n_untranscribed:
             return UNTRANSCRIBED_BACKGROUND
+        if role == Role.BackgroundRole and column == Column.DOUBT and summary.doubt is not None:
+            return doubt_colour(summary.doubt)
         if role == Role.ForegroundRole:
             if column == Column.TRANSCRIBED and summary.n_untranscribed:
                 return UNTRANSCRIBED_TEXT
@@ -287,6 +298,8 @@ class SessionListModel(QAbstractTableModel):
             return TASK_WORDS.get(summary.task_completion, repr(summary.task_completion))
         if column == Column.ANNOTATORS:
             return summary.annotators_text
+        if column == Column.DOUBT:
+            return "" if summary.doubt is None else f"{summary.doubt:.2f}"
         return summary.findings_text or ("DTD quirks only" if summary.n_quirks else "none")
 
     def sort_key(self, summary: SessionSummary, column: int) -> str | float:
@@ -315,6 +328,8 @@ class SessionListModel(QAbstractTableModel):
             return float(summary.n_turns)
         if column == Column.DURATION:
             return last if summary.duration_s is None else float(summary.duration_s)
+        if column == Column.DOUBT:  # the most doubtful first
+            return last if summary.doubt is None else -summary.doubt
         # TRANSCRIBED: least done first
         return summary.n_transcribed / summary.n_user_turns if summary.n_user_turns else last
 
@@ -329,6 +344,9 @@ class SessionListModel(QAbstractTableModel):
         if column == Column.ANNOTATORS and summary.annotators:
             differ = "; they disagree on a transcription or the task completion" if summary.disagreeing else ""
             return f"Annotated by {', '.join(summary.annotators)}{differ}"
+        if column == Column.DOUBT:
+            return ("no user turn left to transcribe" if summary.doubt is None else
+                    f"its most doubtful user turn still to transcribe: doubt {summary.doubt:.2f}")
         if column == Column.FINDINGS and summary.n_quirks:
             return f"{summary.findings_text or 'no problems'}; {summary.n_quirks} DTD quirk(s), which are harmless"
         return ""

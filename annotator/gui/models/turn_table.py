@@ -2,7 +2,8 @@
 
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
-undoable TranscribeTurn) and the turn's WER once it is transcribed. A cell reads the
+undoable TranscribeTurn) and the turn's WER once it is transcribed. The row header is the
+doubt strip: the colour of a user turn's doubt score, its reasons in the tooltip. A cell reads the
 document's facts cache (annotator.log.facts_cache): painting never walks the tree or aligns
 words, and the next turn to transcribe and the progress come from the cache's index of
 untranscribed turns. Connected to DocumentController.annotation_changed, the model turns
@@ -18,8 +19,15 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
 
+from annotator.analysis.doubt import most_doubtful_to_transcribe, turn_doubt
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
-from annotator.gui.colours import UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT, dot_icon
+from annotator.gui.colours import (
+    UNTRANSCRIBED_BACKGROUND,
+    UNTRANSCRIBED_TEXT,
+    WARNING_TEXT,
+    dot_icon,
+    doubt_colour,
+)
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
@@ -140,6 +148,10 @@ class TurnTableModel(QAbstractTableModel):
         at = bisect_right(untranscribed, row)
         return untranscribed[at] if at < len(untranscribed) else untranscribed[0]
 
+    def most_doubtful_to_transcribe(self, row: int) -> int | None:
+        """The row of the most doubtful user turn still to transcribe other than ROW (ROW when it is the last)."""
+        return None if self._session is None else most_doubtful_to_transcribe(self._session, row)
+
     def transcription_progress(self) -> tuple[int, int]:
         """(transcribed user turns, user turns) of the session."""
         if self._session is None:
@@ -156,7 +168,9 @@ class TurnTableModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(Column)
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
-        if orientation != Qt.Orientation.Horizontal or section not in HEADERS:
+        if orientation == Qt.Orientation.Vertical:
+            return self._doubt_strip(section, role)
+        if section not in HEADERS:
             return None
         title, tip = HEADERS[Column(section)]
         if role == Role.DisplayRole:
@@ -164,6 +178,16 @@ class TurnTableModel(QAbstractTableModel):
         if role == Role.ToolTipRole:
             return tip
         return None
+
+    def _doubt_strip(self, row: int, role: int):
+        """The row header is the doubt strip (views.doubt_strip): its colour and its tooltip."""
+        turn = self.turn_at(row)
+        if turn is None or role not in (Role.BackgroundRole, Role.ToolTipRole):
+            return None
+        doubt = turn_doubt(turn)
+        if doubt is None:
+            return None
+        return doubt_colour(doubt.score) if role == Role.BackgroundRole else plain_tooltip(doubt.describe())
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
         flags = super().flags(index)

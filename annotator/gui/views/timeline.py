@@ -1,11 +1,10 @@
-"""The session timeline: turns, audio segments, markers and one lane per server, over seconds from the session start.
+"""The session timeline: turns (with the doubt strip), audio segments, markers and a lane per server, over seconds.
 
 Each lane is one graphics item painting numpy arrays (timeline_lane_item), so a session of 200k operations redraws
-within a frame; hover and click are binary searches on the same arrays (annotator.timeline.hits). Wheel zooms time,
-drag pans, Fit shows everything; the turn band and the time axis stay put while the lanes scroll under them
-(timeline_rows). A session opens on its current turn with some context, not on the whole of a long session. The
-widget only shows and reports: the main window connects turn_clicked / element_clicked / message_shown, and calls
-set_session, select_turn and set_cursor; on_annotation_changed restyles the turn changed.
+within a frame; hover and click are binary searches on them (annotator.timeline.hits). Wheel zooms, drag pans, Fit
+shows all; the turn band and time axis stay put while the lanes scroll under them (timeline_rows). A session opens
+on its current turn with some context. The main window connects turn_clicked / element_clicked / message_shown and
+calls set_session, select_turn and set_cursor; on_annotation_changed restyles the turn changed.
 """
 
 from __future__ import annotations
@@ -27,6 +26,7 @@ from PySide6.QtWidgets import (
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.views import timeline_style as style
 from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, time_plot
+from annotator.gui.views.timeline_doubt import doubt_strip_item
 from annotator.gui.views.timeline_lane_item import IntervalLaneItem
 from annotator.gui.views.timeline_legend import AUDIO_STYLES, TURN_STYLES, TimelineLegend, legend_entries, server_styles
 from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
@@ -52,6 +52,7 @@ class TimelineView(QWidget):
         self.timeline = TimelineData.empty()
         self.marker_lanes: list[Lane] = []
         self.turn_band: IntervalLaneItem | None = None
+        self.doubt_strip: IntervalLaneItem | None = None
         self.lane_items: list[IntervalLaneItem] = []
         self.selected_turn: int | None = None
         self._turn_positions: dict[int, int] = {}  # turn index -> position in the turn band's arrays
@@ -123,8 +124,7 @@ class TimelineView(QWidget):
         """Show SESSION (None: nothing), turn TURN_INDEX selected and in view (see reading_range), from TIMELINE
         if given (build_timeline made off the GUI thread); forgets markers, cursor, scroll."""
         self.timeline = timeline if timeline is not None and session is not None else build_timeline(session)
-        self.marker_lanes = []
-        self.selected_turn = None
+        self.marker_lanes, self.selected_turn = [], None
         self._turn_positions = {index: pos for pos, index in enumerate(self.timeline.turns.payloads)}
         self._audio_positions = None
         self.cursor_line.hide()
@@ -286,15 +286,17 @@ class TimelineView(QWidget):
 
     # ----- items
     def _rebuild_items(self) -> None:
-        for item in [self.turn_band, *self.lane_items]:
+        for item in [self.turn_band, self.doubt_strip, *self.lane_items]:
             if item is not None:
                 self.view_box.removeItem(item)
-        self.turn_band, self.lane_items = None, []
+        self.turn_band, self.doubt_strip, self.lane_items = None, None, []
         if self.timeline.session is not None:
             self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), TURN_STYLES, {},
                                               style.TURN_HEIGHT)
-            self.view_box.addItem(self.turn_band, ignoreBounds=True)
             self.turn_band.selected = self._turn_positions.get(self.selected_turn)
+            self.doubt_strip = doubt_strip_item(self.timeline)  # over the turn band: added after it
+            for item in (self.turn_band, self.doubt_strip):
+                self.view_box.addItem(item, ignoreBounds=True)
         server_number = 0  # a server keeps its colour whatever marker lanes come and go
         for row, lane in enumerate(self.lanes, start=1):
             if lane is self.timeline.audio_lane:
@@ -367,10 +369,7 @@ class TimelineView(QWidget):
     def full_range(self) -> tuple[float, float]:
         """The x range that shows everything (what Fit sets), with a little margin."""
         extent = self.timeline.extent
-        for lane in self.marker_lanes:
-            bounds = lane.ticks.bounds()
-            if bounds is not None:
-                extent = max(extent, bounds[1])
+        extent = max([extent] + [bounds[1] for bounds in (lane.ticks.bounds() for lane in self.marker_lanes) if bounds])
         if extent <= 0:
             return -0.5, 1.0
         pad = max(extent * 0.01, 0.05)

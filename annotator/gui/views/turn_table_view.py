@@ -1,4 +1,5 @@
-"""The table of turns: one selected row at a time, compact rows, texts elided, F2 edits in place.
+"""The table of turns: one selected row at a time, compact rows, texts elided, F2 edits in place; the row
+header is the doubt strip (views.doubt_strip).
 
 The short columns (id, speaker, times, WER) are as wide as what they hold and
 the three text columns share the rest; the selected row stays in view
@@ -23,6 +24,7 @@ from PySide6.QtWidgets import (
 
 from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.models.turn_table import Column
+from annotator.gui.views.doubt_strip import DoubtStripHeader
 
 SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
@@ -78,8 +80,7 @@ class TurnTableView(QTableView):
         self.setWordWrap(False)
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
-        self.verticalHeader().hide()
-        self.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        self.setVerticalHeader(DoubtStripHeader(self))
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
         header = self.horizontalHeader()
         header.setHighlightSections(False)
