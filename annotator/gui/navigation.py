@@ -245,8 +245,9 @@ class Navigator(QObject):
         return False
 
     def commit_and_next(self) -> None:
-        """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe, play it."""
-        self.table.commit_open_editor()
+        """Ctrl+Enter: store the transcription (and every edit still open: a table cell, the concepts), go to
+        the next user turn still to transcribe, play it."""
+        self.controller.flush_pending_edits()
         self.editor.commit()
         row = self.model.next_to_transcribe(self.table.current_row())
         if row is None:
