@@ -64,6 +64,12 @@ The standard's Content table:
 - parse_success_rate: share of GC_DATA with key ":input_parse_successful" or
   type input_parse_successful whose value is true, 1 or yes.
 - time_to_completion_kind: the type_start_task value (total, task or true).
+
+Concepts (annotator.analysis.concept_metrics, docs/metrics.md "Concepts"):
+- concept_error_rate: (S + D + I) of the parse's slot/value pairs (the frame name one of them) over the
+  reference pairs, summed over the turns with reference concepts; per turn in SessionMetrics.turn_concepts.
+- concept_accuracy: 1 - concept_error_rate.
+- concept_sentence_accuracy: the share of the turns with reference concepts whose parse is fully right.
 """
 
 from __future__ import annotations
@@ -71,6 +77,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from annotator.analysis import metrics_values as compute
+from annotator.analysis.concept_metrics import (
+    CONCEPT_COLUMNS,
+    ConceptCounts,
+    SessionConcepts,
+    concepts_of_counts,
+    facts_concept_counts,
+    set_concept_values,
+)
 from annotator.analysis.metrics_scan import SessionPass, SessionScan
 from annotator.analysis.metrics_wer import facts_recognizer_text, turn_wer, turns_wer_counts
 from annotator.analysis.word_alignment import WerCounts
@@ -106,7 +120,7 @@ CONTENT_COLUMNS = [
     "output_presentation_s",
     "parse_success_rate",
 ]
-SESSION_METRIC_COLUMNS: list[str] = DMA_COLUMNS + CONTENT_COLUMNS + ["time_to_completion_kind"]
+SESSION_METRIC_COLUMNS: list[str] = DMA_COLUMNS + CONTENT_COLUMNS + ["time_to_completion_kind"] + CONCEPT_COLUMNS
 
 TIME_COLUMNS = ("time_to_completion", "response_latency", "mean_system_utterance_s", "mean_system_turn_s",
                 "session_duration_s", "recognition_s", "synthesis_s", "output_presentation_s")
@@ -129,6 +143,8 @@ class SessionMetrics:
     wer_insertions: int = 0
     turn_groups: list[tuple[str, list[int]]] = field(default_factory=list)  # (side, GC_TURN indices)
     turn_transcriptions: dict[int, str] = field(default_factory=dict)  # GC_TURN index -> Turn.transcription
+    turn_concepts: dict[int, ConceptCounts] = field(default_factory=dict)  # GC_TURN index -> its concept counts
+    concepts: SessionConcepts = field(default_factory=SessionConcepts)  # the sums of turn_concepts
 
     def set(self, name: str, value: Value, reason: str | None = None) -> None:
         self.values[name] = value
@@ -182,6 +198,9 @@ def session_metrics_parts(session: Session, walk: SessionPass | None = None) -> 
         wer.add(counts)
         turn_counts[index] = counts
     compute.word_error_rate(metrics, wer)
+    metrics.turn_concepts = {index: counts for index, turn_facts in enumerate(facts)
+                             if (counts := facts_concept_counts(None, turn_facts)) is not None}
+    set_concept_values(metrics, concepts_of_counts(metrics.turn_concepts.values()))
     for name in TIME_COLUMNS:
         if isinstance(metrics.values.get(name), float):
             metrics.values[name] = round(metrics.values[name], 6)

@@ -1,6 +1,6 @@
 """A session's metrics kept up to date change by change, for a window that shows them while the
 annotator types: the session is walked once (session_metrics_parts), then each AnnotationChange
-moves only what the changed turn contributes (its words, its WER counts) in the sums the metrics
+moves only what the changed turn contributes (its words, its WER counts, its concept counts) in the sums the metrics
 are made of, so a Ctrl+Enter on a session of 70,000 turns costs the same as on one of ten.
 
     live = LiveMetrics(session)
@@ -11,6 +11,7 @@ are made of, so a Ctrl+Enter on a session of 70,000 turns costs the same as on o
 from __future__ import annotations
 
 from annotator.analysis import metrics_values as compute
+from annotator.analysis.concept_metrics import cached_turn_concept_counts, set_concept_values
 from annotator.analysis.metrics import SessionMetrics, session_metrics_parts
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.log.document import AnnotationChange
@@ -38,6 +39,8 @@ class LiveMetrics:
         if change.kind == "task_completion":
             metrics.reasons.pop("task_completion", None)
             compute.task_completion(metrics, self.session)
+        elif change.kind == "concepts" and change.turn is not None:
+            self._move_concepts(change.turn)
         elif change.turn is not None:
             for turn in self.session.document.facts_cache.turns_sharing_key(change.turn):
                 self._move_turn(turn)
@@ -46,6 +49,15 @@ class LiveMetrics:
             compute.user_words(metrics, self._parts.scan, self._parts.words)
             compute.word_error_rate(metrics, self._parts.wer)
         return True
+
+    def _move_concepts(self, turn: Turn) -> None:
+        """Take the turn's old concept counts out of the session's and put its new ones in."""
+        metrics = self._parts.metrics
+        old = metrics.turn_concepts.pop(turn.index, None)
+        new = cached_turn_concept_counts(turn)
+        if new is not None:
+            metrics.turn_concepts[turn.index] = new
+        set_concept_values(metrics, metrics.concepts.with_turn(old, -1).with_turn(new))
 
     def _move_turn(self, turn: Turn) -> None:
         """Take the turn's old words and counts out of the sums and put its new ones in."""

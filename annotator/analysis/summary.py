@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.analysis.concept_metrics import SessionConcepts
 from annotator.analysis.metrics import session_metrics
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
@@ -48,6 +49,7 @@ def describe_document(doc: LogDocument) -> str:
             f"    transcribed  {transcribed} of {len(users)} user turns",
             f"    task         {_task(session.task_completion)}",
             f"    WER          {_value(metrics.values.get('word_error_rate'))}",
+            f"    concepts     {_concepts(metrics.concepts)}",
             f"    recognition  {_seconds(metrics.values.get('recognition_s'))}, synthesis {_seconds(metrics.values.get('synthesis_s'))}",
         ]
     return "\n".join(lines)
@@ -55,3 +57,11 @@ def describe_document(doc: LogDocument) -> str:
 
 def _task(value: str | None) -> str:
     return {"1": "completed", "0": "not completed", None: "not annotated"}.get(value, f"annotated {value!r}")
+
+
+def _concepts(figures: SessionConcepts) -> str:
+    """'CER 0.500, accuracy 0.500, 0 of 1 turn(s) fully right', or that no turn has reference concepts."""
+    if not figures.scored_turns:
+        return "no reference concepts"
+    return (f"CER {_value(figures.error_rate)}, accuracy {_value(figures.accuracy)}, "
+            f"{figures.correct_turns} of {figures.scored_turns} turn(s) fully right")

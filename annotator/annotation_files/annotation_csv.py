@@ -25,10 +25,11 @@ import pandas as pd
 from annotator.annotation_files.annotation_set import AnnotationSet
 from annotator.annotation_files.human_format import SESSION_OCCURRENCE, TURN_OCCURRENCE
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneutralise_cell
-from annotator.errors import AnnotationFileError
+from annotator.errors import AnnotationError, AnnotationFileError
 from annotator.file_name_text import name_text
 from annotator.input_files import read_input_text
 from annotator.log.atomic import write_atomic
+from annotator.log.concepts import parse_compact
 from annotator.log.turn_ids import occurrence_number
 
 if TYPE_CHECKING:
@@ -38,21 +39,23 @@ __all__ = ["ANNOTATION_COLUMNS", "neutralise_cell", "read_annotation_csv", "unne
 
 ANNOTATION_COLUMNS = ("file", "session_id", "turn_id", "transcription", "task_completion", SESSION_OCCURRENCE,
                       TURN_OCCURRENCE)
+CONCEPTS_COLUMN = "concepts"
 
 
 def read_annotation_csv(path: str | Path) -> AnnotationSet:
-    """Transcriptions from rows with turn_id and transcription, task completion from task_completion cells."""
+    """Transcriptions from rows with turn_id and transcription, reference concepts from their concepts cells,
+    task completion from task_completion cells."""
     path = Path(path)
     frame = _read_frame(path)
     columns = set(frame.columns)
-    has_turns = {"turn_id", "transcription"} <= columns
+    has_turns = {"turn_id", "transcription"} <= columns or {"turn_id", CONCEPTS_COLUMN} <= columns
     if "session_id" not in columns or not has_turns and "task_completion" not in columns:
         raise AnnotationFileError(
             f"{path}: {_missing_columns(columns)}; an annotation CSV needs session_id and either "
             "turn_id + transcription (turns.csv) or task_completion (sessions.csv)")
     annotations = AnnotationSet()
     for number, row in enumerate(frame.to_dict("records"), start=2):  # row 1 is the header
-        cells = {name: unneutralise_cell(value) for name, value in row.items() if name in ANNOTATION_COLUMNS}
+        cells = {name: unneutralise_cell(value) for name, value in row.items() if name in _READ_COLUMNS}
         if not any(value.strip() for value in cells.values() if value is not None):
             continue
         try:
@@ -72,6 +75,16 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
         annotations.add_transcription(session_id, cells["turn_id"], transcription,
                                       session_occurrence=session_occurrence,
                                       turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
+    concepts = cells.get(CONCEPTS_COLUMN, "") if has_turns else ""
+    if concepts.strip():
+        if not cells.get("turn_id", "").strip():
+            raise ValueError("concepts without a turn_id")
+        try:
+            parsed = parse_compact(concepts)
+        except AnnotationError as error:
+            raise ValueError(f"column {CONCEPTS_COLUMN}: {error}") from None
+        annotations.add_concepts(session_id, cells["turn_id"], parsed, session_occurrence=session_occurrence,
+                                 turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
     task_completion = cells.get("task_completion", "")
     if task_completion.strip():
         annotations.add_task_completion(session_id, task_completion, session_occurrence=session_occurrence)
@@ -116,23 +129,29 @@ def _missing_columns(columns: set[str]) -> str:
 
 
 _SEPARATORS = (",", ";", "\t")
-_KNOWN_COLUMNS = frozenset(ANNOTATION_COLUMNS) | {"index", "speaker", "stime", "etime"}
+_READ_COLUMNS = frozenset(ANNOTATION_COLUMNS) | {CONCEPTS_COLUMN}
+_KNOWN_COLUMNS = _READ_COLUMNS | {"index", "speaker", "stime", "etime"}
 
 
 def write_annotation_csv(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
-    """Write our annotations CSV (UTF-8, LF); the file column names each session's log relative to PATH."""
+    """Write our annotations CSV (UTF-8, LF); the file column names each session's log relative to PATH.
+    The concepts column is written only when some turn has reference concepts."""
     path = Path(path)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(ANNOTATION_COLUMNS)
+    concepts = annotations.concepts
+    extra = (CONCEPTS_COLUMN,) if concepts else ()
+    writer.writerow(ANNOTATION_COLUMNS + extra)
     for session_ref, session, refs in annotations.in_order(sessions):
         file = _file_cell(path, session)
         which = _number(session_ref.occurrence)
         if session_ref in annotations.task_completion:
-            writer.writerow(_cells(file, session_ref.id, "", "", annotations.task_completion[session_ref], which, ""))
+            writer.writerow(_cells(file, session_ref.id, "", "", annotations.task_completion[session_ref], which, "",
+                                   *("" for _ in extra)))
         for ref in refs:
-            writer.writerow(_cells(file, session_ref.id, annotations.turn_id(ref), annotations.transcriptions[ref], "",
-                                   which, _number(ref.occurrence)))
+            frame = (concepts[ref].compact() if ref in concepts else "" for _ in extra)
+            writer.writerow(_cells(file, session_ref.id, annotations.turn_id(ref), annotations.transcriptions.get(ref, ""),
+                                   "", which, _number(ref.occurrence), *frame))
     write_atomic(path, buffer.getvalue().encode("utf-8"))
 
 

@@ -6,7 +6,8 @@ is named by a TurnRef: its session, its turn key (the key that makes "-01"
 and "-1" the same turn) and, when turns of the session share the key, which
 of them. The turn id as written is kept beside them so that writers
 reproduce it, but it takes no part in equality. Values are kept as written:
-folding decides what it accepts.
+folding decides what it accepts. A turn's reference concepts (annotator.log.concepts)
+are kept as Concepts, beside its transcription or alone.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
 from annotator.errors import AnnotationFileError
+from annotator.log.concepts import Concepts
 from annotator.log.text import clean_text
 from annotator.log.turn_ids import TurnKey, occurrences, strip_id, turn_key
 
@@ -45,6 +47,7 @@ class AnnotationConflict(ValueError):
 class AnnotationSet:
     transcriptions: dict[TurnRef, str] = field(default_factory=dict)
     task_completion: dict[SessionRef, str] = field(default_factory=dict)
+    concepts: dict[TurnRef, Concepts] = field(default_factory=dict)
     turn_ids: dict[TurnRef, str] = field(default_factory=dict, compare=False, repr=False)
 
     def add_transcription(self, session_id: str, turn_id: str, text: str | None, *,
@@ -53,15 +56,32 @@ class AnnotationSet:
         text = clean_text(text)
         if not text:
             return
-        key = turn_key(turn_id)
-        if key is None:
-            raise ValueError("a transcription without a turn id")
-        ref = TurnRef(_session_ref(session_id, session_occurrence), key, turn_occurrence)
+        ref = self._turn_ref(session_id, turn_id, session_occurrence, turn_occurrence, "a transcription")
         old = self.transcriptions.get(ref)
         if old is not None and old != text:
             raise AnnotationConflict(f"two transcriptions for {self.describe_turn(ref)}: {old[:30]!r} and {text[:30]!r}")
         self.transcriptions[ref] = text
+
+    def add_concepts(self, session_id: str, turn_id: str, concepts: Concepts | None, *,
+                     session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
+        """Record a turn's reference concepts; None means none. Raises AnnotationConflict, ValueError."""
+        if concepts is None:
+            return
+        ref = self._turn_ref(session_id, turn_id, session_occurrence, turn_occurrence, "concepts")
+        old = self.concepts.get(ref)
+        if old is not None and old != concepts:
+            raise AnnotationConflict(f"two concept frames for {self.describe_turn(ref)}: "
+                                     f"{old.compact()[:30]!r} and {concepts.compact()[:30]!r}")
+        self.concepts[ref] = concepts
+
+    def _turn_ref(self, session_id: str, turn_id: str, session_occurrence: int | None,
+                  turn_occurrence: int | None, what: str) -> TurnRef:
+        key = turn_key(turn_id)
+        if key is None:
+            raise ValueError(f"{what} without a turn id")
+        ref = TurnRef(_session_ref(session_id, session_occurrence), key, turn_occurrence)
         self.turn_ids.setdefault(ref, strip_id(turn_id))
+        return ref
 
     def add_task_completion(self, session_id: str, value: str | None, *, session_occurrence: int | None = None) -> None:
         """Record a session's task completion; blank means none. Raises AnnotationConflict, ValueError."""
@@ -84,17 +104,17 @@ class AnnotationSet:
 
     @property
     def session_refs(self) -> set[SessionRef]:
-        return set(self.task_completion) | {ref.session for ref in self.transcriptions}
+        return set(self.task_completion) | {ref.session for ref in (*self.transcriptions, *self.concepts)}
 
     def __len__(self) -> int:
-        return len(self.transcriptions) + len(self.task_completion)
+        return len(self.transcriptions) + len(self.task_completion) + len(self.concepts)
 
     def in_order(self, sessions: Iterable[Session] = ()) -> list[tuple[SessionRef, Session | None, list[TurnRef]]]:
-        """For writers: (session ref, its view or None, its transcribed turns) for the sessions of
+        """For writers: (session ref, its view or None, its annotated turns) for the sessions of
         SESSIONS in their order, then the other annotated sessions sorted; turns in log order, then by key."""
         views = session_refs_of(list(sessions))
         refs: dict[SessionRef, list[TurnRef]] = {}
-        for ref in self.transcriptions:
+        for ref in dict.fromkeys((*self.transcriptions, *self.concepts)):
             refs.setdefault(ref.session, []).append(ref)
         others = sorted(self.session_refs - views.keys(), key=lambda ref: (ref.id, ref.occurrence or 0))
         result = []
@@ -109,12 +129,13 @@ class AnnotationSet:
         result = cls()
         conflicts: list[str] = []
         for part in sets:
-            for ref, text in part.transcriptions.items():
-                try:
-                    result.add_transcription(ref.session.id, part.turn_id(ref), text,
-                                             session_occurrence=ref.session.occurrence, turn_occurrence=ref.occurrence)
-                except AnnotationConflict as conflict:
-                    conflicts.append(str(conflict))
+            for values, add in ((part.transcriptions, result.add_transcription), (part.concepts, result.add_concepts)):
+                for ref, value in values.items():
+                    try:
+                        add(ref.session.id, part.turn_id(ref), value,
+                            session_occurrence=ref.session.occurrence, turn_occurrence=ref.occurrence)
+                    except AnnotationConflict as conflict:
+                        conflicts.append(str(conflict))
             for ref, value in part.task_completion.items():
                 try:
                     result.add_task_completion(ref.id, value, session_occurrence=ref.occurrence)

@@ -26,6 +26,7 @@ from annotator.annotation_files.human_format import (
 )
 from annotator.errors import AnnotationFileError
 from annotator.input_files import open_input_file, read_problem
+from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.loading import make_parser
 from annotator.log.turn_ids import TurnKey
@@ -34,7 +35,7 @@ _SNIFF_BYTES = 4096
 
 
 def extract(doc: LogDocument) -> AnnotationSet:
-    """The transcriptions and task completion values the log holds as GC_ANNOT."""
+    """The transcriptions, reference concepts and task completion values the log holds as GC_ANNOT."""
     return extract_all([doc])
 
 
@@ -53,6 +54,9 @@ def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
                 annotations.add_transcription(session_ref.id, turn.id, turn.transcription,
                                               session_occurrence=session_ref.occurrence,
                                               turn_occurrence=turn_ref.occurrence)
+            concepts = turn.concepts if isinstance(turn, ExtractedTurn) else reference_concepts(turn.facts())
+            annotations.add_concepts(session_ref.id, turn.id, concepts, session_occurrence=session_ref.occurrence,
+                                     turn_occurrence=turn_ref.occurrence)
     return annotations
 
 
@@ -64,6 +68,7 @@ class ExtractedTurn:
     key: TurnKey | None
     transcription: str | None
     tidx: str | None  # the tidx a human-annotation file gives its transcription (human_format)
+    concepts: Concepts | None = None  # the reference concepts
 
     def transcription_annotation(self) -> None:
         return None  # its tidx is in activities, where human_format looks next
@@ -105,7 +110,8 @@ def extracted_log(path: Path) -> ExtractedLog:
     sessions = tuple(
         ExtractedSession(session.id, session.task_completion,
                          {name: value for name in ("stime", "etime") if (value := session.get(name)) is not None},
-                         tuple(ExtractedTurn(turn.id, turn.key, turn.transcription, turn_tidx(turn))
+                         tuple(ExtractedTurn(turn.id, turn.key, turn.transcription, turn_tidx(turn),
+                                             reference_concepts(turn.facts()))
                                for turn in session.turns), doc.path)
         for session in doc.sessions)
     return ExtractedLog(doc.path, sessions)

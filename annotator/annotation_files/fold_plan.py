@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef, TurnRef
 from annotator.errors import AnnotationFileError
-from annotator.log.annotations import set_task_completion, set_transcription, task_completion_problem
+from annotator.log.annotations import set_concepts, set_task_completion, set_transcription, task_completion_problem
+from annotator.log.concepts import Concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.log.turn_ids import TurnKey, strip_id
@@ -36,10 +37,12 @@ _KINDS = ("unknown session ids", "ambiguous session ids", "unknown turns", "ambi
 class FoldPlan:
     transcriptions: dict[Turn, str] = field(default_factory=dict)
     task_completion: dict[Session, str] = field(default_factory=dict)
+    concepts: dict[Turn, Concepts] = field(default_factory=dict)
 
     def apply(self) -> int:
         changes = sum(set_task_completion(session, value) for session, value in self.task_completion.items())
-        return changes + sum(set_transcription(turn, text) for turn, text in self.transcriptions.items())
+        changes += sum(set_transcription(turn, text) for turn, text in self.transcriptions.items())
+        return changes + sum(set_concepts(turn, concepts) for turn, concepts in self.concepts.items())
 
 
 def plan_fold(docs: list[LogDocument], annotations: AnnotationSet) -> FoldPlan:
@@ -73,6 +76,17 @@ class _Planner:
             turn = None if session is None else self._turn(session, ref, where)
             if turn is not None and self._agrees(plan.transcriptions, turn, text, where):
                 plan.transcriptions[turn] = text
+        for ref, concepts in annotations.concepts.items():
+            where = annotations.describe_turn(ref)
+            if any(_NOT_XML.search(text) for slot in ((concepts.frame, ""), *concepts.slots) for text in slot):
+                self._problem("characters XML cannot hold in", f"the concepts of {where}")
+            session = self._session(ref.session)
+            turn = None if session is None else self._turn(session, ref, where)
+            planned = plan.concepts.get(turn) if turn is not None else None
+            if planned is not None and planned != concepts:
+                self._problem("two values for one place", f"{where}: {planned.compact()[:30]!r} and {concepts.compact()[:30]!r}")
+            elif turn is not None:
+                plan.concepts[turn] = concepts
         if self.problems:
             raise AnnotationFileError("; ".join(f"{kind}: {', '.join(self._items(kind))}" for kind in _KINDS
                                                 if kind in self.problems) + "; nothing was folded")

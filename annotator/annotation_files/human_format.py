@@ -12,7 +12,17 @@ spellings are read, the DTD's `type_task_completion` is written. When
 sessions share an id, `session_occurrence="2"` on GC_SESSION says which of
 them is meant (the second, counting the sessions of the logs in order), and
 `turn_occurrence` on a GC_DATA does the same for turns sharing an id; both
-are written only where ids repeat, so other files stay MITRE's format. Reading
+are written only where ids repeat, so other files stay MITRE's format.
+
+Our extension (docs/mitre-human-file.md): a turn's reference concepts are a GC_DATA of
+type_utt_text="concepts" with the same turnid (and turn_occurrence) holding the GC_FRAME as the
+log stores it (annotator.log.concepts), after the turn's transcription:
+
+        <GC_DATA key=":concepts" type_utt_text="concepts" turnid="6"><GC_FRAME name="give_source">
+          <GC_DATA key=":source" dtype="string">Zürich</GC_DATA></GC_FRAME></GC_DATA>
+
+The slots inside the frame are not transcriptions; MITRE's readers, which look for
+type_utt_text="transcription", pass the element by. Reading
 is the log reader's (annotator.log.loading): regular files only, no entities, a
 named DTD never read, no network, every encoding.
 """
@@ -29,6 +39,7 @@ from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef,
 from annotator.errors import AnnotationFileError, LogReadError
 from annotator.input_files import check_regular_file, read_problem
 from annotator.log.atomic import write_atomic
+from annotator.log.concepts import CONCEPTS_UTT_TEXT, concepts_element, concepts_in
 from annotator.log.loading import parse_log_file
 from annotator.log.turn_ids import occurrence_number
 
@@ -81,6 +92,8 @@ def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> A
         except ValueError as error:
             raise AnnotationFileError(f"{path}:{session.sourceline}: {error}") from None
         for el in session.iter("GC_ANNOT", "GC_DATA"):
+            if el.getparent().tag in _SLOT_HOLDERS:
+                continue  # a slot of a concept frame, read with its frame
             try:
                 _read_element(annotations, SessionRef(session.get("id"), occurrence), el)
             except ValueError as error:
@@ -93,15 +106,26 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
         value = el.get("type_task_completion", el.get("task_completion"))
         if value is not None:
             annotations.add_task_completion(session.id, value, session_occurrence=session.occurrence)
-    elif el.get("type_utt_text", "transcription") == "transcription" and (el.text or "").strip():
-        parent = el.getparent()
-        wrapper = parent if parent.tag == "GC_ANNOT" else None  # MITRE's <GC_ANNOT turnid=...><GC_DATA>
-        turnid = el.get("turnid") or (wrapper.get("turnid") if wrapper is not None else None)
-        if not turnid:
-            raise ValueError("a transcription without a turnid")
-        which = el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
+        return
+    kind = el.get("type_utt_text", "transcription")
+    if kind == CONCEPTS_UTT_TEXT:
+        turnid, which = _turn_of(el, "concepts")
+        annotations.add_concepts(session.id, turnid, concepts_in(el), session_occurrence=session.occurrence,
+                                 turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
+    elif kind == "transcription" and (el.text or "").strip():
+        turnid, which = _turn_of(el, "a transcription")
         annotations.add_transcription(session.id, turnid, el.text, session_occurrence=session.occurrence,
                                       turn_occurrence=occurrence_number(which, TURN_OCCURRENCE))
+
+
+def _turn_of(el: etree._Element, what: str) -> tuple[str, str | None]:
+    """The turnid and turn_occurrence of a GC_DATA, or of MITRE's <GC_ANNOT turnid=...> around it."""
+    parent = el.getparent()
+    wrapper = parent if parent.tag == "GC_ANNOT" else None
+    turnid = el.get("turnid") or (wrapper.get("turnid") if wrapper is not None else None)
+    if not turnid:
+        raise ValueError(f"{what} without a turnid")
+    return turnid, el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
 
 
 def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
@@ -133,14 +157,21 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
         etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
     turns = dict(turn_refs_of(session_ref, session)) if session is not None else {}
     for ref in refs:
-        attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref)}
-        if ref.occurrence is not None:
-            attributes[TURN_OCCURRENCE] = str(ref.occurrence)
-        index = turns.get(ref)
-        tidx = turn_tidx(session.turns[index]) if index is not None else None
-        if tidx:
-            attributes["tidx"] = tidx
-        etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
+        which = {} if ref.occurrence is None else {TURN_OCCURRENCE: str(ref.occurrence)}
+        if ref in annotations.transcriptions:
+            attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref), **which}
+            index = turns.get(ref)
+            tidx = turn_tidx(session.turns[index]) if index is not None else None
+            if tidx:
+                attributes["tidx"] = tidx
+            etree.SubElement(session_el, "GC_DATA", attributes).text = annotations.transcriptions[ref]
+        if ref in annotations.concepts:
+            frame = concepts_element(annotations.concepts[ref])
+            frame.attrib.update({"turnid": annotations.turn_id(ref), **which})
+            session_el.append(frame)
+
+
+_SLOT_HOLDERS = ("GC_FRAME", "GC_LIST")
 
 
 def turn_tidx(turn: Turn) -> str | None:

@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     raise_if_failed(failed)
     annotations = extract_all(logs)  # sessions sharing an id stay apart, numbered by occurrence
     write_annotations(args.output, annotations, logs)
-    print(f"extracted {len(annotations.transcriptions)} transcription(s) and "
+    frames = f", {len(annotations.concepts)} concept frame(s)" if annotations.concepts else ""
+    print(f"extracted {len(annotations.transcriptions)} transcription(s){frames} and "
           f"{len(annotations.task_completion)} task completion value(s)", file=sys.stderr)
     return 0

@@ -13,7 +13,7 @@ One dialogue per session (annotator.export.dialogue_text: user text by --text,
 turns of one side merged, sessions without user turn skipped). ConvLab-3's checker
 demands, beyond the seed: names without "-", dialogue_id "NAME-SPLIT-N" unique,
 speakers alternating, utt_idx == position, `state` only on user turns and
-`db_results` only on system turns (both written, empty: the logs hold neither),
+`db_results` only on system turns (db_results written empty: the logs hold none),
 ontology with domains, intents, state and dialogue_acts (convlab_ontology).
 
 What the log knows and the format has no field for is kept as extra attributes
@@ -22,7 +22,10 @@ session id, or the id the dialogue had before an import), session_id, log_file,
 start_time, end_time, times_synthetic, user_text (the --text choice),
 task_completion, wer; on each turn start_time, end_time and log_turns, the
 GC_TURNs merged into it with turn_id, start_time, end_time, audio (the path as
-written in the log), text_source and, for user turns, asr_text, transcription, wer.
+written in the log), text_source and, for user turns, asr_text, transcription, wer,
+concepts (the frame in its compact form) and concepts_source ("reference": the annotator's
+reference concepts, "parse": the parser's frame, null: neither). User turns' dialogue acts
+and state come from those frames (annotator.export.convlab_concepts).
 Times are seconds as in the log (epoch seconds for recorded logs).
 """
 
@@ -38,6 +41,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from annotator.corpus.parallel import FileMap, serial_map
+from annotator.export.convlab_concepts import advance_state, frame_acts
 from annotator.export.convlab_ontology import build_ontology, dialogue_acts, system_acts
 from annotator.export.convlab_readme import preprocess_text, readme_text
 from annotator.export.dialogue_text import (
@@ -155,14 +159,17 @@ def order_by_split(dialogues: list[Dialogue], splits: list[str]) -> list[tuple[s
 
 
 def dialogue_record(dialogue: Dialogue, name: str, split: str, number: int, text: str) -> dict[str, Any]:
-    turns = [turn_record(u, i) for i, u in enumerate(dialogue.utterances)]
-    used = any(t["dialogue_acts"]["binary"] for t in turns)
+    turns = []
+    state: dict[str, dict[str, str]] = {}
+    for position, utterance in enumerate(dialogue.utterances):
+        turns.append(turn_record(utterance, position, state))
+        state = turns[-1].get("state", state)
     return {
         "dataset": name,
         "data_split": split,
         "dialogue_id": f"{name}-{split}-{number}",
         "original_id": dialogue.imported.get(":original_id") or dialogue.session_id,
-        "domains": sorted({a["domain"] for t in turns for a in t["dialogue_acts"]["binary"]}) if used else [],
+        "domains": sorted({a["domain"] for t in turns for acts in t["dialogue_acts"].values() for a in acts}),
         "goal": {"description": "", "inform": {}, "request": {}},
         "turns": turns,
         "session_id": dialogue.session_id,
@@ -176,15 +183,17 @@ def dialogue_record(dialogue: Dialogue, name: str, split: str, number: int, text
     }
 
 
-def turn_record(utterance: Utterance, position: int) -> dict[str, Any]:
+def turn_record(utterance: Utterance, position: int, state: dict[str, dict[str, str]]) -> dict[str, Any]:
+    """The ConvLab turn of UTTERANCE; a user turn's state is STATE (the dialogue's so far) moved by its acts."""
     user = utterance.speaker == "user"
+    valued, binary = frame_acts([p.concepts for p in utterance.parts if p.concepts is not None]) if user else ([], [])
     record: dict[str, Any] = {
         "speaker": utterance.speaker,
         "utterance": utterance.text,
         "utt_idx": position,
-        "dialogue_acts": dialogue_acts([] if user else system_acts(utterance)),
+        "dialogue_acts": dialogue_acts(binary if user else system_acts(utterance), valued),
     }
-    record["state" if user else "db_results"] = {}
+    record["state" if user else "db_results"] = advance_state(state, valued) if user else {}
     record["start_time"] = finite(utterance.stime)
     record["end_time"] = finite(utterance.etime)
     record["log_turns"] = [_log_turn(part, user) for part in utterance.parts]
@@ -195,7 +204,9 @@ def _log_turn(part, user: bool) -> dict[str, Any]:
     entry = {"turn_id": part.turn_id, "start_time": finite(part.stime), "end_time": finite(part.etime),
              "audio": part.audio, "text_source": part.source}
     if user:
-        entry.update(asr_text=part.asr_text, transcription=part.transcription, wer=part.wer)
+        entry.update(asr_text=part.asr_text, transcription=part.transcription, wer=part.wer,
+                     concepts=None if part.concepts is None else part.concepts.compact(),
+                     concepts_source=part.concepts_source)
     return entry
 
 

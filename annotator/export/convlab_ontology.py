@@ -1,5 +1,6 @@
 """The dialogue acts a Communicator log really holds, and the ConvLab ontology that declares them.
 
+User turns' acts come from their concept frames (annotator.export.convlab_concepts).
 Logs carry no human dialogue-act annotation, but the standard marks three system
 acts, and those become ConvLab binary dialogue acts of the "general" domain
 (ConvLab's own place for acts without a domain slot):
@@ -11,13 +12,14 @@ acts, and those become ConvLab binary dialogue acts of the "general" domain
 The ontology lists exactly the domains, intents and acts the dialogues use. Its
 dialogue_acts entries are Python-literal dict strings, as ConvLab-3 writes and
 eval()s them ("{'user': False, 'system': True, ...}", never JSON's true). There is
-no state and there are no categorical slots, so nothing needs possible_values.
+no categorical slot, so nothing needs possible_values; the state declares the concept slots.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from annotator.export.convlab_concepts import CONCEPT_DOMAIN, CONCEPT_DOMAIN_DESCRIPTION, concept_slots
 from annotator.export.dialogue_text import Utterance
 
 GENERAL_DOMAIN = "general"
@@ -28,6 +30,7 @@ INTENT_DESCRIPTIONS = {
     "help_message": 'the system gives help (a system text marked type_help_msg="true")',
 }
 ACT_TYPES = ("categorical", "non-categorical", "binary")
+_DOMAIN_DESCRIPTIONS = {GENERAL_DOMAIN: DOMAIN_DESCRIPTION, CONCEPT_DOMAIN: CONCEPT_DOMAIN_DESCRIPTION}
 
 
 def system_acts(utterance: Utterance) -> list[dict[str, str]]:
@@ -46,8 +49,8 @@ def system_acts(utterance: Utterance) -> list[dict[str, str]]:
     return acts
 
 
-def dialogue_acts(binary: list[dict[str, str]]) -> dict[str, list[dict[str, Any]]]:
-    return {"categorical": [], "non-categorical": [], "binary": binary}
+def dialogue_acts(binary: list[dict[str, str]], valued: list[dict[str, str]] = ()) -> dict[str, list[dict[str, Any]]]:
+    return {"categorical": [], "non-categorical": list(valued), "binary": binary}
 
 
 def build_ontology(dialogues: list[dict[str, Any]]) -> dict[str, Any]:
@@ -64,11 +67,14 @@ def build_ontology(dialogues: list[dict[str, Any]]) -> dict[str, Any]:
     acts: dict[str, list[str]] = {act_type: [] for act_type in ACT_TYPES}
     for (act_type, intent, domain, slot), who in sorted(speakers.items()):
         acts[act_type].append(act_string(intent, domain, slot, user="user" in who, system="system" in who))
+    slots = concept_slots(dialogues)
     return {
-        "domains": {domain: {"description": DOMAIN_DESCRIPTION if domain == GENERAL_DOMAIN else "", "slots": {}}
+        "domains": {domain: {"description": _DOMAIN_DESCRIPTIONS.get(domain, ""),
+                             "slots": {slot: {"description": "", "is_categorical": False, "possible_values": []}
+                                       for slot in slots.get(domain, [])}}
                     for domain in domains},
         "intents": {intent: {"description": INTENT_DESCRIPTIONS.get(intent, "")} for intent in intents},
-        "state": {},
+        "state": {domain: dict.fromkeys(names, "") for domain, names in slots.items()},
         "dialogue_acts": acts,
     }
 

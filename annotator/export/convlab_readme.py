@@ -60,7 +60,8 @@ def preprocess_text(paths: list[Path], folder: Path, name: str, split_arguments:
 
 def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptions,
                 statistics: list[dict[str, Any]]) -> str:
-    acts = sum(len(t["dialogue_acts"]["binary"]) for d in dialogues for t in d["turns"])
+    acts = sum(len(t["dialogue_acts"]["binary"]) for d in dialogues for t in d["turns"] if t["speaker"] == "system")
+    sources = _concept_sources(dialogues)
     synthetic = sum(1 for d in dialogues if d["times_synthetic"])
     lines = [
         f"# Dataset Card for {name}",
@@ -81,16 +82,21 @@ def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptio
         "- **Main changes of the transformation:** consecutive turns of one side are merged into one utterance "
         "(texts joined with a space), as the Communicator evaluators counted turns; turns whose side is "
         "unknown are left out; sessions without a user turn are left out; whitespace is collapsed.",
-        f"- **Annotations:** no user goal, no dialogue state, no database results. Dialogue acts: only the "
-        f"system acts the logs mark ({acts} in all): `prompt` (type_prompt, the slot is the key prompted for), "
-        "`error_message` and `help_message` (type_error_msg / type_help_msg), binary acts of the `general` domain.",
+        f"- **Annotations:** no user goal, no database results. System dialogue acts: the acts the logs "
+        f"mark ({acts} in all): `prompt` (type_prompt, the slot is the key prompted for), "
+        "`error_message` and `help_message` (type_error_msg / type_help_msg), binary acts of the `general` domain. "
+        "User dialogue acts and dialogue state: the concept frames of the user turns in the `concepts` domain "
+        "(the frame name is the intent, each slot with a value a non-categorical act, a frame without one a "
+        "binary act; the state is each slot's latest value in the dialogue so far), taken from the "
+        f"annotator's reference concepts where a turn has them and from the parser's frame otherwise: {sources}.",
         "- **Extra attributes** (what the log knows and the format has no field for): on each dialogue "
         "`original_id` (the session id), `session_id`, `log_file` (relative to the exported folder), "
         "`start_time`, `end_time` (seconds, as in the log), `times_synthetic`, `user_text` (the `--text` "
         "choice), `task_completion` (the human annotation, \"1\" completed), `wer` (word error rate of the "
         "recognizer against the transcriptions); on each turn `start_time`, `end_time` and `log_turns`: the "
         "GC_TURNs merged into it, each with `turn_id`, `start_time`, `end_time`, `audio` (the path as written "
-        "in the log), `text_source` and, for user turns, `asr_text`, `transcription`, `wer`.",
+        "in the log), `text_source` and, for user turns, `asr_text`, `transcription`, `wer`, `concepts` (the "
+        "frame in its compact form) and `concepts_source` (`reference`, `parse` or null).",
     ]
     if synthetic:
         lines.append(f"- {synthetic} dialogue(s) were imported from text corpora: their times are synthesised.")
@@ -122,6 +128,17 @@ def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptio
         "",
     ]
     return "\n".join(lines)
+
+
+def _concept_sources(dialogues: list[dict[str, Any]]) -> str:
+    """'2 user GC_TURN(s) from the reference concepts, 30 from the parse, 4 with neither'."""
+    counts = {"reference": 0, "parse": 0, None: 0}
+    for dialogue in dialogues:
+        for turn in dialogue["turns"]:
+            for part in turn["log_turns"] if turn["speaker"] == "user" else ():
+                counts[part["concepts_source"]] += 1
+    return (f"{counts['reference']} user GC_TURN(s) from the reference concepts, {counts['parse']} from the parse, "
+            f"{counts[None]} with neither")
 
 
 def _table(rows: list[dict[str, Any]]) -> list[str]:

@@ -31,6 +31,7 @@ from annotator.export.csv_cells import (
     text_cell,
     value_cell,
 )
+from annotator.log.concepts import reference_concepts
 from annotator.log.elements import ACTIVITY_TAGS, Session
 from annotator.log.gc_pause import gc_paused
 from annotator.log.text import clean_text
@@ -51,8 +52,9 @@ SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["session_occurrence"]
 TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
                 "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency",
                 # extras
-                "n_messages", "n_events", "audio_input_written", "audio_output_written", "session_occurrence",
-                "turn_occurrence"]
+                "n_messages", "n_events", "audio_input_written", "audio_output_written",
+                "concepts", "concept_error_rate", "concept_accuracy",  # the reference concepts, compact, and their score
+                "session_occurrence", "turn_occurrence"]
 EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
                  "duration_s", "type",
                  # extra: the element's own turnid attribute, as written
@@ -153,7 +155,7 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
         facts = session.turn_facts()
     divisor = _divisor(session.unit)
     session_cell = text_cell(session.id)
-    turn_wer, latency = metrics.turn_wer, metrics.turn_response_latency
+    turn_wer, latency, turn_concepts = metrics.turn_wer, metrics.turn_response_latency, metrics.turn_concepts
     lines = []
     transcribed = 0
     keys_seen: Counter[TurnKey] = Counter()
@@ -167,12 +169,16 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
         stime, etime, duration = _times(turn.el, divisor)
         audio_input = _written(turn_facts.audio_input)
         audio_output = _written(turn_facts.audio_output)
+        concepts = turn_concepts.get(index)  # None: no reference concepts, and then no compact form either
         lines.append(csv_line([
             file_cell, session_cell, _text_cell(turn.id), str(index), side or "", stime, etime, duration,
             str(turn_facts.n_operations), text_cell(turn_facts.asr_text), text_cell(turn_facts.system_text),
             text_cell(audio.cell(audio_input)), text_cell(audio.cell(audio_output)),
             text_cell(transcription), value_cell(turn_wer.get(index)), value_cell(latency.get(index)),
             str(turn_facts.n_messages), str(turn_facts.n_events), text_cell(audio_input), text_cell(audio_output),
+            "" if concepts is None else text_cell(reference_concepts(turn_facts).compact()),
+            value_cell(None if concepts is None else concepts.error_rate),
+            value_cell(None if concepts is None else concepts.accuracy),
             str(occurrence), "" if key is None else str(keys_seen[key]),
         ]))
     return lines, transcribed

@@ -35,6 +35,7 @@ from annotator.corpus.paths import ANNOTATION_ROOT, common_root, expand_log_path
 from annotator.errors import AnnotatorError
 from annotator.file_name_text import name_text
 from annotator.imports.synthetic_log import import_marker
+from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.log.text import clean_text
@@ -95,6 +96,8 @@ class TurnText:
     prompts: tuple[str, ...] = ()  # type_prompt values of the turn (system turns)
     error_message: bool = False  # a system text marked type_error_msg="true"
     help_message: bool = False  # a system text marked type_help_msg="true"
+    concepts: Concepts | None = None  # user turns: the reference concepts, else the parse (None: neither)
+    concepts_source: str | None = None  # "reference" | "parse" | None
 
 
 @dataclass
@@ -248,8 +251,13 @@ def _turn_text(turn: Turn, transcription: str | None, text: str, wer: float | No
         asr = turn.asr_text
         chosen, source = choose_user_text(transcription, asr, text)
         audio = turn.audio_data("input")
+        facts = turn.facts()
+        reference = reference_concepts(facts)
+        concepts = reference if reference is not None else parsed_concepts(facts)
         return TurnText(turn.id, turn.index, speaker, chosen, source, turn.stime, turn.etime,
-                        audio.text if audio is not None else None, asr, clean_text(transcription) or None, wer)
+                        audio.text if audio is not None else None, asr, clean_text(transcription) or None, wer,
+                        concepts=concepts,
+                        concepts_source=None if concepts is None else "reference" if reference is not None else "parse")
     if speaker == "system":
         said = clean_text(turn.system_text)
         audio = turn.audio_data("output")

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import io
 
+from annotator.analysis.concept_metrics import CONCEPT_COLUMNS
 from annotator.analysis.metrics import TIME_COLUMNS
 from annotator.export.csv_rows import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS
 
 TEXT, FLOAT, INT, NULLABLE_INT = "string", "float64", "int64", "Int64"
 
 _FLOATS = {"stime", "etime", "duration_s", "wer", "response_latency", *TIME_COLUMNS,
-           "mean_user_words_per_turn", "mean_system_words_per_turn", "word_error_rate", "parse_success_rate"}
+           "mean_user_words_per_turn", "mean_system_words_per_turn", "word_error_rate", "parse_success_rate",
+           *CONCEPT_COLUMNS}
 _ALWAYS_WRITTEN = {"index", "n_operations", "n_messages", "n_events", "n_transcribed", "session_occurrence"}
 _COUNTS = {"n_turns", "n_user_turns", "n_system_turns", "turns_to_completion", "error_messages", "help_messages",
            "user_words_to_completion", "system_words_to_completion", "system_reprompts", "turn_occurrence",

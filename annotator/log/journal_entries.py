@@ -1,9 +1,10 @@
 """What a recovery journal holds, and reading it back without trusting a byte of it.
 
 A journal is JSON: the log's path and the SHA-256 of the bytes the edits were
-made against, when it was written, and the net value of every transcription and
-task completion that differs from that file (None: removed), each placed by
-session and turn position and checked by id. parse_journal accepts exactly what
+made against, when it was written, and the net value of every transcription,
+task completion and reference concept frame (in its compact form, annotator.log.concepts)
+that differs from that file (None: removed), each placed by session and turn position and
+checked by id. A journal written before concepts existed has no "concepts" list and reads as none. parse_journal accepts exactly what
 encode_journal writes and refuses anything else (bad JSON, a number like 1e400,
 nesting 100,000 deep, a value XML cannot hold) with UnreadableJournal, whose
 message is one line; it never raises anything else.
@@ -16,8 +17,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from annotator.errors import AnnotationError
 from annotator.file_name_text import name_from_text, name_text
 from annotator.log.annotations import task_completion_problem
+from annotator.log.concepts import parse_compact
 from annotator.log.text import first_not_xml
 
 FORMAT = 1
@@ -38,6 +41,11 @@ class TranscriptionEdit:
 
 
 @dataclass(frozen=True)
+class ConceptsEdit(TranscriptionEdit):
+    """A turn's reference concepts: TEXT and WAS are compact forms (None: no reference concepts)."""
+
+
+@dataclass(frozen=True)
 class TaskCompletionEdit:
     session: int
     session_id: str
@@ -49,18 +57,22 @@ class TaskCompletionEdit:
 class AnnotationEdits:
     transcriptions: tuple[TranscriptionEdit, ...] = ()
     task_completion: tuple[TaskCompletionEdit, ...] = ()
+    concepts: tuple[ConceptsEdit, ...] = ()
 
     def __len__(self) -> int:
-        return len(self.transcriptions) + len(self.task_completion)
+        return len(self.transcriptions) + len(self.task_completion) + len(self.concepts)
 
     def describe(self) -> str:
-        """'5 transcriptions, 1 removed transcription and 1 task completion'."""
+        """'5 transcriptions, 1 removed transcription, 1 task completion and 2 concept frames'."""
         written = sum(edit.text is not None for edit in self.transcriptions)
+        framed = sum(edit.text is not None for edit in self.concepts)
         parts = [count(written, "transcription"),
                  count(len(self.transcriptions) - written, "removed transcription"),
-                 count(len(self.task_completion), "task completion")]
+                 count(len(self.task_completion), "task completion"),
+                 count(framed, "concept frame"),
+                 count(len(self.concepts) - framed, "removed concept frame")]
         parts = [part for part in parts if part]
-        return " and ".join(parts) if len(parts) < 3 else f"{parts[0]}, {parts[1]} and {parts[2]}"
+        return " and ".join(parts) if len(parts) < 3 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
 
 @dataclass(frozen=True)
@@ -98,6 +110,7 @@ def encode_journal(log_path: Path, sha256: str, edits: AnnotationEdits) -> bytes
         "written": datetime.now().astimezone().isoformat(timespec="milliseconds"),  # orders journals of one second
         "transcriptions": [edit.__dict__ for edit in edits.transcriptions],
         "task_completion": [edit.__dict__ for edit in edits.task_completion],
+        "concepts": [edit.__dict__ for edit in edits.concepts],
     }
     return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -113,8 +126,12 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
                       for e in _entries(content["transcriptions"]))
         tasks = tuple(TaskCompletionEdit(_position(e["session"]), _text(e["session_id"]), _task_value(e["value"]),
                                          _value(e["was"])) for e in _entries(content["task_completion"]))
+        frames = tuple(ConceptsEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
+                                    _text(e["turn_id"]), _compact(e["text"]), _compact(e["was"]))
+                       for e in _entries(content.get("concepts", [])))  # none in a journal older than concepts
         written = datetime.fromisoformat(_text(content["written"])).astimezone()
-        return name_from_text(_text(content["log"])), _text(content["sha256"]), written, AnnotationEdits(texts, tasks)
+        edits = AnnotationEdits(texts, tasks, frames)
+        return name_from_text(_text(content["log"])), _text(content["sha256"]), written, edits
     except UnreadableJournal:
         raise
     except RecursionError:
@@ -151,6 +168,18 @@ def _value(value: object) -> str | None:
     bad = first_not_xml(text)
     if bad is not None:
         raise UnreadableJournal(f"a value holds the character U+{ord(bad):04X}, which a log cannot hold")
+    return text
+
+
+def _compact(value: object) -> str | None:
+    """Reference concepts in their compact form: None, or a form that reads back (so a restore cannot fail on it)."""
+    text = _value(value)
+    if text is None:
+        return None
+    try:
+        parse_compact(text)
+    except AnnotationError as error:
+        raise UnreadableJournal(str(error)) from None
     return text
 
 

@@ -3,7 +3,9 @@ differ from the file, and putting journalled values back into a document, all or
 
 A value is keyed by (session position, turn position), turn None standing for
 the session's task completion, and carries the session and turn ids so that a
-journal applied to a log whose positions moved still finds its turns by id.
+journal applied to a log whose positions moved still finds its turns by id. A turn's
+reference concepts are keyed by (session position, turn position, CONCEPTS) and valued by
+their compact form (annotator.log.concepts), so they travel like a transcription.
 """
 
 from __future__ import annotations
@@ -13,18 +15,39 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.errors import AnnotationError, AnnotationFileError
-from annotator.log.annotations import set_task_completion, set_transcription
+from annotator.log.annotations import set_concepts, set_task_completion, set_transcription
+from annotator.log.concepts import parse_compact, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
-from annotator.log.journal_entries import AnnotationEdits, JournalEntry, TaskCompletionEdit, TranscriptionEdit
+from annotator.log.journal_entries import (
+    AnnotationEdits,
+    ConceptsEdit,
+    JournalEntry,
+    TaskCompletionEdit,
+    TranscriptionEdit,
+)
 
-Key = tuple[int, int | None]  # (session position, turn position); None: the session's task completion
+CONCEPTS = "concepts"
+# (session position, turn position): a transcription; turn None: the session's task completion;
+# (session position, turn position, CONCEPTS): the turn's reference concepts.
+Key = tuple[int, int | None] | tuple[int, int, str]
+Target = tuple[Turn | Session, str]  # what a value belongs to, and its kind
 Value = tuple[str, str | None, str | None]  # (session id, turn id, value)
 _NONE: Value = ("", None, None)
 
 
 def key_of(turn: Turn) -> Key:
     return turn.session.index, turn.index
+
+
+def concepts_key_of(turn: Turn) -> Key:
+    return turn.session.index, turn.index, CONCEPTS
+
+
+def compact_concepts(turn: Turn) -> str | None:
+    """The turn's reference concepts in their compact form, None when it has none."""
+    concepts = reference_concepts(turn.facts())
+    return None if concepts is None else concepts.compact()
 
 
 # The last values read of each document, by its revision: the window's opener reads them on its
@@ -48,34 +71,42 @@ def _read_values(doc: LogDocument) -> dict[Key, Value]:
         values[(s, None)] = (session.id, None, session.task_completion)
         for t, turn in enumerate(session.turns):
             values[(s, t)] = (session.id, turn.id, turn.transcription)
+            values[(s, t, CONCEPTS)] = (session.id, turn.id, compact_concepts(turn))
     return values
 
 
 def difference(baseline: dict[Key, Value], values: dict[Key, Value]) -> AnnotationEdits:
     """The VALUES that differ from BASELINE (the file), in log order."""
-    texts, tasks = [], []
-    for (s, t), (session_id, turn_id, value) in sorted(values.items(), key=_in_log_order):
-        was = baseline.get((s, t), _NONE)[2]
+    texts, tasks, frames = [], [], []
+    for key, (session_id, turn_id, value) in sorted(values.items(), key=_in_log_order):
+        was = baseline.get(key, _NONE)[2]
         if value == was:
             continue
+        s, t = key[0], key[1]
         if t is None:
             tasks.append(TaskCompletionEdit(s, session_id, value, was))
+        elif len(key) == 3:
+            frames.append(ConceptsEdit(s, session_id, t, turn_id, value, was))
         else:
             texts.append(TranscriptionEdit(s, session_id, t, turn_id, value, was))
-    return AnnotationEdits(tuple(texts), tuple(tasks))
+    return AnnotationEdits(tuple(texts), tuple(tasks), tuple(frames))
 
 
 def would_change(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
     """How many EDITS would change the file BASELINE describes."""
     tasks = sum(baseline.get((e.session, None), _NONE)[2] != e.value for e in edits.task_completion)
-    return tasks + sum(baseline.get((e.session, e.turn), _NONE)[2] != e.text for e in edits.transcriptions)
+    return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] != e.text for e in edits.transcriptions + edits.concepts)
 
 
 def changed_since(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
     """How many EDITS find the file (BASELINE) holding neither the value they were made against nor their own."""
     tasks = sum(baseline.get((e.session, None), _NONE)[2] not in (e.was, e.value) for e in edits.task_completion)
-    return tasks + sum(baseline.get((e.session, e.turn), _NONE)[2] not in (e.was, e.text)
-                       for e in edits.transcriptions)
+    return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] not in (e.was, e.text)
+                       for e in edits.transcriptions + edits.concepts)
+
+
+def _edit_key(edit: TranscriptionEdit) -> Key:
+    return (edit.session, edit.turn, CONCEPTS) if isinstance(edit, ConceptsEdit) else (edit.session, edit.turn)
 
 
 @dataclass(frozen=True)
@@ -85,12 +116,13 @@ class RestoredValue:
     target: Turn | Session
     old: str | None
     new: str | None
+    kind: str = "transcription"  # or CONCEPTS (compact forms) or "task_completion"
 
     def apply(self) -> None:
-        _set(self.target, self.new, restoring=True)
+        _set((self.target, self.kind), self.new, restoring=True)
 
     def revert(self) -> None:
-        _set(self.target, self.old, restoring=True)
+        _set((self.target, self.kind), self.old, restoring=True)
 
 
 def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) -> list[RestoredValue]:
@@ -99,21 +131,22 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
     Every target is found before anything is set; raises AnnotationFileError naming WHERE
     (DOC unchanged) when an edit names a turn or session DOC lacks, or a value cannot be stored.
     """
-    plan: list[tuple[Turn | Session, str | None]] = []
+    plan: list[tuple[Target, str | None]] = []
     missing: list[str] = []
     for entry in entries:
         for edit in entry.edits.task_completion:
             session = _find_session(doc, edit.session, edit.session_id)
             missing += [f"session {edit.session_id}"] if session is None else []
-            plan += [(session, edit.value)] if session is not None else []
-        for edit in entry.edits.transcriptions:
+            plan += [((session, "task_completion"), edit.value)] if session is not None else []
+        for edit in entry.edits.transcriptions + entry.edits.concepts:
             turn = _find_turn(doc, edit)
+            kind = CONCEPTS if isinstance(edit, ConceptsEdit) else "transcription"
             missing += [f"{edit.session_id} turn {edit.turn_id}"] if turn is None else []
-            plan += [(turn, edit.text)] if turn is not None else []
+            plan += [((turn, kind), edit.text)] if turn is not None else []
     if missing:
         raise AnnotationFileError(f"{where}: the log has no {', '.join(missing[:5])}"
                                   f"{' and more' if len(missing) > 5 else ''}; nothing was restored")
-    done: list[tuple[Turn | Session, str | None]] = []
+    done: list[tuple[Target, str | None]] = []
     try:
         for target, value in plan:
             done.append((target, _get(target)))
@@ -123,23 +156,30 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
             _set(target, value, restoring=True)  # what the log held, even a value the app would not offer
         raise AnnotationFileError(f"{where}: {error}; nothing was restored") from None
     first_old = dict(reversed(done))  # a target set twice keeps the value DOC held before the first
-    return [RestoredValue(target, old, _get(target)) for target, old in first_old.items() if _get(target) != old]
+    return [RestoredValue(target, old, _get((target, kind)), kind)
+            for (target, kind), old in first_old.items() if _get((target, kind)) != old]
 
 
-def _in_log_order(item: tuple[Key, Value]) -> tuple[int, int]:
-    (session, turn), _value = item
-    return session, -1 if turn is None else turn
+def _in_log_order(item: tuple[Key, Value]) -> tuple[int, int, int]:
+    key, _value = item
+    return key[0], -1 if key[1] is None else key[1], len(key)
 
 
-def _get(target: Turn | Session) -> str | None:
-    return target.task_completion if isinstance(target, Session) else target.transcription
+def _get(target: Target) -> str | None:
+    element, kind = target
+    if isinstance(element, Session):
+        return element.task_completion
+    return compact_concepts(element) if kind == CONCEPTS else element.transcription
 
 
-def _set(target: Turn | Session, value: str | None, restoring: bool = False) -> None:
-    if isinstance(target, Session):
-        set_task_completion(target, value, restoring=restoring)
+def _set(target: Target, value: str | None, restoring: bool = False) -> None:
+    element, kind = target
+    if isinstance(element, Session):
+        set_task_completion(element, value, restoring=restoring)
+    elif kind == CONCEPTS:
+        set_concepts(element, parse_compact(value or ""))
     else:
-        set_transcription(target, value)
+        set_transcription(element, value)
 
 
 def _find_session(doc: LogDocument, position: int, session_id: str) -> Session | None:

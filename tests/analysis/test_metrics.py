@@ -153,6 +153,10 @@ FULL_EXPECTED = {
     "output_presentation_s": 5.9,
     "parse_success_rate": 0.5,
     "time_to_completion_kind": "total",
+    # no reference concepts in this session: empty, not zero (tests/analysis/test_concept_metrics.py scores them)
+    "concept_error_rate": None,
+    "concept_accuracy": None,
+    "concept_sentence_accuracy": None,
 }
 
 

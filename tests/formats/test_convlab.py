@@ -46,12 +46,17 @@ def test_sample_logs_make_a_dataset_convlab_accepts(transcribed_corpus: Path, tm
     assert first["user_text"] == "prefer-transcription" and first["times_synthetic"] is False
     assert [t["speaker"] for t in first["turns"]] == ["system", "user"] * 6
     user = first["turns"][1]
-    assert user["utterance"] == "i want to fly to boston" and user["state"] == {} and "db_results" not in user
+    # issue 13: without reference concepts, the user turn's acts and state are the parse's (it misheard Austin)
+    assert user["utterance"] == "i want to fly to boston" and "db_results" not in user
+    assert user["state"] == {"concepts": {"destination": "Austin"}}
+    assert user["dialogue_acts"]["non-categorical"] == [
+        {"intent": "flight_query", "domain": "concepts", "slot": "destination", "value": "Austin"}]
     part = user["log_turns"][0]
     assert part == {"turn_id": "2", "start_time": 1795269605.904, "end_time": 1795269608.663,
                     "audio": "travel-20261121-001-turn02-user.wav", "text_source": "transcription",
                     "asr_text": "i want to fly to austin", "transcription": "i want to fly to boston",
-                    "wer": pytest.approx(1 / 6)}
+                    "wer": pytest.approx(1 / 6), "concepts": "flight_query(:destination=Austin)",
+                    "concepts_source": "parse"}
     system = first["turns"][0]
     assert "state" not in system and system["db_results"] == {}
     assert system["dialogue_acts"]["binary"] == [{"intent": "prompt", "domain": "general", "slot": "destination"}]
@@ -69,12 +74,15 @@ def test_ontology_declares_acts_as_python_literals(transcribed_corpus: Path, tmp
         assert sorted(archive.namelist()) == ["data/dialogues.json", "data/ontology.json"]
         ontology = json.loads(archive.read("data/ontology.json"))
     assert set(ontology) == {"domains", "intents", "state", "dialogue_acts"}
-    binary = ontology["dialogue_acts"]["binary"]
+    # issue 13: the user turns' concept frames add the "concepts" domain, its slots and its state
+    binary = [entry for entry in ontology["dialogue_acts"]["binary"] if "'domain': 'general'" in entry]
     assert binary and all("'system': True" in entry and "true" not in entry for entry in binary)
     assert {ast.literal_eval(entry)["intent"] for entry in binary} == {"prompt", "error_message", "help_message"}
-    assert ontology["domains"] == {"general": {"description": ontology["domains"]["general"]["description"],
-                                               "slots": {}}}
-    assert ontology["state"] == {}
+    assert ontology["domains"]["general"] == {"description": ontology["domains"]["general"]["description"],
+                                              "slots": {}}
+    assert set(ontology["domains"]) == {"general", "concepts"}
+    assert set(ontology["state"]) == {"concepts"} and set(ontology["state"]["concepts"].values()) == {""}
+    assert set(ontology["state"]["concepts"]) == set(ontology["domains"]["concepts"]["slots"])
 
 
 def test_every_file_is_utf8_without_bom_with_lf(transcribed_corpus: Path, tmp_path: Path):

@@ -74,17 +74,17 @@ def test_record_then_restore_in_a_new_session(annotated_log: Path, data_dir: Pat
     assert reopened(annotated_log)[2].entries == [] and list(journal.folder.glob("*.json")) == []
 
 
-def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: Path, data_dir: Path):
+def kill_after_recording(log: Path, data_dir: Path, record: str) -> None:
+    """Run RECORD (lines using `doc`, LOG loaded, and `journal`, its RecoveryJournal) in a child process,
+    then kill it with SIGKILL: what the journal holds is all that survives."""
     child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {str(REPO)!r})
         from annotator.log.document import LogDocument
         from annotator.log.recovery_journal import RecoveryJournal
-        from tests.safety.test_recovery_journal import edit
-        doc = LogDocument.load({str(annotated_log)!r})
+        doc = LogDocument.load({str(log)!r})
         journal = RecoveryJournal(doc)
-        edit(doc)
-        journal.record(doc)
+        """) + textwrap.dedent(record) + textwrap.dedent("""
         print("recorded", flush=True)
         time.sleep(600)
         """)], stdout=subprocess.PIPE, text=True, env=os.environ | {"ANNOTATOR_DATA_DIR": str(data_dir)})
@@ -94,6 +94,14 @@ def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: 
         child.send_signal(signal.SIGKILL)
         child.wait()
     assert child.returncode == -signal.SIGKILL
+
+
+def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: Path, data_dir: Path):
+    kill_after_recording(annotated_log, data_dir, """
+        from tests.safety.test_recovery_journal import edit
+        edit(doc)
+        journal.record(doc)
+        """)
     expected = LogDocument.load(annotated_log)
     edit(expected)  # what the killed session had on screen
 
