@@ -202,3 +202,36 @@ def test_the_panels_keys_work_in_the_panel_only(qtbot, make_window, latin1_log: 
         press(qtbot, window, key)
     assert turn.transcription is None and reference_concepts(turn.facts()) is None
     assert window.controller.undo_stack.count() == 0
+
+
+def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(qtbot, make_window, latin1_log: Path,
+                                                                       monkeypatch):
+    from annotator.analysis import metrics_live
+    from annotator.gui.models import turn_table
+    from annotator.gui.models.turn_table import Column
+    from tests.gui.conftest import metric_text
+
+    window = make_window(latin1_log)
+    metrics, model = window.workspace.metrics, window.navigator.model
+    turn = _at_turn(window, "6")
+    cell = model.index(turn.index, Column.CONCEPTS)
+    assert cell.data() == "" and metric_text(metrics, "concept_accuracy") == "n/a"
+    press(qtbot, window, Key.Key_K, Mod.ControlModifier)  # the reference is the parse: all right
+    qtbot.waitUntil(lambda: metric_text(metrics, "concept_accuracy") == "100.0 %")
+    assert cell.data() == "100.0 %" and metric_text(metrics, "concept_sentence_accuracy") == "100.0 %"
+
+    scored: list[str] = []
+    for module in (metrics_live, turn_table):
+        counts_of = module.cached_turn_concept_counts
+        monkeypatch.setattr(module, "cached_turn_concept_counts",
+                            lambda t, counts_of=counts_of: scored.append(t.id) or counts_of(t))
+    _type(qtbot, window, "Zürich")
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # the parse's :source is now wrong
+    qtbot.waitUntil(lambda: metric_text(metrics, "concept_accuracy") == "50.0 %")
+    assert metric_text(metrics, "concept_error_rate") == "50.0 %"
+    assert metric_text(metrics, "concept_sentence_accuracy") == "0.0 %"
+    assert cell.data() == "50.0 %" and "1 substituted" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    window.table.viewport().repaint()
+    assert set(scored) == {"6"}, "only the changed turn was scored again"
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
+    qtbot.waitUntil(lambda: metric_text(metrics, "concept_accuracy") == "100.0 %")

@@ -2,7 +2,8 @@
 
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
-undoable TranscribeTurn) and the turn's WER once it is transcribed. A cell reads the
+undoable TranscribeTurn), the turn's WER once it is transcribed and its concept accuracy once it
+has reference concepts. A cell reads the
 document's facts cache (annotator.log.facts_cache): painting never walks the tree or aligns
 words, and the next turn to transcribe and the progress come from the cache's index of
 untranscribed turns. Connected to DocumentController.annotation_changed, the model turns
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
 
+from annotator.analysis.concept_metrics import cached_turn_concept_counts
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.colours import UNTRANSCRIBED_BACKGROUND, UNTRANSCRIBED_TEXT, WARNING_TEXT, dot_icon
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
@@ -39,6 +41,7 @@ class Column(enum.IntEnum):
     SYSTEM = 5
     TRANSCRIPTION = 6
     WER = 7
+    CONCEPTS = 8
 
 
 HEADERS = {
@@ -50,12 +53,13 @@ HEADERS = {
     Column.SYSTEM: ("System said", "What the system said (type_utt_text=\"system\", else type=\"text_output\")"),
     Column.TRANSCRIPTION: ("Transcription", "What the user really said; edit in place (F2) or in the editor below"),
     Column.WER: ("WER", "Word error rate of the recognizer against the transcription"),
+    Column.CONCEPTS: ("Concepts", "Concept accuracy of the parse against the reference concepts (Concepts panel)"),
 }
 
 UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
 MARKER_COLOUR = QColor("#e08a00")
 PLACEHOLDER_TEXT = QColor("#8a7a50")
-NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER)
+NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER, Column.CONCEPTS)
 # What a paint asks of every visible cell, several times a second while scrolling: kept per row
 # until the row's turn changes, so a repaint makes no Python call beyond a dictionary lookup.
 PAINTED_ROLES = frozenset(int(role) for role in (
@@ -252,6 +256,9 @@ class TurnTableModel(QAbstractTableModel):
             if counts is None:
                 return "" if turn.transcription is None else "—"
             return "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
+        if column == Column.CONCEPTS:
+            concepts = cached_turn_concept_counts(turn)
+            return "" if concepts is None else f"{concepts.accuracy * 100:.1f} %"
         return ""
 
     def _tooltip(self, turn: Turn, column: Column) -> str | None:
@@ -261,6 +268,12 @@ class TurnTableModel(QAbstractTableModel):
                 return reason
             return (f"{counts.substitutions} substituted, {counts.deletions} deleted, {counts.insertions} inserted "
                     f"of {counts.reference_words} words")
+        if column == Column.CONCEPTS:
+            concepts = cached_turn_concept_counts(turn)
+            if concepts is None:
+                return None
+            return (f"{concepts.substitutions} substituted, {concepts.deletions} deleted, {concepts.insertions} "
+                    f"inserted of {concepts.reference_pairs} pairs (the frame name is one)")
         if column == Column.TURN and needs_transcription(turn):
             return "User turn still to transcribe"
         if column in (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION):
