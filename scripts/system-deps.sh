@@ -10,11 +10,12 @@
 #   espeak-ng sox      speech for the sample logs (packaging/make_sample_logs.py)
 #   sctk               NIST's sclite, the tests compare our WER with it
 #   xvfb xdotool imagemagick  a virtual display, keys and `import` for screenshots and end-to-end checks
+#   chromium           a real headless browser: the tests render `annotator agree`'s HTML report in it
 set -euo pipefail
 PACKAGES=(python3-venv libportaudio2 libasound2-data rubberband-cli libsndfile1 libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1
-  libxml2-utils espeak-ng sox sctk xvfb xdotool imagemagick)
+  libxml2-utils espeak-ng sox sctk xvfb xdotool imagemagick chromium)
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -58,8 +58,9 @@ MAY_IMPORT = {
     "outputs": CORPUS,
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
+    "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
     "gui": OUTPUTS | {"imports", "export"},
-    "cli": OUTPUTS | {"imports", "export", "gui"},  # `annotator gui` starts the window
+    "cli": OUTPUTS | {"imports", "export", "gui", "agreement"},  # `annotator gui` starts the window
 }
 
 

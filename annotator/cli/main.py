@@ -21,6 +21,7 @@ COMMANDS = {
     "fold": ("fold", "fold transcriptions and task completion into logs as GC_ANNOT"),
     "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),
     "import": ("import_", "import a ConvLab dataset or DialBB scenario as logs, one per dialogue"),
+    "agree": ("agree", "measure agreement between annotators: WER, kappa, alpha; an HTML report and CSVs"),
     "markers": ("markers", "find Rasa-style markers (KPIs, points of interest) in logs, with statistics"),
 }
 

@@ -19,6 +19,7 @@ from lxml import etree
 
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
 from annotator.analysis.metrics_scan import SessionPass
+from annotator.analysis.nbest_oracle import SessionOracle, TurnOracle, session_oracle, turns_oracle
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.export.csv_audio import AudioCells
 from annotator.export.csv_cells import (
@@ -48,11 +49,14 @@ _SESSION_BASE = ["file", "session_id", "stime", "etime", "duration_s", "n_turns"
 SESSION_METRIC_EXTRAS = [name for name in SESSION_METRIC_COLUMNS if name not in _SESSION_BASE]
 # Which of the sessions sharing a session_id (counted over the exported logs in order), and which of
 # a session's turns sharing a turn id, from 1: what `annotator fold` needs to read the tables back.
-SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["session_occurrence"]
+# oracle_wer and nbest_truth_share / nbest_rank_of_truth: what a rescoring of the n-best lists could gain
+# (annotator.analysis.nbest_oracle).
+SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["oracle_wer", "nbest_truth_share", "session_occurrence"]
 TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
                 "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency",
                 # extras
-                "n_messages", "n_events", "audio_input_written", "audio_output_written",
+                "n_messages", "n_events", "audio_input_written", "audio_output_written", "oracle_wer",
+                "nbest_rank_of_truth",
                 "concepts", "concept_error_rate", "concept_accuracy",  # the reference concepts, compact, and their score
                 "session_occurrence", "turn_occurrence"]
 EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
@@ -101,8 +105,9 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
 
     rows.n_events += event_lines(file_cell, session, append, walk)
     metrics = session_metrics(session, walk)
-    lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER)
-    line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER)
+    oracles = turns_oracle(walk.facts)
+    lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER, oracles)
+    line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER, session_oracle(oracles))
     rows.sessions.append(SessionRows(strip_id(session.id), line.encode("utf-8"), "".join(lines).encode("utf-8"),
                                      len(lines)))
     rows.events.append("".join(events).encode("utf-8"))
@@ -130,7 +135,10 @@ def _times(el: etree._Element, divisor: float) -> tuple[str, str, str]:
 
 
 def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_transcribed: int,
-                 occurrence: int | str) -> str:
+                 occurrence: int | str, oracle: SessionOracle | None = None) -> str:
+    """ORACLE is the session_oracle of its turns (made from session.turn_facts() when not given)."""
+    if oracle is None:
+        oracle = session_oracle(turns_oracle(session.turn_facts()))
     values = metrics.values
     stime, etime, duration = _times(session.el, _divisor(session.unit))
     cells = [file_cell, text_cell(session.id), stime, etime, duration,
@@ -139,27 +147,31 @@ def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_tr
              value_cell(values.get("word_error_rate")), value_cell(values.get("recognition_s")),
              value_cell(values.get("synthesis_s"))]
     cells += [value_cell(values.get(name)) for name in SESSION_METRIC_EXTRAS]
-    cells.append(str(occurrence))
+    cells += [value_cell(oracle.oracle_wer), value_cell(oracle.truth_share), str(occurrence)]
     return csv_line(cells)
 
 
 def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio: AudioCells,
-               facts: list[TurnFacts] | None, occurrence: int | str) -> tuple[list[str], int]:
+               facts: list[TurnFacts] | None, occurrence: int | str,
+               oracles: list[TurnOracle | None] | None = None) -> tuple[list[str], int]:
     """The session's turns.csv lines and how many user turns are transcribed.
 
     FACTS are session.turn_facts() (read here when not given); speakers,
     texts and transcriptions are theirs, WER and latencies the metrics'.
     OCCURRENCE is the session's among those sharing its id (or OCCURRENCE_PLACEHOLDER).
+    ORACLES are turns_oracle(FACTS) (made here when not given).
     """
     if facts is None:
         facts = session.turn_facts()
+    if oracles is None:
+        oracles = turns_oracle(facts)
     divisor = _divisor(session.unit)
     session_cell = text_cell(session.id)
     turn_wer, latency, turn_concepts = metrics.turn_wer, metrics.turn_response_latency, metrics.turn_concepts
     lines = []
     transcribed = 0
     keys_seen: Counter[TurnKey] = Counter()
-    for index, (turn, turn_facts) in enumerate(zip(session.turns, facts)):
+    for index, (turn, turn_facts, oracle) in enumerate(zip(session.turns, facts, oracles)):
         key = turn.key
         keys_seen[key] += 1
         transcription = turn_facts.transcription
@@ -176,6 +188,8 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
             text_cell(audio.cell(audio_input)), text_cell(audio.cell(audio_output)),
             text_cell(transcription), value_cell(turn_wer.get(index)), value_cell(latency.get(index)),
             str(turn_facts.n_messages), str(turn_facts.n_events), text_cell(audio_input), text_cell(audio_output),
+            "" if oracle is None else value_cell(oracle.oracle_wer),
+            "" if oracle is None or oracle.rank_of_truth is None else str(oracle.rank_of_truth),
             "" if concepts is None else text_cell(reference_concepts(turn_facts).compact()),
             value_cell(None if concepts is None else concepts.error_rate),
             value_cell(None if concepts is None else concepts.accuracy),

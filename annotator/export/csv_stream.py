@@ -224,7 +224,7 @@ class _StreamedLog:
         the facts name are moved into HELD first: an element still referred to would keep its
         whole operation alive."""
         self._check_marks(turn)
-        for data in facts.asr_data + facts.system_data + facts.parse_data:
+        for data in facts.asr_data + facts.system_data + facts.parse_data + facts.hypothesis_data + facts.score_data:
             held.append(data)
         for data in (facts.audio_input, facts.audio_output):
             if data is not None:

@@ -75,6 +75,7 @@ class Navigator(QObject):
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.model.note_reported.connect(self.window.show_status)
         self.editor.text.characters_removed.connect(self._on_characters_removed)
+        self.editor.note_reported.connect(self.window.show_status)
         self.table.activated.connect(self._on_row_activated)
         self.session_bar.session_chosen.connect(self.show_session)
         self.session_bar.task_completion_chosen.connect(self.set_task_completion)

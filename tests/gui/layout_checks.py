@@ -96,6 +96,22 @@ def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, m
     close_window(window)
 
 
+def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readable(qtbot, make_window,
+                                                                                  latin1_log: Path):
+    window = make_window(latin1_log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    session = window.navigator.session
+    longest = max((t for t in session.turns if t.speaker == "user"), key=lambda t: len(t.facts().hypothesis_data))
+    window.navigator.select_row(longest.index, focus_editor=True)
+    qtbot.waitUntil(lambda: window.editor.nbest.isVisible(), timeout=2000)
+    QApplication.processEvents()
+    pane = window.editor.nbest
+    assert pane.height() >= pane.sizeHint().height(), "the n-best pane is cut"
+    assert_turn_table_readable(window)
+    assert_selected_row_in_view(window)
+    close_window(window)
+
+
 def geometry_from(screen: QSize, window: QRect) -> QByteArray:
     """What QWidget.saveGeometry writes (format 3.0) for WINDOW on a SCREEN-sized screen, e.g. a bigger one."""
     def rect(r: QRect) -> bytes:

@@ -10,6 +10,9 @@ lets every key of the action table through to its QAction (play/pause, back,
 next turn...), except undo/redo while it has typing of its own to undo.
 The live diff is annotator.analysis.word_alignment's, the metrics' own; above
 LIVE_DIFF_MAX_WORDS words on either side it says so instead of aligning.
+Beside the text box, the turn's n-best alternatives (views.nbest_pane); Ctrl+I
+(the recognizer's text) and Alt+1..Alt+9 (alternative k) replace the text the same
+way, as one edit of the text box that its own Ctrl+Z takes back.
 """
 
 from __future__ import annotations
@@ -32,10 +35,12 @@ from annotator.analysis.word_alignment import (
 )
 from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
+from annotator.gui.views.nbest_pane import NBestPane, alternative_refusal
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
+NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
 HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
 SAID_COLOUR = "#1d7a35"  # transcription words the recognizer got wrong or missed
 
@@ -86,6 +91,7 @@ class TranscriptionEditor(QWidget):
 
     transcription_committed = Signal(object)  # the Turn whose transcription was stored
     pending_text_changed = Signal()  # what pending_edit() returns may have changed
+    note_reported = Signal(str)  # for the status bar: why a key changed nothing
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None):
         super().__init__(parent)
@@ -111,6 +117,7 @@ class TranscriptionEditor(QWidget):
         self.diff.setWordWrap(True)
         self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.diff.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.nbest = NBestPane(self)
         self.hint = QLabel("Ctrl+Enter: store and go to the next turn to transcribe · Ctrl+I: start from "
                            "the recognizer's text · F1: every key", self)
         self.hint.setEnabled(False)
@@ -122,7 +129,12 @@ class TranscriptionEditor(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(header)
-        layout.addWidget(self.text, 1)
+        # The alternatives beside the text box, not below it: the editor keeps the height it had, and the turn
+        # table its rows on a 1280x720 screen.
+        body = QHBoxLayout()
+        body.addWidget(self.text, NBEST_SHARE[0])
+        body.addWidget(self.nbest, NBEST_SHARE[1], Qt.AlignmentFlag.AlignTop)
+        layout.addLayout(body, 1)
         layout.addWidget(self.diff)
         layout.addWidget(self.hint)
 
@@ -177,6 +189,7 @@ class TranscriptionEditor(QWidget):
             self.text.setPlaceholderText("Type what the user said…")
         else:
             self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: " + (turn.system_text or "—"))
+        self.nbest.show_turn(turn)
         self._show_diff()
         self.pending_text_changed.emit()
 
@@ -228,9 +241,25 @@ class TranscriptionEditor(QWidget):
         turn = self._turn
         if turn is None or self.text.isReadOnly() or not turn.asr_text:
             return False
+        return self._replace_text(turn.asr_text)
+
+    def fill_with_alternative(self, rank: int) -> bool:
+        """Replace the text with the n-best alternative of RANK (Alt+RANK), one edit undoable like Ctrl+I's;
+        where there is none (or the log is read-only) change nothing and say why (note_reported)."""
+        turn = self._turn
+        refusal = alternative_refusal(turn, rank)
+        if refusal is None and self.text.isReadOnly():
+            refusal = f"Alt+{rank}: the log is open read-only"
+        if refusal is not None:
+            self.note_reported.emit(refusal)
+            return False
+        return self._replace_text(self.nbest.alternatives[rank - 1].text)
+
+    def _replace_text(self, text: str) -> bool:
+        """TEXT in place of the editor's, as one edit of the text box (its Ctrl+Z restores the text before)."""
         cursor = self.text.textCursor()
         cursor.select(QTextCursor.SelectionType.Document)
-        cursor.insertText(turn.asr_text)
+        cursor.insertText(text)
         self.text.setTextCursor(cursor)
         self.text.document().setModified(True)
         self.pending_text_changed.emit()

@@ -1,0 +1,82 @@
+"""`annotator agree PATH... [-o report.html] [--csv DIR]`: agreement between annotators (docs/agreement.md)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from annotator.cli.force import add_force_argument, output_guard
+from annotator.cli.jobs import add_jobs_arguments
+
+DEFAULT_TOP = 20
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("works", nargs="+", metavar="[NAME=]PATH",
+                        help="one annotator's work: a human-annotation file, an annotations CSV, an annotated log or "
+                             "a folder of them; or a corpus whose logs have per-annotator X-human-NAME.xml beside them")
+    parser.add_argument("-o", "--output", type=Path, metavar="REPORT.html", help="write the HTML report here")
+    parser.add_argument("--csv", type=Path, metavar="DIR", help="write the figures as CSV files into DIR")
+    parser.add_argument("--top", type=_count, default=DEFAULT_TOP, metavar="N",
+                        help=f"list the N most disagreeing turns (default {DEFAULT_TOP})")
+    add_force_argument(parser)
+    add_jobs_arguments(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    from annotator.agreement.csv_files import write_csv_files
+    from annotator.agreement.figures import agreement
+    from annotator.agreement.report import report_html
+    from annotator.agreement.sources import gather, parse_specs, read_file_work
+    from annotator.agreement.tables import all_tables, pairs_table
+    from annotator.cli.jobs import file_map
+    from annotator.cli.progress import progress
+    from annotator.corpus.parallel import first_results, raise_if_failed
+    from annotator.errors import AnnotatorError
+    from annotator.log.atomic import write_atomic
+
+    if args.output is not None and args.output.suffix.lower() not in (".html", ".htm"):
+        raise AnnotatorError(f"{args.output}: the report must end in .html")
+    specs = parse_specs(args.works)
+    inputs = [file for spec in specs for file in spec.files]
+    guard = output_guard(args, others=inputs)
+    if args.output is not None:
+        guard.check_file(args.output)
+
+    def read_files(files: list[Path]):
+        failed: list[AnnotatorError] = []
+        outcomes = file_map(args)(read_file_work, files, lambda items, total=None: progress(items, "reading", total))
+        works = [work for _, work in first_results(outcomes, failed)]
+        raise_if_failed(failed)
+        return works
+
+    works = gather(specs, read_files)
+    if len(works) < 2:
+        named = ", ".join(f"{work.name} ({len(work.paths)} file(s))" for work in works)
+        raise AnnotatorError(f"agreement needs the work of at least two annotators; found {len(works)}: {named}")
+    figures = agreement(works)
+    if args.output is not None:
+        html = report_html(figures, args.top, {work.name: [str(path) for path in work.paths] for work in works})
+        write_atomic(args.output, html.encode("utf-8"))
+    if args.csv is not None:
+        write_csv_files(args.csv, all_tables(figures, args.top), guard)
+    _print_pairs(pairs_table(figures))
+    return 0
+
+
+def _print_pairs(table) -> None:
+    """The pairs table on stdout, tab-separated: the figures at a glance."""
+    for row in [table.columns, *table.rows]:
+        print("\t".join(row))
+    sys.stdout.flush()
+
+
+def _count(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of turns from 0")
+    return value

@@ -1,0 +1,90 @@
+"""The current user turn's n-best alternatives, listed in the editor pane beside the text box.
+
+One line per alternative: the key that puts it in the editor (Alt+1 ... Alt+9), its text and
+its score where the log has one (annotator.log.nbest reads the list). The alternative equal to
+the stored transcription (after the WER's normalisation) is marked. A user turn without a list
+says so; on a system turn, or with no turn, the pane is hidden: there is nothing to transcribe.
+The pane is text only and never takes the focus, so typing stays in the editor.
+"""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel, QSizePolicy, QWidget
+
+from annotator.analysis.nbest_oracle import cached_turn_oracle
+from annotator.log.elements import Turn
+from annotator.log.nbest import Hypothesis, hypotheses
+from annotator.log.text import SHOWN_ID_CHARS, shorten
+
+ALTERNATIVE_KEYS = 9  # Alt+1 ... Alt+9
+SHOWN_ALTERNATIVE_CHARS = 200  # a line of the pane; the key puts the whole text in the editor
+NO_LIST_TEXT = "No n-best list in the log for this turn"
+TRUTH_MARK = "= transcription"
+
+
+def alternatives_of(turn: Turn | None) -> tuple[Hypothesis, ...]:
+    """The n-best alternatives of a user TURN in rank order; none for a system turn or no turn."""
+    if turn is None or turn.speaker == "system":
+        return ()
+    return hypotheses(turn.facts())
+
+
+def alternative_refusal(turn: Turn | None, rank: int) -> str | None:
+    """Why Alt+RANK cannot fill the editor for TURN, or None when alternative RANK exists."""
+    if turn is None:
+        return f"Alt+{rank}: no turn is selected"
+    name = shorten(turn.id, SHOWN_ID_CHARS)
+    if turn.speaker == "system":
+        return f"Alt+{rank}: turn {name} is a system turn, with no n-best list"
+    found = alternatives_of(turn)
+    if not found:
+        return f"Alt+{rank}: no n-best list in the log for turn {name}"
+    if rank > len(found):
+        many = "one alternative" if len(found) == 1 else f"{len(found)} alternatives"
+        return f"Alt+{rank}: the n-best list of turn {name} has {many}, no alternative {rank}"
+    return None
+
+
+class NBestPane(QLabel):
+    """The alternatives of the turn shown in the editor, as a small rich-text table."""
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.setObjectName("nbest_pane")
+        self.setTextFormat(Qt.TextFormat.RichText)
+        self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
+        # One line per alternative, never wrapped (a wrapped label asks a height for a width it may not get):
+        # the pane takes its share of the editor's width and a longer alternative is cut at its edge.
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        self.alternatives: tuple[Hypothesis, ...] = ()
+        self.show_turn(None)
+
+    def show_turn(self, turn: Turn | None) -> None:
+        if turn is None or turn.speaker == "system":
+            self.alternatives = ()
+            self.setText("")
+            self.hide()
+            return
+        self.alternatives = alternatives_of(turn)
+        self.setText(self._table(turn) if self.alternatives else f"<i>{NO_LIST_TEXT}.</i>")
+        self.show()
+
+    def _table(self, turn: Turn) -> str:
+        oracle = cached_turn_oracle(turn)
+        truth = oracle.rank_of_truth if oracle is not None else None
+        rows = []
+        for alternative in self.alternatives[:ALTERNATIVE_KEYS]:
+            score = "" if alternative.score is None else f"{alternative.score:g}"
+            mark = f" <b>{TRUTH_MARK}</b>" if alternative.rank == truth else ""
+            rows.append(f"<tr><td>Alt+{alternative.rank}&nbsp;</td>"
+                        f"<td>{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</td>"
+                        f"<td align='right'>&nbsp;{score}</td></tr>")
+        more = len(self.alternatives) - ALTERNATIVE_KEYS
+        tail = (f"<tr><td></td><td colspan='2'><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else "")
+        return ("<table cellspacing='0' cellpadding='0'>"
+                "<tr><td><b>N-best</b>&nbsp;</td><td>Alt+<i>k</i> puts alternative <i>k</i> in the editor</td>"
+                "<td align='right'>&nbsp;score</td></tr>" + "".join(rows) + tail + "</table>")
