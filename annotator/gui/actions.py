@@ -41,6 +41,7 @@ class ActionSpec:
     checkable: bool = False
     separator_before: bool = False
     args: tuple = ()  # what the handler is called with; a checkable action's handler gets its new state instead
+    in_panel: bool = False  # the key works only while the focus is in the panel the action is added to
 
 
 ACTIONS: tuple[ActionSpec, ...] = (
@@ -81,6 +82,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
                  separator_before=rank == 1, args=(rank,)) for rank in range(1, 10)),
     ActionSpec("prefill_automatically", "navigator.set_prefill_automatically", "&Annotate", "Pre-fill &automatically", (),
                "Start every untranscribed turn's editor with the recognizer text", checkable=True),
+    ActionSpec("edit_concepts", "workspace.concepts.edit_from_parse", "&Annotate", "Edit the &concepts", ("Ctrl+K",),
+               "Go into the Concepts panel's reference table; an empty reference starts as a copy of the parse",
+               separator_before=True),
+    ActionSpec("add_concept", "workspace.concepts.add_slot", "&Annotate", "Add a concept s&lot", ("Insert", "Ctrl+Shift+N"),
+               "Add a slot to the reference concepts (in the Concepts panel)", in_panel=True),
+    ActionSpec("remove_concept", "workspace.concepts.remove_slot", "&Annotate", "Remove the concept slo&t", ("Delete",),
+               "Remove the selected slot from the reference concepts (in the Concepts panel)", in_panel=True),
+    ActionSpec("leave_concepts", "workspace.concepts.leave", "&Annotate", "Back to the transcri&ption", ("Escape",),
+               "Leave the Concepts panel for the transcription editor (a cell being edited is given up first)",
+               in_panel=True),
     ActionSpec("task_completed", "navigator.set_task_completion", "&Annotate", "Task c&ompleted", ("Ctrl+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
     ActionSpec("task_not_completed", "navigator.set_task_completion", "&Annotate", "Task &not completed", ("Ctrl+0",), "Mark the session's task as not completed (0)", args=(TASK_NOT_COMPLETED,)),
     ActionSpec("task_unset", "navigator.set_task_completion", "&Annotate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
@@ -144,7 +155,8 @@ def build_actions(parent: QObject, undo_stack: QUndoStack) -> Actions:
             action = QAction(action_spec.text, parent)
         action.setObjectName(f"action_{action_spec.name}")
         action.setShortcuts([QKeySequence(key) for key in action_spec.keys])
-        action.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut if action_spec.in_panel
+                                  else Qt.ShortcutContext.WindowShortcut)
         action.setStatusTip(action_spec.tip)
         action.setToolTip(action_spec.tip)
         action.setCheckable(action_spec.checkable)
@@ -199,7 +211,9 @@ def build_menus(menu_bar: QMenuBar, actions: Actions, parent: QObject) -> Menus:
 
 
 def all_key_sequences() -> list[QKeySequence]:
-    return [QKeySequence(key) for action_spec in ACTIONS for key in action_spec.keys]
+    """The keys that work anywhere in the window, which its text fields let through (a panel's own
+    keys, such as Delete, stay with the field that has the focus)."""
+    return [QKeySequence(key) for action_spec in ACTIONS if not action_spec.in_panel for key in action_spec.keys]
 
 
 def key_text(action_spec: ActionSpec) -> str:

@@ -246,9 +246,10 @@ class Navigator(QObject):
         return False
 
     def commit_and_next(self) -> None:
-        """Ctrl+Enter: store the transcription, go to the next user turn still to transcribe (in log order, or
-        the most doubtful first as the setting says), play it."""
-        self.table.commit_open_editor()
+        """Ctrl+Enter: store the transcription (and every edit still open: a table cell, the concepts), go to
+        the next user turn still to transcribe (in log order, or the most doubtful first as the setting says),
+        play it."""
+        self.controller.flush_pending_edits()
         self.editor.commit()
         if self.settings.next_turn_order == DOUBT_ORDER:
             row = self.model.most_doubtful_to_transcribe(self.table.current_row())

@@ -30,12 +30,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+TAKES_TYPING = "takes_typing"  # a widget property: the widget (an editable table) wants typed characters itself
 _SHORTCUT_MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
                        | Qt.KeyboardModifier.MetaModifier)
 
 
 def takes_text(widget: QWidget) -> bool:
     """Whether WIDGET wants typed characters for itself."""
+    if widget.property(TAKES_TYPING):
+        return True
     if isinstance(widget, (QLineEdit, QAbstractSpinBox)):
         return True
     if isinstance(widget, QComboBox):

@@ -8,7 +8,14 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
-from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED, set_task_completion, set_transcription
+from annotator.log.annotations import (
+    TASK_COMPLETED,
+    TASK_NOT_COMPLETED,
+    set_concepts,
+    set_task_completion,
+    set_transcription,
+)
+from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.elements import Session, Turn
 from annotator.log.journal_values import RestoredValue
 from annotator.log.text import clean_text, without_non_xml
@@ -41,6 +48,34 @@ class TranscribeTurn(QUndoCommand):
 
     def undo(self) -> None:
         set_transcription(self.turn, self.old)
+
+
+class SetConcepts(QUndoCommand):
+    """Set (or, with None, remove) a turn's reference concepts; TEXT names the edit in Edit > Undo.
+
+    Names and values are stored as they read back from the log: whitespace collapsed, and the
+    control characters XML cannot store replaced by spaces (set_concepts would refuse them)."""
+
+    def __init__(self, turn: Turn, concepts: Concepts | None, text: str):
+        super().__init__(text)
+        self.turn = turn
+        self.old = reference_concepts(turn.facts())
+        self.new = None if concepts is None else Concepts(
+            _storable(concepts.frame), tuple((_storable(path), _storable(value)) for path, value in concepts.slots))
+
+    @property
+    def changes_anything(self) -> bool:
+        return self.old != self.new
+
+    def redo(self) -> None:
+        set_concepts(self.turn, self.new)
+
+    def undo(self) -> None:
+        set_concepts(self.turn, self.old)
+
+
+def _storable(text: str) -> str:
+    return clean_text(without_non_xml(text)[0])
 
 
 class SetTaskCompletion(QUndoCommand):
@@ -89,7 +124,7 @@ class RestoreWork(QUndoCommand):
 
 def changed_place(command: QUndoCommand | None) -> tuple[Session | None, Turn | None]:
     """Where undoing or redoing COMMAND changes the log, to show it: (session, turn or None)."""
-    if isinstance(command, TranscribeTurn):
+    if isinstance(command, (TranscribeTurn, SetConcepts)):
         return command.turn.session, command.turn
     if isinstance(command, SetTaskCompletion):
         return command.session, None

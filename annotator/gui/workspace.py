@@ -1,4 +1,4 @@
-"""The docks: details, session metrics, timeline, waveform, sessions and findings, following the
+"""The docks: details, concepts, session metrics, timeline, waveform, sessions and findings, following the
 navigator's selection, and audio playback driven from them.
 
 gui/navigation.py moves the selection in the turn table and the editor; this module arranges the
@@ -13,13 +13,14 @@ from PySide6.QtCore import QObject, Qt, Signal
 
 from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
 from annotator.corpus.session_filter import MineTest
-from annotator.gui.actions import key_text, spec
+from annotator.gui.actions import all_key_sequences, key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.findings import count_text
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.settings import AppSettings
+from annotator.gui.views.concepts_panel import ConceptsPanel
 from annotator.gui.views.detail_panel import DetailPanel
 from annotator.gui.views.findings_panel import FindingsPanel
 from annotator.gui.views.metrics_panel import MetricsPanel
@@ -49,6 +50,7 @@ class Workspace(QObject):
         self.window, self.navigator, self.controller = window, navigator, controller
         self.playback, self.settings = playback, settings
         self.detail = DetailPanel(window)
+        self.concepts = ConceptsPanel(controller.undo_stack, window)
         self.metrics = MetricsPanel(window)
         self.timeline = TimelineView(window)
         self.timeline.setObjectName("timeline")
@@ -68,29 +70,37 @@ class Workspace(QObject):
         self._connect()
 
     def _arrange_docks(self) -> None:
-        """Details and Session metrics tabbed on the right; the timeline and, beside it, the waveform in a
+        """Details and Session metrics tabbed on the right, Concepts below them on a wide screen, else one
+        more tab (Ctrl+K brings it to the front); the timeline and, beside it, the waveform in a
         strip below the turn table, where the annotator works; the Sessions dock (shown for a corpus only)
         left of it on a wide screen, else one more tab beside Details, Session metrics and Findings, so
         that the turn table keeps its width."""
         w = self.window
+        wide = is_wide_screen(w)
         self.details_dock = w.add_dock(self.detail, "Details", Area.RightDockWidgetArea, "details_dock")
+        self.concepts_dock = w.add_dock(self.concepts, "Concepts", Area.RightDockWidgetArea, "concepts_dock")
+        if wide:  # split before the tabs: a dock split from a tabbed one would become one more tab
+            w.splitDockWidget(self.details_dock, self.concepts_dock, Qt.Orientation.Vertical)
         self.metrics_dock = w.add_dock(self.metrics, "Session metrics", Area.RightDockWidgetArea, "metrics_dock")
         w.tabifyDockWidget(self.details_dock, self.metrics_dock)
         w.resizeDocks([self.details_dock], [DETAILS_WIDTH], Qt.Orientation.Horizontal)
         self.timeline_dock = w.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
         self.waveform_dock = w.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
         w.splitDockWidget(self.timeline_dock, self.waveform_dock, Qt.Orientation.Horizontal)
-        wide = is_wide_screen(w)
         self.sessions_dock = w.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
                                         "sessions_dock", on_demand=True)
         self.findings_dock = w.add_dock(self.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
         w.tabifyDockWidget(self.metrics_dock, self.findings_dock)
         if not wide:
-            w.tabifyDockWidget(self.findings_dock, self.sessions_dock)
+            w.tabifyDockWidget(self.findings_dock, self.concepts_dock)
+            w.tabifyDockWidget(self.concepts_dock, self.sessions_dock)
         self.details_dock.raise_()
         self.sessions_dock.hide()
         width, height = w.width(), w.height()
         w.resizeDocks([self.timeline_dock], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
+        if wide:  # Details and Concepts share the column
+            half = round(height * (1 - TIMELINE_HEIGHT) / 2)
+            w.resizeDocks([self.details_dock, self.concepts_dock], [half, half], Qt.Orientation.Vertical)
         side = [self.details_dock] + ([self.sessions_dock] if wide else [])
         side_width = round(width * (SIDE_DOCK_WIDTH if wide else TABBED_DOCK_WIDTH))
         w.resizeDocks([self.timeline_dock, self.waveform_dock, *side],
@@ -102,8 +112,9 @@ class Workspace(QObject):
         n.session_selected.connect(self._show_session)
         n.turn_selected.connect(self._show_turn)
         n.corpus_requested.connect(self.open_corpus)
-        for view in (self.metrics, self.detail, self.timeline):
+        for view in (self.metrics, self.detail, self.timeline, self.concepts):
             c.annotation_changed.connect(view.on_annotation_changed)
+        self._connect_concepts()
         c.document_opened.connect(self._document_opened)
         c.document_closed.connect(lambda: self.findings.set_findings([]))
         c.document_saved.connect(lambda _path: self._document_saved())
@@ -117,6 +128,23 @@ class Workspace(QObject):
         p.clip_changed.connect(self._clip_changed)
         p.position_changed.connect(self._position_changed)
         p.message_shown.connect(w.show_status)
+
+    def _connect_concepts(self) -> None:
+        """The panel's keys work while the focus is in it; its cell and frame being edited are stored
+        before a save, a close or Ctrl+Enter, like the transcription's."""
+        w, panel = self.window, self.concepts
+        for action_spec, action in w.actions:
+            if action_spec.in_panel:
+                panel.addAction(action)
+        panel.set_passthrough_keys(all_key_sequences())
+        self.controller.pending_edit_flushers.append(panel.commit_pending)
+        panel.status_reported.connect(w.show_status)
+        panel.shown_requested.connect(self._show_concepts_dock)
+        panel.leave_requested.connect(self.navigator.editor.focus_text)
+
+    def _show_concepts_dock(self) -> None:
+        self.concepts_dock.show()
+        self.concepts_dock.raise_()
 
     # --- playback the Playback menu asks for -------------------------------------------------
     def play_exchange(self) -> None:
@@ -238,6 +266,7 @@ class Workspace(QObject):
 
     def _show_turn(self, turn: Turn | None) -> None:
         self.detail.show_turn(turn)
+        self.concepts.set_turn(turn)
         self.timeline.select_turn(None if turn is None else turn.index)
         self.playback.show_turn(turn)
 

@@ -2,8 +2,9 @@
 
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
-undoable TranscribeTurn) and the turn's WER once it is transcribed. The row header is the
-doubt strip: the colour of a user turn's doubt score, its reasons in the tooltip. A cell reads the
+undoable TranscribeTurn), the turn's WER once it is transcribed and its concept accuracy once it
+has reference concepts. The row header is the doubt strip: the colour of a user turn's doubt score,
+its reasons in the tooltip. A cell reads the
 document's facts cache (annotator.log.facts_cache): painting never walks the tree or aligns
 words, and the next turn to transcribe and the progress come from the cache's index of
 untranscribed turns. Connected to DocumentController.annotation_changed, the model turns
@@ -19,6 +20,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
 
+from annotator.analysis.concept_metrics import cached_turn_concept_counts
 from annotator.analysis.doubt import most_doubtful_to_transcribe, turn_doubt
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.colours import (
@@ -47,6 +49,7 @@ class Column(enum.IntEnum):
     SYSTEM = 5
     TRANSCRIPTION = 6
     WER = 7
+    CONCEPTS = 8
 
 
 HEADERS = {
@@ -58,12 +61,13 @@ HEADERS = {
     Column.SYSTEM: ("System said", "What the system said (type_utt_text=\"system\", else type=\"text_output\")"),
     Column.TRANSCRIPTION: ("Transcription", "What the user really said; edit in place (F2) or in the editor below"),
     Column.WER: ("WER", "Word error rate of the recognizer against the transcription"),
+    Column.CONCEPTS: ("Concepts", "Concept accuracy of the parse against the reference concepts (Concepts panel)"),
 }
 
 UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
 MARKER_COLOUR = QColor("#e08a00")
 PLACEHOLDER_TEXT = QColor("#8a7a50")
-NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER)
+NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER, Column.CONCEPTS)
 # What a paint asks of every visible cell, several times a second while scrolling: kept per row
 # until the row's turn changes, so a repaint makes no Python call beyond a dictionary lookup.
 PAINTED_ROLES = frozenset(int(role) for role in (
@@ -276,6 +280,9 @@ class TurnTableModel(QAbstractTableModel):
             if counts is None:
                 return "" if turn.transcription is None else "—"
             return "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
+        if column == Column.CONCEPTS:
+            concepts = cached_turn_concept_counts(turn)
+            return "" if concepts is None else f"{concepts.accuracy * 100:.1f} %"
         return ""
 
     def _tooltip(self, turn: Turn, column: Column) -> str | None:
@@ -285,6 +292,12 @@ class TurnTableModel(QAbstractTableModel):
                 return reason
             return (f"{counts.substitutions} substituted, {counts.deletions} deleted, {counts.insertions} inserted "
                     f"of {counts.reference_words} words")
+        if column == Column.CONCEPTS:
+            concepts = cached_turn_concept_counts(turn)
+            if concepts is None:
+                return None
+            return (f"{concepts.substitutions} substituted, {concepts.deletions} deleted, {concepts.insertions} "
+                    f"inserted of {concepts.reference_pairs} pairs (the frame name is one)")
         if column == Column.TURN and needs_transcription(turn):
             return "User turn still to transcribe"
         if column in (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION):

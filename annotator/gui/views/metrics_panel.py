@@ -18,10 +18,12 @@ from annotator.analysis.metrics_live import LiveMetrics
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session
 
-PERCENT_COLUMNS = ("word_error_rate", "parse_success_rate")
+PERCENT_COLUMNS = ("word_error_rate", "parse_success_rate", "concept_error_rate", "concept_accuracy",
+                   "concept_sentence_accuracy")
 SECONDS_SUFFIX = "_s"
 LABELS = {  # where the column name does not read well as words
     "word_error_rate": "Word error rate",
+    "concept_sentence_accuracy": "Sentence concept accuracy",
     "time_to_completion": "Time to completion (s)",
     "response_latency": "Response latency (s)",
     "task_completion": "Task completion",

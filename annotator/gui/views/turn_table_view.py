@@ -26,12 +26,13 @@ from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.models.turn_table import Column
 from annotator.gui.views.doubt_strip import DoubtStripHeader
 
-SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER)
+SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
 # Short columns are measured on this many rows at each end of the session (ids and start times grow
 # along it), so that a session of 70,000 turns costs no more to lay out than one of 100.
 MEASURED_ROWS = 50
-WIDEST_WER = "100.0 %"  # a WER needs the turn's transcription, which is not cheap to find: not measured
+# A WER needs the turn's transcription, a concept accuracy its frames, which are not cheap to find: not measured.
+WIDEST_RATE = {Column.WER: "100.0 %", Column.CONCEPTS: "-100.0 %"}
 
 
 class PassThroughLineEdit(QLineEdit):
@@ -108,7 +109,8 @@ class TurnTableView(QTableView):
         margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1
         marker = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self) + 2 * margin
         for column in SHORT_COLUMNS:
-            texts = [WIDEST_WER] if column == Column.WER else [model.index(row, column).data() or "" for row in sample]
+            texts = ([WIDEST_RATE[column]] if column in WIDEST_RATE
+                     else [model.index(row, column).data() or "" for row in sample])
             width = max(map(metrics.horizontalAdvance, texts), default=0) + 2 * margin + 2
             width += marker if column == Column.TURN else 0  # the dot of a turn still to transcribe
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))
