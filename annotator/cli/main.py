@@ -22,6 +22,8 @@ COMMANDS = {
     "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),
     "import": ("import_", "import a ConvLab dataset or DialBB scenario as logs, one per dialogue"),
     "agree": ("agree", "measure agreement between annotators: WER, kappa, alpha; an HTML report and CSVs"),
+    "adjudicate": ("adjudicate", "take one value per turn out of several annotators' work (agreed, --prefer or "
+                                 "--majority) and fold it into a log"),
     "assign": ("assign", "share a corpus's sessions out to annotators, a share of them to two (team mode)"),
     "markers": ("markers", "find Rasa-style markers (KPIs, points of interest) in logs, with statistics"),
 }
