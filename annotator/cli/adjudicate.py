@@ -41,7 +41,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.team.names import login_name
 
     if not args.log.is_file():
-        raise AnnotatorError(f"{args.log}: no such log file")
+        raise AnnotatorError(f"{args.log}: not a log file (adjudicate takes one log)")
     specs = parse_specs(args.works or [str(args.log)])
     inputs = [file for spec in specs for file in spec.files]
     if not args.works and args.log in inputs:

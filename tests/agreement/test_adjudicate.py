@@ -175,6 +175,17 @@ def test_bad_input_is_one_line_and_exit_2(team, tmp_path, arguments, message):
     assert not out.exists()
 
 
+def test_help_says_the_exit_status_is_0_with_turns_left():
+    helped = annotator("adjudicate", "--help")
+    assert helped.returncode == 0 and "the exit status is 0 even when some are left" in " ".join(helped.stdout.split())
+
+
+def test_a_folder_as_log_is_refused(tmp_path):
+    done = annotator("adjudicate", tmp_path, "--majority", "-o", tmp_path / "out.xml")
+    assert done.returncode == 2 and done.stderr.splitlines() == [
+        f"annotator: {tmp_path}: not a log file (adjudicate takes one log)"]
+
+
 def test_a_log_without_team_files_beside_it_is_refused(tmp_path):
     log = planted.log_path(tmp_path, 1)
     log.write_bytes(planted.raw_log_bytes(1))
