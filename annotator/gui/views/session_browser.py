@@ -32,7 +32,8 @@ from annotator.corpus.scan import SessionSummary, iter_corpus, summarise_log_in_
 from annotator.corpus.scan_processes import in_child_processes
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
 from annotator.gui.models.roles import SUMMARY_ROLE
-from annotator.gui.models.session_list import Column, SessionFilter, SessionListModel
+from annotator.gui.models.session_filter_model import SessionFilter
+from annotator.gui.models.session_list import Column, SessionListModel
 from annotator.gui.views.kept_in_view import kept_in_view
 from annotator.gui.views.list_tables import set_up_list_table
 from annotator.gui.views.pinned_column import PinnedColumnTable
