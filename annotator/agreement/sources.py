@@ -13,7 +13,6 @@ folder its name). Works of one name are merged (two different values for one tur
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,9 +25,9 @@ from annotator.corpus.paths import expand_log_paths, root_tag
 from annotator.errors import AnnotationFileError, AnnotatorError
 from annotator.log.document import LogDocument
 from annotator.team.files import HumanFileIndex
+from annotator.team.names import annotator_of_file_name
 
 ANNOTATOR_ATTRIBUTE = "annotator"
-_TEAM_FILE = re.compile(r"^(?P<stem>.+)-human-(?P<name>[^/\\]+)\.xml$", re.IGNORECASE)
 
 
 @dataclass
@@ -58,7 +57,7 @@ class WorkSpec:
 
 
 def is_team_file(path: Path) -> bool:
-    return _TEAM_FILE.match(path.name) is not None
+    return annotator_of_file_name(path.name) is not None
 
 
 def parse_specs(arguments: Iterable[str]) -> list[WorkSpec]:
@@ -93,7 +92,7 @@ def _specs_of(name: str | None, path: Path) -> list[WorkSpec]:
             raise AnnotatorError(f"{path}: no logs, human files or annotation CSVs in this folder")
         return [WorkSpec(name or path.resolve().name, tuple(logs))]
     if is_team_file(path) and name is None:
-        return [WorkSpec(_TEAM_FILE.match(path.name)["name"], (path,))]
+        return [WorkSpec(annotator_of_file_name(path.name), (path,))]
     return [WorkSpec(name, (path,))]
 
 
@@ -144,8 +143,7 @@ def gather(specs: list[WorkSpec], read_files: FileReader) -> list[AnnotatorWork]
 
 
 def _name_of_file(path: Path) -> str:
-    match = _TEAM_FILE.match(path.name)
-    return match["name"] if match else path.stem
+    return annotator_of_file_name(path.name) or path.stem
 
 
 def _merged(name: str, works: list[FileWork]) -> AnnotatorWork:

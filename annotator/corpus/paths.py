@@ -15,17 +15,16 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.input_files import open_input_file
-from annotator.team.names import NAME_PATTERN
+from annotator.team.names import annotator_of_file_name
 
 NOT_LOG_SUFFIXES = ("-human.xml", ".orig.xml")
 ANNOTATION_ROOT = "GC_LOG_ANNOTATIONS"  # MITRE's human-annotation files, met among logs: not logs
-_ANNOTATORS_FILE = re.compile(rf".*-human-{NAME_PATTERN.pattern}\.xml", re.IGNORECASE)  # annotator.team.files
 _STAGING = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")  # tempfile.mkdtemp(prefix=".NAME.", suffix=".tmp")
 
 
 def is_log_file_name(path: Path) -> bool:
     name = path.name.lower()
-    return name.endswith(".xml") and not name.endswith(NOT_LOG_SUFFIXES) and not _ANNOTATORS_FILE.fullmatch(name)
+    return name.endswith(".xml") and not name.endswith(NOT_LOG_SUFFIXES) and annotator_of_file_name(name) is None
 
 
 def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:

@@ -255,7 +255,9 @@ class ShortcutsDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addWidget(self.table)
         layout.addWidget(buttons)
-        self.resize(600, 40 + (len(with_keys) + 3) * (self.table.fontMetrics().height() + 8))
+        wanted = 40 + (len(with_keys) + 3) * (self.table.fontMetrics().height() + 8)
+        room = self.screen().availableGeometry().height() * 9 // 10  # the table scrolls beyond that
+        self.resize(600, min(wanted, room))
 
     def listed_keys(self) -> list[str]:
         return [self.table.item(row, 0).text() for row in range(self.table.rowCount())]

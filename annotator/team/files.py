@@ -10,10 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotator.annotation_files.human_format import human_path_for
-from annotator.team.names import check_annotator_name, is_annotator_name
+from annotator.team.names import ANNOTATORS_FILE, check_annotator_name
 
 _XML = ".xml"
-_SHARED = "-human"
 
 
 def human_path_of(log_path: str | Path, annotator: str) -> Path:
@@ -51,11 +50,7 @@ def _annotators_files(folder: Path) -> dict[str, dict[str, Path]]:
     except OSError:
         return found
     for entry in entries:
-        stem, dash, annotator = entry.name[: -len(_XML)].rpartition("-")
-        while dash and entry.name.endswith(_XML):
-            if stem.endswith(_SHARED) and is_annotator_name(annotator) and entry.is_file():
-                found.setdefault(stem, {})[annotator] = entry
-                break
-            stem, dash, head = stem.rpartition("-")  # a name holding "-": try the next dash to the left
-            annotator = f"{head}-{annotator}"
+        match = ANNOTATORS_FILE.fullmatch(entry.name)
+        if match is not None and entry.is_file():
+            found.setdefault(match["stem"], {})[match["name"]] = entry
     return {stem: dict(sorted(files.items())) for stem, files in found.items()}

@@ -23,6 +23,16 @@ def is_annotator_name(name: str) -> bool:
     return NAME_PATTERN.fullmatch(name) is not None
 
 
+# A team member's human file, `<log-stem>-human-<annotator>.xml` (annotator.team.files).
+ANNOTATORS_FILE = re.compile(rf"(?P<stem>.+-human)-(?P<name>{NAME_PATTERN.pattern})\.xml", re.IGNORECASE)
+
+
+def annotator_of_file_name(file_name: str) -> str | None:
+    """The annotator whose team file FILE_NAME is, or None when it is no team member's file."""
+    found = ANNOTATORS_FILE.fullmatch(file_name)
+    return None if found is None else found["name"]
+
+
 def check_annotator_name(name: str, where: str = "annotator name") -> str:
     """NAME unchanged, or AnnotatorNameError saying what is allowed (WHERE names the source of it)."""
     if not is_annotator_name(name):

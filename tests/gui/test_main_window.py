@@ -415,6 +415,9 @@ def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot
         if spec.keys:
             assert key_text(spec) in listed, spec.name
     assert len(listed) == sum(1 for spec in ACTIONS if spec.keys)
+    # the list scrolls inside a dialog that fits the screen (it outgrew 720 pixels with the n-best and concepts keys)
+    assert dialog.frameGeometry().height() <= dialog.screen().availableGeometry().height()
+    assert dialog.table.verticalScrollBar().maximum() > 0  # the offscreen screen is 800 pixels high
     dialog.close()
 
 
