@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import Qt
-from PySide6.QtTest import QTest
+from PySide6.QtCore import QEvent, Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
 from annotator.gui.views.concepts_panel import PATH, VALUE
@@ -27,12 +27,15 @@ def _at_turn(window, turn_id: str):
 
 def _type(qtbot, window, text: str) -> None:
     """One key at a time to whatever has the focus (the first key opens a cell's editor, which then has it);
-    a letter beyond ASCII as a keyboard layout sends it: a key event carrying its text."""
+    a letter beyond ASCII as a keyboard layout sends it: a key event carrying its text (built here, as
+    QTest.sendKeyEvent's text argument reaches the widget mis-decoded on PySide6 6.10.0, 'ü' as 'Ã¼')."""
     for character in text:
         if character.isascii():
             type_text(qtbot, window, character)
         else:
-            QTest.sendKeyEvent(QTest.KeyAction.Click, focused(window), Key.Key_unknown, character, Mod.NoModifier)
+            target = focused(window)
+            for kind in (QEvent.Type.KeyPress, QEvent.Type.KeyRelease):
+                QApplication.sendEvent(target, QKeyEvent(kind, Key.Key_unknown, Mod.NoModifier, character))
 
 
 def _reference(window):
