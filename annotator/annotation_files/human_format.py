@@ -141,18 +141,15 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
         return None
     kind = el.get("type_utt_text", "transcription")
     if kind == CONCEPTS_UTT_TEXT:
-        turnid, which = _turn_of(el, "concepts")
-        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
-        annotations.add_concepts(session.id, turnid, concepts_in(el), session_occurrence=session.occurrence,
-                                 turn_occurrence=turn_occurrence)
-        return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
-    if kind == "transcription" and (el.text or "").strip():
-        turnid, which = _turn_of(el, "a transcription")
-        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
-        annotations.add_transcription(session.id, turnid, el.text, session_occurrence=session.occurrence,
-                                      turn_occurrence=turn_occurrence)
-        return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
-    return None
+        add, value, what = annotations.add_concepts, concepts_in(el), "concepts"
+    elif kind == "transcription" and (el.text or "").strip():
+        add, value, what = annotations.add_transcription, el.text, "a transcription"
+    else:
+        return None
+    turnid, which = _turn_of(el, what)
+    turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
+    add(session.id, turnid, value, session_occurrence=session.occurrence, turn_occurrence=turn_occurrence)
+    return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
 
 
 def _turn_of(el: etree._Element, what: str) -> tuple[str, str | None]:
