@@ -27,7 +27,7 @@ from PySide6.QtWidgets import (
 from annotator.audio.player import BACK_SECONDS
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 
-MENUS = ("&File", "&Edit", "&Navigate", "&Annotate", "&Playback", "&Markers", "&View", "&Help")
+MENUS = ("&File", "&Edit", "&Navigate", "Anno&tate", "&Playback", "&Markers", "&View", "&Help")
 
 
 @dataclass(frozen=True)
@@ -73,28 +73,28 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("doubtful_first", "navigator.set_doubtful_first", "&Navigate", "Most &doubtful turn first", (),
                "Ctrl+Enter goes to the most doubtful user turn still to transcribe, not the next in log order",
                checkable=True, separator_before=True),
-    ActionSpec("commit_and_next", "navigator.commit_and_next", "&Annotate", "&Commit and go to next untranscribed", ("Ctrl+Return", "Ctrl+Enter"),
+    ActionSpec("commit_and_next", "navigator.commit_and_next", "Anno&tate", "&Commit and go to next untranscribed", ("Ctrl+Return", "Ctrl+Enter"),
                "Store the transcription and move to the next user turn still to transcribe"),
-    ActionSpec("prefill", "editor.prefill_from_recognizer", "&Annotate", "&Pre-fill with recognizer text", ("Ctrl+I",),
+    ActionSpec("prefill", "editor.prefill_from_recognizer", "Anno&tate", "&Pre-fill with recognizer text", ("Ctrl+I",),
                "Put what the recognizer heard into the editor as a starting point"),
-    *(ActionSpec(f"alternative_{rank}", "editor.fill_with_alternative", "&Annotate", f"N-best alternative &{rank}",
+    *(ActionSpec(f"alternative_{rank}", "editor.fill_with_alternative", "Anno&tate", f"N-best alternative &{rank}",
                  (f"Alt+{rank}",), f"Put the recognizer's alternative {rank} of the turn's n-best list into the editor",
                  separator_before=rank == 1, args=(rank,)) for rank in range(1, 10)),
-    ActionSpec("prefill_automatically", "navigator.set_prefill_automatically", "&Annotate", "Pre-fill &automatically", (),
+    ActionSpec("prefill_automatically", "navigator.set_prefill_automatically", "Anno&tate", "Pre-fill &automatically", (),
                "Start every untranscribed turn's editor with the recognizer text", checkable=True),
-    ActionSpec("edit_concepts", "workspace.concepts.edit_from_parse", "&Annotate", "Edit the &concepts", ("Ctrl+K",),
+    ActionSpec("edit_concepts", "workspace.concepts.edit_from_parse", "Anno&tate", "Edit the &concepts", ("Ctrl+K",),
                "Go into the Concepts panel's reference table; an empty reference starts as a copy of the parse",
                separator_before=True),
-    ActionSpec("add_concept", "workspace.concepts.add_slot", "&Annotate", "Add a concept s&lot", ("Insert", "Ctrl+Shift+N"),
+    ActionSpec("add_concept", "workspace.concepts.add_slot", "Anno&tate", "Add a concept s&lot", ("Insert", "Ctrl+Shift+N"),
                "Add a slot to the reference concepts (in the Concepts panel)", in_panel=True),
-    ActionSpec("remove_concept", "workspace.concepts.remove_slot", "&Annotate", "Remove the concept slo&t", ("Delete",),
+    ActionSpec("remove_concept", "workspace.concepts.remove_slot", "Anno&tate", "Remove the concept slo&t", ("Delete",),
                "Remove the selected slot from the reference concepts (in the Concepts panel)", in_panel=True),
-    ActionSpec("leave_concepts", "workspace.concepts.leave", "&Annotate", "Back to the transcri&ption", ("Escape",),
+    ActionSpec("leave_concepts", "workspace.concepts.leave", "Anno&tate", "Back to the transcri&ption", ("Escape",),
                "Leave the Concepts panel for the transcription editor (a cell being edited is given up first)",
                in_panel=True),
-    ActionSpec("task_completed", "navigator.set_task_completion", "&Annotate", "Task c&ompleted", ("Ctrl+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
-    ActionSpec("task_not_completed", "navigator.set_task_completion", "&Annotate", "Task &not completed", ("Ctrl+0",), "Mark the session's task as not completed (0)", args=(TASK_NOT_COMPLETED,)),
-    ActionSpec("task_unset", "navigator.set_task_completion", "&Annotate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
+    ActionSpec("task_completed", "navigator.set_task_completion", "Anno&tate", "Task c&ompleted", ("Ctrl+Alt+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
+    ActionSpec("task_not_completed", "navigator.set_task_completion", "Anno&tate", "Task &not completed", ("Ctrl+Alt+0",), "Mark the session's task as not completed (0)", args=(TASK_NOT_COMPLETED,)),
+    ActionSpec("task_unset", "navigator.set_task_completion", "Anno&tate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
     ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio", args=(BACK_SECONDS,)),
@@ -110,7 +110,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("load_kpis", "markers.load_kpis", "&Markers", "Load the shipped &KPIs", (),
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
     ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
-    ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+F",), "Show the whole session on the timeline"),
+    ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+T",), "Show the whole session on the timeline"),
     ActionSpec("shortcuts", "window.show_shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )

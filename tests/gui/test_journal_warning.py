@@ -24,7 +24,7 @@ def test_an_unwritable_data_folder_is_a_warning_until_a_write_succeeds(make_wind
     assert _warning(window) is None and (isolated_user_data / "journals").is_dir()
     isolated_user_data.rename(isolated_user_data.with_name("moved"))
     isolated_user_data.write_text("a file where the data folder should be")  # mkdir fails, even for root
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     qtbot.waitUntil(lambda: _warning(window) is not None, timeout=10_000)
     text = _warning(window).text()
     assert "not protected" in text and str(isolated_user_data) in text and "Ctrl+S" in text

@@ -168,11 +168,11 @@ def test_ctrl_left_goes_back_two_seconds_while_typing(main_window, qtbot):
 def test_ctrl_1_and_ctrl_0_set_task_completion_and_undo_restores(main_window, qtbot):
     window = main_window
     window.navigator.select_row(1, focus_editor=True)  # keys work from inside the editor
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     assert window.navigator.session.task_completion == "1"
     assert window.session_bar.task.currentText() == "completed (1)"
     qtbot.waitUntil(lambda: metric_text(window.workspace.metrics, "task_completion") == "1")  # refreshed when idle
-    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     assert window.navigator.session.task_completion == "0"
     assert window.controller.undo_stack.undoText() == "Mark task not completed"
     window.table.setFocus()
@@ -233,7 +233,7 @@ def test_the_edit_menu_names_what_undo_and_redo_would_change(main_window, qtbot)
 def test_ctrl_z_undoes_typing_in_the_editor_before_the_window_history(main_window, qtbot):
     window = main_window
     window.navigator.select_row(1, focus_editor=True)
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)  # one step in the window's history
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # one step in the window's history
     type_text(qtbot, window, "abc")
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert window.editor.text.toPlainText() != "abc"  # the typing went first
@@ -256,7 +256,7 @@ def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbo
     window.navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "i need to go to san francisco")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     type_text(qtbot, window, "from the mile high city")  # typed, not committed: Ctrl+S stores it too
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert not window.isWindowModified()
@@ -272,7 +272,7 @@ def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbo
     assert errors == []
     assert "Saved" in window.statusBar().currentMessage()
     # A second save never replaces the kept original.
-    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert kept.read_bytes() == original
     assert LogDocument.load(raw_log).sessions[0].task_completion == "0"
@@ -281,7 +281,7 @@ def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbo
 def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, raw_log, tmp_path, answer_modal):
     window = main_window
     original = raw_log.read_bytes()
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     target = raw_log.parent / "copy.xml"
     answer = answer_modal(file=target)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier | Mod.ShiftModifier)
@@ -362,7 +362,7 @@ def test_a_broken_log_shows_a_message_and_the_window_keeps_what_was_open(main_wi
 
 def test_closing_with_unsaved_work_asks_first(main_window, qtbot, answer_modal):
     window = main_window
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     answer = answer_modal(Button.Cancel)
     assert window.close() is False
     assert answer.answered and "Save the annotations" in answer.text
@@ -374,7 +374,7 @@ def test_closing_with_unsaved_work_asks_first(main_window, qtbot, answer_modal):
 
 def test_opening_another_log_with_unsaved_work_asks_and_can_save(main_window, qtbot, raw_log, latin1_log, answer_modal):
     window = main_window
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     answer = answer_modal(Button.Cancel)
     assert window.navigator.open_path(latin1_log) is False
     assert answer.answered and window.controller.document.path == raw_log
@@ -387,7 +387,7 @@ def test_opening_another_log_with_unsaved_work_asks_and_can_save(main_window, qt
 
 def test_quit_key_asks_before_discarding(main_window, qtbot, answer_modal):
     window = main_window
-    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     answer = answer_modal(Button.Discard)
     press(qtbot, window, Key.Key_Q, Mod.ControlModifier)
     assert answer.answered and not window.isVisible()
@@ -472,7 +472,7 @@ def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_p
     assert selector.isVisible() and selector.count() == 2
     selector.setCurrentIndex(1)
     assert window.navigator.session.id == "second" and current_row(window) == 0
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     assert window.controller.document.sessions[1].task_completion == "1"
     assert window.controller.document.sessions[0].task_completion is None
 
@@ -525,12 +525,12 @@ def test_a_logs_own_task_completion_is_shown_put_back_by_undo_but_never_offered(
     assert combo.currentText() == "2 (from the log)"
     assert not combo.model().item(combo.currentIndex()).isEnabled()
     window.table.setFocus()
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     assert window.navigator.session.task_completion == "1"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert window.navigator.session.task_completion == "2" and combo.currentText() == "2 (from the log)"
     assert not window.isWindowModified()
-    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     combo.setFocus()
     press(qtbot, window, Key.Key_Down)  # past "not completed (0)" lies only the log's value, which is not offered
     assert window.navigator.session.task_completion == "0"

@@ -50,7 +50,7 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     _start(qtbot, window)
     _transcribe(qtbot, window, "i want to fly to boston")
     _transcribe(qtbot, window, "on friday")
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)  # task completed
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # task completed
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert not window.isWindowModified()
     _transcribe(qtbot, window, "in the morning")
@@ -86,7 +86,7 @@ def test_two_annotators_leave_two_files_each_with_only_its_own_work(make_window,
     assert _transcribed(window) == [], "bob starts from the log, not from alice's work"
     _start(qtbot, window)
     _transcribe(qtbot, window, "austin please")
-    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     close_window(window)
     files = human_files_beside(raw_log)

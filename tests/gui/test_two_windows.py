@@ -44,7 +44,7 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
         assert window.controller.document.sessions[0].user_turns[0].transcription is None
         press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
         type_text(qtbot, window, "no")
-        press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+        press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
         press(qtbot, window, Key.Key_S, Mod.ControlModifier)
         assert window.editor.text.toPlainText() == "" and window.navigator.session.task_completion is None
         assert not window.isWindowModified() and LogDocument.load(raw_log).sessions[0].task_completion is None

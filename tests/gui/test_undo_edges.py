@@ -79,7 +79,7 @@ def test_undoing_back_to_the_saved_state_leaves_nothing_unsaved(main_window, raw
 
 def test_an_edit_undone_leaves_the_document_unmodified(main_window, qtbot):
     window = main_window
-    press(qtbot, window, Key.Key_1, CTRL)
+    press(qtbot, window, Key.Key_1, CTRL | Mod.AltModifier)
     assert window.isWindowModified() and window.controller.document.is_modified
     window.table.setFocus()
     press(qtbot, window, Key.Key_Z, CTRL)
@@ -88,7 +88,7 @@ def test_an_edit_undone_leaves_the_document_unmodified(main_window, qtbot):
 
 def test_undoing_a_task_completion_of_another_session_shows_that_session(make_window, two_session_log, qtbot):  # noqa: F811
     window = make_window(two_session_log)
-    press(qtbot, window, Key.Key_1, CTRL)
+    press(qtbot, window, Key.Key_1, CTRL | Mod.AltModifier)
     press(qtbot, window, Key.Key_PageDown, CTRL)
     assert window.navigator.session.index == 1
     press(qtbot, window, Key.Key_Z, CTRL)

@@ -51,7 +51,7 @@ class KeyAnswer:
                                                       (Key.Key_C, False, False)])
 def test_each_answer_has_its_own_key(main_window, qtbot, raw_log, key, closes, saved):
     window = main_window
-    press(qtbot, window, Key.Key_1, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     answer = KeyAnswer(key)
     assert window.close() is closes
     assert sorted(answer.buttons) == ["&Cancel", "&Discard", "&Save"]
@@ -63,7 +63,7 @@ def test_quit_then_discard_destroys_the_window_without_an_exception(main_window,
     """The undo stack dies with the window while it still holds the discarded edits; whatever it
     announces then must not reach a window that is already gone (fail_on_unhandled_exceptions)."""
     window = main_window
-    press(qtbot, window, Key.Key_0, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     assert window.isWindowModified()
     answer = KeyAnswer(Key.Key_D)
     press(qtbot, window, Key.Key_Q, Mod.ControlModifier)
@@ -75,7 +75,7 @@ def test_quit_then_discard_destroys_the_window_without_an_exception(main_window,
 
 
 def test_the_real_app_quits_after_discard_with_nothing_on_stderr(raw_log: Path, tmp_path: Path):
-    """The whole program, as `annotator LOG` runs it: Ctrl+0, Ctrl+Q, Alt+D, then exit."""
+    """The whole program, as `annotator LOG` runs it: Ctrl+Alt+0, Ctrl+Q, Alt+D, then exit."""
     script = WINDOW_PRELUDE.format(settings=str(tmp_path / "settings"), log=str(raw_log)) + textwrap.dedent("""
         from PySide6.QtCore import QTimer
         from PySide6.QtWidgets import QMessageBox
@@ -89,7 +89,7 @@ def test_the_real_app_quits_after_discard_with_nothing_on_stderr(raw_log: Path, 
                 return
             QTest.keyClick(box, Qt.Key.Key_D, Qt.KeyboardModifier.AltModifier)
 
-        QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
         QTimer.singleShot(0, answer)
         QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
         assert not window.isVisible(), "the window should have closed"

@@ -112,7 +112,7 @@ def random_plan(rng: random.Random, saves: bool) -> list[dict]:
     plan = [{"keys": "Ctrl+Down"}]
     while len(plan) < 400:
         for _ in range(rng.randint(3, 20)):
-            action = rng.choices(["Ctrl+I", "type", "Ctrl+Return", "Ctrl+Down", "Ctrl+Up", "Ctrl+1", "Ctrl+0",
+            action = rng.choices(["Ctrl+I", "type", "Ctrl+Return", "Ctrl+Down", "Ctrl+Up", "Ctrl+Alt+1", "Ctrl+Alt+0",
                                   "Ctrl+Z", "Ctrl+Shift+Z", "save"], [5, 5, 6, 2, 1, 2, 2, 2, 1, 1 if saves else 0])[0]
             if action == "type":
                 plan.append({"type": " " + " ".join(rng.choices(WORDS, k=rng.randint(1, 4)))})

@@ -34,7 +34,7 @@ class SessionBar(QWidget):
         task_label = QLabel("Task completion:", self)
         self.task = QComboBox(self)
         self.task.setObjectName("task_completion")
-        self.task.setToolTip("The session's type_task_completion (Ctrl+1 completed, Ctrl+0 not completed)")
+        self.task.setToolTip("The session's type_task_completion (Ctrl+Alt+1 completed, Ctrl+Alt+0 not completed)")
         for value, text in TASK_CHOICES:
             self.task.addItem(text, value)
         task_label.setBuddy(self.task)
