@@ -230,7 +230,8 @@ def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled
         rows = with_team_facts(rows, human_files.files_of(path))
         unreleased += _size(path)
         if unreleased >= COLLECT_AFTER_BYTES:
-            gc.collect()
+            if gc.isenabled():  # off in the GUI, whose own collector runs on its thread (gui/collector.py)
+                gc.collect()
             unreleased = 0
         yield done, len(paths), path, rows
         if cancelled is not None and cancelled():

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from annotator import __version__
 from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.collector import GuiThreadCollector
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.main_window import MainWindow
@@ -43,6 +44,8 @@ def make_application(argv: list[str] | None = None) -> QApplication:
         QApplication.setOrganizationName(APP_NAME)
         QApplication.setApplicationName(APPLICATION)
         app = QApplication(argv if argv is not None else sys.argv[:1])
+    if app.findChild(GuiThreadCollector) is None:
+        GuiThreadCollector(app)  # Qt objects in reference cycles are freed on the GUI thread only
     app.setApplicationDisplayName(APP_NAME)
     app.setApplicationVersion(__version__)
     app.setWindowIcon(app_icon())

@@ -8,6 +8,7 @@ unhandled exception (fail_on_unhandled_exceptions below).
 
 from __future__ import annotations
 
+import gc
 import logging
 import sys
 import threading
@@ -21,6 +22,7 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
+from annotator.gui.collector import GuiThreadCollector
 from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import AppSettings
 
@@ -56,7 +58,9 @@ def fail_on_unhandled_exceptions(qapp, request):
     pytest-qt swaps in its own equivalent hook during each phase), on another thread, in a
     destructor or finaliser, or logged as a bug by a background task. Windows the test left for
     deferred deletion are destroyed here, while still watching: destruction runs slots too
-    (an undo stack announces cleanChanged as it dies)."""
+    (an undo stack announces cleanChanged as it dies). Cycles are collected on the GUI thread only,
+    as in the application (gui/collector.py), and what the test left is collected here too."""
+    collector = GuiThreadCollector(qapp)
     caught: list[str] = []
     saved = sys.excepthook, threading.excepthook, sys.unraisablehook
 
@@ -71,7 +75,9 @@ def fail_on_unhandled_exceptions(qapp, request):
     try:
         yield
         QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+        gc.collect()
     finally:
+        collector.uninstall()
         logging.getLogger("annotator").removeHandler(errors)
         sys.excepthook, threading.excepthook, sys.unraisablehook = saved
     if request.node.get_closest_marker("logs_a_bug") is not None:
