@@ -13,6 +13,7 @@ text, 3:1 for marks such as strips, ticks and dots).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -109,6 +110,7 @@ DARK_PALETTE = {
 DARK_DISABLED = {"WindowText": "#808080", "Text": "#808080", "ButtonText": "#808080", "HighlightedText": "#b0b0b0",
                  "Highlight": "#3a3a3a", "PlaceholderText": "#6a6a6a"}
 _PROPERTY = "annotator_theme"  # the theme the application was asked for, kept on the application
+_STYLE_PROPERTY = "annotator_style"  # the style the application had before the dark theme asked for Fusion
 
 
 def is_dark() -> bool:
@@ -147,20 +149,28 @@ def applied_theme(app: QApplication) -> str:
 
 def apply_theme(app: QApplication, name: str) -> None:
     """Show NAME: "dark" is the dark palette with the Fusion style, "light" the style's standard palette, "system"
-    either as the desktop's colour scheme says, again whenever the desktop changes it. Every widget repaints in
-    the new palette; the views that keep colours hear theme_changes().changed."""
+    the desktop's own palette (the dark one where the desktop asks for dark but gives no dark palette), again
+    whenever the desktop changes its colour scheme. Every widget repaints in the new palette; the views that keep
+    colours hear theme_changes().changed."""
     if name not in THEMES:
         name = "system"
-    first = app.property(_PROPERTY) is None
-    app.setProperty(_PROPERTY, name)
-    if first:
-        app.setProperty("annotator_style", app.style().name())
+    if app.property(_PROPERTY) is None:
+        app.setProperty(_STYLE_PROPERTY, app.style().name())
         app.styleHints().colorSchemeChanged.connect(lambda _scheme: _follow_desktop(app))
-    dark = name == "dark" or (name == "system" and desktop_is_dark(app))
-    style = "Fusion" if dark else app.property("annotator_style")
-    if app.style().name().lower() != str(style).lower():
+    app.setProperty(_PROPERTY, name)
+    if name == "dark":
+        _show(app, "Fusion", dark_palette)
+        return
+    _show(app, app.property(_STYLE_PROPERTY), (lambda: app.style().standardPalette()) if name == "light" else QPalette)
+    if name == "system" and desktop_is_dark(app) and not is_dark():
+        _show(app, "Fusion", dark_palette)
+
+
+def _show(app: QApplication, style: str, palette: Callable[[], QPalette]) -> None:
+    """STYLE, then the palette PALETTE makes in it (an empty QPalette: the platform's own)."""
+    if app.style().name().lower() != style.lower():
         app.setStyle(style)
-    app.setPalette(dark_palette() if dark else app.style().standardPalette())
+    app.setPalette(palette())
     theme_changes().changed.emit()
 
 

@@ -27,7 +27,7 @@ class DetailPanel(QTreeWidget):
         self._bold = QFont(self.font())
         self._bold.setBold(True)
         self._element: ElementView | None = None
-        theme_changes().changed.connect(lambda: self.show_element(self._element))  # attribute names recoloured
+        theme_changes().changed.connect(self.restyle)
 
     @property
     def element(self) -> ElementView | None:
@@ -45,6 +45,10 @@ class DetailPanel(QTreeWidget):
                 child = top.child(index)
                 child.setExpanded(child.childCount() <= 12)
         self.setUpdatesEnabled(True)
+
+    def restyle(self) -> None:
+        """The theme changed: the attribute names in its colour."""
+        self.show_element(self._element)
 
     def show_turn(self, turn: Turn | None) -> None:
         self.show_element(turn)

@@ -108,8 +108,7 @@ class TranscriptionEditor(QWidget):
         self.text.setTabChangesFocus(True)
         font = QFont(self.text.font())
         font.setPointSizeF(font.pointSizeF() * 1.2)
-        self.text.setFont(font)
-        self.text.setMinimumHeight(self.text.fontMetrics().lineSpacing() * 3 + 12)
+        self.set_text_font(font)
         self.diff = QLabel(self)
         self.diff.setObjectName("word_diff")
         self.diff.setTextFormat(Qt.TextFormat.RichText)
@@ -147,6 +146,11 @@ class TranscriptionEditor(QWidget):
     @property
     def turn(self) -> Turn | None:
         return self._turn
+
+    def set_text_font(self, font: QFont) -> None:
+        """Type in FONT (a zoom), the box at least three of its lines high."""
+        self.text.setFont(font)
+        self.text.setMinimumHeight(self.text.fontMetrics().lineSpacing() * 3 + 12)
 
     def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
         self.text.passthrough_keys = list(keys)
