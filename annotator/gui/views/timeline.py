@@ -13,6 +13,7 @@ import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QCursor, QFontMetrics, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QGraphicsRectItem,
     QHBoxLayout,
     QScrollBar,
@@ -107,7 +108,7 @@ class TimelineView(QWidget):
     # ----- public API
     def restyle(self) -> None:
         """The theme changed: the plot, legend, lanes, stripes, selection and cursor in the new scheme's colours."""
-        colour_plot(self.plot, self.palette())
+        colour_plot(self.plot, QApplication.palette(self))
         self.legend.show_entries(legend_entries())
         self.selection_shade.setBrush(QBrush(theme_colour("selection_shade")))
         self.cursor_line.setPen(cursor_pen())

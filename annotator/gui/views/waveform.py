@@ -11,7 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.views.time_axis import (
@@ -72,7 +72,7 @@ class WaveformView(QWidget):
 
     def restyle(self) -> None:
         """The theme changed: the plot, the trace and the cursor in the new scheme's colours."""
-        colour_plot(self.plot, self.palette())
+        colour_plot(self.plot, QApplication.palette(self))
         pen = pg.mkPen(theme_colour("waveform"), width=1)
         for curve in self.curves:
             curve.setPen(pen)
