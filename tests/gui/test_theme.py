@@ -23,8 +23,9 @@ Role = QPalette.ColorRole
 ROLES = {"base": Role.Base, "alternate_base": Role.AlternateBase, "window": Role.Window, "text": Role.Text}
 GLOBAL_COLOURS = ("white", "black", "red", "darkRed", "green", "darkGreen", "blue", "darkBlue", "cyan", "darkCyan",
                   "magenta", "darkMagenta", "yellow", "darkYellow", "gray", "darkGray", "lightGray", "color0", "color1")
-HARD_CODED = re.compile(r"""QColor\(\s*["'\d]|["']#[0-9a-fA-F]{3,8}["']|Qt\.(?:GlobalColor\.)?(?:"""
-                        + "|".join(GLOBAL_COLOURS) + r")\b")
+# QColor("...") or QColor(1, 2, 3), a "#rrggbb" in any string (a style sheet, rich text), a CSS colour, a Qt colour
+HARD_CODED = re.compile(r"""QColor\(\s*["'\d]|["']#[0-9a-fA-F]{3,8}["']|(?<!&)#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?\b"""
+                        r"""|\bcolor:\s*[a-z]|Qt\.(?:GlobalColor\.)?(?:""" + "|".join(GLOBAL_COLOURS) + r")\b")
 
 
 @pytest.fixture
@@ -66,7 +67,9 @@ def test_no_colour_is_hard_coded_outside_the_theme_table():
              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
              if HARD_CODED.search(line.replace("Qt.GlobalColor.transparent", ""))]
     assert found == []
-    assert HARD_CODED.search('WAVE = QColor("#3f6fa8")') and HARD_CODED.search("pen = Qt.GlobalColor.black")
+    assert all(HARD_CODED.search(line) for line in ('WAVE = QColor("#3f6fa8")', "pen = Qt.GlobalColor.black",
+                                                    'STYLE = "QLabel { color: white; background: #b3261e; }"'))
+    assert not HARD_CODED.search('f"<b>&#8239;{word}</b>"')
 
 
 def test_every_colour_the_views_ask_for_is_in_the_table_and_every_pair_names_real_colours():
