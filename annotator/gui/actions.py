@@ -111,6 +111,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
     ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
     ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+T",), "Show the whole session on the timeline"),
+    ActionSpec("zoom_in", "appearance.zoom_in", "&View", "Zoom &in", ("Ctrl+=", "Ctrl++"),
+               "Larger text in the turn table and the editor", separator_before=True),
+    ActionSpec("zoom_out", "appearance.zoom_out", "&View", "Zoom &out", ("Ctrl+-",), "Smaller text in the turn table and the editor"),
+    ActionSpec("reset_zoom", "appearance.reset_zoom", "&View", "&Actual size", ("Ctrl+0",), "The text of the turn table and the editor at its own size (100%)"),
     ActionSpec("shortcuts", "window.show_shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from annotator import __version__
 from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.appearance import Appearance
 from annotator.gui.collector import GuiThreadCollector
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
@@ -69,6 +70,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.controller, window.navigator, window.playback = controller, navigator, playback
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
+    window.appearance = Appearance(settings, menus.view, navigator.table, navigator.editor)
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
@@ -76,7 +78,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     navigator.neighbour_session = workspace.neighbour_session
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline, team=window.team)
+                               timeline=workspace.timeline, team=window.team, appearance=window.appearance)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()

@@ -22,11 +22,16 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, tell_set_aside
+from annotator.gui.theme import theme_colour
 from annotator.gui.undo_commands import RestoreWork
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
 
-WARNING_STYLE = "QLabel { color: white; background: #b3261e; padding: 1px 6px; font-weight: bold; }"
+
+def warning_style() -> str:
+    """The banner's style sheet (its colours are the same in both schemes)."""
+    return (f"QLabel {{ color: {theme_colour('alert_text').name()}; background: {theme_colour('alert_background').name()};"
+            " padding: 1px 6px; font-weight: bold; }")
 
 
 class _Relay(QObject):
@@ -50,7 +55,7 @@ class RecoveryWatcher(QObject):
         self._relay.reported.connect(self._show_write_result)
         self.warning = QLabel(parent_widget)
         self.warning.setObjectName("journal_warning")
-        self.warning.setStyleSheet(WARNING_STYLE)
+        self.warning.setStyleSheet(warning_style())
         self.warning.setWordWrap(True)
         self.warning.hide()
         if isinstance(parent_widget, QMainWindow):

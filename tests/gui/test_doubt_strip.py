@@ -6,7 +6,7 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
-from annotator.gui.colours import DOUBT_RAMP, doubt_colour
+from annotator.gui.colours import doubt_colour, doubt_ramp
 
 Role = Qt.ItemDataRole
 
@@ -16,9 +16,9 @@ def test_each_user_row_has_the_colour_of_its_doubt_and_system_rows_none(main_win
     colours = [model.headerData(row, Qt.Orientation.Vertical, Role.BackgroundRole) for row in range(model.rowCount())]
     assert colours[0::2] == [None] * 5  # system turns 01, 03...
     # 02 0.09, 04 0.83 (error message, failed parse), 06 0.68, 08 0.31, 10 0.35
-    assert colours[1::2] == [DOUBT_RAMP[0], DOUBT_RAMP[4], DOUBT_RAMP[3], DOUBT_RAMP[1], DOUBT_RAMP[1]]
+    assert colours[1::2] == [doubt_ramp()[0], doubt_ramp()[4], doubt_ramp()[3], doubt_ramp()[1], doubt_ramp()[1]]
     assert [doubt_colour(score) for score in (0.0, 0.19, 0.2, 0.5, 0.99, 1.0)] == [
-        DOUBT_RAMP[0], DOUBT_RAMP[0], DOUBT_RAMP[1], DOUBT_RAMP[2], DOUBT_RAMP[4], DOUBT_RAMP[4]]
+        doubt_ramp()[0], doubt_ramp()[0], doubt_ramp()[1], doubt_ramp()[2], doubt_ramp()[4], doubt_ramp()[4]]
 
 
 def test_the_strip_is_painted_beside_the_rows(main_window, qtbot):
@@ -26,7 +26,7 @@ def test_the_strip_is_painted_beside_the_rows(main_window, qtbot):
     header = table.verticalHeader()
     assert header.isVisible() and header.width() == 10
     image = table.grab().toImage()
-    for row, expected in ((3, DOUBT_RAMP[4]), (1, DOUBT_RAMP[0])):
+    for row, expected in ((3, doubt_ramp()[4]), (1, doubt_ramp()[0])):
         y = header.sectionViewportPosition(row) + header.sectionSize(row) // 2 + header.y()
         assert image.pixelColor(header.x() + 4, y).name() == expected.name()
 
@@ -57,6 +57,6 @@ def test_the_timeline_draws_the_strip_over_each_user_turn_and_tells_its_doubt(qt
     QApplication.processEvents()
     point = view.plot.mapFromScene(view.scene_point(at, STRIP_CENTRE))
     image = view.plot.viewport().grab().toImage()
-    assert image.pixelColor(point).name() == DOUBT_RAMP[4].name()
+    assert image.pixelColor(point).name() == doubt_ramp()[4].name()
     text = view.tooltip_at(view.scene_point(at, STRIP_CENTRE))
     assert text.startswith("turn 04") and "Doubt 0.83: the system answered with an error or help message" in text

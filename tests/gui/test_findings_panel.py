@@ -8,9 +8,9 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from annotator.analysis.validation import Finding, Severity, validate_document
-from annotator.gui.colours import GREYED_TEXT
 from annotator.gui.models.findings import Column
 from annotator.gui.models.roles import FINDING_ROLE
+from annotator.gui.theme import theme_colour
 from annotator.gui.views.findings_panel import FindingsPanel
 from annotator.log.document import LogDocument
 
@@ -102,7 +102,7 @@ def test_dtd_quirks_are_hidden_until_asked_then_greyed(qtbot, panel, findings):
     assert panel.proxy.rowCount() == len(findings)
     quirk_row = row_showing(panel, quirks[0])
     assert quirk_row.siblingAtColumn(Column.SEVERITY).data() == "DTD quirk"
-    assert quirk_row.data(Qt.ItemDataRole.ForegroundRole) == GREYED_TEXT
+    assert quirk_row.data(Qt.ItemDataRole.ForegroundRole) == theme_colour("greyed_text")
     assert panel.summary_label.text().endswith(f", {len(quirks)} DTD quirks")
 
 

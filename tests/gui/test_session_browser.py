@@ -200,7 +200,7 @@ def test_a_new_scan_replaces_the_one_running(qtbot, browser, tmp_path, sample_lo
 
 
 def test_clicking_the_doubt_header_lists_the_most_doubtful_sessions_first(qtbot, browser, corpus):
-    from annotator.gui.colours import DOUBT_RAMP
+    from annotator.gui.colours import doubt_ramp
 
     scanned(qtbot, browser, corpus)
     header = browser.table.horizontalHeader()
@@ -212,5 +212,5 @@ def test_clicking_the_doubt_header_lists_the_most_doubtful_sessions_first(qtbot,
             for r in range(proxy.rowCount())]
     # 003: "help" (0.95) before munich (0.85); 002: "from the mile i city" (0.83); 001 is all transcribed
     assert rows == [("travel:20261121:003", "0.95"), ("travel:20261121:002", "0.83"), ("travel:20261121:001", "")]
-    assert proxy.index(0, Column.DOUBT).data(Qt.ItemDataRole.BackgroundRole) == DOUBT_RAMP[4]
+    assert proxy.index(0, Column.DOUBT).data(Qt.ItemDataRole.BackgroundRole) == doubt_ramp()[4]
     assert proxy.index(2, Column.DOUBT).data(Qt.ItemDataRole.ToolTipRole) == "no user turn left to transcribe"

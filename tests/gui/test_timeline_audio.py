@@ -9,6 +9,7 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage
 
+from annotator.gui.theme import theme_colour
 from annotator.gui.views import timeline_style as style
 from annotator.gui.views.timeline import TimelineView
 from annotator.timeline import data
@@ -45,8 +46,8 @@ def test_system_audio_is_drawn_like_user_audio_and_missing_audio_apart(shapes_vi
     view.plot.viewport().repaint()
     image = view.plot.grab().toImage()
     row = view.row_of_lane(data.AUDIO_LANE)
-    system_fill = style.AUDIO_FILL[data.AUDIO_OUTPUT]
-    user_fill = style.AUDIO_FILL[data.AUDIO_INPUT]
+    system_fill = theme_colour(style.AUDIO_FILL[data.AUDIO_OUTPUT])
+    user_fill = theme_colour(style.AUDIO_FILL[data.AUDIO_INPUT])
     for turn_id, fill in (("1", system_fill), ("3", system_fill), ("4", system_fill), ("2", user_fill)):
         _side, start, end, *_ = EXPECTED[turn_id]
         colours = {pixel(image, view, start + (end - start) * f, row + 0.2).name() for f in (0.3, 0.6, 0.9)}
@@ -54,8 +55,8 @@ def test_system_audio_is_drawn_like_user_audio_and_missing_audio_apart(shapes_vi
     for turn_id in ("5", "6"):
         _side, start, end, *_ = EXPECTED[turn_id]
         colours = {pixel(image, view, start + (end - start) * i / 60, row + 0.1).name() for i in range(5, 55)}
-        assert style.MISSING_AUDIO_MARK.name() in colours, turn_id  # the red hatch
-        assert style.AUDIO_FILL[data.AUDIO_MISSING].name() in colours, turn_id
+        assert theme_colour("missing_audio_mark").name() in colours, turn_id  # the red hatch
+        assert theme_colour(style.AUDIO_FILL[data.AUDIO_MISSING]).name() in colours, turn_id
         assert not colours & {system_fill.name(), user_fill.name()}, turn_id
 
 

@@ -12,11 +12,11 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTreeWidgetItemIterator
 
-from annotator.gui.colours import WARNING_TEXT
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.session_list import duration_text
 from annotator.gui.models.turn_table import Column
 from annotator.gui.navigation import NO_LOG_TEXT
+from annotator.gui.theme import theme_colour
 from annotator.log.clock import format_duration
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
@@ -81,7 +81,7 @@ def test_negative_durations_keep_their_sign_and_the_warning_colour(main_window, 
     assert main_window.navigator.open_path(reversed_log)
     index = main_window.navigator.model.index(1, Column.DURATION)
     assert index.data() == "-2.00"
-    assert index.data(QtRole.ForegroundRole).color() == WARNING_TEXT
+    assert index.data(QtRole.ForegroundRole).color() == theme_colour("warning_text")
     assert main_window.navigator.model.index(0, Column.DURATION).data(QtRole.ForegroundRole) is None
 
 
@@ -95,7 +95,7 @@ def test_the_session_browser_shows_a_negative_session_length_as_negative(make_wi
     qtbot.waitUntil(lambda: browser.model.rowCount() == 1 and not browser.is_scanning)
     cell = browser.model.index(0, SessionColumn.DURATION)
     assert cell.data() == "-0:05"
-    assert cell.data(QtRole.ForegroundRole) == WARNING_TEXT
+    assert cell.data(QtRole.ForegroundRole) == theme_colour("warning_text")
 
 
 def _huge_values_log(source: Path, target: Path, size: int) -> Path:

@@ -11,21 +11,17 @@ import enum
 from collections.abc import Iterable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
-from PySide6.QtGui import QColor, QIcon
+from PySide6.QtGui import QIcon
 
 from annotator.analysis.validation import Finding, Severity
-from annotator.gui.colours import GREYED_TEXT, dot_icon
+from annotator.gui.colours import dot_icon
 from annotator.gui.models.roles import FINDING_ROLE, SORT_ROLE
+from annotator.gui.theme import theme_colour
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it
 
-SEVERITY_COLOURS = {
-    Severity.ERROR: QColor("#d0312d"),
-    Severity.WARNING: QColor("#e08a00"),
-    Severity.QUIRK: QColor("#a0a0a0"),
-    Severity.INFO: QColor("#3b7dd8"),
-}
+SEVERITY_COLOURS = {severity: f"severity_{severity.name.lower()}" for severity in Severity}  # theme table names
 
 
 class Column(enum.IntEnum):
@@ -42,7 +38,7 @@ HEADERS = {
 
 def severity_icon(severity: Severity) -> QIcon:
     """A filled dot in the severity's colour."""
-    return dot_icon(SEVERITY_COLOURS[severity], 10)
+    return dot_icon(theme_colour(SEVERITY_COLOURS[severity]), 10)
 
 
 def count_text(findings: Iterable[Finding], with_quirks: bool = False) -> str:
@@ -99,7 +95,7 @@ class FindingsModel(QAbstractTableModel):
         if role == Role.DecorationRole and column == Column.SEVERITY:
             return severity_icon(finding.severity)
         if role == Role.ForegroundRole and finding.severity is Severity.QUIRK:
-            return GREYED_TEXT
+            return theme_colour("greyed_text")
         if role == Role.ToolTipRole:
             return str(finding)
         if role == Role.TextAlignmentRole and column == Column.LINE:

@@ -13,25 +13,19 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QColor, QFont
+from PySide6.QtGui import QFont
 
 from annotator.analysis.validation import Severity
 from annotator.corpus.scan import SessionSummary
-from annotator.gui.colours import (
-    GREYED_TEXT,
-    UNTRANSCRIBED_BACKGROUND,
-    UNTRANSCRIBED_TEXT,
-    WARNING_TEXT,
-    doubt_colour,
-)
+from annotator.gui.colours import doubt_colour
 from annotator.gui.models.findings import severity_icon
 from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
+from annotator.gui.theme import theme_colour
 from annotator.log.clock import clock_text
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it
 
-UNREADABLE_TEXT = QColor("#b02420")
 TASK_WORDS = {"1": "completed", "0": "not completed", None: "not set"}
 
 
@@ -257,17 +251,17 @@ class SessionListModel(QAbstractTableModel):
         if role == Role.DecorationRole and column == Column.FINDINGS:
             return self._findings_icon(summary)
         if role == Role.BackgroundRole and column == Column.TRANSCRIBED and summary.n_untranscribed:
-            return UNTRANSCRIBED_BACKGROUND
+            return theme_colour("untranscribed_background")
         if role == Role.BackgroundRole and column == Column.DOUBT and summary.doubt is not None:
             return doubt_colour(summary.doubt)
         if role == Role.ForegroundRole:
             if column == Column.TRANSCRIBED and summary.n_untranscribed:
-                return UNTRANSCRIBED_TEXT
+                return theme_colour("untranscribed_text")
             if column == Column.DURATION and summary.duration_s is not None and summary.duration_s < 0:
-                return WARNING_TEXT
+                return theme_colour("warning_text")
             if (column == Column.TASK and summary.task_completion is None) or (
                     column == Column.FINDINGS and not summary.findings_text):
-                return GREYED_TEXT
+                return theme_colour("greyed_text")
         if role == Role.FontRole:
             return self._font(summary, column)
         return None
@@ -364,7 +358,7 @@ class SessionListModel(QAbstractTableModel):
     @staticmethod
     def _unreadable_style(column: Column, role: int):
         if role == Role.ForegroundRole:
-            return UNREADABLE_TEXT
+            return theme_colour("unreadable_text")
         if role == Role.DecorationRole and column == Column.FINDINGS:
             return severity_icon(Severity.ERROR)
         return None

@@ -18,20 +18,15 @@ from bisect import bisect_right
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QBrush, QColor, QFont, QUndoStack
+from PySide6.QtGui import QBrush, QFont, QUndoStack
 
 from annotator.analysis.concept_metrics import cached_turn_concept_counts
 from annotator.analysis.doubt import most_doubtful_to_transcribe, turn_doubt
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
-from annotator.gui.colours import (
-    UNTRANSCRIBED_BACKGROUND,
-    UNTRANSCRIBED_TEXT,
-    WARNING_TEXT,
-    dot_icon,
-    doubt_colour,
-)
+from annotator.gui.colours import dot_icon, doubt_colour
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
+from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
@@ -65,8 +60,6 @@ HEADERS = {
 }
 
 UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
-MARKER_COLOUR = QColor("#e08a00")
-PLACEHOLDER_TEXT = QColor("#8a7a50")
 NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER, Column.CONCEPTS)
 # What a paint asks of every visible cell, several times a second while scrolling: kept per row
 # until the row's turn changes, so a repaint makes no Python call beyond a dictionary lookup.
@@ -96,10 +89,10 @@ class TurnTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.undo_stack = undo_stack
         self._session: Session | None = None
-        self._marker = dot_icon(MARKER_COLOUR, 8)  # the glyph of a user turn still to transcribe
         self._italic = QFont()
         self._italic.setItalic(True)
         self._painted: dict[int, dict[tuple[int, int], object]] = {}  # row -> (column, role) -> value
+        theme_changes().changed.connect(self.restyle)
 
     # --- the session shown -------------------------------------------------
     @property
@@ -111,6 +104,12 @@ class TurnTableModel(QAbstractTableModel):
         self._session = session
         self._painted.clear()
         self.endResetModel()
+
+    def restyle(self) -> None:
+        """The theme changed: every kept colour is stale; the view repaints with the new ones."""
+        self._painted.clear()
+        if self.rowCount():
+            self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(Column) - 1))
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         if change.turn is None or change.session != self._session:
@@ -307,16 +306,17 @@ class TurnTableModel(QAbstractTableModel):
     def _style(self, turn: Turn, column: Column, role: int):
         untranscribed = needs_transcription(turn)
         if role == Role.DecorationRole:
-            return self._marker if column == Column.TURN and untranscribed else None
+            # the glyph of a user turn still to transcribe
+            return dot_icon(theme_colour("untranscribed_marker"), 8) if column == Column.TURN and untranscribed else None
         if role == Role.BackgroundRole:
-            return QBrush(UNTRANSCRIBED_BACKGROUND) if untranscribed else None
+            return QBrush(theme_colour("untranscribed_background")) if untranscribed else None
         placeholder = untranscribed and column == Column.TRANSCRIPTION
         if role == Role.ForegroundRole:
             if column == Column.DURATION and (turn.duration or 0) < 0:
-                return QBrush(WARNING_TEXT)
+                return QBrush(theme_colour("warning_text"))
             if placeholder:
-                return QBrush(PLACEHOLDER_TEXT)
-            return QBrush(UNTRANSCRIBED_TEXT) if untranscribed else None
+                return QBrush(theme_colour("placeholder_text"))
+            return QBrush(theme_colour("untranscribed_text")) if untranscribed else None
         if role == Role.FontRole:
             return self._italic if placeholder else None
         return None

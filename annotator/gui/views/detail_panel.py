@@ -2,15 +2,14 @@
 
 from __future__ import annotations
 
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from annotator.gui.plain_text import plain_tooltip
+from annotator.gui.theme import theme_changes, theme_colour
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import DataView, ElementView, Turn
 from annotator.log.text import shorten
-
-ATTRIBUTE_COLOUR = QColor("#5f6368")
 
 
 class DetailPanel(QTreeWidget):
@@ -28,6 +27,7 @@ class DetailPanel(QTreeWidget):
         self._bold = QFont(self.font())
         self._bold.setBold(True)
         self._element: ElementView | None = None
+        theme_changes().changed.connect(self.restyle)
 
     @property
     def element(self) -> ElementView | None:
@@ -46,6 +46,10 @@ class DetailPanel(QTreeWidget):
                 child.setExpanded(child.childCount() <= 12)
         self.setUpdatesEnabled(True)
 
+    def restyle(self) -> None:
+        """The theme changed: the attribute names in its colour."""
+        self.show_element(self._element)
+
     def show_turn(self, turn: Turn | None) -> None:
         self.show_element(turn)
 
@@ -61,9 +65,10 @@ class DetailPanel(QTreeWidget):
         item.setToolTip(0, f"{view.tag} at line {line}" if line else view.tag)
         if isinstance(view, DataView) and view.text:
             item.setToolTip(1, plain_tooltip(view.text))
+        attribute_brush = QBrush(theme_colour("attribute_text"))
         for name, value in view.attributes.items():
             attribute = QTreeWidgetItem(item, [shorten(name), shorten(value)])
-            attribute.setForeground(0, QBrush(ATTRIBUTE_COLOUR))
+            attribute.setForeground(0, attribute_brush)
             attribute.setToolTip(1, plain_tooltip(value))
         for child in _children(view):
             self._add_element(item, child)

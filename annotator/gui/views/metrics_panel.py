@@ -10,11 +10,12 @@ of changes (an undo macro, a paste) redraws once the GUI is idle.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QBrush, QColor, QFont
+from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics
 from annotator.analysis.metrics_live import LiveMetrics
+from annotator.gui.theme import theme_changes, theme_colour
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session
 
@@ -33,7 +34,6 @@ LABELS = {  # where the column name does not read well as words
     "n_system_turns": "System turns",
 }
 NOT_COMPUTABLE = "n/a"
-NOT_COMPUTABLE_COLOUR = QColor("#8a8a8a")  # readable, yet clearly not a number
 
 
 class MetricsPanel(QTreeWidget):
@@ -57,6 +57,7 @@ class MetricsPanel(QTreeWidget):
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.setInterval(0)
         self._refresh_timer.timeout.connect(self.refresh)
+        theme_changes().changed.connect(self.refresh)
 
     @property
     def metrics(self) -> SessionMetrics | None:
@@ -74,7 +75,7 @@ class MetricsPanel(QTreeWidget):
     def refresh(self) -> None:
         """Show the metrics as they are now."""
         self._refresh_timer.stop()
-        greyed = QBrush(NOT_COMPUTABLE_COLOUR)
+        greyed = QBrush(theme_colour("greyed_text"))  # readable, yet clearly not a number
         italic = QFont(self.font())
         italic.setItalic(True)
         for name, item in self._rows.items():

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QColor, QPalette
+from PySide6.QtGui import QColor, QPalette, QPen
 
+from annotator.gui.theme import theme_colour
 from annotator.log.clock import format_clock
-
-CURSOR_COLOUR = QColor("#d62728")
 
 
 class TimeViewBox(pg.ViewBox):
@@ -31,21 +30,31 @@ def time_plot(view_box: TimeViewBox, axes: dict[str, pg.AxisItem], palette: QPal
     keyboard from the transcription editor."""
     plot = pg.PlotWidget(viewBox=view_box, axisItems=axes)
     plot.setFocusPolicy(Qt.FocusPolicy.NoFocus)
-    plot.setBackground(palette.color(QPalette.ColorRole.Base))
     item = plot.getPlotItem()
     item.hideButtons()
     item.setMenuEnabled(False)
+    colour_plot(plot, palette)
+    return plot
+
+
+def colour_plot(plot: pg.PlotWidget, palette: QPalette) -> None:
+    """The plot's background and axes in PALETTE's colours (again when the theme changes)."""
+    plot.setBackground(palette.color(QPalette.ColorRole.Base))
     text = palette.color(QPalette.ColorRole.Text)
-    for name in axes:
+    item = plot.getPlotItem()
+    for name in ("left", "bottom"):
         axis = item.getAxis(name)
         axis.setPen(pg.mkPen(QColor(text.red(), text.green(), text.blue(), 110)))
         axis.setTextPen(pg.mkPen(text))
-    return plot
+
+
+def cursor_pen() -> QPen:
+    return pg.mkPen(theme_colour("playback_cursor"), width=2)
 
 
 def add_cursor_line(view_box: TimeViewBox) -> pg.InfiniteLine:
     """The playback position: a vertical line over everything, hidden until there is one."""
-    line = pg.InfiniteLine(angle=90, movable=False, pen=pg.mkPen(CURSOR_COLOUR, width=2))
+    line = pg.InfiniteLine(angle=90, movable=False, pen=cursor_pen())
     line.setZValue(20)
     line.hide()
     view_box.addItem(line, ignoreBounds=True)

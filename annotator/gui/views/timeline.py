@@ -11,25 +11,26 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QAction, QBrush, QCursor, QFontMetrics, QPen
+from PySide6.QtGui import QBrush, QCursor, QFontMetrics, QPen
 from PySide6.QtWidgets import (
+    QApplication,
     QGraphicsRectItem,
     QHBoxLayout,
     QScrollBar,
-    QSizePolicy,
-    QToolBar,
     QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from annotator.gui.plain_text import plain_tooltip
+from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.views import timeline_style as style
-from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, time_plot
+from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, colour_plot, cursor_pen, time_plot
 from annotator.gui.views.timeline_doubt import doubt_strip_item
 from annotator.gui.views.timeline_lane_item import IntervalLaneItem
-from annotator.gui.views.timeline_legend import AUDIO_STYLES, TURN_STYLES, TimelineLegend, legend_entries, server_styles
+from annotator.gui.views.timeline_legend import audio_styles, legend_entries, server_styles, turn_styles
 from annotator.gui.views.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
+from annotator.gui.views.timeline_toolbar import TimelineToolbar
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.timeline import data
@@ -38,7 +39,6 @@ from annotator.timeline.data import Lane, TimelineData, build_timeline
 from annotator.timeline.hits import TURN_ROW, TimelineHit, audio_summary, hit_test
 from annotator.timeline.intervals import Intervals
 
-ZOOM_STEP = 2.0
 MIN_SPAN = 0.01  # seconds: the deepest zoom
 
 
@@ -62,7 +62,9 @@ class TimelineView(QWidget):
         # The first lane the user scrolled to: kept while lanes come and go (marker lanes are
         # redrawn after every edit), while rows.first is it clamped to the lanes there are.
         self._scrolled_to = 0
-        self._build_toolbar()
+        self.toolbar = TimelineToolbar(self, self.fit, self.zoom)
+        self.fit_action, self.zoom_in_action = self.toolbar.fit_action, self.toolbar.zoom_in_action
+        self.zoom_out_action, self.legend = self.toolbar.zoom_out_action, self.toolbar.legend
         self._build_plot()
         self.lane_scroll = QScrollBar(Qt.Orientation.Vertical, self)
         self.lane_scroll.setToolTip("Scroll the lanes (or turn the mouse wheel over the lane names)")
@@ -77,24 +79,9 @@ class TimelineView(QWidget):
         layout.addLayout(plot_row, 1)
         self._apply_rows()
         self.view_box.sigResized.connect(lambda _box: self._layout_rows())
+        theme_changes().changed.connect(self.restyle)
 
     # ----- construction
-    def _build_toolbar(self) -> None:
-        self.toolbar = QToolBar("Timeline", self)
-        self.toolbar.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextOnly)
-        self.fit_action = QAction("Fit", self, toolTip="Show the whole session")
-        self.zoom_in_action = QAction("Zoom in", self, toolTip="Zoom in (or turn the mouse wheel over the timeline)")
-        self.zoom_out_action = QAction("Zoom out", self, toolTip="Zoom out")
-        self.fit_action.triggered.connect(self.fit)
-        self.zoom_in_action.triggered.connect(lambda: self.zoom(1 / ZOOM_STEP))
-        self.zoom_out_action.triggered.connect(lambda: self.zoom(ZOOM_STEP))
-        self.toolbar.addActions([self.fit_action, self.zoom_in_action, self.zoom_out_action])
-        spacer = QWidget(self.toolbar)
-        spacer.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
-        self.toolbar.addWidget(spacer)
-        self.legend = TimelineLegend(legend_entries(), self.toolbar)
-        self.toolbar.addWidget(self.legend)
-
     def _build_plot(self) -> None:
         self.view_box = TimeViewBox(enableMenu=False)
         self.view_box.invertY(True)  # the turn band on top
@@ -109,7 +96,7 @@ class TimelineView(QWidget):
         item.getAxis("left").setGrid(False)
         self.selection_shade = QGraphicsRectItem()
         self.selection_shade.setPen(QPen(Qt.PenStyle.NoPen))
-        self.selection_shade.setBrush(QBrush(style.SELECTION_SHADE))
+        self.selection_shade.setBrush(QBrush(theme_colour("selection_shade")))
         self.selection_shade.setZValue(-5)
         self.selection_shade.hide()
         self.view_box.addItem(self.selection_shade, ignoreBounds=True)
@@ -119,6 +106,14 @@ class TimelineView(QWidget):
         scene.sigMouseMoved.connect(self._on_scene_moved)
 
     # ----- public API
+    def restyle(self) -> None:
+        """The theme changed: the plot, legend, lanes, stripes, selection and cursor in the new scheme's colours."""
+        colour_plot(self.plot, QApplication.palette(self))
+        self.legend.show_entries(legend_entries())
+        self.selection_shade.setBrush(QBrush(theme_colour("selection_shade")))
+        self.cursor_line.setPen(cursor_pen())
+        self._rebuild_items()
+
     def set_session(self, session: Session | None, turn_index: int | None = None,
                     timeline: TimelineData | None = None) -> None:
         """Show SESSION (None: nothing), turn TURN_INDEX selected and in view (see reading_range), from TIMELINE
@@ -291,22 +286,23 @@ class TimelineView(QWidget):
                 self.view_box.removeItem(item)
         self.turn_band, self.doubt_strip, self.lane_items = None, None, []
         if self.timeline.session is not None:
-            self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), TURN_STYLES, {},
+            self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), turn_styles(), {},
                                               style.TURN_HEIGHT)
             self.turn_band.selected = self._turn_positions.get(self.selected_turn)
             self.doubt_strip = doubt_strip_item(self.timeline)  # over the turn band: added after it
             for item in (self.turn_band, self.doubt_strip):
                 self.view_box.addItem(item, ignoreBounds=True)
         server_number = 0  # a server keeps its colour whatever marker lanes come and go
+        tick_colours = style.colours(style.TICK_COLOURS)
         for row, lane in enumerate(self.lanes, start=1):
             if lane is self.timeline.audio_lane:
-                bar_styles = AUDIO_STYLES
+                bar_styles = audio_styles()
             elif any(lane is marker for marker in self.marker_lanes):
                 bar_styles = {}  # ticks only
             else:
                 bar_styles = server_styles(server_number)
                 server_number += 1
-            item = IntervalLaneItem(row, lane.bars, lane.ticks, bar_styles, style.TICK_COLOURS)
+            item = IntervalLaneItem(row, lane.bars, lane.ticks, bar_styles, tick_colours)
             self.view_box.addItem(item, ignoreBounds=True)
             self.lane_items.append(item)
         self._apply_rows()
@@ -358,10 +354,11 @@ class TimelineView(QWidget):
             self.view_box.removeItem(stripe)
         self._stripes = []
         left, right = self.full_range()
+        stripe_brush = QBrush(theme_colour("lane_stripe"))
         for row in range(1, row_count, 2):
             stripe = QGraphicsRectItem(QRectF(left, row - 0.5, right - left, 1.0))
             stripe.setPen(QPen(Qt.PenStyle.NoPen))
-            stripe.setBrush(QBrush(style.STRIPE))
+            stripe.setBrush(stripe_brush)
             stripe.setZValue(-10)
             self.view_box.addItem(stripe, ignoreBounds=True)
             self._stripes.append(stripe)

@@ -17,6 +17,7 @@ from pyqtgraph.Qt.internals import PrimitiveArray  # the batched drawRects path 
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
 
+from annotator.gui.theme import theme_colour
 from annotator.gui.views import timeline_style as style
 from annotator.timeline.intervals import Intervals, PixelBars, to_pixel_bars, to_pixel_ticks
 
@@ -133,7 +134,7 @@ class IntervalLaneItem(pg.GraphicsObject):
         labelled: list[tuple[int, float, float]] = []
         detailed = merged = 0
         for kind, pixels in self._bar_layout:
-            kind_style = self.bar_styles.get(kind) or KindStyle.solid(QColor("gray"))
+            kind_style = self.bar_styles.get(kind) or KindStyle.solid(theme_colour("turn_unknown"))
             self._draw_rects(painter, pixels.merged_left, pixels.merged_width, top, height,
                              QBrush(kind_style.fill), Qt.PenStyle.NoPen)
             pen = QPen(kind_style.outline or kind_style.fill, 0)
@@ -168,14 +169,14 @@ class IntervalLaneItem(pg.GraphicsObject):
         left, right = max(left, -4.0), min(right, width + 4.0)
         right = max(right, left + 3)
         painter.setBrush(Qt.BrushStyle.NoBrush)
-        painter.setPen(QPen(style.SELECTED_OUTLINE, 2))
+        painter.setPen(QPen(theme_colour("selected_outline"), 2))
         painter.drawRect(QRectF(left, top - 1, right - left, height + 1))
 
     def _paint_labels(self, painter, labelled, view_left, top, height) -> int:
         metrics = QFontMetrics(painter.font())
         if height < metrics.height() * 0.8:
             return 0
-        painter.setPen(style.LABEL_COLOUR)
+        painter.setPen(theme_colour("label_text"))
         drawn = 0
         for index, left, bar_width in labelled:
             if bar_width < style.LABEL_MIN_PIXELS:
@@ -210,7 +211,7 @@ class IntervalLaneItem(pg.GraphicsObject):
             lines[:, 1] = top
             lines[:, 2] = columns
             lines[:, 3] = bottom
-            painter.setPen(QPen(self.tick_colours.get(kind, QColor("black")), 1))
+            painter.setPen(QPen(self.tick_colours.get(kind) or theme_colour("tick_message"), 1))
             painter.drawLines(*self._lines.drawargs())
 
     def _draw_rects(self, painter, left, width, top, height, brush, pen) -> None:

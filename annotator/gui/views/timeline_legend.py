@@ -8,19 +8,28 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
+from annotator.gui.theme import theme_colour
 from annotator.gui.views import timeline_style as style
 from annotator.gui.views.timeline_lane_item import KindStyle
 from annotator.timeline import data
 
 SWATCH_WIDTH, SWATCH_HEIGHT = 14, 11
 
-TURN_STYLES = {
-    kind: KindStyle(fill, style.outline_of(fill), hatch=style.TURN_HATCH if kind == data.USER_UNTRANSCRIBED else None)
-    for kind, fill in style.TURN_FILL.items()
-}
-AUDIO_STYLES = {kind: KindStyle.solid(fill) for kind, fill in style.AUDIO_FILL.items()}
-AUDIO_STYLES[data.AUDIO_MISSING] = KindStyle(style.AUDIO_FILL[data.AUDIO_MISSING], style.MISSING_AUDIO_MARK,
-                                             hatch=style.MISSING_AUDIO_MARK)
+
+
+def turn_styles() -> dict[int, KindStyle]:
+    """The turn band's bars in the scheme shown: turns still to transcribe hatched."""
+    hatch = theme_colour("turn_hatch")
+    return {kind: KindStyle(fill, style.outline_of(fill), hatch=hatch if kind == data.USER_UNTRANSCRIBED else None)
+            for kind, fill in style.colours(style.TURN_FILL).items()}
+
+
+def audio_styles() -> dict[int, KindStyle]:
+    """The audio lane's bars in the scheme shown: missing audio outlined and hatched."""
+    styles = {kind: KindStyle.solid(fill) for kind, fill in style.colours(style.AUDIO_FILL).items()}
+    mark = theme_colour("missing_audio_mark")
+    styles[data.AUDIO_MISSING] = KindStyle(styles[data.AUDIO_MISSING].fill, mark, hatch=mark)
+    return styles
 
 
 def server_styles(lane_number: int) -> dict[int, KindStyle]:
@@ -40,17 +49,16 @@ class LegendEntry:
 
 def legend_entries() -> list[LegendEntry]:
     """What the lanes draw, with the very styles they draw it with."""
-    ticks = style.TICK_COLOURS
-    turn_styles, audio_styles, virtual_style = TURN_STYLES, AUDIO_STYLES, server_styles(0)[data.VIRTUAL_OPERATION]
+    ticks = style.colours(style.TICK_COLOURS)
+    turns, audio, virtual_style = turn_styles(), audio_styles(), server_styles(0)[data.VIRTUAL_OPERATION]
     return [
-        LegendEntry("system", "A system turn, and the system's audio in the audio lane",
-                    turn_styles[data.SYSTEM_TURN]),
+        LegendEntry("system", "A system turn, and the system's audio in the audio lane", turns[data.SYSTEM_TURN]),
         LegendEntry("user", "A transcribed user turn, and the user's audio in the audio lane",
-                    turn_styles[data.USER_TRANSCRIBED]),
-        LegendEntry("not transcribed", "A user turn still to transcribe", turn_styles[data.USER_UNTRANSCRIBED]),
+                    turns[data.USER_TRANSCRIBED]),
+        LegendEntry("not transcribed", "A user turn still to transcribe", turns[data.USER_UNTRANSCRIBED]),
         LegendEntry("audio missing", "Audio the log names but that cannot be played: the file is missing, "
                     "or its path is refused (a folder, outside the log's folder). Hover or click it for the path",
-                    audio_styles[data.AUDIO_MISSING]),
+                    audio[data.AUDIO_MISSING]),
         LegendEntry("virtual operation", "Dashed, in its server's colour: an operation of type "
                     + " or ".join(data.VIRTUAL_TYPES) + ", a duration the log records, not a call to the server",
                     virtual_style),
@@ -92,16 +100,24 @@ class TimelineLegend(QWidget):
     def __init__(self, entries: list[LegendEntry], parent: QWidget | None = None):
         super().__init__(parent)
         self.entries = entries
+        self.swatches: list[QLabel] = []
         layout = QHBoxLayout(self)
         layout.setContentsMargins(0, 0, 8, 0)
         layout.setSpacing(3)
-        ratio = self.devicePixelRatioF()
         for entry in entries:
             icon = QLabel(self)
-            icon.setPixmap(swatch(entry, ratio))
             text = QLabel(entry.name, self)
             for label in (icon, text):
                 label.setToolTip(entry.tooltip)
             layout.addWidget(icon)
             layout.addWidget(text)
             layout.addSpacing(5)
+            self.swatches.append(icon)
+        self.show_entries(entries)
+
+    def show_entries(self, entries: list[LegendEntry]) -> None:
+        """Draw the swatches again with ENTRIES' styles (the same names, e.g. in another scheme)."""
+        self.entries = entries
+        ratio = self.devicePixelRatioF()
+        for icon, entry in zip(self.swatches, entries, strict=True):
+            icon.setPixmap(swatch(entry, ratio))

@@ -34,6 +34,7 @@ from annotator.analysis.word_alignment import (
     word_diff,
 )
 from annotator.gui.key_passthrough import hand_to_window
+from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.gui.views.nbest_pane import NBestPane, alternative_refusal
 from annotator.log.document import AnnotationChange
@@ -41,8 +42,6 @@ from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
 NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
-HEARD_COLOUR = "#b3261e"  # recognizer words that are wrong
-SAID_COLOUR = "#1d7a35"  # transcription words the recognizer got wrong or missed
 
 
 class TranscriptionTextEdit(QPlainTextEdit):
@@ -109,8 +108,7 @@ class TranscriptionEditor(QWidget):
         self.text.setTabChangesFocus(True)
         font = QFont(self.text.font())
         font.setPointSizeF(font.pointSizeF() * 1.2)
-        self.text.setFont(font)
-        self.text.setMinimumHeight(self.text.fontMetrics().lineSpacing() * 3 + 12)
+        self.set_text_font(font)
         self.diff = QLabel(self)
         self.diff.setObjectName("word_diff")
         self.diff.setTextFormat(Qt.TextFormat.RichText)
@@ -139,6 +137,7 @@ class TranscriptionEditor(QWidget):
         layout.addWidget(self.hint)
 
         self.text.textChanged.connect(self._show_diff)
+        theme_changes().changed.connect(self._show_diff)  # the diff's colours are in its rich text
         self.text.textChanged.connect(self.pending_text_changed)
         self.text.focus_lost.connect(self._commit_on_leave)
         self.set_turn(None)
@@ -147,6 +146,11 @@ class TranscriptionEditor(QWidget):
     @property
     def turn(self) -> Turn | None:
         return self._turn
+
+    def set_text_font(self, font: QFont) -> None:
+        """Type in FONT (a zoom), the box at least three of its lines high."""
+        self.text.setFont(font)
+        self.text.setMinimumHeight(self.text.fontMetrics().lineSpacing() * 3 + 12)
 
     def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
         self.text.passthrough_keys = list(keys)
@@ -301,16 +305,17 @@ class TranscriptionEditor(QWidget):
 def render_diff(diff: WordDiff) -> str:
     """Rich text: agreed words plain, recognizer errors red and struck, the words said instead green."""
     parts = []
+    heard_colour, said_colour = theme_colour("heard_text").name(), theme_colour("said_text").name()
     for word in diff.words:
         if word.kind == EQUAL:
             parts.append(html.escape(word.said))
         elif word.kind == SUBSTITUTED:
-            parts.append(f'<s style="color:{HEARD_COLOUR}">{html.escape(word.heard)}</s>'
-                         f'<span style="color:{SAID_COLOUR}"><b>&#8239;{html.escape(word.said)}</b></span>')
+            parts.append(f'<s style="color:{heard_colour}">{html.escape(word.heard)}</s>'
+                         f'<span style="color:{said_colour}"><b>&#8239;{html.escape(word.said)}</b></span>')
         elif word.kind == MISSED:
-            parts.append(f'<u style="color:{SAID_COLOUR}"><b>{html.escape(word.said)}</b></u>')
+            parts.append(f'<u style="color:{said_colour}"><b>{html.escape(word.said)}</b></u>')
         elif word.kind == INSERTED:
-            parts.append(f'<s style="color:{HEARD_COLOUR}">{html.escape(word.heard)}</s>')
+            parts.append(f'<s style="color:{heard_colour}">{html.escape(word.heard)}</s>')
     return "Recognizer vs. transcription: " + " ".join(parts)
 
 

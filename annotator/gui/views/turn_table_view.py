@@ -82,7 +82,7 @@ class TurnTableView(QTableView):
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setVerticalHeader(DoubtStripHeader(self))
-        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self.fit_rows_to_font()
         header = self.horizontalHeader()
         header.setHighlightSections(False)
         header.setStretchLastSection(False)
@@ -99,6 +99,10 @@ class TurnTableView(QTableView):
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
         model.modelReset.connect(self.fit_short_columns)
         self.fit_short_columns()
+
+    def fit_rows_to_font(self) -> None:
+        """Rows a line of the table's font high and some padding (again after a zoom)."""
+        self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
 
     def fit_short_columns(self) -> None:
         """Each short column as wide as its header or its widest text on the first and last rows (not

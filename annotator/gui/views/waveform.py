@@ -10,12 +10,19 @@ from __future__ import annotations
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF, Qt, Signal
-from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QLabel, QStackedWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QPalette
+from PySide6.QtWidgets import QApplication, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
-from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, time_plot
+from annotator.gui.theme import theme_changes, theme_colour
+from annotator.gui.views.time_axis import (
+    TimeAxisItem,
+    TimeViewBox,
+    add_cursor_line,
+    colour_plot,
+    cursor_pen,
+    time_plot,
+)
 
-WAVE_COLOUR = QColor("#3f6fa8")
 CHANNEL_SPACING = 2.2  # each channel gets a band of [-1, 1] (scaled to the loudest sample) plus a gap
 DEFAULT_MESSAGE = "no audio"
 
@@ -30,6 +37,7 @@ class WaveformView(QWidget):
         self.channels = 0
         self.curves: list[pg.PlotDataItem] = []
         self._build()
+        theme_changes().changed.connect(self.restyle)
 
     def _build(self) -> None:
         palette = self.palette()
@@ -62,6 +70,14 @@ class WaveformView(QWidget):
         layout.addWidget(self.caption)
         layout.addWidget(self.stack, 1)
 
+    def restyle(self) -> None:
+        """The theme changed: the plot, the trace and the cursor in the new scheme's colours."""
+        colour_plot(self.plot, QApplication.palette(self))
+        pen = pg.mkPen(theme_colour("waveform"), width=1)
+        for curve in self.curves:
+            curve.setPen(pen)
+        self.cursor_line.setPen(cursor_pen())
+
     @property
     def duration(self) -> float:
         return self.frames / self.samplerate if self.samplerate else 0.0
@@ -89,7 +105,7 @@ class WaveformView(QWidget):
         peak = float(np.max(np.abs(samples))) if samples.size else 0.0
         scale = 1.0 / peak if peak > 0 else 1.0
         times = np.arange(self.frames, dtype=np.float64) / self.samplerate
-        pen = pg.mkPen(WAVE_COLOUR, width=1)
+        pen = pg.mkPen(theme_colour("waveform"), width=1)
         for channel in range(self.channels):
             offset = -channel * CHANNEL_SPACING
             values = samples[:, channel].astype(np.float32) * np.float32(scale) + np.float32(offset)

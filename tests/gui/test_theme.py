@@ -1,0 +1,166 @@
+"""Themes: View > Theme (System / Light / Dark) kept in the settings; no hard-coded colour left in annotator/gui;
+every colour of the theme table readable (WCAG 2.x contrast) in both schemes; the views take the new colours."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QColor, QPalette
+from PySide6.QtWidgets import QApplication, QMenu
+
+import annotator.gui
+from annotator.gui.settings import AppSettings
+from annotator.gui.theme import MARK, THEME_COLOURS, apply_theme, dark_palette, theme_colour
+from annotator.gui.views.timeline_style import TURN_FILL
+from annotator.timeline import data
+from tests.gui.conftest import close_window
+
+GUI = Path(annotator.gui.__file__).parent
+Role = QPalette.ColorRole
+ROLES = {"base": Role.Base, "alternate_base": Role.AlternateBase, "window": Role.Window, "text": Role.Text}
+GLOBAL_COLOURS = ("white", "black", "red", "darkRed", "green", "darkGreen", "blue", "darkBlue", "cyan", "darkCyan",
+                  "magenta", "darkMagenta", "yellow", "darkYellow", "gray", "darkGray", "lightGray", "color0", "color1")
+# QColor("...") or QColor(1, 2, 3), a "#rrggbb" in any string (a style sheet, rich text), a CSS colour, a Qt colour
+HARD_CODED = re.compile(r"""QColor\(\s*["'\d]|["']#[0-9a-fA-F]{3,8}["']|(?<!&)#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?\b"""
+                        r"""|\bcolor:\s*[a-z]|Qt\.(?:GlobalColor\.)?(?:""" + "|".join(GLOBAL_COLOURS) + r")\b")
+
+
+@pytest.fixture
+def restore_theme(qapp):
+    """The application as the desktop shows it again after the test (the theme is the application's)."""
+    yield
+    apply_theme(qapp, "system")
+
+
+def luminance(colour: QColor) -> float:
+    def channel(value: int) -> float:
+        value /= 255
+        return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+    return 0.2126 * channel(colour.red()) + 0.7152 * channel(colour.green()) + 0.0722 * channel(colour.blue())
+
+
+def contrast(first: QColor, second: QColor) -> float:
+    lighter, darker = sorted((luminance(first), luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+def opaque(colour: QColor, background: QColor) -> QColor:
+    """COLOUR as it shows over BACKGROUND (a translucent colour mixed with it)."""
+    alpha = colour.alphaF()
+    return QColor(*(round(a * alpha + b * (1 - alpha)) for a, b in zip(
+        (colour.red(), colour.green(), colour.blue()), (background.red(), background.green(), background.blue()),
+        strict=True)))
+
+
+def scheme_colour(name: str, dark: bool, palette: QPalette) -> QColor:
+    if name in ROLES:
+        return palette.color(ROLES[name])
+    return opaque(theme_colour(name, dark), palette.color(Role.Base))
+
+
+def test_no_colour_is_hard_coded_outside_the_theme_table():
+    found = [f"{path.relative_to(GUI)}:{number}: {line.strip()}"
+             for path in sorted(GUI.rglob("*.py")) if path.name != "theme.py"
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+             if HARD_CODED.search(line.replace("Qt.GlobalColor.transparent", ""))]
+    assert found == []
+    assert all(HARD_CODED.search(line) for line in ('WAVE = QColor("#3f6fa8")', "pen = Qt.GlobalColor.black",
+                                                    'STYLE = "QLabel { color: white; background: #b3261e; }"'))
+    assert not HARD_CODED.search('f"<b>&#8239;{word}</b>"')
+
+
+def test_every_colour_the_views_ask_for_is_in_the_table_and_every_pair_names_real_colours():
+    asked = {name for path in GUI.rglob("*.py")
+             for name in re.findall(r"""theme_colour\(["'](\w+)["']""", path.read_text(encoding="utf-8"))}
+    assert asked and asked <= set(THEME_COLOURS)
+    for name, pair in THEME_COLOURS.items():
+        assert set(pair.against) <= set(THEME_COLOURS) | set(ROLES), name
+        assert QColor(pair.light).isValid() and QColor(pair.dark).isValid(), name
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_every_colour_of_the_table_stands_out_against_what_it_is_drawn_on(qapp, dark):
+    palette = dark_palette() if dark else qapp.style().standardPalette()
+    too_low = []
+    for name, pair in THEME_COLOURS.items():
+        for other in pair.against:
+            # text reads at 4.5:1 (a fill: the text drawn on it), marks such as dots, ticks and strips at 3:1
+            other_kind = THEME_COLOURS[other].kind if other in THEME_COLOURS else "background"
+            needed = 3.0 if MARK in (pair.kind, other_kind) else 4.5
+            ratio = contrast(scheme_colour(name, dark, palette), scheme_colour(other, dark, palette))
+            if ratio < needed:
+                too_low.append(f"{name} on {other}: {ratio:.2f} < {needed}")
+    assert too_low == []
+
+
+def test_the_dark_palette_reads_at_wcag_aa():
+    palette = dark_palette()
+    pairs = [(Role.Text, Role.Base), (Role.Text, Role.AlternateBase), (Role.WindowText, Role.Window),
+             (Role.HighlightedText, Role.Highlight), (Role.ButtonText, Role.Button),
+             (Role.ToolTipText, Role.ToolTipBase), (Role.PlaceholderText, Role.Base)]
+    assert [(a.name, b.name) for a, b in pairs if contrast(palette.color(a), palette.color(b)) < 4.5] == []
+    assert palette.color(Role.Window).lightness() < 128 and palette.color(Role.Base).lightness() < 128
+
+
+def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, make_window, raw_log, restore_theme):
+    window = make_window(raw_log)
+    app = QApplication.instance()
+    theme_menu = window.findChild(QMenu, "theme_menu")
+    assert [action.text() for action in theme_menu.actions()] == ["&System", "&Light", "&Dark"]
+    assert window.appearance.themes.checkedAction().data() == "system"
+    theme_menu.findChild(QAction, "theme_dark").trigger()  # what clicking View > Theme > Dark does
+    assert AppSettings().theme == "dark"
+    assert app.style().name().lower() == "fusion"
+    assert app.palette().color(Role.Window) == dark_palette().color(Role.Window)
+
+    model = window.navigator.model
+    untranscribed = next(row for row in range(model.rowCount())
+                         if model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is not None)
+    assert model.index(untranscribed, 0).data(Qt.ItemDataRole.BackgroundRole).color() == \
+        QColor(THEME_COLOURS["untranscribed_background"].dark)
+
+    timeline = window.workspace.timeline
+    assert timeline.plot.backgroundBrush().color() == dark_palette().color(Role.Base)
+    timeline.plot.viewport().repaint()
+    image = timeline.plot.grab().toImage()
+    user = QColor(THEME_COLOURS[TURN_FILL[data.USER_TRANSCRIBED]].dark).name()
+    system = QColor(THEME_COLOURS[TURN_FILL[data.SYSTEM_TURN]].dark).name()
+    colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
+    assert {user, system} <= colours
+    assert timeline.cursor_line.pen.color() == QColor(THEME_COLOURS["playback_cursor"].dark)
+    waveform = window.workspace.waveform
+    assert waveform.plot.backgroundBrush().color() == dark_palette().color(Role.Base)
+    assert all(curve.opts["pen"].color() == QColor(THEME_COLOURS["waveform"].dark) for curve in waveform.curves)
+
+    close_window(window)
+    second = make_window(raw_log)
+    assert second.appearance.themes.checkedAction().data() == "dark"
+    assert app.palette().color(Role.Window).lightness() < 128
+
+
+def test_light_forces_the_standard_palette_and_system_gives_back_the_desktops(qtbot, main_window, restore_theme):
+    app = QApplication.instance()
+    desktop = QPalette(app.palette())
+    main_window.appearance.set_theme("dark")
+    main_window.appearance.set_theme("light")
+    assert AppSettings().theme == "light"
+    assert app.palette().color(Role.Window) == app.style().standardPalette().color(Role.Window)
+    assert app.palette().color(Role.Window).lightness() >= 128
+    main_window.appearance.set_theme("dark")
+    main_window.appearance.set_theme("system")
+    assert app.palette().color(Role.Window) == desktop.color(Role.Window)
+    assert main_window.appearance.themes.checkedAction().data() == "system"
+
+
+def test_system_follows_a_change_of_the_desktops_scheme_and_a_forced_theme_does_not(qapp, restore_theme):
+    apply_theme(qapp, "system")
+    desktop = qapp.palette().color(Role.Window)
+    qapp.setPalette(dark_palette())  # what the application showed before the desktop changed its scheme
+    qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert qapp.palette().color(Role.Window) == desktop
+    apply_theme(qapp, "dark")
+    qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
+    assert qapp.palette().color(Role.Window).lightness() < 128
