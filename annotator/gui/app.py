@@ -16,6 +16,7 @@ from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
+from annotator.gui.find_controller import FindController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
@@ -66,6 +67,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.controller, window.navigator, window.playback = controller, navigator, playback
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
+    window.search = SimpleNamespace(find=FindController(window, navigator, controller))
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
@@ -73,7 +75,8 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     navigator.neighbour_session = workspace.neighbour_session
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline, team=window.team)
+                               timeline=workspace.timeline, team=window.team,
+                               search=window.search)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()

@@ -19,7 +19,10 @@ class ColourPair:
     doc: str
 
 
-THEME_COLOURS: dict[str, ColourPair] = {}
+THEME_COLOURS: dict[str, ColourPair] = {
+    "search_hit_background": ColourPair("#fff0a0", "#5a4f00", "a turn-table cell holding a hit of the find bar"),
+    "search_current_hit_background": ColourPair("#ffc266", "#8a4a00", "the cell of the hit the find bar is on"),
+}
 
 
 def is_dark() -> bool:
