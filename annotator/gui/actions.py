@@ -64,6 +64,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("find_next", "search.find.step", "&Edit", "Find &next", ("F3",), "Select the turn of the next hit", args=(+1,)),
     ActionSpec("find_previous", "search.find.step", "&Edit", "Find pre&vious", ("Shift+F3",),
                "Select the turn of the previous hit", args=(-1,)),
+    ActionSpec("corpus_search", "search.corpus.open", "&Edit", "Search the &corpus…", ("Ctrl+Shift+F",),
+               "Find text in every log of the open corpus (else this log) in the background; the hits in a dock"),
     ActionSpec("next_turn", "navigator.step_turn", "&Navigate", "&Next turn", ("Alt+Down",), "Select the next turn", args=(+1,)),
     ActionSpec("previous_turn", "navigator.step_turn", "&Navigate", "&Previous turn", ("Alt+Up",), "Select the previous turn", args=(-1,)),
     ActionSpec("next_user_turn", "navigator.step_user_turn", "&Navigate", "Next &user turn", ("Ctrl+Down",), "Select the next user turn and edit its transcription", args=(+1,)),

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import QApplication
 from annotator import __version__
 from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.corpus_search import CorpusSearch
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.find_controller import FindController
@@ -67,7 +68,8 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.controller, window.navigator, window.playback = controller, navigator, playback
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
-    window.search = SimpleNamespace(find=FindController(window, navigator, controller))
+    find = FindController(window, navigator, controller)
+    window.search = SimpleNamespace(find=find, corpus=CorpusSearch(window, navigator, workspace, find))
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
