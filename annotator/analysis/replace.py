@@ -77,11 +77,16 @@ def apply_changes(document: LogDocument, changes: list[PlannedChange], *, undo: 
     A transcription that is no longer the planned before (edited since the plan) stops the apply
     with SearchError before anything is changed."""
     if not undo:
-        for change in changes:
-            if change.turn_in(document).transcription != change.before:
-                raise SearchError(f"{change.file}: session {change.session_id}, turn {change.turn_id}: "
-                                  "the transcription changed since the replacement was planned")
+        check_plan(document, changes)
     done = 0
     for change in reversed(changes) if undo else changes:
         done += set_transcription(change.turn_in(document), change.before if undo else change.after)
     return done
+
+
+def check_plan(document: LogDocument, changes: list[PlannedChange]) -> None:
+    """SearchError naming the first change whose transcription is no longer its planned before."""
+    for change in changes:
+        if change.turn_in(document).transcription != change.before:
+            raise SearchError(f"{change.file}: session {change.session_id}, turn {change.turn_id}: "
+                              "the transcription changed since the replacement was planned")

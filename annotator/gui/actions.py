@@ -66,6 +66,11 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Select the turn of the previous hit", args=(-1,)),
     ActionSpec("corpus_search", "search.corpus.open", "&Edit", "Search the &corpus…", ("Ctrl+Shift+F",),
                "Find text in every log of the open corpus (else this log) in the background; the hits in a dock"),
+    ActionSpec("replace_in_log", "search.replace.replace_in_log", "&Edit", "&Replace in this log…", ("Ctrl+H",),
+               "Replace text in this log's transcriptions: a preview of every change first, then one undo step"),
+    ActionSpec("replace_in_corpus", "search.replace.replace_in_corpus", "&Edit", "Replace in the c&orpus…",
+               ("Ctrl+Shift+H",), "Replace text in the transcriptions of every log of the corpus, after a preview; "
+               "each other log is saved, its original kept"),
     ActionSpec("next_turn", "navigator.step_turn", "&Navigate", "&Next turn", ("Alt+Down",), "Select the next turn", args=(+1,)),
     ActionSpec("previous_turn", "navigator.step_turn", "&Navigate", "&Previous turn", ("Alt+Up",), "Select the previous turn", args=(-1,)),
     ActionSpec("next_user_turn", "navigator.step_user_turn", "&Navigate", "Next &user turn", ("Ctrl+Down",), "Select the next user turn and edit its transcription", args=(+1,)),

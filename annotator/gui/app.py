@@ -23,6 +23,7 @@ from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.recovery import RecoveryWatcher
+from annotator.gui.replace_controller import ReplaceController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.team_switch import TeamSwitch
 from annotator.gui.workspace import Workspace
@@ -69,7 +70,8 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
     find = FindController(window, navigator, controller)
-    window.search = SimpleNamespace(find=find, corpus=CorpusSearch(window, navigator, workspace, find))
+    window.search = SimpleNamespace(find=find, corpus=CorpusSearch(window, navigator, workspace, find),
+                                    replace=ReplaceController(window, navigator, controller, workspace, find))
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
