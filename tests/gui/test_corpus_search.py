@@ -72,3 +72,23 @@ def test_a_bad_regex_in_the_corpus_search_is_one_line(qtbot, make_window, corpus
     press(qtbot, window, Qt.Key.Key_Return)
     assert search.task is None
     assert search.results.summary.text().startswith("bad regular expression '[a-': unterminated character set")
+
+
+def test_cancel_stops_the_corpus_search_and_keeps_the_hits_found(qtbot, make_window, corpus: Path):
+    source = corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
+    many = corpus / "many"
+    many.mkdir()
+    for k in range(150):
+        (many / f"copy-{k:03d}-hublog.xml").write_bytes(source.read_bytes())
+    window = make_window(corpus)
+    press(qtbot, window, Qt.Key.Key_F, CTRL_SHIFT)
+    search = window.search.corpus
+    type_text(qtbot, window, "denver")
+    press(qtbot, window, Qt.Key.Key_Return)
+    assert search.results.cancel_button.isEnabled()
+    qtbot.waitUntil(lambda: search.results.hit_count() > 0, timeout=30000)
+    qtbot.mouseClick(search.results.cancel_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: search.task is None, timeout=30000)
+    found = search.results.hit_count()
+    assert 0 < found < 151 and search.results.summary.text() == f"{found} hits (cancelled)"
+    assert not search.results.cancel_button.isEnabled() and search.results.search_button.isEnabled()
