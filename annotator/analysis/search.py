@@ -3,8 +3,9 @@ unless asked) matched over each turn's facts, field by field, giving Hits.
 
 The fields are what the turn table shows and the annotator types: the transcription, the
 recognizer's text, the system's prompt, and the parser's and the reference concepts in their
-compact form (annotator.log.concepts). Texts come from the document's facts cache, so a search
-reads each turn's facts once and walks no tree: its cost is linear in the log.
+compact form (annotator.log.concepts). Texts come from the document's facts cache, where each
+turn's searched texts are kept beside its facts until a change names the turn: a search walks no
+tree, its cost is linear in the log, and searching again (a key typed in the find bar) only matches.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from pathlib import Path
 from annotator.errors import AnnotatorError
 from annotator.log.concepts import parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from annotator.log.elements import Session
+from annotator.log.elements import Session, Turn
 from annotator.log.turn_facts import TurnFacts
 
 TRANSCRIPTION = "transcription"
@@ -27,6 +28,7 @@ CONCEPTS = "concepts"
 REFERENCE_CONCEPTS = "reference concepts"
 FIELDS = (TRANSCRIPTION, RECOGNIZER, SYSTEM, CONCEPTS, REFERENCE_CONCEPTS)
 CONTEXT_CHARACTERS = 40  # shown either side of a hit
+SEARCHED_TEXTS = "searched texts"  # a turn's (field, text) pairs, kept in the facts cache until the turn changes
 
 
 class SearchError(AnnotatorError):
@@ -91,6 +93,10 @@ def field_texts(facts: TurnFacts) -> Iterator[tuple[str, str]]:
         yield REFERENCE_CONCEPTS, reference.compact()
 
 
+def _searched_texts(_turn: Turn, facts: TurnFacts) -> tuple[tuple[str, str], ...]:
+    return tuple(field_texts(facts))
+
+
 def matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each non-empty match (an empty one, as `x*` gives everywhere, is no hit)."""
     for found in pattern.finditer(text):
@@ -103,8 +109,9 @@ def search_session(session: Session, pattern: re.Pattern[str], file: Path | None
     """The hits in SESSION's turns, in turn order, then field order, then position."""
     wanted = set(fields)
     hits: list[Hit] = []
-    for turn, facts in zip(session.turns, session.turn_facts(), strict=True):
-        for field, text in field_texts(facts):
+    cache = session.document.facts_cache
+    for turn in session.turns:
+        for field, text in cache.derived(turn, SEARCHED_TEXTS, _searched_texts):
             if field in wanted:
                 hits += [Hit(file, session.id, session.index, turn.id, turn.index, field, text, start, end)
                          for start, end in matches(pattern, text)]
