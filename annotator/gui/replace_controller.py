@@ -121,7 +121,9 @@ class ReplaceController(QObject):
             by_file[change.file].append(change)
         lines: list[str] = []
         here = by_file.pop(document.path, []) if document is not None else []
-        if here:
+        if here and self.controller.read_only:
+            lines.append(f"{document.path.name} is open read-only: its {len(here)} change(s) left alone")
+        elif here:
             try:
                 check_plan(document, here)
             except SearchError as error:
