@@ -8,7 +8,7 @@ shown and every annotation change (a replace, an edit), as long as the bar is op
 
 from __future__ import annotations
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QWidget
 
 from annotator.analysis.search import (
@@ -41,6 +41,7 @@ class FindController(QObject):
         self.hits: list[Hit] = []
         self.at: int | None = None  # the hit stepped to
         self._return_focus: QWidget | None = None
+        self._again_pending = False
         self.bar.query_changed.connect(self.search)
         self.bar.step_requested.connect(self.step)
         self.bar.close_requested.connect(self.close)
@@ -82,7 +83,15 @@ class FindController(QObject):
         self._show()
 
     def _search_again(self) -> None:
-        """The session or an annotation changed: the hits again, staying on the same turn's hit if any."""
+        """The session or an annotation changed: search again once the events of now are handled, so a
+        replace changing a thousand turns costs one search, not a thousand."""
+        if self.bar.isVisible() and not self._again_pending:
+            self._again_pending = True
+            QTimer.singleShot(0, self._search_again_now)
+
+    def _search_again_now(self) -> None:
+        """The hits again, staying on the same turn's hit if any."""
+        self._again_pending = False
         if not self.bar.isVisible():
             return
         turn_index = self.hits[self.at].turn_index if self.at is not None else None

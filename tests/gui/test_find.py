@@ -86,5 +86,5 @@ def test_the_hits_follow_an_edit(qtbot, make_window, annotated_log: Path):
     type_text(qtbot, window, "zanzibar")
     assert window.search.find.bar.count.text() == "no hits"
     window.navigator.model.setData(window.navigator.model.index(7, Column.TRANSCRIPTION), "to zanzibar")
-    assert window.search.find.bar.count.text() == "1 hit"
+    qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "1 hit")
     assert _hit(window, 7, Column.TRANSCRIPTION) == "hit"
