@@ -19,6 +19,7 @@ COMMANDS = {
     "info": ("info", "summarise each session: turns, durations, audio, annotation progress"),
     "export": ("export", "export logs to CSV, ConvLab, DialBB, LM Challenge, sclite or MITRE files"),
     "fold": ("fold", "fold transcriptions and task completion into logs as GC_ANNOT"),
+    "replace": ("replace", "replace text in the transcriptions of logs, printing each change (--dry-run: only print)"),
     "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),
     "import": ("import_", "import a ConvLab dataset or DialBB scenario as logs, one per dialogue"),
     "agree": ("agree", "measure agreement between annotators: WER, kappa, alpha; an HTML report and CSVs"),

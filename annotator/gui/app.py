@@ -16,13 +16,16 @@ from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
 from annotator.gui.appearance import Appearance
 from annotator.gui.collector import GuiThreadCollector
+from annotator.gui.corpus_search import CorpusSearch
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
+from annotator.gui.find_controller import FindController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.recovery import RecoveryWatcher
+from annotator.gui.replace_controller import ReplaceController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.team_switch import TeamSwitch
 from annotator.gui.workspace import Workspace
@@ -71,6 +74,9 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
     window.appearance = Appearance(settings, menus.view, navigator.table, navigator.editor)
+    find = FindController(window, navigator, controller)
+    window.search = SimpleNamespace(find=find, corpus=CorpusSearch(window, navigator, workspace, find),
+                                    replace=ReplaceController(window, navigator, controller, workspace, find))
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
@@ -78,7 +84,8 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     navigator.neighbour_session = workspace.neighbour_session
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline, team=window.team, appearance=window.appearance)
+                               timeline=workspace.timeline, team=window.team, appearance=window.appearance,
+                               search=window.search)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()

@@ -98,6 +98,11 @@ THEME_COLOURS: dict[str, ColourPair] = {
     "tick_marker": ColourPair("#8e44ad", "#d09af0", "a marker's tick", MARK, ("base", "lane_stripe")),
     "playback_cursor": ColourPair("#d62728", "#ff5c5c", "the playback position", MARK, ("base",)),
     "waveform": ColourPair("#3f6fa8", "#7fb0ea", "the waveform's trace", MARK, ("base",)),
+    # the find bar's hits in the turn table (gui/find_controller.py), under the row's own text
+    "search_hit_background": ColourPair("#fff0a0", "#5a4f00", "a turn-table cell holding a hit of the find bar", FILL,
+                                        ("text",)),
+    "search_current_hit_background": ColourPair("#ffc266", "#8a4a00", "the cell of the hit the find bar is on", FILL,
+                                                ("text",)),
 }
 
 DOUBT_COLOURS = _DOUBT  # one entry per analysis.doubt.DOUBT_STEPS

@@ -13,3 +13,4 @@ SECONDS_ROLE = _BASE + 4  # float seconds of a time column (None where unknown),
 SORT_ROLE = _BASE + 5  # a value that sorts the column sensibly (numbers as numbers, severity worst first, unknowns last)
 FINDING_ROLE = _BASE + 6  # the row's annotator.analysis.validation.Finding
 SUMMARY_ROLE = _BASE + 7  # the row's annotator.corpus.scan.SessionSummary
+SEARCH_HIT_ROLE = _BASE + 30  # "current", "hit" or None: whether the cell holds a hit of the find bar

@@ -24,7 +24,13 @@ from annotator.analysis.concept_metrics import cached_turn_concept_counts
 from annotator.analysis.doubt import most_doubtful_to_transcribe, turn_doubt
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.colours import dot_icon, doubt_colour
-from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
+from annotator.gui.models.roles import (
+    NEEDS_TRANSCRIPTION_ROLE,
+    SEARCH_HIT_ROLE,
+    SECONDS_ROLE,
+    SPEAKER_ROLE,
+    TURN_ROLE,
+)
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
@@ -68,7 +74,7 @@ PAINTED_ROLES = frozenset(int(role) for role in (
     Role.DecorationRole))
 # Every role data() answers; a view asks of others (size hints, check states...) for every cell it paints.
 ANSWERED_ROLES = PAINTED_ROLES | frozenset(int(role) for role in (
-    Role.EditRole, Role.ToolTipRole, TURN_ROLE, NEEDS_TRANSCRIPTION_ROLE, SPEAKER_ROLE, SECONDS_ROLE))
+    Role.EditRole, Role.ToolTipRole, TURN_ROLE, NEEDS_TRANSCRIPTION_ROLE, SPEAKER_ROLE, SECONDS_ROLE, SEARCH_HIT_ROLE))
 KEPT_ROWS = 2000  # rows whose cells are kept (a few screens of them); past that the memo starts again
 _TOP = QModelIndex()  # the table's rows have no parent
 
@@ -93,6 +99,8 @@ class TurnTableModel(QAbstractTableModel):
         self._italic.setItalic(True)
         self._painted: dict[int, dict[tuple[int, int], object]] = {}  # row -> (column, role) -> value
         theme_changes().changed.connect(self.restyle)
+        self._hits: dict[int, set[int]] = {}  # row -> columns holding a hit of the find bar
+        self._current_hit: tuple[int, int] | None = None  # (row, column) of the hit the find bar is on
 
     # --- the session shown -------------------------------------------------
     @property
@@ -103,6 +111,7 @@ class TurnTableModel(QAbstractTableModel):
         self.beginResetModel()
         self._session = session
         self._painted.clear()
+        self._hits, self._current_hit = {}, None
         self.endResetModel()
 
     def restyle(self) -> None:
@@ -110,6 +119,19 @@ class TurnTableModel(QAbstractTableModel):
         self._painted.clear()
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(Column) - 1))
+
+    def set_search_hits(self, hits: dict[int, set[int]], current: tuple[int, int] | None) -> None:
+        """Highlight the cells holding a hit (row -> columns), CURRENT (row, column) the most."""
+        changed = set(self._hits) | set(hits) | {cell[0] for cell in (self._current_hit, current) if cell}
+        self._hits, self._current_hit = hits, current
+        for row in changed:
+            self._painted.pop(row, None)
+            self.dataChanged.emit(self.index(row, 0), self.index(row, len(Column) - 1))
+
+    def _search_hit(self, row: int, column: int) -> str | None:
+        if self._current_hit == (row, column):
+            return "current"
+        return "hit" if column in self._hits.get(row, ()) else None
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         if change.turn is None or change.session != self._session:
@@ -236,6 +258,8 @@ class TurnTableModel(QAbstractTableModel):
             return turn.speaker
         if role == SECONDS_ROLE:
             return self._seconds(turn, column)
+        if role == SEARCH_HIT_ROLE:
+            return self._search_hit(turn.index, column)
         return None
 
     def setData(self, index: QModelIndex, value, role: int = Role.EditRole) -> bool:
@@ -309,6 +333,9 @@ class TurnTableModel(QAbstractTableModel):
             # the glyph of a user turn still to transcribe
             return dot_icon(theme_colour("untranscribed_marker"), 8) if column == Column.TURN and untranscribed else None
         if role == Role.BackgroundRole:
+            hit = self._search_hit(turn.index, column)
+            if hit is not None:
+                return QBrush(theme_colour("search_current_hit_background" if hit == "current" else "search_hit_background"))
             return QBrush(theme_colour("untranscribed_background")) if untranscribed else None
         placeholder = untranscribed and column == Column.TRANSCRIPTION
         if role == Role.ForegroundRole:
