@@ -111,6 +111,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
     ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
     ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+T",), "Show the whole session on the timeline"),
+    ActionSpec("spectrogram", "workspace.set_spectrogram_shown", "&View", "&Spectrogram", ("Ctrl+Shift+G",),
+               "Show the turn's spectrogram (0-4 kHz) in the waveform dock: below the waveform when the dock is tall "
+               "enough, else instead of it", checkable=True),
     ActionSpec("shortcuts", "window.show_shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )
