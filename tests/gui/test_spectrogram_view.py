@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import soundfile
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QApplication
 
 from annotator.audio import load_audio
@@ -74,6 +75,21 @@ def test_the_colour_map_starts_at_the_background_of_each_scheme(view):
     assert view.plot.backgroundBrush().color() == view.palette().color(view.palette().ColorRole.Base)
 
 
+def test_a_switch_to_a_dark_palette_switches_the_colour_map(qtbot, view):
+    light = QApplication.palette()
+    assert view.image.getColorMap().name == "CET-L1"
+    dark = QPalette(light)
+    dark.setColor(QPalette.ColorRole.Window, QColor("#202020"))
+    dark.setColor(QPalette.ColorRole.Base, QColor("#101010"))
+    try:
+        QApplication.setPalette(dark)
+        qtbot.waitUntil(lambda: view.image.getColorMap().name == "inferno")
+        assert view.plot.backgroundBrush().color() == QColor("#101010")
+    finally:
+        QApplication.setPalette(light)
+    qtbot.waitUntil(lambda: view.image.getColorMap().name == "CET-L1")
+
+
 def test_the_cursor_follows_and_a_click_asks_to_seek_there(qtbot, view, user_wav):
     samples, rate = soundfile.read(user_wav, dtype="float32")
     view.set_position(0.5)
@@ -101,6 +117,25 @@ def test_stacked_when_tall_enough_else_instead_of_the_waveform(qtbot, panel, use
     panel.set_clip(None, 0, "the audio file is missing")
     assert panel.waveform.isVisible() and panel.waveform.message_label.text() == "the audio file is missing"
     assert not panel.spectrogram.isVisible() and not panel.computing
+
+
+def screen_x(view, seconds: float) -> int:
+    return view.plot.viewport().mapToGlobal(view.plot.mapFromScene(view.scene_point(seconds))).x()
+
+
+def test_stacked_plots_put_each_moment_at_the_same_x(qtbot, panel, user_wav):
+    samples, rate = soundfile.read(user_wav, dtype="float32")
+    panel.set_clip(samples, rate)
+    left_alone = screen_x(panel.waveform, 0.0)
+    panel.show_spectrogram(True)
+    qtbot.waitUntil(lambda: panel.spectrogram.spectrogram is not None, timeout=COMPUTED_MS)
+    QApplication.processEvents()
+    assert panel.stacked
+    for seconds in (0.0, 0.5, 1.5):
+        assert abs(screen_x(panel.waveform, seconds) - screen_x(panel.spectrogram, seconds)) <= 1
+    panel.show_spectrogram(False)
+    QApplication.processEvents()
+    assert screen_x(panel.waveform, 0.0) == left_alone  # alone, the waveform keeps its whole width
 
 
 def test_zooming_one_plot_zooms_the_other(qtbot, panel, user_wav):

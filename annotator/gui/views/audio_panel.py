@@ -14,7 +14,7 @@ from PySide6.QtCore import QThreadPool, Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from annotator.audio.spectrogram import Spectrogram, spectrogram
-from annotator.gui.views.spectrogram import SpectrogramView
+from annotator.gui.views.spectrogram import AXIS_WIDTH, SpectrogramView
 from annotator.gui.views.waveform import WaveformView
 from annotator.gui.worker import BackgroundTask, TaskContext
 
@@ -89,6 +89,19 @@ class AudioPanel(QWidget):
         spectrogram = self.spectrogram_on and not self.waveform.showing_message
         self.spectrogram.setVisible(spectrogram)
         self.waveform.setVisible(not spectrogram or self.height() >= STACKED_MIN_HEIGHT)
+        self._align_waveform(self.stacked)
+
+    def _align_waveform(self, stacked: bool) -> None:
+        """Stacked, the waveform leaves blank the margin the spectrogram's kHz axis takes, so that each moment
+        is at the same x in both; alone, it keeps its whole width."""
+        item = self.waveform.plot.getPlotItem()
+        if not stacked:
+            item.hideAxis("left")
+            return
+        item.showAxis("left")
+        margin = item.getAxis("left")
+        margin.setStyle(showValues=False, tickLength=0)
+        margin.setWidth(AXIS_WIDTH)
 
     def _compute(self) -> None:
         if self._clip is None or self._task is not None or self.spectrogram.spectrogram is not None:

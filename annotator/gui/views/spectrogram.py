@@ -19,11 +19,12 @@ from annotator.gui.views.time_axis import TimeAxisItem, TimeViewBox, add_cursor_
 
 # Light: ink on paper, loud is dark as in Praat; dark: inferno, loud is bright. Both start at the background.
 COLOUR_MAPS = {False: ("CET-L1", True), True: ("inferno", False)}  # is_dark() -> (pyqtgraph map, reversed)
+AXIS_WIDTH = 52  # of the kHz axis, fixed so that a plot stacked above can leave the same margin
 
 
 def colour_map(dark: bool) -> pg.ColorMap:
     name, reverse = COLOUR_MAPS[dark]
-    cmap = pg.colormap.get(name)
+    cmap = pg.colormap.get(name, skipCache=True)  # reverse() changes the map in place: never the shared one
     if reverse:
         cmap.reverse()
     return cmap
@@ -49,7 +50,9 @@ class SpectrogramView(QWidget):
         self.view_box.setMouseEnabled(x=True, y=False)
         axes = {"bottom": TimeAxisItem("bottom"), "left": KilohertzAxis("left")}
         self.plot = time_plot(self.view_box, axes, self.palette())
-        self.plot.getPlotItem().getAxis("left").setLabel("kHz")
+        frequency_axis = self.plot.getPlotItem().getAxis("left")
+        frequency_axis.setLabel("kHz")
+        frequency_axis.setWidth(AXIS_WIDTH)
         self.image = pg.ImageItem(axisOrder="row-major")
         self.view_box.addItem(self.image)
         self.cursor_line = add_cursor_line(self.view_box)
