@@ -1,12 +1,13 @@
 """The spectrogram of a clip, suited to 8 kHz telephone speech: 25 ms Hann windows every 10 ms, 0-4 kHz, in dB.
 
-Computed with scipy.signal.spectrogram: it frames the signal with stride tricks and runs one FFT over
-all frames, some twenty times faster on a 10 s turn than scipy's newer ShortTimeFFT, which calls the FFT
-once per frame from Python (tests/benchmarks/bench_spectrogram.py). Whatever the rate, only 0-4 kHz is
-kept: the band a telephone carries, and all an 8 kHz recording has; higher rates are cropped, not
-resampled, since cropping costs nothing and a 25 ms window is 25 ms at any rate. Levels are dB relative
-to full scale (a full-scale sine's peak is -3 dB, its power), never below FLOOR_DB, so digital silence
-is the floor everywhere.
+Computed with numpy alone, exactly as scipy.signal.spectrogram computes it (detrended frames, a periodic
+Hann window, one-sided power spectrum; tests/audio/test_spectrogram.py compares the two): the frames are
+views of the samples and one rfft runs over all of them, as fast as scipy, without a 113 MB dependency that
+the standalone build leaves out and that takes 1.5 s of CPU to import (docs/adr/0010-spectrogram.md).
+Whatever the rate, only 0-4 kHz is kept: the band a telephone carries, and all an 8 kHz recording has;
+higher rates are cropped, not resampled, since cropping costs nothing and a 25 ms window is 25 ms at any
+rate. Levels are dB relative to full scale (a full-scale sine's peak is -3 dB, its power), never below
+FLOOR_DB, so digital silence is the floor everywhere.
 """
 
 from __future__ import annotations
@@ -58,10 +59,13 @@ def frame_lengths(samplerate: int) -> tuple[int, int, int]:
     return window, hop, 1 << (window - 1).bit_length()
 
 
+def hann(length: int) -> np.ndarray:
+    """The periodic Hann window (scipy's "hann" for spectra): LENGTH points of a cosine period of LENGTH."""
+    return (0.5 - 0.5 * np.cos(2.0 * np.pi * np.arange(length) / length)).astype(np.float32)
+
+
 def spectrogram(samples: np.ndarray, samplerate: int) -> Spectrogram:
     """The dB spectrogram of SAMPLES at SAMPLERATE, 0-4 kHz (up to half the rate when that is lower)."""
-    from scipy.signal import spectrogram as power_spectrogram
-
     if samplerate <= 0:
         raise ValueError(f"cannot analyse audio at {samplerate} Hz")
     signal = mono(samples)
@@ -69,10 +73,16 @@ def spectrogram(samples: np.ndarray, samplerate: int) -> Spectrogram:
         raise ValueError("cannot analyse an empty clip")
     window, hop, fft_length = frame_lengths(samplerate)
     half = window // 2  # zeros each side, so that the first window is centred at 0 s and the last at the end
-    frequencies, times, power = power_spectrogram(
-        np.pad(signal, (half, half)), samplerate, window="hann", nperseg=window, noverlap=window - hop,
-        nfft=fft_length, scaling="spectrum", mode="psd")
+    frames = np.lib.stride_tricks.sliding_window_view(np.pad(signal, (half, half)), window)[::hop]
+    taper = hann(window)
+    frequencies = np.fft.rfftfreq(fft_length, 1.0 / samplerate)
     kept = frequencies <= TOP_HZ
-    levels = 10.0 * np.log10(np.maximum(power[kept], 10.0 ** (FLOOR_DB / 10.0)))
-    return Spectrogram(levels.astype(np.float32, copy=False), times - half / samplerate, frequencies[kept],
-                       len(signal) / samplerate)
+    detrended = (frames - frames.mean(axis=1, keepdims=True)) * taper
+    power = np.abs(np.fft.rfft(detrended, fft_length, axis=1)[:, kept]) ** 2 / np.float32(taper.sum() ** 2)
+    # One-sided: each bin but 0 Hz (and the Nyquist bin of an even FFT) also holds its negative frequency.
+    power[:, 1:] *= 2
+    if fft_length % 2 == 0 and kept[-1]:
+        power[:, -1] /= 2
+    levels = 10.0 * np.log10(np.maximum(power.T, np.float32(10.0 ** (FLOOR_DB / 10.0))))
+    times = (np.arange(frames.shape[0]) * hop) / samplerate
+    return Spectrogram(levels.astype(np.float32, copy=False), times, frequencies[kept], len(signal) / samplerate)

@@ -104,3 +104,20 @@ def test_nothing_to_analyse_is_refused():
         spectrogram(np.zeros(0), RATE)
     with pytest.raises(ValueError, match="0 Hz"):
         spectrogram(np.zeros(10), 0)
+
+
+@pytest.mark.parametrize("rate", [8000, 16000, 6000])
+def test_the_same_levels_as_scipy_signal_spectrogram(rate):
+    """The reference implementation, where it is installed (the `agreement` extra brings it)."""
+    signal = pytest.importorskip("scipy.signal")
+    samples = noise(1.5, rate, level=0.3)[:, 0] + tone(1.5, rate, frequency=700.0, level=0.2)[:, 0]
+    ours = spectrogram(samples, rate)
+    window, hop, fft_length = frame_lengths(rate)
+    frequencies, times, power = signal.spectrogram(
+        np.pad(samples, (window // 2, window // 2)), rate, window="hann", nperseg=window,
+        noverlap=window - hop, nfft=fft_length, scaling="spectrum", mode="psd")
+    kept = frequencies <= TOP_HZ
+    assert np.allclose(ours.frequencies, frequencies[kept])
+    assert np.allclose(ours.times, times - (window // 2) / rate)
+    reference = 10 * np.log10(np.maximum(power[kept], 10 ** (FLOOR_DB / 10)))
+    assert np.allclose(ours.levels, reference, atol=0.01)

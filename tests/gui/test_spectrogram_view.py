@@ -19,7 +19,7 @@ from tests.gui.conftest import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 CTRL_SHIFT = Mod.ControlModifier | Mod.ShiftModifier
-# The first spectrogram imports scipy.signal on its worker thread: seconds on a busy two-core machine.
+# The spectrogram takes milliseconds, but its thread may wait for the CPU for seconds on a busy two-core machine.
 COMPUTED_MS = 30000
 
 
