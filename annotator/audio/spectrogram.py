@@ -21,6 +21,7 @@ HOP_S = 0.010
 TOP_HZ = 4000.0
 FLOOR_DB = -100.0  # below 16-bit quantisation noise in one 25 ms bin
 DYNAMIC_RANGE_DB = 70.0  # what the colour map spans, down from the loudest cell
+BLOCK_FRAMES = 2048  # frames transformed at once: 20 s of audio, a few MB at 8 kHz
 
 
 @dataclass(frozen=True)
@@ -74,15 +75,22 @@ def spectrogram(samples: np.ndarray, samplerate: int) -> Spectrogram:
     window, hop, fft_length = frame_lengths(samplerate)
     half = window // 2  # zeros each side, so that the first window is centred at 0 s and the last at the end
     frames = np.lib.stride_tricks.sliding_window_view(np.pad(signal, (half, half)), window)[::hop]
-    taper = hann(window)
     frequencies = np.fft.rfftfreq(fft_length, 1.0 / samplerate)
     kept = frequencies <= TOP_HZ
+    levels = np.empty((int(kept.sum()), frames.shape[0]), dtype=np.float32)
+    for start in range(0, frames.shape[0], BLOCK_FRAMES):  # a long recording never needs all its frames copied
+        block = slice(start, start + BLOCK_FRAMES)
+        levels[:, block] = _levels(frames[block], hann(window), fft_length, kept)
+    times = (np.arange(frames.shape[0]) * hop) / samplerate
+    return Spectrogram(levels, times, frequencies[kept], len(signal) / samplerate)
+
+
+def _levels(frames: np.ndarray, taper: np.ndarray, fft_length: int, kept: np.ndarray) -> np.ndarray:
+    """dB levels (kept frequencies x frames) of FRAMES: detrended, tapered, one-sided power spectrum."""
     detrended = (frames - frames.mean(axis=1, keepdims=True)) * taper
     power = np.abs(np.fft.rfft(detrended, fft_length, axis=1)[:, kept]) ** 2 / np.float32(taper.sum() ** 2)
     # One-sided: each bin but 0 Hz (and the Nyquist bin of an even FFT) also holds its negative frequency.
     power[:, 1:] *= 2
     if fft_length % 2 == 0 and kept[-1]:
         power[:, -1] /= 2
-    levels = 10.0 * np.log10(np.maximum(power.T, np.float32(10.0 ** (FLOOR_DB / 10.0))))
-    times = (np.arange(frames.shape[0]) * hop) / samplerate
-    return Spectrogram(levels.astype(np.float32, copy=False), times, frequencies[kept], len(signal) / samplerate)
+    return 10.0 * np.log10(np.maximum(power.T, np.float32(10.0 ** (FLOOR_DB / 10.0))))

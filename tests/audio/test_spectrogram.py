@@ -7,7 +7,7 @@ import pytest
 import soundfile
 
 from annotator.audio import load_audio
-from annotator.audio.spectrogram import FLOOR_DB, TOP_HZ, frame_lengths, spectrogram
+from annotator.audio.spectrogram import BLOCK_FRAMES, FLOOR_DB, TOP_HZ, frame_lengths, spectrogram
 from tests.audio.sounds import noise, tone
 
 RATE = 8000
@@ -31,6 +31,14 @@ def test_a_1_khz_tone_at_8_khz_peaks_in_the_1_khz_row_in_every_window():
     assert result.levels.max() == pytest.approx(20 * np.log10(0.5) - 3.0103, abs=0.2)  # a sine's power, dBFS
     far = np.abs(result.frequencies - 1000.0) > 300
     assert result.levels[far, 2:-2].max() < result.levels.max() - 60  # a Hann window's leakage stays low
+
+
+def test_a_recording_longer_than_a_block_of_frames_is_seamless():
+    result = spectrogram(tone(45.0, RATE, frequency=1000.0), RATE)
+    assert len(result.times) == 4501 > 2 * BLOCK_FRAMES
+    assert np.all(peak_frequencies(result) == 1000.0)
+    inside = result.levels[:, 2:-2]
+    assert np.allclose(inside, inside[:, :1], atol=0.05)  # a steady tone: every window alike, across blocks too
 
 
 def test_windows_are_centred_every_10_ms_from_0_to_the_end():
@@ -106,11 +114,11 @@ def test_nothing_to_analyse_is_refused():
         spectrogram(np.zeros(10), 0)
 
 
-@pytest.mark.parametrize("rate", [8000, 16000, 6000])
-def test_the_same_levels_as_scipy_signal_spectrogram(rate):
+@pytest.mark.parametrize(("rate", "seconds"), [(8000, 1.5), (16000, 1.5), (6000, 1.5), (8000, 45.0)])
+def test_the_same_levels_as_scipy_signal_spectrogram(rate, seconds):
     """The reference implementation, where it is installed (the `agreement` extra brings it)."""
     signal = pytest.importorskip("scipy.signal")
-    samples = noise(1.5, rate, level=0.3)[:, 0] + tone(1.5, rate, frequency=700.0, level=0.2)[:, 0]
+    samples = noise(seconds, rate, level=0.3)[:, 0] + tone(seconds, rate, frequency=700.0, level=0.2)[:, 0]
     ours = spectrogram(samples, rate)
     window, hop, fft_length = frame_lengths(rate)
     frequencies, times, power = signal.spectrogram(
