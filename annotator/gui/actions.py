@@ -124,6 +124,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
     ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
     ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+T",), "Show the whole session on the timeline"),
+    ActionSpec("spectrogram", "workspace.set_spectrogram_shown", "&View", "&Spectrogram", ("Ctrl+Shift+G",),
+               "Show the turn's spectrogram (0-4 kHz) in the waveform dock: below the waveform when the dock is tall "
+               "enough, else instead of it", checkable=True),
     ActionSpec("zoom_in", "appearance.zoom_in", "&View", "Zoom &in", ("Ctrl+=", "Ctrl++"),
                "Larger text in the turn table and the editor", separator_before=True),
     ActionSpec("zoom_out", "appearance.zoom_out", "&View", "Zoom &out", ("Ctrl+-",), "Smaller text in the turn table and the editor"),

@@ -103,6 +103,7 @@ def _show_settings(settings: AppSettings, actions: Actions, menus: Menus, worksp
     menus.speeds.triggered.connect(lambda action: workspace.set_speed(float(action.data())))
     actions.auto_play.setChecked(settings.auto_play)
     actions.loop.setChecked(settings.loop)
+    actions.spectrogram.setChecked(settings.show_spectrogram)
     actions.prefill_automatically.setChecked(settings.prefill_automatically)
     actions.doubtful_first.setChecked(settings.next_turn_order == DOUBT_ORDER)
 

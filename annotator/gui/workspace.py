@@ -20,6 +20,7 @@ from annotator.gui.models.findings import count_text
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.settings import AppSettings
+from annotator.gui.views.audio_panel import AudioPanel
 from annotator.gui.views.concepts_panel import ConceptsPanel
 from annotator.gui.views.detail_panel import DetailPanel
 from annotator.gui.views.findings_panel import FindingsPanel
@@ -56,6 +57,8 @@ class Workspace(QObject):
         self.timeline.setObjectName("timeline")
         self.waveform = WaveformView(window)
         self.waveform.setObjectName("waveform")
+        self.audio_panel = AudioPanel(self.waveform, window)
+        self.audio_panel.show_spectrogram(settings.show_spectrogram)
         self._audio_offset = 0.0  # seconds from session start to the loaded clip's start
         self.browser = SessionBrowser(window)
         self.browser.setObjectName("session_browser")
@@ -85,7 +88,7 @@ class Workspace(QObject):
         w.tabifyDockWidget(self.details_dock, self.metrics_dock)
         w.resizeDocks([self.details_dock], [DETAILS_WIDTH], Qt.Orientation.Horizontal)
         self.timeline_dock = w.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
-        self.waveform_dock = w.add_dock(self.waveform, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
+        self.waveform_dock = w.add_dock(self.audio_panel, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
         w.splitDockWidget(self.timeline_dock, self.waveform_dock, Qt.Orientation.Horizontal)
         self.sessions_dock = w.add_dock(self.browser, "Sessions", Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
                                         "sessions_dock", on_demand=True)
@@ -125,6 +128,8 @@ class Workspace(QObject):
         self.timeline.element_clicked.connect(self._element_clicked)
         self.timeline.message_shown.connect(w.show_status)
         self.waveform.clicked_at.connect(p.seek)
+        self.audio_panel.spectrogram.clicked_at.connect(p.seek)
+        self.audio_panel.message_shown.connect(w.show_status)
         p.clip_changed.connect(self._clip_changed)
         p.position_changed.connect(self._position_changed)
         p.message_shown.connect(w.show_status)
@@ -156,6 +161,10 @@ class Workspace(QObject):
     def set_loop(self, on: bool) -> None:
         self.settings.loop = on
         self.playback.set_loop(on)
+
+    def set_spectrogram_shown(self, on: bool) -> None:
+        self.settings.show_spectrogram = on
+        self.audio_panel.show_spectrogram(on)
 
     def set_speed(self, speed: float) -> None:
         self.settings.speed = speed
@@ -285,7 +294,7 @@ class Workspace(QObject):
         self.show_element(view)
 
     def _clip_changed(self, samples, samplerate: int, message: str) -> None:
-        self.waveform.set_audio(samples, samplerate, message)
+        self.audio_panel.set_clip(samples, samplerate, message)
         self._audio_offset = self._clip_start()
 
     def _clip_start(self) -> float:
@@ -298,6 +307,6 @@ class Workspace(QObject):
         return start if start is not None else turn.session.since_start(turn.get("stime")) or 0.0
 
     def _position_changed(self, seconds: float) -> None:
-        self.waveform.set_position(seconds)
+        self.audio_panel.set_position(seconds)
         self.timeline.set_cursor(self._audio_offset + seconds if self.playback.clip is not None else None)
 
