@@ -14,17 +14,10 @@ from types import SimpleNamespace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QHeaderView,
     QMenu,
     QMenuBar,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
 )
 
-from annotator.audio.player import BACK_SECONDS
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 
 MENUS = ("&File", "&Edit", "&Navigate", "Anno&tate", "&Playback", "&Markers", "&View", "&Help")
@@ -58,6 +51,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),
     ActionSpec("redo", "navigator.redo", "&Edit", "&Redo", ("Ctrl+Shift+Z",), "Redo the annotation just undone"),
+    ActionSpec("preferences", "window.preferences.show", "&Edit", "&Preferences…", ("Ctrl+,",),
+               "Playback, editor, appearance, team and paths settings, and your own keys", separator_before=True),
     ActionSpec("next_turn", "navigator.step_turn", "&Navigate", "&Next turn", ("Alt+Down",), "Select the next turn", args=(+1,)),
     ActionSpec("previous_turn", "navigator.step_turn", "&Navigate", "&Previous turn", ("Alt+Up",), "Select the previous turn", args=(-1,)),
     ActionSpec("next_user_turn", "navigator.step_user_turn", "&Navigate", "Next &user turn", ("Ctrl+Down",), "Select the next user turn and edit its transcription", args=(+1,)),
@@ -97,7 +92,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("task_unset", "navigator.set_task_completion", "Anno&tate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
-    ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio", args=(BACK_SECONDS,)),
+    ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio (Preferences > Playback sets how far)"),
     ActionSpec("play_exchange", "workspace.play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
                "Play the system prompt and the user's reply that follows, back to back"),
     ActionSpec("other_side", "workspace.play_other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
@@ -111,7 +106,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
     ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
     ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+T",), "Show the whole session on the timeline"),
-    ActionSpec("shortcuts", "window.show_shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
+    ActionSpec("shortcuts", "window.preferences.show_keys", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator, and give any action your own key"),
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )
 
@@ -223,41 +218,3 @@ def key_text(action_spec: ActionSpec) -> str:
 
 def plain_menu_name(menu: str) -> str:
     return menu.replace("&", "")
-
-
-class ShortcutsDialog(QDialog):
-    """Help > Keyboard shortcuts: every action that has a key, generated from ACTIONS."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
-        with_keys = [s for s in ACTIONS if s.keys]
-        self.table = QTableWidget(len(with_keys), 3, self)
-        self.table.setHorizontalHeaderLabels(["Keys", "Action", "Menu"])
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        self.table.setShowGrid(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        for row, action_spec in enumerate(with_keys):
-            for column, text in enumerate((key_text(action_spec), action_spec.text.replace("&", ""),
-                                           plain_menu_name(action_spec.menu))):
-                item = QTableWidgetItem(text)
-                item.setToolTip(action_spec.tip)
-                self.table.setItem(row, column, item)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        layout.addWidget(buttons)
-        wanted = 40 + (len(with_keys) + 3) * (self.table.fontMetrics().height() + 8)
-        room = self.screen().availableGeometry().height() * 9 // 10  # the table scrolls beyond that
-        self.resize(600, min(wanted, room))
-
-    def listed_keys(self) -> list[str]:
-        return [self.table.item(row, 0).text() for row in range(self.table.rowCount())]

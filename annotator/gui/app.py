@@ -13,13 +13,14 @@ from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
 from annotator.gui.about import APP_NAME, app_icon
-from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.actions import Actions, Menus, bind_actions
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
+from annotator.gui.preferences.controller import Preferences
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.team_switch import TeamSwitch
@@ -74,11 +75,11 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
                                timeline=workspace.timeline, team=window.team)
+    window.preferences = Preferences(window, settings, SimpleNamespace(
+        actions=actions, menus=menus, navigator=navigator, workspace=workspace, playback=playback, controller=controller))
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
-    keys = all_key_sequences()
-    navigator.editor.set_passthrough_keys(keys)
-    navigator.table.set_passthrough_keys(keys)
+    window.preferences.start()  # the user's own keys, and the text fields let them through
     navigator.show_document(None)
     window.restore_layout()
     return window
