@@ -100,6 +100,7 @@ class ShortcutsDialog(QDialog):
         self.default_button = QPushButton("&Default", self)
         self.default_button.setToolTip("Give the selected action its keys from the table again")
         self.set_button.clicked.connect(self.set_recorded_key)
+        self.recorder.editingFinished.connect(self.set_recorded_key)  # one chord recorded: it is the choice
         self.clear_button.clicked.connect(lambda: self.set_keys(()))
         self.default_button.clicked.connect(lambda: self.set_keys(default_keys()[self.selected_name()]))
         for widget in (self.selected_label, self.recorder, self.set_button, self.clear_button, self.default_button):

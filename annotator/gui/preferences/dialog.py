@@ -54,6 +54,8 @@ class PreferencesDialog(QDialog):
         layout = QVBoxLayout(self)
         layout.addLayout(body, 1)
         layout.addWidget(buttons)
+        for button in self.findChildren(QPushButton):
+            button.setAutoDefault(False)  # Return confirms a number typed in a box; it must not restore defaults
         preferences.changed.connect(self._show_value)
         self.show_values()
         self.resize(620, 420)
