@@ -92,6 +92,7 @@ class ShortcutsDialog(QDialog):
         self.selected_label = QLabel("Select an action, then press its new key here:", self)
         self.recorder = QKeySequenceEdit(self)
         self.recorder.setObjectName("key_recorder")
+        self.recorder.setMinimumWidth(self.fontMetrics().horizontalAdvance("Ctrl+Shift+PgDown") + 24)
         self.recorder.setMaximumSequenceLength(1)  # one chord: the window's keys are chords, never sequences
         self.set_button = QPushButton("&Set", self)
         self.set_button.setToolTip("Make the recorded key the selected action's only key")
