@@ -14,17 +14,10 @@ from types import SimpleNamespace
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
-    QHeaderView,
     QMenu,
     QMenuBar,
-    QTableWidget,
-    QTableWidgetItem,
-    QVBoxLayout,
 )
 
-from annotator.audio.player import BACK_SECONDS
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 
 MENUS = ("&File", "&Edit", "&Navigate", "Anno&tate", "&Playback", "&Markers", "&View", "&Help")
@@ -58,6 +51,8 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),
     ActionSpec("redo", "navigator.redo", "&Edit", "&Redo", ("Ctrl+Shift+Z",), "Redo the annotation just undone"),
+    ActionSpec("preferences", "window.preferences.show", "&Edit", "&Preferences…", ("Ctrl+,",),
+               "Playback, editor, appearance, team and paths settings, and your own keys", separator_before=True),
     ActionSpec("find", "search.find.open", "&Edit", "&Find in the session…", ("Ctrl+F",),
                "Find text in this session's turns (transcription, recognizer, system, concepts); hits are highlighted",
                separator_before=True),
@@ -110,7 +105,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("task_unset", "navigator.set_task_completion", "Anno&tate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
-    ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio", args=(BACK_SECONDS,)),
+    ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio (Preferences > Playback sets how far)"),
     ActionSpec("play_exchange", "workspace.play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
                "Play the system prompt and the user's reply that follows, back to back"),
     ActionSpec("other_side", "workspace.play_other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
@@ -131,7 +126,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Larger text in the turn table and the editor", separator_before=True),
     ActionSpec("zoom_out", "appearance.zoom_out", "&View", "Zoom &out", ("Ctrl+-",), "Smaller text in the turn table and the editor"),
     ActionSpec("reset_zoom", "appearance.reset_zoom", "&View", "&Actual size", ("Ctrl+0",), "The text of the turn table and the editor at its own size (100%)"),
-    ActionSpec("shortcuts", "window.show_shortcuts", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator"),
+    ActionSpec("shortcuts", "window.preferences.show_keys", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator, and give any action your own key"),
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )
 
@@ -243,41 +238,3 @@ def key_text(action_spec: ActionSpec) -> str:
 
 def plain_menu_name(menu: str) -> str:
     return menu.replace("&", "")
-
-
-class ShortcutsDialog(QDialog):
-    """Help > Keyboard shortcuts: every action that has a key, generated from ACTIONS."""
-
-    def __init__(self, parent=None):
-        super().__init__(parent)
-        self.setWindowTitle("Keyboard shortcuts")
-        with_keys = [s for s in ACTIONS if s.keys]
-        self.table = QTableWidget(len(with_keys), 3, self)
-        self.table.setHorizontalHeaderLabels(["Keys", "Action", "Menu"])
-        self.table.verticalHeader().hide()
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        self.table.setShowGrid(False)
-        self.table.setAlternatingRowColors(True)
-        self.table.setEditTriggers(QTableWidget.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QTableWidget.SelectionBehavior.SelectRows)
-        for row, action_spec in enumerate(with_keys):
-            for column, text in enumerate((key_text(action_spec), action_spec.text.replace("&", ""),
-                                           plain_menu_name(action_spec.menu))):
-                item = QTableWidgetItem(text)
-                item.setToolTip(action_spec.tip)
-                self.table.setItem(row, column, item)
-        header = self.table.horizontalHeader()
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.ResizeToContents)
-        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
-        buttons.rejected.connect(self.reject)
-        layout = QVBoxLayout(self)
-        layout.addWidget(self.table)
-        layout.addWidget(buttons)
-        wanted = 40 + (len(with_keys) + 3) * (self.table.fontMetrics().height() + 8)
-        room = self.screen().availableGeometry().height() * 9 // 10  # the table scrolls beyond that
-        self.resize(600, min(wanted, room))
-
-    def listed_keys(self) -> list[str]:
-        return [self.table.item(row, 0).text() for row in range(self.table.rowCount())]

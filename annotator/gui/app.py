@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
 from annotator.gui.about import APP_NAME, app_icon
-from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.actions import Actions, Menus, bind_actions
 from annotator.gui.appearance import Appearance
 from annotator.gui.collector import GuiThreadCollector
 from annotator.gui.corpus_search import CorpusSearch
@@ -24,6 +24,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
+from annotator.gui.preferences.controller import Preferences
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.replace_controller import ReplaceController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
@@ -86,11 +87,12 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
                                timeline=workspace.timeline, team=window.team, appearance=window.appearance,
                                search=window.search)
+    window.preferences = Preferences(window, settings, SimpleNamespace(
+        actions=actions, menus=menus, navigator=navigator, workspace=workspace, playback=playback, controller=controller,
+        appearance=window.appearance))
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
-    keys = all_key_sequences()
-    navigator.editor.set_passthrough_keys(keys)
-    navigator.table.set_passthrough_keys(keys)
+    window.preferences.start()  # the user's own keys, and the text fields let them through
     navigator.show_document(None)
     window.restore_layout()
     return window

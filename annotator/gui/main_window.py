@@ -18,7 +18,7 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QVBoxLayout, 
 
 from annotator.file_name_text import name_from_text
 from annotator.gui.about import APP_NAME, show_about
-from annotator.gui.actions import Actions, Menus, ShortcutsDialog, build_actions, build_menus
+from annotator.gui.actions import Actions, Menus, build_actions, build_menus
 from annotator.gui.help_links import add_help_links
 from annotator.gui.settings import AppSettings
 from annotator.gui.window_geometry import fit_on_screen, restore_layout, save_layout, size_for_first_start
@@ -29,6 +29,7 @@ if TYPE_CHECKING:  # the parts gui/app.py puts in the window; the shell itself n
     from annotator.gui.markers_controller import MarkersController
     from annotator.gui.navigation import Navigator
     from annotator.gui.playback import Playback
+    from annotator.gui.preferences.controller import Preferences
     from annotator.gui.recovery import RecoveryWatcher
     from annotator.gui.team_switch import TeamSwitch
     from annotator.gui.workspace import Workspace
@@ -49,6 +50,7 @@ class MainWindow(QMainWindow):
     exports: ExportMenu
     recovery: RecoveryWatcher
     team: TeamSwitch
+    preferences: Preferences
 
     def __init__(self, settings: AppSettings, parent: QWidget | None = None):
         super().__init__(parent)
@@ -107,12 +109,6 @@ class MainWindow(QMainWindow):
 
     def show_status(self, text: str) -> None:
         self.statusBar().showMessage(text, STATUS_SECONDS * 1000)
-
-    def show_shortcuts(self) -> ShortcutsDialog:
-        dialog = ShortcutsDialog(self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.show()
-        return dialog
 
     def show_about(self) -> None:
         show_about(self)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from annotator.audio import Clip, Player, PlayerState, concatenate, load_audio
+from annotator.audio.player import BACK_SECONDS
 from annotator.errors import AnnotatorError
 from annotator.log.audio_refs import AudioResolver
 from annotator.log.elements import Turn
@@ -29,6 +30,7 @@ class Playback(QObject):
         super().__init__(parent)
         self.player = player if player is not None else Player()
         self.speed = 1.0  # what the annotator chose; the player may be at 1x while it cannot be honoured
+        self.back_seconds = BACK_SECONDS  # Playback > Back's jump (the back_seconds preference)
         self.turn: Turn | None = None
         self.clip: Clip | None = None
         self.clip_source: tuple[Turn, str] | None = None  # the turn and direction the clip starts with
@@ -102,8 +104,10 @@ class Playback(QObject):
             self.show_turn(self.turn)
         self._play(self.player.replay)
 
-    def back(self, seconds: float) -> None:
-        self._do(lambda: self.player.back(seconds))
+    def back(self, seconds: float | None = None) -> None:
+        """Jump SECONDS back in the clip (default: back_seconds)."""
+        jump = self.back_seconds if seconds is None else seconds
+        self._do(lambda: self.player.back(jump))
         self.position_changed.emit(self.player.position)
 
     def seek(self, seconds: float) -> None:

@@ -20,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 from annotator.errors import AnnotatorError
+from annotator.file_name_text import name_from_text
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, tell_set_aside
 from annotator.gui.theme import theme_colour
@@ -71,11 +72,16 @@ class RecoveryWatcher(QObject):
     # --- opening ----------------------------------------------------------------------------
     def ask_how_to_open(self, path: Path) -> str | None:
         """'edit', 'read-only' or None (do not open): asked only when another window holds PATH."""
-        others = others_holding(path.resolve(), self.instance)
+        others = others_holding(path.resolve(), self.instance, self._journal_folder())
         if not others:
             return "edit"
         mode, self._taken_over = ask_open_elsewhere(self.parent_widget, path, others)
         return mode
+
+    def _journal_folder(self) -> Path | None:
+        """The folder Preferences > Paths names (stored as name_text), or None: the per-user data folder."""
+        chosen = self.controller.settings.journal_folder
+        return Path(name_from_text(chosen)) if chosen else None
 
     def _opened(self, document: LogDocument) -> None:
         retired, self._retired = self._retired, None
@@ -84,7 +90,7 @@ class RecoveryWatcher(QObject):
                 retired.close(release=True)
             self._taken_over = set()
             return
-        journal = RecoveryJournal(document, instance=self.instance)
+        journal = RecoveryJournal(document, folder=self._journal_folder(), instance=self.instance)
         try:
             journal.hold()
         except AnnotatorError as error:
@@ -135,7 +141,7 @@ class RecoveryWatcher(QObject):
             self.warning.hide()
             return
         self.warning.setText(f"⚠ Unsaved work is not protected: the recovery journal cannot be written ({message}). "
-                             f"Save with Ctrl+S, and make {journal_dir()} writable (or set ANNOTATOR_DATA_DIR "
+                             f"Save with Ctrl+S, and make {self._journal_folder() or journal_dir()} writable (or set ANNOTATOR_DATA_DIR "
                              "to a writable folder); this stays until the journal is written again.")
         self.warning.setToolTip(self.warning.text())
         self.warning.show()

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 from annotator.gui.collector import GuiThreadCollector
 from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import AppSettings
+from annotator.gui.theme import applied_theme, apply_theme
 
 OFFSCREEN_NOTICES = r"This plugin does not support"
 
@@ -84,6 +85,14 @@ def fail_on_unhandled_exceptions(qapp, request):
         errors.lines.clear()
     if caught or errors.lines:
         pytest.fail("unhandled exception(s):\n" + "\n".join(caught + errors.lines), pytrace=False)
+
+
+@pytest.fixture(autouse=True)
+def desktop_theme_after(qapp):
+    """The theme is the application's, not a window's: a test that chose one leaves the desktop's behind."""
+    yield
+    if applied_theme(qapp) != "system":
+        apply_theme(qapp, "system")
 
 
 @pytest.fixture(autouse=True)

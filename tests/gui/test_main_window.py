@@ -9,7 +9,8 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent, QKeySeque
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 
 from annotator.analysis.validation import Severity, validate_document
-from annotator.gui.actions import ACTIONS, ShortcutsDialog, all_key_sequences, key_text
+from annotator.gui.actions import ACTIONS, all_key_sequences, key_text
+from annotator.gui.keys.dialog import ShortcutsDialog
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.gui.models.turn_table import Column
 from annotator.gui.settings import AppSettings

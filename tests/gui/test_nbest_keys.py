@@ -7,7 +7,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.actions import ShortcutsDialog
+from annotator.gui.keys.dialog import ShortcutsDialog
 from annotator.gui.views.nbest_pane import NO_LIST_TEXT, TRUTH_MARK
 from tests.gui.conftest import press, type_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log

@@ -28,13 +28,6 @@ HARD_CODED = re.compile(r"""QColor\(\s*["'\d]|["']#[0-9a-fA-F]{3,8}["']|(?<!&)#[
                         r"""|\bcolor:\s*[a-z]|Qt\.(?:GlobalColor\.)?(?:""" + "|".join(GLOBAL_COLOURS) + r")\b")
 
 
-@pytest.fixture
-def restore_theme(qapp):
-    """The application as the desktop shows it again after the test (the theme is the application's)."""
-    yield
-    apply_theme(qapp, "system")
-
-
 def luminance(colour: QColor) -> float:
     def channel(value: int) -> float:
         value /= 255
@@ -105,7 +98,7 @@ def test_the_dark_palette_reads_at_wcag_aa():
     assert palette.color(Role.Window).lightness() < 128 and palette.color(Role.Base).lightness() < 128
 
 
-def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, make_window, raw_log, restore_theme):
+def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, make_window, raw_log):
     window = make_window(raw_log)
     app = QApplication.instance()
     theme_menu = window.findChild(QMenu, "theme_menu")
@@ -141,7 +134,7 @@ def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, mak
     assert app.palette().color(Role.Window).lightness() < 128
 
 
-def test_light_forces_the_standard_palette_and_system_gives_back_the_desktops(qtbot, main_window, restore_theme):
+def test_light_forces_the_standard_palette_and_system_gives_back_the_desktops(qtbot, main_window):
     app = QApplication.instance()
     desktop = QPalette(app.palette())
     main_window.appearance.set_theme("dark")
@@ -155,7 +148,7 @@ def test_light_forces_the_standard_palette_and_system_gives_back_the_desktops(qt
     assert main_window.appearance.themes.checkedAction().data() == "system"
 
 
-def test_system_follows_a_change_of_the_desktops_scheme_and_a_forced_theme_does_not(qapp, restore_theme):
+def test_system_follows_a_change_of_the_desktops_scheme_and_a_forced_theme_does_not(qapp):
     apply_theme(qapp, "system")
     desktop = qapp.palette().color(Role.Window)
     qapp.setPalette(dark_palette())  # what the application showed before the desktop changed its scheme
