@@ -14,6 +14,8 @@ from PySide6.QtWidgets import QApplication
 from annotator import __version__
 from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
+from annotator.gui.compare.browser_entry import add_compare_entry
+from annotator.gui.compare.controller import CompareController
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.main_window import MainWindow
@@ -67,13 +69,17 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.workspace, window.markers, window.exports = workspace, markers, exports
     window.recovery = recovery
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
+    window.compare = CompareController(window, navigator, controller, beside=workspace.timeline_dock)
+    add_compare_entry(workspace.browser, lambda file, index: workspace.open_session(file, index)
+                      and window.compare.show_compare())
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline, team=window.team)
+                               timeline=workspace.timeline, team=window.team,
+                               compare=window.compare)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()

@@ -34,3 +34,9 @@ def theme_colour(name: str, dark: bool | None = None) -> QColor:
     """The colour NAME means in the dark or light scheme (the one shown now when DARK is None)."""
     pair = THEME_COLOURS[name]
     return QColor(pair.dark if (is_dark() if dark is None else dark) else pair.light)
+
+# Compare (gui/compare): the annotators' differing words, and the rows where they disagree.
+THEME_COLOURS["compare_word_differs"] = ColourPair(
+    "#ffcf8a", "#8a5200", "a word of one annotator's transcription that another annotator did not write there")
+THEME_COLOURS["compare_disagreement"] = ColourPair(
+    "#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators disagree")
