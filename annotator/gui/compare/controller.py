@@ -26,6 +26,7 @@ from annotator.log.elements import Session, Turn
 from annotator.team.files import human_path_of
 
 Area = Qt.DockWidgetArea
+COMPARE_HEIGHT = 0.45  # of the window, when Compare is first shown
 
 
 class CompareController(QObject):
@@ -53,7 +54,9 @@ class CompareController(QObject):
         document = self.controller.document
         if document is None:
             return False
-        self.dock.show()
+        if not self.dock.isVisible():  # the table's rows need more room than the timeline's strip
+            self.dock.show()
+            self.window.resizeDocks([self.dock], [round(self.window.height() * COMPARE_HEIGHT)], Qt.Orientation.Vertical)
         self.dock.raise_()
         try:
             works = load_works(document.path)

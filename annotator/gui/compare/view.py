@@ -3,7 +3,7 @@ annotators side by side (model.CompareModel) drawn as rich text, and the Save ad
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
@@ -26,12 +26,14 @@ CELL_MARGIN = 3
 class RichTextDelegate(QStyledItemDelegate):
     """Draws a cell's DisplayRole as rich text (the word diff's highlighted spans), wrapped to the column."""
 
-    def _document(self, option: QStyleOptionViewItem, index: QModelIndex, width: int) -> QTextDocument:
+    def _document(self, option: QStyleOptionViewItem, index: QModelIndex, width: int | None) -> QTextDocument:
+        """The cell's rich text wrapped to WIDTH (None: unwrapped)."""
         document = QTextDocument()
         document.setDefaultFont(option.font)
         document.setDocumentMargin(CELL_MARGIN)
         document.setHtml(index.data() or "")
-        document.setTextWidth(max(width, 1))
+        if width is not None:
+            document.setTextWidth(max(width, 1))
         return document
 
     def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
@@ -52,9 +54,15 @@ class RichTextDelegate(QStyledItemDelegate):
         painter.restore()
 
     def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+        """As wide as the text unwrapped (for the columns fitted to their contents), as high as the text
+        wrapped to the column's present width."""
         self.initStyleOption(option, index)
-        document = self._document(option, index, option.rect.width() if option.rect.width() > 0 else 200)
-        return QSize(round(document.idealWidth()), round(document.size().height()))
+        document = self._document(option, index, None)
+        width = round(document.idealWidth())
+        table = option.widget
+        if isinstance(table, QTableView) and table.columnWidth(index.column()) > 0:
+            document.setTextWidth(table.columnWidth(index.column()))
+        return QSize(width, round(document.size().height()))
 
 
 class CompareView(QWidget):
@@ -83,7 +91,10 @@ class CompareView(QWidget):
         self.table.verticalHeader().hide()
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        header.sectionResized.connect(lambda *_: self.table.resizeRowsToContents())
+        self._refit = QTimer(self)  # rows are fitted once the columns have their widths, not at every step
+        self._refit.setSingleShot(True)
+        self._refit.timeout.connect(self.table.resizeRowsToContents)
+        header.sectionResized.connect(lambda *_: self._refit.start(0))
         top = QHBoxLayout()
         top.addWidget(self.message, 1)
         top.addWidget(self.save_button)
@@ -96,6 +107,10 @@ class CompareView(QWidget):
         self.model.dataChanged.connect(lambda first, _last: self.table.resizeRowToContents(first.row()))
         self.table.clicked.connect(lambda index: self.row_chosen.emit(index.row()))
         self.show_message(self.message.text())
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._refit.start(0)
 
     def show_message(self, text: str) -> None:
         """Only TEXT: nothing to compare."""
@@ -110,7 +125,7 @@ class CompareView(QWidget):
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
         source = self.model.source_column()
         header.setSectionResizeMode(source, QHeaderView.ResizeMode.ResizeToContents)
-        self.table.resizeRowsToContents()
+        self._refit.start(0)
 
     def select_row(self, row: int | None) -> None:
         if row is None:
