@@ -82,8 +82,8 @@ def test_compare_shows_each_annotator_side_by_side_with_the_differing_words_high
     assert _cell(compare, 5, 2) == "<i>(none)</i>"
     assert ">1</span>" in _cell(compare, 6, 1) and ">0</span>" in _cell(compare, 6, 2)
     assert [model.disagrees(row) for row in range(model.rowCount())] == [True, False, False, True, True, False, True]
-    assert [_cell(compare, row, 4) for row in (0, 1, 4, 6)] == ["disagree", "agreed", "agreed, concepts disagree",
-                                                               "task completion disagree"]
+    assert [_cell(compare, row, 4) for row in (0, 1, 4, 6)] == [
+        "disagree", "agreed (taken on saving)", "agreed (taken on saving), concepts disagree", "task completion disagree"]
     assert "4 disagreement(s)" in window.statusBar().currentMessage()
 
 
@@ -102,6 +102,12 @@ def test_f6_goes_to_each_disagreement_in_order_and_selects_its_turn(qtbot, make_
     assert _selected(window) == ("10", "10")
     press(qtbot, window, Key.Key_F6, Mod.ShiftModifier)
     assert _selected(window) == ("8", "8")
+    window.navigator.select_turn(_turn(window, "5"))  # a system turn between user turns 4 and 6
+    press(qtbot, window, Key.Key_F6)
+    assert _selected(window) == ("8", "8")
+    window.navigator.select_turn(_turn(window, "5"))
+    press(qtbot, window, Key.Key_F6, Mod.ShiftModifier)
+    assert _selected(window) == ("2", "2")
 
 
 def test_selecting_a_turn_in_the_turn_table_selects_its_compare_row(qtbot, make_window, two):

@@ -123,10 +123,7 @@ class CompareController(QObject):
         if self._not_open():
             return False
         model = self.view.model
-        start = self.view.current_row()
-        if start is None:
-            start = -1 if step > 0 else model.rowCount()
-        row = start + step
+        row = self._start(step) + step
         while 0 <= row < model.rowCount() and not model.disagrees(row):
             row += step
         if not 0 <= row < model.rowCount():
@@ -138,6 +135,19 @@ class CompareController(QObject):
         if turn is not None:
             self.navigator.select_turn(turn, focus_editor=True)
         return True
+
+    def _start(self, step: int) -> int:
+        """Where the search starts: the task completion row when it is selected, else the turn selected in the
+        turn table (a system turn: between the user turns around it), else the selected row or an end."""
+        model, current = self.view.model, self.view.current_row()
+        turn = self.navigator.current_turn()
+        if turn is None or (current is not None and current == model.task_row()):
+            return current if current is not None else (-1 if step > 0 else model.rowCount())
+        row = model.row_of_turn(turn.index)
+        if row is not None:
+            return row
+        after = model.rows_before(turn.index)  # the first row of a turn after this one
+        return after - 1 if step > 0 else after
 
     # --- taking a version -------------------------------------------------------------------
     def take(self, annotator: int) -> bool:
@@ -195,7 +205,7 @@ class CompareController(QObject):
     def save_adjudication(self) -> bool:
         """Take the agreed values nobody changed (one undoable step), write the log itself (NAME.orig.xml
         kept on the first save) and the sidecar beside it."""
-        if self._not_open() or self.controller.read_only:
+        if self._not_open():
             return False
         self.controller.flush_pending_edits()
         comparison = self.comparison

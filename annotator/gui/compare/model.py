@@ -15,8 +15,8 @@ import html
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QBrush
 
-from annotator.agreement.adjudication import CONCEPTS, LEFT, TRANSCRIPTION, value_text
-from annotator.gui.compare.comparison import Comparison, Row, current_value, rows_of
+from annotator.agreement.adjudication import AGREED, CONCEPTS, LEFT, TRANSCRIPTION, value_text
+from annotator.gui.compare.comparison import Comparison, Row, current_value, rows_of, same_value
 from annotator.gui.compare.word_diff import differing_words, words_html
 from annotator.gui.theme import theme_colour
 from annotator.log.document import AnnotationChange
@@ -61,6 +61,10 @@ class CompareModel(QAbstractTableModel):
     def row_of_turn(self, turn_index: int) -> int | None:
         return self._row_of_turn.get(turn_index)
 
+    def rows_before(self, turn_index: int) -> int:
+        """How many rows show turns that come before the turn at TURN_INDEX."""
+        return sum(1 for row in self.rows if row.turn is not None and row.turn.index < turn_index)
+
     def task_row(self) -> int | None:
         return len(self.rows) - 1 if self.rows else None
 
@@ -68,7 +72,7 @@ class CompareModel(QAbstractTableModel):
         return any(self.comparison.disagrees(key) for key in self.rows[row].keys())
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
-        if not self.rows or change.session is not self.rows[0].session:
+        if not self.rows or change.session != self.rows[0].session:
             return
         row = self.task_row() if change.turn is None else self.row_of_turn(change.turn.index)
         if row is not None:
@@ -122,8 +126,12 @@ class CompareModel(QAbstractTableModel):
         return self._annotator_html(row, column - 1)
 
     def _source_text(self, key) -> str:
-        source = self.comparison.source(key)
+        comparison = self.comparison
+        source = comparison.source(key)
         shown = "disagree" if source == LEFT else source
+        if source == AGREED and not same_value(key[2], current_value(comparison.document, key),
+                                               comparison.decisions[key].value):
+            shown = "agreed (taken on saving)"
         return shown if key[2] == TRANSCRIPTION else f"{key[2].replace('_', ' ')} {shown}"
 
     def _annotator_html(self, row: Row, annotator: int) -> str:

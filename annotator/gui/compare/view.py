@@ -122,9 +122,7 @@ class CompareView(QWidget):
         header = self.table.horizontalHeader()
         if self.model.columnCount() == 0:
             return
-        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
-        source = self.model.source_column()
-        header.setSectionResizeMode(source, QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)  # the others share the rest
         self._refit.start(0)
 
     def select_row(self, row: int | None) -> None:
