@@ -61,7 +61,7 @@ MAY_IMPORT = {
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
     "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
-    "gui": OUTPUTS | {"imports", "export"},
+    "gui": OUTPUTS | {"imports", "export", "agreement"},  # Compare reads and records as `annotator adjudicate`
     "cli": OUTPUTS | {"imports", "export", "gui", "agreement"},  # `annotator gui` starts the window
 }
 

@@ -47,6 +47,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "(marks the corpus folder with .annotator-team)", checkable=True, separator_before=True),
     ActionSpec("annotator_name", "team.ask_annotator_name", "&File", "Annotator &name…", (),
                "Who you are in team mode: your work is saved to LOG-human-NAME.xml (default: your login name)"),
+    ActionSpec("compare", "compare.show_compare", "&File", "Co&mpare annotators", ("Ctrl+Shift+C",),
+               "Show every annotator's LOG-human-NAME.xml beside the log side by side, their differing words "
+               "highlighted, to adjudicate", separator_before=True),
+    ActionSpec("save_adjudication", "compare.save_adjudication", "&File", "Save a&djudication", (),
+               "Save the adjudicated values into the log itself (team mode too) and record where each came from "
+               "in LOG.adjudication.csv"),
     ActionSpec("close", "controller.close_document", "&File", "&Close", ("Ctrl+W",), "Close the log", separator_before=True),
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),
@@ -78,6 +84,12 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Go to the next validation finding and the turn it is about", separator_before=True, args=(+1,)),
     ActionSpec("previous_finding", "workspace.step_finding", "&Navigate", "Previous findin&g", ("Shift+F8",),
                "Go to the previous validation finding and the turn it is about", args=(-1,)),
+    ActionSpec("next_disagreement", "compare.step_disagreement", "&Navigate", "Next disag&reement", ("F6",),
+               "In Compare, go to the next turn (or task completion) the annotators disagree on",
+               separator_before=True, args=(+1,)),
+    ActionSpec("previous_disagreement", "compare.step_disagreement", "&Navigate", "Previous dis&agreement",
+               ("Shift+F6",), "In Compare, go to the previous turn (or task completion) the annotators disagree on",
+               args=(-1,)),
     ActionSpec("doubtful_first", "navigator.set_doubtful_first", "&Navigate", "Most &doubtful turn first", (),
                "Ctrl+Enter goes to the most doubtful user turn still to transcribe, not the next in log order",
                checkable=True, separator_before=True),
@@ -103,6 +115,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("task_completed", "navigator.set_task_completion", "Anno&tate", "Task c&ompleted", ("Ctrl+Alt+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
     ActionSpec("task_not_completed", "navigator.set_task_completion", "Anno&tate", "Task &not completed", ("Ctrl+Alt+0",), "Mark the session's task as not completed (0)", args=(TASK_NOT_COMPLETED,)),
     ActionSpec("task_unset", "navigator.set_task_completion", "Anno&tate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
+    *(ActionSpec(f"take_annotator_{letter.lower()}", "compare.take", "Anno&tate", f"Take annotator {letter}'s version",
+                 (f"Alt+{letter}",), f"In Compare, take annotator {letter}'s transcription and concepts of the selected "
+                 "turn (or task completion) into the log", separator_before=index == 0, args=(index,))
+      for index, letter in enumerate("ABCD")),
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
     ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio (Preferences > Playback sets how far)"),

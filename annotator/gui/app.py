@@ -16,6 +16,8 @@ from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, bind_actions
 from annotator.gui.appearance import Appearance
 from annotator.gui.collector import GuiThreadCollector
+from annotator.gui.compare.browser_entry import add_compare_entry
+from annotator.gui.compare.controller import CompareController
 from annotator.gui.corpus_search import CorpusSearch
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
@@ -79,6 +81,9 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.search = SimpleNamespace(find=find, corpus=CorpusSearch(window, navigator, workspace, find),
                                     replace=ReplaceController(window, navigator, controller, workspace, find))
     window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
+    window.compare = CompareController(window, navigator, controller, beside=workspace.timeline_dock)
+    add_compare_entry(workspace.browser, lambda file, index: workspace.open_session(file, index)
+                      and window.compare.show_compare())
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
     window.open_requested.connect(navigator.open_path)
@@ -86,7 +91,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
                                timeline=workspace.timeline, team=window.team, appearance=window.appearance,
-                               search=window.search)
+                               search=window.search, compare=window.compare)
     window.preferences = Preferences(window, settings, SimpleNamespace(
         actions=actions, menus=menus, navigator=navigator, workspace=workspace, playback=playback, controller=controller,
         appearance=window.appearance))

@@ -267,8 +267,17 @@ class DocumentController(QObject):
         document = self._document_to_save()
         if document is None:
             return False
-        if self.team_work is not None:
-            return self._save_team_work(self.team_work)
+        return self._save_team_work(self.team_work) if self.team_work is not None else self._save_log(document)
+
+    def save_into_log(self) -> bool:
+        """Save into the log itself even in team mode: an adjudication (gui/compare) is the one truth."""
+        document = self._document_to_save()
+        saved = document is not None and self._save_log(document)
+        if saved and self.team_work is not None:
+            self.team_work.log_saved()  # what the log holds now is nobody's work
+        return saved
+
+    def _save_log(self, document: LogDocument) -> bool:
         overwrite = False
         if document.changed_on_disk():
             choice = self._ask_overwrite_or_reload(document.path)

@@ -31,7 +31,7 @@ from annotator.log.text import SHOWN_ID_CHARS, shorten
 NO_LOG_TEXT = "No log open: Ctrl+O opens one, File > Open Recent lists the last ones, or drop a log or a folder here"
 # Actions that need an open log; checkable ones (settings) stay enabled.
 NEEDS_A_LOG_MENUS = ("&Navigate", "Anno&tate", "&Playback")
-NEEDS_A_LOG = ("save", "save_as", "export_csv", "close")
+NEEDS_A_LOG = ("save", "save_as", "export_csv", "close", "compare", "save_adjudication")
 
 
 class Navigator(QObject):

@@ -103,6 +103,11 @@ THEME_COLOURS: dict[str, ColourPair] = {
                                         ("text",)),
     "search_current_hit_background": ColourPair("#ffc266", "#8a4a00", "the cell of the hit the find bar is on", FILL,
                                                 ("text",)),
+    # Compare (gui/compare): the annotators' differing words, and the rows where they disagree
+    "compare_word_differs": ColourPair("#ffcf8a", "#8a5200", "a word of one annotator's transcription that another "
+                                       "annotator did not write there", FILL, ("text",)),
+    "compare_disagreement": ColourPair("#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators "
+                                       "disagree", FILL, ("text",)),
 }
 
 DOUBT_COLOURS = _DOUBT  # one entry per analysis.doubt.DOUBT_STEPS

@@ -200,6 +200,12 @@ class Workspace(QObject):
         self._session_activated(summary.file, summary.session_index)
         return self.navigator.document is not document
 
+    def open_session(self, file: Path, session_index: int) -> bool:
+        """Show session SESSION_INDEX of the log FILE (opened if need be); False when the log did not open."""
+        self._session_activated(file, session_index)
+        document = self.navigator.document
+        return document is not None and document.path.resolve() == Path(file).resolve()
+
     def _session_activated(self, file: Path, session_index: int) -> None:
         if not self.navigator.open_path(file):
             return

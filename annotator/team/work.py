@@ -70,6 +70,10 @@ class TeamWork:
         write_human_file(self.file, self.own_annotations(), self.doc.sessions, annotator=self.annotator, changed=changed)
         self.doc.settle()
 
+    def log_saved(self) -> None:
+        """The document was written into the log itself (an adjudication): what it holds is now the log's, nobody's work."""
+        self.log_values = extract(self.doc)
+
     def close(self) -> None:
         self.doc.remove_listener(self._note)
 

@@ -1,0 +1,149 @@
+"""What Compare shows and records, without Qt: every annotator's work on the open log (their
+`X-human-NAME.xml` files beside it), decided field by field by the adjudication rule, and where each
+value of the document now comes from.
+
+A field is a turn's transcription or concepts, or a session's task completion, that some annotator
+gave. The annotators disagree on it when the rule (agreement.adjudication, the WER normalisation for
+transcriptions) does not call it agreed. Its source, for the sidecar: `agreed` (the annotators'
+common value, taken when saving unless the adjudicator changed it), `take:NAME` (the value of the
+annotator taken with Alt+letter, still in the document), `edited` (changed otherwise since Compare
+loaded) or `left` (a disagreement nobody resolved: the document keeps its value).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from annotator.agreement.adjudication import (
+    AGREED,
+    CONCEPTS,
+    LEFT,
+    TASK_COMPLETION,
+    TRANSCRIPTION,
+    Decision,
+    Value,
+    adjudicate,
+    value_text,
+)
+from annotator.agreement.sources import AnnotatorWork, WorkSpec, gather, read_file_work
+from annotator.log.concepts import reference_concepts
+from annotator.log.document import LogDocument
+from annotator.log.elements import Session, Turn
+from annotator.log.text import normalize_words
+from annotator.team.files import human_files_beside
+from annotator.team.work import places_of
+
+EDITED = "edited"
+TAKE_PREFIX = "take:"
+FieldKey = tuple[int, int | None, str]  # (session index, turn index or None for the session, field)
+
+
+def load_works(log_path: Path) -> list[AnnotatorWork]:
+    """Every annotator's work beside the log, in the order of their names; raises AnnotatorError for a file
+    that cannot be read (naming it and the place)."""
+    specs = [WorkSpec(name, (path,)) for name, path in human_files_beside(log_path).items()]
+    return gather(specs, lambda paths: [read_file_work(path) for path in paths])
+
+
+def current_value(document: LogDocument, key: FieldKey) -> Value | None:
+    session_index, turn_index, field = key
+    session = document.sessions[session_index]
+    if field == TASK_COMPLETION:
+        return session.task_completion
+    turn = session.turns[turn_index]
+    return turn.transcription if field == TRANSCRIPTION else reference_concepts(turn.facts())
+
+
+def same_value(field: str, one: Value | None, other: Value | None) -> bool:
+    """Equal as the rule compares them: transcriptions after the WER normalisation, the rest as they are."""
+    if field == TRANSCRIPTION and one is not None and other is not None:
+        return normalize_words(value_text(one)) == normalize_words(value_text(other))
+    return one == other
+
+
+class Comparison:
+    """The annotators' work on one open document, and the adjudicator's choices so far."""
+
+    def __init__(self, document: LogDocument, works: list[AnnotatorWork]):
+        self.document = document
+        self.works = works
+        self.names = [work.name for work in works]
+        places = places_of(document)
+        self.decisions: dict[FieldKey, Decision] = {}
+        for decision in adjudicate(works, None, document.sessions).decisions:
+            place = places.get(decision.session if decision.turn is None else decision.turn)
+            if place is not None:  # work on a session or turn this log lacks cannot be shown nor folded
+                self.decisions[(*place, decision.field)] = decision
+        self.initial = {key: current_value(document, key) for key in self.decisions}
+        self.taken: dict[FieldKey, str] = {}
+
+    def fields_of(self, session: Session, turn: Turn | None) -> dict[str, Decision]:
+        """The decided fields of TURN (None: of the session), by field name."""
+        turn_index = None if turn is None else turn.index
+        fields = (TASK_COMPLETION,) if turn is None else (TRANSCRIPTION, CONCEPTS)
+        return {field: self.decisions[key] for field in fields
+                if (key := (session.index, turn_index, field)) in self.decisions}
+
+    def given(self, key: FieldKey) -> dict[str, Value]:
+        decision = self.decisions.get(key)
+        return dict(decision.given) if decision is not None else {}
+
+    def disagrees(self, key: FieldKey) -> bool:
+        decision = self.decisions.get(key)
+        return decision is not None and decision.source != AGREED
+
+    def note_taken(self, key: FieldKey, name: str) -> None:
+        self.taken[key] = name
+
+    def source(self, key: FieldKey) -> str:
+        decision = self.decisions[key]
+        field, now = key[2], current_value(self.document, key)
+        name = self.taken.get(key)
+        if name is not None and same_value(field, now, self.given(key).get(name)):
+            return TAKE_PREFIX + name
+        if decision.source == AGREED and same_value(field, now, decision.value):
+            return AGREED
+        if not same_value(field, now, self.initial[key]):
+            return EDITED
+        return AGREED if decision.source == AGREED else LEFT
+
+    def agreed_to_take(self) -> list[tuple[FieldKey, Value]]:
+        """The agreed values the document does not hold yet and nobody changed: taken when saving."""
+        return [(key, decision.value) for key, decision in self.decisions.items()
+                if self.source(key) == AGREED and not same_value(key[2], current_value(self.document, key), decision.value)]
+
+    def record(self) -> list[Decision]:
+        """Every field as the sidecar records it: the value the document holds and where it came from
+        (no value for a field left), in log order."""
+        recorded = []
+        for key, decision in sorted(self.decisions.items(), key=lambda item: _log_order(item[0])):
+            source = self.source(key)
+            value = None if source == LEFT else current_value(self.document, key)
+            recorded.append(dataclasses.replace(decision, value=value, source=source))
+        return recorded
+
+
+def _log_order(key: FieldKey) -> tuple[int, float, int]:
+    session_index, turn_index, field = key
+    order = (TRANSCRIPTION, CONCEPTS, TASK_COMPLETION)
+    return session_index, float("inf") if turn_index is None else turn_index, order.index(field)
+
+
+@dataclass(frozen=True)
+class Row:
+    """One row of the Compare table: a user turn, or (TURN None) the session's task completion."""
+
+    session: Session
+    turn: Turn | None
+
+    def keys(self) -> tuple[FieldKey, ...]:
+        if self.turn is None:
+            return ((self.session.index, None, TASK_COMPLETION),)
+        return tuple((self.session.index, self.turn.index, field) for field in (TRANSCRIPTION, CONCEPTS))
+
+
+def rows_of(session: Session) -> list[Row]:
+    """The user turns of SESSION in log order, then its task completion."""
+    return [Row(session, turn) for turn in session.user_turns] + [Row(session, None)]
