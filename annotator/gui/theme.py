@@ -20,6 +20,8 @@ class ColourPair:
 
 
 THEME_COLOURS: dict[str, ColourPair] = {}
+# The listening kit's voice-activity strip under the waveform (gui/views/voice_activity_strip.py).
+THEME_COLOURS["voice_activity"] = ColourPair("#2e7d32", "#81c784", "speech found by the voice-activity detector")
 
 
 def is_dark() -> bool:
