@@ -13,7 +13,7 @@ What the two threads share, and why no lock is needed:
     callback while a stream runs and by the caller only while none runs;
   - `_seek_request` (a (number, frame) tuple, swapped whole) is how the caller
     moves a running stream: the callback applies each new number once;
-  - `_buffer` is replaced only while no stream runs;
+  - `_buffer` and `_end_frame` (where play_until stops) are replaced only while no stream runs;
   - `loop` is a bool the callback reads.
 """
 
@@ -58,6 +58,7 @@ class Player:
         self._reached_end = False
         self._seek_request = (0, 0)
         self._seek_seen = 0
+        self._end_frame: int | None = None  # play_until's stop, in frames of _buffer
 
     # -- what the caller reads -------------------------------------------------
 
@@ -129,6 +130,7 @@ class Player:
         self._buffer = clip.samples
         self._frame = 0
         self._delivered = 0
+        self._end_frame = None
         if self._speed != 1.0:
             try:
                 self._buffer = self._buffer_for(self._speed, None)
@@ -149,8 +151,18 @@ class Player:
         if self._state is PlayerState.PLAYING and not self._reached_end:
             return
         self._halt_stream()
+        self._end_frame = None
         if self._frame >= self._buffer.shape[0]:
             self._frame = 0
+        self._start_stream()
+
+    def play_until(self, seconds: float) -> None:
+        """Play from the position to SECONDS of the clip (not looping), then stop there: the state becomes
+        STOPPED with the position at SECONDS, and play() carries on from it."""
+        if self._clip is None:
+            raise AudioError("nothing to play: no audio is loaded")
+        self._halt_stream()
+        self._end_frame = self._frame_at(seconds)
         self._start_stream()
 
     def pause(self) -> None:
@@ -168,6 +180,7 @@ class Player:
         """Stop, release the device and go back to the start."""
         self._close_stream()
         self._frame = 0
+        self._end_frame = None
         self._state = PlayerState.STOPPED
 
     def replay(self) -> None:
@@ -176,6 +189,7 @@ class Player:
             raise AudioError("nothing to play: no audio is loaded")
         self._halt_stream()
         self._frame = 0
+        self._end_frame = None
         self._start_stream()
 
     def seek(self, seconds: float) -> None:
@@ -225,7 +239,8 @@ class Player:
     def _callback(self, outdata: np.ndarray, frames: int, time_info: Any, status: Any) -> None:
         """PortAudio's thread: copy samples, advance counters, flag the end. Nothing else."""
         buffer = self._buffer
-        total = buffer.shape[0]
+        end = self._end_frame
+        total = buffer.shape[0] if end is None else min(end, buffer.shape[0])
         number, target = self._seek_request
         if number != self._seek_seen:
             self._seek_seen = number
@@ -239,7 +254,7 @@ class Player:
                 written += count
                 position += count
             if position >= total:
-                if self._loop:
+                if self._loop and end is None:
                     position = 0
                     continue
                 outdata[written:] = 0
@@ -297,6 +312,8 @@ class Player:
         self._halt_stream()
         old_total = self._buffer.shape[0]
         self._frame = min(buffer.shape[0], round(self._frame * buffer.shape[0] / old_total))
+        if self._end_frame is not None:
+            self._end_frame = min(buffer.shape[0], round(self._end_frame * buffer.shape[0] / old_total))
         self._buffer = buffer
         if was_playing:
             self._start_stream()

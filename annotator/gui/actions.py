@@ -127,8 +127,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("other_side", "workspace.play_other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
                "Play once the system prompt a user turn answers (or the reply to a system turn); "
                "Ctrl+Space still plays the turn's own audio"),
+    ActionSpec("replay_slower", "workspace.listening.replay_slower", "&Playback", "Replay the last 2 s &slower",
+               ("Ctrl+Shift+Left",), "Play the 2 seconds before the cursor again at 0.75x, pitch kept, then stop there"),
     ActionSpec("auto_play", "navigator.set_auto_play", "&Playback", "&Auto-play next turn", (), "Start the next turn's audio after Ctrl+Enter", checkable=True, separator_before=True),
     ActionSpec("loop", "workspace.set_loop", "&Playback", "&Loop turn", (), "Repeat the turn's audio until stopped", checkable=True),
+    ActionSpec("normalise_loudness", "workspace.listening.set_normalise_loudness", "&Playback",
+               "&Normalise loudness", (), "Play quiet turns at a common loudness (ITU-R BS.1770, -23 LUFS by default, "
+               "peaks limited); the audio files never change", checkable=True),
+    ActionSpec("pause_while_typing", "workspace.listening.set_pause_while_typing", "&Playback",
+               "Pause &while typing", (), "A keystroke in the transcription editor pauses playback; it resumes "
+               "(a second earlier) once you stop typing", checkable=True),
     ActionSpec("load_markers", "markers.load_with_dialog", "&Markers", "&Load markers…", ("Ctrl+M",),
                "Load Rasa-style marker definitions (YAML): a timeline lane and a session-browser column each"),
     ActionSpec("load_kpis", "markers.load_kpis", "&Markers", "Load the shipped &KPIs", (),

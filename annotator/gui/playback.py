@@ -5,6 +5,10 @@ QObject starts and stops it on the GUI thread and polls its frame counter
 about 30 times a second to move the cursors. Every problem (no device, a
 missing or unreadable file) becomes a one-line `message_shown`, never an
 exception in the window.
+
+The listening kit (README "A listening kit for telephone speech") lives here too: quiet turns are played
+louder (audio/loudness.py; only the samples handed to the player, never the file), resuming after a pause
+starts `rewind_on_resume` seconds earlier, and replay_slower() plays the last seconds again at 0.75x.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from annotator.audio import Clip, Player, PlayerState, concatenate, load_audio
+from annotator.audio.loudness import DEFAULT_TARGET_LUFS, normalise, normalise_parts
 from annotator.audio.player import BACK_SECONDS
 from annotator.errors import AnnotatorError
 from annotator.log.audio_refs import AudioResolver
@@ -19,6 +24,7 @@ from annotator.log.elements import Turn
 from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
 
 POLL_MS = 33
+SLOW_REPLAY_SECONDS, SLOW_REPLAY_SPEED = 2.0, 0.75
 
 
 class Playback(QObject):
@@ -35,6 +41,10 @@ class Playback(QObject):
         self.clip: Clip | None = None
         self.clip_source: tuple[Turn, str] | None = None  # the turn and direction the clip starts with
         self._resolvers: dict[str, AudioResolver] = {}
+        self.normalise_loudness = True
+        self.loudness_target = DEFAULT_TARGET_LUFS
+        self.rewind_on_resume = 1.0  # seconds; 0: resume where it paused
+        self._slow_replay = False  # replay_slower() is playing: the chosen speed comes back when it stops
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -79,11 +89,14 @@ class Playback(QObject):
 
     def _load(self, clip: Clip | None, message: str = "") -> None:
         self.clip = clip
+        self._slow_replay = False
         try:
             if clip is None:
                 self.player.unload()
             else:
-                self.player.load(clip)
+                played, note = self._for_playing(clip)
+                message = "; ".join(text for text in (message, note) if text)
+                self.player.load(played)
         except AnnotatorError as error:
             message = str(error)
         self.clip_changed.emit(None if clip is None else clip.samples, 0 if clip is None else clip.samplerate, message)
@@ -91,13 +104,79 @@ class Playback(QObject):
         if message:
             self.message_shown.emit(message)
 
+    def _for_playing(self, clip: Clip) -> tuple[Clip, str]:
+        """The clip the player gets: CLIP, its quiet parts raised to the loudness target when normalising
+        (each part of an exchange on its own), and why it was left as recorded when it could not be."""
+        if not self.normalise_loudness:
+            return clip, ""
+        if len(clip.parts) > 1:
+            spans = [(round(part.start * clip.samplerate), round((part.start + part.duration) * clip.samplerate))
+                     for part in clip.parts]
+            samples, note = normalise_parts(clip.samples, clip.samplerate, spans, self.loudness_target), ""
+        else:
+            result = normalise(clip.samples, clip.samplerate, self.loudness_target)
+            samples, note = result.samples, result.note
+        if samples is clip.samples:
+            return clip, note
+        return Clip(samples, clip.samplerate, clip.path, clip.parts), note
+
+    def set_normalise_loudness(self, on: bool, target: float | None = None) -> None:
+        """Normalise (or not) from now on; the loaded clip is played the new way from where it is."""
+        self.normalise_loudness = on
+        if target is not None:
+            self.loudness_target = target
+        if self.clip is None:
+            return
+        state, position = self.player.state, self.player.position
+        played, _ = self._for_playing(self.clip)
+        self._do(lambda: self.player.load(played))
+        self._do(lambda: self.player.seek(position))
+        if state is PlayerState.PLAYING:
+            self._play(self.player.play)
+
     # --- the PlaybackHook the window calls -------------------------------------------
     def toggle(self) -> None:
         """Ctrl+Space: pause what plays; otherwise play the shown turn's own audio (after the other
-        side or an exchange was heard, its own audio is loaded again first)."""
+        side or an exchange was heard, its own audio is loaded again first). Resuming after a pause
+        starts `rewind_on_resume` seconds earlier."""
         if self.player.state is not PlayerState.PLAYING and not self.plays_own_audio and self.turn is not None:
             self.show_turn(self.turn)
+        if self.player.state is PlayerState.PAUSED:
+            self.resume()
+            return
         self._play(self.player.toggle)
+
+    def pause(self) -> None:
+        self._do(self.player.pause)
+
+    def resume(self) -> None:
+        """Play on from a pause, `rewind_on_resume` seconds earlier (not before the clip's start)."""
+        if self.player.state is not PlayerState.PAUSED:
+            return
+        if self.rewind_on_resume > 0:
+            self.player.seek(max(0.0, self.player.position - self.rewind_on_resume))
+        self._play(self.player.play)
+
+    def replay_slower(self) -> None:
+        """Ctrl+Shift+Left: the last SLOW_REPLAY_SECONDS before the position again at SLOW_REPLAY_SPEED,
+        pitch kept (at 1x, saying why, without the stretching tool); then it stops where it was, and
+        Ctrl+Space carries on from there at the chosen speed."""
+        if self.clip is None:
+            self.message_shown.emit("Nothing to replay: no audio is loaded")
+            return
+        end = self.player.position
+        if end <= 0.0:
+            self.message_shown.emit("Nothing to replay yet: play the turn first")
+            return
+        try:
+            self.player.speed = SLOW_REPLAY_SPEED
+        except AnnotatorError as error:
+            self.message_shown.emit(f"Replaying at {self.player.speed:g}×, not {SLOW_REPLAY_SPEED:g}×: {error}")
+        self._slow_replay = True
+        self._do(lambda: self.player.seek(max(0.0, end - SLOW_REPLAY_SECONDS)))
+        self._do(lambda: self.player.play_until(end))
+        if self.player.state is not PlayerState.PLAYING:
+            self._end_slow_replay()
 
     def replay(self) -> None:
         if not self.plays_own_audio and self.turn is not None:
@@ -210,6 +289,13 @@ class Playback(QObject):
         self.position_changed.emit(position)
         if self.player.state is not PlayerState.PLAYING:
             self._reflect_state()
+            self._end_slow_replay()
+
+    def _end_slow_replay(self) -> None:
+        """After a slow replay the chosen speed comes back (its buffer is cached: no second stretch)."""
+        if self._slow_replay:
+            self._slow_replay = False
+            self._apply_speed()
 
 
 

@@ -108,6 +108,8 @@ THEME_COLOURS: dict[str, ColourPair] = {
                                        "annotator did not write there", FILL, ("text",)),
     "compare_disagreement": ColourPair("#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators "
                                        "disagree", FILL, ("text",)),
+    # the listening kit's voice-activity strip under the waveform (gui/views/voice_activity_strip.py)
+    "voice_activity": ColourPair("#2e7d32", "#81c784", "speech found by the voice-activity detector", MARK, ("base",)),
 }
 
 DOUBT_COLOURS = _DOUBT  # one entry per analysis.doubt.DOUBT_STEPS

@@ -15,6 +15,7 @@ from annotator.analysis.validation import Finding, Severity, findings_with_paths
 from annotator.corpus.session_filter import MineTest
 from annotator.gui.actions import all_key_sequences, key_text, spec
 from annotator.gui.document_controller import DocumentController
+from annotator.gui.listening_kit import ListeningKit
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.findings import count_text
 from annotator.gui.navigation import Navigator
@@ -70,6 +71,7 @@ class Workspace(QObject):
         self._arrange_docks()
         self.playback.set_loop(settings.loop)
         self.playback.set_speed(settings.speed)
+        self.listening = ListeningKit(playback, settings, self.waveform, navigator.editor, window.actions, self)
         self._connect()
 
     def _arrange_docks(self) -> None:

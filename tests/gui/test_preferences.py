@@ -192,3 +192,19 @@ def test_the_theme_and_the_zoom_chosen_here_apply_at_once_like_the_view_menu(mak
     enter_number(qtbot, dialog, "zoom", "150")
     assert window.navigator.table.font().pointSizeF() == pytest.approx(table_size * 1.5, abs=0.5)
     assert window.appearance.zoom.percent == 150
+
+
+def test_the_listening_kit_takes_its_settings_from_here_at_once(make_window, qtbot):
+    window = make_window()
+    playback = window.playback
+    dialog = open_preferences(qtbot, window)
+    dialog.show_page("Playback")
+    assert playback.normalise_loudness and window.actions.normalise_loudness.isChecked()
+    for name in ("normalise_loudness", "pause_while_typing"):
+        box = dialog.widgets[name].box
+        box.setFocus()
+        qtbot.keyClick(box, Key.Key_Space)
+    enter_number(qtbot, dialog, "rewind_on_resume", "2.5")
+    assert not playback.normalise_loudness and not window.actions.normalise_loudness.isChecked()
+    assert window.actions.pause_while_typing.isChecked()
+    assert playback.rewind_on_resume == 2.5

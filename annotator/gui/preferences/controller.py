@@ -19,6 +19,10 @@ from annotator.gui.preferences.dialog import PreferencesDialog
 from annotator.gui.preferences.table import on_page
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 
+# Settings the listening kit (gui/listening_kit.py) takes again when one changes.
+LISTENING_SETTINGS = ("rewind_on_resume", "normalise_loudness", "loudness_target", "pause_while_typing",
+                      "typing_idle_seconds")
+
 
 class Preferences(QObject):
     changed = Signal(str)  # the AppSettings attribute just stored
@@ -41,6 +45,7 @@ class Preferences(QObject):
             "editor_font_size": self._apply_text_size,
             "zoom": self._apply_text_size,
             "theme": lambda: parts.appearance.set_theme(settings.theme),
+            **dict.fromkeys(LISTENING_SETTINGS, self._apply_listening),
             "annotator_name": self._apply_annotator_name,
         }
         self.changed.connect(self._applied)
@@ -120,6 +125,12 @@ class Preferences(QObject):
     def _apply_text_size(self) -> None:
         """The editor's font size and the zoom: the zoom scales the size the settings give the editor."""
         self.parts.appearance.zoom.set_zoom(self.settings.zoom)
+
+    def _apply_listening(self) -> None:
+        """The listening kit's settings, and the Playback menu's check marks that show two of them."""
+        self.parts.workspace.listening.apply_settings()
+        self.parts.actions.normalise_loudness.setChecked(self.settings.normalise_loudness)
+        self.parts.actions.pause_while_typing.setChecked(self.settings.pause_while_typing)
 
     def _may_change_annotator(self) -> bool:
         controller = self.parts.controller

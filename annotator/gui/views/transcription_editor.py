@@ -42,6 +42,8 @@ from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
 NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
+MODIFIER_KEYS = frozenset((Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
+                           Qt.Key.Key_AltGr, Qt.Key.Key_CapsLock))
 
 
 class TranscriptionTextEdit(QPlainTextEdit):
@@ -49,6 +51,7 @@ class TranscriptionTextEdit(QPlainTextEdit):
 
     focus_lost = Signal()
     characters_removed = Signal(int)  # control characters dropped from a paste
+    key_typed = Signal()  # a key other than a lone modifier reached the box (pause while typing listens)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -59,6 +62,11 @@ class TranscriptionTextEdit(QPlainTextEdit):
         if hand_to_window(event, self.passthrough_keys, document.isUndoAvailable(), document.isRedoAvailable()):
             return True
         return super().event(event)
+
+    def keyPressEvent(self, event) -> None:
+        if event.key() not in MODIFIER_KEYS:
+            self.key_typed.emit()
+        super().keyPressEvent(event)
 
     def focusOutEvent(self, event) -> None:
         super().focusOutEvent(event)
