@@ -116,7 +116,7 @@ def test_nothing_to_analyse_is_refused():
 
 @pytest.mark.parametrize(("rate", "seconds"), [(8000, 1.5), (16000, 1.5), (6000, 1.5), (8000, 45.0)])
 def test_the_same_levels_as_scipy_signal_spectrogram(rate, seconds):
-    """The reference implementation, where it is installed (the `agreement` extra brings it)."""
+    """One call of scipy's over the whole clip: the blocks the product computes join without a seam."""
     signal = pytest.importorskip("scipy.signal")
     samples = noise(seconds, rate, level=0.3)[:, 0] + tone(seconds, rate, frequency=700.0, level=0.2)[:, 0]
     ours = spectrogram(samples, rate)
