@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-import pyloudnorm
-from scipy.ndimage import minimum_filter1d, uniform_filter1d
 
 DEFAULT_TARGET_LUFS = -23.0  # EBU R 128
 CEILING_DBFS = -1.0  # no played sample goes above this
@@ -41,6 +39,8 @@ def integrated_loudness(samples: np.ndarray, samplerate: int) -> float | None:
     or silent (all blocks below the absolute gate)."""
     if samples.shape[0] < round(BLOCK_SECONDS * samplerate) + 1:
         return None
+    import pyloudnorm  # with scipy under it, a second of CPU to import: when the first clip is measured
+
     loudness = pyloudnorm.Meter(samplerate).integrated_loudness(np.asarray(samples, dtype=np.float64))
     return float(loudness) if np.isfinite(loudness) else None
 
@@ -90,6 +90,8 @@ def limit_peaks(samples: np.ndarray, samplerate: int, ceiling_dbfs: float = CEIL
         return samples, False
     need = np.minimum(1.0, ceiling / np.maximum(peaks, 1e-12)).astype(np.float64)
     width = max(1, round(LOOKAHEAD_SECONDS * samplerate))
+    from scipy.ndimage import minimum_filter1d, uniform_filter1d
+
     gain = uniform_filter1d(minimum_filter1d(need, 2 * width + 1, mode="nearest"), width | 1, mode="nearest")
     gain = np.minimum(gain, need)  # rounding in the mean may leave a hair above a frame's need
     return (samples * gain[:, np.newaxis].astype(np.float32)).astype(np.float32), True

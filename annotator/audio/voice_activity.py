@@ -11,8 +11,6 @@ MIN_SPEECH_S are dropped (clicks). Cost: linear in the clip.
 from __future__ import annotations
 
 import numpy as np
-from scipy.ndimage import binary_closing, binary_opening
-from scipy.signal import butter, sosfiltfilt
 
 BAND_HZ = (300.0, 3400.0)  # the telephone band
 FRAME_S, HOP_S = 0.030, 0.010
@@ -36,6 +34,8 @@ def speech_intervals(samples: np.ndarray, samplerate: int) -> list[tuple[float, 
     speech = levels > _threshold_db(levels)
     pause, island = max(1, round(MIN_PAUSE_S / HOP_S)), max(1, round(MIN_SPEECH_S / HOP_S))
     padded = np.pad(speech, pause)  # closing must not join speech to the clip's edges
+    from scipy.ndimage import binary_closing, binary_opening  # imported on the worker, not at start
+
     speech = binary_opening(binary_closing(padded, np.ones(pause, bool)), np.ones(island, bool))[pause:-pause]
     return _runs(speech, frame, hop, samplerate, mono.shape[0])
 
@@ -45,6 +45,8 @@ def _telephone_band(mono: np.ndarray, samplerate: int) -> np.ndarray:
     low, high = BAND_HZ[0] / nyquist, min(BAND_HZ[1], 0.95 * nyquist) / nyquist
     if mono.shape[0] <= 27 or low >= high:  # too short for the filter's padding: use as is
         return mono
+    from scipy.signal import butter, sosfiltfilt
+
     return sosfiltfilt(butter(4, [low, high], btype="bandpass", output="sos"), mono)
 
 

@@ -7,6 +7,8 @@ settings they change persist at once and are applied to the one Playback.
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from PySide6.QtCore import QObject
 
 from annotator.gui.actions import Actions
@@ -16,6 +18,7 @@ from annotator.gui.typing_pause import TypingPause
 from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.gui.views.voice_activity_strip import VoiceActivityStrip
 from annotator.gui.views.waveform import WaveformView
+from annotator.gui.worker import BackgroundTask
 
 
 class ListeningKit(QObject):
@@ -25,6 +28,10 @@ class ListeningKit(QObject):
         self.playback, self.settings = playback, settings
         self.typing_pause = TypingPause(playback, settings.typing_idle_seconds, self)
         self.apply_settings()
+        # The loudness meter (pyloudnorm, over scipy) takes a second of CPU to import: here, on a worker, rather
+        # than on the GUI thread when the first clip is measured.
+        self._import_meter = BackgroundTask(lambda _context: import_module("pyloudnorm"), self)
+        self._import_meter.start()
         editor.text.key_typed.connect(self.typing_pause.key_typed)
         self.voice_activity = VoiceActivityStrip(waveform, waveform)
         waveform.layout().addWidget(self.voice_activity)
