@@ -34,8 +34,8 @@ from annotator.export.csv_cells import (
     value_cell,
 )
 from annotator.log.concepts import reference_concepts
-from annotator.log.flags import seconds_text, session_reviewer, turn_comment, turn_flags, turn_time_spent
 from annotator.log.elements import ACTIVITY_TAGS, Session
+from annotator.log.flags import seconds_text, session_reviewer, turn_comment, turn_flags, turn_time_spent
 from annotator.log.gc_pause import gc_paused
 from annotator.log.text import clean_text
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit
