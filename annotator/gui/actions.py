@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from annotator.audio.player import BACK_SECONDS
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.flags import CROSS_TALK, INAUDIBLE, NOISE, NON_NATIVE, TRUNCATED
 
 MENUS = ("&File", "&Edit", "&Navigate", "Anno&tate", "&Playback", "&Markers", "&View", "&Help")
 
@@ -95,6 +96,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("task_completed", "navigator.set_task_completion", "Anno&tate", "Task c&ompleted", ("Ctrl+Alt+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
     ActionSpec("task_not_completed", "navigator.set_task_completion", "Anno&tate", "Task &not completed", ("Ctrl+Alt+0",), "Mark the session's task as not completed (0)", args=(TASK_NOT_COMPLETED,)),
     ActionSpec("task_unset", "navigator.set_task_completion", "Anno&tate", "Clear &task completion", (), "Remove the session's task completion", args=(None,)),
+    ActionSpec("flag_inaudible", "flags.toggle_flag", "Anno&tate", "Flag inaudible", ("Alt+Shift+I",), "Flag the selected turn: part of the speech cannot be made out (again: unflag)", separator_before=True, args=(INAUDIBLE,)),
+    ActionSpec("flag_cross_talk", "flags.toggle_flag", "Anno&tate", "Flag cross-talk", ("Alt+Shift+X",), "Flag the selected turn: another voice speaks over the user (again: unflag)", args=(CROSS_TALK,)),
+    ActionSpec("flag_truncated", "flags.toggle_flag", "Anno&tate", "Flag truncated", ("Alt+Shift+T",), "Flag the selected turn: the recording starts or ends inside the speech (again: unflag)", args=(TRUNCATED,)),
+    ActionSpec("flag_non_native", "flags.toggle_flag", "Anno&tate", "Flag non-native", ("Alt+Shift+N",), "Flag the selected turn: the user is not a native speaker (again: unflag)", args=(NON_NATIVE,)),
+    ActionSpec("flag_noise", "flags.toggle_flag", "Anno&tate", "Flag noise", ("Alt+Shift+Z",), "Flag the selected turn: background noise disturbs the speech (again: unflag)", args=(NOISE,)),
+    ActionSpec("comment", "flags.edit_comment", "Anno&tate", "Comment on the turn…", ("Alt+Shift+C",), "Write a one-line comment on the selected turn (empty removes it)"),
+    ActionSpec("reviewed", "flags.toggle_reviewed", "Anno&tate", "Session reviewed", ("Ctrl+Shift+R",), "Mark the session reviewed by you (the annotator name), or not reviewed again"),
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
     ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio", args=(BACK_SECONDS,)),

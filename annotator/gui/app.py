@@ -16,6 +16,7 @@ from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, all_key_sequences, bind_actions
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
+from annotator.gui.flags_controller import FlagsController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
@@ -71,9 +72,10 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.closing.connect(recovery.release)
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
+    window.flags = FlagsController(window, navigator, controller, settings)
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline, team=window.team)
+                               timeline=workspace.timeline, team=window.team, flags=window.flags)
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
     keys = all_key_sequences()

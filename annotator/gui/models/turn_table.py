@@ -3,7 +3,8 @@
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
 undoable TranscribeTurn), the turn's WER once it is transcribed and its concept accuracy once it
-has reference concepts. The row header is the doubt strip: the colour of a user turn's doubt score,
+has reference concepts, and its flags and comment (annotator.log.flags) as letters beside a drawn icon.
+The row header is the doubt strip: the colour of a user turn's doubt score,
 its reasons in the tooltip. A cell reads the
 document's facts cache (annotator.log.facts_cache): painting never walks the tree or aligns
 words, and the next turn to transcribe and the progress come from the cache's index of
@@ -30,11 +31,13 @@ from annotator.gui.colours import (
     dot_icon,
     doubt_colour,
 )
+from annotator.gui.flag_icons import flags_cell_text, flags_icon, flags_tooltip
 from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
+from annotator.log.flags import turn_comment, turn_flags
 from annotator.log.text import shorten
 
 Role = Qt.ItemDataRole
@@ -50,6 +53,7 @@ class Column(enum.IntEnum):
     TRANSCRIPTION = 6
     WER = 7
     CONCEPTS = 8
+    FLAGS = 9
 
 
 HEADERS = {
@@ -62,6 +66,8 @@ HEADERS = {
     Column.TRANSCRIPTION: ("Transcription", "What the user really said; edit in place (F2) or in the editor below"),
     Column.WER: ("WER", "Word error rate of the recognizer against the transcription"),
     Column.CONCEPTS: ("Concepts", "Concept accuracy of the parse against the reference concepts (Concepts panel)"),
+    Column.FLAGS: ("Flags", "The turn's flags (Alt+Shift+I inaudible, X cross-talk, T truncated, N non-native, "
+                            "Z noise) and C for a comment (Alt+Shift+C)"),
 }
 
 UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
@@ -283,6 +289,8 @@ class TurnTableModel(QAbstractTableModel):
         if column == Column.CONCEPTS:
             concepts = cached_turn_concept_counts(turn)
             return "" if concepts is None else f"{concepts.accuracy * 100:.1f} %"
+        if column == Column.FLAGS:
+            return flags_cell_text(turn_flags(turn.facts()), turn_comment(turn.facts()))
         return ""
 
     def _tooltip(self, turn: Turn, column: Column) -> str | None:
@@ -300,12 +308,16 @@ class TurnTableModel(QAbstractTableModel):
                     f"inserted of {concepts.reference_pairs} pairs (the frame name is one)")
         if column == Column.TURN and needs_transcription(turn):
             return "User turn still to transcribe"
+        if column == Column.FLAGS:
+            return flags_tooltip(turn_flags(turn.facts()), turn_comment(turn.facts()))
         if column in (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION):
             return self._display(turn, column) or None
         return None
 
     def _style(self, turn: Turn, column: Column, role: int):
         untranscribed = needs_transcription(turn)
+        if role == Role.DecorationRole and column == Column.FLAGS:
+            return flags_icon(turn_flags(turn.facts()), turn_comment(turn.facts()))
         if role == Role.DecorationRole:
             return self._marker if column == Column.TURN and untranscribed else None
         if role == Role.BackgroundRole:
