@@ -83,6 +83,18 @@ def parse_seconds(text: str | None, where: str = "time spent") -> float:
     return value
 
 
+def stored_note(kind: str, text: str | None) -> str | None:
+    """TEXT as the writer would store the turn note KIND (flags in order, seconds to a tenth); None for
+    none. Raises AnnotationError for an unknown kind or flag, or a time that is no number of seconds."""
+    if kind == "flags":
+        return flags_text(parse_flags(text))
+    if kind == "time_spent":
+        return seconds_text(parse_seconds(text))
+    if kind == "comment":
+        return clean_text(text) or None
+    raise AnnotationError(f"{kind!r} is no kind of turn note")
+
+
 def note_data(annotation: etree._Element, key: str) -> etree._Element | None:
     """The GC_DATA child of a GC_ANNOT keyed KEY, if any."""
     for data in annotation.iterchildren("GC_DATA"):

@@ -16,7 +16,7 @@ def _handlers(window, **overrides) -> SimpleNamespace:
     workspace = window.workspace
     parts = dict(window=window, controller=window.controller, navigator=window.navigator, editor=window.editor,
                  playback=window.playback, workspace=workspace, markers=window.markers, exports=window.exports,
-                 timeline=workspace.timeline, team=window.team)
+                 timeline=workspace.timeline, team=window.team, flags=window.flags)
     parts.update(overrides)
     return SimpleNamespace(**{name: part for name, part in parts.items() if part is not None})
 
