@@ -50,9 +50,9 @@ class AnnotationSet:
     transcriptions: dict[TurnRef, str] = field(default_factory=dict)
     task_completion: dict[SessionRef, str] = field(default_factory=dict)
     concepts: dict[TurnRef, Concepts] = field(default_factory=dict)
+    turn_ids: dict[TurnRef, str] = field(default_factory=dict, compare=False, repr=False)
     notes: dict[TurnRef, dict[str, str]] = field(default_factory=dict)  # kind (TURN_NOTES) -> stored text
     reviewed: dict[SessionRef, str] = field(default_factory=dict)  # the reviewer ('' unknown)
-    turn_ids: dict[TurnRef, str] = field(default_factory=dict, compare=False, repr=False)
 
     def add_transcription(self, session_id: str, turn_id: str, text: str | None, *,
                           session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:

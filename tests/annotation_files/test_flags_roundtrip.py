@@ -96,3 +96,22 @@ def test_an_unknown_flag_in_a_csv_is_one_line_naming_file_row_and_column(sample_
     error = capsys.readouterr().err.strip()
     assert error.startswith("annotator: ") and "row 2" in error and "flags" in error and "'loud' is no flag" in error
     assert "\n" not in error and sample_003.read_bytes() == before and not (tmp_path / "folded.xml").exists()
+
+
+def test_a_team_members_file_keeps_their_notes_and_brings_them_back(sample_003: Path):
+    from annotator.team.work import TeamWork
+
+    doc = LogDocument.load(sample_003)
+    work = TeamWork(doc, "carol")
+    turn = next(t for t in doc.sessions[0].turns if t.id == "6")
+    set_flags(turn, ["inaudible"])
+    set_time_spent(turn, 12)
+    set_reviewed(doc.sessions[0], "carol")
+    work.save()
+    work.close()
+    assert LogDocument.load(sample_003).sessions[0].turns[turn.index].facts().notes is None, "the log is not written"
+    again = LogDocument.load(sample_003)
+    TeamWork(again, "carol")
+    back = again.sessions[0].turns[turn.index].facts()
+    assert (turn_flags(back), turn_time_spent(back), session_reviewer(again.sessions[0].el)) == (
+        ("inaudible",), 12.0, "carol")
