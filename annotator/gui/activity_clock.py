@@ -5,7 +5,7 @@ click or wheel turn, and each tick of playing audio, is an act. The time between
 for the selected turn unless it is longer than IDLE_LIMIT (a pause: coffee, a phone call), which
 counts nothing. Counted time is kept here, not in the log, so that merely looking at a log leaves
 nothing unsaved; it is stored on the turns (annotations.add_time_spent, GC_DATA :time_spent) when
-the controller flushes its pending edits, which every save does first.
+a save is made (DocumentController.save_preparers), just before the log or the team file is written.
 
 The time source is injectable (NOW) so that tests drive the clock without sleeping.
 """

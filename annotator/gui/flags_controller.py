@@ -4,7 +4,7 @@ Alt+Shift+I/X/T/N/Z toggle a flag of the selected user turn, Alt+Shift+C asks fo
 Ctrl+Shift+R marks the session reviewed by the annotator (settings.annotator) or not. Each change is
 one undo command through the one writer (annotator.log.annotations); the turn table, the session bar
 and the journal hear it like any other change. The activity clock (gui/activity_clock.py) is wired
-here too: it follows the selected turn and stores its time when the controller flushes.
+here too: it follows the selected turn and stores its time when a save is made.
 """
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ class FlagsController:
         self.clock = ActivityClock(window)
         navigator.turn_selected.connect(self.clock.select)
         window.playback.position_changed.connect(lambda _seconds: self.clock.act())  # listening is working
-        controller.pending_edit_flushers.append(self.clock.store)
+        controller.save_preparers.append(self.clock.store)
         # By then a save or the annotator's choice to discard has dealt with the time counted.
         controller.about_to_replace.connect(lambda _document: self.clock.forget())
 
