@@ -104,7 +104,9 @@ class FlagsController:
 
     def toggle_flag(self, flag: str) -> None:
         turn = self._user_turn()
-        if turn is not None:
+        if turn is not None and turn.speaker == "system":
+            self.window.show_status(f"Turn {turn.id} is a system turn: flags are for what the user said")
+        elif turn is not None:
             self._push(ToggleFlag(turn, flag))
 
     def edit_comment(self) -> None:

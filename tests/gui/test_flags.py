@@ -86,3 +86,12 @@ def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_ste
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)  # the window has the keyboard again
     press(qtbot, main_window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert turn_comment(turn.facts()) == "door slams, then quiet"
+
+
+def test_a_system_turn_takes_no_flag_and_the_status_bar_says_why(qtbot, main_window):
+    model = main_window.navigator.model
+    row = next(row for row in range(model.rowCount()) if model.turn_at(row).speaker == "system")
+    main_window.navigator.select_row(row)
+    press(qtbot, main_window, Qt.Key.Key_I, ALT_SHIFT)
+    assert turn_flags(model.turn_at(row).facts()) == () and main_window.controller.undo_stack.count() == 0
+    assert "system turn" in main_window.statusBar().currentMessage()
