@@ -41,6 +41,8 @@ class SessionBar(QWidget):
         self.review = QLabel(self)
         self.review.setObjectName("session_review")
         self.review.setToolTip("Whether the session was reviewed, and by whom (Ctrl+Shift+R)")
+        self.review.setContentsMargins(12, 0, 6, 0)
+        self.review.setMinimumWidth(1)  # gives way on a narrow screen rather than widen the window
         self.progress = QLabel(self)
         self.progress.setObjectName("transcription_progress")
         self.progress.setTextFormat(Qt.TextFormat.RichText)  # always: a text without tags would show its escapes
@@ -54,9 +56,7 @@ class SessionBar(QWidget):
         layout.addSpacing(18)
         layout.addWidget(task_label)
         layout.addWidget(self.task)
-        layout.addSpacing(18)
         layout.addWidget(self.review)
-        layout.addSpacing(18)
         layout.addWidget(self.progress)
 
         self.sessions.currentIndexChanged.connect(self.session_chosen)
