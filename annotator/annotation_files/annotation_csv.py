@@ -40,6 +40,9 @@ __all__ = ["ANNOTATION_COLUMNS", "neutralise_cell", "read_annotation_csv", "unne
 ANNOTATION_COLUMNS = ("file", "session_id", "turn_id", "transcription", "task_completion", SESSION_OCCURRENCE,
                       TURN_OCCURRENCE)
 CONCEPTS_COLUMN = "concepts"
+# The notes (annotator.log.flags) as turns.csv and sessions.csv of the export name them.
+NOTE_COLUMNS = {"flags": "flags", "comment": "comment", "time_spent_s": "time_spent"}  # column -> note kind
+REVIEW_COLUMNS = ("reviewed", "reviewed_by")
 
 
 def read_annotation_csv(path: str | Path) -> AnnotationSet:
@@ -48,8 +51,8 @@ def read_annotation_csv(path: str | Path) -> AnnotationSet:
     path = Path(path)
     frame = _read_frame(path)
     columns = set(frame.columns)
-    has_turns = {"turn_id", "transcription"} <= columns or {"turn_id", CONCEPTS_COLUMN} <= columns
-    if "session_id" not in columns or not has_turns and "task_completion" not in columns:
+    has_turns = "turn_id" in columns and bool(columns & {"transcription", CONCEPTS_COLUMN, *NOTE_COLUMNS})
+    if "session_id" not in columns or not has_turns and not columns & {"task_completion", "reviewed"}:
         raise AnnotationFileError(
             f"{path}: {_missing_columns(columns)}; an annotation CSV needs session_id and either "
             "turn_id + transcription (turns.csv) or task_completion (sessions.csv)")
@@ -88,6 +91,18 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
     task_completion = cells.get("task_completion", "")
     if task_completion.strip():
         annotations.add_task_completion(session_id, task_completion, session_occurrence=session_occurrence)
+    for column, kind in NOTE_COLUMNS.items():
+        text = cells.get(column, "") if has_turns else ""
+        if text.strip():
+            if not cells.get("turn_id", "").strip():
+                raise ValueError(f"{column} without a turn_id")
+            try:
+                annotations.add_note(session_id, cells["turn_id"], kind, text, session_occurrence=session_occurrence,
+                                     turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
+            except ValueError as error:
+                raise ValueError(f"column {column}: {error}") from None
+    if cells.get("reviewed", "").strip() not in ("", "0"):  # the export writes 1 or 0
+        annotations.add_reviewed(session_id, cells.get("reviewed_by", ""), session_occurrence=session_occurrence)
 
 
 def _read_frame(path: Path) -> pd.DataFrame:
@@ -129,29 +144,36 @@ def _missing_columns(columns: set[str]) -> str:
 
 
 _SEPARATORS = (",", ";", "\t")
-_READ_COLUMNS = frozenset(ANNOTATION_COLUMNS) | {CONCEPTS_COLUMN}
+_READ_COLUMNS = frozenset(ANNOTATION_COLUMNS) | {CONCEPTS_COLUMN, *NOTE_COLUMNS, *REVIEW_COLUMNS}
 _KNOWN_COLUMNS = _READ_COLUMNS | {"index", "speaker", "stime", "etime"}
 
 
 def write_annotation_csv(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = ()) -> None:
     """Write our annotations CSV (UTF-8, LF); the file column names each session's log relative to PATH.
-    The concepts column is written only when some turn has reference concepts."""
+    The concepts column is written only when some turn has reference concepts, the notes' columns (flags,
+    comment, time_spent_s, reviewed, reviewed_by) only when some turn or session has one."""
     path = Path(path)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     concepts = annotations.concepts
     extra = (CONCEPTS_COLUMN,) if concepts else ()
-    writer.writerow(ANNOTATION_COLUMNS + extra)
+    noted = bool(annotations.notes or annotations.reviewed)
+    notes_header = (*NOTE_COLUMNS, *REVIEW_COLUMNS) if noted else ()
+    writer.writerow(ANNOTATION_COLUMNS + extra + notes_header)
     for session_ref, session, refs in annotations.in_order(sessions):
         file = _file_cell(path, session)
         which = _number(session_ref.occurrence)
-        if session_ref in annotations.task_completion:
-            writer.writerow(_cells(file, session_ref.id, "", "", annotations.task_completion[session_ref], which, "",
-                                   *("" for _ in extra)))
+        reviewer = annotations.reviewed.get(session_ref)
+        if session_ref in annotations.task_completion or reviewer is not None:
+            review = ("", "", "", "1" if reviewer is not None else "", reviewer or "") if noted else ()
+            writer.writerow(_cells(file, session_ref.id, "", "", annotations.task_completion.get(session_ref, ""),
+                                   which, "", *("" for _ in extra), *review))
         for ref in refs:
             frame = (concepts[ref].compact() if ref in concepts else "" for _ in extra)
+            notes = annotations.notes.get(ref, {})
+            note_cells = (*(notes.get(kind, "") for kind in NOTE_COLUMNS.values()), "", "") if noted else ()
             writer.writerow(_cells(file, session_ref.id, annotations.turn_id(ref), annotations.transcriptions.get(ref, ""),
-                                   "", which, _number(ref.occurrence), *frame))
+                                   "", which, _number(ref.occurrence), *frame, *note_cells))
     write_atomic(path, buffer.getvalue().encode("utf-8"))
 
 

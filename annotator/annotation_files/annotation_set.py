@@ -7,7 +7,8 @@ and "-1" the same turn) and, when turns of the session share the key, which
 of them. The turn id as written is kept beside them so that writers
 reproduce it, but it takes no part in equality. Values are kept as written:
 folding decides what it accepts. A turn's reference concepts (annotator.log.concepts)
-are kept as Concepts, beside its transcription or alone.
+are kept as Concepts, beside its transcription or alone; its flags, comment and time spent
+(annotator.log.flags) as their stored texts by kind; a session's review as the reviewer's name.
 """
 
 from __future__ import annotations
@@ -16,8 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
-from annotator.errors import AnnotationFileError
+from annotator.errors import AnnotationError, AnnotationFileError
 from annotator.log.concepts import Concepts
+from annotator.log.flags import stored_note
 from annotator.log.text import clean_text
 from annotator.log.turn_ids import TurnKey, occurrences, strip_id, turn_key
 
@@ -49,6 +51,8 @@ class AnnotationSet:
     task_completion: dict[SessionRef, str] = field(default_factory=dict)
     concepts: dict[TurnRef, Concepts] = field(default_factory=dict)
     turn_ids: dict[TurnRef, str] = field(default_factory=dict, compare=False, repr=False)
+    notes: dict[TurnRef, dict[str, str]] = field(default_factory=dict)  # kind (TURN_NOTES) -> stored text
+    reviewed: dict[SessionRef, str] = field(default_factory=dict)  # the reviewer ('' unknown)
 
     def add_transcription(self, session_id: str, turn_id: str, text: str | None, *,
                           session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
@@ -73,6 +77,36 @@ class AnnotationSet:
             raise AnnotationConflict(f"two concept frames for {self.describe_turn(ref)}: "
                                      f"{old.compact()[:30]!r} and {concepts.compact()[:30]!r}")
         self.concepts[ref] = concepts
+
+    def add_note(self, session_id: str, turn_id: str, kind: str, text: str | None, *,
+                 session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
+        """Record a turn's flags, comment or time spent (KIND, as the log stores it); blank means none.
+        Raises AnnotationConflict, ValueError (an unknown flag, a time that is no number)."""
+        text = clean_text(text)
+        if not text:
+            return
+        try:
+            text = stored_note(kind, text)
+        except AnnotationError as error:
+            raise ValueError(str(error)) from None
+        if text is None:
+            return
+        ref = self._turn_ref(session_id, turn_id, session_occurrence, turn_occurrence, f"a {kind}")
+        old = self.notes.get(ref, {}).get(kind)
+        if old is not None and old != text:
+            raise AnnotationConflict(f"two {kind} values for {self.describe_turn(ref)}: {old[:30]!r} and {text[:30]!r}")
+        self.notes.setdefault(ref, {})[kind] = text
+
+    def add_reviewed(self, session_id: str, reviewer: str | None, *, session_occurrence: int | None = None) -> None:
+        """Record that a session was reviewed by REVIEWER ('' unknown; None: not reviewed). Raises AnnotationConflict."""
+        if reviewer is None:
+            return
+        reviewer = clean_text(reviewer)
+        ref = _session_ref(session_id, session_occurrence)
+        old = self.reviewed.get(ref)
+        if old is not None and old != reviewer:
+            raise AnnotationConflict(f"two reviewers for session {ref}: {old!r} and {reviewer!r}")
+        self.reviewed[ref] = reviewer
 
     def _turn_ref(self, session_id: str, turn_id: str, session_occurrence: int | None,
                   turn_occurrence: int | None, what: str) -> TurnRef:
@@ -104,17 +138,19 @@ class AnnotationSet:
 
     @property
     def session_refs(self) -> set[SessionRef]:
-        return set(self.task_completion) | {ref.session for ref in (*self.transcriptions, *self.concepts)}
+        return (set(self.task_completion) | set(self.reviewed)
+                | {ref.session for ref in (*self.transcriptions, *self.concepts, *self.notes)})
 
     def __len__(self) -> int:
-        return len(self.transcriptions) + len(self.task_completion) + len(self.concepts)
+        return (len(self.transcriptions) + len(self.task_completion) + len(self.concepts)
+                + sum(map(len, self.notes.values())) + len(self.reviewed))
 
     def in_order(self, sessions: Iterable[Session] = ()) -> list[tuple[SessionRef, Session | None, list[TurnRef]]]:
         """For writers: (session ref, its view or None, its annotated turns) for the sessions of
         SESSIONS in their order, then the other annotated sessions sorted; turns in log order, then by key."""
         views = session_refs_of(list(sessions))
         refs: dict[SessionRef, list[TurnRef]] = {}
-        for ref in dict.fromkeys((*self.transcriptions, *self.concepts)):
+        for ref in dict.fromkeys((*self.transcriptions, *self.concepts, *self.notes)):
             refs.setdefault(ref.session, []).append(ref)
         others = sorted(self.session_refs - views.keys(), key=lambda ref: (ref.id, ref.occurrence or 0))
         result = []
@@ -139,6 +175,18 @@ class AnnotationSet:
             for ref, value in part.task_completion.items():
                 try:
                     result.add_task_completion(ref.id, value, session_occurrence=ref.occurrence)
+                except AnnotationConflict as conflict:
+                    conflicts.append(str(conflict))
+            for ref, notes in part.notes.items():
+                for kind, text in notes.items():
+                    try:
+                        result.add_note(ref.session.id, part.turn_id(ref), kind, text,
+                                        session_occurrence=ref.session.occurrence, turn_occurrence=ref.occurrence)
+                    except AnnotationConflict as conflict:
+                        conflicts.append(str(conflict))
+            for ref, reviewer in part.reviewed.items():
+                try:
+                    result.add_reviewed(ref.id, reviewer, session_occurrence=ref.occurrence)
                 except AnnotationConflict as conflict:
                     conflicts.append(str(conflict))
         if conflicts:

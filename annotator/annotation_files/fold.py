@@ -28,6 +28,8 @@ from annotator.errors import AnnotationFileError
 from annotator.input_files import open_input_file, read_problem
 from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.document import LogDocument
+from annotator.log.elements import Turn
+from annotator.log.flags import TURN_NOTES, note_value, session_reviewer
 from annotator.log.loading import make_parser
 from annotator.log.turn_ids import TurnKey
 
@@ -35,7 +37,8 @@ _SNIFF_BYTES = 4096
 
 
 def extract(doc: LogDocument) -> AnnotationSet:
-    """The transcriptions, reference concepts and task completion values the log holds as GC_ANNOT."""
+    """The transcriptions, reference concepts, notes (flags, comment, time spent), reviews and task completion
+    values the log holds as GC_ANNOT."""
     return extract_all([doc])
 
 
@@ -48,6 +51,8 @@ def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
         if session.task_completion is not None:
             annotations.add_task_completion(session_ref.id, session.task_completion,
                                             session_occurrence=session_ref.occurrence)
+        reviewer = session.reviewer if isinstance(session, ExtractedSession) else session_reviewer(session.el)
+        annotations.add_reviewed(session_ref.id, reviewer, session_occurrence=session_ref.occurrence)
         for turn_ref, index in turn_refs_of(session_ref, session):
             turn = session.turns[index]
             if turn.transcription:
@@ -57,7 +62,18 @@ def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
             concepts = turn.concepts if isinstance(turn, ExtractedTurn) else reference_concepts(turn.facts())
             annotations.add_concepts(session_ref.id, turn.id, concepts, session_occurrence=session_ref.occurrence,
                                      turn_occurrence=turn_ref.occurrence)
+            for kind, text in (turn.notes if isinstance(turn, ExtractedTurn) else turn_notes(turn)):
+                annotations.add_note(session_ref.id, turn.id, kind, text, session_occurrence=session_ref.occurrence,
+                                     turn_occurrence=turn_ref.occurrence)
     return annotations
+
+
+def turn_notes(turn: Turn) -> tuple[tuple[str, str], ...]:
+    """(kind, stored text) of the turn's flags, comment and time spent that it has."""
+    facts = turn.facts()
+    if facts.notes is None:
+        return ()
+    return tuple((kind, text) for kind in TURN_NOTES if (text := note_value(facts, kind)) is not None)
 
 
 @dataclass(frozen=True)
@@ -69,6 +85,7 @@ class ExtractedTurn:
     transcription: str | None
     tidx: str | None  # the tidx a human-annotation file gives its transcription (human_format)
     concepts: Concepts | None = None  # the reference concepts
+    notes: tuple[tuple[str, str], ...] = ()  # (kind, stored text): flags, comment, time spent
 
     def transcription_annotation(self) -> None:
         return None  # its tidx is in activities, where human_format looks next
@@ -95,6 +112,7 @@ class ExtractedSession:
     times: dict[str, str]  # stime and etime as written
     turns: tuple[ExtractedTurn, ...]
     log_path: Path
+    reviewer: str | None = None  # who reviewed it ('' unknown); None: not reviewed
 
     def get(self, name: str) -> str | None:
         return self.times.get(name)
@@ -111,8 +129,8 @@ def extracted_log(path: Path) -> ExtractedLog:
         ExtractedSession(session.id, session.task_completion,
                          {name: value for name in ("stime", "etime") if (value := session.get(name)) is not None},
                          tuple(ExtractedTurn(turn.id, turn.key, turn.transcription, turn_tidx(turn),
-                                             reference_concepts(turn.facts()))
-                               for turn in session.turns), doc.path)
+                                             reference_concepts(turn.facts()), turn_notes(turn))
+                               for turn in session.turns), doc.path, session_reviewer(session.el))
         for session in doc.sessions)
     return ExtractedLog(doc.path, sessions)
 

@@ -16,7 +16,16 @@ from dataclasses import dataclass, field
 
 from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef, TurnRef
 from annotator.errors import AnnotationFileError
-from annotator.log.annotations import set_concepts, set_task_completion, set_transcription, task_completion_problem
+from annotator.log.annotations import (
+    set_comment,
+    set_concepts,
+    set_flags,
+    set_reviewed,
+    set_task_completion,
+    set_time_spent,
+    set_transcription,
+    task_completion_problem,
+)
 from annotator.log.concepts import Concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
@@ -38,11 +47,19 @@ class FoldPlan:
     transcriptions: dict[Turn, str] = field(default_factory=dict)
     task_completion: dict[Session, str] = field(default_factory=dict)
     concepts: dict[Turn, Concepts] = field(default_factory=dict)
+    notes: dict[tuple[Turn, str], str] = field(default_factory=dict)  # (turn, kind) -> stored text
+    reviewed: dict[Session, str] = field(default_factory=dict)
 
     def apply(self) -> int:
         changes = sum(set_task_completion(session, value) for session, value in self.task_completion.items())
         changes += sum(set_transcription(turn, text) for turn, text in self.transcriptions.items())
+        changes += sum(set_reviewed(session, reviewer) for session, reviewer in self.reviewed.items())
+        changes += sum(_NOTE_SETTERS[kind](turn, text) for (turn, kind), text in self.notes.items())
         return changes + sum(set_concepts(turn, concepts) for turn, concepts in self.concepts.items())
+
+
+_NOTE_SETTERS = {"flags": lambda turn, text: set_flags(turn, text.split()), "comment": set_comment,
+                 "time_spent": lambda turn, text: set_time_spent(turn, float(text))}
 
 
 def plan_fold(docs: list[LogDocument], annotations: AnnotationSet) -> FoldPlan:
@@ -87,10 +104,29 @@ class _Planner:
                 self._problem("two values for one place", f"{where}: {planned.compact()[:30]!r} and {concepts.compact()[:30]!r}")
             elif turn is not None:
                 plan.concepts[turn] = concepts
+        self._plan_notes(annotations, plan)
         if self.problems:
             raise AnnotationFileError("; ".join(f"{kind}: {', '.join(self._items(kind))}" for kind in _KINDS
                                                 if kind in self.problems) + "; nothing was folded")
         return plan
+
+    def _plan_notes(self, annotations: AnnotationSet, plan: FoldPlan) -> None:
+        """The turns' flags, comments and times spent and the sessions' reviews (checked when read)."""
+        for ref, reviewer in annotations.reviewed.items():
+            session = self._session(ref)
+            if _NOT_XML.search(reviewer):
+                self._problem("characters XML cannot hold in", f"the reviewer of session {ref}")
+            if session is not None and self._agrees(plan.reviewed, session, reviewer, f"session {ref}"):
+                plan.reviewed[session] = reviewer
+        for ref, notes in annotations.notes.items():
+            where = annotations.describe_turn(ref)
+            session = self._session(ref.session)
+            turn = None if session is None else self._turn(session, ref, where)
+            for kind, text in notes.items():
+                if _NOT_XML.search(text):
+                    self._problem("characters XML cannot hold in", f"the {kind} of {where}")
+                if turn is not None:
+                    plan.notes[turn, kind] = text
 
     def _items(self, kind: str) -> list[str]:
         items = list(dict.fromkeys(self.problems[kind]))

@@ -21,6 +21,13 @@ log stores it (annotator.log.concepts), after the turn's transcription:
         <GC_DATA key=":concepts" type_utt_text="concepts" turnid="6"><GC_FRAME name="give_source">
           <GC_DATA key=":source" dtype="string">Zürich</GC_DATA></GC_FRAME></GC_DATA>
 
+A turn's flags, comment and time spent (annotator.log.flags) are GC_DATA of type_utt_text "flags",
+"comment" and "time_spent" with its turnid, holding the text the log stores, and a session's review
+is a GC_DATA of type_utt_text="reviewed" in the GC_SESSION naming the reviewer:
+
+        <GC_DATA key=":flags" dtype="string" type_utt_text="flags" turnid="6">inaudible noise</GC_DATA>
+        <GC_DATA key=":reviewed" type_utt_text="reviewed" dtype="string">alice</GC_DATA>
+
 The slots inside the frame are not transcriptions; MITRE's readers, which look for
 type_utt_text="transcription", pass the element by. A team
 member's file (annotator.team) also says who wrote it, `annotator="NAME"` on the
@@ -45,6 +52,7 @@ from annotator.errors import AnnotationFileError, LogReadError
 from annotator.input_files import check_regular_file, read_problem
 from annotator.log.atomic import write_atomic
 from annotator.log.concepts import CONCEPTS_UTT_TEXT, concepts_element, concepts_in
+from annotator.log.flags import REVIEWED, REVIEWED_KEY, TURN_NOTES, note_element
 from annotator.log.loading import parse_log_file
 from annotator.log.turn_ids import occurrence_number, strip_id, turn_key
 
@@ -140,6 +148,15 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
             return SessionRef(strip_id(session.id), session.occurrence)
         return None
     kind = el.get("type_utt_text", "transcription")
+    if kind == REVIEWED:
+        annotations.add_reviewed(session.id, el.text or "", session_occurrence=session.occurrence)
+        return SessionRef(strip_id(session.id), session.occurrence)
+    if kind in TURN_NOTES:
+        turnid, which = _turn_of(el, f"a {kind}")
+        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
+        annotations.add_note(session.id, turnid, kind, el.text, session_occurrence=session.occurrence,
+                             turn_occurrence=turn_occurrence)
+        return None  # the turn's change time is its transcription's
     if kind == CONCEPTS_UTT_TEXT:
         add, value, what = annotations.add_concepts, concepts_in(el), "concepts"
     elif kind == "transcription" and (el.text or "").strip():
@@ -195,6 +212,9 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
     if session_ref in annotations.task_completion:
         annot = etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
         _stamp(annot, changed.get(session_ref))
+    if session_ref in annotations.reviewed:
+        review = etree.SubElement(session_el, "GC_DATA", key=REVIEWED_KEY, type_utt_text=REVIEWED, dtype="string")
+        review.text = annotations.reviewed[session_ref] or None
     turns = dict(turn_refs_of(session_ref, session)) if session is not None else {}
     for ref in refs:
         which = {} if ref.occurrence is None else {TURN_OCCURRENCE: str(ref.occurrence)}
@@ -212,6 +232,10 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
             frame.attrib.update({"turnid": annotations.turn_id(ref), **which})
             session_el.append(frame)
             _stamp(frame, changed.get(ref))
+        for kind, text in annotations.notes.get(ref, {}).items():
+            note = note_element(kind, text)
+            note.attrib.update({"type_utt_text": kind, "turnid": annotations.turn_id(ref), **which})
+            session_el.append(note)
 
 
 _SLOT_HOLDERS = ("GC_FRAME", "GC_LIST")

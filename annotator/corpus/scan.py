@@ -26,6 +26,7 @@ from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
+from annotator.log.flags import session_reviewer, turn_flags, turn_time_spent
 from annotator.log.turn_ids import occurrences, strip_id
 from annotator.markers import MarkerSet, apply_markers, hits_per_session
 from annotator.team.disagreement import team_facts
@@ -70,6 +71,9 @@ class SessionSummary:
             return str(len(self.annotators)) if self.annotators else ""
         return f"{len(self.annotators)} double{', disagreeing' if self.disagreeing else ''}"
     doubt: float | None = None  # the doubt of the most doubtful user turn still to transcribe; None if none is
+    n_flagged: int = 0  # turns with a flag (annotator.log.flags)
+    reviewer: str | None = None  # who marked the session reviewed ('' unknown); None: not reviewed
+    time_spent_s: float = 0.0  # the annotators' active time on its turns
 
     def marker_count(self, name: str) -> int | None:
         """How often marker NAME applied in this session; None when markers were not applied."""
@@ -123,6 +127,9 @@ def summarize_session(session: Session, findings: Iterable[Finding] = (),
         n_quirks=by_severity[Severity.QUIRK],
         marker_counts=marker_counts,
         doubt=max((doubts[turn.index].score for turn in users if turn.transcription is None), default=None),
+        n_flagged=sum(1 for facts in session.turn_facts() if turn_flags(facts)),
+        reviewer=session_reviewer(session.el),
+        time_spent_s=sum(turn_time_spent(facts) for facts in session.turn_facts()),
     )
 
 

@@ -46,6 +46,10 @@ FILTER_KEYWORDS: dict[str, tuple[str, Callable[[SessionSummary], bool]]] = {
     "double": ("sessions two or more annotators worked on (team mode)", lambda s: s.double),
     "disagreeing": ("sessions where two annotators' transcriptions (after WER normalisation) or task completion differ",
                     lambda s: s.disagreeing),
+    "flagged": ("sessions with a turn flagged inaudible, cross-talk, truncated, non-native or noise",
+                lambda s: s.n_flagged > 0),
+    "unreviewed": ("sessions nobody marked reviewed (Ctrl+Shift+R)", lambda s: s.is_readable and s.reviewer is None),
+    "reviewed": ("sessions marked reviewed", lambda s: s.reviewer is not None),
 }
 MINE = "mine"
 _KEYWORD_PATTERN = re.compile(

@@ -35,6 +35,7 @@ from annotator.export.csv_cells import (
 )
 from annotator.log.concepts import reference_concepts
 from annotator.log.elements import ACTIVITY_TAGS, Session
+from annotator.log.flags import seconds_text, session_reviewer, turn_comment, turn_flags, turn_time_spent
 from annotator.log.gc_pause import gc_paused
 from annotator.log.text import clean_text
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit
@@ -52,7 +53,10 @@ SESSION_METRIC_EXTRAS = [name for name in SESSION_METRIC_COLUMNS if name not in 
 # a session's turns sharing a turn id, from 1: what `annotator fold` needs to read the tables back.
 # oracle_wer and nbest_truth_share / nbest_rank_of_truth: what a rescoring of the n-best lists could gain
 # (annotator.analysis.nbest_oracle).
-SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["oracle_wer", "nbest_truth_share", "session_occurrence"]
+# time_spent_s: the annotators' active time on its turns; reviewed ("1" or "0") and by whom (annotator.log.flags)
+SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["oracle_wer", "nbest_truth_share",
+                                                           "time_spent_s", "reviewed", "reviewed_by",
+                                                           "session_occurrence"]
 TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
                 "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency",
                 # extras
@@ -60,6 +64,7 @@ TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "e
                 "nbest_rank_of_truth",
                 "concepts", "concept_error_rate", "concept_accuracy",  # the reference concepts, compact, and their score
                 "doubt",
+                "flags", "comment", "time_spent_s",  # the annotator's notes (annotator.log.flags)
                 "session_occurrence", "turn_occurrence"]
 EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
                  "duration_s", "type",
@@ -109,7 +114,8 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
     metrics = session_metrics(session, walk)
     oracles = turns_oracle(walk.facts)
     lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER, oracles)
-    line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER, session_oracle(oracles))
+    line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER, session_oracle(oracles),
+                        sum(turn_time_spent(facts) for facts in walk.facts))
     rows.sessions.append(SessionRows(strip_id(session.id), line.encode("utf-8"), "".join(lines).encode("utf-8"),
                                      len(lines)))
     rows.events.append("".join(events).encode("utf-8"))
@@ -137,10 +143,14 @@ def _times(el: etree._Element, divisor: float) -> tuple[str, str, str]:
 
 
 def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_transcribed: int,
-                 occurrence: int | str, oracle: SessionOracle | None = None) -> str:
-    """ORACLE is the session_oracle of its turns (made from session.turn_facts() when not given)."""
+                 occurrence: int | str, oracle: SessionOracle | None = None, time_spent: float | None = None) -> str:
+    """ORACLE is the session_oracle of its turns, TIME_SPENT the sum of their time spent (both made from
+    session.turn_facts() when not given)."""
     if oracle is None:
         oracle = session_oracle(turns_oracle(session.turn_facts()))
+    if time_spent is None:
+        time_spent = sum(turn_time_spent(facts) for facts in session.turn_facts())
+    reviewer = session_reviewer(session.el)
     values = metrics.values
     stime, etime, duration = _times(session.el, _divisor(session.unit))
     cells = [file_cell, text_cell(session.id), stime, etime, duration,
@@ -149,7 +159,9 @@ def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_tr
              value_cell(values.get("word_error_rate")), value_cell(values.get("recognition_s")),
              value_cell(values.get("synthesis_s"))]
     cells += [value_cell(values.get(name)) for name in SESSION_METRIC_EXTRAS]
-    cells += [value_cell(oracle.oracle_wer), value_cell(oracle.truth_share), str(occurrence)]
+    cells += [value_cell(oracle.oracle_wer), value_cell(oracle.truth_share),
+              text_cell(seconds_text(time_spent)), "0" if reviewer is None else "1", text_cell(reviewer),
+              str(occurrence)]
     return csv_line(cells)
 
 
@@ -197,6 +209,8 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
             value_cell(None if concepts is None else concepts.error_rate),
             value_cell(None if concepts is None else concepts.accuracy),
             value_cell(None if doubt is None else doubt.score),
+            " ".join(turn_flags(turn_facts)), text_cell(turn_comment(turn_facts)),
+            text_cell(seconds_text(turn_time_spent(turn_facts))),
             str(occurrence), "" if key is None else str(keys_seen[key]),
         ]))
     return lines, transcribed

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.flags import CROSS_TALK, INAUDIBLE, NOISE, NON_NATIVE, TRUNCATED
 
 MENUS = ("&File", "&Edit", "&Navigate", "Anno&tate", "&Playback", "&Markers", "&View", "&Help")
 
@@ -119,6 +120,13 @@ ACTIONS: tuple[ActionSpec, ...] = (
                  (f"Alt+{letter}",), f"In Compare, take annotator {letter}'s transcription and concepts of the selected "
                  "turn (or task completion) into the log", separator_before=index == 0, args=(index,))
       for index, letter in enumerate("ABCD")),
+    ActionSpec("flag_inaudible", "flags.toggle_flag", "Anno&tate", "Flag inaudible", ("Alt+Shift+I",), "Flag the selected turn: part of the speech cannot be made out (again: unflag)", separator_before=True, args=(INAUDIBLE,)),
+    ActionSpec("flag_cross_talk", "flags.toggle_flag", "Anno&tate", "Flag cross-talk", ("Alt+Shift+X",), "Flag the selected turn: another voice speaks over the user (again: unflag)", args=(CROSS_TALK,)),
+    ActionSpec("flag_truncated", "flags.toggle_flag", "Anno&tate", "Flag truncated", ("Alt+Shift+T",), "Flag the selected turn: the recording starts or ends inside the speech (again: unflag)", args=(TRUNCATED,)),
+    ActionSpec("flag_non_native", "flags.toggle_flag", "Anno&tate", "Flag non-native", ("Alt+Shift+N",), "Flag the selected turn: the user is not a native speaker (again: unflag)", args=(NON_NATIVE,)),
+    ActionSpec("flag_noise", "flags.toggle_flag", "Anno&tate", "Flag noise", ("Alt+Shift+Z",), "Flag the selected turn: background noise disturbs the speech (again: unflag)", args=(NOISE,)),
+    ActionSpec("comment", "flags.edit_comment", "Anno&tate", "Comment on the turn…", ("Alt+Shift+C",), "Write a one-line comment on the selected turn (empty removes it)"),
+    ActionSpec("reviewed", "flags.toggle_reviewed", "Anno&tate", "Session reviewed", ("Ctrl+Shift+R",), "Mark the session reviewed by you (the annotator name), or not reviewed again"),
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
     ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio (Preferences > Playback sets how far)"),

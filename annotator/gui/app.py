@@ -22,6 +22,7 @@ from annotator.gui.corpus_search import CorpusSearch
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.export_menu import ExportMenu
 from annotator.gui.find_controller import FindController
+from annotator.gui.flags_controller import FlagsController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
@@ -88,10 +89,11 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.closing.connect(recovery.release)
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
+    window.flags = FlagsController(window, navigator, controller, settings)
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
                                timeline=workspace.timeline, team=window.team, appearance=window.appearance,
-                               search=window.search, compare=window.compare)
+                               search=window.search, compare=window.compare, flags=window.flags)
     window.preferences = Preferences(window, settings, SimpleNamespace(
         actions=actions, menus=menus, navigator=navigator, workspace=workspace, playback=playback, controller=controller,
         appearance=window.appearance))

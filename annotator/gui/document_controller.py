@@ -93,6 +93,7 @@ class DocumentController(QObject):
         # Widgets holding typing not yet committed register a function storing it; it runs
         # before every save, export, close or open, so no keystroke is lost.
         self.pending_edit_flushers: list[Callable[[], object]] = []
+        self.save_preparers: list[Callable[[], object]] = []  # what stores its values only when a save is made
         self.typing_sources: list[Callable[[], Typing | None]] = []
         self.undo_stack.cleanChanged.connect(self._announce_unsaved)
         self.undo_stack.refused.connect(self._refuse_edit)
@@ -260,6 +261,8 @@ class DocumentController(QObject):
             self._refuse_edit()
             return None
         self.flush_pending_edits()
+        for prepare in self.save_preparers:
+            prepare()
         return self.document
 
     def save(self) -> bool:

@@ -26,6 +26,7 @@ from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.gui.views.turn_table_view import TurnTableView
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
+from annotator.log.flags import session_reviewer
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 NO_LOG_TEXT = "No log open: Ctrl+O opens one, File > Open Recent lists the last ones, or drop a log or a folder here"
@@ -125,6 +126,7 @@ class Navigator(QObject):
     def _reflect_session(self) -> None:
         session = self.session
         self.session_bar.show_task_completion(session.task_completion if session is not None else None)
+        self.session_bar.show_review(session_reviewer(session.el) if session is not None else None)
         if self.document is None:
             self.session_bar.show_no_log(NO_LOG_TEXT)
         else:

@@ -108,6 +108,10 @@ THEME_COLOURS: dict[str, ColourPair] = {
                                        "annotator did not write there", FILL, ("text",)),
     "compare_disagreement": ColourPair("#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators "
                                        "disagree", FILL, ("text",)),
+    # the turn table's Flags column (gui/flag_icons.py)
+    "flag_mark": ColourPair("#c0392b", "#ff8a7a", "the pennant of a flagged turn", MARK, ("base", "untranscribed_background")),
+    "comment_mark": ColourPair("#2c6fb7", "#8cc1ff", "the bubble of a turn with a comment", MARK,
+                               ("base", "untranscribed_background")),
     # the listening kit's voice-activity strip under the waveform (gui/views/voice_activity_strip.py)
     "voice_activity": ColourPair("#2e7d32", "#81c784", "speech found by the voice-activity detector", MARK, ("base",)),
 }

@@ -131,7 +131,7 @@ def changed_place(command: QUndoCommand | None) -> tuple[Session | None, Turn | 
     if isinstance(command, RestoreWork) and command.values:
         target = command.values[0].target
         return (target, None) if isinstance(target, Session) else (target.session, target)
-    return None, None
+    return getattr(command, "place", (None, None))  # the commands of other modules say where they change
 
 
 def removed_characters_note(count: int) -> str:

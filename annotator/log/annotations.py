@@ -1,5 +1,6 @@
 """The only code that writes GC_ANNOT: set or clear a turn's transcription, its reference
-concepts and a session's task completion, and announce each change to the document's listeners.
+concepts, its flags, comment and time spent (annotator.log.flags), a session's task completion
+and its review, and announce each change to the document's listeners.
 
 Placement keeps folding reversible: a new GC_ANNOT becomes the first child of
 its GC_TURN (transcription) or GC_SESSION (task completion) and takes as its
@@ -10,12 +11,28 @@ rather than duplicated.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 from lxml import etree
 
 from annotator.errors import AnnotationError
 from annotator.log.concepts import Concepts, concepts_data, concepts_element, reference_concepts
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import TRANSCRIPTION_KEY, AnnotationView, Session, Turn
+from annotator.log.flags import (
+    REVIEWED,
+    REVIEWED_KEY,
+    TURN_NOTES,
+    flags_text,
+    note_data,
+    note_element,
+    note_value,
+    read_notes,
+    reviewed_holder,
+    seconds_text,
+    session_reviewer,
+    turn_time_spent,
+)
 from annotator.log.text import clean_text, first_not_xml
 from annotator.log.turn_facts import transcription_data
 
@@ -71,34 +88,95 @@ def set_concepts(turn: Turn, concepts: Concepts | None) -> bool:
         if bad is not None:
             raise AnnotationError(f"turn {turn.id}: the concepts hold the control character U+{ord(bad):04X}, "
                                   "which XML cannot store")
-    found = _concepts_holder(turn)
-    if found is not None:
-        annotation, data = found
-        index = annotation.index(data)
-        tail = data.tail
-        _remove(data)
-        if concepts is None:
-            if len(annotation) == 0 and not _carries_more_than_a_turnid(annotation):
-                _remove(annotation)
-            elif len(annotation) == 0:
-                annotation.text = None
-        else:
-            new = concepts_element(concepts)
-            new.tail = tail
-            annotation.insert(index, new)
-    elif concepts is not None:
-        annotation = _turn_annotation(turn)
-        new = concepts_element(concepts)
-        annotation.append(new)
-        if len(annotation) == 1:
-            _indent_only_child(annotation, new)
-        else:
-            new.tail, annotation[-2].tail = annotation[-2].tail, annotation.text
+    _replace_data(_concepts_holder(turn), None if concepts is None else concepts_element(concepts),
+                  lambda: _turn_annotation(turn))
     turn.session.document.announce(AnnotationChange(
         turn.session, turn, "concepts",
         None if old_concepts is None else old_concepts.compact(),
         None if concepts is None else concepts.compact()))
     return True
+
+
+def set_flags(turn: Turn, flags: Iterable[str]) -> bool:
+    """Set the turn's flags (annotator.log.flags.FLAGS; none removes them). True if anything changed."""
+    return _set_note(turn, "flags", flags_text(flags))
+
+
+def set_comment(turn: Turn, comment: str | None) -> bool:
+    """Set the turn's one-line comment (None or blank removes it). True if anything changed."""
+    text = clean_text(comment) or None
+    bad = first_not_xml(text) if text is not None else None
+    if bad is not None:
+        raise AnnotationError(f"turn {turn.id}: the comment holds the control character U+{ord(bad):04X}, "
+                              "which XML cannot store")
+    return _set_note(turn, "comment", text)
+
+
+def set_time_spent(turn: Turn, seconds: float | None) -> bool:
+    """Set the active time spent on the turn, in seconds (None or 0 removes it). True if anything changed."""
+    return _set_note(turn, "time_spent", seconds_text(seconds))
+
+
+def add_time_spent(turn: Turn, seconds: float) -> bool:
+    """Add SECONDS of active time to the turn's time spent. True if the stored time changed."""
+    return set_time_spent(turn, turn_time_spent(turn.facts()) + max(seconds, 0.0))
+
+
+def _set_note(turn: Turn, kind: str, text: str | None) -> bool:
+    old = note_value(turn.facts(), kind)
+    if old == text:
+        return False
+    key = TURN_NOTES[kind][0]
+    holder = next(((annotation, data) for annotation in turn.el.iterchildren("GC_ANNOT")
+                   for data in [note_data(annotation, key)] if data is not None), None)
+    _replace_data(holder, None if text is None else note_element(kind, text), lambda: _turn_annotation(turn))
+    turn.session.document.announce(AnnotationChange(turn.session, turn, kind, old, text))
+    return True
+
+
+def set_reviewed(session: Session, reviewer: str | None) -> bool:
+    """Mark the session reviewed by REVIEWER ('' when unknown), or not reviewed (None). True if changed."""
+    new = None if reviewer is None else clean_text(reviewer)
+    bad = first_not_xml(new) if new else None
+    if bad is not None:
+        raise AnnotationError(f"session {session.id}: the reviewer's name holds the control character "
+                              f"U+{ord(bad):04X}, which XML cannot store")
+    old = session_reviewer(session.el)
+    if new == old:
+        return False
+    element = None
+    if new is not None:
+        element = etree.Element("GC_DATA", {"key": REVIEWED_KEY, "dtype": "string"})
+        element.text = new or None
+    _replace_data(reviewed_holder(session.el), element, lambda: _new_annotation(session.el, {}))
+    session.document.announce(AnnotationChange(session, None, REVIEWED, old, new))
+    return True
+
+
+def _replace_data(found: tuple[etree._Element, etree._Element] | None, new: etree._Element | None,
+                  make_annotation: Callable[[], etree._Element]) -> None:
+    """Put NEW in place of the GC_DATA FOUND (its GC_ANNOT, itself) or, when nothing was found, last in
+    the GC_ANNOT MAKE_ANNOTATION gives; NEW None removes FOUND, and its GC_ANNOT when nothing else is left."""
+    if found is not None:
+        annotation, data = found
+        index = annotation.index(data)
+        tail = data.tail
+        _remove(data)
+        if new is None:
+            if len(annotation) == 0 and not _carries_more_than_a_turnid(annotation):
+                _remove(annotation)
+            elif len(annotation) == 0:
+                annotation.text = None
+        else:
+            new.tail = tail
+            annotation.insert(index, new)
+    elif new is not None:
+        annotation = make_annotation()
+        annotation.append(new)
+        if len(annotation) == 1:
+            _indent_only_child(annotation, new)
+        else:
+            new.tail, annotation[-2].tail = annotation[-2].tail, annotation.text
 
 
 def _concepts_holder(turn: Turn) -> tuple[etree._Element, etree._Element] | None:
@@ -111,10 +189,11 @@ def _concepts_holder(turn: Turn) -> tuple[etree._Element, etree._Element] | None
 
 
 def _turn_annotation(turn: Turn) -> etree._Element:
-    """The turn's own GC_ANNOT to add a transcription or concepts to: the one already holding the
-    other, else a new first child of the turn."""
+    """The turn's own GC_ANNOT to add a transcription, concepts or a note to: the one already holding
+    one of them, else a new first child of the turn."""
     for annotation in turn.el.iterchildren("GC_ANNOT"):
-        if concepts_data(annotation) is not None or transcription_data(annotation) is not None:
+        if (concepts_data(annotation) is not None or transcription_data(annotation) is not None
+                or read_notes(annotation, None)):
             return annotation
     return _new_annotation(turn.el, {"turnid": turn.id})
 

@@ -31,7 +31,9 @@ class AnnotationChange:
 
     session: Session
     turn: Turn | None
-    kind: str  # "transcription", "concepts" (old and new in their compact form) or "task_completion"
+    # "transcription", "concepts" (old and new in their compact form), "task_completion", or the notes of
+    # annotator.log.flags: "flags", "comment", "time_spent" (seconds as stored) and "reviewed" (the reviewer)
+    kind: str
     old: str | None
     new: str | None
 

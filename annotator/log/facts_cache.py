@@ -6,8 +6,8 @@ consumer that hears a change reads facts already brought up to date. A turn's Tu
 (annotator.log.turn_facts, with the session-level transcription added) are made on first
 request and kept until an AnnotationChange names that turn: a transcription change forgets the
 facts of the turns it can affect (the turn, and any turn sharing its id, whose session-level
-transcription may have been removed); a concepts change forgets its own turn's; a task completion
-changes no turn's facts. Values derived from a turn's facts (its WER counts) are kept beside them
+transcription may have been removed); a concepts, flags, comment or time spent change forgets its
+own turn's; a task completion or review changes no turn's facts. Values derived from a turn's facts (its WER counts) are kept beside them
 under a name and forgotten with them.
 A load or reload makes a new document, and with it a new cache.
 
@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 from lxml import etree
 
 from annotator.log import turn_facts
+from annotator.log.flags import TURN_NOTES
 from annotator.log.text import clean_text
 from annotator.log.turn_facts import TurnFacts
 from annotator.log.turn_ids import TurnKey, turn_key
@@ -232,7 +233,7 @@ class FactsCache:
             cached = self._sessions.get(change.session.index)
             if cached is not None:
                 cached.forget_turns_of_key(change.turn)
-        elif change.kind == "concepts" and change.turn is not None:
+        elif (change.kind == "concepts" or change.kind in TURN_NOTES) and change.turn is not None:
             cached = self._sessions.get(change.session.index)
             if cached is not None:
                 cached.forget_turn(change.turn.index)

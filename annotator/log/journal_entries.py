@@ -4,7 +4,8 @@ A journal is JSON: the log's path and the SHA-256 of the bytes the edits were
 made against, when it was written, and the net value of every transcription,
 task completion and reference concept frame (in its compact form, annotator.log.concepts)
 that differs from that file (None: removed), each placed by session and turn position and
-checked by id. A journal written before concepts existed has no "concepts" list and reads as none. parse_journal accepts exactly what
+checked by id. A journal written before concepts existed has no "concepts" list and reads as none; likewise
+the turns' flags, comments and time spent ("notes", with their kind) and the sessions' reviews ("reviewed"). parse_journal accepts exactly what
 encode_journal writes and refuses anything else (bad JSON, a number like 1e400,
 nesting 100,000 deep, a value XML cannot hold) with UnreadableJournal, whose
 message is one line; it never raises anything else.
@@ -21,6 +22,7 @@ from annotator.errors import AnnotationError
 from annotator.file_name_text import name_from_text, name_text
 from annotator.log.annotations import task_completion_problem
 from annotator.log.concepts import parse_compact
+from annotator.log.flags import TURN_NOTES, parse_flags, parse_seconds
 from annotator.log.text import first_not_xml
 
 FORMAT = 1
@@ -46,6 +48,13 @@ class ConceptsEdit(TranscriptionEdit):
 
 
 @dataclass(frozen=True)
+class NoteEdit(TranscriptionEdit):
+    """A turn's flags, comment or time spent (KIND, annotator.log.flags.TURN_NOTES), as stored."""
+
+    kind: str = "flags"
+
+
+@dataclass(frozen=True)
 class TaskCompletionEdit:
     session: int
     session_id: str
@@ -54,13 +63,21 @@ class TaskCompletionEdit:
 
 
 @dataclass(frozen=True)
+class ReviewedEdit(TaskCompletionEdit):
+    """A session's review: VALUE and WAS name the reviewer (None: not reviewed)."""
+
+
+@dataclass(frozen=True)
 class AnnotationEdits:
     transcriptions: tuple[TranscriptionEdit, ...] = ()
     task_completion: tuple[TaskCompletionEdit, ...] = ()
     concepts: tuple[ConceptsEdit, ...] = ()
+    notes: tuple[NoteEdit, ...] = ()
+    reviewed: tuple[ReviewedEdit, ...] = ()
 
     def __len__(self) -> int:
-        return len(self.transcriptions) + len(self.task_completion) + len(self.concepts)
+        return (len(self.transcriptions) + len(self.task_completion) + len(self.concepts) + len(self.notes)
+                + len(self.reviewed))
 
     def describe(self) -> str:
         """'5 transcriptions, 1 removed transcription, 1 task completion and 2 concept frames'."""
@@ -70,9 +87,14 @@ class AnnotationEdits:
                  count(len(self.transcriptions) - written, "removed transcription"),
                  count(len(self.task_completion), "task completion"),
                  count(framed, "concept frame"),
-                 count(len(self.concepts) - framed, "removed concept frame")]
+                 count(len(self.concepts) - framed, "removed concept frame"),
+                 *(count(sum(edit.kind == kind for edit in self.notes), noun) for kind, noun in _NOTE_NOUNS.items()),
+                 count(len(self.reviewed), "review")]
         parts = [part for part in parts if part]
         return " and ".join(parts) if len(parts) < 3 else f"{', '.join(parts[:-1])} and {parts[-1]}"
+
+
+_NOTE_NOUNS = {"flags": "flag change", "comment": "comment", "time_spent": "time spent"}
 
 
 @dataclass(frozen=True)
@@ -111,6 +133,8 @@ def encode_journal(log_path: Path, sha256: str, edits: AnnotationEdits) -> bytes
         "transcriptions": [edit.__dict__ for edit in edits.transcriptions],
         "task_completion": [edit.__dict__ for edit in edits.task_completion],
         "concepts": [edit.__dict__ for edit in edits.concepts],
+        "notes": [edit.__dict__ for edit in edits.notes],
+        "reviewed": [edit.__dict__ for edit in edits.reviewed],
     }
     return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -129,8 +153,13 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
         frames = tuple(ConceptsEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
                                     _text(e["turn_id"]), _compact(e["text"]), _compact(e["was"]))
                        for e in _entries(content.get("concepts", [])))  # none in a journal older than concepts
+        notes = tuple(NoteEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
+                               _text(e["turn_id"]), _note(e["kind"], e["text"]), _value(e["was"]), e["kind"])
+                      for e in _entries(content.get("notes", [])))  # none in a journal older than notes
+        reviews = tuple(ReviewedEdit(_position(e["session"]), _text(e["session_id"]), _value(e["value"]),
+                                     _value(e["was"])) for e in _entries(content.get("reviewed", [])))
         written = datetime.fromisoformat(_text(content["written"])).astimezone()
-        edits = AnnotationEdits(texts, tasks, frames)
+        edits = AnnotationEdits(texts, tasks, frames, notes, reviews)
         return name_from_text(_text(content["log"])), _text(content["sha256"]), written, edits
     except UnreadableJournal:
         raise
@@ -178,6 +207,21 @@ def _compact(value: object) -> str | None:
         return None
     try:
         parse_compact(text)
+    except AnnotationError as error:
+        raise UnreadableJournal(str(error)) from None
+    return text
+
+
+def _note(kind: object, value: object) -> str | None:
+    """A turn note of KIND as the writer stores it: None, or a text that reads back (flags, seconds)."""
+    if kind not in TURN_NOTES:
+        raise UnreadableJournal(f"{str(kind)[:40]!r} is no kind of turn note")
+    text = _value(value)
+    try:
+        if kind == "flags":
+            parse_flags(text)
+        elif kind == "time_spent":
+            parse_seconds(text)
     except AnnotationError as error:
         raise UnreadableJournal(str(error)) from None
     return text

@@ -5,7 +5,9 @@ A value is keyed by (session position, turn position), turn None standing for
 the session's task completion, and carries the session and turn ids so that a
 journal applied to a log whose positions moved still finds its turns by id. A turn's
 reference concepts are keyed by (session position, turn position, CONCEPTS) and valued by
-their compact form (annotator.log.concepts), so they travel like a transcription.
+their compact form (annotator.log.concepts), so they travel like a transcription; a turn's flags,
+comment and time spent likewise by (session position, turn position, kind) with their stored text,
+and a session's review by (session position, None, REVIEWED) with the reviewer's name.
 """
 
 from __future__ import annotations
@@ -15,22 +17,34 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.errors import AnnotationError, AnnotationFileError
-from annotator.log.annotations import set_concepts, set_task_completion, set_transcription
+from annotator.log.annotations import (
+    set_comment,
+    set_concepts,
+    set_flags,
+    set_reviewed,
+    set_task_completion,
+    set_time_spent,
+    set_transcription,
+)
 from annotator.log.concepts import parse_compact, reference_concepts
-from annotator.log.document import LogDocument
+from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
+from annotator.log.flags import REVIEWED, TURN_NOTES, note_value, parse_flags, parse_seconds, session_reviewer
 from annotator.log.journal_entries import (
     AnnotationEdits,
     ConceptsEdit,
     JournalEntry,
+    NoteEdit,
+    ReviewedEdit,
     TaskCompletionEdit,
     TranscriptionEdit,
 )
 
 CONCEPTS = "concepts"
 # (session position, turn position): a transcription; turn None: the session's task completion;
-# (session position, turn position, CONCEPTS): the turn's reference concepts.
-Key = tuple[int, int | None] | tuple[int, int, str]
+# (session position, turn position, CONCEPTS or a note kind): the turn's reference concepts or note;
+# (session position, None, REVIEWED): the session's review.
+Key = tuple[int, int | None] | tuple[int, int | None, str]
 Target = tuple[Turn | Session, str]  # what a value belongs to, and its kind
 Value = tuple[str, str | None, str | None]  # (session id, turn id, value)
 _NONE: Value = ("", None, None)
@@ -42,6 +56,16 @@ def key_of(turn: Turn) -> Key:
 
 def concepts_key_of(turn: Turn) -> Key:
     return turn.session.index, turn.index, CONCEPTS
+
+
+def change_key(change: AnnotationChange) -> Key:
+    """Where the value a CHANGE announces is kept."""
+    s, turn = change.session.index, change.turn
+    if turn is None:
+        return (s, None, REVIEWED) if change.kind == REVIEWED else (s, None)
+    if change.kind == CONCEPTS or change.kind in TURN_NOTES:
+        return s, turn.index, change.kind
+    return key_of(turn)
 
 
 def compact_concepts(turn: Turn) -> str | None:
@@ -69,44 +93,64 @@ def _read_values(doc: LogDocument) -> dict[Key, Value]:
     values: dict[Key, Value] = {}
     for s, session in enumerate(doc.sessions):
         values[(s, None)] = (session.id, None, session.task_completion)
+        values[(s, None, REVIEWED)] = (session.id, None, session_reviewer(session.el))
         for t, turn in enumerate(session.turns):
             values[(s, t)] = (session.id, turn.id, turn.transcription)
             values[(s, t, CONCEPTS)] = (session.id, turn.id, compact_concepts(turn))
+            noted = turn.facts().notes is not None
+            for kind in TURN_NOTES:
+                values[(s, t, kind)] = (session.id, turn.id, note_value(turn.facts(), kind) if noted else None)
     return values
 
 
 def difference(baseline: dict[Key, Value], values: dict[Key, Value]) -> AnnotationEdits:
     """The VALUES that differ from BASELINE (the file), in log order."""
-    texts, tasks, frames = [], [], []
+    texts, tasks, frames, notes, reviews = [], [], [], [], []
     for key, (session_id, turn_id, value) in sorted(values.items(), key=_in_log_order):
         was = baseline.get(key, _NONE)[2]
         if value == was:
             continue
-        s, t = key[0], key[1]
+        s, t, kind = key[0], key[1], key[2] if len(key) == 3 else None
         if t is None:
-            tasks.append(TaskCompletionEdit(s, session_id, value, was))
-        elif len(key) == 3:
+            (reviews.append(ReviewedEdit(s, session_id, value, was)) if kind == REVIEWED
+             else tasks.append(TaskCompletionEdit(s, session_id, value, was)))
+        elif kind == CONCEPTS:
             frames.append(ConceptsEdit(s, session_id, t, turn_id, value, was))
+        elif kind is not None:
+            notes.append(NoteEdit(s, session_id, t, turn_id, value, was, kind))
         else:
             texts.append(TranscriptionEdit(s, session_id, t, turn_id, value, was))
-    return AnnotationEdits(tuple(texts), tuple(tasks), tuple(frames))
+    return AnnotationEdits(tuple(texts), tuple(tasks), tuple(frames), tuple(notes), tuple(reviews))
 
 
 def would_change(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
     """How many EDITS would change the file BASELINE describes."""
-    tasks = sum(baseline.get((e.session, None), _NONE)[2] != e.value for e in edits.task_completion)
-    return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] != e.text for e in edits.transcriptions + edits.concepts)
+    tasks = sum(baseline.get(_session_key(e), _NONE)[2] != e.value for e in edits.task_completion + edits.reviewed)
+    return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] != e.text for e in _turn_edits(edits))
 
 
 def changed_since(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
     """How many EDITS find the file (BASELINE) holding neither the value they were made against nor their own."""
-    tasks = sum(baseline.get((e.session, None), _NONE)[2] not in (e.was, e.value) for e in edits.task_completion)
-    return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] not in (e.was, e.text)
-                       for e in edits.transcriptions + edits.concepts)
+    tasks = sum(baseline.get(_session_key(e), _NONE)[2] not in (e.was, e.value)
+                for e in edits.task_completion + edits.reviewed)
+    return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] not in (e.was, e.text) for e in _turn_edits(edits))
+
+
+def _turn_edits(edits: AnnotationEdits) -> tuple[TranscriptionEdit, ...]:
+    return edits.transcriptions + edits.concepts + edits.notes
 
 
 def _edit_key(edit: TranscriptionEdit) -> Key:
-    return (edit.session, edit.turn, CONCEPTS) if isinstance(edit, ConceptsEdit) else (edit.session, edit.turn)
+    return (edit.session, edit.turn, _turn_kind(edit)) if _turn_kind(edit) != "transcription" else (edit.session,
+                                                                                                    edit.turn)
+
+
+def _turn_kind(edit: TranscriptionEdit) -> str:
+    return CONCEPTS if isinstance(edit, ConceptsEdit) else edit.kind if isinstance(edit, NoteEdit) else "transcription"
+
+
+def _session_key(edit: TaskCompletionEdit) -> Key:
+    return (edit.session, None, REVIEWED) if isinstance(edit, ReviewedEdit) else (edit.session, None)
 
 
 @dataclass(frozen=True)
@@ -116,7 +160,7 @@ class RestoredValue:
     target: Turn | Session
     old: str | None
     new: str | None
-    kind: str = "transcription"  # or CONCEPTS (compact forms) or "task_completion"
+    kind: str = "transcription"  # or CONCEPTS (compact forms), a note kind, "task_completion" or REVIEWED
 
     def apply(self) -> None:
         _set((self.target, self.kind), self.new, restoring=True)
@@ -134,13 +178,14 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
     plan: list[tuple[Target, str | None]] = []
     missing: list[str] = []
     for entry in entries:
-        for edit in entry.edits.task_completion:
+        for edit in entry.edits.task_completion + entry.edits.reviewed:
             session = _find_session(doc, edit.session, edit.session_id)
+            kind = REVIEWED if isinstance(edit, ReviewedEdit) else "task_completion"
             missing += [f"session {edit.session_id}"] if session is None else []
-            plan += [((session, "task_completion"), edit.value)] if session is not None else []
-        for edit in entry.edits.transcriptions + entry.edits.concepts:
+            plan += [((session, kind), edit.value)] if session is not None else []
+        for edit in _turn_edits(entry.edits):
             turn = _find_turn(doc, edit)
-            kind = CONCEPTS if isinstance(edit, ConceptsEdit) else "transcription"
+            kind = _turn_kind(edit)
             missing += [f"{edit.session_id} turn {edit.turn_id}"] if turn is None else []
             plan += [((turn, kind), edit.text)] if turn is not None else []
     if missing:
@@ -168,14 +213,24 @@ def _in_log_order(item: tuple[Key, Value]) -> tuple[int, int, int]:
 def _get(target: Target) -> str | None:
     element, kind = target
     if isinstance(element, Session):
-        return element.task_completion
+        return session_reviewer(element.el) if kind == REVIEWED else element.task_completion
+    if kind in TURN_NOTES:
+        return note_value(element.facts(), kind)
     return compact_concepts(element) if kind == CONCEPTS else element.transcription
 
 
 def _set(target: Target, value: str | None, restoring: bool = False) -> None:
     element, kind = target
-    if isinstance(element, Session):
+    if isinstance(element, Session) and kind == REVIEWED:
+        set_reviewed(element, value)
+    elif isinstance(element, Session):
         set_task_completion(element, value, restoring=restoring)
+    elif kind == "flags":
+        set_flags(element, parse_flags(value))
+    elif kind == "comment":
+        set_comment(element, value)
+    elif kind == "time_spent":
+        set_time_spent(element, parse_seconds(value) or None)
     elif kind == CONCEPTS:
         set_concepts(element, parse_compact(value or ""))
     else:

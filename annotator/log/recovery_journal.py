@@ -52,14 +52,13 @@ from annotator.log.journal_entries import (
     parse_journal,
 )
 from annotator.log.journal_values import (
-    CONCEPTS,
     Key,
     RestoredValue,
     Value,
     annotation_values,
     apply_entries,
+    change_key,
     changed_since,
-    concepts_key_of,
     difference,
     key_of,
     would_change,
@@ -228,10 +227,7 @@ class RecoveryJournal:
 
     def _note(self, change: AnnotationChange) -> None:
         turn = change.turn
-        if turn is None:
-            key = (change.session.index, None)
-        else:
-            key = concepts_key_of(turn) if change.kind == CONCEPTS else key_of(turn)
+        key = change_key(change)
         with self._lock:
             self._changes[key] = (change.session.id, None if turn is None else turn.id, change.new)
         if self._writer is not None:

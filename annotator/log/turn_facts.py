@@ -25,6 +25,8 @@ exist once:
 - the parse: GC_DATA of type concept (the parser's concept frame);
 - reference concepts: the first GC_DATA keyed ":concepts" in the turn's own
   GC_ANNOTs (annotator.log.concepts reads both frames).
+- notes: the first GC_DATA keyed ":flags", ":comment", ":time_spent" in the turn's own GC_ANNOTs
+  (annotator.log.flags).
 - prompt type: the first non-blank type_prompt of the turn's activities (what the system asked for).
 
 The pass reads attributes straight off the lxml elements (a view per GC_DATA
@@ -38,6 +40,7 @@ from collections.abc import Iterator
 from lxml import etree
 
 from annotator.log.concepts import concepts_data
+from annotator.log.flags import read_notes
 from annotator.log.text import clean_text
 from annotator.log.turn_ids import TurnKey, turn_key
 
@@ -58,7 +61,7 @@ class TurnFacts:
 
     __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
                  "system_text", "audio_input", "audio_output", "transcription", "parse_data",
-                 "hypothesis_data", "score_data", "concept_data", "reference_concepts_data", "prompt_type",
+                 "hypothesis_data", "score_data", "concept_data", "reference_concepts_data", "notes", "prompt_type",
                  "n_operations", "n_messages", "n_events")
 
     def __init__(self) -> None:
@@ -78,6 +81,7 @@ class TurnFacts:
         self.score_data: list[etree._Element] = []  # the :rec_scores GC_DATA
         self.concept_data: list[etree._Element] = []  # the parser's concept GC_DATA
         self.reference_concepts_data: etree._Element | None = None  # the annotator's, in a GC_ANNOT
+        self.notes: dict[str, str] | None = None  # flags, comment, time spent by kind (annotator.log.flags)
         self.prompt_type: str | None = None  # the first non-blank type_prompt of an activity, trimmed
         self.n_operations = 0
         self.n_messages = 0
@@ -178,6 +182,7 @@ def walk_turn(turn: etree._Element, facts: TurnFacts) -> Iterator[tuple[etree._E
                         facts.transcription = clean_text(data.text)
                 if facts.reference_concepts_data is None:
                     facts.reference_concepts_data = concepts_data(child)
+                facts.notes = read_notes(child, facts.notes)
             if isinstance(tag, str) and len(child):  # not a comment; activities below are no turn's
                 for nested in child.iter(*ACTIVITY_TAGS):
                     yield nested, False

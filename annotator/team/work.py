@@ -60,8 +60,11 @@ class TeamWork:
         task_completion = {ref: value for ref, value in now.task_completion.items()
                            if logged.task_completion.get(ref) != value}
         concepts = {ref: frame for ref, frame in now.concepts.items() if logged.concepts.get(ref) != frame}
+        notes = {ref: values for ref, values in now.notes.items() if logged.notes.get(ref) != values}
+        reviewed = {ref: name for ref, name in now.reviewed.items() if logged.reviewed.get(ref) != name}
         return AnnotationSet(transcriptions, task_completion, concepts,
-                             {ref: now.turn_id(ref) for ref in transcriptions.keys() | concepts.keys()})
+                             {ref: now.turn_id(ref) for ref in transcriptions.keys() | concepts.keys() | notes.keys()},
+                             notes, reviewed)
 
     def save(self) -> None:
         """Write the annotator's file atomically; the log stays as it is. Raises AnnotatorError."""

@@ -59,7 +59,8 @@ def test_headers_are_the_minimum_columns_in_order_then_extras(exported: Path):
     sessions, turns, events = (raw_rows(exported, name)[0] for name in ("sessions.csv", "turns.csv", "events.csv"))
     assert sessions[:len(SESSION_MINIMUM)] == SESSION_MINIMUM
     assert sessions[len(SESSION_MINIMUM):] == [c for c in SESSION_METRIC_COLUMNS if c not in SESSION_MINIMUM] + [
-        "oracle_wer", "nbest_truth_share", "session_occurrence"]
+        "oracle_wer", "nbest_truth_share", "time_spent_s", "reviewed", "reviewed_by", "session_occurrence"]
+    assert turns[-5:-2] == ["flags", "comment", "time_spent_s"]
     assert turns[-2:] == ["session_occurrence", "turn_occurrence"]
     assert turns[:len(TURN_MINIMUM)] == TURN_MINIMUM
     assert events[:len(EVENT_MINIMUM)] == EVENT_MINIMUM

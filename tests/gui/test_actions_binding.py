@@ -17,7 +17,7 @@ def _handlers(window, **overrides) -> SimpleNamespace:
     parts = dict(window=window, controller=window.controller, navigator=window.navigator, editor=window.editor,
                  playback=window.playback, workspace=workspace, markers=window.markers, exports=window.exports,
                  timeline=workspace.timeline, team=window.team, appearance=window.appearance,
-                 search=window.search, compare=window.compare)
+                 search=window.search, compare=window.compare, flags=window.flags)
     parts.update(overrides)
     return SimpleNamespace(**{name: part for name, part in parts.items() if part is not None})
 

@@ -20,6 +20,7 @@ from annotator.corpus.scan import SessionSummary
 from annotator.gui.colours import doubt_colour
 from annotator.gui.models.findings import severity_icon
 from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
+from annotator.gui.models.session_notes import FLAGGED, NOTE_HEADERS, REVIEWED, TIME_SPENT, note_sort_key, note_text
 from annotator.gui.theme import theme_colour
 from annotator.log.clock import clock_text
 
@@ -39,6 +40,12 @@ class Column(enum.IntEnum):
     FINDINGS = 6
     ANNOTATORS = 7
     DOUBT = 8
+    REVIEWED = 9
+    FLAGGED = 10
+    TIME_SPENT = 11
+
+
+_NOTES = {Column.REVIEWED: REVIEWED, Column.FLAGGED: FLAGGED, Column.TIME_SPENT: TIME_SPENT}
 
 
 HEADERS = {
@@ -53,8 +60,9 @@ HEADERS = {
                                       "the names in the tooltip"),
     Column.DOUBT: ("Doubt", "The doubt of the session's most doubtful user turn still to transcribe (0 to 1; "
                             "sorted, the most doubtful session first)"),
+    **{column: NOTE_HEADERS[name] for column, name in _NOTES.items()},
 }
-NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED, Column.DOUBT)
+NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED, Column.DOUBT, Column.FLAGGED, Column.TIME_SPENT)
 
 
 def row_key(file: Path, session_index: int) -> tuple[str, int]:
@@ -293,6 +301,8 @@ class SessionListModel(QAbstractTableModel):
             return summary.annotators_text
         if column == Column.DOUBT:
             return "" if summary.doubt is None else f"{summary.doubt:.2f}"
+        if column in _NOTES:
+            return note_text(summary, _NOTES[column])
         return summary.findings_text or ("DTD quirks only" if summary.n_quirks else "none")
 
     def sort_key(self, summary: SessionSummary, column: int) -> str | float:
@@ -323,6 +333,8 @@ class SessionListModel(QAbstractTableModel):
             return last if summary.duration_s is None else float(summary.duration_s)
         if column == Column.DOUBT:  # the most doubtful first
             return last if summary.doubt is None else -summary.doubt
+        if column in _NOTES:
+            return note_sort_key(summary, _NOTES[column])
         # TRANSCRIBED: least done first
         return summary.n_transcribed / summary.n_user_turns if summary.n_user_turns else last
 

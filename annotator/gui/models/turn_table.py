@@ -3,7 +3,8 @@
 Columns: turn id, speaker, start (seconds from the session's start), duration,
 recognizer text, system text, transcription (editable: setData pushes an
 undoable TranscribeTurn), the turn's WER once it is transcribed and its concept accuracy once it
-has reference concepts. The row header is the doubt strip: the colour of a user turn's doubt score,
+has reference concepts, and its flags and comment (annotator.log.flags) as letters beside a drawn icon.
+The row header is the doubt strip: the colour of a user turn's doubt score,
 its reasons in the tooltip. A cell reads the
 document's facts cache (annotator.log.facts_cache): painting never walks the tree or aligns
 words, and the next turn to transcribe and the progress come from the cache's index of
@@ -24,6 +25,7 @@ from annotator.analysis.concept_metrics import cached_turn_concept_counts
 from annotator.analysis.doubt import most_doubtful_to_transcribe, turn_doubt
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.colours import dot_icon, doubt_colour
+from annotator.gui.flag_icons import flags_cell_text, flags_icon, flags_tooltip
 from annotator.gui.models.roles import (
     NEEDS_TRANSCRIPTION_ROLE,
     SEARCH_HIT_ROLE,
@@ -36,6 +38,7 @@ from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
+from annotator.log.flags import turn_comment, turn_flags
 from annotator.log.text import shorten
 
 Role = Qt.ItemDataRole
@@ -51,6 +54,7 @@ class Column(enum.IntEnum):
     TRANSCRIPTION = 6
     WER = 7
     CONCEPTS = 8
+    FLAGS = 9
 
 
 HEADERS = {
@@ -63,6 +67,8 @@ HEADERS = {
     Column.TRANSCRIPTION: ("Transcription", "What the user really said; edit in place (F2) or in the editor below"),
     Column.WER: ("WER", "Word error rate of the recognizer against the transcription"),
     Column.CONCEPTS: ("Concepts", "Concept accuracy of the parse against the reference concepts (Concepts panel)"),
+    Column.FLAGS: ("Flags", "The turn's flags (Alt+Shift+I inaudible, X cross-talk, T truncated, N non-native, "
+                            "Z noise) and C for a comment (Alt+Shift+C)"),
 }
 
 UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
@@ -306,6 +312,8 @@ class TurnTableModel(QAbstractTableModel):
         if column == Column.CONCEPTS:
             concepts = cached_turn_concept_counts(turn)
             return "" if concepts is None else f"{concepts.accuracy * 100:.1f} %"
+        if column == Column.FLAGS:
+            return flags_cell_text(turn_flags(turn.facts()), turn_comment(turn.facts()))
         return ""
 
     def _tooltip(self, turn: Turn, column: Column) -> str | None:
@@ -323,12 +331,16 @@ class TurnTableModel(QAbstractTableModel):
                     f"inserted of {concepts.reference_pairs} pairs (the frame name is one)")
         if column == Column.TURN and needs_transcription(turn):
             return "User turn still to transcribe"
+        if column == Column.FLAGS:
+            return flags_tooltip(turn_flags(turn.facts()), turn_comment(turn.facts()))
         if column in (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION):
             return self._display(turn, column) or None
         return None
 
     def _style(self, turn: Turn, column: Column, role: int):
         untranscribed = needs_transcription(turn)
+        if role == Role.DecorationRole and column == Column.FLAGS:
+            return flags_icon(turn_flags(turn.facts()), turn_comment(turn.facts()))
         if role == Role.DecorationRole:
             # the glyph of a user turn still to transcribe
             return dot_icon(theme_colour("untranscribed_marker"), 8) if column == Column.TURN and untranscribed else None

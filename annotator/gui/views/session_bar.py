@@ -38,6 +38,11 @@ class SessionBar(QWidget):
         for value, text in TASK_CHOICES:
             self.task.addItem(text, value)
         task_label.setBuddy(self.task)
+        self.review = QLabel(self)
+        self.review.setObjectName("session_review")
+        self.review.setToolTip("Whether the session was reviewed, and by whom (Ctrl+Shift+R)")
+        self.review.setContentsMargins(12, 0, 6, 0)
+        self.review.setMinimumWidth(1)  # gives way on a narrow screen rather than widen the window
         self.progress = QLabel(self)
         self.progress.setObjectName("transcription_progress")
         self.progress.setTextFormat(Qt.TextFormat.RichText)  # always: a text without tags would show its escapes
@@ -51,7 +56,7 @@ class SessionBar(QWidget):
         layout.addSpacing(18)
         layout.addWidget(task_label)
         layout.addWidget(self.task)
-        layout.addSpacing(18)
+        layout.addWidget(self.review)
         layout.addWidget(self.progress)
 
         self.sessions.currentIndexChanged.connect(self.session_chosen)
@@ -87,6 +92,11 @@ class SessionBar(QWidget):
             self.task.model().item(position).setEnabled(False)  # shown, never offered: only 1 and 0 are set
         self.task.setCurrentIndex(position)
         self.task.blockSignals(False)
+
+    def show_review(self, reviewer: str | None) -> None:
+        """REVIEWER: who reviewed the session ('' unknown), None: not reviewed."""
+        self.review.setText("not reviewed" if reviewer is None else f"reviewed by {reviewer}" if reviewer
+                            else "reviewed")
 
     def show_progress(self, transcribed: int, user_turns: int) -> None:
         left = user_turns - transcribed

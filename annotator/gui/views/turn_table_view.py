@@ -26,13 +26,14 @@ from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.models.turn_table import Column
 from annotator.gui.views.doubt_strip import DoubtStripHeader
 
-SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS)
+SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS,
+                 Column.FLAGS)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
 # Short columns are measured on this many rows at each end of the session (ids and start times grow
 # along it), so that a session of 70,000 turns costs no more to lay out than one of 100.
 MEASURED_ROWS = 50
 # A WER needs the turn's transcription, a concept accuracy its frames, which are not cheap to find: not measured.
-WIDEST_RATE = {Column.WER: "100.0 %", Column.CONCEPTS: "-100.0 %"}
+WIDEST_RATE = {Column.WER: "100.0 %", Column.CONCEPTS: "-100.0 %", Column.FLAGS: "I X T N Z C"}
 
 
 class PassThroughLineEdit(QLineEdit):
@@ -116,7 +117,7 @@ class TurnTableView(QTableView):
             texts = ([WIDEST_RATE[column]] if column in WIDEST_RATE
                      else [model.index(row, column).data() or "" for row in sample])
             width = max(map(metrics.horizontalAdvance, texts), default=0) + 2 * margin + 2
-            width += marker if column == Column.TURN else 0  # the dot of a turn still to transcribe
+            width += marker if column in (Column.TURN, Column.FLAGS) else 0  # the dot of a turn to transcribe, a flag
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))
 
     def resizeEvent(self, event) -> None:

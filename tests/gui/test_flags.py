@@ -1,0 +1,97 @@
+"""Flags and comments in the real window: Alt+Shift keys toggle them on the selected turn, the turn table
+shows them, each toggle is one undo step, and they are saved into the log."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+
+from annotator.gui.models.turn_table import Column
+from annotator.log.document import LogDocument
+from annotator.log.flags import turn_comment, turn_flags
+from tests.gui.conftest import press
+
+ALT_SHIFT = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
+
+
+def _first_user_row(window) -> int:
+    model = window.navigator.model
+    return next(row for row in range(model.rowCount()) if model.turn_at(row).speaker == "user")
+
+
+def _select_first_user_turn(window):
+    row = _first_user_row(window)
+    window.navigator.select_row(row)
+    return row, window.navigator.model.turn_at(row)
+
+
+def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtbot, main_window, raw_log):
+    row, turn = _select_first_user_turn(main_window)
+    press(qtbot, main_window, Qt.Key.Key_I, ALT_SHIFT)
+    press(qtbot, main_window, Qt.Key.Key_Z, ALT_SHIFT)
+    press(qtbot, main_window, Qt.Key.Key_X, ALT_SHIFT)
+    press(qtbot, main_window, Qt.Key.Key_X, ALT_SHIFT)  # again: cross-talk off
+    assert turn_flags(turn.facts()) == ("inaudible", "noise")
+    cell = main_window.navigator.model.index(row, Column.FLAGS)
+    assert cell.data() == "I Z"
+    assert cell.data(Qt.ItemDataRole.DecorationRole) is not None
+    assert "inaudible" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    stack = main_window.controller.undo_stack
+    assert stack.count() == 4
+    press(qtbot, main_window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert turn_flags(turn.facts()) == ("inaudible", "cross-talk", "noise")
+    press(qtbot, main_window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert turn_flags(turn.facts()) == ("inaudible", "noise")
+    press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)
+    press(qtbot, main_window, Qt.Key.Key_N, ALT_SHIFT)
+    assert main_window.navigator.model.index(row, Column.FLAGS).data() == "I T N Z"
+    press(qtbot, main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    saved = LogDocument.load(raw_log)
+    again = saved.sessions[0].turns[turn.index]
+    assert turn_flags(again.facts()) == ("inaudible", "truncated", "non-native", "noise")
+
+
+def _answer_comment(qtbot, text: str) -> list[str]:
+    """Type TEXT into the comment prompt once it shows, with real key presses, and press Enter."""
+    seen: list[str] = []
+
+    def poll() -> None:
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, QInputDialog):
+            QTimer.singleShot(20, poll)
+            return
+        seen.append(dialog.labelText())
+        field = dialog.findChild(QLineEdit)
+        field.selectAll()
+        qtbot.keyClick(field, Qt.Key.Key_Backspace)
+        qtbot.keyClicks(field, text)
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+
+    QTimer.singleShot(0, poll)
+    return seen
+
+
+def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_step(qtbot, main_window):
+    row, turn = _select_first_user_turn(main_window)
+    seen = _answer_comment(qtbot, "door slams, then quiet")
+    press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
+    qtbot.waitUntil(lambda: turn_comment(turn.facts()) is not None)
+    assert seen and f"turn {turn.id}" in seen[0]
+    assert turn_comment(turn.facts()) == "door slams, then quiet"
+    cell = main_window.navigator.model.index(row, Column.FLAGS)
+    assert cell.data() == "C" and "door slams" in cell.data(Qt.ItemDataRole.ToolTipRole)
+    _answer_comment(qtbot, "")  # an empty comment removes it
+    press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
+    qtbot.waitUntil(lambda: turn_comment(turn.facts()) is None)
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)  # the window has the keyboard again
+    press(qtbot, main_window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert turn_comment(turn.facts()) == "door slams, then quiet"
+
+
+def test_a_system_turn_takes_no_flag_and_the_status_bar_says_why(qtbot, main_window):
+    model = main_window.navigator.model
+    row = next(row for row in range(model.rowCount()) if model.turn_at(row).speaker == "system")
+    main_window.navigator.select_row(row)
+    press(qtbot, main_window, Qt.Key.Key_I, ALT_SHIFT)
+    assert turn_flags(model.turn_at(row).facts()) == () and main_window.controller.undo_stack.count() == 0
+    assert "system turn" in main_window.statusBar().currentMessage()
