@@ -224,8 +224,13 @@ class _StreamedLog:
         the facts name are moved into HELD first: an element still referred to would keep its
         whole operation alive."""
         self._check_marks(turn)
-        for data in facts.asr_data + facts.system_data + facts.parse_data + facts.hypothesis_data + facts.score_data:
-            held.append(data)
+        named = facts.asr_data + facts.system_data + facts.parse_data + facts.hypothesis_data + facts.score_data
+        kept = set(named)
+        for data in named:
+            # One named inside another (a :rec_scores frame nested in a score's GC_DATA, seen in damaged logs)
+            # stays where it is: moved out, it would vanish from the outer one, which the facts read whole.
+            if not any(ancestor in kept for ancestor in data.iterancestors("GC_DATA")):
+                held.append(data)
         for data in (facts.audio_input, facts.audio_output):
             if data is not None:
                 held.append(data)

@@ -104,7 +104,7 @@ def python_codec(name: str) -> str | None:
     """Python's canonical codec for NAME when it is a character encoding; else None."""
     try:
         info = codecs.lookup(name)
-    except LookupError:
+    except (LookupError, ValueError):  # ValueError: a name with a NUL byte in it
         return None
     if not getattr(info, "_is_text_encoding", True) or info.name in _NOT_CHARACTER_ENCODINGS:
         return None

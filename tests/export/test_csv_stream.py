@@ -163,6 +163,21 @@ def test_generated_logs(mutant: bytes):
         assert_same_export([path], folder)
 
 
+def test_a_score_frame_nested_in_another_reads_alike_in_both_exports(tmp_path: Path):
+    """Found by test_generated_logs: a :rec_scores frame nested inside a score of another was moved out of
+    it by the streaming export's release of the turn, so the two exports took different :total_scores
+    (and the doubt, which reads them, differed)."""
+    source = sample_log_paths()[0].read_bytes()
+    nested = (b'<GC_DATA key=":rec_scores"><GC_FRAME name="scores"><GC_DATA key=":total_score" dtype="string">'
+              b'-823.3504</GC_DATA></GC_FRAME></GC_DATA>')
+    first_score = b'<GC_DATA key=":acoustic_score" dtype="string">-839.5061'
+    assert first_score in source
+    path = tmp_path / "nested-hublog.xml"
+    path.write_bytes(source.replace(first_score, first_score + nested, 1))
+    streamed = assert_same_export([path], tmp_path)
+    assert b"doubt" in streamed["turns.csv"]
+
+
 BROKEN = {
     "truncated": b'<?xml version="1.0"?>\n<GC_LOG><GC_SESSION id="s"><GC_TURN id="1">',
     "bad-utf-8": b'<?xml version="1.0" encoding="UTF-8"?>\n<GC_LOG><GC_SESSION id="s\xe9"/></GC_LOG>',

@@ -86,6 +86,15 @@ def test_an_unknown_encoding_is_named_as_unknown(tmp_path: Path, name: str):
     assert "do not match" not in str(caught.value)
 
 
+def test_a_name_holding_a_nul_byte_is_a_one_line_error_not_a_crash(tmp_path: Path):
+    """Found by tests/safety/test_fuzz.py: codecs.lookup raises ValueError, not LookupError, on a NUL."""
+    path = tmp_path / "log.xml"
+    path.write_bytes(_log("utf-8", "latin-1").replace(b'encoding="utf-8"', b'encoding="utf\x008"'))
+    with pytest.raises(LogReadError) as caught:
+        LogDocument.load(path)
+    assert f"{path}:1:" in str(caught.value) and "\n" not in str(caught.value)
+
+
 def test_bytes_that_do_not_match_an_alias_name_the_offset_line_and_column(tmp_path: Path):
     path = tmp_path / "log.xml"
     data = _log("utf_8", "latin-1")
