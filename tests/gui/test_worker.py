@@ -121,6 +121,11 @@ def test_signals_do_not_steal_references_to_true(qtbot):
     process aborts after a few thousand signals; pyproject.toml keeps it out (docs/adr/0002)."""
     import sys
 
+    from PySide6.QtCore import QThreadPool
+
+    # Another test's background work still running frees its own references to True meanwhile (22 were seen):
+    # let it end first. The leak this guards against loses one reference per emit, 5000 in all.
+    assert QThreadPool.globalInstance().waitForDone(30_000)
     task = BackgroundTask(lambda context: None)
     slot = lambda *args: None  # noqa: E731
     before = sys.getrefcount(True)
@@ -129,7 +134,7 @@ def test_signals_do_not_steal_references_to_true(qtbot):
     for _ in range(100):
         task.finished.connect(slot)
         task.finished.disconnect(slot)
-    assert sys.getrefcount(True) >= before - 10
+    assert sys.getrefcount(True) >= before - 500
 
 
 def test_the_gil_is_shared_more_finely_only_while_work_runs(qtbot):
