@@ -164,31 +164,31 @@ class AnnotationSet:
         """One set holding all of SETS; two different values for one turn or session are an error."""
         result = cls()
         conflicts: list[str] = []
+
+        def add(adding, *args, **occurrences) -> None:
+            try:
+                adding(*args, **occurrences)
+            except AnnotationConflict as conflict:
+                conflicts.append(str(conflict))
+
         for part in sets:
-            for values, add in ((part.transcriptions, result.add_transcription), (part.concepts, result.add_concepts)):
-                for ref, value in values.items():
-                    try:
-                        add(ref.session.id, part.turn_id(ref), value,
-                            session_occurrence=ref.session.occurrence, turn_occurrence=ref.occurrence)
-                    except AnnotationConflict as conflict:
-                        conflicts.append(str(conflict))
-            for ref, value in part.task_completion.items():
-                try:
-                    result.add_task_completion(ref.id, value, session_occurrence=ref.occurrence)
-                except AnnotationConflict as conflict:
-                    conflicts.append(str(conflict))
+            def turn(ref: TurnRef, part: AnnotationSet = part) -> tuple[str, str]:
+                return ref.session.id, part.turn_id(ref)
+
+            def turn_occurrences(ref: TurnRef) -> dict:
+                return {"session_occurrence": ref.session.occurrence, "turn_occurrence": ref.occurrence}
+
+            for ref, value in part.transcriptions.items():
+                add(result.add_transcription, *turn(ref), value, **turn_occurrences(ref))
+            for ref, value in part.concepts.items():
+                add(result.add_concepts, *turn(ref), value, **turn_occurrences(ref))
             for ref, notes in part.notes.items():
                 for kind, text in notes.items():
-                    try:
-                        result.add_note(ref.session.id, part.turn_id(ref), kind, text,
-                                        session_occurrence=ref.session.occurrence, turn_occurrence=ref.occurrence)
-                    except AnnotationConflict as conflict:
-                        conflicts.append(str(conflict))
+                    add(result.add_note, *turn(ref), kind, text, **turn_occurrences(ref))
+            for ref, value in part.task_completion.items():
+                add(result.add_task_completion, ref.id, value, session_occurrence=ref.occurrence)
             for ref, reviewer in part.reviewed.items():
-                try:
-                    result.add_reviewed(ref.id, reviewer, session_occurrence=ref.occurrence)
-                except AnnotationConflict as conflict:
-                    conflicts.append(str(conflict))
+                add(result.add_reviewed, ref.id, reviewer, session_occurrence=ref.occurrence)
         if conflicts:
             raise AnnotationFileError(f"the annotation files disagree: {'; '.join(conflicts)}")
         return result
