@@ -63,7 +63,13 @@ def total_score(facts: TurnFacts) -> float | None:
 
 
 def hypotheses(facts: TurnFacts) -> tuple[Hypothesis, ...]:
-    """The turn's n-best alternatives in rank order (empty when the log has no list)."""
+    """The turn's n-best alternatives in rank order (empty when the log has no list); read once per facts."""
+    if facts.hypotheses_memo is None:
+        facts.hypotheses_memo = _read_hypotheses(facts)
+    return facts.hypotheses_memo
+
+
+def _read_hypotheses(facts: TurnFacts) -> tuple[Hypothesis, ...]:
     data = facts.hypothesis_data
     if not data:
         return ()

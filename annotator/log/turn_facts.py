@@ -62,7 +62,7 @@ class TurnFacts:
     __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
                  "system_text", "audio_input", "audio_output", "transcription", "parse_data",
                  "hypothesis_data", "score_data", "concept_data", "reference_concepts_data", "notes", "prompt_type",
-                 "n_operations", "n_messages", "n_events")
+                 "n_operations", "n_messages", "n_events", "hypotheses_memo")
 
     def __init__(self) -> None:
         self.speaker: str | None = None  # "user", "system" or None
@@ -86,6 +86,9 @@ class TurnFacts:
         self.n_operations = 0
         self.n_messages = 0
         self.n_events = 0
+        # annotator.log.nbest.hypotheses keeps its answer here: the oracle columns, the doubt score and the
+        # n-best pane all ask for the same turn's list, and these facts are remade whenever the turn changes.
+        self.hypotheses_memo: tuple | None = None
 
     def audio(self, direction: str) -> etree._Element | None:
         """audio_input for 'input', audio_output for 'output'."""

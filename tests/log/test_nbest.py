@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.nbest import Hypothesis, hypotheses
 from tests.log.xml_builders import data, log_text, operation, session
@@ -73,3 +74,13 @@ def test_the_concept_frame_and_the_scores_are_found_beside_the_list(sample_logs)
     turn = next(t for t in document.sessions[0].turns if t.id == "6")
     assert [el.get("key") for el in turn.facts().concept_data] == [":parse_frame"]
     assert [el.get("key") for el in turn.facts().score_data] == [":rec_scores"]
+
+
+def test_the_list_is_read_once_per_facts_and_again_after_the_turn_changes(sample_logs):
+    document = LogDocument.load(next(p for p in sample_logs if "003" in p.name))
+    turn = next(t for t in document.sessions[0].turns if t.id == "6")
+    first = hypotheses(turn.facts())
+    assert hypotheses(turn.facts()) is first  # the oracle, the doubt and the pane share one reading
+    set_transcription(turn, "leaving from zürich")
+    again = hypotheses(turn.facts())
+    assert again is not first and again == first
