@@ -1,7 +1,8 @@
-"""Statistics: the seed's three example tables reproduced byte for byte, and Rasa's number format."""
+"""Statistics: Rasa's three example tables (docs/markers-rasa-example.md) reproduced byte for byte, and Rasa's number format."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -12,84 +13,22 @@ from annotator.markers.language import parse_markers
 from annotator.markers.stats import MarkerStatistics, compute_statistics, format_value
 from tests.markers.log_builder import concept, event, log, msg, op, session, turn, write
 
-SEED = Path(__file__).resolve().parents[3] / "shared" / "seeds" / "rasa-markers.zh.txt"
+# Rasa's own example (its markers and its three output tables), kept in the docs the tool is held to.
+EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "markers-rasa-example.md"
 
-# The two markers of the seed's example, in the order the seed names them.
-SEED_MARKERS = """\
-marker_mood_expressed:
-  or:
-    - intent: mood_unhappy
-    - intent: mood_great
 
-marker_cheer_up_failed:
-  seq:
-    - intent: mood_unhappy
-    - action: utter_cheer_up
-    - action: utter_did_that_help
-    - intent: deny
-"""
+def _example_blocks() -> dict[str, str]:
+    """The fenced blocks of the example page, by the heading above each."""
+    text = EXAMPLE.read_text(encoding="utf-8")
+    return {heading: body for heading, body in
+            re.findall(r"^## (.+?)\n.*?^```\w*\n(.*?)^```", text, flags=re.M | re.S)}
 
-# The seed's tables, copied verbatim.
-EXTRACTED = """\
-sender_id,session_idx,marker,event_idx,num_preceding_user_turns
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,2,0
-4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,7,1
-4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,14,2
-c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,2,0
-"""
 
-PER_SESSION = """\
-sender_id,session_idx,marker,statistic,value
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,count(number of preceding user turns),0
-4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,count(number of preceding user turns),1
-c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,count(number of preceding user turns),0
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,max(number of preceding user turns),nan
-4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,max(number of preceding user turns),2
-c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,max(number of preceding user turns),nan
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,mean(number of preceding user turns),nan
-4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,mean(number of preceding user turns),2.0
-c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,mean(number of preceding user turns),nan
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,median(number of preceding user turns),nan
-4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,median(number of preceding user turns),2.0
-c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,median(number of preceding user turns),nan
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_cheer_up_failed,min(number of preceding user turns),nan
-4d55093e9696452c8d1157fa33fd54b2,0,marker_cheer_up_failed,min(number of preceding user turns),2
-c00b3de97713427d85524c4374125db1,0,marker_cheer_up_failed,min(number of preceding user turns),nan
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,count(number of preceding user turns),1
-4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,count(number of preceding user turns),1
-c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,count(number of preceding user turns),1
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,max(number of preceding user turns),0
-4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,max(number of preceding user turns),1
-c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,max(number of preceding user turns),0
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,mean(number of preceding user turns),0.0
-4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,mean(number of preceding user turns),1.0
-c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,mean(number of preceding user turns),0.0
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,median(number of preceding user turns),0.0
-4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,median(number of preceding user turns),1.0
-c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,median(number of preceding user turns),0.0
-3c1afa1ed72c4116ba6670a1668f1b4a,0,marker_mood_expressed,min(number of preceding user turns),0
-4d55093e9696452c8d1157fa33fd54b2,0,marker_mood_expressed,min(number of preceding user turns),1
-c00b3de97713427d85524c4374125db1,0,marker_mood_expressed,min(number of preceding user turns),0
-"""
-
-OVERALL = """\
-sender_id,session_idx,marker,statistic,value
-all,nan,-,total_number_of_sessions,3
-all,nan,marker_cheer_up_failed,number_of_sessions_where_marker_applied_at_least_once,1
-all,nan,marker_cheer_up_failed,percentage_of_sessions_where_marker_applied_at_least_once,33.333
-all,nan,marker_mood_expressed,number_of_sessions_where_marker_applied_at_least_once,3
-all,nan,marker_mood_expressed,percentage_of_sessions_where_marker_applied_at_least_once,100.0
-all,nan,marker_cheer_up_failed,count(number of preceding user turns),1
-all,nan,marker_cheer_up_failed,mean(number of preceding user turns),2.0
-all,nan,marker_cheer_up_failed,median(number of preceding user turns),2.0
-all,nan,marker_cheer_up_failed,min(number of preceding user turns),2
-all,nan,marker_cheer_up_failed,max(number of preceding user turns),2
-all,nan,marker_mood_expressed,count(number of preceding user turns),3
-all,nan,marker_mood_expressed,mean(number of preceding user turns),0.333
-all,nan,marker_mood_expressed,median(number of preceding user turns),0.0
-all,nan,marker_mood_expressed,min(number of preceding user turns),0
-all,nan,marker_mood_expressed,max(number of preceding user turns),1
-"""
+_BLOCKS = _example_blocks()
+SEED_MARKERS = _BLOCKS["The markers"]
+EXTRACTED = _BLOCKS["extracted_markers.csv"]
+PER_SESSION = _BLOCKS["stats-per-session.csv"]
+OVERALL = _BLOCKS["stats-overall.csv"]
 
 
 def bot(name: str) -> str:
@@ -132,12 +71,9 @@ def seed_results(tmp_path) -> list[SessionMarkers]:
     return extract_markers(parse_markers(SEED_MARKERS), paths)
 
 
-def test_the_seeds_tables_are_copied_verbatim():
-    if not SEED.is_file():
-        pytest.skip(f"{SEED} is not here")
-    seed = SEED.read_text(encoding="utf-8")
-    for table in (EXTRACTED, PER_SESSION, OVERALL):
-        assert table in seed
+def test_the_example_page_holds_the_two_markers_and_three_tables():
+    assert parse_markers(SEED_MARKERS).names == ["marker_mood_expressed", "marker_cheer_up_failed"]
+    assert [len(table.splitlines()) for table in (EXTRACTED, PER_SESSION, OVERALL)] == [5, 31, 16]
 
 
 def test_the_seeds_example_is_reproduced_byte_for_byte(seed_results):
