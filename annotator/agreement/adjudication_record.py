@@ -4,6 +4,7 @@ field decided or left, saying who gave what, what was taken and why, by whom and
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,3 +33,23 @@ def write_record(path: Path, decisions: list[Decision], adjudicator: str, when: 
     """Write the sidecar atomically (cells neutralised against spreadsheet formulas, as agree's CSVs)."""
     table = Table(path.stem, "adjudication", COLUMNS, record_rows(decisions, adjudicator, when))
     write_atomic(path, csv_bytes(table))
+
+
+def save_with_record(path: Path, decisions: list[Decision], adjudicator: str, when: datetime,
+                     save_log: Callable[[], bool]) -> bool:
+    """Write the sidecar at PATH, then the adjudicated log through SAVE_LOG (False, or an exception: not
+    written), so that neither is left without the other: the sidecar goes first because it is the
+    smaller write and the more likely to be refused, and should the log then not be written the sidecar
+    is put back as it was (removed, or its earlier content restored)."""
+    before = path.read_bytes() if path.is_file() else None
+    write_record(path, decisions, adjudicator, when)
+    saved = False
+    try:
+        saved = save_log()
+    finally:
+        if not saved:
+            if before is None:
+                path.unlink(missing_ok=True)
+            else:
+                write_atomic(path, before)
+    return saved

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
     from datetime import UTC, datetime
 
     from annotator.agreement.adjudication import adjudicate, describe
-    from annotator.agreement.adjudication_record import sidecar_path, write_record
+    from annotator.agreement.adjudication_record import save_with_record, sidecar_path
     from annotator.agreement.sources import gather, parse_specs, read_file_work
     from annotator.annotation_files.fold import fold
     from annotator.errors import AnnotatorError
@@ -61,8 +61,8 @@ def run(args: argparse.Namespace) -> int:
     result = adjudicate(works, args.prefer, doc.sessions)
     changes = fold(doc, result.chosen)
     when = datetime.now(UTC)
-    doc.save(args.output, keep_original=True)
-    write_record(record, result.decisions, args.adjudicator or login_name(), when)
+    save_with_record(record, result.decisions, args.adjudicator or login_name(), when,
+                     lambda: bool(doc.save(args.output, keep_original=True)))
     for decision in result.left:
         print(describe(decision))
     decided = len(result.decisions) - len(result.left)

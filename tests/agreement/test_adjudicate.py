@@ -4,6 +4,10 @@
 from __future__ import annotations
 
 import csv
+import resource
+import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -192,3 +196,32 @@ def test_a_log_without_team_files_beside_it_is_refused(tmp_path):
     done = annotator("adjudicate", log, "--majority", "-o", tmp_path / "out.xml")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert "no per-annotator human files" in done.stderr and str(log) in done.stderr
+
+
+def test_a_record_that_cannot_be_written_leaves_the_log_unwritten(team, tmp_path):
+    out = tmp_path / "adjudicated.xml"
+    # The sidecar's name is a link into a folder that does not exist: writing through it fails.
+    out.with_name("adjudicated.adjudication.csv").symlink_to(tmp_path / "gone" / "record.csv")
+    done = annotator("adjudicate", team, "--majority", "-o", out, "--force")
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert "adjudicated.adjudication.csv" in done.stderr or "record.csv" in done.stderr
+    assert not out.exists()
+
+
+def test_a_log_that_cannot_be_written_takes_its_new_record_back(team, tmp_path):
+    out = tmp_path / "adjudicated.xml"
+    record = out.with_name("adjudicated.adjudication.csv")
+    record.write_text("the earlier record\n", encoding="utf-8")
+    limit = 4096  # the record (about 1 KB) fits, the log (tens of KB) does not
+
+    def small_files() -> None:
+        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails with EFBIG instead
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    assert team.stat().st_size > limit
+    done = subprocess.run([sys.executable, "-m", "annotator", "adjudicate", str(team), "--majority", "-o", str(out),
+                           "--force"], capture_output=True, text=True, timeout=300, preexec_fn=small_files)
+    assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
+    assert str(out) in done.stderr and not out.exists()
+    assert record.read_text(encoding="utf-8") == "the earlier record\n"
+    assert sorted(path.name for path in tmp_path.iterdir() if path.name.startswith(".")) == []  # no temp file left

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QMessageBox
 
 from annotator.annotation_files.fold import canonical_without_annotations, extract
 from annotator.log.concepts import reference_concepts
@@ -263,3 +264,18 @@ def test_the_session_browser_compares_the_selected_session(qtbot, make_window, t
     entry.trigger()
     assert window.compare.comparison is not None and window.compare.dock.isVisible()
     assert window.compare.comparison.names == ["alice", "bob"]
+
+
+def test_a_save_the_user_turns_down_writes_no_record(qtbot, make_window, answer_modal, two):
+    window = make_window(two)
+    _compare(qtbot, window)
+    press(qtbot, window, Key.Key_F6)
+    press(qtbot, window, Key.Key_B, Mod.AltModifier)
+    other_program = two.read_bytes().replace(b"</GC_LOG>", b"<!-- another program -->\n</GC_LOG>")
+    two.write_bytes(other_program)
+    answer = answer_modal(QMessageBox.StandardButton.Cancel)  # "changed on disk": neither overwrite nor reload
+    window.findChild(QAction, "action_save_adjudication").trigger()
+    assert answer.answered and "changed" in (answer.text or "")
+    assert two.read_bytes() == other_program
+    assert not two.with_name(two.stem + ".adjudication.csv").exists()
+    assert window.isWindowModified()

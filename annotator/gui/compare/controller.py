@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from PySide6.QtCore import QObject, Qt
 
 from annotator.agreement.adjudication import TASK_COMPLETION, TRANSCRIPTION
-from annotator.agreement.adjudication_record import sidecar_path, write_record
+from annotator.agreement.adjudication_record import save_with_record, sidecar_path
 from annotator.errors import AnnotatorError
 from annotator.gui.actions import key_text, spec
 from annotator.gui.compare.comparison import Comparison, FieldKey, load_works
@@ -202,6 +202,10 @@ class CompareController(QObject):
         stack.endMacro()
 
     # --- saving ---------------------------------------------------------------------------------
+    def _saved_into(self, document) -> bool:
+        """Whether the log was written and is still the document compared (a reload answers no)."""
+        return self.controller.save_into_log() and self.controller.document is document
+
     def save_adjudication(self) -> bool:
         """Take the agreed values nobody changed (one undoable step), write the log itself (NAME.orig.xml
         kept on the first save) and the sidecar beside it."""
@@ -213,15 +217,16 @@ class CompareController(QObject):
                   if (command := self._command(key, value)).changes_anything]
         if agreed:
             self._push(agreed, "Take the agreed values")
-        if not self.controller.save_into_log() or self.controller.document is not comparison.document:
-            return False  # not written, or the user chose to reload the log changed on disk
-        document = self.controller.document
+        document = comparison.document
         record = sidecar_path(document.path)
         try:
-            write_record(record, comparison.record(), self.controller.settings.annotator, datetime.now(UTC))
+            saved = save_with_record(record, comparison.record(), self.controller.settings.annotator,
+                                     datetime.now(UTC), lambda: self._saved_into(document))
         except AnnotatorError as error:
             self.controller.show_error("Cannot write the adjudication record", error)
             return False
+        if not saved:
+            return False  # not written, or the user chose to reload the log changed on disk
         self.window.show_status(f"Adjudication saved into {document.path.name}; decisions recorded in {record.name}")
         return True
 
