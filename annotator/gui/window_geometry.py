@@ -2,20 +2,24 @@
 (its frame included), on a first start and after restoring a geometry saved on another screen.
 
 The docks are arranged for the screen's size class (see is_wide_screen): a layout saved on a
-screen of the other class is not restored, since its dock sizes would not fit this one.
+screen of the other class is not restored, since its dock sizes would not fit this one. Nor is a
+layout saved by a window with other docks (an older version of the app): Qt would restore the docks
+it knows and leave a new one wherever it was added, squeezed or floating; the window's own arrangement
+is the better start.
 """
 
 from __future__ import annotations
 
+import zlib
+
 from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QMainWindow, QSplitter, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
 from annotator.gui.settings import AppSettings
 
 WIDE_SCREEN_WIDTH = 1600  # from this many pixels of available width the docks sit side by side
 LARGEST_FIRST_SIZE = QSize(1920, 1200)  # a first start on a bigger screen opens this big, centred
-LAYOUT_VERSION = {False: 2, True: 3}  # QMainWindow.saveState's version per size class (wide or not)
 
 
 def available_area(widget: QWidget) -> QRect:
@@ -28,8 +32,12 @@ def is_wide_screen(widget: QWidget) -> bool:
     return available_area(widget).width() >= WIDE_SCREEN_WIDTH
 
 
-def layout_version(widget: QWidget) -> int:
-    return LAYOUT_VERSION[is_wide_screen(widget)]
+def layout_version(window: QMainWindow) -> int:
+    """QMainWindow.saveState's version: the size class and the names of the window's docks, so that a
+    layout saved on a screen of the other class, or by a window with other docks, is not restored."""
+    docks = sorted(dock.objectName() for dock in window.findChildren(QDockWidget))
+    kind = "wide" if is_wide_screen(window) else "narrow"
+    return zlib.crc32(" ".join([kind, *docks]).encode("utf-8")) & 0x7FFFFFFF
 
 
 def frame_margins(window: QWidget) -> QMargins:

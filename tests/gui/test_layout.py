@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QPoint, Qt
+from PySide6.QtWidgets import QLabel
 
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.roles import SUMMARY_ROLE
@@ -130,3 +131,18 @@ def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpu
     with qtbot.waitSignal(browser.session_activated, timeout=2000) as activated:
         qtbot.keyClick(table, Qt.Key.Key_Return)
     assert activated.args[1] == last.data(SUMMARY_ROLE).session_index
+
+
+def test_a_layout_is_restored_by_a_window_with_the_same_docks_only(qtbot, make_window, latin1_log: Path):
+    window = make_window(latin1_log)
+    details = window.workspace.details_dock
+    assert details.isVisible()
+    window.save_layout()  # Details shown
+    details.hide()
+    window.restore_layout()
+    assert details.isVisible()  # the same docks: the saved layout comes back
+    details.hide()
+    window.add_dock(QLabel("a later version's dock"), "New", Qt.DockWidgetArea.RightDockWidgetArea, "new_dock")
+    window.restore_layout()
+    assert not details.isVisible()  # saved by a window without the new dock: the window keeps its own layout
+    close_window(window)
