@@ -13,6 +13,11 @@ from pathlib import Path
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QWidget
 
+from annotator.analysis.next_session import (
+    earlier_session_to_transcribe,
+    later_session_to_transcribe,
+    most_doubtful_session_to_transcribe,
+)
 from annotator.gui.actions import ACTIONS, Actions, key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
@@ -257,13 +262,49 @@ class Navigator(QObject):
             row = self.model.most_doubtful_to_transcribe(self.table.current_row())
         else:
             row = self.model.next_to_transcribe(self.table.current_row())
-        if row is None:
-            self.window.show_status("Every user turn of this session is transcribed")
+        if row is not None:
+            self.select_row(row, focus_editor=True)
+        elif not self._go_on_in_another_session():
             return
-        self.select_row(row, focus_editor=True)
         turn = self.current_turn()
         if self.settings.auto_play and turn is not None:
             self.playback.play_turn(turn)
+
+    def _go_on_in_another_session(self) -> bool:
+        """The shown session has no user turn left to transcribe: show the next session of the log that has
+        one (annotator.analysis.next_session), else the next listed session of another log in the Sessions
+        list's order (sorted by Doubt, the most doubtful first), at its next such turn. False when none is left."""
+        document, done = self.document, self.session
+        if document is None or done is None:
+            return False
+        doubtful_first = self.settings.next_turn_order == DOUBT_ORDER
+        if doubtful_first:
+            index = most_doubtful_session_to_transcribe(document, done.index)
+        else:
+            index = later_session_to_transcribe(document, done.index)
+        if index is None and self.neighbour_session is not None and self.neighbour_session(+1):
+            return self._go_on_from_the_shown_session(done)
+        if index is None and not doubtful_first:
+            index = earlier_session_to_transcribe(document, done.index)
+        if index is None:
+            self.window.show_status(f"Every user turn of {document.path.name} is transcribed")
+            return False
+        self.show_session(index)
+        return self._go_on_from_the_shown_session(done)
+
+    def _go_on_from_the_shown_session(self, done: Session) -> bool:
+        """Select the shown session's next turn to transcribe (in the order set) and say which session was done."""
+        if self.settings.next_turn_order == DOUBT_ORDER:
+            row = self.model.most_doubtful_to_transcribe(-1)
+        else:
+            row = self.model.next_to_transcribe(-1)
+        if row is None or self.session is None:
+            self.window.show_status(f"Every user turn of session {shorten(done.id, SHOWN_ID_CHARS)} is transcribed")
+            return False
+        self.select_row(row, focus_editor=True)
+        self.window.show_status(f"Session {shorten(done.id, SHOWN_ID_CHARS)} is transcribed; "
+                                f"on to session {shorten(self.session.id, SHOWN_ID_CHARS)}")
+        return True
 
     # --- editing ------------------------------------------------------------------
     def set_task_completion(self, value: str | None) -> None:

@@ -32,7 +32,7 @@ def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window
     assert [_commit(qtbot, window, text) for text in ("from the mile high city", "denver", "oh well goodbye")] == [
         "06", "10", "08"]
     assert _commit(qtbot, window, "on friday evening") == "08"  # every one transcribed: it stays
-    assert "Every user turn of this session is transcribed" in window.statusBar().currentMessage()
+    assert "Every user turn of travel-20261121-002-hublog.xml is transcribed" in window.statusBar().currentMessage()
 
 
 def test_an_empty_commit_moves_on_and_an_undone_transcription_is_doubtful_again(main_window, qtbot):
