@@ -182,11 +182,7 @@ def _compare_concepts(figures: WordFigures, a: dict[TurnRef, Concepts], b: dict[
     """Each annotator's frame scored against the other's as the parse is against a reference
     (annotator.analysis.concept_metrics), in both directions."""
     for ref in sorted(a.keys() & b.keys(), key=_turn_order):
-        figures.add(_as_wer(turn_concept_counts(a[ref], b[ref])), _as_wer(turn_concept_counts(b[ref], a[ref])))
-
-
-def _as_wer(counts) -> WerCounts:
-    return WerCounts(counts.substitutions, counts.deletions, counts.insertions, counts.reference_pairs)
+        figures.add(turn_concept_counts(a[ref], b[ref]), turn_concept_counts(b[ref], a[ref]))
 
 
 def _pool(total: WordFigures, part: WordFigures) -> None:

@@ -28,6 +28,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from annotator.analysis.word_alignment import WerCounts
 from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.elements import Session, Turn
 from annotator.log.text import normalize_words
@@ -41,31 +42,24 @@ CONCEPT_COUNTS = "concept_counts"  # the facts cache's name for a turn's counts
 
 
 @dataclass(frozen=True)
-class ConceptCounts:
-    """The alignment of a hypothesis frame against a reference frame (or the sum of several)."""
-
-    substitutions: int = 0
-    deletions: int = 0
-    insertions: int = 0
-    reference_pairs: int = 0
+class ConceptCounts(WerCounts):
+    """The alignment of a hypothesis frame against a reference frame (or the sum of several): the counts of
+    words, with the reference's slot/value pairs for its words (reference_words; reference_pairs names them)."""
 
     @property
-    def errors(self) -> int:
-        return self.substitutions + self.deletions + self.insertions
+    def reference_pairs(self) -> int:
+        return self.reference_words
 
     @property
     def error_rate(self) -> float | None:
-        """errors / reference pairs; None when there is no reference pair (never for one scored turn)."""
+        """errors / reference pairs; None when there is no reference pair (never for one scored turn), where
+        the word error rate of nothing against nothing is 0: a session without reference concepts is unscored."""
         return self.errors / self.reference_pairs if self.reference_pairs else None
 
     @property
     def accuracy(self) -> float | None:
         rate = self.error_rate
         return None if rate is None else 1.0 - rate
-
-    def __add__(self, other: ConceptCounts) -> ConceptCounts:
-        return ConceptCounts(self.substitutions + other.substitutions, self.deletions + other.deletions,
-                             self.insertions + other.insertions, self.reference_pairs + other.reference_pairs)
 
 
 def concept_pairs(concepts: Concepts) -> list[tuple[str, str]]:
@@ -134,10 +128,7 @@ class SessionConcepts:
         """These figures with one turn's COUNTS added (SIGN -1: taken out); None (an unscored turn) changes nothing."""
         if counts is None:
             return self
-        total = self.counts
-        moved = ConceptCounts(total.substitutions + sign * counts.substitutions, total.deletions + sign * counts.deletions,
-                              total.insertions + sign * counts.insertions,
-                              total.reference_pairs + sign * counts.reference_pairs)
+        moved = self.counts.plus(counts, sign)
         return SessionConcepts(moved, self.scored_turns + sign, self.correct_turns + sign * (counts.errors == 0))
 
 

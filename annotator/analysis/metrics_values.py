@@ -261,9 +261,7 @@ class WerTotals:
         if counts is None:
             return
         self.aligned += sign
-        self.total = WerCounts(*(a + sign * b for a, b in zip(
-            (self.total.substitutions, self.total.deletions, self.total.insertions, self.total.reference_words),
-            (counts.substitutions, counts.deletions, counts.insertions, counts.reference_words))))
+        self.total = self.total.plus(counts, sign)
 
 
 def turn_word_error_rate(metrics: SessionMetrics, index: int, counts: WerCounts | None, reason: str | None) -> None:

@@ -54,12 +54,12 @@ class WerCounts:
         return 0.0 if self.errors == 0 else None
 
     def __add__(self, other: WerCounts) -> WerCounts:
-        return WerCounts(
-            self.substitutions + other.substitutions,
-            self.deletions + other.deletions,
-            self.insertions + other.insertions,
-            self.reference_words + other.reference_words,
-        )
+        return self.plus(other)
+
+    def plus(self, other: WerCounts, sign: int = 1) -> WerCounts:
+        """These counts with OTHER's added (SIGN -1: taken out), of this class (concept counts stay so)."""
+        return type(self)(self.substitutions + sign * other.substitutions, self.deletions + sign * other.deletions,
+                          self.insertions + sign * other.insertions, self.reference_words + sign * other.reference_words)
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,7 @@ def test_sample_003_turn_6_munich_for_zurich_is_one_error_in_two_pairs(sample_lo
     assert cached_turn_concept_counts(turn) is None  # no reference concepts: empty, not zero
     set_concepts(turn, Concepts("give_source", ((":source", "Zürich"),)))
     counts = cached_turn_concept_counts(turn)
-    assert counts == ConceptCounts(substitutions=1, reference_pairs=2)
+    assert counts == ConceptCounts(substitutions=1, reference_words=2)
     assert (counts.error_rate, counts.accuracy) == (0.5, 0.5)
 
 
