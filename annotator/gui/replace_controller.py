@@ -6,7 +6,9 @@ The open log's changes go on its undo stack (saved when the annotator saves, to 
 team mode, to their own file). Every other log of the corpus is planned on a worker, then loaded
 again, changed through the annotation writer and saved atomically with its NAME.orig.xml kept, as a
 save does; a log another window has open (annotator.log.recovery_journal.others_holding) or in
-team mode (where annotations never go into the log) is left alone, and the preview says so.
+team mode (where annotations never go into the log) is left alone, and the preview says so. The
+other logs are changed and saved on a worker too (seconds for a corpus of big logs): the window
+stays responsive, and others_saved says when they are written.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject, Signal
 
 from annotator.analysis.replace import PlannedChange, apply_changes, check_plan, plan_replacements
 from annotator.analysis.search import Query, SearchError
@@ -34,6 +36,8 @@ from annotator.team.mode import team_marker
 
 
 class ReplaceController(QObject):
+    others_saved = Signal(list)  # the other logs the last replace saved, once all of them are written
+
     def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController, workspace: Workspace,
                  find: FindController):
         super().__init__(window)
@@ -41,6 +45,7 @@ class ReplaceController(QObject):
         self.find = find
         self.dialog: ReplaceDialog | None = None
         self.task: BackgroundTask | None = None
+        self.saving: BackgroundTask | None = None
 
     # --- the actions -----------------------------------------------------------------------
     def replace_in_log(self) -> None:
@@ -131,25 +136,48 @@ class ReplaceController(QObject):
             else:
                 self.controller.undo_stack.push(ReplaceInLog(document, here, query.text, replacement))
                 lines.append(f"{len(here)} change(s) in {document.path.name} (unsaved: Ctrl+S saves, Ctrl+Z undoes)")
-        saved = 0
-        for path, changes in by_file.items():
-            problem = _left_alone(path, self.window.recovery.instance)
-            if problem is not None:
-                lines.append(f"{path.name}: {problem}: left alone")
-                continue
-            try:
-                other = LogDocument.load(path)
-                apply_changes(other, changes)
-                other.save(keep_original=True)
-            except AnnotatorError as error:
-                lines.append(str(error))
-                continue
-            saved += 1
-            if self.workspace.corpus is not None:
+        if not by_file:
+            self.window.show_status("Replace: " + "; ".join(lines))
+            return
+        self.window.show_status("Replace: " + "; ".join([*lines, f"saving {len(by_file)} other log(s)…"]))
+        task = BackgroundTask(lambda context: _change_others(context, by_file, self.window.recovery.instance), self)
+        task.succeeded.connect(lambda result: self._others_changed(lines, *result))
+        task.failed.connect(lambda message: self.window.show_status(f"Replace: {message}"))
+        self.saving = task
+        task.start()
+
+    def _others_changed(self, lines: list[str], saved: list[Path], notes: list[str]) -> None:
+        if self.workspace.corpus is not None:
+            for path in saved:
                 self.workspace.browser.refresh_log(path)
+        lines = [*lines, *notes]
         if saved:
-            lines.append(f"{saved} other log(s) saved (each keeps its original as NAME.orig.xml)")
+            lines.append(f"{len(saved)} other log(s) saved (each keeps its original as NAME.orig.xml)")
         self.window.show_status("Replace: " + "; ".join(lines))
+        self.others_saved.emit(saved)
+
+
+def _change_others(context, by_file: dict[Path, list[PlannedChange]],
+                   instance: str) -> tuple[list[Path], list[str]]:
+    """On the worker: apply each log's planned changes and save it atomically (its original kept); the
+    logs saved, and a note for each left alone or refused."""
+    saved: list[Path] = []
+    notes: list[str] = []
+    for done, (path, changes) in enumerate(by_file.items(), 1):
+        problem = _left_alone(path, instance)
+        if problem is not None:
+            notes.append(f"{path.name}: {problem}: left alone")
+            continue
+        try:
+            other = LogDocument.load(path)
+            apply_changes(other, changes)
+            other.save(keep_original=True)
+        except AnnotatorError as error:
+            notes.append(str(error))
+            continue
+        saved.append(path)
+        context.progress(done, len(by_file))
+    return saved, notes
 
 
 def _left_alone(path: Path, instance: str) -> str | None:

@@ -124,7 +124,10 @@ def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Pat
         qtbot.mouseClick(dialog.apply, Qt.MouseButton.LeftButton)
 
     _in_dialog(qtbot, act)
-    press(qtbot, window, Qt.Key.Key_H, CTRL | SHIFT)
+    with qtbot.waitSignal(window.search.replace.others_saved, timeout=60000) as saved:
+        press(qtbot, window, Qt.Key.Key_H, CTRL | SHIFT)
+        assert "saving 2 other log(s)" in window.statusBar().currentMessage()  # on a worker: the window goes on
+    assert saved.args == [[second, third]]
     assert rows == [
         ("travel-20261121-001/travel-20261121-001-hublog.xml", "travel:20261121:001", "8"),
         ("travel-20261121-002/travel-20261121-002-hublog.xml", "travel:20261121:002", "04"),
