@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -142,24 +141,12 @@ def _task_span_problem(scan: SessionScan) -> str | None:
     return None
 
 
-_LOG_MARKS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _log_marks(session: Session, attribute: str) -> bool:
-    """Whether any GC_DATA of the session's log carries ATTRIBUTE (cached per document)."""
-    document = session.document
-    marks = _LOG_MARKS.setdefault(document, {})
-    if attribute not in marks:
-        marks[attribute] = any(el.get(attribute) is not None for el in document.root.iter("GC_DATA"))
-    return marks[attribute]
-
-
 def messages(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
     for name, count, attribute in (("error_messages", scan.error_messages, "type_error_msg"),
                                    ("help_messages", scan.help_messages, "type_help_msg")):
         if not scan.system_data:
             metrics.set(name, None, 'no GC_DATA carries type_utt_text="system"')
-        elif count == 0 and not _log_marks(session, attribute):
+        elif count == 0 and not session.document.data_carries(attribute):
             metrics.set(name, None, f"no GC_DATA in the log carries {attribute}, so such messages are not marked")
         else:
             metrics.set(name, count)

@@ -117,15 +117,17 @@ class _PullReader(LogReader):
 
 
 class _LogMarks:
-    """The document SessionPass's metrics ask whether the log marks error and help messages
-    (annotator.analysis.metrics_values reads its root's GC_DATA): a root holding one GC_DATA
-    with the marks the log is taken to carry."""
+    """The document of a streamed session, for what SessionPass's metrics ask of the whole log: whether
+    its GC_DATA mark error and help messages (LogDocument.data_carries), taken from the bytes beforehand
+    and checked as the sessions go by."""
 
     revision = 0
 
     def __init__(self, marks: dict[str, bool]):
-        self.root = etree.Element("GC_LOG")
-        etree.SubElement(self.root, "GC_DATA", {name: "" for name, carried in marks.items() if carried})
+        self.marks = marks
+
+    def data_carries(self, attribute: str) -> bool:
+        return self.marks.get(attribute, False)
 
 
 class _StreamedLog:

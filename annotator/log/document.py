@@ -56,12 +56,20 @@ class LogDocument:
         self._file_values: dict[tuple[int, int | None], str | None] = {}  # what the file holds where it differs
         self._stamped_path = path.resolve()  # the file doc.stamp describes (save-as moves doc.path away from it)
         self.sessions: list[Session] = []
+        self._data_marks: dict[str, bool] = {}
         self._index_sessions()
 
     @classmethod
     def load(cls, path: str | Path) -> LogDocument:
         path = Path(path)
         return cls(path, parse_log_file(path))
+
+    def data_carries(self, attribute: str) -> bool:
+        """Whether any GC_DATA of the log carries ATTRIBUTE (type_error_msg, type_help_msg: whether the log marks
+        such messages at all). Read once: the annotation writer never adds such attributes."""
+        if attribute not in self._data_marks:
+            self._data_marks[attribute] = any(el.get(attribute) is not None for el in self.root.iter("GC_DATA"))
+        return self._data_marks[attribute]
 
     def _index_sessions(self) -> None:
         root = self.root
