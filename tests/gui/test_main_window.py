@@ -448,6 +448,21 @@ def test_ctrl_e_into_the_folder_of_the_open_log_asks_first(main_window, raw_log,
     assert raw_log.is_file()
 
 
+def test_ctrl_e_into_the_folder_of_the_open_log_writes_once_the_annotator_agrees(main_window, raw_log, qtbot,
+                                                                                   answer_modal, boxes):
+    window = main_window
+    folder, before = raw_log.parent, raw_log.read_bytes()
+    answers = boxes("Yes")  # "Write anyway?"
+    answer_modal(file=folder)
+    press(qtbot, window, Key.Key_E, Mod.ControlModifier)
+    qtbot.waitUntil(lambda: (folder / "events.csv").is_file() and window.exports.task is not None
+                    and window.exports.task.state is TaskState.SUCCEEDED, timeout=30000)
+    assert "this folder holds the input" in answers.seen[0].text
+    assert {"sessions.csv", "turns.csv", "events.csv"} <= {p.name for p in folder.iterdir()}
+    assert raw_log.read_bytes() == before  # the log beside them is never written
+    assert "exported 1 log(s)" in window.statusBar().currentMessage()
+
+
 def test_settings_persist_between_windows(make_window, raw_log):
     window = make_window(raw_log)
     assert window.actions.auto_play.isChecked() and not window.actions.loop.isChecked()
