@@ -147,6 +147,7 @@ class SessionPass:
         if self._state != "new":
             raise RuntimeError("a session pass walks once")
         self._state = "walking"
+        revision = self.session.document.revision
         scan = self.scan
         walker = _Walker(scan, self.session.unit.to_seconds)
         position = 0  # of the last activity of the turns, among the session's activities, from 1
@@ -195,6 +196,9 @@ class SessionPass:
             if facts.transcription is None:
                 facts.transcription = session_level.get(turn.key)
         self._state = "done"
+        document = self.session.document
+        if document.facts_cache is not None and document.revision == revision:
+            document.facts_cache.adopt(self.session, self.facts)  # the same facts: no second walk for the views
 
 
 def _join_group(scan: SessionScan, turn_index: int, side: str | None) -> TurnGroup | None:

@@ -31,6 +31,7 @@ def describe_document(doc: LogDocument) -> str:
     lines = [f"{doc.path}  ({doc.encoding}, times in {unit}, {len(doc.sessions)} session(s))"]
     lines += [f"  note: {note}" for note in doc.notes]
     for session in doc.sessions:
+        metrics = session_metrics(session)  # first: its walk leaves the turns' facts for what follows
         users = session.user_turns
         transcribed = sum(1 for turn in users if turn.transcription)
         found = missing = 0
@@ -40,7 +41,6 @@ def describe_document(doc: LogDocument) -> str:
                 if ref is not None:
                     found += ref.found
                     missing += not ref.found
-        metrics = session_metrics(session)
         lines += [
             f"  session {session.id}",
             f"    duration     {_seconds(session.duration)}",

@@ -122,6 +122,7 @@ class _LogMarks:
     and checked as the sessions go by."""
 
     revision = 0
+    facts_cache = None  # the turns are emptied as the pass goes: their facts are kept by the pass only
 
     def __init__(self, marks: dict[str, bool]):
         self.marks = marks

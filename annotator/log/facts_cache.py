@@ -169,6 +169,17 @@ class FactsCache:
         """The turn's facts, its session-level transcription included (shared: do not change them)."""
         return self._of(turn.session).turn_facts(turn)
 
+    def adopt(self, session: Session, facts: list[TurnFacts]) -> None:
+        """Keep FACTS (one per turn of SESSION, made by a walk of the session at the document's present
+        revision: annotator.analysis.metrics_scan.SessionPass) for the turns whose facts are not made yet,
+        so that the metrics' walk and the views' requests read the session once, not twice."""
+        cached = self._of(session)
+        if len(facts) != len(cached.facts):
+            return
+        for index, made in enumerate(facts):
+            if cached.facts[index] is None:
+                cached.facts[index] = made
+
     def session_facts(self, session: Session) -> list[TurnFacts]:
         cached = self._of(session)
         return [cached.turn_facts(turn) for turn in session.turns]

@@ -11,7 +11,10 @@ Prints, from one run, each measurement as
    pandas.read_xml(path, xpath="//GC_OPERATION"), on both shapes of the same size
    (~2,000 sessions of a dozen turns; one session of all the turns), and the
    peak memory of the streaming export vs the bare lxml tree of each shape
-4. set_transcription on one user turn + LogDocument.save to a new path vs
+4. `annotator info`'s work (LogDocument.load + describe_document) vs lxml.etree.parse
+   on both shapes, with the floor: three attributes of every activity and GC_DATA read
+   from Python
+5. set_transcription on one user turn + LogDocument.save to a new path vs
    lxml's tree.write
 Times are the median of 3 runs (pandas.read_xml once when it is very slow).
 A breakdown of the export follows, to show what bounds it.
@@ -111,6 +114,33 @@ def bench_load(path: Path) -> bool:
     ours = median_time(lambda: LogDocument.load(path))
     bare = median_time(lambda: etree.parse(str(path)))
     return report("load: LogDocument.load vs lxml.etree.parse", ours, bare, 1.3)
+
+
+def _read_rule_attributes(root) -> None:
+    """What any reading of a log's rules must at least do from Python: reach every activity and GC_DATA and
+    read three attributes of each (the facts walk reads these and more)."""
+    for el in root.iter("GC_OPERATION", "GC_MESSAGE", "GC_EVENT"):
+        el.get("type_new_turn"), el.get("stime"), el.get("etime")
+    for el in root.iter("GC_DATA"):
+        el.get("type"), el.get("key"), el.get("type_utt_text")
+
+
+def bench_info(path: Path, shape: str) -> bool:
+    """`annotator info`'s work (load, every session's metrics and summary) against a bare lxml parse, and
+    the floor any Python reading of the rules has."""
+    from lxml import etree
+
+    from annotator.analysis.summary import describe_document
+    from annotator.log.document import LogDocument
+
+    ours = median_time(lambda: describe_document(LogDocument.load(path)))
+    bare = median_time(lambda: etree.parse(str(path), etree.XMLParser(huge_tree=True)))
+    met = report(f"info ({shape}): LogDocument.load + describe_document vs lxml.etree.parse", ours, bare, 1.3)
+    root = etree.parse(str(path), etree.XMLParser(huge_tree=True)).getroot()
+    floor = median_time(lambda: _read_rule_attributes(root))
+    print(f"  floor: three attributes of every activity and GC_DATA read from Python: {floor:.3f} s = "
+          f"{floor / bare:.2f} of the parse", flush=True)
+    return met
 
 
 def bench_memory_quietly(path: Path) -> Callable[[], bool]:
@@ -301,6 +331,7 @@ def main() -> int:
             memory(),
             *(measure() for measure in export_memory),
             bench_load(path),
+            *(bench_info(log, shape) for shape, log in shapes),
             *(bench_export(log, Path(scratch), shape) for shape, log in shapes),
             bench_save(path, Path(scratch)),
         ]

@@ -111,3 +111,15 @@ def test_a_reloaded_document_has_its_own_cache(document, tmp_path):
     other = document.reload()
     assert other.facts_cache is not document.facts_cache
     assert other.sessions[0].turns[1].transcription == "to boston"
+
+
+def test_the_metrics_walk_leaves_its_facts_for_the_views(sample_logs):
+    from annotator.analysis.metrics import session_metrics_parts
+
+    document = LogDocument.load(next(p for p in sample_logs if "003" in p.name))
+    session = document.sessions[0]
+    walked = session_metrics_parts(session).facts
+    assert all(turn.facts() is facts for turn, facts in zip(session.turns, walked, strict=True))  # one walk, not two
+    user = next(turn for turn in session.turns if turn.speaker == "user")
+    set_transcription(user, "a change after the walk")
+    assert user.facts() is not walked[user.index] and user.facts().transcription == "a change after the walk"
