@@ -86,7 +86,7 @@ class SessionBrowser(QWidget):
         self.keyword_button.setMenu(self._keyword_menu())
         self.count_label = QLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.count_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("9999 sessions"))  # longer: clipped
+        self.count_label.setWordWrap(True)  # "showing 12 of 4001 (4000 sessions, 1 unreadable log)" in a narrow dock
 
         self.table = PinnedColumnTable(self)
         self.table.setObjectName("session_table")
@@ -115,10 +115,9 @@ class SessionBrowser(QWidget):
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setToolTip("Stop scanning; the sessions read so far stay listed")
 
-        top = QHBoxLayout()
-        top.addWidget(self.filter_edit, 1)
-        top.addWidget(self.keyword_button)
-        top.addWidget(self.count_label)
+        counts = QHBoxLayout()  # below the filter box, which has the dock's whole width (a tab of ~300 px)
+        counts.addWidget(self.keyword_button)
+        counts.addWidget(self.count_label, 1)
         self.progress_row = QWidget(self)
         bottom = QHBoxLayout(self.progress_row)
         bottom.setContentsMargins(0, 0, 0, 0)
@@ -127,7 +126,8 @@ class SessionBrowser(QWidget):
         bottom.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(top)
+        layout.addWidget(self.filter_edit)
+        layout.addLayout(counts)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.progress_row)
 
