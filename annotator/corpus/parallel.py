@@ -144,12 +144,16 @@ class ProcessMap:
     FIRST_HERE: the first file is worked on in this process while the workers start, so that its
     result comes as soon as a serial run's (the session browser's first rows). CANCELLED, polled
     while the map waits for a worker, stops the map when it says so: the files not yet started are
-    dropped and the workers terminated, as when the caller stops reading."""
+    dropped and the workers terminated, as when the caller stops reading. NICENESS, above 0, lowers
+    the workers' priority by as much (where the system has os.nice): a window reading a corpus in
+    the background gets the cores whenever it needs them, and the workers the rest."""
 
-    def __init__(self, jobs: int, *, first_here: bool = False, cancelled: Callable[[], bool] | None = None):
+    def __init__(self, jobs: int, *, first_here: bool = False, cancelled: Callable[[], bool] | None = None,
+                 niceness: int = 0):
         self.jobs = jobs
         self.first_here = first_here
         self.cancelled = cancelled
+        self.niceness = niceness
 
     def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
                  progress: Progress | None = None) -> Iterator[Outcome]:
@@ -162,7 +166,7 @@ class ProcessMap:
         context = _process_context()
         with lifeline(context) as reader:
             pool = ProcessPoolExecutor(min(self.jobs, len(chunks) - self.first_here), mp_context=context,
-                                       initializer=_start_worker, initargs=(reader,))
+                                       initializer=_start_worker, initargs=(reader, self.niceness))
             finished: queue.SimpleQueue = queue.SimpleQueue()
             completed = False
             try:
@@ -311,10 +315,12 @@ def _process_context():
     return multiprocessing.get_context("spawn")
 
 
-def _start_worker(reader: Connection) -> None:
-    """A worker's initializer: Ctrl+C is the parent's to handle; end when the parent does."""
+def _start_worker(reader: Connection, niceness: int) -> None:
+    """A worker's initializer: Ctrl+C is the parent's to handle; end when the parent does; NICENESS."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     end_with_parent(reader)
+    if niceness > 0 and hasattr(os, "nice"):
+        os.nice(niceness)
 
 
 def _import_distributed():

@@ -245,13 +245,18 @@ def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled
             return
 
 
+BACKGROUND_NICENESS = 10  # of 19: the window first, the scan in whatever time is left
+
+
 def iter_corpus_in_children(paths: Iterable[Path], *, cancelled: Cancelled,
                             markers: MarkerSet | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
     """iter_corpus for a window: the logs are read in child processes, one per core even on one core,
     because lxml holds the GIL while it validates, which in a thread of the window's process would
     stall the window. The first log is read here while they start, so the first rows come at once.
+    The children run at a lower priority (BACKGROUND_NICENESS): on two busy cores the window's own
+    work (rows arriving, painting) would otherwise wait behind them for a time slice.
     Once CANCELLED() the files not yet started are dropped and the children ended."""
-    in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled)
+    in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled, niceness=BACKGROUND_NICENESS)
     return iter_corpus(paths, cancelled=cancelled, markers=markers, file_map=in_children)
 
 

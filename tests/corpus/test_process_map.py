@@ -128,3 +128,15 @@ def _kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
     except ProcessLookupError:
         pass
+
+
+def niceness(path: Path) -> int:
+    return os.nice(0)
+
+
+def test_workers_can_run_at_a_lower_priority(tmp_path: Path):
+    """The session browser's scan: the window gets the cores whenever it needs them."""
+    here = os.nice(0)
+    paths = sized_files(tmp_path, [10] * 6)
+    assert {outcome for _, outcome in ProcessMap(2)(niceness, paths)} == {here}
+    assert {outcome for _, outcome in ProcessMap(2, niceness=5)(niceness, paths)} == {min(19, here + 5)}
