@@ -182,7 +182,7 @@ class ProcessMap:
                 yield from _in_order(paths, chunks, submit, self._waiter(finished), _process_result,
                                      self.jobs * IN_FLIGHT_PER_WORKER, progress,
                                      here=work if self.first_here else None)
-                completed = True
+                completed = self.cancelled is None or not self.cancelled()  # cancelled: the chunks running go too
             finally:
                 if not completed:  # interrupted, an error, cancelled, or the caller stopped reading: stop now
                     _terminate_workers(pool)

@@ -81,6 +81,26 @@ def test_the_cancel_check_stops_the_map_and_drops_the_files_not_started(tmp_path
     assert len(list(tmp_path.glob("started-*"))) == started, "no file started after the map stopped"
 
 
+def first_quick_then_long(folder: Path, path: Path) -> str:
+    if path.name != "0":
+        (folder / f"started-{path.name}").touch()
+        time.sleep(30)
+        (folder / f"finished-{path.name}").touch()
+    return path.name
+
+
+def test_cancelling_ends_the_files_running_too(tmp_path: Path):
+    cancelled = []
+    outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(partial(first_quick_then_long, tmp_path),
+                                                                 [Path(str(n)) for n in range(6)])
+    assert next(outcomes)[1] == "0"
+    while not list(tmp_path.glob("started-*")):
+        time.sleep(0.05)
+    cancelled.append(True)
+    assert list(outcomes) == []
+    assert not list(tmp_path.glob("finished-*")), "the map waited for the running files instead of ending them"
+
+
 KILLED = """
 import sys
 from functools import partial
