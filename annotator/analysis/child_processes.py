@@ -27,18 +27,25 @@ from multiprocessing.connection import Connection
 @contextmanager
 def process_pool(max_workers: int = 1) -> Iterator[ProcessPoolExecutor]:
     context = multiprocessing.get_context("spawn")
-    lifeline, held = context.Pipe(duplex=False)  # the worker reads lifeline; only this process holds the writer
+    with lifeline(context) as reader, ProcessPoolExecutor(max_workers, mp_context=context,
+                                                          initializer=end_with_parent, initargs=(reader,)) as pool:
+        yield pool
+
+
+@contextmanager
+def lifeline(context) -> Iterator[Connection]:
+    """The reading end of a pipe for workers of CONTEXT to watch (end_with_parent); only this process
+    holds the writing end, so they read end-of-file when it dies. Both ends are closed on leaving."""
+    reader, held = context.Pipe(duplex=False)
     try:
-        with ProcessPoolExecutor(max_workers, mp_context=context, initializer=_end_with_parent,
-                                 initargs=(lifeline,)) as pool:
-            yield pool
+        yield reader
     finally:
         held.close()
-        lifeline.close()
+        reader.close()
 
 
-def _end_with_parent(lifeline: Connection) -> None:
-    """The worker's initializer: watch the lifeline on a thread of its own."""
+def end_with_parent(lifeline: Connection) -> None:
+    """A worker's initializer (or part of it): watch the lifeline on a thread of its own."""
     threading.Thread(target=_wait_for_the_end, args=(lifeline,), name="end-with-parent", daemon=True).start()
 
 

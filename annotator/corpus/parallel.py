@@ -15,9 +15,14 @@ same call can run in other processes or on other machines.
 
 Three maps keep that contract: serial_map (in this process), ProcessMap (N
 local processes) and DaskMap (the workers of a dask.distributed scheduler).
-The two others keep at most a few files per worker in flight, so a corpus of
-thousands of logs never piles up results in memory, and advance PROGRESS as
-each file finishes (in whatever order), while yielding in input order.
+The two others hand the files out in chunks of consecutive small files (one
+big file alone; see chunks_of), so that a corpus of thousands of small logs does
+not pay a task's round trip (pickling, queues, the parent waking up) per log:
+the parent's share of a run is serial, and on two cores it is what keeps the
+second core from paying off. They keep at most a few chunks per worker in
+flight, so a corpus of thousands of logs never piles up results in memory, and
+advance PROGRESS as each chunk finishes (in whatever order), while yielding in
+input order.
 """
 
 from __future__ import annotations
@@ -30,18 +35,25 @@ from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from annotator.analysis.child_processes import end_with_parent, lifeline
 from annotator.errors import AnnotatorError
 from annotator.progress import Progress
 
 T = TypeVar("T")
 Outcome = tuple[Path, T | AnnotatorError]
 
+CANCEL_POLL_SECONDS = 0.1  # how soon a cancelled map notices, while a worker is busy
 SCHEDULER_ENVIRONMENT = "DASK_SCHEDULER_ADDRESS"
 NEEDS_DASK = "--scheduler needs dask.distributed: pip install 'communicator-annotator[cluster]'"
 IN_FLIGHT_PER_WORKER = 2  # one running, one queued: a worker never waits for the parent to hand it a file
+# A chunk gathers consecutive files up to this many bytes: tens of milliseconds of work, against a
+# task's round trip of about a millisecond, and a tail short enough that the cores finish together.
+CHUNK_BYTES = 1_000_000
+CHUNKS_PER_WORKER = 8  # at least this many chunks per worker, so that uneven chunks even out
 # The workers fork from a server that has imported these once (see _process_context).
 _PRELOAD = ["annotator.log.document", "annotator.analysis.metrics", "annotator.corpus.parallel"]
 
@@ -65,6 +77,32 @@ def outcome_of(work: Callable[[Path], T], path: Path) -> T | AnnotatorError:
         return work(path)
     except AnnotatorError as error:
         return error
+
+
+def outcomes_of(work: Callable[[Path], T], paths: Sequence[Path]) -> list[T | AnnotatorError]:
+    """outcome_of each of PATHS, in order: one chunk's task in a worker."""
+    return [outcome_of(work, path) for path in paths]
+
+
+def chunks_of(paths: Sequence[Path], workers: int) -> list[range]:
+    """PATHS cut into runs of consecutive files (ranges of their indexes), each up to CHUNK_BYTES
+    (a bigger file is a chunk of its own) and at most 1/(CHUNKS_PER_WORKER * WORKERS) of them.
+    A file whose size cannot be read is a chunk of its own: its work reports why."""
+    most = max(1, len(paths) // (CHUNKS_PER_WORKER * max(1, workers)))
+    chunks: list[range] = []
+    start = size = 0
+    for index, path in enumerate(paths):
+        try:
+            bytes_ = os.stat(path).st_size
+        except OSError:
+            bytes_ = CHUNK_BYTES
+        if index > start and (size + bytes_ > CHUNK_BYTES or index - start >= most):
+            chunks.append(range(start, index))
+            start, size = index, 0
+        size += bytes_
+    if start < len(paths):
+        chunks.append(range(start, len(paths)))
+    return chunks
 
 
 def available_cores() -> int:
@@ -100,36 +138,70 @@ class ProcessMap:
     there is no fork server (Windows), "spawn". concurrent.futures rather than multiprocessing.Pool:
     a worker that dies (killed, out of memory) breaks the run with an error instead of leaving its
     file waiting forever. The workers ignore SIGINT: Ctrl+C reaches the parent, which terminates
-    them, so none is left behind."""
+    them, so none is left behind; and they end with the parent however it ends, SIGKILL included
+    (analysis.child_processes' lifeline).
 
-    def __init__(self, jobs: int):
+    FIRST_HERE: the first file is worked on in this process while the workers start, so that its
+    result comes as soon as a serial run's (the session browser's first rows). CANCELLED, polled
+    while the map waits for a worker, stops the map when it says so: the files not yet started are
+    dropped and the workers terminated, as when the caller stops reading. NICENESS, above 0, lowers
+    the workers' priority by as much (where the system has os.nice): a window reading a corpus in
+    the background gets the cores whenever it needs them, and the workers the rest."""
+
+    def __init__(self, jobs: int, *, first_here: bool = False, cancelled: Callable[[], bool] | None = None,
+                 niceness: int = 0):
         self.jobs = jobs
+        self.first_here = first_here
+        self.cancelled = cancelled
+        self.niceness = niceness
 
     def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
                  progress: Progress | None = None) -> Iterator[Outcome]:
         if len(paths) < 2:  # a pool would only add its start
             yield from serial_map(work, paths, progress)
             return
-        pool = ProcessPoolExecutor(min(self.jobs, len(paths)), mp_context=_process_context(),
-                                   initializer=_ignore_interrupts)
-        finished: queue.SimpleQueue = queue.SimpleQueue()
-        completed = False
-        try:
-            def submit(index: int) -> Any:
-                try:
-                    future = pool.submit(outcome_of, work, paths[index])
-                except BrokenProcessPool:  # a worker died since the last file was handed out
-                    raise _worker_died(paths[index]) from None
-                future.add_done_callback(lambda _: finished.put(index))
-                return paths[index], future
+        chunks = chunks_of(paths, self.jobs)
+        if self.first_here:
+            chunks = [range(0, 1)] + [range(c.start + 1, c.stop + 1) for c in chunks_of(paths[1:], self.jobs)]
+        context = _process_context()
+        with lifeline(context) as reader:
+            pool = ProcessPoolExecutor(min(self.jobs, len(chunks) - self.first_here), mp_context=context,
+                                       initializer=_start_worker, initargs=(reader, self.niceness))
+            finished: queue.SimpleQueue = queue.SimpleQueue()
+            completed = False
+            try:
+                def submit(index: int) -> Any:
+                    chunk = [paths[i] for i in chunks[index]]
+                    try:
+                        future = pool.submit(outcomes_of, work, chunk)
+                    except BrokenProcessPool:  # a worker died since the last chunk was handed out
+                        raise _worker_died(chunk[0]) from None
+                    future.add_done_callback(lambda _: finished.put(index))
+                    return chunk[0], future
 
-            yield from _in_order(paths, submit, finished.get, _process_result,
-                                 self.jobs * IN_FLIGHT_PER_WORKER, progress)
-            completed = True
-        finally:
-            if not completed:  # interrupted, an error, or the caller stopped reading: stop the workers now
-                _terminate_workers(pool)
-            pool.shutdown(wait=True, cancel_futures=True)
+                yield from _in_order(paths, chunks, submit, self._waiter(finished), _process_result,
+                                     self.jobs * IN_FLIGHT_PER_WORKER, progress,
+                                     here=work if self.first_here else None)
+                completed = self.cancelled is None or not self.cancelled()  # cancelled: the chunks running go too
+            finally:
+                if not completed:  # interrupted, an error, cancelled, or the caller stopped reading: stop now
+                    _terminate_workers(pool)
+                pool.shutdown(wait=True, cancel_futures=True)
+
+    def _waiter(self, finished: queue.SimpleQueue) -> Callable[[], int | None]:
+        """The index of the next chunk to finish; None once CANCELLED says to stop."""
+        cancelled = self.cancelled
+        if cancelled is None:
+            return finished.get
+
+        def next_finished() -> int | None:
+            while not cancelled():
+                try:
+                    return finished.get(timeout=CANCEL_POLL_SECONDS)
+                except queue.Empty:
+                    continue
+            return None
+        return next_finished
 
 
 class DaskMap:
@@ -152,42 +224,61 @@ class DaskMap:
                                  f"{str(error) or type(error).__name__}") from None
         try:
             workers = max(1, sum(client.nthreads().values()))
+            chunks = chunks_of(paths, workers)
             finished: queue.SimpleQueue = queue.SimpleQueue()
 
             def submit(index: int) -> Any:
-                future = client.submit(outcome_of, work, paths[index], pure=False)
+                future = client.submit(outcomes_of, work, [paths[i] for i in chunks[index]], pure=False)
                 future.add_done_callback(lambda _: finished.put(index))
                 return future
 
-            yield from _in_order(paths, submit, finished.get, lambda future: future.result(),
+            yield from _in_order(paths, chunks, submit, finished.get, lambda future: future.result(),
                                  workers * IN_FLIGHT_PER_WORKER, progress)
         finally:
             client.close()
 
 
-def _in_order(paths: Sequence[Path], submit: Callable[[int], Any], next_finished: Callable[[], int],
-              result: Callable[[Any], Any], in_flight: int, progress: Progress | None) -> Iterator[Outcome]:
-    """Keep IN_FLIGHT files submitted; tick PROGRESS as each finishes; yield the outcomes in input order.
+def _in_order(paths: Sequence[Path], chunks: Sequence[range], submit: Callable[[int], Any],
+              next_finished: Callable[[], int | None], result: Callable[[Any], list], in_flight: int,
+              progress: Progress | None, here: Callable[[Path], Any] | None = None) -> Iterator[Outcome]:
+    """Keep IN_FLIGHT chunks submitted; tick PROGRESS for each file of a chunk as it finishes; yield the
+    outcomes file by file in input order.
 
-    SUBMIT(i) starts the work on paths[i] and returns its handle; NEXT_FINISHED() blocks until some
-    submitted index finishes and returns it; RESULT(handle) is its outcome (or raises its error)."""
+    SUBMIT(k) starts the work on CHUNKS[k] and returns its handle; NEXT_FINISHED() blocks until some
+    submitted chunk finishes and returns its index (None: stop here); RESULT(handle) is the chunk's
+    outcomes (or raises its error). HERE, when given, is the work run in this process on CHUNKS[0]
+    while the others start."""
     ticks = iter(progress(range(len(paths)), total=len(paths))) if progress is not None else None
     if ticks is not None:
         next(ticks, None)  # a wrapper counts an item done when the next is asked for: this shows 0 of N
+
+    def tick(chunk: range) -> None:
+        if ticks is not None:
+            for _ in chunk:
+                next(ticks, None)
+
     handles: dict[int, Any] = {}
     done: set[int] = set()
-    next_to_submit = next_to_yield = 0
-    while next_to_yield < len(paths):
-        while next_to_submit < len(paths) and next_to_submit - next_to_yield < in_flight:
+    next_to_submit = 0 if here is None else 1
+    next_to_yield = 0
+    while next_to_yield < len(chunks):
+        while next_to_submit < len(chunks) and next_to_submit - next_to_yield < in_flight:
             handles[next_to_submit] = submit(next_to_submit)
             next_to_submit += 1
-        if next_to_yield not in done:
-            done.add(next_finished())
-            if ticks is not None:
-                next(ticks, None)
+        if here is not None and next_to_yield == 0:
+            outcomes = outcomes_of(here, [paths[i] for i in chunks[0]])
+            tick(chunks[0])
+        elif next_to_yield in done:
+            done.discard(next_to_yield)
+            outcomes = result(handles.pop(next_to_yield))
+        else:
+            finished = next_finished()
+            if finished is None:
+                return
+            done.add(finished)
+            tick(chunks[finished])
             continue
-        done.discard(next_to_yield)
-        yield paths[next_to_yield], result(handles.pop(next_to_yield))
+        yield from zip([paths[i] for i in chunks[next_to_yield]], outcomes)
         next_to_yield += 1
     if ticks is not None:
         deque(ticks, maxlen=0)  # lets the progress wrapper finish (tqdm closes its bar)
@@ -224,8 +315,12 @@ def _process_context():
     return multiprocessing.get_context("spawn")
 
 
-def _ignore_interrupts() -> None:
+def _start_worker(reader: Connection, niceness: int) -> None:
+    """A worker's initializer: Ctrl+C is the parent's to handle; end when the parent does; NICENESS."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_with_parent(reader)
+    if niceness > 0 and hasattr(os, "nice"):
+        os.nice(niceness)
 
 
 def _import_distributed():

@@ -21,7 +21,7 @@ from lxml import etree
 from annotator.analysis.doubt import cached_session_doubts
 from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, validate_document
 from annotator.annotation_files.annotation_set import SessionRef
-from annotator.corpus.parallel import FileMap, serial_map
+from annotator.corpus.parallel import FileMap, ProcessMap, available_cores, serial_map
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.log.document import LogDocument
@@ -243,6 +243,21 @@ def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled
         yield done, len(paths), path, rows
         if cancelled is not None and cancelled():
             return
+
+
+BACKGROUND_NICENESS = 10  # of 19: the window first, the scan in whatever time is left
+
+
+def iter_corpus_in_children(paths: Iterable[Path], *, cancelled: Cancelled,
+                            markers: MarkerSet | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+    """iter_corpus for a window: the logs are read in child processes, one per core even on one core,
+    because lxml holds the GIL while it validates, which in a thread of the window's process would
+    stall the window. The first log is read here while they start, so the first rows come at once.
+    The children run at a lower priority (BACKGROUND_NICENESS): on two busy cores the window's own
+    work (rows arriving, painting) would otherwise wait behind them for a time slice.
+    Once CANCELLED() the files not yet started are dropped and the children ended."""
+    in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled, niceness=BACKGROUND_NICENESS)
+    return iter_corpus(paths, cancelled=cancelled, markers=markers, file_map=in_children)
 
 
 def _size(path: Path) -> int:

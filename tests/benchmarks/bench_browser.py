@@ -12,6 +12,8 @@ as the annotator does (File > Open on a folder: navigator.open_path), and the ru
   GUI-thread stall: the longest gap between ticks of a 10 ms QTimer while filling, from the
                     return of open_path (which opens the corpus's first log, not the browser's work)  target <= 100 ms
   while filling, sorting by Findings and typing a filter: the longest gap then     target <= 100 ms
+With --stacks, a thread samples the GUI thread's stack whenever the timer is 40 ms late and prints
+the most frequent ones: where a stall comes from.
 """
 
 from __future__ import annotations
@@ -20,7 +22,10 @@ import argparse
 import os
 import re
 import sys
+import threading
 import time
+import traceback
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -83,6 +88,37 @@ def run_until(loop: QEventLoop, done) -> None:
         loop.exec()
 
 
+class StallStacks:
+    """A thread that samples the GUI thread's stack while TICKS' timer is more than LATE_MS late;
+    report() prints the samples of the longest stalls, the innermost frames last."""
+
+    LATE_MS = 40
+
+    def __init__(self, ticks: Ticks):
+        self.ticks = ticks
+        self.stalls: dict[int, list[str]] = {}  # by the tick the stall followed
+        self.gui_thread = threading.main_thread().ident
+        self.running = True
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _sample(self) -> None:
+        while self.running:
+            time.sleep(0.005)
+            last = self.ticks.last
+            if self.ticks.timer.isActive() and self.ticks.clock.elapsed() - last > self.LATE_MS:
+                frame = sys._current_frames().get(self.gui_thread)
+                if frame is not None:
+                    self.stalls.setdefault(last, []).append("".join(traceback.format_stack(frame)[-6:]))
+
+    def report(self, stalls: int = 3) -> None:
+        self.running = False
+        longest = sorted(self.stalls, key=lambda last: len(self.stalls[last]), reverse=True)[:stalls]
+        for last in longest:
+            print(f"=== a stall of about {len(self.stalls[last]) * 5 + self.LATE_MS} ms at {last} ms:")
+            for stack, count in Counter(self.stalls[last]).most_common(4):
+                print(f"--- {count} samples:\n{stack}")
+
+
 class Ticks:
     """A 10 ms timer on the GUI thread: the longest gap between its ticks is the longest stall."""
 
@@ -91,6 +127,7 @@ class Ticks:
         self.clock.start()
         self.last = 0
         self.gaps: list[int] = []
+        self.ends: list[int] = []  # the clock at the end of each gap
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(10)
@@ -98,6 +135,7 @@ class Ticks:
 
     def start(self) -> None:
         self.gaps.clear()
+        self.ends.clear()
         self.last = self.clock.elapsed()
         self.timer.start()
 
@@ -106,9 +144,14 @@ class Ticks:
         self._tick()
         return max(self.gaps, default=0)
 
+    def worst_ends_at(self) -> float:
+        """Seconds on the clock when the longest gap ended (the clock starts with the window's opening)."""
+        return self.ends[self.gaps.index(max(self.gaps))] / 1000 if self.gaps else 0.0
+
     def _tick(self) -> None:
         now = self.clock.elapsed()
         self.gaps.append(now - self.last)
+        self.ends.append(now)
         self.last = now
 
 
@@ -116,6 +159,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=2000)
     parser.add_argument("--kb", type=int, default=100)
+    parser.add_argument("--stacks", action="store_true", help="print where the GUI thread was while late")
     args = parser.parse_args()
     folder = cached_corpus(args.files, args.kb)
     logs = sorted(folder.rglob("*.xml"))
@@ -136,6 +180,7 @@ def main() -> None:
     half_way = args.files // 2
     browser.progress_bar.valueChanged.connect(lambda value: loop.quit() if value >= half_way else None)
     ticks = Ticks()
+    stacks = StallStacks(ticks) if args.stacks else None
 
     start = time.perf_counter()
     window.navigator.open_path(folder)  # announces the corpus (the scan starts), then opens its first log
@@ -149,6 +194,7 @@ def main() -> None:
     # Half way through, the annotator sorts by findings and types a filter: the rows still arrive.
     run_until(loop, lambda: browser.progress_bar.value() >= half_way or finished)
     quiet_stall = ticks.stop()
+    quiet_at = ticks.worst_ends_at()
     ticks.start()
     table.horizontalHeader().setSortIndicator(Column.FINDINGS, Qt.SortOrder.AscendingOrder)
     for n in range(1, len("untranscribed") + 1):
@@ -157,12 +203,16 @@ def main() -> None:
     browser.progress_bar.valueChanged.disconnect()
     run_until(loop, lambda: bool(finished))
     busy_stall = ticks.stop()
+    busy_at = ticks.worst_ends_at()
     whole_s = finished[0] - start
     rows, files = browser.model.rowCount(), len({s.file for s in browser.model.summaries})
     print(f"whole list: {whole_s:.1f} s ({rows} rows from {files} files, {browser.count_label.text()!r})")
-    for name, stall in (("while filling", quiet_stall), ("while filling, sorting and filtering", busy_stall)):
+    for name, stall, at in (("while filling", quiet_stall, quiet_at),
+                            ("while filling, sorting and filtering", busy_stall, busy_at)):
         print(f"GUI-thread stall {name}: longest 10 ms timer gap {stall} ms (target <= {STALL_TARGET_MS} ms) "
-              f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}", flush=True)
+              f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}, ending {at:.2f} s after the open", flush=True)
+    if stacks is not None:
+        stacks.report()
     window.controller.undo_stack.setClean()
     window.close()
 

@@ -8,8 +8,13 @@ from pathlib import Path
 import pytest
 
 from annotator.corpus import scan as corpus_scan
-from annotator.corpus.scan import SessionSummary, iter_corpus, scan_corpus, summarize_document
-from annotator.corpus.scan_processes import in_child_processes
+from annotator.corpus.scan import (
+    SessionSummary,
+    iter_corpus,
+    iter_corpus_in_children,
+    scan_corpus,
+    summarize_document,
+)
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
@@ -124,6 +129,7 @@ def test_the_per_file_work_runs_in_other_processes_with_the_same_rows(corpus: Pa
     """The session browser's map: the first log here, the others in child processes, in file order."""
     write_log(corpus / "broken.xml", BROKEN)
     serial = [(done, total, path, rows) for done, total, path, rows in iter_corpus(corpus)]
-    elsewhere = [(done, total, path, rows) for done, total, path, rows in iter_corpus(corpus, file_map=in_child_processes)]
+    in_children = iter_corpus_in_children([corpus], cancelled=lambda: False)
+    elsewhere = [(done, total, path, rows) for done, total, path, rows in in_children]
     assert elsewhere == serial
     assert any(rows[0].problem is not None for _done, _total, _path, rows in serial)

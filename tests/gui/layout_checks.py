@@ -217,3 +217,29 @@ def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_rea
     under = column.indexAt(column.viewport().mapFrom(browser, point))
     assert (under.row(), under.column()) == (current.row(), SessionColumn.FILE)
     close_window(window)
+
+
+def test_the_sessions_dock_keeps_its_filter_box_and_counts_readable(qtbot, make_window, corpus: Path):
+    """Tabbed beside Details on a laptop, the dock is a few hundred pixels wide: the filter box, the
+    keyword button and the whole count of a filtered corpus with an unreadable log are still shown."""
+    (corpus / "unreadable-hublog.xml").write_text('<?xml version="1.0"?>\n<GC_LOG>\n')
+    window = make_window()
+    browser = window.workspace.browser
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        assert window.navigator.open_path(corpus)
+    dock_shown(window, "sessions_dock")
+    browser.filter_edit.setText("untranscribed")
+    qtbot.wait(50)
+    assert browser.count_label.text().startswith("showing ") and "unreadable" in browser.count_label.text()
+    inside = browser.rect()
+    for widget in (browser.filter_edit, browser.keyword_button, browser.count_label, browser.table):
+        place = QRect(widget.mapTo(browser, QPoint(0, 0)), widget.size())
+        assert widget.isVisible() and inside.contains(place), f"{widget.objectName() or widget} at {place} in {inside}"
+        assert widget.width() >= widget.minimumSizeHint().width(), f"{widget} is squeezed below its least width"
+    readable = browser.filter_edit.fontMetrics().horizontalAdvance("Filter: words in file or session id") + 30
+    assert browser.filter_edit.width() >= readable, "the filter box shows the start of what it takes"
+    label = browser.count_label
+    assert label.height() >= label.heightForWidth(label.width()), f"the count {label.text()!r} is cut"
+    button = browser.keyword_button
+    assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()), "Show only is cut"
+    close_window(window)

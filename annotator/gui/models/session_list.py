@@ -10,6 +10,7 @@ from __future__ import annotations
 import enum
 import os
 from collections.abc import Iterable
+from itertools import groupby
 from pathlib import Path
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
@@ -104,20 +105,31 @@ class SessionListModel(QAbstractTableModel):
         self.endResetModel()
 
     def append_summaries(self, summaries: Iterable[SessionSummary]) -> None:
-        """Add rows, each where the sort puts it; a summary of a session already listed replaces its row."""
+        """Add rows, each where the sort puts it; a summary of a session already listed replaces its row.
+        The new rows that go between the same two listed rows are inserted at once: a batch of a scan
+        in file order is one insertion, not one per row, for the filter and the views to take in."""
+        new: dict[tuple[str, int], SessionSummary] = {}
         for summary in summaries:
             key = row_key(summary.file, summary.session_index)
             if key in self._summary_of:
                 self.update_session(summary)
-                continue
-            sort_key = self._key(summary)
-            row = self._position(sort_key)
-            self.beginInsertRows(_NO_PARENT, row, row)
-            self._rows.insert(row, summary)
-            self._keys.insert(row, sort_key)
-            self._summary_of[key] = summary
-            self._unreadable += summary.problem is not None
+            else:
+                new[key] = summary
+        ordered = sorted(((self._key(summary), summary) for summary in new.values()),
+                         key=lambda pair: pair[0], reverse=self._descending)
+        placed = [(self._position(key), key, summary) for key, summary in ordered]  # in the rows as listed now
+        inserted = 0
+        for place, run in groupby(placed, key=lambda item: item[0]):
+            run = list(run)
+            row = place + inserted
+            self.beginInsertRows(_NO_PARENT, row, row + len(run) - 1)
+            self._rows[row:row] = [summary for _, _, summary in run]
+            self._keys[row:row] = [key for _, key, _ in run]
+            for _, _, summary in run:
+                self._summary_of[row_key(summary.file, summary.session_index)] = summary
+                self._unreadable += summary.problem is not None
             self.endInsertRows()
+            inserted += len(run)
 
     def update_session(self, summary: SessionSummary) -> None:
         """Replace the row of SUMMARY's session (same file and position in it), or add it; it moves

@@ -1,6 +1,6 @@
 """The corpus browser: one row per session of a folder of logs, scanned in the background.
 
-scan(folder) lists the folder's sessions as child processes read them (corpus.scan_processes),
+scan(folder) lists the folder's sessions as child processes read them (corpus.parallel),
 with a progress bar and a Cancel button; arriving rows take their place in the sort and filter,
 the selection and the view stay put. A filter box narrows the rows by words and keywords
 ("untranscribed", "no task completion", "errors"...). Enter or a double-click on a row emits
@@ -28,8 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.corpus.scan import SessionSummary, iter_corpus, summarise_log_in_subprocess
-from annotator.corpus.scan_processes import in_child_processes
+from annotator.corpus.scan import SessionSummary, iter_corpus_in_children, summarise_log_in_subprocess
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
 from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_filter_model import SessionFilter
@@ -87,7 +86,7 @@ class SessionBrowser(QWidget):
         self.keyword_button.setMenu(self._keyword_menu())
         self.count_label = QLabel(self)
         self.count_label.setTextFormat(Qt.TextFormat.PlainText)
-        self.count_label.setMinimumWidth(self.fontMetrics().horizontalAdvance("9999 sessions"))  # longer: clipped
+        self.count_label.setWordWrap(True)  # "showing 12 of 4001 (4000 sessions, 1 unreadable log)" in a narrow dock
 
         self.table = PinnedColumnTable(self)
         self.table.setObjectName("session_table")
@@ -116,10 +115,9 @@ class SessionBrowser(QWidget):
         self.cancel_button = QPushButton("Cancel", self)
         self.cancel_button.setToolTip("Stop scanning; the sessions read so far stay listed")
 
-        top = QHBoxLayout()
-        top.addWidget(self.filter_edit, 1)
-        top.addWidget(self.keyword_button)
-        top.addWidget(self.count_label)
+        counts = QHBoxLayout()  # below the filter box, which has the dock's whole width (a tab of ~300 px)
+        counts.addWidget(self.keyword_button)
+        counts.addWidget(self.count_label, 1)
         self.progress_row = QWidget(self)
         bottom = QHBoxLayout(self.progress_row)
         bottom.setContentsMargins(0, 0, 0, 0)
@@ -128,7 +126,8 @@ class SessionBrowser(QWidget):
         bottom.addWidget(self.cancel_button)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
-        layout.addLayout(top)
+        layout.addWidget(self.filter_edit)
+        layout.addLayout(counts)
         layout.addWidget(self.table, 1)
         layout.addWidget(self.progress_row)
 
@@ -387,8 +386,7 @@ class SessionBrowser(QWidget):
 def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) -> int:
     """The worker side: publish each file's rows as soon as they are read."""
     files = 0
-    for done, total, path, rows in iter_corpus(paths, cancelled=context.cancelled, markers=markers,
-                                               file_map=in_child_processes):
+    for done, total, path, rows in iter_corpus_in_children(paths, cancelled=context.cancelled, markers=markers):
         context.publish(rows)
         context.progress(done, total, path.name)
         files = total
