@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
@@ -34,17 +35,20 @@ class DetailPanel(QTreeWidget):
         return self._element
 
     def show_element(self, view: ElementView | None) -> None:
-        """Show VIEW (a Turn, an operation, a GC_DATA...) with everything below it."""
+        """Show VIEW (a Turn, an operation, a GC_DATA...) with everything below it, as a tree built afresh
+        would show it: the rows already there are rewritten in place (a move between turns of the same shape
+        changes a few texts, so only those rows repaint), the ones missing added, the rest removed."""
         self._element = view
-        self.setUpdatesEnabled(False)
-        self.clear()
-        if view is not None:
-            top = self._add_element(self.invisibleRootItem(), view)
-            top.setExpanded(True)
-            for index in range(top.childCount()):
-                child = top.child(index)
-                child.setExpanded(child.childCount() <= 12)
-        self.setUpdatesEnabled(True)
+        if view is None:
+            self.clear()
+            return
+        if self.topLevelItemCount() != 1:
+            self.clear()
+            QTreeWidgetItem(self.invisibleRootItem())
+        self._fill_element(self.topLevelItem(0), view, depth=0)
+        if self.currentIndex().isValid() or self.selectionModel().hasSelection():
+            self.selectionModel().clear()
+        self.scrollToTop()
 
     def restyle(self) -> None:
         """The theme changed: the attribute names in its colour."""
@@ -58,22 +62,48 @@ class DetailPanel(QTreeWidget):
         if change.turn is not None and change.turn == self._element:
             self.show_turn(change.turn)
 
-    def _add_element(self, parent: QTreeWidgetItem, view: ElementView) -> QTreeWidgetItem:
-        item = QTreeWidgetItem(parent, [shorten(_title(view)), shorten(_summary(view))])
-        item.setFont(0, self._bold)
-        line = view.line
-        item.setToolTip(0, f"{view.tag} at line {line}" if line else view.tag)
-        if isinstance(view, DataView) and view.text:
-            item.setToolTip(1, plain_tooltip(view.text))
+    def _fill_element(self, item: QTreeWidgetItem, view: ElementView, depth: int) -> None:
+        """ITEM shows VIEW: its title and summary in bold, then a row per attribute, then its children's rows.
+        Open: the element itself, and below it each element of at most 12 rows; deeper ones closed."""
+        _set_row(item, [shorten(_title(view)), shorten(_summary(view))],
+                 [f"{view.tag} at line {view.line}" if view.line else view.tag,
+                  plain_tooltip(view.text) if isinstance(view, DataView) and view.text else None],
+                 self._bold, None)
         attribute_brush = QBrush(theme_colour("attribute_text"))
+        row = 0
         for name, value in view.attributes.items():
-            attribute = QTreeWidgetItem(item, [shorten(name), shorten(value)])
-            attribute.setForeground(0, attribute_brush)
-            attribute.setToolTip(1, plain_tooltip(value))
+            attribute = _child_row(item, row)
+            _remove_children(attribute)
+            _set_row(attribute, [shorten(name), shorten(value)], [None, plain_tooltip(value)], None, attribute_brush)
+            row += 1
         for child in _children(view):
-            self._add_element(item, child)
-        return item
+            self._fill_element(_child_row(item, row), child, depth + 1)
+            row += 1
+        while item.childCount() > row:
+            item.takeChild(item.childCount() - 1)
+        item.setExpanded(depth == 0 or (depth == 1 and item.childCount() <= 12))
 
+
+def _child_row(parent: QTreeWidgetItem, row: int) -> QTreeWidgetItem:
+    """The ROWth child of PARENT, made if PARENT has fewer rows."""
+    return parent.child(row) if row < parent.childCount() else QTreeWidgetItem(parent)
+
+
+def _remove_children(item: QTreeWidgetItem) -> None:
+    """An element's row reused for an attribute: its rows gone, and closed, as a new row is."""
+    if item.childCount():
+        item.takeChildren()
+    item.setExpanded(False)
+
+
+def _set_row(item: QTreeWidgetItem, texts: list[str], tooltips: list[str | None], font: QFont | None,
+             name_brush: QBrush | None) -> None:
+    """Each cell of ITEM as given (None: the default); Qt repaints only a cell whose value changed."""
+    for column, (text, tooltip) in enumerate(zip(texts, tooltips)):
+        item.setText(column, text)
+        item.setData(column, Qt.ItemDataRole.ToolTipRole, tooltip)
+    item.setData(0, Qt.ItemDataRole.FontRole, font)
+    item.setData(0, Qt.ItemDataRole.ForegroundRole, name_brush)
 
 def _children(view: ElementView) -> list[ElementView]:
     if isinstance(view, Turn):
