@@ -159,6 +159,10 @@ class FactsCache:
     def __init__(self) -> None:
         self._sessions: dict[int, _SessionFacts] = {}
 
+    def clear(self) -> None:
+        """Forget every session's facts (LogDocument.release)."""
+        self._sessions.clear()
+
     def _of(self, session: Session) -> _SessionFacts:
         cached = self._sessions.get(session.index)
         if cached is None or cached.session is not session:

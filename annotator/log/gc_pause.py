@@ -1,4 +1,4 @@
-"""Pausing Python's cycle collector around bulk passes over a large log."""
+"""Pausing Python's cycle collector around bulk passes over a large log, and keeping a loaded log out of its walks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from annotator.log.document import LogDocument
 
 _lock = threading.Lock()
 _passes = 0  # bulk passes under way, on any thread
@@ -37,3 +41,17 @@ def gc_paused() -> Iterator[None]:
 def collection_paused() -> bool:
     """Whether a bulk pass is under way, on any thread: a collector run by hand (the GUI's) waits."""
     return _passes > 0
+
+
+def hand_over_document(previous: LogDocument | None, current: LogDocument | None) -> None:
+    """Once CURRENT replaced PREVIOUS in the window (either may be None): free PREVIOUS's sessions,
+    turns and facts by reference counting (LogDocument.release), and move every object alive now,
+    CURRENT's included, out of the cycle collector's sight (gc.freeze), so that no later collection
+    walks the millions of objects a loaded log holds. The freeze is undone first: what was frozen
+    with PREVIOUS (and did not go with its release) is collected again, and with no log open nothing
+    stays frozen."""
+    gc.unfreeze()
+    if previous is not None and previous is not current:
+        previous.release()
+    if current is not None:
+        gc.freeze()
