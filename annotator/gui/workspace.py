@@ -20,6 +20,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.models.findings import count_text
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
+from annotator.gui.session_panes import SessionPanes
 from annotator.gui.settings import AppSettings
 from annotator.gui.views.audio_panel import AudioPanel
 from annotator.gui.views.concepts_panel import ConceptsPanel
@@ -56,6 +57,8 @@ class Workspace(QObject):
         self.metrics = MetricsPanel(window)
         self.timeline = TimelineView(window)
         self.timeline.setObjectName("timeline")
+        self.panes = SessionPanes(controller, self.metrics, self.timeline, self._current_turn_index)
+        self.panes.filled.connect(self._panes_filled)
         self.waveform = WaveformView(window)
         self.waveform.setObjectName("waveform")
         self.audio_panel = AudioPanel(self.waveform, window)
@@ -272,14 +275,17 @@ class Workspace(QObject):
 
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:
-        prepared = self.controller.opener.take_prepared(session) if session is not None else None
-        self.metrics.set_session(session, prepared.metrics if prepared is not None else None)
-        turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it
-        self.timeline.set_session(session, None if turn is None else turn.index,
-                                  prepared.timeline if prepared is not None else None)
+        self.panes.show(session)
         self._audio_offset = self._clip_start()  # the turn's clip was loaded before the timeline had its segments
         self.browser.mark_open(session.document.path if session is not None else None,
                                session.index if session is not None else 0)
+
+    def _panes_filled(self, _session: Session) -> None:
+        self._audio_offset = self._clip_start()  # the timeline now has the audio segments
+
+    def _current_turn_index(self) -> int | None:
+        turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it
+        return None if turn is None else turn.index
 
     def _show_turn(self, turn: Turn | None) -> None:
         self.detail.show_turn(turn)
