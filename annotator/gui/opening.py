@@ -168,14 +168,16 @@ class LogOpener(QObject):
             self._typed = blocker.typed
             blocker.deleteLater()
             self.target = None
+        result, outcome[0] = outcome[0], None  # the task's connections hold this list: not the document
+        task.deleteLater()
         if task.is_running:  # the application is quitting: every event loop was told to end
             task.cancel()
             return None
-        if isinstance(outcome[0], tuple):
-            document, self._prepared = outcome[0]
+        if isinstance(result, tuple):
+            document, self._prepared = result
             self._deferred = document if self._prepared is None else None
             return document
-        return outcome[0]
+        return result
 
     def take_prepared(self, session: Session) -> PreparedSession | None:
         """What the worker computed for SESSION, once, if it still holds; None otherwise."""

@@ -4,7 +4,8 @@ prepared, on the spot, or in the background.
 An open shows the turn table as soon as the log is parsed and the shown session's turn facts are
 made. A short session's metrics and timeline come with it (LogOpener.take_prepared). A long one's
 (LogOpener.take_deferred: seconds at 70,000 turns) are made on a worker of their own after the turns
-are shown, while both panes say they are computing; each is made once. What the annotator changes
+are shown, with the turn table's doubt strip, while both panes say they are computing and the strip
+stays blank; each is made once. What the annotator changes
 meanwhile is not lost: the changes announced while the worker ran are handed to the panes after
 they take its result (each pane follows a change by reading the changed turns again, so a turn the
 worker read before or after the change comes out right either way). The result is dropped when the
@@ -18,6 +19,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
+from annotator.analysis.doubt import cached_session_doubts
 from annotator.analysis.metrics_live import LiveMetrics
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.views.metrics_panel import MetricsPanel
@@ -55,14 +57,21 @@ class PendingNote(QLabel):
         self.setVisible(shown)
 
 
-def _make_panes(session: Session, _context: TaskContext) -> tuple[LiveMetrics, TimelineData]:
-    return LiveMetrics(session), build_timeline(session)
+def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
+    try:
+        cached_session_doubts(session)  # the turn table's doubt strip, kept in the facts cache
+        return LiveMetrics(session), build_timeline(session)
+    except Exception:
+        if context.cancelled():
+            return None  # the log was closed or replaced meanwhile (and released): nobody waits for this
+        raise
 
 
 class SessionPanes(QObject):
     """Fills METRICS and TIMELINE for the session the window shows (see the module's docstring)."""
 
     filled = Signal(object)  # the Session whose panes were filled from the background
+    pending_changed = Signal(bool)  # whether the panes (and the turn table's doubt strip) wait for the worker
 
     def __init__(self, controller: DocumentController, metrics: MetricsPanel, timeline: TimelineView,
                  current_turn_index: Callable[[], int | None]):
@@ -73,6 +82,7 @@ class SessionPanes(QObject):
         self.session: Session | None = None  # the session shown
         self._task: BackgroundTask | None = None
         self._changes: list[AnnotationChange] = []  # announced while the task ran
+        self._pending = False
         self._pool = QThreadPool(self)  # not the opener's: the next open does not wait behind this
         self._pool.setMaxThreadCount(1)
         controller.annotation_changed.connect(self._note_change)
@@ -99,7 +109,7 @@ class SessionPanes(QObject):
         self.timeline.set_session(None)
         self._set_pending(True)
         task = BackgroundTask(lambda context: _make_panes(session, context), self)
-        task.succeeded.connect(lambda result: self._take(task, session, *result))
+        task.succeeded.connect(lambda result: result is not None and self._take(task, session, *result))
         task.failed.connect(lambda text: self._fail(task, text))
         self._task = task
         task.start(self._pool)
@@ -136,3 +146,6 @@ class SessionPanes(QObject):
     def _set_pending(self, pending: bool) -> None:
         for note in self.notes:
             note.set_shown(pending)
+        if pending != self._pending:
+            self._pending = pending
+            self.pending_changed.emit(pending)

@@ -7,6 +7,7 @@ views that follow it, the corpus the Sessions dock browses and the validation be
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -59,6 +60,7 @@ class Workspace(QObject):
         self.timeline.setObjectName("timeline")
         self.panes = SessionPanes(controller, self.metrics, self.timeline, self._current_turn_index)
         self.panes.filled.connect(self._panes_filled)
+        self.panes.pending_changed.connect(self._doubts_pending)
         self.waveform = WaveformView(window)
         self.waveform.setObjectName("waveform")
         self.audio_panel = AudioPanel(self.waveform, window)
@@ -230,14 +232,15 @@ class Workspace(QObject):
         self.findings.set_findings([])
         if self._validation is not None:
             self._validation.cancel()
-        task = BackgroundTask(lambda _context: findings_with_paths_in_subprocess(document.path), self)
-        task.succeeded.connect(lambda result: self._show_findings(document, result))
+        path, validated = document.path, weakref.ref(document)  # the task does not keep a closed log alive
+        task = BackgroundTask(lambda _context: findings_with_paths_in_subprocess(path), self)
+        task.succeeded.connect(lambda result: self._show_findings(validated(), result))
         task.failed.connect(lambda text: self.window.show_status(f"Validation failed: {text}"))
         self._validation = task
         task.start()
 
-    def _show_findings(self, document: LogDocument, result: list[tuple[Finding, str | None]]) -> None:
-        if document is not self.navigator.document:
+    def _show_findings(self, document: LogDocument | None, result: list[tuple[Finding, str | None]]) -> None:
+        if document is None or document is not self.navigator.document:
             return
         self._finding_paths = {id(finding): path for finding, path in result}
         self.findings.set_findings([finding for finding, _ in result])
@@ -282,6 +285,10 @@ class Workspace(QObject):
 
     def _panes_filled(self, _session: Session) -> None:
         self._audio_offset = self._clip_start()  # the timeline now has the audio segments
+
+    def _doubts_pending(self, pending: bool) -> None:
+        self.navigator.model.doubts_pending = pending
+        self.navigator.table.verticalHeader().viewport().update()  # the doubt strip
 
     def _current_turn_index(self) -> int | None:
         turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it

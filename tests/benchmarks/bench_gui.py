@@ -231,6 +231,7 @@ def main() -> None:
         del document
         gc.collect()
     if args.no_audio:
+        wait_for_validation(app, window)
         return
     window.workspace.findings.set_findings([])  # the deferred validation ran in first_paint's event loop
     idle = longest_gap(app, 3.0)
