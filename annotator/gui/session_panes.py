@@ -60,7 +60,8 @@ class PendingNote(QLabel):
 def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
     try:
         cached_session_doubts(session)  # the turn table's doubt strip, kept in the facts cache
-        return LiveMetrics(session), build_timeline(session)
+        live = None if context.cancelled() else LiveMetrics(session)
+        return None if context.cancelled() else (live, build_timeline(session))
     except Exception:
         if context.cancelled():
             return None  # the log was closed or replaced meanwhile (and released): nobody waits for this
