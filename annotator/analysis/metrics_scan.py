@@ -196,9 +196,9 @@ class SessionPass:
             if facts.transcription is None:
                 facts.transcription = session_level.get(turn.key)
         self._state = "done"
-        document = self.session.document
-        if document.facts_cache is not None and document.revision == revision:
-            document.facts_cache.adopt(self.session, self.facts)  # the same facts: no second walk for the views
+        cache = self.session.document.facts_cache
+        if cache is not None:
+            cache.adopt(self.session, self.facts, revision)  # the same facts: no second walk for the views
 
 
 def _join_group(scan: SessionScan, turn_index: int, side: str | None) -> TurnGroup | None:

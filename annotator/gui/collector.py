@@ -8,8 +8,9 @@ the cause (a segfault at the start of an unrelated GUI test). So the application
 collection off and a timer on the GUI thread collects instead: each tick the generations whose counts
 passed the collector's own thresholds, as the automatic collector would have.
 
-Two limits keep the GUI thread fluid: nothing is collected while a bulk pass has paused collection
-(log.gc_pause: a load's millions of survivors are not walked), and a full collection, whose cost grows
+Three limits keep the GUI thread fluid: nothing is collected while a bulk pass has paused collection
+(log.gc_pause: a load's millions of survivors are not walked), the open log is frozen out of every
+collection once it is shown (log.gc_pause.hand_over_document), and a full collection, whose cost grows
 with everything alive, waits until the time since the last one is FULL_COLLECTION_SHARE⁻¹ times what the
 last one took (CPython holds full collections back for the same reason).
 """

@@ -22,51 +22,23 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
-from PySide6.QtGui import QUndoCommand, QUndoStack
 from PySide6.QtWidgets import QFileDialog, QWidget
 
-from annotator.corpus.paths import expand_log_paths
-from annotator.errors import AnnotatorError, LogReadError
+from annotator.errors import AnnotatorError
+from annotator.gui.guarded_undo_stack import GuardedUndoStack
+from annotator.gui.log_paths import resolve_log_path, same_file
 from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.opening import LogOpener
 from annotator.gui.settings import AppSettings
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
+from annotator.log.gc_pause import gc_paused, hand_over_document
 from annotator.team.mode import in_team_mode
 from annotator.team.work import TeamWork
 
 Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
 LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
-
-
-def resolve_log_path(path: str | Path) -> Path:
-    """A log file as given; for a folder, the first log in it (the corpus browser will list them all)."""
-    path = Path(path)
-    if not path.exists():
-        raise LogReadError(path, "no such file or folder")
-    if path.is_dir():
-        logs = expand_log_paths([path])
-        if not logs:
-            raise LogReadError(path, "this folder holds no log files (*.xml)")
-        return logs[0]
-    return path
-
-
-class GuardedUndoStack(QUndoStack):
-    """The undo stack of the open log; refuses every edit while the log is open read-only."""
-
-    refused = Signal()
-
-    def __init__(self, parent: QObject | None = None):
-        super().__init__(parent)
-        self.read_only = False
-
-    def push(self, command: QUndoCommand) -> None:
-        if self.read_only:
-            self.refused.emit()
-            return
-        super().push(command)
 
 
 class DocumentController(QObject):
@@ -125,7 +97,7 @@ class DocumentController(QObject):
         except AnnotatorError as error:
             self.show_error("Cannot open", error)
             return False
-        if self.document is not None and _same_file(target, self.document.path):
+        if self.document is not None and same_file(target, self.document.path):
             return True
         mode = self.open_guard(target) if self.open_guard is not None else "edit"
         if mode is None:
@@ -133,6 +105,13 @@ class DocumentController(QObject):
         answer = self._ask_to_keep_work()
         if answer is None:
             return False
+        try:
+            with gc_paused():  # no collection walks the new log before the hand-over has frozen it
+                return self._open_loaded(target, mode, answer)
+        finally:
+            self.opener.deliver_typed()  # what the annotator typed while it loaded, now the window takes keys
+
+    def _open_loaded(self, target: Path, mode: str, answer: Button) -> bool:
         position = self.settings.last_position(target)
         outcome = self.opener.load(target, position.session_id if position is not None else None)
         if outcome is None:
@@ -196,6 +175,11 @@ class DocumentController(QObject):
 
     def _replace_document(self, document: LogDocument | None, read_only: bool = False,
                           team_work: TeamWork | None = None) -> None:
+        previous = self.document
+        self._show_document(document, read_only, team_work)
+        hand_over_document(previous, document)  # docs/architecture.md, "Opening a log"
+
+    def _show_document(self, document: LogDocument | None, read_only: bool, team_work: TeamWork | None) -> None:
         if self.document is not None:
             self.about_to_replace.emit(self.document)
             self.document.remove_listener(self._announce)
@@ -326,7 +310,7 @@ class DocumentController(QObject):
             if path is None:
                 return False
         target = Path(path)
-        if _same_file(target, document.path):
+        if same_file(target, document.path):
             return self.save()
         previous = document.path
         document.path = target  # the document now lives there: later saves, audio and positions follow it
@@ -364,6 +348,13 @@ class DocumentController(QObject):
         document = self.document
         if document is None or self.refuse_while_opening():
             return False
+        try:
+            with gc_paused():  # as in open_path
+                return self._reload(document)
+        finally:
+            self.opener.deliver_typed()
+
+    def _reload(self, document: LogDocument) -> bool:
         position = self.settings.last_position(document.path)
         fresh = self.opener.load(document.path, position.session_id if position is not None else None)
         if fresh is None:
@@ -395,9 +386,3 @@ class DocumentController(QObject):
         self.status_reported.emit(str(error))
         show_error(self.parent_widget, title, str(error))
 
-
-def _same_file(a: Path, b: Path) -> bool:
-    try:
-        return a.resolve() == b.resolve()
-    except OSError:
-        return False

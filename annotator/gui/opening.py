@@ -3,11 +3,14 @@ BackgroundTask, with a progress dialog (bytes read, then the session being prepa
 
 LogOpener.load() keeps the shape of a plain call: it runs a local event loop while the task works
 and returns the loaded document, the AnnotatorError that stopped it, or None when the annotator
-cancelled. What the views compute first for the shown session (its live metrics and its timeline:
-seconds on a session of 70,000 turns) is computed on the worker too and waits in
-LogOpener.take_prepared() for the view that shows that session. While it runs, the window keeps painting and the progress dialog answers, but no key or
-click reaches the window (InputBlocker): an action that could start another open, close or quit, or
-edit the log being replaced cannot run half way through this one. Why so: docs/architecture.md.
+cancelled. What the views compute first for the shown session (its live metrics and its timeline) is
+computed on the worker too and waits in LogOpener.take_prepared() for the view that shows that
+session; for a long session (PREPARE_AFTER_PAINT_TURNS turns or more: seconds at 70,000 turns) the
+window shows the turns first and the panes fill in from a worker afterwards (take_deferred,
+gui/session_panes.py). While the log loads, the window keeps painting and the progress dialog
+answers, but no click reaches the window and its keys are kept until the log is shown
+(gui/typing_during_load.py): an action that could start another open, close or quit, or edit the log
+being replaced cannot run half way through this one. Why so: docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -16,11 +19,13 @@ from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
-from PySide6.QtCore import QEvent, QEventLoop, QObject, Qt, QThreadPool, Signal
+from PySide6.QtCore import QEventLoop, QObject, Qt, QThreadPool, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QProgressDialog, QWidget
 
 from annotator.analysis.metrics_live import LiveMetrics
 from annotator.errors import AnnotatorError, LogReadError
+from annotator.gui.typing_during_load import InputBlocker, deliver
 from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
@@ -34,8 +39,13 @@ SHOW_PROGRESS_AFTER_MS = 400
 _MB = 1_000_000
 # The progress bar's scale: reading the file fills it to READ_SHARE, preparing the shown session the rest.
 PROGRESS_STEPS, READ_SHARE = 1000, 0.9
+# A session of this many turns shows its turns before its metrics and timeline are made (on a worker).
+PREPARE_AFTER_PAINT_TURNS = 1000
 
 Outcome = LogDocument | AnnotatorError | None  # None: cancelled
+# What the worker hands over: the document, and what it prepared of the session shown first (None: nothing
+# prepared, that session's panes are made after the first paint when it is long).
+Loaded = tuple[LogDocument, "PreparedSession | None"]
 
 
 @dataclass(frozen=True)
@@ -58,9 +68,10 @@ class _Cancelled(Exception):
 
 
 def load_with_first_facts(path: Path, session_id: str | None,
-                          context: TaskContext) -> tuple[LogDocument, PreparedSession | None] | AnnotatorError | None:
-    """On the worker: parse PATH reporting bytes read, then compute the turn facts, metrics and timeline
-    of the session the window will show first (SESSION_ID, else the first). None once cancelled.
+                          context: TaskContext) -> Loaded | AnnotatorError | None:
+    """On the worker: parse PATH reporting bytes read, then compute the turn facts of the session the
+    window will show first (SESSION_ID, else the first), and its metrics and timeline unless it is long
+    (PREPARE_AFTER_PAINT_TURNS). None once cancelled.
 
     The cycle collector is paused meanwhile: the load makes millions of objects that all survive, and
     each full collection walks them all holding the GIL, which froze the window for 0.6-1.4 s at a
@@ -70,11 +81,15 @@ def load_with_first_facts(path: Path, session_id: str | None,
 
 
 def _load_with_first_facts(path: Path, session_id: str | None,
-                           context: TaskContext) -> tuple[LogDocument, PreparedSession | None] | AnnotatorError | None:
+                           context: TaskContext) -> Loaded | AnnotatorError | None:
+    reported = [-_MB]
 
     def watch(done: int, total: int) -> None:
         if context.cancelled():
             raise _Cancelled
+        if done - reported[0] < _MB and done < total:
+            return  # a report per MB read: the dialog has nothing new to say between them
+        reported[0] = done
         share = done / total if total else 1.0
         context.progress(round(PROGRESS_STEPS * READ_SHARE * share), PROGRESS_STEPS,
                          f"Reading {path.name}: {done / _MB:.0f} of {total / _MB:.0f} MB")
@@ -95,32 +110,13 @@ def _load_with_first_facts(path: Path, session_id: str | None,
                      f"Preparing session {session.id} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
-    prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
+    prepared = None
+    if len(session.turns) < PREPARE_AFTER_PAINT_TURNS:
+        prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
     context.progress(round(PROGRESS_STEPS * (1 + READ_SHARE) / 2), PROGRESS_STEPS,
                      f"Reading the annotations of {path.name}")
     annotation_values(document)  # the recovery journal's baseline, read again for free on the GUI thread
     return None if context.cancelled() else (document, prepared)
-
-
-class InputBlocker(QObject):
-    """Swallows the user's keys, clicks, wheel and drops aimed at WINDOW (its dialogs are windows of
-    their own and keep working), shortcuts included, while installed on the application."""
-
-    BLOCKED = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride,
-               QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
-               QEvent.Type.Wheel, QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop,
-               QEvent.Type.ContextMenu}
-
-    def __init__(self, window: QWidget):
-        super().__init__(window)
-        self.window = window
-
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() not in self.BLOCKED or not isinstance(watched, QWidget) or watched.window() is not self.window:
-            return False
-        if event.type() == QEvent.Type.ShortcutOverride:
-            event.accept()  # an accepted override keeps the shortcut from firing; the key press is swallowed next
-        return True
 
 
 class LogOpener(QObject):
@@ -135,6 +131,8 @@ class LogOpener(QObject):
         self.target: Path | None = None  # the log being read, while one is
         self.dialog: QProgressDialog | None = None
         self._prepared: PreparedSession | None = None
+        self._deferred: LogDocument | None = None  # a document whose first session's panes are still to make
+        self._typed: list[QKeyEvent] = []  # the keys typed during the last load, until deliver_typed()
         # A thread of its own: on the shared pool an open would queue behind a corpus scan or a
         # validation, with the window taking no keys meanwhile.
         self._pool = QThreadPool(self)
@@ -167,20 +165,35 @@ class LogOpener(QObject):
         finally:
             self._close_dialog()
             QApplication.instance().removeEventFilter(blocker)
+            self._typed = blocker.typed
             blocker.deleteLater()
             self.target = None
+        result, outcome[0] = outcome[0], None  # the task's connections hold this list: not the document
+        task.deleteLater()
         if task.is_running:  # the application is quitting: every event loop was told to end
             task.cancel()
             return None
-        if isinstance(outcome[0], tuple):
-            document, self._prepared = outcome[0]
+        if isinstance(result, tuple):
+            document, self._prepared = result
+            self._deferred = document if self._prepared is None else None
             return document
-        return outcome[0]
+        return result
 
     def take_prepared(self, session: Session) -> PreparedSession | None:
         """What the worker computed for SESSION, once, if it still holds; None otherwise."""
         prepared, self._prepared = self._prepared, None
         return prepared if prepared is not None and prepared.is_for(session) else None
+
+    def take_deferred(self, session: Session) -> bool:
+        """Whether SESSION is the long session an open shows first, whose metrics and timeline are to be
+        made after its turns are painted (once: the next session shown is not)."""
+        deferred, self._deferred = self._deferred, None
+        return deferred is session.document and len(session.turns) >= PREPARE_AFTER_PAINT_TURNS
+
+    def deliver_typed(self) -> None:
+        """Give the keys typed during the last load to the widget that has the focus now (once)."""
+        typed, self._typed = self._typed, []
+        deliver(typed)
 
     def cancel(self) -> None:
         """Stop the log being read (the progress dialog's Cancel does the same)."""

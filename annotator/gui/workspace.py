@@ -7,6 +7,7 @@ views that follow it, the corpus the Sessions dock browses and the validation be
 
 from __future__ import annotations
 
+import weakref
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt, Signal
@@ -20,6 +21,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.models.findings import count_text
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
+from annotator.gui.session_panes import SessionPanes
 from annotator.gui.settings import AppSettings
 from annotator.gui.views.audio_panel import AudioPanel
 from annotator.gui.views.concepts_panel import ConceptsPanel
@@ -56,6 +58,9 @@ class Workspace(QObject):
         self.metrics = MetricsPanel(window)
         self.timeline = TimelineView(window)
         self.timeline.setObjectName("timeline")
+        self.panes = SessionPanes(controller, self.metrics, self.timeline, self._current_turn_index)
+        self.panes.filled.connect(self._panes_filled)
+        self.panes.pending_changed.connect(self._doubts_pending)
         self.waveform = WaveformView(window)
         self.waveform.setObjectName("waveform")
         self.audio_panel = AudioPanel(self.waveform, window)
@@ -227,14 +232,15 @@ class Workspace(QObject):
         self.findings.set_findings([])
         if self._validation is not None:
             self._validation.cancel()
-        task = BackgroundTask(lambda _context: findings_with_paths_in_subprocess(document.path), self)
-        task.succeeded.connect(lambda result: self._show_findings(document, result))
+        path, validated = document.path, weakref.ref(document)  # the task does not keep a closed log alive
+        task = BackgroundTask(lambda _context: findings_with_paths_in_subprocess(path), self)
+        task.succeeded.connect(lambda result: self._show_findings(validated(), result))
         task.failed.connect(lambda text: self.window.show_status(f"Validation failed: {text}"))
         self._validation = task
         task.start()
 
-    def _show_findings(self, document: LogDocument, result: list[tuple[Finding, str | None]]) -> None:
-        if document is not self.navigator.document:
+    def _show_findings(self, document: LogDocument | None, result: list[tuple[Finding, str | None]]) -> None:
+        if document is None or document is not self.navigator.document:
             return
         self._finding_paths = {id(finding): path for finding, path in result}
         self.findings.set_findings([finding for finding, _ in result])
@@ -272,14 +278,21 @@ class Workspace(QObject):
 
     # --- the selection ---------------------------------------------------------------------
     def _show_session(self, session: Session | None) -> None:
-        prepared = self.controller.opener.take_prepared(session) if session is not None else None
-        self.metrics.set_session(session, prepared.metrics if prepared is not None else None)
-        turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it
-        self.timeline.set_session(session, None if turn is None else turn.index,
-                                  prepared.timeline if prepared is not None else None)
+        self.panes.show(session)
         self._audio_offset = self._clip_start()  # the turn's clip was loaded before the timeline had its segments
         self.browser.mark_open(session.document.path if session is not None else None,
                                session.index if session is not None else 0)
+
+    def _panes_filled(self, _session: Session) -> None:
+        self._audio_offset = self._clip_start()  # the timeline now has the audio segments
+
+    def _doubts_pending(self, pending: bool) -> None:
+        self.navigator.model.doubts_pending = pending
+        self.navigator.table.verticalHeader().viewport().update()  # the doubt strip
+
+    def _current_turn_index(self) -> int | None:
+        turn = self.navigator.current_turn()  # selected before session_selected: the timeline opens on it
+        return None if turn is None else turn.index
 
     def _show_turn(self, turn: Turn | None) -> None:
         self.detail.show_turn(turn)

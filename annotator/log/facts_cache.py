@@ -23,6 +23,7 @@ Cached TurnFacts are shared: read them, never change them.
 
 from __future__ import annotations
 
+import threading
 from bisect import bisect_right, insort
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -158,6 +159,13 @@ class FactsCache:
 
     def __init__(self) -> None:
         self._sessions: dict[int, _SessionFacts] = {}
+        # adopt() may run on a worker (a session's panes made after the first paint) while the GUI thread
+        # edits: the revision check and the adoption must not interleave with a change's forgetting.
+        self._adopting = threading.Lock()
+
+    def clear(self) -> None:
+        """Forget every session's facts (LogDocument.release)."""
+        self._sessions.clear()
 
     def _of(self, session: Session) -> _SessionFacts:
         cached = self._sessions.get(session.index)
@@ -169,16 +177,18 @@ class FactsCache:
         """The turn's facts, its session-level transcription included (shared: do not change them)."""
         return self._of(turn.session).turn_facts(turn)
 
-    def adopt(self, session: Session, facts: list[TurnFacts]) -> None:
-        """Keep FACTS (one per turn of SESSION, made by a walk of the session at the document's present
-        revision: annotator.analysis.metrics_scan.SessionPass) for the turns whose facts are not made yet,
-        so that the metrics' walk and the views' requests read the session once, not twice."""
-        cached = self._of(session)
-        if len(facts) != len(cached.facts):
-            return
-        for index, made in enumerate(facts):
-            if cached.facts[index] is None:
-                cached.facts[index] = made
+    def adopt(self, session: Session, facts: list[TurnFacts], revision: int) -> None:
+        """Keep FACTS (one per turn of SESSION, made by a walk of the session at the document's REVISION:
+        annotator.analysis.metrics_scan.SessionPass) for the turns whose facts are not made yet, so that
+        the metrics' walk and the views' requests read the session once, not twice; nothing when the
+        document has changed since (the walk may have read a turn before its change)."""
+        with self._adopting:
+            cached = self._of(session)
+            if session.document.revision != revision or len(facts) != len(cached.facts):
+                return
+            for index, made in enumerate(facts):
+                if cached.facts[index] is None:
+                    cached.facts[index] = made
 
     def session_facts(self, session: Session) -> list[TurnFacts]:
         cached = self._of(session)
@@ -240,6 +250,10 @@ class FactsCache:
         return cached.users
 
     def on_change(self, change: AnnotationChange) -> None:
+        with self._adopting:
+            self._forget(change)
+
+    def _forget(self, change: AnnotationChange) -> None:
         if change.kind == "transcription" and change.turn is not None:
             cached = self._sessions.get(change.session.index)
             if cached is not None:

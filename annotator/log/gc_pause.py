@@ -1,4 +1,4 @@
-"""Pausing Python's cycle collector around bulk passes over a large log."""
+"""Pausing Python's cycle collector around bulk passes over a large log, and keeping a loaded log out of its walks."""
 
 from __future__ import annotations
 
@@ -6,6 +6,10 @@ import gc
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from annotator.log.document import LogDocument
 
 _lock = threading.Lock()
 _passes = 0  # bulk passes under way, on any thread
@@ -37,3 +41,31 @@ def gc_paused() -> Iterator[None]:
 def collection_paused() -> bool:
     """Whether a bulk pass is under way, on any thread: a collector run by hand (the GUI's) waits."""
     return _passes > 0
+
+
+# A log of this many turns is released when it is replaced, rather than collected: a collection then would
+# walk the log coming in as well (it is not frozen yet), and a big one takes seconds to walk.
+RELEASE_TURNS = 1000
+
+
+def hand_over_document(previous: LogDocument | None, current: LogDocument | None) -> None:
+    """Once CURRENT replaced PREVIOUS in the window (either may be None), move every object alive,
+    CURRENT's included, out of the cycle collector's sight (gc.freeze), so that no later collection
+    walks the objects a loaded log holds; and free PREVIOUS first, or the freeze would keep it.
+
+    PREVIOUS's sessions, turns and facts refer to each other. When either log is big, PREVIOUS is
+    released (LogDocument.release: reference counting frees it at once, and its turns are no use
+    afterwards); two small logs are collected, a short walk. The freeze is undone first, and with no
+    log open nothing stays frozen (the GUI's collector frees what the closed log leaves)."""
+    gc.unfreeze()
+    if previous is not None and previous is not current:
+        if _turns(previous) >= RELEASE_TURNS or (current is not None and _turns(current) >= RELEASE_TURNS):
+            previous.release()
+        elif current is not None:
+            gc.collect()
+    if current is not None:
+        gc.freeze()
+
+
+def _turns(document: LogDocument) -> int:
+    return sum(len(session.turns) for session in document.sessions)

@@ -18,7 +18,9 @@ import os
 import statistics
 import sys
 import tempfile
+import threading
 import time
+import traceback
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -57,6 +59,49 @@ class Painted(QObject):
         return False
 
 
+class StallSampler:
+    """A watchdog thread: when the GUI thread's timer has not ticked for LATE_MS, it records the GUI
+    thread's stack (sys._current_frames) every SAMPLE_MS until the next tick, so that each stall
+    over the target is printed with what the GUI thread was doing meanwhile."""
+
+    LATE_MS, SAMPLE_MS = 100, 20
+
+    def __init__(self):
+        self.gui_thread = threading.get_ident()
+        self.last_tick = time.perf_counter()
+        self.stalls: list[tuple[float, dict[str, int]]] = []  # (length ms, {stack: samples})
+        self._current: dict[str, int] | None = None
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def ticked(self) -> None:
+        now = time.perf_counter()
+        if self._current is not None:
+            self.stalls.append(((now - self.last_tick) * 1000, self._current))
+            self._current = None
+        self.last_tick = now
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.SAMPLE_MS / 1000):
+            if (time.perf_counter() - self.last_tick) * 1000 < self.LATE_MS:
+                continue
+            frame = sys._current_frames().get(self.gui_thread)
+            if frame is None:
+                continue
+            stack = "".join(traceback.format_stack(frame)[-12:])
+            current = self._current if self._current is not None else {}
+            current[stack] = current.get(stack, 0) + 1
+            self._current = current
+
+    def report(self) -> None:
+        self._stop.set()
+        for length, stacks in sorted(self.stalls, key=lambda stall: -stall[0])[:6]:
+            print(f"  stall of {length:.0f} ms; GUI thread stacks sampled (count):")
+            for stack, count in sorted(stacks.items(), key=lambda item: -item[1])[:2]:
+                print(f"    [{count}]\n" + "\n".join("      " + line for line in stack.splitlines()))
+
+
 def bare_parse(path: Path) -> float:
     times = []
     for _ in range(3):
@@ -72,6 +117,7 @@ class GapWatch:
 
     def __init__(self, interval_ms: int):
         self.clock, self.gaps, self.last = QElapsedTimer(), [], 0
+        self.sampler: StallSampler | None = None
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(interval_ms)
@@ -90,6 +136,8 @@ class GapWatch:
         now = self.clock.elapsed()
         self.gaps.append((now, now - self.last))
         self.last = now
+        if self.sampler is not None:
+            self.sampler.ticked()
 
     def now(self) -> int:
         return self.clock.elapsed()
@@ -99,12 +147,13 @@ class GapWatch:
         return float(max((gap for end, gap in self.gaps if since <= end <= until), default=0))
 
 
-def first_paint(app: QApplication, window, path: Path) -> tuple[float, float, float]:
+def first_paint(app: QApplication, window, path: Path, stacks: bool = False) -> tuple[float, float, float]:
     """Seconds from the open's start until the turn table has painted the log, and the longest
     GUI-thread stalls in ms: while the log is read in the background, and from its hand-over to the paint."""
     painted = Painted(window.table.viewport())
     window.controller.undo_stack.setClean()
     with GapWatch(STALL_TICK_MS) as watch:
+        watch.sampler = StallSampler() if stacks else None
         reported = []  # the opener's last progress report comes just before the hand-over
         window.controller.opener.progressed.connect(lambda *_report: reported.append(watch.now()))
         start = time.perf_counter()
@@ -114,6 +163,8 @@ def first_paint(app: QApplication, window, path: Path) -> tuple[float, float, fl
         while not painted.seen:
             app.processEvents()
         elapsed = time.perf_counter() - start
+    if watch.sampler is not None:
+        watch.sampler.report()
     mark = reported[-1] if reported else float("inf")
     return elapsed, watch.longest_ms(until=mark), watch.longest_ms(since=mark + 1)
 
@@ -152,6 +203,9 @@ def main() -> None:
     parser.add_argument("--shapes", default="many,one", help="comma-separated: many, one")
     parser.add_argument("--log", type=Path, action="append", default=[],
                         help="also open this log (e.g. a 70k-turn session); may be repeated")
+    parser.add_argument("--stacks", action="store_true",
+                        help="print the GUI thread's stack sampled during each stall over 100 ms")
+    parser.add_argument("--no-audio", action="store_true", help="measure the opens only")
     args = parser.parse_args()
     app = make_application()
     window = build_window()
@@ -160,7 +214,7 @@ def main() -> None:
     logs = [(shape, cached_big_log(args.mb, SHAPES[shape])) for shape in filter(None, args.shapes.split(","))]
     for shape, path in logs + [(log.name, log) for log in args.log]:
         parse_s = bare_parse(path)
-        paint_s, reading_ms, showing_ms = first_paint(app, window, path)
+        paint_s, reading_ms, showing_ms = first_paint(app, window, path, args.stacks)
         stall_ms = max(reading_ms, showing_ms)
         ratio = paint_s / parse_s
         document = window.controller.document
@@ -176,6 +230,9 @@ def main() -> None:
         window.navigator.open_path(REPO / "sample_logs" / "travel-20261121-002" / "travel-20261121-002-hublog.xml")
         del document
         gc.collect()
+    if args.no_audio:
+        wait_for_validation(app, window)
+        return
     window.workspace.findings.set_findings([])  # the deferred validation ran in first_paint's event loop
     idle = longest_gap(app, 3.0)
     sample = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"

@@ -107,6 +107,7 @@ class TurnTableModel(QAbstractTableModel):
         theme_changes().changed.connect(self.restyle)
         self._hits: dict[int, set[int]] = {}  # row -> columns holding a hit of the find bar
         self._current_hit: tuple[int, int] | None = None  # (row, column) of the hit the find bar is on
+        self.doubts_pending = False  # while a worker makes the session's doubts (gui/session_panes.py)
 
     # --- the session shown -------------------------------------------------
     @property
@@ -213,7 +214,7 @@ class TurnTableModel(QAbstractTableModel):
     def _doubt_strip(self, row: int, role: int):
         """The row header is the doubt strip (views.doubt_strip): its colour and its tooltip."""
         turn = self.turn_at(row)
-        if turn is None or role not in (Role.BackgroundRole, Role.ToolTipRole):
+        if turn is None or role not in (Role.BackgroundRole, Role.ToolTipRole) or self.doubts_pending:
             return None
         doubt = turn_doubt(turn)
         if doubt is None:

@@ -1,0 +1,75 @@
+"""The window's input while a log loads: clicks, wheel and drops are swallowed, keys are kept.
+
+While LogOpener reads a log the window must not act on input (an action that could start another
+open, close or quit, or edit the log being replaced, cannot run half way through this one). But an
+annotator who goes on typing the transcription they were writing should not lose it: the keys aimed
+at the window are kept, in order, and given to the widget that has the focus once the log is shown
+(LogOpener.deliver_typed). The keys of the actions that open, close or quit are dropped: pressed
+during a load they were refused, as the status bar said.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeyEvent, QKeySequence
+from PySide6.QtWidgets import QApplication, QWidget
+
+# The actions (gui/actions.py names) whose keys are not kept: they would open, close or quit again.
+REENTERING_ACTIONS = ("open", "close", "quit")
+KEPT = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease}
+
+
+class InputBlocker(QObject):
+    """Swallows the user's clicks, wheel and drops aimed at WINDOW (its dialogs are windows of their own
+    and keep working), and keeps its keys for later (see the module's docstring), shortcuts included,
+    while installed on the application."""
+
+    BLOCKED = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride,
+               QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
+               QEvent.Type.Wheel, QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop,
+               QEvent.Type.ContextMenu}
+
+    def __init__(self, window: QWidget):
+        super().__init__(window)
+        self.window = window
+        self.typed: list[QKeyEvent] = []
+        self._refused = _reentering_keys(window)
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if event.type() not in self.BLOCKED or not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # an accepted override keeps the shortcut from firing; the key press is kept next
+        elif event.type() in KEPT and _combination(event) not in self._refused:
+            self.typed.append(_copy(event))
+        return True
+
+
+def deliver(typed: list[QKeyEvent]) -> None:
+    """Send TYPED, in order, to the widget that has the focus as each one goes (a key may move it)."""
+    for event in typed:
+        target = QApplication.focusWidget()
+        if target is None:
+            return
+        QApplication.sendEvent(target, event)
+
+
+def _reentering_keys(window: QWidget) -> set[str]:
+    actions = getattr(window, "actions", None)
+    keys = set()
+    for name in REENTERING_ACTIONS:
+        action = getattr(actions, name, None)
+        for sequence in action.shortcuts() if action is not None else ():
+            keys.add(sequence.toString(QKeySequence.SequenceFormat.PortableText))
+    return keys
+
+
+def _combination(event: QKeyEvent) -> str:
+    return QKeySequence(event.keyCombination()).toString(QKeySequence.SequenceFormat.PortableText)
+
+
+def _copy(event: QKeyEvent) -> QKeyEvent:
+    """A key event of our own: Qt reuses the one it delivered once delivery ends."""
+    return QKeyEvent(event.type(), event.key(), event.modifiers(), event.nativeScanCode(),
+                     event.nativeVirtualKey(), event.nativeModifiers(), event.text(), event.isAutoRepeat(),
+                     event.count())

@@ -1,0 +1,44 @@
+"""A loaded log is frozen out of the cycle collector's walks while it is shown (log/gc_pause.py
+hand_over_document), and freed when it is closed or replaced: nothing stays frozen with no log open."""
+
+from __future__ import annotations
+
+import gc
+import importlib.util
+import weakref
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(scope="module")
+def log_20mb(tmp_path_factory) -> Path:
+    """The benchmark's 20 MB log of many sessions (tests/benchmarks/big_log.py)."""
+    spec = importlib.util.spec_from_file_location("big_log", REPO / "tests" / "benchmarks" / "big_log.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.make_big_log(tmp_path_factory.mktemp("big") / "big-20mb-hublog.xml", 20)
+
+
+def test_a_shown_log_is_frozen_and_closing_it_unfreezes_and_frees_it(make_window, log_20mb):
+    window = make_window()
+    assert window.navigator.open_path(log_20mb)
+    document = weakref.ref(window.controller.document)
+    assert gc.get_freeze_count() > 100_000  # the log's objects are out of the collector's walks
+    assert window.controller.close_document()
+    assert gc.get_freeze_count() == 0
+    gc.collect()  # what the GUI thread's collector does on its timer
+    assert document() is None
+
+
+def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, raw_log):
+    window = make_window()
+    assert window.navigator.open_path(log_20mb)
+    big = weakref.ref(window.controller.document)
+    assert window.navigator.open_path(raw_log)
+    assert big() is None  # freed by reference counting at the hand-over: no collection walked it
+    assert gc.get_freeze_count() > 0
+    assert window.controller.close_document()
+    assert gc.get_freeze_count() == 0
