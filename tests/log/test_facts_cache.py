@@ -123,3 +123,17 @@ def test_the_metrics_walk_leaves_its_facts_for_the_views(sample_logs):
     user = next(turn for turn in session.turns if turn.speaker == "user")
     set_transcription(user, "a change after the walk")
     assert user.facts() is not walked[user.index] and user.facts().transcription == "a change after the walk"
+
+
+def test_facts_walked_before_a_change_are_not_adopted_after_it(sample_logs):
+    from annotator.analysis.metrics_scan import SessionPass
+
+    document = LogDocument.load(next(p for p in sample_logs if "003" in p.name))
+    session = document.sessions[0]
+    revision = document.revision
+    walk = SessionPass(session).run()
+    user = next(turn for turn in session.turns if turn.speaker == "user")
+    set_transcription(user, "a change made while a worker walked")
+    document.facts_cache.adopt(session, walk.facts, revision)  # a worker's walk ending after the change
+    assert user.facts() is not walk.facts[user.index]
+    assert user.facts().transcription == "a change made while a worker walked"
