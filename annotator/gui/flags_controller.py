@@ -9,19 +9,18 @@ here too: it follows the selected turn and stores its time when a save is made.
 
 from __future__ import annotations
 
-from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from annotator.errors import AnnotationError
 from annotator.gui.activity_clock import ActivityClock
-from annotator.gui.undo_commands import push_if_changed
+from annotator.gui.undo_commands import SetValue, push_if_changed
 from annotator.log.annotations import set_comment, set_flags, set_reviewed
 from annotator.log.elements import Session, Turn
 from annotator.log.flags import session_reviewer, turn_comment, turn_flags
 from annotator.log.text import clean_text, without_non_xml
 
 
-class ToggleFlag(QUndoCommand):
+class ToggleFlag(SetValue):
     """Set or clear one flag of a turn."""
 
     def __init__(self, turn: Turn, flag: str):
@@ -34,14 +33,11 @@ class ToggleFlag(QUndoCommand):
 
     changes_anything = True
 
-    def redo(self) -> None:
-        set_flags(self.turn, self.new)
-
-    def undo(self) -> None:
-        set_flags(self.turn, self.old)
+    def write(self, value: tuple[str, ...]) -> None:
+        set_flags(self.turn, value)
 
 
-class SetComment(QUndoCommand):
+class SetComment(SetValue):
     def __init__(self, turn: Turn, comment: str):
         super().__init__(f"Comment on turn {turn.id}")
         self.turn = turn
@@ -49,18 +45,11 @@ class SetComment(QUndoCommand):
         self.new = clean_text(without_non_xml(comment)[0]) or None
         self.place = (turn.session, turn)
 
-    @property
-    def changes_anything(self) -> bool:
-        return self.old != self.new
-
-    def redo(self) -> None:
-        set_comment(self.turn, self.new)
-
-    def undo(self) -> None:
-        set_comment(self.turn, self.old)
+    def write(self, value: str | None) -> None:
+        set_comment(self.turn, value)
 
 
-class SetReviewed(QUndoCommand):
+class SetReviewed(SetValue):
     """Mark a session reviewed by REVIEWER, or (None) not reviewed."""
 
     def __init__(self, session: Session, reviewer: str | None):
@@ -70,15 +59,8 @@ class SetReviewed(QUndoCommand):
         self.new = reviewer
         self.place = (session, None)
 
-    @property
-    def changes_anything(self) -> bool:
-        return self.old != self.new
-
-    def redo(self) -> None:
-        set_reviewed(self.session, self.new)
-
-    def undo(self) -> None:
-        set_reviewed(self.session, self.old)
+    def write(self, value: str | None) -> None:
+        set_reviewed(self.session, value)
 
 
 class FlagsController:
@@ -127,7 +109,7 @@ class FlagsController:
             self.window.show_status("Session marked not reviewed" if reviewed else
                                     f"Session marked reviewed by {self.settings.annotator}")
 
-    def _push(self, command: QUndoCommand) -> bool:
+    def _push(self, command: SetValue) -> bool:
         try:
             return push_if_changed(self.controller.undo_stack, command)
         except AnnotationError as error:

@@ -27,7 +27,28 @@ TASK_COMPLETION_TEXT = {
 }
 
 
-class TranscribeTurn(QUndoCommand):
+class SetValue(QUndoCommand):
+    """An edit of one value through one core writer: redo writes NEW, undo writes OLD back. A subclass
+    sets old and new when it is made and says how a value is written (write)."""
+
+    old: object
+    new: object
+
+    @property
+    def changes_anything(self) -> bool:
+        return self.old != self.new
+
+    def write(self, value) -> None:
+        raise NotImplementedError
+
+    def redo(self) -> None:
+        self.write(self.new)
+
+    def undo(self) -> None:
+        self.write(self.old)
+
+
+class TranscribeTurn(SetValue):
     """Set (or, with blank text, remove) a turn's transcription."""
 
     def __init__(self, turn: Turn, text: str | None):
@@ -39,18 +60,11 @@ class TranscribeTurn(QUndoCommand):
         verb = "Transcribe" if self.new is not None else "Clear transcription of"
         self.setText(f"{verb} turn {turn.id}")
 
-    @property
-    def changes_anything(self) -> bool:
-        return self.old != self.new
-
-    def redo(self) -> None:
-        set_transcription(self.turn, self.new)
-
-    def undo(self) -> None:
-        set_transcription(self.turn, self.old)
+    def write(self, value: str | None) -> None:
+        set_transcription(self.turn, value)
 
 
-class SetConcepts(QUndoCommand):
+class SetConcepts(SetValue):
     """Set (or, with None, remove) a turn's reference concepts; TEXT names the edit in Edit > Undo.
 
     Names and values are stored as they read back from the log: whitespace collapsed, and the
@@ -63,22 +77,15 @@ class SetConcepts(QUndoCommand):
         self.new = None if concepts is None else Concepts(
             _storable(concepts.frame), tuple((_storable(path), _storable(value)) for path, value in concepts.slots))
 
-    @property
-    def changes_anything(self) -> bool:
-        return self.old != self.new
-
-    def redo(self) -> None:
-        set_concepts(self.turn, self.new)
-
-    def undo(self) -> None:
-        set_concepts(self.turn, self.old)
+    def write(self, value: Concepts | None) -> None:
+        set_concepts(self.turn, value)
 
 
 def _storable(text: str) -> str:
     return clean_text(without_non_xml(text)[0])
 
 
-class SetTaskCompletion(QUndoCommand):
+class SetTaskCompletion(SetValue):
     """Set the session's type_task_completion to "1", "0" or nothing."""
 
     def __init__(self, session: Session, value: str | None):
@@ -88,12 +95,8 @@ class SetTaskCompletion(QUndoCommand):
         self.new = value
         self.setText(TASK_COMPLETION_TEXT.get(value, f"Set task completion to {value}"))
 
-    @property
-    def changes_anything(self) -> bool:
-        return self.old != self.new
-
-    def redo(self) -> None:
-        set_task_completion(self.session, self.new)
+    def write(self, value: str | None) -> None:
+        set_task_completion(self.session, value)
 
     def undo(self) -> None:
         set_task_completion(self.session, self.old, restoring=True)  # the log's own value may be neither 1 nor 0
