@@ -20,8 +20,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import pandas as pd
-
 from annotator.annotation_files.annotation_set import AnnotationSet
 from annotator.annotation_files.human_format import SESSION_OCCURRENCE, TURN_OCCURRENCE
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneutralise_cell
@@ -33,6 +31,8 @@ from annotator.log.concepts import parse_compact
 from annotator.log.turn_ids import occurrence_number
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from annotator.log.elements import Session
 
 __all__ = ["ANNOTATION_COLUMNS", "neutralise_cell", "read_annotation_csv", "unneutralise_cell", "write_annotation_csv"]
@@ -106,6 +106,8 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
 
 
 def _read_frame(path: Path) -> pd.DataFrame:
+    import pandas as pd  # here, not at the top: writing and `annotator extract`'s workers need no pandas
+
     text = read_input_text(path, lambda reason: AnnotationFileError(f"{path}: {reason}"))
     text, separator = _separator(text)
     try:
