@@ -141,8 +141,9 @@ class ProcessMap:
     them, so none is left behind; and they end with the parent however it ends, SIGKILL included
     (analysis.child_processes' lifeline).
 
-    FIRST_HERE: the first file is worked on in this process while the workers start, so that its
-    result comes as soon as a serial run's (the session browser's first rows). CANCELLED, polled
+    FIRST_HERE: the first file is worked on in this process before the workers start, so that its
+    result comes as soon as a serial run's (the session browser's first rows), not after the fork
+    server's start. CANCELLED, polled
     while the map waits for a worker, stops the map when it says so: the files not yet started are
     dropped and the workers terminated, as when the caller stops reading. NICENESS, above 0, lowers
     the workers' priority by as much (where the system has os.nice): a window reading a corpus in
@@ -246,8 +247,8 @@ def _in_order(paths: Sequence[Path], chunks: Sequence[range], submit: Callable[[
 
     SUBMIT(k) starts the work on CHUNKS[k] and returns its handle; NEXT_FINISHED() blocks until some
     submitted chunk finishes and returns its index (None: stop here); RESULT(handle) is the chunk's
-    outcomes (or raises its error). HERE, when given, is the work run in this process on CHUNKS[0]
-    while the others start."""
+    outcomes (or raises its error). HERE, when given, is the work run in this process on CHUNKS[0],
+    whose outcomes are yielded before the others are submitted."""
     ticks = iter(progress(range(len(paths)), total=len(paths))) if progress is not None else None
     if ticks is not None:
         next(ticks, None)  # a wrapper counts an item done when the next is asked for: this shows 0 of N
@@ -259,16 +260,18 @@ def _in_order(paths: Sequence[Path], chunks: Sequence[range], submit: Callable[[
 
     handles: dict[int, Any] = {}
     done: set[int] = set()
-    next_to_submit = 0 if here is None else 1
-    next_to_yield = 0
+    next_to_submit = next_to_yield = 0
+    if here is not None:
+        # Before the first submit: starting the workers waits for the fork server, which at its first start
+        # imports the log-reading modules (half a second), and the first outcomes need not wait for that.
+        yield from zip([paths[i] for i in chunks[0]], outcomes_of(here, [paths[i] for i in chunks[0]]))
+        tick(chunks[0])
+        next_to_submit = next_to_yield = 1
     while next_to_yield < len(chunks):
         while next_to_submit < len(chunks) and next_to_submit - next_to_yield < in_flight:
             handles[next_to_submit] = submit(next_to_submit)
             next_to_submit += 1
-        if here is not None and next_to_yield == 0:
-            outcomes = outcomes_of(here, [paths[i] for i in chunks[0]])
-            tick(chunks[0])
-        elif next_to_yield in done:
+        if next_to_yield in done:
             done.discard(next_to_yield)
             outcomes = result(handles.pop(next_to_yield))
         else:
