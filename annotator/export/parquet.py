@@ -55,6 +55,8 @@ def export_parquet(paths: list[Path], out_dir: Path, options: ExportOptions | No
     with StagedFolder(out_dir, guard) as staged, ExitStack() as streams:
         writers = {f"{table}.csv": TableWriter(table, streams.enter_context(staged.open(name)))
                    for table, name in zip(TABLES, names)}
+        for writer in writers.values():  # on an error, each writer lets go before its stream closes
+            streams.callback(writer.end)
         for name, block in csv_blocks(log_rows(paths, progress, file_map), summary, skip_unreadable=False):
             writers[name].add(block)
         for writer in writers.values():
@@ -95,7 +97,12 @@ class TableWriter:
             self._write(self._pending(self.rows))
         if self.writer is None:
             self.writer = pyarrow.parquet.ParquetWriter(self.stream, self.typed[0].schema)
-        self.writer.close()
+        self.end()
+
+    def end(self) -> None:
+        """Close the Parquet writer (again: nothing), so that it never writes to its stream once that is closed."""
+        if self.writer is not None and self.writer.is_open:
+            self.writer.close()
 
     def _type_lines(self) -> None:
         import pyarrow

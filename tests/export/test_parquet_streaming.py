@@ -4,6 +4,8 @@ they fill. Whatever the batches, the files are the bytes of one write of each wh
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pyarrow as pa
@@ -68,3 +70,17 @@ def test_a_table_without_rows_is_a_file_with_the_columns(tmp_path: Path):
     for table in TABLES:
         read = pq.read_table(tmp_path / "pq" / f"{table}.parquet")
         assert read.num_rows == 0 and len(read.schema.names) > 3
+
+
+def test_an_unreadable_log_after_row_groups_were_written_leaves_nothing_and_says_one_line(tmp_path: Path):
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    make_big_log(logs / "a-hublog.xml", target_mb=0.2)
+    (logs / "b-hublog.xml").write_bytes(b'<?xml version="1.0"?>\n<GC_LOG><GC_SESSION id="s">')
+    script = ("import sys; from annotator.export import parquet; parquet.ROW_GROUP_ROWS = 10; "
+              "from annotator.cli.main import main; "
+              f"sys.exit(main(['export', {str(logs)!r}, '--to', 'parquet', '-o', {str(tmp_path / 'out')!r}, '--jobs', '1']))")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"annotator: {logs / 'b-hublog.xml'}:") and done.stderr.count("\n") == 1, done.stderr
+    assert not (tmp_path / "out").exists()
