@@ -30,3 +30,18 @@ def test_the_table_keeps_its_height_while_the_selection_moves(qtbot, make_window
         seen.add(navigator.current_turn().speaker)
         assert (table.height(), editor.height()) == (height, editor_height), navigator.current_turn().id
     assert seen == {"user", "system"} and navigator.current_turn() is turns[-1]
+
+
+def test_the_text_box_keeps_its_width_on_a_system_turn(qtbot, make_window, latin1_log: Path):
+    window = make_window(latin1_log)
+    navigator, editor = window.navigator, window.editor
+    turns = navigator.session.turns
+    user = next(turn for turn in turns if turn.speaker == "user")
+    system = next(turn for turn in turns if turn.speaker == "system")
+    navigator.select_row(user.index)
+    QApplication.processEvents()
+    width = editor.text.width()
+    assert editor.nbest.isVisible()
+    navigator.select_row(system.index)
+    QApplication.processEvents()
+    assert not editor.nbest.isVisible() and editor.text.width() == width
