@@ -23,6 +23,7 @@ from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
+from annotator.gui.position_writer import PositionWriter
 from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
 from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
@@ -55,6 +56,7 @@ class Navigator(QObject):
         # Set by the corpus browser's owner: go to the neighbouring session of another log (+1/-1), True if it
         # did, False if there is none, None when no corpus is open.
         self.neighbour_session: Callable[[int], bool | None] | None = None
+        self.position_writer = PositionWriter(settings, self)
         self.session_bar = SessionBar(window)
         self.model = TurnTableModel(self.undo_stack, self)
         self.table = TurnTableView(window)
@@ -76,7 +78,9 @@ class Navigator(QObject):
         c.annotation_changed.connect(self._on_annotation_changed)
         c.unsaved_changed.connect(self.window.setWindowModified)
         c.status_reported.connect(self.window.show_status)
-        c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending]
+        c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending,
+                                    self.position_writer.write]  # an open or reload reads the position
+        self.window.closing.connect(self.position_writer.write)
         c.add_typing_source(self.editor.pending_text_changed, self.editor.pending_edit)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
         self.model.note_reported.connect(self.window.show_status)
@@ -103,6 +107,7 @@ class Navigator(QObject):
         return self.controller.open_path(path)
 
     def show_document(self, document: LogDocument | None) -> None:
+        self.position_writer.write()  # the log left: its position is read when it is opened again
         self.editor.set_turn(None)
         self.session_bar.set_sessions(document.sessions if document is not None else [])
         position = self.settings.last_position(document.path) if document is not None else None
@@ -188,7 +193,7 @@ class Navigator(QObject):
         turn = self.model.turn_at(current.row()) if current.isValid() else None
         self.editor.set_turn(turn)
         if turn is not None and self.document is not None:
-            self.settings.set_last_position(self.document.path, LastPosition(turn.session.id, turn.index))
+            self.position_writer.note(self.document.path, LastPosition(turn.session.id, turn.index))
         self.turn_selected.emit(turn)
 
     def _on_row_activated(self, _index: QModelIndex) -> None:

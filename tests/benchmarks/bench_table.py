@@ -94,8 +94,8 @@ def main() -> None:
     print(f"log: {path} ({path.stat().st_size / 1e6:.1f} MB, {len(navigator.session.turns)} turns in one session)")
     print(f"open until shown {opened - start:.2f} s; setting the session into the window again {shown - opened:.2f} s")
     validation = window.workspace._validation  # opening validates in a child process: let it end first
-    while validation is not None and validation.is_running:
-        app.processEvents()
+    while (validation is not None and validation.is_running) or window.workspace.panes.computing:
+        app.processEvents()  # and the session's metrics and timeline are made on a worker
         time.sleep(0.01)
     gc.collect()
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QModelRoleData, QModelRoleDataSpan, Qt
 from PySide6.QtGui import QBrush, QUndoStack
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QStyleOptionViewItem, QTableView, QWidget
 from pytestqt.modeltest import ModelTester
 
 from annotator.gui.document_controller import DocumentController
@@ -165,3 +165,32 @@ def test_find_row_searches_both_ways_and_wraps(stack, absolute_audio_log):
     for row in (3, 5, 7, 9):
         set_transcription(document.sessions[0].turns[row], "done")
     assert model.find_row(9, +1, needs_transcription, wrap=True) is None
+
+
+def test_what_the_delegate_paints_is_what_data_answers(qtbot, stack, absolute_audio_log):
+    """The view reads a cell's roles in one multiData call; each must be the value data() gives for it."""
+    model, _document = model_on(absolute_audio_log, stack)
+    view = QTableView()
+    qtbot.addWidget(view)
+    view.setModel(model)
+    delegate = view.itemDelegate()
+    painted = []
+    for row in range(model.rowCount()):
+        for column in Column:
+            index = model.index(row, column)
+            option = QStyleOptionViewItem()
+            delegate.initStyleOption(option, index)
+            brush = index.data(Role.BackgroundRole)
+            assert option.text == index.data(Role.DisplayRole)
+            assert option.font.italic() == (index.data(Role.FontRole) is not None)
+            assert option.backgroundBrush == (brush if brush is not None else QBrush())
+            assert option.icon.isNull() == (index.data(Role.DecorationRole) is None)
+            aligned_right = bool(option.displayAlignment & Qt.AlignmentFlag.AlignRight)
+            assert aligned_right == (column in (Column.START, Column.DURATION, Column.WER, Column.CONCEPTS))
+            painted.append(option.text)
+    assert "i need to go to san francisco" in painted and UNTRANSCRIBED_PLACEHOLDER in painted
+    index = model.index(1, Column.TURN)
+    for role in (Role.DisplayRole, Role.ToolTipRole, Role.WhatsThisRole, TURN_ROLE, NEEDS_TRANSCRIPTION_ROLE):
+        item = QModelRoleData(int(role))
+        model.multiData(index, QModelRoleDataSpan(item))
+        assert item.data() == model.data(index, role)

@@ -18,7 +18,7 @@ import enum
 from bisect import bisect_right
 from collections.abc import Callable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan, QObject, Qt, Signal
 from PySide6.QtGui import QBrush, QFont, QUndoStack
 
 from annotator.analysis.concept_metrics import cached_turn_concept_counts
@@ -231,12 +231,34 @@ class TurnTableModel(QAbstractTableModel):
     def data(self, index: QModelIndex, role: int = Role.DisplayRole):
         if role not in PAINTED_ROLES or not index.isValid():
             return self._data(index, role) if role in ANSWERED_ROLES else None
-        row = index.row()
+        return self._painted_value(index, self._row_cells(index.row()), role)
+
+    def multiData(self, index: QModelIndex, roles: QModelRoleDataSpan) -> None:
+        """Every role a cell's paint asks for, in one call: the view's delegate asks seven per cell, and one
+        call from Qt into Python costs more than reading a kept value."""
+        if not index.isValid():
+            return
+        cells = self._row_cells(index.row())
+        for item in roles:
+            role = item.role()
+            if role in PAINTED_ROLES:
+                value = self._painted_value(index, cells, role)
+            else:
+                value = self._data(index, role) if role in ANSWERED_ROLES else None
+            if value is None:
+                item.clearData()
+            else:
+                item.setData(value)
+
+    def _row_cells(self, row: int) -> dict[tuple[int, int], object]:
         cells = self._painted.get(row)
         if cells is None:
             if len(self._painted) >= KEPT_ROWS:
                 self._painted.clear()
             cells = self._painted[row] = {}
+        return cells
+
+    def _painted_value(self, index: QModelIndex, cells: dict[tuple[int, int], object], role: int):
         key = (index.column(), role)
         if key not in cells:
             cells[key] = self._data(index, role)

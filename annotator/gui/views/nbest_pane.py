@@ -59,7 +59,11 @@ class NBestPane(QLabel):
         self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         # One line per alternative, never wrapped (a wrapped label asks a height for a width it may not get):
         # the pane takes its share of the editor's width and a longer alternative is cut at its edge.
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        # Hidden on a system turn, it keeps its place: the text box beside it would be widened and laid out again
+        # at every move between a user turn and a system turn.
+        policy.setRetainSizeWhenHidden(True)
+        self.setSizePolicy(policy)
         self.alternatives: tuple[Hypothesis, ...] = ()
         self.show_turn(None)
 

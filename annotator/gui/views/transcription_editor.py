@@ -203,7 +203,15 @@ class TranscriptionEditor(QWidget):
             self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: " + (turn.system_text or "—"))
         self.nbest.show_turn(turn)
         self._show_diff()
+        self._keep_height()
         self.pending_text_changed.emit()
+
+    def _keep_height(self) -> None:
+        """Grow to what the turn shown needs (a longer n-best list), never shrink back on the next turn: the
+        turn table above would change height at every move, and be laid out and repainted whole."""
+        needed = self.minimumSizeHint().height()
+        if needed > self.minimumHeight():
+            self.setMinimumHeight(needed)
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         """Reflect a change made elsewhere (table cell, undo) unless the annotator is typing here."""
