@@ -30,7 +30,6 @@ from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 from annotator.log.gc_pause import gc_paused
-from annotator.log.journal_values import annotation_values
 from annotator.log.loading import parse_log_file
 from annotator.timeline.data import TimelineData, build_timeline
 
@@ -113,9 +112,6 @@ def _load_with_first_facts(path: Path, session_id: str | None,
     prepared = None
     if len(session.turns) < PREPARE_AFTER_PAINT_TURNS:
         prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
-    context.progress(round(PROGRESS_STEPS * (1 + READ_SHARE) / 2), PROGRESS_STEPS,
-                     f"Reading the annotations of {path.name}")
-    annotation_values(document)  # the recovery journal's baseline, read again for free on the GUI thread
     return None if context.cancelled() else (document, prepared)
 
 

@@ -13,6 +13,7 @@ and a session's review by (session position, None, REVIEWED) with the reviewer's
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -91,6 +92,14 @@ def annotation_values(doc: LogDocument) -> dict[Key, Value]:
 
 def _read_values(doc: LogDocument) -> dict[Key, Value]:
     values: dict[Key, Value] = {}
+    for _step in read_values_in_steps(doc, values):
+        pass
+    return values
+
+
+def read_values_in_steps(doc: LogDocument, values: dict[Key, Value], turns_per_step: int = 100) -> Iterator[None]:
+    """Put every annotation of DOC into VALUES, pausing (a yield) after each TURNS_PER_STEP turns and
+    each session: a caller on the GUI thread reads a big log between events."""
     for s, session in enumerate(doc.sessions):
         values[(s, None)] = (session.id, None, session.task_completion)
         values[(s, None, REVIEWED)] = (session.id, None, session_reviewer(session.el))
@@ -100,7 +109,9 @@ def _read_values(doc: LogDocument) -> dict[Key, Value]:
             noted = turn.facts().notes is not None
             for kind in TURN_NOTES:
                 values[(s, t, kind)] = (session.id, turn.id, note_value(turn.facts(), kind) if noted else None)
-    return values
+            if t % turns_per_step == turns_per_step - 1:
+                yield
+        yield
 
 
 def difference(baseline: dict[Key, Value], values: dict[Key, Value]) -> AnnotationEdits:
