@@ -55,3 +55,16 @@ def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_p
     assert session.task_completion == "0"
     assert any((turn.transcription or "").endswith(TYPED) for turn in session.user_turns)
     assert not any((turn.transcription or "").endswith(TYPED) for turn in LogDocument.load(log).sessions[0].user_turns)
+
+
+def test_a_log_replaced_before_its_values_are_read_leaves_no_reading_behind(make_window, log: Path, raw_log: Path,
+                                                                           qtbot):
+    window = make_window(log)
+    first = window.recovery.journal
+    assert not first.baseline.ready
+    assert window.navigator.open_path(raw_log)
+    journal = window.recovery.journal
+    assert journal is not first and window.recovery._baseline_reading.running
+    qtbot.waitUntil(lambda: journal.baseline.ready, timeout=60_000)
+    assert not first.baseline.ready, "the replaced log's reading stopped with it"
+    assert not window.recovery._baseline_reading.running
