@@ -75,8 +75,8 @@ def compact_concepts(turn: Turn) -> str | None:
     return None if concepts is None else concepts.compact()
 
 
-# The last values read of each document, by its revision: the window's opener reads them on its
-# worker thread, so that the journal made on the GUI thread for the new document finds them there.
+# The last values read of each document, by its revision: a second journal of the same unchanged
+# document (a leftover's comparison, a save's new baseline) reads them once.
 _read: weakref.WeakKeyDictionary[LogDocument, tuple[int, dict[Key, Value]]] = weakref.WeakKeyDictionary()
 
 
