@@ -8,11 +8,13 @@ of its first change. So a deferred baseline keeps those first old values (and th
 turn typed in, until its typing is stored) and compares with them until the whole read is taken; then
 they are laid over what was read, since a key changed while the read went on may have been read
 after its change. The steps run on the thread that edits the document (the GUI's), so no change is
-half made while a step reads.
+half made while a step reads. The document is held weakly: a journal kept after its log was replaced
+must not keep the log alive (its values are not needed then).
 """
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterator
 
 from annotator.log.document import LogDocument
@@ -23,7 +25,7 @@ class JournalBaseline:
     """The file's values for DOC (see the module's docstring); the journal guards it with its lock."""
 
     def __init__(self, doc: LogDocument, deferred: bool = False):
-        self.doc = doc
+        self._doc = weakref.ref(doc)
         self.values: dict[Key, Value] | None = None if deferred else annotation_values(doc)
         self._first_old: dict[Key, Value] = {}  # the file's value of each key changed since watching began
         self._typed_in: dict[Key, Value] = {}  # the stored value of each turn typed in since watching began
@@ -47,10 +49,12 @@ class JournalBaseline:
         return self.values if self.values is not None else {**self._typed_in, **self._first_old}
 
     def read_now(self) -> dict[Key, Value]:
-        """Every value of the file, read now when it was not yet (before any edit, at the latest)."""
-        if self.values is None:
-            self.take(annotation_values(self.doc))
-        return self.values
+        """Every value of the file, read now when it was not yet (before any edit, at the latest); what is
+        known when the document is gone."""
+        doc = self._doc()
+        if self.values is None and doc is not None:
+            self.take(annotation_values(doc))
+        return self.known()
 
     def take(self, read: dict[Key, Value]) -> None:
         """READ holds every value of the document as the steps found it: the file's, once the first old
@@ -64,6 +68,9 @@ class JournalBaseline:
         """Read the document a few turns at a time: None after each step, then every value read (give
         it to take(), under the same lock as changed())."""
         read: dict[Key, Value] = {}
-        for _step in read_values_in_steps(self.doc, read):
+        doc = self._doc()
+        if doc is None:
+            return
+        for _step in read_values_in_steps(doc, read):
             yield None
         yield read
