@@ -18,7 +18,8 @@ import weakref
 from collections.abc import Iterator
 
 from annotator.log.document import LogDocument
-from annotator.log.journal_values import Key, Value, annotation_values, read_values_in_steps
+from annotator.log.elements import Turn
+from annotator.log.journal_values import Key, Value, annotation_values, key_of, read_values_in_steps
 
 
 class JournalBaseline:
@@ -39,10 +40,10 @@ class JournalBaseline:
         if self.values is None:
             self._first_old.setdefault(key, old)
 
-    def typing_in(self, key: Key, stored: Value) -> None:
-        """Typing began in the turn at KEY, whose value STORED is the file's unless the key changed before."""
-        if self.values is None:
-            self._typed_in.setdefault(key, stored)
+    def typing_in(self, turn: Turn | None) -> None:
+        """Typing began in TURN (None: no typing), whose stored value is the file's unless it changed before."""
+        if self.values is None and turn is not None:
+            self._typed_in.setdefault(key_of(turn), (turn.session.id, turn.id, turn.transcription))
 
     def known(self) -> dict[Key, Value]:
         """The file's values as far as they are known: all once read, else those of the keys touched."""

@@ -1,7 +1,7 @@
 """Unsaved annotation edits kept on disk until they are saved, so that a crash loses nothing.
 
-    journal = RecoveryJournal(doc, instance=window_id)  # right after opening (deferred_baseline=True: the
-    journal.read_baseline_in_steps()                 # file's values are read in steps later, journal_baseline.py)
+    journal = RecoveryJournal(doc, instance=window_id)  # right after opening (or deferred_baseline=True, and
+                                                     # read_baseline_in_steps() later: journal_baseline.py)
     journal.hold()                                   # this window edits the log: write its lock
     journal.others()                                 # other windows holding the log (live or unknown)
     found = journal.leftovers()                      # work of dead windows, now ours to offer
@@ -261,8 +261,7 @@ class RecoveryJournal:
         with self._lock:
             if typing == self._typing:
                 return
-            if turn is not None:
-                self.baseline.typing_in(key_of(turn), (turn.session.id, turn.id, turn.transcription))
+            self.baseline.typing_in(turn)
             ended = self._typing_turn
             if ended is not None and ended is not turn and self._changes is not None:
                 self._changes[key_of(ended)] = (ended.session.id, ended.id, ended.transcription)
