@@ -30,8 +30,8 @@ from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 from annotator.log.gc_pause import gc_paused
-from annotator.log.journal_values import annotation_values
 from annotator.log.loading import parse_log_file
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.timeline.data import TimelineData, build_timeline
 
 # A log read faster than this opens without the dialog ever flashing up.
@@ -107,15 +107,12 @@ def _load_with_first_facts(path: Path, session_id: str | None,
     session = document.session(session_id) if session_id is not None else None
     session = session or document.sessions[0]
     context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
-                     f"Preparing session {session.id} ({len(session.turns):,} turns)")
+                     f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
     prepared = None
     if len(session.turns) < PREPARE_AFTER_PAINT_TURNS:
         prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
-    context.progress(round(PROGRESS_STEPS * (1 + READ_SHARE) / 2), PROGRESS_STEPS,
-                     f"Reading the annotations of {path.name}")
-    annotation_values(document)  # the recovery journal's baseline, read again for free on the GUI thread
     return None if context.cancelled() else (document, prepared)
 
 

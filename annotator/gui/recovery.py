@@ -22,6 +22,7 @@ from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 from annotator.errors import AnnotatorError
 from annotator.file_name_text import name_from_text
 from annotator.gui.document_controller import DocumentController
+from annotator.gui.idle_steps import IdleSteps
 from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, tell_set_aside
 from annotator.gui.theme import theme_colour
 from annotator.gui.undo_commands import RestoreWork
@@ -51,6 +52,7 @@ class RecoveryWatcher(QObject):
         self.journal: RecoveryJournal | None = None
         self.watched: LogDocument | None = None  # the document the journal listens to
         self._retired: RecoveryJournal | None = None  # the journal of the document being replaced
+        self._baseline_reading: IdleSteps | None = None  # the journal's reading of the file's values
         self._taken_over: set[str] = set()  # windows on other hosts the annotator said are gone
         self._relay = _Relay()
         self._relay.reported.connect(self._show_write_result)
@@ -90,7 +92,9 @@ class RecoveryWatcher(QObject):
                 retired.close(release=True)
             self._taken_over = set()
             return
-        journal = RecoveryJournal(document, folder=self._journal_folder(), instance=self.instance)
+        # The file's values are read in slices after the turns show (log/journal_baseline.py), not before.
+        journal = RecoveryJournal(document, folder=self._journal_folder(), instance=self.instance,
+                                  deferred_baseline=True)
         try:
             journal.hold()
         except AnnotatorError as error:
@@ -102,6 +106,7 @@ class RecoveryWatcher(QObject):
         journal.watch(document)
         journal.start_writing(self._report)
         self.journal, self.watched = journal, document
+        self._baseline_reading = IdleSteps(self, journal.read_baseline_in_steps())
         if found.set_aside:
             tell_set_aside(self.parent_widget, found.set_aside)
         if found.entries:
@@ -172,7 +177,14 @@ class RecoveryWatcher(QObject):
             pass  # the warning says so
         journal.close(release=False)
         journal.unwatch(self.watched)
+        self._stop_baseline_reading()
         self._retired, self.journal, self.watched = journal, None, None
+
+    def _stop_baseline_reading(self) -> None:
+        if self._baseline_reading is not None:
+            self._baseline_reading.stop()
+            self._baseline_reading.deleteLater()
+            self._baseline_reading = None
 
     def _closed(self) -> None:
         self.release()
@@ -184,4 +196,5 @@ class RecoveryWatcher(QObject):
                 journal.close(release=True)
         if self.journal is not None:
             self.journal.unwatch(self.watched)
+        self._stop_baseline_reading()
         self._retired = self.journal = self.watched = None

@@ -13,6 +13,7 @@ and a session's review by (session position, None, REVIEWED) with the reviewer's
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -74,8 +75,8 @@ def compact_concepts(turn: Turn) -> str | None:
     return None if concepts is None else concepts.compact()
 
 
-# The last values read of each document, by its revision: the window's opener reads them on its
-# worker thread, so that the journal made on the GUI thread for the new document finds them there.
+# The last values read of each document, by its revision: a second journal of the same unchanged
+# document (a leftover's comparison, a save's new baseline) reads them once.
 _read: weakref.WeakKeyDictionary[LogDocument, tuple[int, dict[Key, Value]]] = weakref.WeakKeyDictionary()
 
 
@@ -91,6 +92,14 @@ def annotation_values(doc: LogDocument) -> dict[Key, Value]:
 
 def _read_values(doc: LogDocument) -> dict[Key, Value]:
     values: dict[Key, Value] = {}
+    for _step in read_values_in_steps(doc, values):
+        pass
+    return values
+
+
+def read_values_in_steps(doc: LogDocument, values: dict[Key, Value], turns_per_step: int = 100) -> Iterator[None]:
+    """Put every annotation of DOC into VALUES, pausing (a yield) after each TURNS_PER_STEP turns and
+    each session: a caller on the GUI thread reads a big log between events."""
     for s, session in enumerate(doc.sessions):
         values[(s, None)] = (session.id, None, session.task_completion)
         values[(s, None, REVIEWED)] = (session.id, None, session_reviewer(session.el))
@@ -100,7 +109,9 @@ def _read_values(doc: LogDocument) -> dict[Key, Value]:
             noted = turn.facts().notes is not None
             for kind in TURN_NOTES:
                 values[(s, t, kind)] = (session.id, turn.id, note_value(turn.facts(), kind) if noted else None)
-    return values
+            if t % turns_per_step == turns_per_step - 1:
+                yield
+        yield
 
 
 def difference(baseline: dict[Key, Value], values: dict[Key, Value]) -> AnnotationEdits:

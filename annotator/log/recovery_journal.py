@@ -1,6 +1,7 @@
 """Unsaved annotation edits kept on disk until they are saved, so that a crash loses nothing.
 
-    journal = RecoveryJournal(doc, instance=window_id)  # right after opening
+    journal = RecoveryJournal(doc, instance=window_id)  # right after opening (or deferred_baseline=True, and
+                                                     # read_baseline_in_steps() later: journal_baseline.py)
     journal.hold()                                   # this window edits the log: write its lock
     journal.others()                                 # other windows holding the log (live or unknown)
     found = journal.leftovers()                      # work of dead windows, now ours to offer
@@ -34,7 +35,7 @@ import os
 import re
 import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,6 +45,7 @@ from annotator.log import instance_lock
 from annotator.log.disk_changes import remove_stale_temp_files, write_locked
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
+from annotator.log.journal_baseline import JournalBaseline
 from annotator.log.journal_entries import (
     AnnotationEdits,
     JournalEntry,
@@ -99,7 +101,8 @@ class Leftovers:
 class RecoveryJournal:
     """The journal of one window on one log (see the module's docstring)."""
 
-    def __init__(self, doc: LogDocument, folder: Path | None = None, instance: str | None = None):
+    def __init__(self, doc: LogDocument, folder: Path | None = None, instance: str | None = None,
+                 deferred_baseline: bool = False):
         self.folder = folder if folder is not None else journal_dir()
         self.instance = instance or new_instance()
         self._lock = threading.Lock()  # guards what the writer thread reads: baseline, changes, typing
@@ -107,7 +110,7 @@ class RecoveryJournal:
         self._typing: tuple[Key, Value] | None = None
         self._typing_turn: Turn | None = None  # read on the GUI thread only
         self._writer: BackgroundWriter[AnnotationEdits] | None = None
-        self._rebase(doc)
+        self._rebase(doc, deferred_baseline)
 
     @property
     def stem(self) -> str:
@@ -121,13 +124,26 @@ class RecoveryJournal:
     def lock_file(self) -> Path:
         return self.folder / f"{self.stem}.{self.instance}.lock"
 
-    def _rebase(self, doc: LogDocument) -> None:
+    def _rebase(self, doc: LogDocument, deferred: bool = False) -> None:
         """Take the file as it is on disk (the document itself when it holds no unsaved edit) as the baseline."""
         self.log_path = doc.path.resolve()
         self.sha256 = doc.stamp.sha256
-        self._baseline = annotation_values(doc.reload() if doc.is_modified else doc)
+        self.baseline = JournalBaseline(doc.reload() if doc.is_modified else doc, deferred and not doc.is_modified)
         if self._changes is not None:
             self._changes = {}
+
+    def read_baseline_in_steps(self) -> Iterator[None]:
+        """Read a deferred baseline a few turns a step, on the thread that edits the document."""
+        baseline = self.baseline
+        for read in baseline.steps() if not baseline.ready else ():
+            if read is not None:
+                with self._lock:
+                    baseline.take(read)
+            yield
+
+    def _file_values(self) -> dict[Key, Value]:
+        with self._lock:
+            return self.baseline.read_now()
 
     # --- who else has the log open ------------------------------------------------------
     def hold(self) -> None:
@@ -188,7 +204,7 @@ class RecoveryJournal:
             found.set_aside.append(f"The recovery journal {kept.name} could not be read ({error}); "
                                    f"it is kept in {self.folder} and nothing was restored from it.")
             return
-        if not would_change(self._baseline, entry.edits):
+        if not would_change(self._file_values(), entry.edits):
             _forget(path)  # the file already holds it (killed between a save and the cleanup)
             return
         found.entries.append(entry)
@@ -198,7 +214,7 @@ class RecoveryJournal:
         matches = sha256 == self.sha256
         conflicts = 0
         if not matches:  # the file moved on: count edits whose file value is no longer what they were made against
-            conflicts = changed_since(self._baseline, edits)
+            conflicts = changed_since(self._file_values(), edits)
         return JournalEntry(path, log_path, sha256, written, edits, matches, conflicts)
 
     def restore(self, doc: LogDocument, entries: list[JournalEntry]) -> list[RestoredValue]:
@@ -230,6 +246,7 @@ class RecoveryJournal:
         key = change_key(change)
         with self._lock:
             self._changes[key] = (change.session.id, None if turn is None else turn.id, change.new)
+            self.baseline.changed(key, (change.session.id, None if turn is None else turn.id, change.old))
         if self._writer is not None:
             self._writer.changed()
 
@@ -244,6 +261,7 @@ class RecoveryJournal:
         with self._lock:
             if typing == self._typing:
                 return
+            self.baseline.typing_in(turn)
             ended = self._typing_turn
             if ended is not None and ended is not turn and self._changes is not None:
                 self._changes[key_of(ended)] = (ended.session.id, ended.id, ended.transcription)
@@ -275,8 +293,10 @@ class RecoveryJournal:
 
     def unsaved_edits(self, doc: LogDocument) -> AnnotationEdits:
         """The annotations of DOC (with the typing not yet stored) that differ from its file."""
+        if self._changes is None:
+            return difference(self._file_values(), annotation_values(doc))
         with self._lock:
-            return self._edits_locked() if self._changes is not None else difference(self._baseline, annotation_values(doc))
+            return self._edits_locked()
 
     def saved(self, doc: LogDocument) -> None:
         """DOC was saved (in place or elsewhere): its file holds the edits; the journal goes, the file is
@@ -318,7 +338,7 @@ class RecoveryJournal:
         values = dict(self._changes or {})
         if self._typing is not None:
             values[self._typing[0]] = self._typing[1]
-        return difference(self._baseline, values)
+        return difference(self.baseline.known(), values)
 
     def _write_or_remove(self, edits: AnnotationEdits) -> None:
         if not edits:
