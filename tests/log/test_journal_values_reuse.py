@@ -1,5 +1,5 @@
-"""annotation_values reads a document once per revision (the window's opener reads it on its worker, the
-journal on the GUI thread): a change is seen at once, and no caller can spoil what another gets."""
+"""annotation_values reads a document once per revision (the journal and whoever else asks for it): a change
+is seen at once, and no caller can spoil what another gets."""
 
 from __future__ import annotations
 
