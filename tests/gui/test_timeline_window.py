@@ -121,3 +121,31 @@ def test_the_playback_cursor_runs_over_the_system_audio_segment(qtbot, make_wind
     window.playback.seek(1.0)
     assert timeline.cursor_line.value() == pytest.approx(lane.bars.starts[position] + 1.0, abs=0.01)
     close_window(window)
+
+
+def test_a_move_that_scrolls_the_timeline_paints_it_once(qtbot, make_window, tmp_path: Path):
+    """The lanes and the axis are moved to the new range before the paint, not during it (which asked for a
+    second paint of the whole timeline at every move that scrolled it)."""
+    from PySide6.QtCore import QEvent, QObject
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, _watched, event) -> bool:
+            self.count += event.type() == QEvent.Type.Paint
+            return False
+
+    window = open_window(make_window, long_log(tmp_path))
+    timeline = window.workspace.timeline
+    paints = Paints(timeline)
+    timeline.plot.viewport().installEventFilter(paints)
+    counts = []
+    for key in (Qt.Key.Key_End, Qt.Key.Key_Home, Qt.Key.Key_End):  # each scrolls it
+        window.table.setFocus()
+        before_range, before = timeline.x_range(), paints.count
+        qtbot.keyClick(window.table, key, Qt.KeyboardModifier.ControlModifier)
+        for _ in range(5):
+            QApplication.processEvents()
+        assert timeline.x_range() != before_range  # it scrolled
+        counts.append(paints.count - before)
+    assert counts[1:] == [1, 1]  # the first move also paints what the timeline shows for the first time

@@ -194,3 +194,23 @@ def test_what_the_delegate_paints_is_what_data_answers(qtbot, stack, absolute_au
         item = QModelRoleData(int(role))
         model.multiData(index, QModelRoleDataSpan(item))
         assert item.data() == model.data(index, role)
+
+
+def test_search_hits_and_a_negative_duration_are_painted(stack, absolute_audio_log):
+    from annotator.gui.theme import theme_colour
+
+    model, document = model_on(absolute_audio_log, stack)
+    model.set_search_hits({1: {Column.RECOGNIZER, Column.SYSTEM}, 2: {Column.TURN}}, (1, Column.RECOGNIZER))
+    colour = lambda row, column: cell(model, row, column, Role.BackgroundRole).color()  # noqa: E731
+    assert colour(1, Column.RECOGNIZER) == theme_colour("search_current_hit_background")
+    assert colour(1, Column.SYSTEM) == theme_colour("search_hit_background")
+    assert colour(2, Column.TURN) == theme_colour("search_hit_background")
+    assert colour(1, Column.SPEAKER) == theme_colour("untranscribed_background")  # row 1 is still to transcribe
+    assert cell(model, 0, Column.SPEAKER, Role.BackgroundRole) is None
+    broken = LogDocument.load(absolute_audio_log)
+    turn = broken.sessions[0].turns[0]
+    turn.el.set("etime", str(int(turn.get("stime")) - 1000))  # ends before it starts
+    model.set_session(broken.sessions[0])
+    assert turn.duration < 0
+    assert cell(model, 0, Column.DURATION, Role.ForegroundRole).color() == theme_colour("warning_text")
+    assert cell(model, 0, Column.START, Role.ForegroundRole) is None

@@ -14,18 +14,17 @@ each change of a turn it shows into dataChanged (docs/events.md).
 
 from __future__ import annotations
 
-import enum
 from bisect import bisect_right
 from collections.abc import Callable
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan, QObject, Qt, Signal
-from PySide6.QtGui import QBrush, QFont, QUndoStack
+from PySide6.QtGui import QUndoStack
 
 from annotator.analysis.concept_metrics import cached_turn_concept_counts
 from annotator.analysis.doubt import most_doubtful_to_transcribe, turn_doubt
 from annotator.analysis.metrics_wer import cached_turn_wer_counts
-from annotator.gui.colours import dot_icon, doubt_colour
-from annotator.gui.flag_icons import flags_cell_text, flags_icon, flags_tooltip
+from annotator.gui.colours import doubt_colour
+from annotator.gui.flag_icons import flags_tooltip
 from annotator.gui.models.roles import (
     NEEDS_TRANSCRIPTION_ROLE,
     SEARCH_HIT_ROLE,
@@ -33,29 +32,25 @@ from annotator.gui.models.roles import (
     SPEAKER_ROLE,
     TURN_ROLE,
 )
+from annotator.gui.models.turn_table_cells import (
+    PAINTED_ROLES,
+    UNTRANSCRIBED_PLACEHOLDER,
+    Column,
+    RowPainter,
+    cell_seconds,
+    cell_text,
+    needs_transcription,
+)
 from annotator.gui.plain_text import plain_tooltip
-from annotator.gui.theme import theme_changes, theme_colour
+from annotator.gui.theme import theme_changes
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.log.flags import turn_comment, turn_flags
-from annotator.log.text import shorten
+
+__all__ = ["UNTRANSCRIBED_PLACEHOLDER", "Column", "TurnTableModel", "is_transcribable", "needs_transcription"]
 
 Role = Qt.ItemDataRole
-
-
-class Column(enum.IntEnum):
-    TURN = 0
-    SPEAKER = 1
-    START = 2
-    DURATION = 3
-    RECOGNIZER = 4
-    SYSTEM = 5
-    TRANSCRIPTION = 6
-    WER = 7
-    CONCEPTS = 8
-    FLAGS = 9
-
 
 HEADERS = {
     Column.TURN: ("Turn", "The GC_TURN id; a dot marks a user turn still to transcribe"),
@@ -71,22 +66,14 @@ HEADERS = {
                             "Z noise) and C for a comment (Alt+Shift+C)"),
 }
 
-UNTRANSCRIBED_PLACEHOLDER = "to transcribe"
-NUMBER_COLUMNS = (Column.START, Column.DURATION, Column.WER, Column.CONCEPTS)
-# What a paint asks of every visible cell, several times a second while scrolling: kept per row
-# until the row's turn changes, so a repaint makes no Python call beyond a dictionary lookup.
-PAINTED_ROLES = frozenset(int(role) for role in (
-    Role.DisplayRole, Role.TextAlignmentRole, Role.BackgroundRole, Role.ForegroundRole, Role.FontRole,
-    Role.DecorationRole))
 # Every role data() answers; a view asks of others (size hints, check states...) for every cell it paints.
 ANSWERED_ROLES = PAINTED_ROLES | frozenset(int(role) for role in (
     Role.EditRole, Role.ToolTipRole, TURN_ROLE, NEEDS_TRANSCRIPTION_ROLE, SPEAKER_ROLE, SECONDS_ROLE, SEARCH_HIT_ROLE))
+DOUBT_STRIP_ROLES = frozenset((int(Role.BackgroundRole), int(Role.ToolTipRole)))
+CELL_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
+EDITABLE_CELL_FLAGS = CELL_FLAGS | Qt.ItemFlag.ItemIsEditable
 KEPT_ROWS = 2000  # rows whose cells are kept (a few screens of them); past that the memo starts again
 _TOP = QModelIndex()  # the table's rows have no parent
-
-
-def needs_transcription(turn: Turn) -> bool:
-    return turn.speaker == "user" and turn.transcription is None
 
 
 def is_transcribable(turn: Turn) -> bool:
@@ -101,8 +88,7 @@ class TurnTableModel(QAbstractTableModel):
         super().__init__(parent)
         self.undo_stack = undo_stack
         self._session: Session | None = None
-        self._italic = QFont()
-        self._italic.setItalic(True)
+        self.painter = RowPainter()
         self._painted: dict[int, dict[tuple[int, int], object]] = {}  # row -> (column, role) -> value
         theme_changes().changed.connect(self.restyle)
         self._hits: dict[int, set[int]] = {}  # row -> columns holding a hit of the find bar
@@ -123,6 +109,7 @@ class TurnTableModel(QAbstractTableModel):
 
     def restyle(self) -> None:
         """The theme changed: every kept colour is stale; the view repaints with the new ones."""
+        self.painter.restyle()
         self._painted.clear()
         if self.rowCount():
             self.dataChanged.emit(self.index(0, 0), self.index(self.rowCount() - 1, len(Column) - 1))
@@ -201,7 +188,8 @@ class TurnTableModel(QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
         if orientation == Qt.Orientation.Vertical:
-            return self._doubt_strip(section, role)
+            # The header asks each row for a dozen roles at every paint; two are answered.
+            return self._doubt_strip(section, role) if role in DOUBT_STRIP_ROLES else None
         if section not in HEADERS:
             return None
         title, tip = HEADERS[Column(section)]
@@ -214,7 +202,7 @@ class TurnTableModel(QAbstractTableModel):
     def _doubt_strip(self, row: int, role: int):
         """The row header is the doubt strip (views.doubt_strip): its colour and its tooltip."""
         turn = self.turn_at(row)
-        if turn is None or role not in (Role.BackgroundRole, Role.ToolTipRole) or self.doubts_pending:
+        if turn is None or self.doubts_pending:
             return None
         doubt = turn_doubt(turn)
         if doubt is None:
@@ -222,16 +210,19 @@ class TurnTableModel(QAbstractTableModel):
         return doubt_colour(doubt.score) if role == Role.BackgroundRole else plain_tooltip(doubt.describe())
 
     def flags(self, index: QModelIndex) -> Qt.ItemFlag:
-        flags = super().flags(index)
-        turn = self.turn_at(index.row())
-        if index.column() == Column.TRANSCRIPTION and turn is not None and is_transcribable(turn):
-            flags |= Qt.ItemFlag.ItemIsEditable
-        return flags
+        # Asked for every cell of every paint: constants, not QAbstractTableModel.flags (a call back into Qt).
+        if not index.isValid():
+            return Qt.ItemFlag.NoItemFlags
+        if index.column() == Column.TRANSCRIPTION:
+            turn = self.turn_at(index.row())
+            if turn is not None and is_transcribable(turn):
+                return EDITABLE_CELL_FLAGS
+        return CELL_FLAGS
 
     def data(self, index: QModelIndex, role: int = Role.DisplayRole):
         if role not in PAINTED_ROLES or not index.isValid():
             return self._data(index, role) if role in ANSWERED_ROLES else None
-        return self._painted_value(index, self._row_cells(index.row()), role)
+        return self._row_cells(index.row()).get((index.column(), role))
 
     def multiData(self, index: QModelIndex, roles: QModelRoleDataSpan) -> None:
         """Every role a cell's paint asks for, in one call: the view's delegate asks seven per cell, and one
@@ -239,10 +230,11 @@ class TurnTableModel(QAbstractTableModel):
         if not index.isValid():
             return
         cells = self._row_cells(index.row())
+        column = index.column()
         for item in roles:
             role = item.role()
             if role in PAINTED_ROLES:
-                value = self._painted_value(index, cells, role)
+                value = cells.get((column, role))
             else:
                 value = self._data(index, role) if role in ANSWERED_ROLES else None
             if value is None:
@@ -251,34 +243,25 @@ class TurnTableModel(QAbstractTableModel):
                 item.setData(value)
 
     def _row_cells(self, row: int) -> dict[tuple[int, int], object]:
+        """ROW's painted values, made for the whole row the first time one is asked for, kept until its turn changes."""
         cells = self._painted.get(row)
         if cells is None:
             if len(self._painted) >= KEPT_ROWS:
                 self._painted.clear()
-            cells = self._painted[row] = {}
+            turn = self.turn_at(row)
+            cells = {} if turn is None else self.painter.paint(turn, lambda column: self._search_hit(row, column))
+            self._painted[row] = cells
         return cells
-
-    def _painted_value(self, index: QModelIndex, cells: dict[tuple[int, int], object], role: int):
-        key = (index.column(), role)
-        if key not in cells:
-            cells[key] = self._data(index, role)
-        return cells[key]
 
     def _data(self, index: QModelIndex, role: int):
         turn = self.turn_at(index.row()) if index.isValid() else None
         if turn is None:
             return None
         column = Column(index.column())
-        if role == Role.DisplayRole:
-            return shorten(self._display(turn, column))
         if role == Role.EditRole:
-            return (turn.transcription or "") if column == Column.TRANSCRIPTION else self._display(turn, column)
+            return (turn.transcription or "") if column == Column.TRANSCRIPTION else cell_text(turn, column)
         if role == Role.ToolTipRole:
             return plain_tooltip(self._tooltip(turn, column))
-        if role == Role.TextAlignmentRole and column in NUMBER_COLUMNS:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role in (Role.BackgroundRole, Role.ForegroundRole, Role.FontRole, Role.DecorationRole):
-            return self._style(turn, column, role)
         if role == TURN_ROLE:
             return turn
         if role == NEEDS_TRANSCRIPTION_ROLE:
@@ -286,7 +269,7 @@ class TurnTableModel(QAbstractTableModel):
         if role == SPEAKER_ROLE:
             return turn.speaker
         if role == SECONDS_ROLE:
-            return self._seconds(turn, column)
+            return cell_seconds(turn, column)
         if role == SEARCH_HIT_ROLE:
             return self._search_hit(turn.index, column)
         return None
@@ -302,43 +285,6 @@ class TurnTableModel(QAbstractTableModel):
         return True
 
     # --- cells -------------------------------------------------------------
-    def _seconds(self, turn: Turn, column: Column) -> float | None:
-        if column == Column.START:
-            # Subtract the numbers as written: epoch times as float seconds lose the milliseconds.
-            return turn.session.since_start(turn.get("stime"))
-        if column == Column.DURATION:
-            return turn.duration
-        return None
-
-    def _display(self, turn: Turn, column: Column) -> str:
-        if column == Column.TURN:
-            return turn.id
-        if column == Column.SPEAKER:
-            return turn.speaker or ""
-        if column in (Column.START, Column.DURATION):
-            seconds = self._seconds(turn, column)
-            return "" if seconds is None else f"{seconds:.2f}"
-        if column == Column.RECOGNIZER:
-            return turn.asr_text or ""
-        if column == Column.SYSTEM:
-            return turn.system_text or ""
-        if column == Column.TRANSCRIPTION:
-            transcription = turn.transcription
-            if transcription is None and turn.speaker == "user":
-                return UNTRANSCRIBED_PLACEHOLDER
-            return transcription or ""
-        if column == Column.WER:
-            counts, reason = cached_turn_wer_counts(turn)
-            if counts is None:
-                return "" if turn.transcription is None else "—"
-            return "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
-        if column == Column.CONCEPTS:
-            concepts = cached_turn_concept_counts(turn)
-            return "" if concepts is None else f"{concepts.accuracy * 100:.1f} %"
-        if column == Column.FLAGS:
-            return flags_cell_text(turn_flags(turn.facts()), turn_comment(turn.facts()))
-        return ""
-
     def _tooltip(self, turn: Turn, column: Column) -> str | None:
         if column == Column.WER:
             counts, reason = cached_turn_wer_counts(turn)
@@ -357,28 +303,5 @@ class TurnTableModel(QAbstractTableModel):
         if column == Column.FLAGS:
             return flags_tooltip(turn_flags(turn.facts()), turn_comment(turn.facts()))
         if column in (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION):
-            return self._display(turn, column) or None
-        return None
-
-    def _style(self, turn: Turn, column: Column, role: int):
-        untranscribed = needs_transcription(turn)
-        if role == Role.DecorationRole and column == Column.FLAGS:
-            return flags_icon(turn_flags(turn.facts()), turn_comment(turn.facts()))
-        if role == Role.DecorationRole:
-            # the glyph of a user turn still to transcribe
-            return dot_icon(theme_colour("untranscribed_marker"), 8) if column == Column.TURN and untranscribed else None
-        if role == Role.BackgroundRole:
-            hit = self._search_hit(turn.index, column)
-            if hit is not None:
-                return QBrush(theme_colour("search_current_hit_background" if hit == "current" else "search_hit_background"))
-            return QBrush(theme_colour("untranscribed_background")) if untranscribed else None
-        placeholder = untranscribed and column == Column.TRANSCRIPTION
-        if role == Role.ForegroundRole:
-            if column == Column.DURATION and (turn.duration or 0) < 0:
-                return QBrush(theme_colour("warning_text"))
-            if placeholder:
-                return QBrush(theme_colour("placeholder_text"))
-            return QBrush(theme_colour("untranscribed_text")) if untranscribed else None
-        if role == Role.FontRole:
-            return self._italic if placeholder else None
+            return cell_text(turn, column) or None
         return None

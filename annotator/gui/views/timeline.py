@@ -278,6 +278,9 @@ class TimelineView(QWidget):
         else:
             margin = (end - start) * 0.05
             self.view_box.setXRange(start - margin, end + margin, padding=0)
+        # The view box moves its items to the new range when the scene is about to paint; moved during that
+        # paint, they ask for a second one. Moved now, the lanes and the axis are painted once.
+        self.view_box.prepareForPaint()
 
     # ----- items
     def _rebuild_items(self) -> None:
