@@ -32,7 +32,7 @@ from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.gui.views.turn_table_view import TurnTableView
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
-from annotator.log.flags import session_reviewer
+from annotator.log.flags import REVIEWED, session_reviewer
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 NO_LOG_TEXT = "No log open: Ctrl+O opens one, File > Open Recent lists the last ones, or drop a log or a folder here"
@@ -143,8 +143,16 @@ class Navigator(QObject):
             self.session_bar.show_progress(*self.model.transcription_progress())
 
     def _on_annotation_changed(self, change: AnnotationChange) -> None:
-        if change.session == self.session:
-            self._reflect_session()
+        """Reflect what CHANGE can have changed in the session bar: the session's task completion and
+        reviewer are read again only when they changed (each reading walks the whole session)."""
+        session = self.session
+        if change.session != session:
+            return
+        if change.kind == "task_completion":
+            self.session_bar.show_task_completion(session.task_completion)
+        elif change.kind == REVIEWED:
+            self.session_bar.show_review(session_reviewer(session.el))
+        self.session_bar.show_progress(*self.model.transcription_progress())
 
     def _show_no_document(self) -> None:
         self.show_document(None)
