@@ -199,6 +199,58 @@ def metric_text(panel, name: str) -> str:
     return panel.findItems(label(name), Qt.MatchFlag.MatchExactly)[0].text(1)
 
 
+_WAITING_FOR_MODALS: list[list[int]] = []  # each when_modal's tries left; the test's end sets them to 0
+
+
+@pytest.fixture(autouse=True)
+def modal_answers_end_with_the_test():
+    """A dialog a test armed an answer for and never opened is not answered in the next test."""
+    yield
+    for tries in _WAITING_FOR_MODALS:
+        tries[0] = 0
+    _WAITING_FOR_MODALS.clear()
+
+
+def when_modal(kind: type[QWidget], act: Callable[[QWidget], object], patience_ms: int = 10000) -> list:
+    """Call ACT with the next modal dialog of class KIND once it shows, within PATIENCE_MS and the test:
+    schedule it before the key or action that opens the dialog (whose call returns only when the dialog
+    closes). The list returned gets what ACT returned."""
+    results: list = []
+    tries = [patience_ms // 20]
+    _WAITING_FOR_MODALS.append(tries)
+
+    def poll() -> None:
+        if tries[0] <= 0:
+            return  # the test ended
+        dialog = QApplication.activeModalWidget()
+        if not isinstance(dialog, kind):
+            tries[0] -= 1
+            if tries[0] > 0:
+                QTimer.singleShot(20, poll)
+            return
+        results.append(act(dialog))
+
+    QTimer.singleShot(0, poll)
+    return results
+
+
+def answer_input(qtbot, text: str) -> list[tuple[str, str]]:
+    """Type TEXT into the next input dialog with real keys, over what it holds, and press Enter; the list
+    gets (its label, the text it held) when it showed."""
+    from PySide6.QtWidgets import QInputDialog, QLineEdit
+
+    def answer(dialog: QInputDialog) -> tuple[str, str]:
+        shown = (dialog.labelText(), dialog.textValue())
+        field = dialog.findChild(QLineEdit)
+        field.selectAll()
+        qtbot.keyClick(field, Qt.Key.Key_Backspace)
+        qtbot.keyClicks(field, text)
+        qtbot.keyClick(field, Qt.Key.Key_Return)
+        return shown
+
+    return when_modal(QInputDialog, answer)
+
+
 class ModalAnswer:
     """Answers the next modal dialog (message box or file dialog) once it appears."""
 
@@ -209,16 +261,9 @@ class ModalAnswer:
         self.text: str | None = None
         self.title: str | None = None
         self.answered = False
-        self._tries = patience_ms // 20
-        QTimer.singleShot(0, self._poll)
+        when_modal(QWidget, self._answer, patience_ms)
 
-    def _poll(self) -> None:
-        dialog = QApplication.activeModalWidget()
-        if dialog is None:
-            self._tries -= 1
-            if self._tries > 0:
-                QTimer.singleShot(20, self._poll)
-            return
+    def _answer(self, dialog: QWidget) -> None:
         self.title = dialog.windowTitle()
         if isinstance(dialog, QMessageBox):
             self.text = dialog.text()

@@ -3,13 +3,13 @@ shows them, each toggle is one undo step, and they are saved into the log."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, QTimer
-from PySide6.QtWidgets import QApplication, QInputDialog, QLineEdit
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from annotator.gui.models.turn_table import Column
 from annotator.log.document import LogDocument
 from annotator.log.flags import turn_comment, turn_flags
-from tests.gui.conftest import press
+from tests.gui.conftest import answer_input, press
 
 ALT_SHIFT = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 
@@ -51,36 +51,16 @@ def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtb
     assert turn_flags(again.facts()) == ("inaudible", "truncated", "non-native", "noise")
 
 
-def _answer_comment(qtbot, text: str) -> list[str]:
-    """Type TEXT into the comment prompt once it shows, with real key presses, and press Enter."""
-    seen: list[str] = []
-
-    def poll() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QInputDialog):
-            QTimer.singleShot(20, poll)
-            return
-        seen.append(dialog.labelText())
-        field = dialog.findChild(QLineEdit)
-        field.selectAll()
-        qtbot.keyClick(field, Qt.Key.Key_Backspace)
-        qtbot.keyClicks(field, text)
-        qtbot.keyClick(field, Qt.Key.Key_Return)
-
-    QTimer.singleShot(0, poll)
-    return seen
-
-
 def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_step(qtbot, main_window):
     row, turn = _select_first_user_turn(main_window)
-    seen = _answer_comment(qtbot, "door slams, then quiet")
+    seen = answer_input(qtbot, "door slams, then quiet")
     press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
     qtbot.waitUntil(lambda: turn_comment(turn.facts()) is not None)
-    assert seen and f"turn {turn.id}" in seen[0]
+    assert seen and f"turn {turn.id}" in seen[0][0]
     assert turn_comment(turn.facts()) == "door slams, then quiet"
     cell = main_window.navigator.model.index(row, Column.FLAGS)
     assert cell.data() == "C" and "door slams" in cell.data(Qt.ItemDataRole.ToolTipRole)
-    _answer_comment(qtbot, "")  # an empty comment removes it
+    answer_input(qtbot, "")  # an empty comment removes it
     press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
     qtbot.waitUntil(lambda: turn_comment(turn.facts()) is None)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)  # the window has the keyboard again

@@ -6,37 +6,32 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from annotator.annotation_files.fold import canonical_without_annotations
 from annotator.gui.replace_dialog import ReplaceDialog
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import RecoveryJournal
-from tests.gui.conftest import press
+from tests.gui.conftest import press, when_modal
 from tests.search.planted_logs import plant
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 
 
 def _in_dialog(qtbot, act: Callable[[ReplaceDialog], None]) -> list[str]:
-    """Run ACT on the replace dialog once it is up (it is modal: the key that opens it returns when it closes)."""
-    seen: list[str] = []
+    """Run ACT on the replace dialog once it is up; the list gets its summary line, and the dialog is closed."""
 
-    def poll() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, ReplaceDialog):
-            QTimer.singleShot(20, poll)
-            return
+    def act_and_close(dialog: ReplaceDialog) -> str:
         try:
             act(dialog)
         finally:
-            seen.append(dialog.summary.text())
+            summary = dialog.summary.text()
             if dialog.isVisible():
                 dialog.reject()
+        return summary
 
-    QTimer.singleShot(0, poll)
-    return seen
+    return when_modal(ReplaceDialog, act_and_close, patience_ms=60000)
 
 
 def _preview(qtbot, dialog: ReplaceDialog, find: str, replacement: str) -> None:

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 from annotator.annotation_files.human_format import human_file_content
 from annotator.team.files import human_files_beside, human_path_of
 from annotator.team.mode import MARKER_NAME, in_team_mode, set_team_mode
-from tests.gui.conftest import close_window, press, type_text
+from tests.gui.conftest import answer_input, close_window, press, type_text
 from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
@@ -131,26 +131,6 @@ def test_the_menu_switches_the_corpus_and_opens_the_log_again_in_the_new_mode(ma
     assert _transcribed(window) == [], "outside team mode the log shows its own annotations"
 
 
-def _answer_name(text: str) -> list[str]:
-    """Type TEXT into the next input dialog and press OK; the list gets the text it first showed."""
-    from PySide6.QtCore import QTimer
-    from PySide6.QtWidgets import QApplication, QInputDialog
-
-    shown: list[str] = []
-
-    def answer() -> None:
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, QInputDialog):
-            QTimer.singleShot(20, answer)
-            return
-        shown.append(dialog.textValue())
-        dialog.setTextValue(text)
-        dialog.accept()
-
-    QTimer.singleShot(0, answer)
-    return shown
-
-
 def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_that_name(
         make_window, raw_log: Path, qtbot, answer_modal):
     set_team_mode(raw_log.parent, True)
@@ -158,13 +138,13 @@ def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_t
     _start(qtbot, window)
     _transcribe(qtbot, window, "boston")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
-    shown = _answer_name("dora")
+    shown = answer_input(qtbot, "dora")
     window.actions.annotator_name.trigger()
-    assert shown == ["alice"]
+    assert [held for _label, held in shown] == ["alice"]
     settings = window.controller.settings
     assert settings.annotator_name == "dora" and settings.annotator == "dora"
     assert window.controller.team_work.annotator == "dora" and _transcribed(window) == [], "dora starts afresh"
-    _answer_name("no such/name")
+    answer_input(qtbot, "no such/name")
     box = answer_modal()
     window.actions.annotator_name.trigger()
     qtbot.waitUntil(lambda: box.answered)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 from lxml import etree
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from annotator.gui.settings import AppSettings, LastPosition
-from tests.gui.conftest import press, type_text
+from tests.gui.conftest import press, type_text, when_modal
 from tests.gui.test_recovery import _crash_after_typing
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
@@ -101,14 +101,7 @@ def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qt
     broken = tmp_path / "broken.xml"
     broken.write_text("<GC_LOG><GC_SESSION", encoding="utf-8")
 
-    def dismiss() -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, dismiss)
-            return
-        qtbot.keyClick(box, Key.Key_Return)
-
-    QTimer.singleShot(0, dismiss)
+    when_modal(QMessageBox, lambda box: qtbot.keyClick(box, Key.Key_Return))
     assert window.navigator.open_path(broken) is False  # "Cannot open": an error box, dismissed with Enter
     qtbot.waitUntil(window.isActiveWindow)  # given back by the window itself: no window manager here
     type_text(qtbot, window, "one")

@@ -8,9 +8,9 @@ import shutil
 from pathlib import Path
 
 from PySide6 import QtGui
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTreeWidgetItemIterator
+from PySide6.QtWidgets import QLabel, QMessageBox, QTreeWidgetItemIterator
 
 from annotator.gui.models.session_list import Column as SessionColumn
 from annotator.gui.models.session_list import duration_text
@@ -20,7 +20,7 @@ from annotator.gui.theme import theme_colour
 from annotator.log.clock import format_duration
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
-from tests.gui.conftest import press
+from tests.gui.conftest import press, when_modal
 
 QtRole = Qt.ItemDataRole
 HOSTILE = REPO / "tests" / "hostile"
@@ -32,13 +32,9 @@ class BoxReader:
 
     def __init__(self):
         self.labels: list[tuple[str, object]] = []
-        QTimer.singleShot(0, self._poll)
+        when_modal(QMessageBox, self._read)
 
-    def _poll(self) -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox):
-            QTimer.singleShot(20, self._poll)
-            return
+    def _read(self, box: QMessageBox) -> None:
         self.labels = [(label.text(), label.textFormat()) for label in box.findChildren(QLabel) if label.text()]
         box.button(QMessageBox.StandardButton.Ok).click()
 
