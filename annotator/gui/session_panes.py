@@ -68,6 +68,8 @@ class PendingNote(QLabel):
 def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
     try:
         cached_session_doubts(session)  # the turn table's doubt strip, kept in the facts cache
+        if session.turns:  # the index of the turns' ids, which the first edit needs (0.16 s at 70,000 turns)
+            session.document.facts_cache.turns_sharing_key(session.turns[0])
         live = None if context.cancelled() else LiveMetrics(session)
         return None if context.cancelled() else (live, build_timeline(session))
     except Exception:

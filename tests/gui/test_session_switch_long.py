@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 
 import annotator.gui.session_panes as session_panes
 from annotator.analysis.metrics import session_metrics
-from tests.gui.conftest import press
+from tests.gui.conftest import press, type_text
 from tests.gui.test_opening_deferred import _long_session_module
 
 LONG_TURNS = 1500  # over PREPARE_AFTER_PAINT_TURNS
@@ -54,3 +54,27 @@ def test_a_long_session_shown_later_fills_its_panes_from_a_worker(make_window, q
     press(qtbot, window, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)  # a short one: on the spot
     assert window.navigator.session.id != "second" and not panes.computing
     assert window.workspace.metrics.metrics.values == session_metrics(window.navigator.session).values
+
+
+def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(make_window, qtbot, short_then_long_log, monkeypatch):
+    import annotator.log.facts_cache as facts_cache
+
+    indexed_on = []
+    original = facts_cache.FactsCache.turns_sharing_key
+
+    def counted(self, turn):
+        if self._of(turn.session)._turns_by_key is None:
+            indexed_on.append(threading.current_thread() is threading.main_thread())
+        return original(self, turn)
+
+    monkeypatch.setattr(facts_cache.FactsCache, "turns_sharing_key", counted)
+    window = make_window(short_then_long_log)
+    window.table.setFocus()
+    press(qtbot, window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: not window.workspace.panes.computing, timeout=120_000)
+    assert indexed_on == [False]  # made once, on the worker
+    turn = window.navigator.session.turns[window.navigator.model.next_to_transcribe(0)]
+    window.navigator.select_row(turn.index, focus_editor=True)
+    type_text(qtbot, window, "to boston")
+    press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
+    assert turn.transcription == "to boston" and indexed_on == [False]
