@@ -20,6 +20,7 @@ from annotator.analysis.next_session import (
 )
 from annotator.gui.actions import ACTIONS, Actions, key_text, spec
 from annotator.gui.document_controller import DocumentController
+from annotator.gui.doubtful_sessions import DoubtfulSessions
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
@@ -57,6 +58,7 @@ class Navigator(QObject):
         # did, False if there is none, None when no corpus is open.
         self.neighbour_session: Callable[[int], bool | None] | None = None
         self.position_writer = PositionWriter(settings, self)
+        self.doubtful_sessions = DoubtfulSessions(controller, settings)
         self.session_bar = SessionBar(window)
         self.model = TurnTableModel(self.undo_stack, self)
         self.table = TurnTableView(window)
@@ -279,6 +281,9 @@ class Navigator(QObject):
             self.select_row(row, focus_editor=True)
         elif not self._go_on_in_another_session():
             return
+        self._play_if_auto()
+
+    def _play_if_auto(self) -> None:
         turn = self.current_turn()
         if self.settings.auto_play and turn is not None:
             self.playback.play_turn(turn)
@@ -291,6 +296,9 @@ class Navigator(QObject):
         if document is None or done is None:
             return False
         doubtful_first = self.settings.next_turn_order == DOUBT_ORDER
+        if doubtful_first and not self.doubtful_sessions.is_ready(document):
+            self.doubtful_sessions.when_ready(lambda: self._go_on_once_doubts_are_ready(done))
+            return False
         if doubtful_first:
             index = most_doubtful_session_to_transcribe(document, done.index)
         else:
@@ -304,6 +312,11 @@ class Navigator(QObject):
             return False
         self.show_session(index)
         return self._go_on_from_the_shown_session(done)
+
+    def _go_on_once_doubts_are_ready(self, done: Session) -> None:
+        """The press that waited for every session's doubts: go on, unless the annotator has moved on."""
+        if self.session is done and self.settings.next_turn_order == DOUBT_ORDER and self._go_on_in_another_session():
+            self._play_if_auto()
 
     def _go_on_from_the_shown_session(self, done: Session) -> bool:
         """Select the shown session's next turn to transcribe (in the order set) and say which session was done."""
@@ -350,6 +363,8 @@ class Navigator(QObject):
 
     def set_doubtful_first(self, on: bool) -> None:
         self.settings.next_turn_order = DOUBT_ORDER if on else LOG_ORDER
+        if on:
+            self.doubtful_sessions.prepare()
 
     def set_prefill_automatically(self, on: bool) -> None:
         self.settings.prefill_automatically = on

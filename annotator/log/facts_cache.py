@@ -214,6 +214,12 @@ class FactsCache:
             cached.whole[name] = compute([cached.turn_facts(turn) for turn in session.turns])
         return cached.whole[name]
 
+    def offer_session_value(self, session: Session, name: str, value: Any) -> None:
+        """Keep VALUE under NAME for SESSION unless one is kept already: a value session_derived would make
+        (no annotation can change it), made from the session's facts on a worker."""
+        with self._adopting:
+            self._of(session).whole.setdefault(name, value)
+
     def first_untranscribed_in(self, session: Session, name: str, rank: Callable[[], list[int]],
                                besides: int | None = None) -> int | None:
         """The first turn still to transcribe in the order RANK() gives (turn indices of SESSION, asked once
