@@ -21,7 +21,6 @@ from annotator.gui.document_controller import DocumentController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import LogDocument
-from annotator.log.gc_pause import gc_paused
 
 # Up to this many turns in the log, the doubts are made on the spot (about 0.17 ms a turn: 35 ms).
 SPOT_TURNS = 200
@@ -30,12 +29,11 @@ FINDING = "Finding the most doubtful session…"
 
 def _prepare(document: LogDocument, context: TaskContext) -> bool:
     try:
-        with gc_paused():
-            done = prepare_doubts(document, context.cancelled)
-            # What it made lives as long as the log, and the log is out of the cycle collector's walks
-            # (log.gc_pause.hand_over_document): without this the GUI thread's next collection walks
-            # every turn's facts, 230 ms on a 100 MB log.
-            gc.freeze()
+        done = prepare_doubts(document, context.cancelled)  # with the collector paused
+        # What it made lives as long as the log, and the log is out of the cycle collector's walks
+        # (log.gc_pause.hand_over_document): without this the GUI thread's next collection walks
+        # every turn's facts, 230 ms on a 100 MB log.
+        gc.freeze()
         return done
     except Exception:
         if context.cancelled():

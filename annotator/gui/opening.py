@@ -6,8 +6,7 @@ and returns the loaded document, the AnnotatorError that stopped it, or None whe
 cancelled. What the views compute first for the shown session (its live metrics and its timeline) is
 computed on the worker too and waits in LogOpener.take_prepared() for the view that shows that
 session; for a long session (PREPARE_AFTER_PAINT_TURNS turns or more: seconds at 70,000 turns) the
-window shows the turns first and the panes fill in from a worker afterwards (take_deferred,
-gui/session_panes.py). While the log loads, the window keeps painting and the progress dialog
+window shows the turns first and the panes fill in from a worker afterwards (gui/session_panes.py). While the log loads, the window keeps painting and the progress dialog
 answers, but no click reaches the window and its keys are kept until the log is shown
 (gui/typing_during_load.py): an action that could start another open, close or quit, or edit the log
 being replaced cannot run half way through this one. Why so: docs/architecture.md.
@@ -128,7 +127,6 @@ class LogOpener(QObject):
         self.target: Path | None = None  # the log being read, while one is
         self.dialog: QProgressDialog | None = None
         self._prepared: PreparedSession | None = None
-        self._deferred: LogDocument | None = None  # a document whose first session's panes are still to make
         self._typed: list[QKeyEvent] = []  # the keys typed during the last load, until deliver_typed()
         # A thread of its own: on the shared pool an open would queue behind a corpus scan or a
         # validation, with the window taking no keys meanwhile.
@@ -172,7 +170,6 @@ class LogOpener(QObject):
             return None
         if isinstance(result, tuple):
             document, self._prepared = result
-            self._deferred = document if self._prepared is None else None
             return document
         return result
 
@@ -180,12 +177,6 @@ class LogOpener(QObject):
         """What the worker computed for SESSION, once, if it still holds; None otherwise."""
         prepared, self._prepared = self._prepared, None
         return prepared if prepared is not None and prepared.is_for(session) else None
-
-    def take_deferred(self, session: Session) -> bool:
-        """Whether SESSION is the long session an open shows first, whose metrics and timeline are to be
-        made after its turns are painted (once: the next session shown is not)."""
-        deferred, self._deferred = self._deferred, None
-        return deferred is session.document and len(session.turns) >= PREPARE_AFTER_PAINT_TURNS
 
     def deliver_typed(self) -> None:
         """Give the keys typed during the last load to the widget that has the focus now (once)."""

@@ -3,7 +3,7 @@ prepared, on the spot, or in the background.
 
 An open shows the turn table as soon as the log is parsed and the shown session's turn facts are
 made. A short session's metrics and timeline come with it (LogOpener.take_prepared). A long one's
-(LogOpener.take_deferred: seconds at 70,000 turns) are made on a worker of their own after the turns
+(PREPARE_AFTER_PAINT_TURNS turns or more: seconds at 70,000 turns) are made on a worker of their own after the turns
 are shown, with the turn table's doubt strip, while both panes say they are computing and the strip
 stays blank; each is made once. What the annotator changes
 meanwhile is not lost: the changes announced while the worker ran are handed to the panes after
@@ -68,8 +68,7 @@ class PendingNote(QLabel):
 def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
     try:
         cached_session_doubts(session)  # the turn table's doubt strip, kept in the facts cache
-        if session.turns:  # the index of the turns' ids, which the first edit needs (0.16 s at 70,000 turns)
-            session.document.facts_cache.turns_sharing_key(session.turns[0])
+        session.document.facts_cache.index_turn_keys(session)  # the first edit needs it: 0.16 s at 70,000 turns
         live = None if context.cancelled() else LiveMetrics(session)
         return None if context.cancelled() else (live, build_timeline(session))
     except Exception:
@@ -108,7 +107,7 @@ class SessionPanes(QObject):
         self.session = session
         opener = self.controller.opener
         prepared = opener.take_prepared(session) if session is not None else None
-        if session is not None and prepared is None and (opener.take_deferred(session) or is_long(session)):
+        if session is not None and prepared is None and is_long(session):
             self._compute_in_background(session)
             return
         self.metrics.set_session(session, prepared.metrics if prepared is not None else None)

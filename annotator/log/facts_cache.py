@@ -241,6 +241,10 @@ class FactsCache:
                 found = index
         return found
 
+    def index_turn_keys(self, session: Session) -> None:
+        """Make SESSION's index of turn ids (turns_sharing_key's) now, e.g. on a worker before the first edit."""
+        self._of(session).indices_of_key(None)
+
     def turns_sharing_key(self, turn: Turn) -> list[Turn]:
         """TURN and the other turns of its session with the same id (what its transcription can affect)."""
         session = turn.session

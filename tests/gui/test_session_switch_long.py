@@ -60,14 +60,14 @@ def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(make_window, 
     import annotator.log.facts_cache as facts_cache
 
     indexed_on = []
-    original = facts_cache.FactsCache.turns_sharing_key
+    original = facts_cache._SessionFacts.indices_of_key
 
-    def counted(self, turn):
-        if self._of(turn.session)._turns_by_key is None:
+    def counted(self, key):
+        if self._turns_by_key is None and len(self.session.turns) > 4:  # the long session's index is made
             indexed_on.append(threading.current_thread() is threading.main_thread())
-        return original(self, turn)
+        return original(self, key)
 
-    monkeypatch.setattr(facts_cache.FactsCache, "turns_sharing_key", counted)
+    monkeypatch.setattr(facts_cache._SessionFacts, "indices_of_key", counted)
     window = make_window(short_then_long_log)
     window.table.setFocus()
     press(qtbot, window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
