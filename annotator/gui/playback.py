@@ -20,7 +20,7 @@ from annotator.audio import Clip, Player, PlayerState, concatenate, load_audio
 from annotator.audio.loudness import DEFAULT_TARGET_LUFS
 from annotator.audio.player import BACK_SECONDS
 from annotator.errors import AnnotatorError
-from annotator.gui.played_clip import PlayedClipMaker
+from annotator.gui.played_clip import Played, PlayedClipMaker
 from annotator.log.audio_refs import AudioResolver
 from annotator.log.elements import Turn
 from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
@@ -118,18 +118,20 @@ class Playback(QObject):
     def _hand_to_player(self, clip: Clip) -> str:
         """Load CLIP's played version into the player now, or empty the player until the worker has made it
         (_take_made); why it plays as recorded when it does ("" otherwise)."""
-        made = self.clip_maker.make(clip, self.loudness_target if self.normalise_loudness else None)
-        if made is None:
+        played = self.clip_maker.make(clip, self.loudness_target if self.normalise_loudness else None,
+                                      self.player.speed)
+        if played is None:
             self.player.unload()  # nothing is heard at a gain not measured for it
             return ""
-        self.player.load(made[0])
-        return made[1]
+        self.player.load(played.clip, played.stretched)
+        return played.note
 
-    def _take_made(self, played: Clip, note: str) -> None:
+    def _take_made(self, played: Played) -> None:
         """The worker's played version of the loaded clip: load it and do what was asked meanwhile."""
         waiting, self._waiting = self._waiting, []
+        note = played.note
         try:
-            self.player.load(played)
+            self.player.load(played.clip, played.stretched)
         except AnnotatorError as error:
             note = _joined(note, str(error))
         if note:

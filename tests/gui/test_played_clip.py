@@ -13,7 +13,7 @@ import numpy as np
 import pyloudnorm
 import pytest
 
-from annotator.audio import load_audio
+from annotator.audio import load_audio, stretch_available
 from annotator.audio.loudness import normalise
 from annotator.gui.played_clip import SPOT_SECONDS
 from tests.audio.sandbox import AudioSandbox
@@ -124,3 +124,37 @@ report(preparing=preparing, state_after_off=state_after_off, checked=window.acti
 """)
     assert result == {"preparing": True, "state_after_off": "PLAYING", "checked": False}
     assert _heard(audio_sink.read_played().samples, quiet_long_turn)
+
+
+@pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
+def test_at_another_speed_each_turn_is_stretched_off_the_window_thread_once(
+        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path):
+    result = _run(audio_sink, annotated_log, tmp_path, """
+import annotator.audio.player as player_module
+for action in window.menus.speeds.actions():
+    if action.data() == 1.5:
+        action.trigger()
+until_ready()
+stretched = []  # on the window's thread, for each stretch from here on
+real_change_speed = played_clip_module.change_speed
+
+def stretch_spy(samples, rate, speed):
+    stretched.append(threading.current_thread() is threading.main_thread())
+    return real_change_speed(samples, rate, speed)
+
+played_clip_module.change_speed = player_module.change_speed = stretch_spy
+key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2
+key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4
+key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
+until_stopped()
+report(stretched=stretched, speed=player.speed, turn=window.navigator.current_turn().id)
+""")
+    assert result["turn"] == "4" and result["speed"] == 1.5
+    assert result["stretched"] == [False, False], "turns 2 and 4, each once, on the worker (not again at play)"
+    short = load_audio(annotated_log.parent / SHORT_TURN).samples
+    assert _sounding_frames(audio_sink.read_played().samples) == pytest.approx(_sounding_frames(short) / 1.5, rel=0.1)
+
+
+def _sounding_frames(samples: np.ndarray) -> int:
+    sounding = np.flatnonzero(np.abs(samples[:, 0]) > 1e-3)
+    return int(sounding[-1] - sounding[0])
