@@ -38,6 +38,7 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.analysis.dtd_quirks import describe, iter_dtd_problems, missing_required_attributes
+from annotator.errors import LogReadError
 from annotator.log.annotations import task_completion_problem
 from annotator.log.audio_refs import AudioResolver, resolver_for
 from annotator.log.document import LogDocument
@@ -358,4 +359,8 @@ def findings_with_paths_in_subprocess(path: str | Path) -> list[tuple[Finding, s
     from annotator.analysis.child_processes import process_pool
 
     with process_pool() as pool:
-        return pool.submit(findings_with_paths, str(path)).result()
+        try:
+            future = pool.submit(findings_with_paths, str(path))
+        except RuntimeError as error:  # the program is exiting (a log opened just before quitting): no child now
+            raise LogReadError(path, "not validated: the program is quitting") from error
+        return future.result()

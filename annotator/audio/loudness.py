@@ -13,16 +13,36 @@ says why. Cost is linear in the clip (one meter pass, two running filters).
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+
+from annotator.audio.decode import Clip
 
 DEFAULT_TARGET_LUFS = -23.0  # EBU R 128
 CEILING_DBFS = -1.0  # no played sample goes above this
 MAX_GAIN_DB = 30.0  # a near-silent clip is not blown up into its hiss
 BLOCK_SECONDS = 0.4  # BS.1770's gating block: the shortest clip that can be measured
 LOOKAHEAD_SECONDS = 0.005  # the limiter starts lowering the gain this long before a peak
+
+
+_METER_LOADED = threading.Event()
+
+
+def load_meter() -> None:
+    """Import what measuring and limiting need (pyloudnorm, and scipy under it): seconds of CPU the first
+    time, so a window does it on a worker before it measures on its own thread (meter_loaded)."""
+    import pyloudnorm  # noqa: F401
+    from scipy import ndimage  # noqa: F401
+
+    _METER_LOADED.set()
+
+
+def meter_loaded() -> bool:
+    """Whether load_meter() has finished in this process."""
+    return _METER_LOADED.is_set()
 
 
 @dataclass(frozen=True)
@@ -39,7 +59,7 @@ def integrated_loudness(samples: np.ndarray, samplerate: int) -> float | None:
     or silent (all blocks below the absolute gate)."""
     if samples.shape[0] < round(BLOCK_SECONDS * samplerate) + 1:
         return None
-    import pyloudnorm  # with scipy under it, a second of CPU to import: when the first clip is measured
+    import pyloudnorm  # imported once, by load_meter() ahead of the first measure in the window
 
     loudness = pyloudnorm.Meter(samplerate).integrated_loudness(np.asarray(samples, dtype=np.float64))
     return float(loudness) if np.isfinite(loudness) else None
@@ -74,6 +94,22 @@ def normalise_parts(samples: np.ndarray, samplerate: int, spans: Sequence[tuple[
         out[start:end] = normalise(samples[start:end], samplerate, target_lufs).samples
     out.flags.writeable = False
     return out
+
+
+def played_clip(clip: Clip, target_lufs: float = DEFAULT_TARGET_LUFS) -> tuple[Clip, str]:
+    """The clip a player gets when normalising: CLIP with its quiet parts raised to TARGET_LUFS (each part
+    of an exchange on its own), or CLIP itself when nothing changes; and why it was left as recorded when
+    it could not be measured ("" otherwise)."""
+    if len(clip.parts) > 1:
+        spans = [(round(part.start * clip.samplerate), round((part.start + part.duration) * clip.samplerate))
+                 for part in clip.parts]
+        samples, note = normalise_parts(clip.samples, clip.samplerate, spans, target_lufs), ""
+    else:
+        result = normalise(clip.samples, clip.samplerate, target_lufs)
+        samples, note = result.samples, result.note
+    if samples is clip.samples:
+        return clip, note
+    return Clip(samples, clip.samplerate, clip.path, clip.parts), note
 
 
 def limit_peaks(samples: np.ndarray, samplerate: int, ceiling_dbfs: float = CEILING_DBFS) -> tuple[np.ndarray, bool]:

@@ -121,12 +121,15 @@ class Player:
 
     # -- what the caller does --------------------------------------------------
 
-    def load(self, clip: Clip) -> None:
-        """Make `clip` the one to play, from its start; whatever was playing stops first."""
+    def load(self, clip: Clip, stretched: dict[float, np.ndarray] | None = None) -> None:
+        """Make `clip` the one to play, from its start; whatever was playing stops first. STRETCHED: the clip
+        already played at some speeds (change_speed, made on another thread), so that none is stretched here."""
         self.stop()
         self._clip = clip
         self._format = None
         self._buffers.clear()
+        for speed, samples in (stretched or {}).items():
+            self._buffers[(speed, None)] = samples
         self._buffer = clip.samples
         self._frame = 0
         self._delivered = 0
@@ -320,9 +323,11 @@ class Player:
 
     def _buffer_for(self, speed: float, audio_format: tuple[int, int] | None) -> np.ndarray:
         """The clip at `speed`, in the device's (rate, channels): cached per clip."""
+        assert self._clip is not None
+        if audio_format == (self._clip.samplerate, self._clip.channels):
+            audio_format = None  # the clip as it is: the rendering made at load serves the device too
         key = (speed, audio_format)
         if key not in self._buffers:
-            assert self._clip is not None
             clip = self._clip
             if audio_format is not None:
                 rate, channels = audio_format

@@ -7,7 +7,8 @@ missing or unreadable file) becomes a one-line `message_shown`, never an
 exception in the window.
 
 The listening kit (README "A listening kit for telephone speech") lives here too: quiet turns are played
-louder (audio/loudness.py; only the samples handed to the player, never the file), resuming after a pause
+louder (audio/loudness.py; only the samples handed to the player, never the file; a long clip is measured on
+a worker, gui/played_clip.py, and what is asked of the player meanwhile waits for it), resuming after a pause
 starts `rewind_on_resume` seconds earlier, and replay_slower() plays the last seconds again at 0.75x.
 """
 
@@ -16,9 +17,10 @@ from __future__ import annotations
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from annotator.audio import Clip, Player, PlayerState, concatenate, load_audio
-from annotator.audio.loudness import DEFAULT_TARGET_LUFS, normalise, normalise_parts
+from annotator.audio.loudness import DEFAULT_TARGET_LUFS
 from annotator.audio.player import BACK_SECONDS
 from annotator.errors import AnnotatorError
+from annotator.gui.played_clip import Played, PlayedClipMaker
 from annotator.log.audio_refs import AudioResolver
 from annotator.log.elements import Turn
 from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
@@ -45,6 +47,9 @@ class Playback(QObject):
         self.loudness_target = DEFAULT_TARGET_LUFS
         self.rewind_on_resume = 1.0  # seconds; 0: resume where it paused
         self._slow_replay = False  # replay_slower() is playing: the chosen speed comes back when it stops
+        self.clip_maker = PlayedClipMaker(self)
+        self.clip_maker.made.connect(self._take_made)
+        self._waiting: list = []  # what was asked of the player while the clip's played version was being made
         self._timer = QTimer(self)
         self._timer.setInterval(POLL_MS)
         self._timer.timeout.connect(self._poll)
@@ -62,6 +67,12 @@ class Playback(QObject):
             self._load(None, f"turn {turn.id}: no speaker, so no audio to choose")
         else:
             self._load(*self._clip_of(turn, direction))
+
+    @property
+    def preparing(self) -> bool:
+        """Whether the loaded clip's played version is still being made on a worker (the player holds
+        nothing yet; what is asked of it meanwhile is done once it is loaded)."""
+        return self.clip_maker.pending
 
     @property
     def plays_own_audio(self) -> bool:
@@ -90,13 +101,13 @@ class Playback(QObject):
     def _load(self, clip: Clip | None, message: str = "") -> None:
         self.clip = clip
         self._slow_replay = False
+        self._waiting = []
         try:
             if clip is None:
+                self.clip_maker.cancel()
                 self.player.unload()
             else:
-                played, note = self._for_playing(clip)
-                message = "; ".join(text for text in (message, note) if text)
-                self.player.load(played)
+                message = _joined(message, self._hand_to_player(clip))
         except AnnotatorError as error:
             message = str(error)
         self.clip_changed.emit(None if clip is None else clip.samples, 0 if clip is None else clip.samplerate, message)
@@ -104,21 +115,29 @@ class Playback(QObject):
         if message:
             self.message_shown.emit(message)
 
-    def _for_playing(self, clip: Clip) -> tuple[Clip, str]:
-        """The clip the player gets: CLIP, its quiet parts raised to the loudness target when normalising
-        (each part of an exchange on its own), and why it was left as recorded when it could not be."""
-        if not self.normalise_loudness:
-            return clip, ""
-        if len(clip.parts) > 1:
-            spans = [(round(part.start * clip.samplerate), round((part.start + part.duration) * clip.samplerate))
-                     for part in clip.parts]
-            samples, note = normalise_parts(clip.samples, clip.samplerate, spans, self.loudness_target), ""
-        else:
-            result = normalise(clip.samples, clip.samplerate, self.loudness_target)
-            samples, note = result.samples, result.note
-        if samples is clip.samples:
-            return clip, note
-        return Clip(samples, clip.samplerate, clip.path, clip.parts), note
+    def _hand_to_player(self, clip: Clip) -> str:
+        """Load CLIP's played version into the player now, or empty the player until the worker has made it
+        (_take_made); why it plays as recorded when it does ("" otherwise)."""
+        played = self.clip_maker.make(clip, self.loudness_target if self.normalise_loudness else None,
+                                      self.player.speed)
+        if played is None:
+            self.player.unload()  # nothing is heard at a gain not measured for it
+            return ""
+        self.player.load(played.clip, played.stretched)
+        return played.note
+
+    def _take_made(self, played: Played) -> None:
+        """The worker's played version of the loaded clip: load it and do what was asked meanwhile."""
+        waiting, self._waiting = self._waiting, []
+        note = played.note
+        try:
+            self.player.load(played.clip, played.stretched)
+        except AnnotatorError as error:
+            note = _joined(note, str(error))
+        if note:
+            self.message_shown.emit(note)
+        for operation in waiting:
+            self._do(operation)
 
     def set_normalise_loudness(self, on: bool, target: float | None = None) -> None:
         """Normalise (or not) from now on; the loaded clip is played the new way from where it is."""
@@ -127,9 +146,19 @@ class Playback(QObject):
             self.loudness_target = target
         if self.clip is None:
             return
+        # The player holds nothing while a played version is being made: what was asked of it meanwhile
+        # carries over to the new one; otherwise the new one goes on from where the old one was.
+        waiting = self._waiting if self.clip_maker.pending else None
         state, position = self.player.state, self.player.position
-        played, _ = self._for_playing(self.clip)
-        self._do(lambda: self.player.load(played))
+        self._waiting = []
+        try:
+            self._hand_to_player(self.clip)
+        except AnnotatorError as error:
+            self.message_shown.emit(str(error))
+        if waiting is not None:
+            for operation in waiting:
+                self._do(operation)
+            return
         self._do(lambda: self.player.seek(position))
         if state is PlayerState.PLAYING:
             self._play(self.player.play)
@@ -258,6 +287,7 @@ class Playback(QObject):
 
     def close(self) -> None:
         self._timer.stop()
+        self.clip_maker.cancel()
         self.player.close()
 
     # --- polling ------------------------------------------------------------------------
@@ -267,6 +297,9 @@ class Playback(QObject):
         self._do(operation)
 
     def _do(self, operation) -> None:
+        if self.clip_maker.pending:
+            self._waiting.append(operation)  # done once the clip's played version is loaded
+            return
         try:
             operation()
         except AnnotatorError as error:
@@ -297,6 +330,10 @@ class Playback(QObject):
             self._slow_replay = False
             self._apply_speed()
 
+
+
+def _joined(*messages: str) -> str:
+    return "; ".join(text for text in messages if text)
 
 
 def _own_direction(turn: Turn) -> str | None:

@@ -1,4 +1,4 @@
-"""The Session metrics and the Timeline of the shown session, filled from what the opening worker
+"""The Metrics and the Timeline of the shown session, filled from what the opening worker
 prepared, on the spot, or in the background.
 
 An open shows the turn table as soon as the log is parsed and the shown session's turn facts are

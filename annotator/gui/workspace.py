@@ -80,10 +80,10 @@ class Workspace(QObject):
         self._connect()
 
     def _arrange_docks(self) -> None:
-        """Details and Session metrics tabbed on the right, Concepts below them on a wide screen, else one
+        """Details and Metrics tabbed on the right, Concepts below them on a wide screen, else one
         more tab (Ctrl+K brings it to the front); the timeline and, beside it, the waveform in a
         strip below the turn table, where the annotator works; the Sessions dock (shown for a corpus only)
-        left of it on a wide screen, else one more tab beside Details, Session metrics and Findings, so
+        left of it on a wide screen, else one more tab beside Details, Metrics and Findings, so
         that the turn table keeps its width."""
         w = self.window
         wide = is_wide_screen(w)
@@ -91,7 +91,7 @@ class Workspace(QObject):
         self.concepts_dock = w.add_dock(self.concepts, "Concepts", Area.RightDockWidgetArea, "concepts_dock")
         if wide:  # split before the tabs: a dock split from a tabbed one would become one more tab
             w.splitDockWidget(self.details_dock, self.concepts_dock, Qt.Orientation.Vertical)
-        self.metrics_dock = w.add_dock(self.metrics, "Session metrics", Area.RightDockWidgetArea, "metrics_dock")
+        self.metrics_dock = w.add_dock(self.metrics, "Metrics", Area.RightDockWidgetArea, "metrics_dock")
         w.tabifyDockWidget(self.details_dock, self.metrics_dock)
         w.resizeDocks([self.details_dock], [DETAILS_WIDTH], Qt.Orientation.Horizontal)
         self.timeline_dock = w.add_dock(self.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")

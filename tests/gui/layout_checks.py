@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics
-from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QTabBar, QWidget
 
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.session_list import Column as SessionColumn
@@ -69,6 +69,15 @@ def assert_turn_table_readable(window: MainWindow) -> None:
     assert text.viewport().height() >= 2 * text.fontMetrics().lineSpacing(), "the editor shows less than 2 lines"
 
 
+def assert_dock_tabs_readable(window: MainWindow) -> None:
+    """No tab of tabbed docks has its title cut ("Det...")."""
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible()]
+    assert bars, "the docks on the right are tabbed"
+    for bar in bars:
+        for index in range(bar.count()):
+            assert bar.tabRect(index).width() >= bar.tabSizeHint(index).width(), f"the {bar.tabText(index)} tab is cut"
+
+
 def assert_turns_lane_shown(window: MainWindow) -> None:
     timeline = window.workspace.timeline
     plot = timeline.plot
@@ -91,6 +100,7 @@ def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, m
     assert window.frameGeometry().width() >= available().width() * 0.8, "most of a small screen is used"
     assert not window.workspace.sessions_dock.isVisible(), "a single log has no Sessions dock"
     assert_turn_table_readable(window)
+    assert_dock_tabs_readable(window)
     assert_turns_lane_shown(window)
     assert_selected_row_in_view(window)
     close_window(window)

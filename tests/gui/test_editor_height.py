@@ -4,11 +4,15 @@ height, and be laid out and repainted whole, at every move)."""
 
 from __future__ import annotations
 
+import copy
 from pathlib import Path
 
+from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.views.nbest_pane import ALTERNATIVE_KEYS
+from annotator.log.turn_facts import HYPOTHESIS_TYPE, NBEST_KEY_PREFIX
 from tests.gui.conftest import press
 
 
@@ -45,3 +49,36 @@ def test_the_text_box_keeps_its_width_on_a_system_turn(qtbot, make_window, latin
     navigator.select_row(system.index)
     QApplication.processEvents()
     assert not editor.nbest.isVisible() and editor.text.width() == width
+
+
+def test_another_session_starts_the_editor_from_its_own_n_best_lists(qtbot, make_window, latin1_log: Path):
+    """The second session is the first one again without its n-best lists: once the first session's longest
+    list has grown the editor, showing the second takes it back to what that session needs."""
+    tree = etree.parse(str(latin1_log))
+    first = tree.getroot().find("GC_SESSION")
+    listed = next(first.iter("GC_LIST"))  # the first n-best list, made the longest the keys reach
+    for rank in range(len(listed), ALTERNATIVE_KEYS):
+        etree.SubElement(listed, "GC_DATA", key=f"{NBEST_KEY_PREFIX}{rank}]", type=HYPOTHESIS_TYPE,
+                         dtype="string").text = f"alternative {rank}"
+    second = copy.deepcopy(first)
+    second.set("id", first.get("id") + ":copy")
+    for data in list(second.iter("GC_DATA")):
+        key, types = data.get("key") or "", (data.get("type") or "").split()
+        if key.startswith(NBEST_KEY_PREFIX) or HYPOTHESIS_TYPE in types:
+            data.getparent().remove(data)
+    first.addnext(second)
+    tree.write(str(latin1_log), encoding=tree.docinfo.encoding, xml_declaration=True)
+    window = make_window(latin1_log)
+    navigator, editor = window.navigator, window.editor
+    turns = navigator.session.turns
+    longest = max((turn for turn in turns if turn.speaker == "user"), key=lambda turn: len(turn.facts().hypothesis_data))
+    navigator.select_row(longest.index)
+    QApplication.processEvents()
+    grown = editor.minimumHeight()
+    press(qtbot, window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
+    QApplication.processEvents()
+    assert navigator.session.id == first.get("id") + ":copy"
+    navigator.select_row(longest.index)
+    QApplication.processEvents()
+    assert navigator.current_turn().facts().hypothesis_data == []
+    assert editor.minimumHeight() < grown

@@ -27,6 +27,11 @@ player = playback.player
 
 def key(k, modifiers=Qt.KeyboardModifier.NoModifier):
     QTest.keyClick(QApplication.focusWidget() or window, k, modifiers)
+
+def until_ready():
+    while playback.preparing:  # the first clip of a process waits for the loudness meter's import
+        app.processEvents()
+        time.sleep(0.001)
 """
 
 OTHER_SIDE_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
@@ -73,6 +78,7 @@ os.environ["PATH"] = bin_dir  # no rubberband here yet
 for action in window.menus.speeds.actions():
     if action.data() == 1.5:
         action.trigger()
+until_ready()  # the speed is tried on the loaded clip, so its message comes once the clip is
 chosen_message = window.statusBar().currentMessage()
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)

@@ -168,6 +168,8 @@ class TranscriptionEditor(QWidget):
         if turn is not None and turn == self._turn:
             return
         self.commit_pending()
+        if turn is None or self._turn is None or turn.session != self._turn.session:
+            self.setMinimumHeight(0)  # another session grows the editor to its own longest n-best list
         self._turn = turn
         self._reflect()
 
@@ -207,8 +209,8 @@ class TranscriptionEditor(QWidget):
         self.pending_text_changed.emit()
 
     def _keep_height(self) -> None:
-        """Grow to what the turn shown needs (a longer n-best list), never shrink back on the next turn: the
-        turn table above would change height at every move, and be laid out and repainted whole."""
+        """Grow to what the turn shown needs (a longer n-best list), never shrink back on the next turn of the
+        session: the turn table above would change height at every move, and be laid out and repainted whole."""
         needed = self.minimumSizeHint().height()
         if needed > self.minimumHeight():
             self.setMinimumHeight(needed)
