@@ -77,8 +77,9 @@ def main() -> None:
     parser.add_argument("--trace", action="store_true", help="print one move's events over 0.2 ms, in order")
     args = parser.parse_args()
     app = TimedApplication(sys.argv[:1])
-    from annotator.gui.app import build_window, make_application
     from bench_table import settle
+
+    from annotator.gui.app import build_window, make_application
 
     make_application()
     window = build_window()
