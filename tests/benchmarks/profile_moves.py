@@ -123,6 +123,14 @@ def main() -> None:
     for number in range(3):
         move(number)  # warm caches
     app.reset()
+    timeline = window.workspace.timeline
+    scrolled = 0
+    for number in range(args.repeat):
+        before = timeline.x_range()
+        move(number)
+        scrolled += timeline.x_range() != before
+    print(f"the timeline scrolled at {scrolled} of {args.repeat} moves; it shows {timeline.x_range()}")
+    app.reset()
     if args.trace:
         app.trace = []
         move(0)
