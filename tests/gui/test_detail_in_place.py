@@ -69,3 +69,36 @@ def test_an_element_shown_after_a_turn_replaces_every_row(main_window, qtbot):
     assert dump(detail.invisibleRootItem()) == dump(panel.invisibleRootItem())
     detail.show_element(None)
     assert detail.topLevelItemCount() == 0
+
+
+def test_a_move_paints_the_tree_once(main_window, qtbot):
+    """The rows a move rewrote are laid out before the window paints: left to Qt's 0 ms timer, the tree was
+    laid out after the paint and painted a second time at every move."""
+    from PySide6.QtCore import QEvent, QObject
+    from PySide6.QtWidgets import QApplication
+
+    class Paints(QObject):
+        count = 0
+
+        def eventFilter(self, _watched, event) -> bool:
+            self.count += event.type() == QEvent.Type.Paint
+            return False
+
+    window = main_window
+    viewport = window.workspace.detail.viewport()
+    paints = Paints(window)
+    viewport.installEventFilter(paints)
+    moves = len(window.navigator.session.turns) - 1
+
+    def move(key, modifier=Qt.KeyboardModifier.NoModifier) -> tuple[int, object]:
+        window.table.setFocus()
+        before, size = paints.count, viewport.size()
+        qtbot.keyClick(window.table, key, modifier)
+        for _ in range(5):
+            QApplication.processEvents()
+        return paints.count - before, viewport.size() == size
+
+    for _ in range(moves):  # the docks take the width of the widest turn's panes once: a paint of its own
+        move(Key.Key_Down)
+    move(Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
+    assert [move(Key.Key_Down) for _ in range(moves)] == [(1, True)] * moves

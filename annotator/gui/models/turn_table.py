@@ -242,6 +242,11 @@ class TurnTableModel(QAbstractTableModel):
             else:
                 item.setData(value)
 
+    def prepare_rows(self, rows: range) -> None:
+        """Make the painted values of ROWS ahead of their paint (views.rows_ahead), kept like those painted."""
+        for row in rows:
+            self._row_cells(row)
+
     def _row_cells(self, row: int) -> dict[tuple[int, int], object]:
         """ROW's painted values, made for the whole row the first time one is asked for, kept until its turn changes."""
         cells = self._painted.get(row)

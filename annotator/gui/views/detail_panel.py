@@ -49,6 +49,9 @@ class DetailPanel(QTreeWidget):
         if self.currentIndex().isValid() or self.selectionModel().hasSelection():
             self.selectionModel().clear()
         self.scrollToTop()
+        # The rows changed lay themselves out on a 0 ms timer, after the window has painted: laid out now,
+        # the tree is painted once per move instead of twice.
+        self.executeDelayedItemsLayout()
 
     def restyle(self) -> None:
         """The theme changed: the attribute names in its colour."""

@@ -5,6 +5,11 @@ the arrays to the visible x-range with binary searches, merges bars narrower
 than a few pixels into runs of covered pixel columns, and hands Qt a few
 batched drawRects/drawLines calls, in device pixels (crisp 1-pixel edges,
 no sub-pixel bars vanishing). Labels are drawn only when few bars are in view.
+
+What a paint draws is kept as a QPicture while the view, the lane's row and its kinds stay the same: a
+repaint that changes none of them (the selection moving within the view, the playback cursor passing, a
+tooltip closing, another pane's paint exposing the timeline) plays the picture back instead of fitting
+each label again in Python. The selection's outline is drawn over it, so moving it keeps the picture.
 """
 
 from __future__ import annotations
@@ -15,7 +20,7 @@ import numpy as np
 import pyqtgraph as pg
 from pyqtgraph.Qt.internals import PrimitiveArray  # the batched drawRects path pyqtgraph's own items use
 from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen, QPicture
 
 from annotator.gui.theme import theme_colour
 from annotator.gui.views import timeline_style as style
@@ -60,6 +65,9 @@ class IntervalLaneItem(pg.GraphicsObject):
         self._bar_layout: list[tuple[int, PixelBars]] = []
         self._tick_layout: list[tuple[int, np.ndarray]] = []
         self.last_paint_counts = (0, 0, 0)  # detailed bars, merged runs, labels: for tests and benchmarks
+        self._picture: QPicture | None = None
+        self._picture_key: tuple | None = None
+        self.pictures_made = 0  # how often the lane was drawn afresh rather than played back: for tests
 
     def _data_bounds(self) -> QRectF:
         spans = [b for b in (self.bars.bounds(), self.ticks.bounds()) if b is not None]
@@ -75,11 +83,13 @@ class IntervalLaneItem(pg.GraphicsObject):
             self.prepareGeometryChange()
             self.row = row
             self._bounds = self._data_bounds()
+            self._picture = None
 
     def restyled(self) -> None:
-        """Kinds changed in place (e.g. a turn got transcribed): repaint."""
+        """Kinds changed in place (e.g. a turn got transcribed): drawn afresh."""
         self._bar_kinds = sorted(set(np.unique(self.bars.kinds).tolist())) if len(self.bars) else []
         self._layout_key = None
+        self._picture = None
         self.update()
 
     def boundingRect(self) -> QRectF:
@@ -95,20 +105,38 @@ class IntervalLaneItem(pg.GraphicsObject):
         if scale <= 0:
             return
         width = int(view.right() * scale + offset) + 2
-        painter.save()
-        painter.resetTransform()
-        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         top = (self.row - self.bar_height / 2) * y_scale + y_offset
         height = self.bar_height * y_scale
         if height < 0:
             top, height = top + height, -height
-        self._update_layout(view.left(), view.right(), scale, offset, width)
+        key = (view.left(), view.right(), scale, offset, width, y_scale, y_offset, painter.font().key())
+        if self._picture is None or key != self._picture_key:
+            self._picture_key = key
+            self._picture = self._draw_picture(painter.font(), (view.left(), view.right()), (scale, offset, width),
+                                               y_scale, y_offset, top, height)
+        painter.save()
+        painter.resetTransform()
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.drawPicture(0, 0, self._picture)
+        self._paint_selection(painter, scale, offset, width, top, height)
+        painter.restore()
+
+    def _draw_picture(self, font, x_range, x_pixels, y_scale, y_offset, top, height) -> QPicture:
+        """The lane's ticks, bars and labels over X_RANGE (seconds) in device pixels (X_PIXELS: scale, offset,
+        width), in FONT."""
+        (x0, x1), (scale, offset, width) = x_range, x_pixels
+        picture = QPicture()
+        recorder = QPainter(picture)
+        recorder.setFont(font)
+        recorder.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        self._update_layout(x0, x1, scale, offset, width)
         # Ticks go under the bars and stand out above and below them: zoomed out, a tick in
         # every pixel column would otherwise hide the lane's operations completely.
-        self._paint_ticks(painter, y_scale, y_offset)
-        counts = self._paint_bars(painter, view.left(), scale, offset, width, top, height)
-        painter.restore()
-        self.last_paint_counts = counts
+        self._paint_ticks(recorder, y_scale, y_offset)
+        self.last_paint_counts = self._paint_bars(recorder, x0, scale, offset, width, top, height)
+        recorder.end()
+        self.pictures_made += 1
+        return picture
 
     def _update_layout(self, x0: float, x1: float, scale: float, offset: float, width: int) -> None:
         key = (x0, x1, scale, offset, width)
@@ -153,7 +181,6 @@ class IntervalLaneItem(pg.GraphicsObject):
             if not kind_style.dashed:
                 labelled += zip(pixels.detail_index.tolist(), pixels.detail_left.tolist(),
                                 pixels.detail_width.tolist())
-        self._paint_selection(painter, scale, offset, width, top, height)
         labels = 0
         if 0 < len(labelled) <= style.MAX_LABELS:
             labels = self._paint_labels(painter, labelled, x0 * scale + offset, top, height)

@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.models.turn_table import Column
 from annotator.gui.views.doubt_strip import DoubtStripHeader
+from annotator.gui.views.rows_ahead import RowsAhead
 
 SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS,
                  Column.FLAGS)
@@ -90,6 +91,7 @@ class TurnTableView(QTableView):
         header.setDefaultAlignment(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
         self.delegate = TranscriptionDelegate(self)
         self.setItemDelegateForColumn(Column.TRANSCRIPTION, self.delegate)
+        self.rows_ahead = RowsAhead(self)
 
     def setModel(self, model) -> None:
         super().setModel(model)
