@@ -47,6 +47,7 @@ class Navigator(QObject):
     turn_selected = Signal(object)  # the Turn now selected, or None
     session_selected = Signal(object)  # the Session now shown, or None
     corpus_requested = Signal(object)  # Path of a folder of logs to browse
+    facts_made = Signal(object)  # the Session shown, long: its turn facts are made now (gui/facts_wait.py)
 
     def __init__(self, window: MainWindow, controller: DocumentController, settings: AppSettings,
                  actions: Actions, playback: Playback):
@@ -158,6 +159,7 @@ class Navigator(QObject):
         waited = self.facts_wait.made(session, self.table.current_row())
         if session is self.session:
             self._show_progress()
+            self.facts_made.emit(session)
         if waited is not None:
             waited()
 

@@ -9,11 +9,14 @@ import threading
 
 import pytest
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QLabel
 
 import annotator.log.facts_cache as facts_cache
 import annotator.log.turn_facts as turn_facts
+from annotator.analysis.search import Query, search_session
 from annotator.gui.facts_wait import FINDING_NEXT_TEXT
 from annotator.gui.settings import DOUBT_ORDER, LastPosition
+from annotator.gui.views.find_bar import SEARCHING_TEXT
 from annotator.gui.views.session_bar import COUNTING_TEXT
 from annotator.gui.views.turn_table_view import MEASURED_ROWS
 from annotator.log.annotations import set_transcription
@@ -164,3 +167,20 @@ def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_wi
     navigator.select_row(10)
     _wait_for_the_handover(window, qtbot, held)
     assert navigator.current_turn().index == 10
+
+
+def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_log, held):  # noqa: F811
+    window = make_window()
+    assert window.navigator.open_path(long_log)
+    window.table.viewport().repaint()
+    before = held.on_gui_thread
+    press(qtbot, window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
+    type_text(qtbot, window, "boston")
+    count = window.findChild(QLabel, "find_count")
+    assert count.text() == SEARCHING_TEXT
+    assert held.on_gui_thread == before  # the search made no turn's facts
+    qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)
+    _wait_for_the_handover(window, qtbot, held)
+    qtbot.waitUntil(lambda: count.text() != SEARCHING_TEXT)  # searched again once the events now are handled
+    hits = search_session(window.navigator.session, Query("boston").pattern())
+    assert hits and count.text() == f"{len(hits)} hits"
