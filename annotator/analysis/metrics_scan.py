@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from lxml import etree
 
 from annotator.log.elements import ACTIVITY_TAGS, Session
+from annotator.log.facts_cache import with_session_level
 from annotator.log.text import word_count
 from annotator.log.times import parse_number
 from annotator.log.turn_facts import (
@@ -190,11 +191,7 @@ class SessionPass:
             for el, at, start_task, end_task, start_utt, end_utt in marked:
                 walker.markers(el, at, turn_index, group, start_task, end_task, start_utt, end_utt)
             _data_facts(scan, facts, before)
-        # Session-level transcriptions may follow the turns they name: read once the session is complete.
-        session_level = session_transcriptions(self.session.el)
-        for turn, facts in zip(self.session.turns, self.facts):
-            if facts.transcription is None:
-                facts.transcription = session_level.get(turn.key)
+        with_session_level(self.session, self.facts)
         self._state = "done"
         cache = self.session.document.facts_cache
         if cache is not None:

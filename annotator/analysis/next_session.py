@@ -17,9 +17,8 @@ from collections.abc import Callable
 
 from annotator.analysis.doubt import DOUBTS, cached_session_doubts, most_doubtful_to_transcribe, session_doubts
 from annotator.log.document import LogDocument
-from annotator.log.elements import Session
+from annotator.log.facts_cache import facts_of_session
 from annotator.log.gc_pause import gc_paused
-from annotator.log.turn_facts import TurnFacts, scan_turn, session_transcriptions
 
 
 def later_session_to_transcribe(document: LogDocument, current: int) -> int | None:
@@ -62,18 +61,8 @@ def prepare_doubts(document: LogDocument, cancelled: Callable[[], bool]) -> bool
             if cancelled():
                 return False
             revision = document.revision
-            facts = _walk_facts(session)
+            facts = facts_of_session(session)
             cache.adopt(session, facts, revision)
             cache.offer_session_value(session, DOUBTS, session_doubts(facts))
     return True
 
-
-def _walk_facts(session: Session) -> list[TurnFacts]:
-    """Each turn's facts of SESSION, made from the tree without the cache, session-level transcriptions
-    included (what FactsCache.turn_facts makes, turn by turn)."""
-    facts = [scan_turn(turn.el) for turn in session.turns]
-    session_level = session_transcriptions(session.el)
-    for turn, made in zip(session.turns, facts):
-        if made.transcription is None:
-            made.transcription = session_level.get(turn.key)
-    return facts

@@ -46,6 +46,7 @@ class FindController(QObject):
         self.bar.step_requested.connect(self.step)
         self.bar.close_requested.connect(self.close)
         navigator.session_selected.connect(lambda _session: self._search_again())
+        navigator.facts_made.connect(lambda _session: self._search_again())
         controller.annotation_changed.connect(lambda _change: self._search_again())
 
     def open(self) -> None:
@@ -72,6 +73,11 @@ class FindController(QObject):
         session = self.navigator.session
         query = self.bar.query()
         self.hits, self.at = [], None
+        if session is not None and query.text and self.navigator.facts_wait.counting:
+            # A long session's facts are being made on a worker: searching now would make them all here first.
+            self.navigator.model.set_search_hits({}, None)
+            self.bar.show_searching()
+            return
         if session is not None and query.text:
             try:
                 self.hits = search_session(session, query.pattern())
@@ -105,7 +111,8 @@ class FindController(QObject):
         if not self.bar.isVisible():
             self.open()
         if not self.hits:
-            self.window.show_status("No hits in this session" if self.bar.query().text else "Type what to find")
+            self.window.show_status("Searching the session…" if self.navigator.facts_wait.counting
+                                    else "No hits in this session" if self.bar.query().text else "Type what to find")
             return
         if self.at is None:
             current = self.navigator.current_turn()

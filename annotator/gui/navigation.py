@@ -21,6 +21,7 @@ from annotator.analysis.next_session import (
 from annotator.gui.actions import ACTIONS, Actions, key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.doubtful_sessions import DoubtfulSessions
+from annotator.gui.facts_wait import FactsWait
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
@@ -46,6 +47,7 @@ class Navigator(QObject):
     turn_selected = Signal(object)  # the Turn now selected, or None
     session_selected = Signal(object)  # the Session now shown, or None
     corpus_requested = Signal(object)  # Path of a folder of logs to browse
+    facts_made = Signal(object)  # the Session shown, long: its turn facts are made now (gui/facts_wait.py)
 
     def __init__(self, window: MainWindow, controller: DocumentController, settings: AppSettings,
                  actions: Actions, playback: Playback):
@@ -59,6 +61,7 @@ class Navigator(QObject):
         self.neighbour_session: Callable[[int], bool | None] | None = None
         self.position_writer = PositionWriter(settings, self)
         self.doubtful_sessions = DoubtfulSessions(controller, settings)
+        self.facts_wait = FactsWait()  # a long session's facts, made on a worker after the first paint
         self.session_bar = SessionBar(window)
         self.model = TurnTableModel(self.undo_stack, self)
         self.table = TurnTableView(window)
@@ -126,6 +129,7 @@ class Navigator(QObject):
         session = document.sessions[index] if document is not None and 0 <= index < len(document.sessions) else None
         self.editor.set_turn(None)  # commits typing for the session left
         self.session = session
+        self.facts_wait.follow(session)
         self.model.set_session(session)
         self.session_bar.show_session(index)
         self._reflect_session()
@@ -142,7 +146,22 @@ class Navigator(QObject):
         if self.document is None:
             self.session_bar.show_no_log(NO_LOG_TEXT)
         else:
+            self._show_progress()
+
+    def _show_progress(self) -> None:
+        if self.facts_wait.counting:
+            self.session_bar.show_counting()
+        else:
             self.session_bar.show_progress(*self.model.transcription_progress())
+
+    def session_facts_made(self, session: Session) -> None:
+        """SessionPanes.facts_made: the progress can be counted, and a Ctrl+Enter that waited goes on."""
+        waited = self.facts_wait.made(session, self.table.current_row())
+        if session is self.session:
+            self._show_progress()
+            self.facts_made.emit(session)
+        if waited is not None:
+            waited()
 
     def _on_annotation_changed(self, change: AnnotationChange) -> None:
         """Reflect what CHANGE can have changed in the session bar: the session's task completion and
@@ -154,7 +173,7 @@ class Navigator(QObject):
             self.session_bar.show_task_completion(session.task_completion)
         elif change.kind == REVIEWED:
             self.session_bar.show_review(session_reviewer(session.el))
-        self.session_bar.show_progress(*self.model.transcription_progress())
+        self._show_progress()
 
     def _show_no_document(self) -> None:
         self.show_document(None)
@@ -273,6 +292,9 @@ class Navigator(QObject):
         play it."""
         self.controller.flush_pending_edits()
         self.editor.commit()
+        self.facts_wait.run(self.table.current_row(), self._go_to_next_to_transcribe, self.window.show_status)
+
+    def _go_to_next_to_transcribe(self) -> None:
         if self.settings.next_turn_order == DOUBT_ORDER:
             row = self.model.most_doubtful_to_transcribe(self.table.current_row())
         else:
@@ -311,6 +333,9 @@ class Navigator(QObject):
             self.window.show_status(f"Every user turn of {document.path.name} is transcribed")
             return False
         self.show_session(index)
+        if self.facts_wait.counting:  # a long session: its next turn is known once its facts are made
+            go_on = lambda: self._go_on_from_the_shown_session(done) and self._play_if_auto()  # noqa: E731
+            return self.facts_wait.run(self.table.current_row(), go_on, self.window.show_status)
         return self._go_on_from_the_shown_session(done)
 
     def _go_on_once_doubts_are_ready(self, done: Session) -> None:

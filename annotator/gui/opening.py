@@ -6,7 +6,8 @@ and returns the loaded document, the AnnotatorError that stopped it, or None whe
 cancelled. What the views compute first for the shown session (its live metrics and its timeline) is
 computed on the worker too and waits in LogOpener.take_prepared() for the view that shows that
 session; for a long session (PREPARE_AFTER_PAINT_TURNS turns or more: seconds at 70,000 turns) the
-window shows the turns first and the panes fill in from a worker afterwards (gui/session_panes.py). While the log loads, the window keeps painting and the progress dialog
+window shows the turns once the log is parsed, and the session's turn facts, its progress and its panes
+are made on a worker afterwards (gui/session_panes.py). While the log loads, the window keeps painting and the progress dialog
 answers, but no click reaches the window and its keys are kept until the log is shown
 (gui/typing_during_load.py): an action that could start another open, close or quit, or edit the log
 being replaced cannot run half way through this one. Why so: docs/architecture.md.
@@ -69,8 +70,8 @@ class _Cancelled(Exception):
 def load_with_first_facts(path: Path, session_id: str | None,
                           context: TaskContext) -> Loaded | AnnotatorError | None:
     """On the worker: parse PATH reporting bytes read, then compute the turn facts of the session the
-    window will show first (SESSION_ID, else the first), and its metrics and timeline unless it is long
-    (PREPARE_AFTER_PAINT_TURNS). None once cancelled.
+    window will show first (SESSION_ID, else the first), and its metrics and timeline, unless it is long
+    (PREPARE_AFTER_PAINT_TURNS: then all three are the panes' worker's). None once cancelled.
 
     The cycle collector is paused meanwhile: the load makes millions of objects that all survive, and
     each full collection walks them all holding the GIL, which froze the window for 0.6-1.4 s at a
@@ -105,13 +106,15 @@ def _load_with_first_facts(path: Path, session_id: str | None,
         return None if context.cancelled() else (document, None)
     session = document.session(session_id) if session_id is not None else None
     session = session or document.sessions[0]
+    if len(session.turns) >= PREPARE_AFTER_PAINT_TURNS:
+        # The window shows once the log is parsed: the rows it paints make their own facts, and the panes'
+        # worker makes the whole session's (1.8 s at 70,000 turns), with its metrics and timeline.
+        return None if context.cancelled() else (document, None)
     context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
                      f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
-    prepared = None
-    if len(session.turns) < PREPARE_AFTER_PAINT_TURNS:
-        prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
+    prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
     return None if context.cancelled() else (document, prepared)
 
 

@@ -1,11 +1,13 @@
 """The Metrics and the Timeline of the shown session, filled from what the opening worker
 prepared, on the spot, or in the background.
 
-An open shows the turn table as soon as the log is parsed and the shown session's turn facts are
+An open shows the turn table as soon as the log is parsed and, for a short session, its turn facts are
 made. A short session's metrics and timeline come with it (LogOpener.take_prepared). A long one's
 (PREPARE_AFTER_PAINT_TURNS turns or more: seconds at 70,000 turns) are made on a worker of their own after the turns
-are shown, with the turn table's doubt strip, while both panes say they are computing and the strip
-stays blank; each is made once. What the annotator changes
+are shown (the rows painted make their own facts meanwhile), with every turn's facts, the index of turns
+to transcribe and the turn table's doubt strip, while both panes say they are computing and the strip
+stays blank; each is made once. The facts come first (facts_made: the session bar's progress and
+Ctrl+Enter wait for it, gui/navigation.py), then the metrics and the timeline. What the annotator changes
 meanwhile is not lost: the changes announced while the worker ran are handed to the panes after
 they take its result (each pane follows a change by reading the changed turns again, so a turn the
 worker read before or after the change comes out right either way). The result is dropped when the
@@ -20,7 +22,7 @@ from collections.abc import Callable
 from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, Signal
 from PySide6.QtWidgets import QLabel, QWidget
 
-from annotator.analysis.doubt import cached_session_doubts
+from annotator.analysis.doubt import DOUBTS, session_doubts
 from annotator.analysis.metrics_live import LiveMetrics
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.opening import PREPARE_AFTER_PAINT_TURNS
@@ -33,6 +35,7 @@ from annotator.timeline.data import TimelineData, build_timeline
 
 COMPUTING_METRICS = "Computing the session's metrics…"
 COMPUTING_TIMELINE = "Computing the session's timeline…"
+FACTS_MADE = "facts made"  # what the worker publishes once the session's facts and doubts are in the cache
 
 
 def is_long(session: Session) -> bool:
@@ -67,8 +70,12 @@ class PendingNote(QLabel):
 
 def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
     try:
-        cached_session_doubts(session)  # the turn table's doubt strip, kept in the facts cache
-        session.document.facts_cache.index_turn_keys(session)  # the first edit needs it: 0.16 s at 70,000 turns
+        cache = session.document.facts_cache
+        facts = cache.make_session_facts(session)  # kept safely while the annotator edits: 1.8 s at 70,000 turns
+        cache.offer_session_value(session, DOUBTS, session_doubts(facts))  # the doubt strip, most doubtful first
+        context.publish(FACTS_MADE)  # the progress and Ctrl+Enter need no more (SessionPanes.facts_made)
+        context.flush()
+        cache.index_turn_keys(session)  # the first edit needs it: 0.16 s at 70,000 turns
         live = None if context.cancelled() else LiveMetrics(session)
         return None if context.cancelled() else (live, build_timeline(session))
     except Exception:
@@ -82,6 +89,9 @@ class SessionPanes(QObject):
 
     filled = Signal(object)  # the Session whose panes were filled from the background
     pending_changed = Signal(bool)  # whether the panes (and the turn table's doubt strip) wait for the worker
+    # A long Session's turn facts, index of turns to transcribe and doubts are in the facts cache (made on the
+    # worker, or the worker failed and whoever waits makes them): the progress and Ctrl+Enter can be answered.
+    facts_made = Signal(object)
 
     def __init__(self, controller: DocumentController, metrics: MetricsPanel, timeline: TimelineView,
                  current_turn_index: Callable[[], int | None]):
@@ -119,8 +129,9 @@ class SessionPanes(QObject):
         self.timeline.set_session(None)
         self._set_pending(True)
         task = BackgroundTask(lambda context: _make_panes(session, context), self)
+        task.published.connect(lambda _items: task is self._task and self.facts_made.emit(session))
         task.succeeded.connect(lambda result: result is not None and self._take(task, session, *result))
-        task.failed.connect(lambda text: self._fail(task, text))
+        task.failed.connect(lambda text: self._fail(task, session, text))
         self._task = task
         task.start(self._pool)
 
@@ -137,11 +148,12 @@ class SessionPanes(QObject):
             self.timeline.on_annotation_changed(change)
         self.filled.emit(session)
 
-    def _fail(self, task: BackgroundTask, text: str) -> None:
+    def _fail(self, task: BackgroundTask, session: Session, text: str) -> None:
         if task is not self._task:
             return
         self._forget_task()
         self.controller.status_reported.emit(f"The session's metrics and timeline could not be made: {text}")
+        self.facts_made.emit(session)  # what waited for the facts makes them now
 
     def _note_change(self, change: AnnotationChange) -> None:
         if self._task is not None:

@@ -61,6 +61,7 @@ class Workspace(QObject):
         self.panes = SessionPanes(controller, self.metrics, self.timeline, self._current_turn_index)
         self.panes.filled.connect(self._panes_filled)
         self.panes.pending_changed.connect(self._doubts_pending)
+        self.panes.facts_made.connect(navigator.session_facts_made)
         self.waveform = WaveformView(window)
         self.waveform.setObjectName("waveform")
         self.audio_panel = AudioPanel(self.waveform, window)

@@ -45,7 +45,7 @@ class _SessionFacts:
     """The cached facts of one session's turns."""
 
     __slots__ = ("session", "facts", "derived", "whole", "rankings", "_session_level", "_untranscribed",
-                 "_turns_by_key", "users")
+                 "_turns_by_key", "users", "watches")
 
     def __init__(self, session: Session):
         self.session = session
@@ -57,6 +57,7 @@ class _SessionFacts:
         self._untranscribed: list[int] | None = None
         self._turns_by_key: dict[TurnKey | None, list[int]] | None = None
         self.users = 0  # user turns, counted with _untranscribed (no change moves it)
+        self.watches: list[set[int]] = []  # of FactsCache.make_session_facts: the turns forgotten during its walk
 
     def session_level(self) -> dict[TurnKey | None, list[etree._Element]]:
         """Turn key -> the session-level GC_ANNOTs holding a transcription for it, in document order."""
@@ -83,6 +84,11 @@ class _SessionFacts:
             self.facts[turn.index] = facts
         return facts
 
+    @property
+    def complete(self) -> bool:
+        """Every turn's facts and the index of turns to transcribe are made."""
+        return self._untranscribed is not None and None not in self.facts
+
     def untranscribed(self) -> list[int]:
         if self._untranscribed is None:
             speakers = [(t.index, self.turn_facts(t)) for t in self.session.turns]
@@ -108,6 +114,8 @@ class _SessionFacts:
     def forget_turn(self, index: int) -> None:
         """A change inside the turn at INDEX alone (its reference concepts): forget its facts."""
         self.facts[index] = None
+        for watch in self.watches:
+            watch.add(index)
         for values in self.derived.values():
             values.pop(index, None)
 
@@ -150,6 +158,24 @@ class _Ranking:
             self.start = at
 
 
+def facts_of_session(session: Session) -> list[TurnFacts]:
+    """Each turn's facts of SESSION, its session-level transcription included (what FactsCache.facts makes),
+    made from the tree without reading or filling any cache: for a walk off the GUI thread, whose facts
+    are kept only through FactsCache.adopt or make_session_facts."""
+    return with_session_level(session, [turn_facts.scan_turn(turn.el) for turn in session.turns])
+
+
+def with_session_level(session: Session, facts: list[TurnFacts]) -> list[TurnFacts]:
+    """FACTS (of SESSION's turns in order, each as turn_facts.scan_turn makes it) with the session-level
+    transcription given to every turn without one of its own. Read once the session is complete: the
+    session-level annotations may follow the turns they name."""
+    session_level = turn_facts.session_transcriptions(session.el)
+    for turn, made in zip(session.turns, facts):
+        if made.transcription is None:
+            made.transcription = session_level.get(turn.key)
+    return facts
+
+
 def _needs_transcription(facts: TurnFacts) -> bool:
     return facts.speaker == "user" and facts.transcription is None
 
@@ -189,6 +215,37 @@ class FactsCache:
             for index, made in enumerate(facts):
                 if cached.facts[index] is None:
                     cached.facts[index] = made
+
+    def make_session_facts(self, session: Session) -> list[TurnFacts]:
+        """Make every turn's facts of SESSION and its index of turns to transcribe on a worker, while the GUI
+        thread may edit the session and read the cache: the facts are made without the cache
+        (facts_of_session), then kept under the lock for every turn whose facts are still unmade and that no
+        change named during the walk (the walk may have read it before its change); the index is then made
+        under the same lock, making again from the tree only the turns left out. Returns the facts the walk
+        made (as of the walk: for values no annotation changes, such as the doubts)."""
+        named: set[int] = set()
+        with self._adopting:
+            cached = self._of(session)
+            if cached.complete:
+                return list(cached.facts)
+            cached.watches.append(named)
+        try:
+            made = facts_of_session(session)
+            with self._adopting:
+                for index, facts in enumerate(made):
+                    if cached.facts[index] is None and index not in named:
+                        cached.facts[index] = facts
+                cached.untranscribed()
+        finally:
+            with self._adopting:
+                cached.watches.remove(named)
+        return made
+
+    def untranscribed_ready(self, session: Session) -> bool:
+        """Whether SESSION's index of turns to transcribe is made: untranscribed() and user_turn_count() cost
+        nothing then (otherwise they make every turn's facts)."""
+        cached = self._sessions.get(session.index)
+        return cached is not None and cached.session is session and cached._untranscribed is not None
 
     def session_facts(self, session: Session) -> list[TurnFacts]:
         cached = self._of(session)

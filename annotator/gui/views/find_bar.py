@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QToolBu
 
 from annotator.analysis.search import Query
 
+SEARCHING_TEXT = "searching…"  # while a long session's turns are read on a worker
 PLACEHOLDER = "Find in this session: transcription, recognizer, system, concepts"
 
 
@@ -66,6 +67,11 @@ class FindBar(QWidget):
             self.count.setText("no hits")
         else:
             self.count.setText(f"{at + 1} of {total}" if at is not None else f"{total} hit{'s' if total != 1 else ''}")
+
+    def show_searching(self) -> None:
+        """The search waits for the session's turns to be read (a long session, just shown)."""
+        self.count.setToolTip("")
+        self.count.setText(SEARCHING_TEXT)
 
     def show_error(self, message: str) -> None:
         self.count.setText("bad pattern")

@@ -11,6 +11,7 @@ from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.elements import Session
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
+COUNTING_TEXT = "Counting the user turns transcribed…"
 TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody has to remember them
     (None, "unset"),
     (TASK_COMPLETED, "completed (1)"),
@@ -102,6 +103,10 @@ class SessionBar(QWidget):
         left = user_turns - transcribed
         text = f"{transcribed} of {user_turns} user turns transcribed"
         self.progress.setText(text + (f" · <b>{left} to go</b>" if left else " · all done"))
+
+    def show_counting(self) -> None:
+        """The progress is being counted (a long session's facts are made on a worker)."""
+        self.progress.setText(COUNTING_TEXT)
 
     def show_no_log(self, text: str) -> None:
         self.progress.setText(html.escape(text))
