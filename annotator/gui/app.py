@@ -87,6 +87,9 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
                       and window.compare.show_compare())
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
+    # A long session's facts are made on the panes' worker; the journal's reading would make them again meanwhile.
+    workspace.panes.pending_changed.connect(recovery.hold_baseline_reading)
+    workspace.panes.facts_made.connect(lambda _session: recovery.hold_baseline_reading(False))
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
     window.flags = FlagsController(window, navigator, controller, settings)

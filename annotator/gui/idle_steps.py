@@ -43,6 +43,13 @@ class IdleSteps(QObject):
             if next(self._steps, self) is self:
                 self.stop()
 
+    def hold(self, held: bool) -> None:
+        """Run no slice while HELD (the steps wait where they are); go on from there once not."""
+        if held:
+            self._timer.stop()
+        elif self._steps is not None and not self._timer.isActive():
+            self._timer.start()
+
     def stop(self) -> None:
         self._timer.stop()
         self._steps = None

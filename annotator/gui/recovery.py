@@ -53,6 +53,7 @@ class RecoveryWatcher(QObject):
         self.watched: LogDocument | None = None  # the document the journal listens to
         self._retired: RecoveryJournal | None = None  # the journal of the document being replaced
         self._baseline_reading: IdleSteps | None = None  # the journal's reading of the file's values
+        self._baseline_held = False  # see hold_baseline_reading
         self._taken_over: set[str] = set()  # windows on other hosts the annotator said are gone
         self._relay = _Relay()
         self._relay.reported.connect(self._show_write_result)
@@ -107,6 +108,7 @@ class RecoveryWatcher(QObject):
         journal.start_writing(self._report)
         self.journal, self.watched = journal, document
         self._baseline_reading = IdleSteps(self, journal.read_baseline_in_steps())
+        self._baseline_reading.hold(self._baseline_held)
         if found.set_aside:
             tell_set_aside(self.parent_widget, found.set_aside)
         if found.entries:
@@ -179,6 +181,14 @@ class RecoveryWatcher(QObject):
         journal.unwatch(self.watched)
         self._stop_baseline_reading()
         self._retired, self.journal, self.watched = journal, None, None
+
+    def hold_baseline_reading(self, held: bool) -> None:
+        """Hold the reading of the file's values while HELD: a long session's turn facts are being made on a
+        worker (gui/session_panes.py), and the reading would make them again on the GUI thread, each
+        slice taking the interpreter from that worker (its facts came 5-10 s after the paint instead of 2)."""
+        self._baseline_held = held
+        if self._baseline_reading is not None:
+            self._baseline_reading.hold(held)
 
     def _stop_baseline_reading(self) -> None:
         if self._baseline_reading is not None:

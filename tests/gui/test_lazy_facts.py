@@ -15,6 +15,7 @@ import annotator.log.facts_cache as facts_cache
 import annotator.log.turn_facts as turn_facts
 from annotator.analysis.search import Query, search_session
 from annotator.gui.facts_wait import FINDING_NEXT_TEXT
+from annotator.gui.idle_steps import SLICE_MS, START_AFTER_MS
 from annotator.gui.settings import DOUBT_ORDER, LastPosition
 from annotator.gui.views.find_bar import SEARCHING_TEXT
 from annotator.gui.views.session_bar import COUNTING_TEXT
@@ -184,3 +185,15 @@ def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_
     qtbot.waitUntil(lambda: count.text() != SEARCHING_TEXT)  # searched again once the events now are handled
     hits = search_session(window.navigator.session, Query("boston").pattern())
     assert hits and count.text() == f"{len(hits)} hits"
+
+
+def test_the_journal_reads_the_files_values_once_the_facts_are_handed_over(make_window, qtbot, long_log, held):  # noqa: F811
+    """The journal's reading of every annotation (log/journal_baseline.py) reads every turn's facts: run
+    while the worker makes them, it made them all again on the GUI thread, a slice at a time."""
+    window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
+    made = held.on_gui_thread
+    qtbot.wait(START_AFTER_MS + 40 * SLICE_MS)  # the reading would have begun, and read thousands of turns
+    assert held.on_gui_thread == made and not window.recovery.journal.baseline.ready
+    _wait_for_the_handover(window, qtbot, held)
+    qtbot.waitUntil(lambda: window.recovery.journal.baseline.ready, timeout=WAIT_S * 1000)
+    assert held.on_gui_thread == made, "the reading found every turn's facts made"
