@@ -4,11 +4,14 @@ Validating a log starts a child Python process (seconds of a core on a 100 MB lo
 hand-over, it took one of the machine's two cores while the GUI thread painted the turn table and the
 timeline for the first time, and the first paint waited for a core. AfterPaint calls its function
 just after the next paint of a widget (the turn table's rows), or after LONGEST_WAIT_MS if the widget
-does not paint (a hidden window).
+does not paint (a hidden window). A worker's Python work holds the GIL against that paint the same
+way: PaintGate lets a worker started at once wait for the paint (at most LONGEST_WAIT_MS, also when the
+GUI thread is itself waiting for the worker).
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, QTimer
@@ -50,3 +53,14 @@ class AfterPaint(QObject):
         self._timer.stop()
         self._widget.removeEventFilter(self)
         self.deleteLater()
+
+
+class PaintGate:
+    """For a worker: wait() returns once WIDGET has painted next, or after LONGEST_WAIT_MS."""
+
+    def __init__(self, widget: QWidget):
+        self._painted = threading.Event()
+        AfterPaint(widget, self._painted.set)
+
+    def wait(self) -> None:
+        self._painted.wait(LONGEST_WAIT_MS / 1000)
