@@ -9,6 +9,8 @@ session browser) instead of hanging on it or silently leaving it out.
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import re
 from pathlib import Path
 
@@ -41,6 +43,34 @@ def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
         else:
             found.append(path)
     return found
+
+
+def first_log_path(folder: Path) -> Path | None:
+    """expand_log_paths([FOLDER])[0] (None: no log), found without listing or checking every file: the
+    folders are walked in the order that list is sorted in (by path parts, so a folder's files sort
+    where its name does) and the walk ends at the first log. Opening a corpus folder in the window
+    wants only that one; the session browser lists the rest on its workers."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda entry: entry.name)
+    except OSError:  # as rglob: a folder that cannot be listed holds nothing
+        return None
+    for entry in entries:
+        path = folder / entry.name
+        if fnmatch.fnmatchcase(entry.name, "*.xml") and is_log_file_name(path) and path.exists() and not path.is_dir():
+            return path
+        if _is_real_dir(entry) and not _STAGING.fullmatch(entry.name):
+            found = first_log_path(path)
+            if found is not None:
+                return found
+    return None
+
+
+def _is_real_dir(entry: os.DirEntry) -> bool:
+    """A folder rglob descends into: not a link to one."""
+    try:
+        return entry.is_dir() and not entry.is_symlink()
+    except OSError:
+        return False
 
 
 def common_root(paths: list[Path] | list[str]) -> Path:

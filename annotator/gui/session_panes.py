@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QLabel, QWidget
 
 from annotator.analysis.doubt import DOUBTS, session_doubts
 from annotator.analysis.metrics_live import LiveMetrics
+from annotator.gui.after_paint import PaintGate
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.opening import PREPARE_AFTER_PAINT_TURNS
 from annotator.gui.views.metrics_panel import MetricsPanel
@@ -128,7 +129,10 @@ class SessionPanes(QObject):
         self.metrics.set_session(None)
         self.timeline.set_session(None)
         self._set_pending(True)
-        task = BackgroundTask(lambda context: _make_panes(session, context), self)
+        # The worker waits for the window's paint, with the timeline's note just shown in it: its Python
+        # work held the GIL against the turns' first paint.
+        gate = PaintGate(self.notes[-1])
+        task = BackgroundTask(lambda context: gate.wait() or _make_panes(session, context), self)
         task.published.connect(lambda _items: task is self._task and self.facts_made.emit(session))
         task.succeeded.connect(lambda result: result is not None and self._take(task, session, *result))
         task.failed.connect(lambda text: self._fail(task, session, text))

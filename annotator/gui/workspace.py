@@ -15,6 +15,7 @@ from PySide6.QtCore import QObject, Qt, Signal
 from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
 from annotator.corpus.session_filter import MineTest
 from annotator.gui.actions import all_key_sequences, key_text, spec
+from annotator.gui.after_paint import AfterPaint
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.listening_kit import ListeningKit
 from annotator.gui.main_window import MainWindow
@@ -73,6 +74,7 @@ class Workspace(QObject):
         self.findings.setObjectName("findings")
         self.corpus: Path | None = None
         self._validation: BackgroundTask | None = None
+        self._validation_start: AfterPaint | None = None  # an opened log's validation, waiting for the first paint
         self._finding_paths: dict[int, str | None] = {}
         self._arrange_docks()
         self.playback.set_loop(settings.loop)
@@ -225,7 +227,16 @@ class Workspace(QObject):
     def _document_opened(self, document: LogDocument) -> None:
         if self.corpus is not None and document.path.resolve().is_relative_to(self.corpus.resolve()):
             self.settings.set_last_log_in_corpus(self.corpus, document.path)
-        self._validate_in_background(document)
+        self.findings.set_findings([])
+        if self._validation_start is not None:
+            self._validation_start.cancel()
+        opened = weakref.ref(document)  # a log replaced before the paint is not validated, nor kept alive
+        self._validation_start = AfterPaint(self.navigator.table.viewport(), lambda: self._validate_opened(opened()))
+
+    def _validate_opened(self, document: LogDocument | None) -> None:
+        self._validation_start = None
+        if document is not None and document is self.navigator.document:
+            self._validate_in_background(document)
 
     def _validate_in_background(self, document: LogDocument) -> None:
         """Validate the file as saved in a worker (its own parse: the GUI's tree is never shared

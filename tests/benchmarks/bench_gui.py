@@ -217,6 +217,9 @@ def longest_gap(app: QApplication, seconds: float) -> float:
 
 
 def wait_for_validation(app: QApplication, window) -> None:
+    while window.workspace._validation_start is not None:  # it starts once the opened log painted
+        app.processEvents()
+        time.sleep(0.01)
     validation = window.workspace._validation
     while validation is not None and validation.is_running:
         app.processEvents()

@@ -113,6 +113,9 @@ def main() -> None:
     shown = time.perf_counter()
     print(f"log: {path} ({path.stat().st_size / 1e6:.1f} MB, {len(navigator.session.turns)} turns in one session)")
     print(f"open until shown {opened - start:.2f} s; setting the session into the window again {shown - opened:.2f} s")
+    while window.workspace._validation_start is not None:  # validation starts once the log painted
+        app.processEvents()
+        time.sleep(0.01)
     validation = window.workspace._validation  # opening validates in a child process: let it end first
     while (validation is not None and validation.is_running) or window.workspace.panes.computing:
         app.processEvents()  # and the session's metrics and timeline are made on a worker

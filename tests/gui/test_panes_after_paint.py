@@ -1,0 +1,68 @@
+"""A long session's panes are made on a worker that begins once the turns have painted: its Python work
+held the GIL against that first paint (gui/after_paint.py PaintGate)."""
+
+from __future__ import annotations
+
+import importlib.util
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QEvent, QObject
+
+from annotator.gui import after_paint, opening, session_panes
+
+REPO = Path(__file__).resolve().parents[2]
+TURNS = 1200
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory) -> Path:
+    """One session of TURNS turns (the benchmarks' long_session.py), long enough to be made on a worker."""
+    assert TURNS >= opening.PREPARE_AFTER_PAINT_TURNS
+    spec = importlib.util.spec_from_file_location("long_session", REPO / "tests" / "benchmarks" / "long_session.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.make_long_session(tmp_path_factory.mktemp("long") / "long-hublog.xml", TURNS)
+
+
+class _Marks(QObject):
+    """"paint" at each paint of the watched widget; the worker adds its own mark."""
+
+    def __init__(self, widget):
+        super().__init__(widget)
+        self.marks: list[tuple[str, bool]] = []  # (what, on the GUI thread)
+        widget.installEventFilter(self)
+
+    def add(self, what: str) -> None:
+        self.marks.append((what, threading.current_thread() is threading.main_thread()))
+
+    def eventFilter(self, _watched, event):
+        if event.type() == QEvent.Type.Paint:
+            self.add("paint")
+        return False
+
+
+def test_the_panes_worker_begins_after_the_first_paint(make_window, qtbot, long_log, monkeypatch):
+    window = make_window()
+    marks = _Marks(window.navigator.table.viewport())
+    make_panes = session_panes._make_panes
+
+    def marked(session, context):
+        marks.add("worker")
+        return make_panes(session, context)
+
+    monkeypatch.setattr(session_panes, "_make_panes", marked)
+    monkeypatch.setattr(after_paint, "LONGEST_WAIT_MS", 120_000)  # only the paint lets the worker begin
+    window.controller.document_opened.connect(lambda _document: marks.add("hand-over"))
+    assert window.navigator.open_path(long_log)
+    panes = window.workspace.panes
+    assert panes.computing
+    time.sleep(0.5)  # the GUI thread paints nothing meanwhile: a worker not waiting for the paint would begin
+    assert ("worker", False) not in marks.marks
+    qtbot.waitUntil(lambda: not panes.computing, timeout=120_000)
+    assert ("worker", False) in marks.marks  # made off the GUI thread
+    after_hand_over = marks.marks[marks.marks.index(("hand-over", True)):]
+    assert after_hand_over.index(("paint", True)) < after_hand_over.index(("worker", False))
+    assert window.workspace.timeline.lane_names()  # the panes were filled from the worker

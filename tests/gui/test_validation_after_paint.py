@@ -1,0 +1,57 @@
+"""An opened log is validated in a child process only once the turn table has painted it: started with
+the hand-over, the child took a core from the first paint (gui/after_paint.py)."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, QObject
+
+from annotator.gui.after_paint import AfterPaint
+
+
+class _Order(QObject):
+    """Records "paint" for each paint of the watched widget; the test adds its own marks."""
+
+    def __init__(self, widget):
+        super().__init__(widget)
+        self.marks: list[str] = []
+        widget.installEventFilter(self)
+
+    def eventFilter(self, _watched, event):
+        if event.type() == QEvent.Type.Paint:
+            self.marks.append("paint")
+        return False
+
+
+def test_validation_starts_after_the_first_paint(qtbot, make_window, raw_log):
+    window = make_window()
+    order = _Order(window.navigator.table.viewport())
+    assert window.navigator.open_path(raw_log)
+    assert window.workspace._validation is None  # not yet: nothing painted the new log
+    window.workspace.findings_shown.connect(lambda: order.marks.append("findings"))
+    with qtbot.waitSignal(window.workspace.findings_shown, timeout=30000):
+        pass
+    assert order.marks[0] == "paint" and "findings" in order.marks
+    assert window.controller.document.path == raw_log
+
+
+def test_a_log_replaced_before_its_paint_is_not_validated(qtbot, make_window, raw_log, tmp_path):
+    """Only the log shown is validated: the first open's wait is dropped when a second replaces it."""
+    window = make_window()
+    other = tmp_path / "other-hublog.xml"
+    other.write_bytes(raw_log.read_bytes())
+    assert window.navigator.open_path(raw_log)
+    first = window.workspace._validation_start
+    assert window.navigator.open_path(other)
+    assert first is not window.workspace._validation_start and window.workspace._validation_start.waiting
+    with qtbot.waitSignal(window.workspace.findings_shown, timeout=30000):
+        pass
+    assert window.controller.document.path == other
+
+
+def test_a_hidden_widget_still_gets_its_work_done(qtbot, make_window):
+    """A widget that never paints (hidden) still runs the work, after the longest wait."""
+    window = make_window()
+    window.workspace.waveform_dock.hide()
+    called = []
+    AfterPaint(window.workspace.waveform, lambda: called.append(True), longest_wait_ms=50)
+    qtbot.waitUntil(lambda: called == [True], timeout=5000)
