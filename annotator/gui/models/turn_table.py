@@ -33,6 +33,7 @@ from annotator.gui.models.roles import (
     TURN_ROLE,
 )
 from annotator.gui.models.turn_table_cells import (
+    DISPLAY,
     PAINTED_ROLES,
     UNTRANSCRIBED_PLACEHOLDER,
     Column,
@@ -40,6 +41,7 @@ from annotator.gui.models.turn_table_cells import (
     cell_seconds,
     cell_text,
     needs_transcription,
+    shown_text,
 )
 from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.theme import theme_changes
@@ -241,6 +243,15 @@ class TurnTableModel(QAbstractTableModel):
                 item.clearData()
             else:
                 item.setData(value)
+
+    def shown_text(self, row: int, column: int) -> str:
+        """What the cell at ROW, COLUMN shows, made alone when its row's cells are not made yet: measuring a
+        column's width (TurnTableView.fit_short_columns) then costs no WER alignment of rows never painted."""
+        cells = self._painted.get(row)
+        if cells is not None:
+            return cells.get((column, DISPLAY)) or ""
+        turn = self.turn_at(row)
+        return "" if turn is None else shown_text(turn, Column(column))
 
     def prepare_rows(self, rows: range) -> None:
         """Make the painted values of ROWS ahead of their paint (views.rows_ahead), kept like those painted."""

@@ -63,6 +63,11 @@ def cell_seconds(turn: Turn, column: Column) -> float | None:
     return None
 
 
+def shown_text(turn: Turn, column: Column) -> str:
+    """What the cell shows: its text, shortened."""
+    return shorten(cell_text(turn, column))
+
+
 def cell_text(turn: Turn, column: Column) -> str:
     """The cell's whole text (the table shows it shortened)."""
     if column == Column.TURN:
@@ -122,7 +127,7 @@ class RowPainter:
         cells: dict[tuple[int, int], object] = {}
         for column in Column:
             hit = hit_of(column)
-            cells[column, DISPLAY] = shorten(cell_text(turn, column))
+            cells[column, DISPLAY] = shown_text(turn, column)
             cells[column, BACKGROUND] = self.brush(HIT_BACKGROUNDS[hit]) if hit is not None else background
             cells[column, FOREGROUND] = foreground
         for column in NUMBER_COLUMNS:

@@ -117,7 +117,7 @@ class TurnTableView(QTableView):
         marker = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self) + 2 * margin
         for column in SHORT_COLUMNS:
             texts = ([WIDEST_RATE[column]] if column in WIDEST_RATE
-                     else [model.index(row, column).data() or "" for row in sample])
+                     else [model.shown_text(row, column) for row in sample])
             width = max(map(metrics.horizontalAdvance, texts), default=0) + 2 * margin + 2
             width += marker if column in (Column.TURN, Column.FLAGS) else 0  # the dot of a turn to transcribe, a flag
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))
