@@ -38,6 +38,7 @@ from big_log import cached_big_log  # noqa: E402
 from lxml import etree  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from window_waits import wait_for_validation  # noqa: E402
 
 QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(_ALSA / "settings"))
@@ -214,16 +215,6 @@ def longest_gap(app: QApplication, seconds: float) -> float:
         time.sleep(0.0005)
     timer.stop()
     return float(max(gaps[1:] or [0]))
-
-
-def wait_for_validation(app: QApplication, window) -> None:
-    while window.workspace._validation_start is not None:  # it starts once the opened log painted
-        app.processEvents()
-        time.sleep(0.01)
-    validation = window.workspace._validation
-    while validation is not None and validation.is_running:
-        app.processEvents()
-        time.sleep(0.01)
 
 
 def main() -> None:

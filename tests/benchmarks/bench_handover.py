@@ -23,6 +23,7 @@ sys.path[:0] = [str(HERE), str(HERE.parents[1])]
 import bench_gui  # noqa: E402  (sets the offscreen platform, ALSA and isolated settings first)
 from PySide6.QtCore import QEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from window_waits import wait_for_validation  # noqa: E402
 
 from annotator.gui import opening  # noqa: E402
 
@@ -121,7 +122,7 @@ def main() -> None:
         print(f"  {step:55s} CPU {cpu:6.1f} ms  wall {wall:6.1f} ms")
     for name, (count, cpu) in sorted(_State.events.items(), key=lambda item: -item[1][1])[:12]:
         print(f"  {name:55s} CPU {cpu * 1000:6.1f} ms  ({count} events)")
-    bench_gui.wait_for_validation(app, window)
+    wait_for_validation(app, window)
 
 
 if __name__ == "__main__":

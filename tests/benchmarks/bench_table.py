@@ -32,6 +32,7 @@ from PySide6.QtCore import QEvent, QObject, QPoint, QPointF, Qt  # noqa: E402
 from PySide6.QtGui import QWheelEvent  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from window_waits import wait_for_panes, wait_for_validation  # noqa: E402
 
 isolated_offscreen("bench-table-")
 
@@ -113,13 +114,8 @@ def main() -> None:
     shown = time.perf_counter()
     print(f"log: {path} ({path.stat().st_size / 1e6:.1f} MB, {len(navigator.session.turns)} turns in one session)")
     print(f"open until shown {opened - start:.2f} s; setting the session into the window again {shown - opened:.2f} s")
-    while window.workspace._validation_start is not None:  # validation starts once the log painted
-        app.processEvents()
-        time.sleep(0.01)
-    validation = window.workspace._validation  # opening validates in a child process: let it end first
-    while (validation is not None and validation.is_running) or window.workspace.panes.computing:
-        app.processEvents()  # and the session's metrics and timeline are made on a worker
-        time.sleep(0.01)
+    wait_for_validation(app, window)  # opening validates in a child process: let it end first
+    wait_for_panes(app, window)  # and the session's metrics and timeline are made on a worker
     gc.collect()
 
     table.setFocus()

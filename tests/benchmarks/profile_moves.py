@@ -27,6 +27,7 @@ from offscreen_window import isolated_offscreen  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
+from window_waits import events_until, wait_for_panes, wait_for_validation  # noqa: E402
 
 isolated_offscreen("profile-moves-")
 
@@ -88,13 +89,9 @@ def main() -> None:
     app.processEvents()
     navigator, table = window.navigator, window.table
     assert navigator.open_path(cached_long_session(args.turns))
-    while navigator.session is None or window.workspace.panes.computing:
-        app.processEvents()
-        time.sleep(0.01)
-    validation = window.workspace._validation
-    while validation is not None and validation.is_running:
-        app.processEvents()
-        time.sleep(0.01)
+    events_until(app, lambda: navigator.session is not None)
+    wait_for_panes(app, window)
+    wait_for_validation(app, window)
     navigator.select_row(0)
     table.setFocus()
     settle(app, window)

@@ -1,0 +1,27 @@
+"""Waiting, in a benchmark of the real window, for the background work an open starts (the log's
+validation in a child process, once the turns have painted; a long session's panes on a worker), so
+that a measurement does not share the cores with it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from PySide6.QtWidgets import QApplication
+
+
+def events_until(app: QApplication, done: Callable[[], bool]) -> None:
+    """Run the window's events until DONE()."""
+    while not done():
+        app.processEvents()
+        time.sleep(0.01)
+
+
+def wait_for_validation(app: QApplication, window) -> None:
+    workspace = window.workspace
+    events_until(app, lambda: workspace._validation_start is None)  # it starts once the opened log painted
+    events_until(app, lambda: workspace._validation is None or not workspace._validation.is_running)
+
+
+def wait_for_panes(app: QApplication, window) -> None:
+    events_until(app, lambda: not window.workspace.panes.computing)
