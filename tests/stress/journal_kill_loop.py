@@ -65,6 +65,7 @@ class Window:
 
     def __init__(self, log: Path, folder: Path, plan: list[dict], answers: list[str]):
         self.process = run_window(log, folder, plan, answers)
+        self.plan = plan
         self.lines: list[dict] = []
         self.killed_at: float | None = None
         self.children: list[tuple[int, int | None]] = []
@@ -152,7 +153,23 @@ def journalled_differences(window: Window, opened_on: dict) -> list[dict]:
             base = values
         if i >= (due[-1] if due else 0):
             differences.append({key: value for key, value in values.items() if base[key] != value})
+    typing = _typing_at_kill(window)
+    if typing and states:  # the kill came between two of its key presses, each journalled as typed
+        from annotator.log.text import clean_text
+
+        values = _values(states[-1]["state"])
+        for key in [key for key in values if key[0] == "t"]:
+            for end in range(1, len(typing)):
+                typed = values | {key: clean_text((values[key] or "") + typing[:end]) or None}
+                differences.append({k: value for k, value in typed.items() if base[k] != value})
     return differences
+
+
+def _typing_at_kill(window: Window) -> str:
+    """The text of the plan's step the window was killed in, when that step typed it one key at a time."""
+    done = sum(1 for line in window.lines if line["event"] == "step")
+    step = window.plan[done] if done < len(window.plan) else {}
+    return step.get("type", "")
 
 
 def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
