@@ -6,13 +6,16 @@ leaves the previous file untouched and raises WriteError saying why.
 What is written is the file the path names in the end: a symlink (or a chain
 of them) is followed and its target replaced, in the target's folder, so the
 link stays a link and the real file gets the content. The replacement keeps
-the file's mode, group and, where permitted, owner. A file with other hard
+the file's mode, group and, where permitted, owner. A file that is read-only
+(no write permission bit, or one this user may not write) is not replaced:
+os.replace in a writable folder would go through where a plain write would not. A file with other hard
 links is not replaced (that would detach it from its other names) but written
 in place, with a backup until done (annotator.log.inplace); the result says so.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import tempfile
@@ -57,6 +60,7 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
         existing = os.stat(target)
     except OSError:
         existing = None
+    refuse_read_only(path, existing, target)
     if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
         from annotator.log.inplace import write_in_place
 
@@ -83,6 +87,35 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
         raise
     sync_folder(folder)
     return Written(target)
+
+
+def refuse_read_only(path: str | Path, existing: os.stat_result | None = None, target: Path | None = None) -> None:
+    """Raise WriteError when the file PATH names (TARGET, its stat EXISTING, when known) is read-only: no
+    write permission bit at all (as chmod a-w leaves it, which root's own writes would ignore), or not
+    writable by this user. A file that does not exist yet, or is not a regular file, passes."""
+    if target is None:
+        target = write_target(path)
+    if existing is None:
+        try:
+            existing = os.stat(target)
+        except OSError:
+            return
+    if not stat.S_ISREG(existing.st_mode):
+        return
+    mode = stat.filemode(existing.st_mode)
+    if existing.st_mode & 0o222 == 0:
+        raise WriteError(f"{path}: is read-only ({mode}); not written: make it writable or write to another file")
+    if not (os.access(target, os.W_OK) or _on_read_only_file_system(target)):
+        raise WriteError(f"{path}: not written, the previous file is intact: {os.strerror(errno.EACCES)} "
+                         f"(this user may not write it: {mode}, owner id {existing.st_uid})")
+
+
+def _on_read_only_file_system(path: Path) -> bool:
+    """Whether PATH lies on a file system mounted read-only: the write's own error says so better."""
+    try:
+        return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
+        return False
 
 
 def write_content(stream: BinaryIO, content: bytes | Writer) -> None:

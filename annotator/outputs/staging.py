@@ -35,7 +35,7 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from annotator.errors import AnnotatorError, WriteError
-from annotator.log.atomic import keep_owner_and_mode, sync_folder
+from annotator.log.atomic import keep_owner_and_mode, refuse_read_only, sync_folder
 from annotator.outputs.guard import OutputGuard
 
 Writer = Callable[[BinaryIO], None]
@@ -202,6 +202,8 @@ def replace_together(moves: list[tuple[Path, Path]]) -> None:
     for _, final in moves:
         if final.is_dir() and not final.is_symlink():
             raise IsADirectoryError(21, "a folder is in the way", str(final))
+        if not final.is_symlink():  # a link is replaced, not the file it names
+            refuse_read_only(final, target=final)  # before any move: every output stays as it was
     done: list[tuple[Path, Path | None]] = []  # (final, the previous file kept aside, or None)
     made: list[Path] = []
     try:

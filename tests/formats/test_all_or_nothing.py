@@ -182,6 +182,23 @@ def test_a_failed_move_puts_every_file_back(inputs: Path, tmp_path: Path, capsys
         _unmount(mountpoint)
 
 
+@pytest.mark.parametrize("command", MULTI_FILE)
+def test_a_read_only_namesake_stops_the_export_before_any_file_moves(inputs: Path, tmp_path: Path, capsys,
+                                                                      command: str):
+    """os.replace in a writable folder would replace a chmod a-w file; the command refuses, changing nothing."""
+    out = tmp_path / "out"
+    out.mkdir()
+    assert run(COMMANDS[command](inputs, out), capsys)[0] == 0
+    ours = sorted(p for p in out.rglob("*") if p.is_file())
+    protected = ours[-1]
+    os.chmod(protected, 0o444)
+    before = snapshot(out)
+    status, err = run([*COMMANDS[command](inputs, out), "--force"], capsys)
+    assert status == 2 and err.count("\n") == 1, err
+    assert f"{protected.name}: is read-only (-r--r--r--)" in err, err
+    assert snapshot(out) == before and protected.stat().st_mode & 0o777 == 0o444
+
+
 def test_a_new_output_folder_appears_whole_with_the_usual_permissions(inputs: Path, tmp_path: Path, capsys):
     out = tmp_path / "a" / "b" / "out"
     assert run(COMMANDS["export-csv"](inputs, out), capsys)[0] == 0

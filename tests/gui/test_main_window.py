@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
@@ -292,6 +293,33 @@ def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, r
     assert LogDocument.load(target).sessions[0].task_completion == "1"
     assert raw_log.read_bytes() == original
     assert str(target.resolve()) == AppSettings().recent_files[0]
+
+
+def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(main_window, qtbot, raw_log, boxes,
+                                                                            answer_modal):
+    """chmod a-w protects a log from editors; a save must not replace it through os.replace in its folder."""
+    window = main_window
+    original = raw_log.read_bytes()
+    os.chmod(raw_log, 0o444)
+    press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
+    answers = boxes("OK")
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+    qtbot.waitUntil(lambda: bool(answers.seen))
+    assert answers.titles == ["Cannot save"]
+    assert raw_log.name in answers.seen[0].text and "read-only" in answers.seen[0].text
+    assert raw_log.read_bytes() == original and os.stat(raw_log).st_mode & 0o777 == 0o444
+    assert not original_copy_path(raw_log).exists(), "no NAME.orig.xml for a save that did not happen"
+    assert window.isWindowModified()
+    answers.stop()
+    window.activateWindow()  # the box had the keyboard; the offscreen platform does not give it back
+    qtbot.waitUntil(window.isActiveWindow)
+    target = raw_log.parent / "writable-copy.xml"
+    answer = answer_modal(file=target)
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier | Mod.ShiftModifier)
+    assert answer.answered, window.statusBar().currentMessage()
+    assert not window.isWindowModified(), window.statusBar().currentMessage()
+    assert LogDocument.load(target).sessions[0].task_completion == "1"
+    assert raw_log.read_bytes() == original
 
 
 def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
