@@ -89,4 +89,7 @@ def _levels(span: np.ndarray, samplerate: int, window: int, hop: int, fft_length
 
     _, _, power = power_spectrogram(span, samplerate, window="hann", nperseg=window, noverlap=window - hop,
                                     nfft=fft_length, detrend="constant", scaling="spectrum", mode="psd")
-    return 10.0 * np.log10(np.maximum(power[kept], np.float32(10.0 ** (FLOOR_DB / 10.0))))
+    levels = 10.0 * np.log10(np.maximum(power[kept], np.float32(10.0 ** (FLOOR_DB / 10.0))))
+    # The floor's power is not exact in float32 (log10 of it is -100.00001 with numpy 2.4's float32 log10):
+    # clipped again in dB so that silence is FLOOR_DB exactly, whatever numpy rounds.
+    return np.maximum(levels, np.float32(FLOOR_DB), out=levels)
