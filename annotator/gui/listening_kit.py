@@ -7,10 +7,9 @@ settings they change persist at once and are applied to the one Playback.
 
 from __future__ import annotations
 
-from importlib import import_module
-
 from PySide6.QtCore import QObject
 
+from annotator.audio.loudness import load_meter, meter_loaded
 from annotator.gui.actions import Actions
 from annotator.gui.playback import Playback
 from annotator.gui.settings import AppSettings
@@ -28,16 +27,25 @@ class ListeningKit(QObject):
         self.playback, self.settings = playback, settings
         self.typing_pause = TypingPause(playback, settings.typing_idle_seconds, self)
         self.apply_settings()
-        # The loudness meter (pyloudnorm, over scipy) takes a second of CPU to import: here, on a worker, rather
-        # than on the GUI thread when the first clip is measured.
-        self._import_meter = BackgroundTask(lambda _context: import_module("pyloudnorm"), self)
-        self._import_meter.start()
+        self._meter_warm_up: BackgroundTask | None = None
         editor.text.key_typed.connect(self.typing_pause.key_typed)
         self.voice_activity = VoiceActivityStrip(waveform, waveform)
         waveform.layout().addWidget(self.voice_activity)
+        playback.clip_changed.connect(self._warm_up_meter)
         playback.clip_changed.connect(self.voice_activity.set_audio)
         actions.normalise_loudness.setChecked(settings.normalise_loudness)
         actions.pause_while_typing.setChecked(settings.pause_while_typing)
+
+    def _warm_up_meter(self, samples, _samplerate: int = 0, _message: str = "") -> None:
+        """Import the loudness meter (pyloudnorm, over scipy: a second of CPU) on a worker once a clip is
+        first loaded, rather than on the GUI thread when the first clip is measured. Not when the window
+        starts: an import holds the GIL in long stretches, and the window's first opening (of a log or a
+        corpus, whose scan starts beside it) would wait for it at every call between Qt and Python,
+        doubling its stalls; a log without audio never needs the meter."""
+        if samples is None or self._meter_warm_up is not None or meter_loaded():
+            return
+        self._meter_warm_up = BackgroundTask(lambda _context: load_meter(), self)
+        self._meter_warm_up.start()
 
     def apply_settings(self) -> None:
         """Take the kit's settings as stored now (a Preferences dialog calls this after a change)."""

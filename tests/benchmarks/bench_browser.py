@@ -15,8 +15,11 @@ as the annotator does (File > Open on a folder: navigator.open_path), and the ru
                     opening's hand-over and first paint, with the scan starting beside it) and those after
                     (the list filling)
   while filling, sorting by Findings and typing a filter: the longest gap then     target <= 100 ms
+Each stall is split by what the GUI thread did meanwhile (Linux's per-thread schedstat): ran (its own
+work), waited for a core (the machine is busy), or neither, asleep: a wait for the GIL when the process's
+other threads ran Python meanwhile (their CPU time is printed too), else for the disk or a lock.
 With --stacks, a thread samples the GUI thread's stack whenever the timer is 40 ms late and prints
-the most frequent ones: where a stall comes from.
+the most frequent ones, and where the other threads were: where a stall comes from.
 """
 
 from __future__ import annotations
@@ -124,9 +127,15 @@ class StallStacks:
             time.sleep(0.005)
             last = self.ticks.last
             if self.ticks.timer.isActive() and self.ticks.clock.elapsed() - last > self.LATE_MS:
-                frame = sys._current_frames().get(self.gui_thread)
+                frames = sys._current_frames()
+                frame = frames.get(self.gui_thread)
                 if frame is not None:
-                    self.stalls.setdefault(last, []).append("".join(traceback.format_stack(frame)[-6:]))
+                    # Where the other threads running Python were (one of them holds the GIL, when the GUI
+                    # thread waits for it): their innermost lines.
+                    others = [f"  thread {ident}: " + "".join(traceback.format_stack(other)[-2:]).strip()
+                              for ident, other in frames.items() if ident not in (self.gui_thread, threading.get_ident())]
+                    self.stalls.setdefault(last, []).append("".join(traceback.format_stack(frame)[-6:])
+                                                            + "\n".join(others))
 
     def report(self, stalls: int = 3) -> None:
         self.running = False
@@ -135,6 +144,17 @@ class StallStacks:
             print(f"=== a stall of about {len(self.stalls[last]) * 5 + self.LATE_MS} ms at {last} ms:")
             for stack, count in Counter(self.stalls[last]).most_common(4):
                 print(f"--- {count} samples:\n{stack}")
+
+
+def thread_times() -> tuple[float, float, float]:
+    """(ms this thread ran, ms it waited for a core, ms the whole process ran) so far; the first two 0 where
+    the system keeps no schedstat."""
+    try:
+        with open("/proc/thread-self/schedstat") as stat:
+            ran, waited = (int(field) / 1e6 for field in stat.read().split()[:2])
+    except (OSError, ValueError):
+        ran = waited = 0.0
+    return ran, waited, time.process_time() * 1000
 
 
 class Ticks:
@@ -146,6 +166,9 @@ class Ticks:
         self.last = 0
         self.gaps: list[int] = []
         self.ends: list[int] = []  # the clock at the end of each gap
+        # For each gap: ms the GUI thread ran, ms it waited for a core, ms the process's other threads ran.
+        self.spent: list[tuple[float, float, float]] = []
+        self._times = thread_times()
         self.timer = QTimer()
         self.timer.setTimerType(Qt.TimerType.PreciseTimer)
         self.timer.setInterval(10)
@@ -154,7 +177,9 @@ class Ticks:
     def start(self) -> None:
         self.gaps.clear()
         self.ends.clear()
+        self.spent.clear()
         self.last = self.clock.elapsed()
+        self._times = thread_times()
         self.timer.start()
 
     def stop(self) -> int:
@@ -162,22 +187,40 @@ class Ticks:
         self._tick()
         return max(self.gaps, default=0)
 
-    def longest(self, began_before: float | None, before: bool) -> int:
-        """The longest gap that began before the clock's BEGAN_BEFORE seconds (BEFORE), or at or after it."""
-        if began_before is None:
-            return max(self.gaps, default=0) if not before else 0
-        limit = began_before * 1000
-        return max((gap for gap, end in zip(self.gaps, self.ends) if ((end - gap) < limit) == before), default=0)
+    def longest(self, began_before: float | None, before: bool) -> tuple[int, str]:
+        """The longest gap that began before the clock's BEGAN_BEFORE seconds (BEFORE), or at or after it,
+        and what the threads did meanwhile (see spent)."""
+        limit = None if began_before is None else began_before * 1000
+        chosen = [index for index, (gap, end) in enumerate(zip(self.gaps, self.ends))
+                  if (not before if limit is None else ((end - gap) < limit) == before)]
+        if not chosen:
+            return 0, ""
+        index = max(chosen, key=lambda index: self.gaps[index])
+        return self.gaps[index], self.spent_in(index)
 
-    def worst_ends_at(self) -> float:
-        """Seconds on the clock when the longest gap ended (the clock starts with the window's opening)."""
-        return self.ends[self.gaps.index(max(self.gaps))] / 1000 if self.gaps else 0.0
+    def worst(self) -> tuple[float, str]:
+        """Seconds on the clock when the longest gap ended (the clock starts with the window's opening), and
+        what the threads did meanwhile."""
+        if not self.gaps:
+            return 0.0, ""
+        index = self.gaps.index(max(self.gaps))
+        return self.ends[index] / 1000, self.spent_in(index)
+
+    def spent_in(self, index: int) -> str:
+        """What the GUI thread did during gap INDEX, and how long the process's other threads ran."""
+        ran, waited, others = self.spent[index]
+        slept = max(0.0, self.gaps[index] - ran - waited)
+        return (f"the GUI thread ran {ran:.0f} ms, waited for a core {waited:.0f} ms, slept {slept:.0f} ms; "
+                f"the process's other threads ran {others:.0f} ms")
 
     def _tick(self) -> None:
         now = self.clock.elapsed()
+        times = thread_times()
+        ran, waited, process = (after - before for after, before in zip(times, self._times))
         self.gaps.append(now - self.last)
         self.ends.append(now)
-        self.last = now
+        self.spent.append((ran, waited, max(0.0, process - ran)))
+        self.last, self._times = now, times
 
 
 def main() -> None:
@@ -221,9 +264,10 @@ def main() -> None:
     # Half way through, the annotator sorts by findings and types a filter: the rows still arrive.
     run_until(loop, lambda: browser.progress_bar.value() >= half_way or finished)
     quiet_stall = ticks.stop()
-    quiet_at = ticks.worst_ends_at()
+    quiet_at, quiet_spent = ticks.worst()
     shown = None if log_painted.at is None else log_painted.at - clock_start
-    opening_part, filling_part = ticks.longest(shown, before=True), ticks.longest(shown, before=False)
+    (opening_part, opening_spent), (filling_part, filling_spent) = (ticks.longest(shown, before=True),
+                                                                    ticks.longest(shown, before=False))
     ticks.start()
     table.horizontalHeader().setSortIndicator(Column.FINDINGS, Qt.SortOrder.AscendingOrder)
     for n in range(1, len("untranscribed") + 1):
@@ -232,18 +276,20 @@ def main() -> None:
     browser.progress_bar.valueChanged.disconnect()
     run_until(loop, lambda: bool(finished))
     busy_stall = ticks.stop()
-    busy_at = ticks.worst_ends_at()
+    busy_at, busy_spent = ticks.worst()
     whole_s = finished[0] - start
     rows, files = browser.model.rowCount(), len({s.file for s in browser.model.summaries})
     print(f"whole list: {whole_s:.1f} s ({rows} rows from {files} files, {browser.count_label.text()!r})")
-    for name, stall, at in (("while filling", quiet_stall, quiet_at),
-                            ("while filling, sorting and filtering", busy_stall, busy_at)):
+    for name, stall, at, spent in (("while filling", quiet_stall, quiet_at, quiet_spent),
+                                   ("while filling, sorting and filtering", busy_stall, busy_at, busy_spent)):
         print(f"GUI-thread stall {name}: longest 10 ms timer gap {stall} ms (target <= {STALL_TARGET_MS} ms) "
-              f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}, ending {at:.2f} s after the open", flush=True)
+              f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}, ending {at:.2f} s after the open; "
+              f"meanwhile {spent}", flush=True)
     print(f"  of which: gaps that began before the opened log's turns were painted "
           f"({'never' if shown is None else f'{log_painted.at - start:.2f} s after the open'}): longest "
-          f"{opening_part} ms; after, the list filling alone: longest {filling_part} ms "
-          f"{'PASS' if filling_part <= STALL_TARGET_MS else 'MISS'}", flush=True)
+          f"{opening_part} ms ({opening_spent})", flush=True)
+    print(f"  and after, the list filling alone: longest {filling_part} ms "
+          f"{'PASS' if filling_part <= STALL_TARGET_MS else 'MISS'} ({filling_spent})", flush=True)
     if stacks is not None:
         stacks.report()
     window.controller.undo_stack.setClean()
