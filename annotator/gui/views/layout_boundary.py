@@ -35,13 +35,20 @@ class LayoutBoundary(QWidget):
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:
-            limits = self._body_limits()
-            if limits != self._limits:
-                self._limits = limits
-                self.setMaximumSize(limits[1])
-                self.updateGeometry()
+            self._pass_on_if_changed()
             return True
         return super().event(event)
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._pass_on_if_changed()  # Qt posts no request to a hidden pane: what changed meanwhile is passed on here
+
+    def _pass_on_if_changed(self) -> None:
+        limits = self._body_limits()
+        if limits != self._limits:
+            self._limits = limits
+            self.setMaximumSize(limits[1])
+            self.updateGeometry()
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
