@@ -71,3 +71,16 @@ def test_a_row_made_ahead_is_made_again_when_its_turn_is_transcribed(qtbot, make
     press(qtbot, window, Key.Key_Return)
     qtbot.waitUntil(lambda: window.navigator.session.turns[row].transcription == "to boston")
     assert model.index(row, Column.TRANSCRIPTION).data() == "to boston"
+
+
+def test_the_rows_ahead_are_made_in_the_next_pass_of_the_event_loop_wherever_the_view_is(qtbot, make_window,
+                                                                                            tmp_path: Path):
+    """Down a session the scroll bar's value is large: the rows must not wait that many milliseconds."""
+    window = open_window(make_window, long_log(tmp_path))
+    table, model = window.table, window.navigator.model
+    settled()
+    table.scrollToBottom()
+    assert table.verticalScrollBar().value() > 250  # rows (ScrollPerItem): the old interval in ms
+    settled()
+    wanted = table.rows_ahead.rows()
+    assert wanted.start > 200 and all(row in model._painted for row in wanted)

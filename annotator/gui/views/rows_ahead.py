@@ -25,7 +25,14 @@ class RowsAhead(QObject):
         self._timer.setSingleShot(True)
         self._timer.setInterval(0)
         self._timer.timeout.connect(self.make_rows)
-        table.verticalScrollBar().valueChanged.connect(self._timer.start)
+        # Not connect(self._timer.start): PySide picks start(int) and makes the signal's value the interval,
+        # so the rows were made a scroll position's worth of milliseconds later (seconds down a long session).
+        scroll_bar = table.verticalScrollBar()
+        scroll_bar.valueChanged.connect(self._soon)
+        scroll_bar.rangeChanged.connect(self._soon)  # the view grew or shrank: other rows are next
+
+    def _soon(self, *_) -> None:
+        self._timer.start()
 
     def rows(self) -> range:
         """The rows shown, and PAGES pages of them on either side."""
