@@ -33,10 +33,14 @@ isolated_offscreen("profile-moves-")
 
 
 def receiver_name(receiver) -> str:
-    """The receiver's class; a plain QWidget (a scroll area's viewport, a graphics view's) by its parent's."""
+    """The receiver's class; a plain QWidget (a scroll area's viewport, a graphics view's, a pane's body inside its
+    LayoutBoundary) by its parent's."""
     name = type(receiver).__name__
     parent = receiver.parent() if name == "QWidget" else None
-    return f"{type(parent).__name__}.viewport" if parent is not None else name
+    if parent is None:
+        return name
+    part = "body" if getattr(parent, "body", None) is receiver else "viewport"
+    return f"{type(parent).__name__}.{part}"
 
 
 class TimedApplication(QApplication):

@@ -14,6 +14,7 @@ from PySide6.QtCore import QThreadPool, Signal
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from annotator.audio.spectrogram import Spectrogram, spectrogram
+from annotator.gui.views.layout_boundary import LayoutBoundary
 from annotator.gui.views.spectrogram import AXIS_WIDTH, SpectrogramView
 from annotator.gui.views.waveform import WaveformView
 from annotator.gui.worker import BackgroundTask, TaskContext
@@ -22,7 +23,7 @@ from annotator.gui.worker import BackgroundTask, TaskContext
 STACKED_MIN_HEIGHT = 230
 
 
-class AudioPanel(QWidget):
+class AudioPanel(LayoutBoundary):
     message_shown = Signal(str)  # the spectrogram could not be worked out, and why
 
     def __init__(self, waveform: WaveformView, parent: QWidget | None = None):
@@ -37,7 +38,7 @@ class AudioPanel(QWidget):
         self._pool.setMaxThreadCount(1)
         self._position: float | None = None
         self._following = False
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self.body)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.setSpacing(2)
         layout.addWidget(waveform, 1)

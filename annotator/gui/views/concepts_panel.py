@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 
 from annotator.gui.typing_router import TAKES_TYPING
 from annotator.gui.undo_commands import SetConcepts, push_if_changed
+from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
 from annotator.gui.views.turn_table_view import PassThroughLineEdit, TranscriptionDelegate
 from annotator.log.concepts import PATH_SEPARATOR, Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import AnnotationChange
@@ -40,7 +41,7 @@ HINT = ("Ctrl+K: edit, starting from the parse · Tab: next cell · Insert: add 
         "Esc: back to the transcription · Ctrl+Enter: store and go on")
 
 
-class ConceptsPanel(QWidget):
+class ConceptsPanel(LayoutBoundary):
     status_reported = Signal(str)  # a line for the status bar
     shown_requested = Signal()  # Ctrl+K: the panel's dock comes to the front
     leave_requested = Signal()  # Escape: the transcription editor takes the focus
@@ -50,9 +51,9 @@ class ConceptsPanel(QWidget):
         self.setObjectName("concepts_panel")
         self.undo_stack = undo_stack
         self._turn: Turn | None = None
-        self.title = QLabel(self)
+        self.title = text_width_free(QLabel(self))
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.parse_label = QLabel(self)
+        self.parse_label = text_width_free(QLabel(self))
         self.parse_label.setTextFormat(Qt.TextFormat.RichText)
         self.parse_table = _slot_table(self, "concepts_parse")
         self.parse_table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -73,7 +74,7 @@ class ConceptsPanel(QWidget):
         frame_row = QHBoxLayout()
         frame_row.addWidget(QLabel("Reference:", self))
         frame_row.addWidget(self.frame_edit, 1)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self.body)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addWidget(self.title)
         layout.addWidget(self.parse_label)

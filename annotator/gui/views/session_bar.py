@@ -7,6 +7,7 @@ import html
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.elements import Session
 from annotator.log.text import SHOWN_ID_CHARS, shorten
@@ -19,7 +20,7 @@ TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody h
 )
 
 
-class SessionBar(QWidget):
+class SessionBar(LayoutBoundary):
     session_chosen = Signal(int)  # index into the document's sessions
     task_completion_chosen = Signal(object)  # "1", "0" or None
 
@@ -46,12 +47,12 @@ class SessionBar(QWidget):
         self.review.setToolTip("Whether the session was reviewed, and by whom (Ctrl+Shift+R)")
         self.review.setContentsMargins(12, 0, 6, 0)
         self.review.setMinimumWidth(1)  # gives way on a narrow screen rather than widen the window
-        self.progress = QLabel(self)
+        self.progress = text_width_free(QLabel(self))  # it changes at every transcription
         self.progress.setObjectName("transcription_progress")
         self.progress.setTextFormat(Qt.TextFormat.RichText)  # always: a text without tags would show its escapes
         self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
 
-        layout = QHBoxLayout(self)
+        layout = QHBoxLayout(self.body)
         layout.setContentsMargins(6, 4, 6, 2)
         layout.addWidget(self.session_label)
         layout.addWidget(self.sessions)

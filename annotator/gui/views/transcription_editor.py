@@ -36,6 +36,7 @@ from annotator.analysis.word_alignment import (
 from annotator.gui.key_passthrough import hand_to_window
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
+from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
 from annotator.gui.views.nbest_pane import NBestPane, alternative_refusal
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
@@ -93,7 +94,7 @@ class TranscriptionTextEdit(QPlainTextEdit):
         super().dragEnterEvent(event)
 
 
-class TranscriptionEditor(QWidget):
+class TranscriptionEditor(LayoutBoundary):
     """Header, text box, and the recognizer's words aligned against what is typed."""
 
     transcription_committed = Signal(object)  # the Turn whose transcription was stored
@@ -107,9 +108,9 @@ class TranscriptionEditor(QWidget):
         self.read_only = False  # the log is open read-only: nothing can be typed
         self._turn: Turn | None = None
 
-        self.title = QLabel(self)
+        self.title = text_width_free(QLabel(self))
         self.title.setTextFormat(Qt.TextFormat.RichText)
-        self.score = QLabel(self)
+        self.score = text_width_free(QLabel(self))
         self.score.setAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         self.text = TranscriptionTextEdit(self)
         self.text.setObjectName("transcription_text")
@@ -132,7 +133,7 @@ class TranscriptionEditor(QWidget):
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
         header.addWidget(self.score)
-        layout = QVBoxLayout(self)
+        layout = QVBoxLayout(self.body)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.addLayout(header)
         # The alternatives beside the text box, not below it: the editor keeps the height it had, and the turn
@@ -169,7 +170,7 @@ class TranscriptionEditor(QWidget):
             return
         self.commit_pending()
         if turn is None or self._turn is None or turn.session != self._turn.session:
-            self.setMinimumHeight(0)  # another session grows the editor to its own longest n-best list
+            self.setMinimumSize(0, 0)  # another session grows the editor to its own longest n-best list
         self._turn = turn
         self._reflect()
 
@@ -209,11 +210,14 @@ class TranscriptionEditor(QWidget):
         self.pending_text_changed.emit()
 
     def _keep_height(self) -> None:
-        """Grow to what the turn shown needs (a longer n-best list), never shrink back on the next turn of the
-        session: the turn table above would change height at every move, and be laid out and repainted whole."""
-        needed = self.minimumSizeHint().height()
-        if needed > self.minimumHeight():
-            self.setMinimumHeight(needed)
+        """Grow to what the turn shown needs (a longer n-best list, a longer word in the diff), never shrink back on
+        the next turn of the session: the turn table above would change height at every move, and be laid out and
+        repainted whole, and the window would be laid out again (see LayoutBoundary)."""
+        needed = self.minimumSizeHint()
+        if needed.height() > self.minimumHeight():
+            self.setMinimumHeight(needed.height())
+        if needed.width() > self.minimumWidth():
+            self.setMinimumWidth(needed.width())
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         """Reflect a change made elsewhere (table cell, undo) unless the annotator is typing here."""

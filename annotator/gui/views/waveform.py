@@ -14,6 +14,7 @@ from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
 from annotator.gui.theme import theme_changes, theme_colour
+from annotator.gui.views.layout_boundary import text_width_free
 from annotator.gui.views.time_axis import (
     TimeAxisItem,
     TimeViewBox,
@@ -51,7 +52,7 @@ class WaveformView(QWidget):
         self.cursor_line = add_cursor_line(self.view_box)
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
-        self.message_label = QLabel(DEFAULT_MESSAGE)
+        self.message_label = text_width_free(QLabel(DEFAULT_MESSAGE))
         self.message_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.message_label.setWordWrap(True)
         self.message_label.setAutoFillBackground(True)
