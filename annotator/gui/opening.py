@@ -27,6 +27,7 @@ from annotator.analysis.metrics_live import LiveMetrics
 from annotator.errors import AnnotatorError, LogReadError
 from annotator.gui.typing_during_load import InputBlocker, deliver
 from annotator.gui.worker import BackgroundTask, TaskContext
+from annotator.log.audio_refs import AudioResolver
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 from annotator.log.gc_pause import gc_paused
@@ -43,9 +44,10 @@ PROGRESS_STEPS, READ_SHARE = 1000, 0.9
 PREPARE_AFTER_PAINT_TURNS = 1000
 
 Outcome = LogDocument | AnnotatorError | None  # None: cancelled
-# What the worker hands over: the document, and what it prepared of the session shown first (None: nothing
-# prepared, that session's panes are made after the first paint when it is long).
-Loaded = tuple[LogDocument, "PreparedSession | None"]
+# What the worker hands over: the document, what it prepared of the session shown first (None: nothing
+# prepared, that session's panes are made after the first paint when it is long), and the resolver of the
+# log's audio with its folder walked (a folder of thousands of files takes a while).
+Loaded = tuple[LogDocument, "PreparedSession | None", AudioResolver]
 
 
 @dataclass(frozen=True)
@@ -102,26 +104,31 @@ def _load_with_first_facts(path: Path, session_id: str | None,
         return error
     except OSError as error:  # a read failing half way (the open itself is already a LogReadError)
         return LogReadError(path, error.strerror or str(error))
+    audio = AudioResolver(document.folder)
+    audio.index_folder()
     if context.cancelled() or not document.sessions:
-        return None if context.cancelled() else (document, None)
+        return None if context.cancelled() else (document, None, audio)
     session = document.session(session_id) if session_id is not None else None
     session = session or document.sessions[0]
     if len(session.turns) >= PREPARE_AFTER_PAINT_TURNS:
         # The window shows once the log is parsed: the rows it paints make their own facts, and the panes'
         # worker makes the whole session's (1.8 s at 70,000 turns), with its metrics and timeline.
-        return None if context.cancelled() else (document, None)
+        return None if context.cancelled() else (document, None, audio)
     context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
                      f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
     prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
-    return None if context.cancelled() else (document, prepared)
+    return None if context.cancelled() else (document, prepared, audio)
 
 
 class LogOpener(QObject):
     """Loads one log at a time in the background for the window WINDOW (see the module's docstring)."""
 
     progressed = Signal(int, int, str)  # what the progress dialog shows: done, total, label
+    # The AudioResolver of the log just loaded, its folder walked on the worker: said before load() returns, so
+    # that the first turn's audio is found without a walk on the GUI thread.
+    audio_indexed = Signal(object)
 
     def __init__(self, window: QWidget):
         super().__init__(window)
@@ -172,7 +179,8 @@ class LogOpener(QObject):
             task.cancel()
             return None
         if isinstance(result, tuple):
-            document, self._prepared = result
+            document, self._prepared, audio = result
+            self.audio_indexed.emit(audio)
             return document
         return result
 

@@ -129,6 +129,7 @@ class Workspace(QObject):
             c.annotation_changed.connect(view.on_annotation_changed)
         self._connect_concepts()
         c.document_opened.connect(self._document_opened)
+        c.opener.audio_indexed.connect(p.use_resolver)
         c.document_closed.connect(lambda: self.findings.set_findings([]))
         c.document_saved.connect(lambda _path: self._document_saved())
         self.browser.session_activated.connect(self._session_activated)
