@@ -137,7 +137,8 @@ class Navigator(QObject):
             self.select_row(min(max(turn_index, 0), len(session.turns) - 1), focus_editor=True)
         else:
             self._on_current_row_changed(QModelIndex(), QModelIndex())
-        self.session_selected.emit(session)
+        # Opening a log, the session's views are filled in a later pass than the turns (gui/hand_over_passes.py).
+        self.controller.after_hand_over.later("session views", lambda: self.session_selected.emit(session))
 
     def _reflect_session(self) -> None:
         session = self.session
@@ -223,7 +224,7 @@ class Navigator(QObject):
         self.editor.set_turn(turn)
         if turn is not None and self.document is not None:
             self.position_writer.note(self.document.path, LastPosition(turn.session.id, turn.index))
-        self.turn_selected.emit(turn)
+        self.controller.after_hand_over.later("turn views", lambda: self.turn_selected.emit(turn))
 
     def _on_row_activated(self, _index: QModelIndex) -> None:
         self._focus_editor_if_transcribable()
