@@ -26,6 +26,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
 from annotator.gui.position_writer import PositionWriter
+from annotator.gui.session_panes import is_long
 from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
 from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
@@ -130,6 +131,10 @@ class Navigator(QObject):
         self.editor.set_turn(None)  # commits typing for the session left
         self.session = session
         self.facts_wait.follow(session)
+        if session is not None and is_long(session):
+            # Its doubts are made on the panes' worker, which an open starts in a later pass: until then the
+            # doubt strip the turns are first painted with stays blank, or that paint made every turn's facts.
+            self.model.doubts_pending = True
         self.model.set_session(session)
         self.session_bar.show_session(index)
         self._reflect_session()
