@@ -237,7 +237,8 @@ class Workspace(QObject):
     def _validate_opened(self, document: LogDocument | None) -> None:
         self._validation_start = None
         if document is not None and document is self.navigator.document:
-            self._validate_in_background(document)
+            # Not before the open's last pass either (gui/hand_over_passes.py): the timeline's first paint comes then.
+            self.controller.after_hand_over.later("validation", lambda: self._validate_in_background(document))
 
     def _validate_in_background(self, document: LogDocument) -> None:
         """Validate the file as saved in a worker (its own parse: the GUI's tree is never shared

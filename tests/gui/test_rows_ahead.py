@@ -36,6 +36,9 @@ def settled() -> None:
 
 def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
     window = open_window(make_window, long_log(tmp_path))
+    # The panes' worker (started after the open's passes) ends while the test pages otherwise: not between the
+    # rows made ahead and their paint.
+    qtbot.waitUntil(lambda: not window.workspace.panes.computing, timeout=60000)
     table, model = window.table, window.navigator.model
     table.setFocus()
     window.navigator.select_row(100)  # past the rows the table measures its columns on (MEASURED_ROWS)
