@@ -147,8 +147,13 @@ class Navigator(QObject):
 
     def _reflect_session(self) -> None:
         session = self.session
-        self.session_bar.show_task_completion(session.task_completion if session is not None else None)
-        self.session_bar.show_review(session_reviewer(session.el) if session is not None else None)
+        marks = self.controller.opener.take_marks(session) if session is not None else None  # read as it loaded
+        if marks is not None:
+            self.session_bar.show_task_completion(marks.task_completion)
+            self.session_bar.show_review(marks.reviewer)
+        else:
+            self.session_bar.show_task_completion(session.task_completion if session is not None else None)
+            self.session_bar.show_review(session_reviewer(session.el) if session is not None else None)
         if self.document is None:
             self.session_bar.show_no_log(NO_LOG_TEXT)
         else:
