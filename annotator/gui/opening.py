@@ -45,10 +45,10 @@ PROGRESS_STEPS, READ_SHARE = 1000, 0.9
 PREPARE_AFTER_PAINT_TURNS = 1000
 
 Outcome = LogDocument | AnnotatorError | None  # None: cancelled
-# What the worker hands over: the document, what it prepared of the session shown first (None: nothing
-# prepared, that session's panes are made after the first paint when it is long), and the resolver of the
-# log's audio with its folder walked (a folder of thousands of files takes a while), and the session bar's marks
-# of the session shown first.
+# What the worker hands over: the document; what it prepared of the session shown first (None: nothing
+# prepared, that session's panes are made after the first paint when it is long); the resolver of the log's
+# audio, its folder walked (a folder of thousands of files takes a while); the session bar's marks of the
+# session shown first (None: the log has no session).
 Loaded = tuple[LogDocument, "PreparedSession | None", AudioResolver, "SessionMarks | None"]
 
 
@@ -88,9 +88,10 @@ class _Cancelled(Exception):
 
 def load_with_first_facts(path: Path, session_id: str | None,
                           context: TaskContext) -> Loaded | AnnotatorError | None:
-    """On the worker: parse PATH reporting bytes read, then compute the turn facts of the session the
-    window will show first (SESSION_ID, else the first), and its metrics and timeline, unless it is long
-    (PREPARE_AFTER_PAINT_TURNS: then all three are the panes' worker's). None once cancelled.
+    """On the worker: parse PATH reporting bytes read, walk its folder for audio, then read the session bar's
+    marks of the session the window will show first (SESSION_ID, else the first) and compute its turn facts,
+    metrics and timeline, unless it is long (PREPARE_AFTER_PAINT_TURNS: then the last three are the panes'
+    worker's). None once cancelled.
 
     The cycle collector is paused meanwhile: the load makes millions of objects that all survive, and
     each full collection walks them all holding the GIL, which froze the window for 0.6-1.4 s at a
