@@ -26,6 +26,7 @@ from PySide6.QtWidgets import QFileDialog, QWidget
 
 from annotator.errors import AnnotatorError
 from annotator.gui.guarded_undo_stack import GuardedUndoStack
+from annotator.gui.hand_over_passes import HandOverPasses
 from annotator.gui.log_paths import resolve_log_path, same_file
 from annotator.gui.message_box import Button, Icon, ask, show_error
 from annotator.gui.opening import LogOpener
@@ -62,6 +63,7 @@ class DocumentController(QObject):
         self.open_guard: OpenGuard | None = None
         self.team_work: TeamWork | None = None  # the annotator's work in team mode, saved to their own file
         self.opener = LogOpener(parent_widget)
+        self.after_hand_over = HandOverPasses()  # what an open shows after the turns (gui/hand_over_passes.py)
         # Widgets holding typing not yet committed register a function storing it; it runs
         # before every save, export, close or open, so no keystroke is lost.
         self.pending_edit_flushers: list[Callable[[], object]] = []
@@ -132,11 +134,15 @@ class DocumentController(QObject):
         return True
 
     def refuse_while_opening(self) -> bool:
-        """True (and said in the status bar) while a log is being read: nothing may open, close or save meanwhile."""
-        if not self.opener.busy:
-            return False
-        self.status_reported.emit(f"Still opening {self.opener.target.name}: wait for it, or Cancel it (Esc)")
-        return True
+        """True (and said in the status bar) while a log is being read or its views filled after the hand-over:
+        nothing may open, close or save meanwhile."""
+        if self.opener.busy:
+            self.status_reported.emit(f"Still opening {self.opener.target.name}: wait for it, or Cancel it (Esc)")
+            return True
+        if self.after_hand_over.collecting:
+            self.status_reported.emit(f"Still showing {self.document.path.name}: wait for it")
+            return True
+        return False
 
     def may_close(self) -> bool:
         """Asked before the window closes: not while a log is being read, and not over unsaved work."""
@@ -176,8 +182,15 @@ class DocumentController(QObject):
     def _replace_document(self, document: LogDocument | None, read_only: bool = False,
                           team_work: TeamWork | None = None) -> None:
         previous = self.document
-        self._show_document(document, read_only, team_work)
-        hand_over_document(previous, document)  # docs/architecture.md, "Opening a log"
+        if document is not None:
+            self.after_hand_over.begin()
+            # The keys typed while the log was read go to the editor the first pass shows, before the other views.
+            self.after_hand_over.later("typed keys", self.opener.deliver_typed)
+        try:
+            self._show_document(document, read_only, team_work)
+            self.after_hand_over.run()
+        finally:
+            hand_over_document(previous, document)  # docs/architecture.md, "Opening a log"
 
     def _show_document(self, document: LogDocument | None, read_only: bool, team_work: TeamWork | None) -> None:
         if self.document is not None:

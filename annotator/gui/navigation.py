@@ -26,6 +26,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
 from annotator.gui.position_writer import PositionWriter
+from annotator.gui.session_panes import is_long
 from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings, LastPosition
 from annotator.gui.typing_router import TypingRouter
 from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
@@ -130,6 +131,10 @@ class Navigator(QObject):
         self.editor.set_turn(None)  # commits typing for the session left
         self.session = session
         self.facts_wait.follow(session)
+        if session is not None and is_long(session):
+            # Its doubts are made on the panes' worker, which an open starts in a later pass: until then the
+            # doubt strip the turns are first painted with stays blank, or that paint made every turn's facts.
+            self.model.doubts_pending = True
         self.model.set_session(session)
         self.session_bar.show_session(index)
         self._reflect_session()
@@ -137,12 +142,18 @@ class Navigator(QObject):
             self.select_row(min(max(turn_index, 0), len(session.turns) - 1), focus_editor=True)
         else:
             self._on_current_row_changed(QModelIndex(), QModelIndex())
-        self.session_selected.emit(session)
+        # Opening a log, the session's views are filled in a later pass than the turns (gui/hand_over_passes.py).
+        self.controller.after_hand_over.later("session views", lambda: self.session_selected.emit(session))
 
     def _reflect_session(self) -> None:
         session = self.session
-        self.session_bar.show_task_completion(session.task_completion if session is not None else None)
-        self.session_bar.show_review(session_reviewer(session.el) if session is not None else None)
+        marks = self.controller.opener.take_marks(session) if session is not None else None  # read as it loaded
+        if marks is not None:
+            self.session_bar.show_task_completion(marks.task_completion)
+            self.session_bar.show_review(marks.reviewer)
+        else:
+            self.session_bar.show_task_completion(session.task_completion if session is not None else None)
+            self.session_bar.show_review(session_reviewer(session.el) if session is not None else None)
         if self.document is None:
             self.session_bar.show_no_log(NO_LOG_TEXT)
         else:
@@ -223,7 +234,7 @@ class Navigator(QObject):
         self.editor.set_turn(turn)
         if turn is not None and self.document is not None:
             self.position_writer.note(self.document.path, LastPosition(turn.session.id, turn.index))
-        self.turn_selected.emit(turn)
+        self.controller.after_hand_over.later("turn views", lambda: self.turn_selected.emit(turn))
 
     def _on_row_activated(self, _index: QModelIndex) -> None:
         self._focus_editor_if_transcribable()

@@ -27,8 +27,10 @@ from annotator.analysis.metrics_live import LiveMetrics
 from annotator.errors import AnnotatorError, LogReadError
 from annotator.gui.typing_during_load import InputBlocker, deliver
 from annotator.gui.worker import BackgroundTask, TaskContext
+from annotator.log.audio_refs import AudioResolver
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
+from annotator.log.flags import session_reviewer
 from annotator.log.gc_pause import gc_paused
 from annotator.log.loading import parse_log_file
 from annotator.log.text import SHOWN_ID_CHARS, shorten
@@ -43,24 +45,41 @@ PROGRESS_STEPS, READ_SHARE = 1000, 0.9
 PREPARE_AFTER_PAINT_TURNS = 1000
 
 Outcome = LogDocument | AnnotatorError | None  # None: cancelled
-# What the worker hands over: the document, and what it prepared of the session shown first (None: nothing
-# prepared, that session's panes are made after the first paint when it is long).
-Loaded = tuple[LogDocument, "PreparedSession | None"]
+# What the worker hands over: the document; what it prepared of the session shown first (None: nothing
+# prepared, that session's panes are made after the first paint when it is long); the resolver of the log's
+# audio, its folder walked (a folder of thousands of files takes a while); the session bar's marks of the
+# session shown first (None: the log has no session).
+Loaded = tuple[LogDocument, "PreparedSession | None", AudioResolver, "SessionMarks | None"]
 
 
 @dataclass(frozen=True)
-class PreparedSession:
-    """What the views show first of SESSION, computed on the worker at the document's REVISION."""
+class _OfSession:
+    """Something computed of SESSION on the worker, at the document's REVISION."""
 
     session: Session
     revision: int
-    metrics: LiveMetrics
-    timeline: TimelineData
 
     def is_for(self, session: Session) -> bool:
         """Still right for SESSION: the same session of the same document, which nothing has changed since."""
         return (session.document is self.session.document and session.index == self.session.index
                 and session.document.revision == self.revision)
+
+
+@dataclass(frozen=True)
+class PreparedSession(_OfSession):
+    """What the views show first of SESSION."""
+
+    metrics: LiveMetrics
+    timeline: TimelineData
+
+
+@dataclass(frozen=True)
+class SessionMarks(_OfSession):
+    """The session bar's task completion and reviewer of SESSION: each a walk over the session's children on
+    the GUI thread (15 ms apiece at 70,000 turns)."""
+
+    task_completion: str | None
+    reviewer: str | None
 
 
 class _Cancelled(Exception):
@@ -69,9 +88,10 @@ class _Cancelled(Exception):
 
 def load_with_first_facts(path: Path, session_id: str | None,
                           context: TaskContext) -> Loaded | AnnotatorError | None:
-    """On the worker: parse PATH reporting bytes read, then compute the turn facts of the session the
-    window will show first (SESSION_ID, else the first), and its metrics and timeline, unless it is long
-    (PREPARE_AFTER_PAINT_TURNS: then all three are the panes' worker's). None once cancelled.
+    """On the worker: parse PATH reporting bytes read, walk its folder for audio, then read the session bar's
+    marks of the session the window will show first (SESSION_ID, else the first) and compute its turn facts,
+    metrics and timeline, unless it is long (PREPARE_AFTER_PAINT_TURNS: then the last three are the panes'
+    worker's). None once cancelled.
 
     The cycle collector is paused meanwhile: the load makes millions of objects that all survive, and
     each full collection walks them all holding the GIL, which froze the window for 0.6-1.4 s at a
@@ -102,26 +122,34 @@ def _load_with_first_facts(path: Path, session_id: str | None,
         return error
     except OSError as error:  # a read failing half way (the open itself is already a LogReadError)
         return LogReadError(path, error.strerror or str(error))
+    audio = AudioResolver(document.folder)
+    audio.index_folder()
     if context.cancelled() or not document.sessions:
-        return None if context.cancelled() else (document, None)
+        return None if context.cancelled() else (document, None, audio, None)
     session = document.session(session_id) if session_id is not None else None
     session = session or document.sessions[0]
+    # The index of the session-level transcriptions, which the first rows' facts read (18 ms at 70,000 turns).
+    document.facts_cache.session_level_annotation(session, None)
+    marks = SessionMarks(session, document.revision, session.task_completion, session_reviewer(session.el))
     if len(session.turns) >= PREPARE_AFTER_PAINT_TURNS:
         # The window shows once the log is parsed: the rows it paints make their own facts, and the panes'
         # worker makes the whole session's (1.8 s at 70,000 turns), with its metrics and timeline.
-        return None if context.cancelled() else (document, None)
+        return None if context.cancelled() else (document, None, audio, marks)
     context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
                      f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
     prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
-    return None if context.cancelled() else (document, prepared)
+    return None if context.cancelled() else (document, prepared, audio, marks)
 
 
 class LogOpener(QObject):
     """Loads one log at a time in the background for the window WINDOW (see the module's docstring)."""
 
     progressed = Signal(int, int, str)  # what the progress dialog shows: done, total, label
+    # The AudioResolver of the log just loaded, its folder walked on the worker: said before load() returns, so
+    # that the first turn's audio is found without a walk on the GUI thread.
+    audio_indexed = Signal(object)
 
     def __init__(self, window: QWidget):
         super().__init__(window)
@@ -130,6 +158,7 @@ class LogOpener(QObject):
         self.target: Path | None = None  # the log being read, while one is
         self.dialog: QProgressDialog | None = None
         self._prepared: PreparedSession | None = None
+        self._marks: SessionMarks | None = None
         self._typed: list[QKeyEvent] = []  # the keys typed during the last load, until deliver_typed()
         # A thread of its own: on the shared pool an open would queue behind a corpus scan or a
         # validation, with the window taking no keys meanwhile.
@@ -172,7 +201,8 @@ class LogOpener(QObject):
             task.cancel()
             return None
         if isinstance(result, tuple):
-            document, self._prepared = result
+            document, self._prepared, audio, self._marks = result
+            self.audio_indexed.emit(audio)
             return document
         return result
 
@@ -180,6 +210,11 @@ class LogOpener(QObject):
         """What the worker computed for SESSION, once, if it still holds; None otherwise."""
         prepared, self._prepared = self._prepared, None
         return prepared if prepared is not None and prepared.is_for(session) else None
+
+    def take_marks(self, session: Session) -> SessionMarks | None:
+        """The session bar's marks of SESSION read by the worker, once, if they still hold; None otherwise."""
+        marks, self._marks = self._marks, None
+        return marks if marks is not None and marks.is_for(session) else None
 
     def deliver_typed(self) -> None:
         """Give the keys typed during the last load to the widget that has the focus now (once)."""

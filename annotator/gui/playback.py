@@ -91,6 +91,10 @@ class Playback(QObject):
         except AnnotatorError as error:
             return None, f"turn {turn.id}: {error}"
 
+    def use_resolver(self, resolver: AudioResolver) -> None:
+        """Resolve the audio of the logs in RESOLVER's folder with it (its folder walked already, off the GUI thread)."""
+        self._resolvers[str(resolver.folder)] = resolver
+
     def _resolver(self, turn: Turn) -> AudioResolver:
         folder = turn.session.document.folder
         key = str(folder)

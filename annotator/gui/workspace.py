@@ -129,6 +129,7 @@ class Workspace(QObject):
             c.annotation_changed.connect(view.on_annotation_changed)
         self._connect_concepts()
         c.document_opened.connect(self._document_opened)
+        c.opener.audio_indexed.connect(p.use_resolver)
         c.document_closed.connect(lambda: self.findings.set_findings([]))
         c.document_saved.connect(lambda _path: self._document_saved())
         self.browser.session_activated.connect(self._session_activated)
@@ -236,7 +237,8 @@ class Workspace(QObject):
     def _validate_opened(self, document: LogDocument | None) -> None:
         self._validation_start = None
         if document is not None and document is self.navigator.document:
-            self._validate_in_background(document)
+            # Not before the open's last pass either (gui/hand_over_passes.py): the timeline's first paint comes then.
+            self.controller.after_hand_over.later("validation", lambda: self._validate_in_background(document))
 
     def _validate_in_background(self, document: LogDocument) -> None:
         """Validate the file as saved in a worker (its own parse: the GUI's tree is never shared

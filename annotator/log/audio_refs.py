@@ -59,8 +59,8 @@ class AudioResolver:
     def __init__(self, log_folder: Path):
         self.folder = log_folder.resolve()
         self._folder_text = str(self.folder)  # joined with a path per turn: a Path would be converted each time
-        self._names: set[str] | None = None
-        self._by_name: dict[str, list[Path]] | None = None
+        self._roots: dict[str, list[str]] | None = None  # file name -> the folders under the folder holding one
+        self._by_name: dict[str, list[Path]] = {}  # file name -> its regular files inside the folder, once looked up
 
     def resolve(self, turn: Turn, direction: str) -> AudioRef | None:
         data = turn.audio_data(direction)
@@ -77,13 +77,13 @@ class AudioResolver:
             return Located(None, "the audio path holds a NUL character; not opened", True)
         candidate = written if os.path.isabs(written) else os.path.join(self._folder_text, written)
         name = _file_name(written)
-        if not _exists(candidate) and name not in self._file_names():
+        if not _exists(candidate) and name not in self.index_folder():
             # The shortcut: not where written, and no file of that name to find.
             return self._unfound(written, None)
         checked = self._check(candidate, written)
         if checked is not None and checked.path is not None:
             return checked
-        matches = self._index().get(name, []) if name else []
+        matches = self._files_named(name) if name else []
         if matches:
             return Located(matches[0], None)
         return self._unfound(written, checked)
@@ -112,23 +112,30 @@ class AudioResolver:
             return Located(None, f"audio path {written!r} is not a regular file (a device or pipe?); not opened", True)
         return Located(real, None)
 
-    def _file_names(self) -> set[str]:
-        """The name of every file under the folder (folders, links and all: only to rule names out)."""
-        if self._names is None:
-            self._names = {name for _root, _dirs, files in os.walk(self.folder) for name in files}
-        return self._names
-
-    def _index(self) -> dict[str, list[Path]]:
-        if self._by_name is None:
-            self._by_name = {}
+    def index_folder(self) -> dict[str, list[str]]:
+        """Where each file name is under the folder (folders, links and all: only to rule names out or find
+        the candidates), from one walk of the folder, made on the first call. The window makes it on the
+        opening worker: on the GUI thread, the walk of a big folder stalled the first turn's audio."""
+        if self._roots is None:
+            roots: dict[str, list[str]] = {}
             for root, _dirs, files in os.walk(self.folder):
                 for name in files:
-                    path = Path(root, name)
-                    if path.is_file() and path.resolve().is_relative_to(self.folder):
-                        self._by_name.setdefault(name, []).append(path.resolve())
-            for paths in self._by_name.values():
-                paths.sort(key=lambda p: (len(p.parts), str(p)))
-        return self._by_name
+                    roots.setdefault(name, []).append(root)
+            self._roots = roots
+        return self._roots
+
+    def _files_named(self, name: str) -> list[Path]:
+        """The regular files called NAME inside the folder, the shallowest first."""
+        found = self._by_name.get(name)
+        if found is None:
+            found = []
+            for root in self.index_folder().get(name, ()):
+                path = Path(root, name)
+                if path.is_file() and path.resolve().is_relative_to(self.folder):
+                    found.append(path.resolve())
+            found.sort(key=lambda p: (len(p.parts), str(p)))
+            self._by_name[name] = found
+        return found
 
 
 def _exists(path: str) -> bool:

@@ -1,6 +1,7 @@
 """GUI benchmark: where the GUI thread's time goes from the opening worker's hand-over to the turn table's first paint.
 
-Run on demand: `python tests/benchmarks/bench_handover.py [--mb 100] [--shape many|one] [STEP ...]`. Prints the
+Run on demand: `python tests/benchmarks/bench_handover.py [--mb 100] [--shape many|one] [--log PATH] [STEP ...]`
+(--log: that log instead, e.g. a 70k-turn session). Prints the
 GUI thread's CPU time and the wall time of each STEP (module.Class.method; a default list of the hand-over's
 steps), and, per event type and receiver class, the CPU time Qt spent delivering the paints, layouts,
 timers and queued calls (a QApplication.notify timer); then the longest gap between 10 ms timer ticks.
@@ -86,6 +87,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=100)
     parser.add_argument("--shape", default="many", choices=sorted(bench_gui.SHAPES))
+    parser.add_argument("--log", type=Path, help="open this log instead of the generated one")
     parser.add_argument("steps", nargs="*", default=STEPS, help="module.Class.method to time")
     args = parser.parse_args()
     TimedApplication(sys.argv[:1])  # before build_window connects its signals: the wrapped methods are connected
@@ -95,7 +97,7 @@ def main() -> None:
     window = bench_gui.build_window()
     window.show()
     app.processEvents()
-    path = bench_gui.cached_big_log(args.mb, bench_gui.SHAPES[args.shape])
+    path = args.log or bench_gui.cached_big_log(args.mb, bench_gui.SHAPES[args.shape])
     bench_gui.bare_parse(path)  # as bench_gui does before it opens: the same memory state
     load, handed = opening.LogOpener.load, {}
 
@@ -118,6 +120,9 @@ def main() -> None:
     print(f"{path.name}: hand-over to open_path's return {(returned - handed['wall']) * 1000:.0f} ms; to the paint "
           f"{(time.perf_counter() - handed['wall']) * 1000:.0f} ms wall, GUI-thread CPU "
           f"{(time.thread_time() - handed['cpu']) * 1000:.0f} ms; longest timer gap {watch.longest_ms():.0f} ms")
+    handed_ms = watch.now() - (time.perf_counter() - handed["wall"]) * 1000
+    print("  timer gaps from the hand-over on (ms): "
+          + " ".join(f"{gap:.0f}" for end, gap in watch.gaps if end >= handed_ms and gap > bench_gui.STALL_TICK_MS * 1.5))
     for step, cpu, wall in _State.steps:
         print(f"  {step:55s} CPU {cpu:6.1f} ms  wall {wall:6.1f} ms")
     for name, (count, cpu) in sorted(_State.events.items(), key=lambda item: -item[1][1])[:12]:
