@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
+
 REPO = Path(__file__).resolve().parents[2]
 
 
@@ -42,3 +44,18 @@ def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, r
     assert gc.get_freeze_count() > 0
     assert window.controller.close_document()
     assert gc.get_freeze_count() == 0
+
+
+def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collectors_walks(make_window, qtbot,
+                                                                                        long_log):  # noqa: F811
+    """The worker makes every turn's facts after the paint; left young, the GUI thread's collector walked them at
+    its next tick (200-400 ms at 70,000 turns)."""
+    from annotator.log.turn_facts import TurnFacts
+
+    window = make_window()
+    assert window.navigator.open_path(long_log)
+    qtbot.waitUntil(lambda: not window.workspace.panes.computing, timeout=120_000)
+    turns = len(window.navigator.session.turns)
+    assert window.controller.document.facts_cache.untranscribed_ready(window.navigator.session)
+    young = sum(isinstance(thing, TurnFacts) for thing in gc.get_objects())
+    assert young < turns // 10, f"{young} of {turns} turns' facts left for the collector to walk"
