@@ -25,3 +25,8 @@ def wait_for_validation(app: QApplication, window) -> None:
 
 def wait_for_panes(app: QApplication, window) -> None:
     events_until(app, lambda: not window.workspace.panes.computing)
+
+
+def wait_for_journal_baseline(app: QApplication, window) -> None:
+    """The recovery journal's reading of the file's values, in slices on the GUI thread after an open."""
+    events_until(app, lambda: window.recovery.journal is None or window.recovery.journal.baseline.ready)
