@@ -10,7 +10,7 @@ as the annotator does (File > Open on a folder: navigator.open_path), and the ru
   first rows shown: from open_path until the Sessions table has painted rows      target < 1 s
   whole list:       until the scan finished (every file's rows listed)            for information
   GUI-thread stall: the longest gap between ticks of a 10 ms QTimer while filling, from the
-                    return of open_path (which opens the corpus's first log, not the browser's work)  target <= 100 ms;
+                    call of open_path (which also opens the corpus's first log)                  target <= 100 ms;
                     split into the gaps that began before the opened log's turns were painted (the
                     opening's hand-over and first paint, with the scan starting beside it) and those after
                     (the list filling)
@@ -251,11 +251,13 @@ def main() -> None:
     stacks = StallStacks(ticks) if args.stacks else None
     log_painted = PaintedAt(window.navigator.table.viewport(), lambda: window.controller.document is not None)
 
+    # The ticks run from before open_path: it shows the first log (its hand-over's passes and first paint run in
+    # its event loop) beside the scan starting, and that is the opening the stall counts.
+    ticks.start()
     start = time.perf_counter()
     clock_start = start - ticks.clock.elapsed() / 1000  # perf_counter when the ticks' clock read 0
     window.navigator.open_path(folder)  # announces the corpus (the scan starts), then opens its first log
     opened_s = time.perf_counter() - start
-    ticks.start()
     run_until(loop, lambda: first.at is not None)
     first_s = first.at - start
     print(f"first rows shown: {first_s:.3f} s (target < 1 s) {'PASS' if first_s < 1 else 'MISS'}; of which "
