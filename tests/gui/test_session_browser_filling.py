@@ -15,14 +15,20 @@ from tests.gui.conftest import close_window, current_summary, press
 from tests.gui.test_session_browser import BROKEN, many_logs
 
 COPIES = 17  # of each of the three sample logs: 51 logs, and an unreadable one
+# Enough that the scan still goes on once a test has sorted, filtered and selected: with 17 copies a quiet
+# machine's scan once ended before a busy test's clicks did.
+SORTING_COPIES = 80
+
+
+def corpus_of(folder: Path, sample_logs: list[Path], copies: int) -> Path:
+    many_logs(folder, sample_logs, copies=copies)
+    (folder / "zz-unreadable.xml").write_bytes(BROKEN)  # last: the window opens the corpus's first log
+    return folder
 
 
 @pytest.fixture
 def big_corpus(tmp_path: Path, sample_logs: list[Path]) -> Path:
-    folder = tmp_path / "corpus"
-    many_logs(folder, sample_logs, copies=COPIES)
-    (folder / "zz-unreadable.xml").write_bytes(BROKEN)  # last: the window opens the corpus's first log
-    return folder
+    return corpus_of(tmp_path / "corpus", sample_logs, COPIES)
 
 
 def scan_in(qtbot, window, folder: Path):
@@ -85,11 +91,13 @@ def test_cancel_stops_the_window_scan_and_keeps_the_rows_read(qtbot, make_window
     close_window(window)
 
 
-def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_window, big_corpus: Path):
-    (big_corpus / "batch00" / "travel-20261121-001-hublog.xml").unlink()  # the window opens an untranscribed log
+def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_window, tmp_path: Path,
+                                                                     sample_logs: list[Path]):
+    corpus = corpus_of(tmp_path / "corpus", sample_logs, SORTING_COPIES)
+    (corpus / "batch00" / "travel-20261121-001-hublog.xml").unlink()  # the window opens an untranscribed log
     window = make_window()
     browser = window.workspace.browser
-    window.navigator.open_path(big_corpus)
+    window.navigator.open_path(corpus)
     qtbot.waitUntil(lambda: browser.model.rowCount() >= 3, timeout=30000)
     assert browser.is_scanning, "the corpus is big enough to sort and filter while it is read"
     click_header(qtbot, browser, Column.TURNS)
@@ -114,7 +122,7 @@ def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_
         assert all(s.n_untranscribed > 0 for s in rows)
         assert selected == picked, "the selection stays on the session the annotator chose"
     untranscribed = [s for s in browser.model.summaries if s.problem is None and s.n_untranscribed > 0]
-    assert len(shown(browser)) == len(untranscribed) == 2 * COPIES  # the logs 002 and 003 are untranscribed
+    assert len(shown(browser)) == len(untranscribed) == 2 * SORTING_COPIES  # the logs 002 and 003 are untranscribed
     close_window(window)
 
 
