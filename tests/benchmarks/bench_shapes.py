@@ -3,6 +3,9 @@
     python tests/benchmarks/bench_shapes.py              # 10 MB logs
     python tests/benchmarks/bench_shapes.py --mb 100     # the size of the other benchmarks
 
+Operations: open, info, validate, export in every format (CSV, Parquet, ConvLab, DialBB, LM Challenge
+JSONL and text, sclite, human annotations), markers, extract, fold and save.
+
 Two logs of the same size from big_log.py: "many" holds sessions of a dozen turns (about 20
 sessions per MB), "one" holds every turn in a single GC_SESSION (about 280 turns per MB). Each
 operation runs on both, each run in a fresh child process, after a bare lxml parse of each as the
@@ -105,7 +108,30 @@ def op_save(path: Path, out: Path) -> None:
     doc.save(out / "saved.xml")
 
 
-OPERATIONS = [op_open, op_info, op_validate, op_export_csv, op_markers, op_extract, op_fold, op_save]
+def _export_through_the_command(fmt: str, output: str):
+    """`annotator export LOG --to FMT -o OUT/OUTPUT`, as a user runs it (one job: the log is one file)."""
+
+    def op(path: Path, out: Path) -> None:
+        import contextlib
+        import io
+
+        from annotator.cli.main import main
+
+        said = io.StringIO()  # a line per session some formats skip: thousands, not a result
+        with contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
+            status = main(["export", str(path), "--to", fmt, "-o", str(out / output), "--jobs", "1"])
+        assert status == 0, f"export --to {fmt} failed: {said.getvalue()[-500:]}"
+
+    op.__name__ = f"op_export_{fmt.replace('-', '_')}"
+    return op
+
+
+# Every other format `annotator export` writes (CSV is op_export_csv, the streaming path itself).
+EXPORTS = [_export_through_the_command(fmt, output) for fmt, output in (
+    ("parquet", "parquet"), ("convlab", "convlab"), ("dialbb", "scenario.txt"), ("lmc", "corpus.jsonl"),
+    ("lmc-text", "corpus.txt"), ("sclite", "sclite"), ("human", "human"))]
+
+OPERATIONS = [op_open, op_info, op_validate, op_export_csv, *EXPORTS, op_markers, op_extract, op_fold, op_save]
 
 
 def _child(operation, path: str, out: str, answer) -> None:
