@@ -145,7 +145,12 @@ class DocumentController(QObject):
         return False
 
     def may_close(self) -> bool:
-        """Asked before the window closes: not while a log is being read, and not over unsaved work."""
+        """Asked before the window closes: not while a log is being read, and not over unsaved work. A close
+        asked while an open fills its views (between the hand-over's passes) is done once they are filled."""
+        if self.after_hand_over.collecting and not self.opener.busy:
+            self.status_reported.emit("Closing once the log is shown…")
+            self.after_hand_over.when_done(self.parent_widget.close)
+            return False
         return not self.refuse_while_opening() and self.maybe_discard()
 
     def open_with_dialog(self) -> bool:

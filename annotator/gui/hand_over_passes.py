@@ -9,13 +9,15 @@ GUI thread for over 100 ms on a 100 MB log, and a key typed meanwhile waited for
 
 A part asked for again while it waits (the annotator moved to another turn before the turn's panes were
 filled) is done once, with what was asked last, in the place of the first ask. run() returns once every
-part is done: the window is then in the state the open used to leave it in.
+part is done: the window is then in the state the open used to leave it in. What the input between two passes
+asks for and must not do in the middle of them (closing the window) waits for their end (when_done).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 
@@ -24,6 +26,7 @@ class HandOverPasses:
 
     def __init__(self) -> None:
         self._parts: dict[str, Callable[[], object]] = {}
+        self._afterwards: list[Callable[[], object]] = []
         self.collecting = False
 
     def begin(self) -> None:
@@ -37,6 +40,14 @@ class HandOverPasses:
             return
         self._parts[name] = part
 
+    def when_done(self, action: Callable[[], object]) -> None:
+        """ACTION once every part is done, from the event loop (what an input event between two passes asked
+        for and cannot do in the middle of them, such as closing the window); at once when none is under way."""
+        if not self.collecting:
+            action()
+            return
+        self._afterwards.append(action)
+
     def run(self) -> None:
         """Each waiting part after the paints and input events the last one left, until none waits."""
         try:
@@ -47,3 +58,6 @@ class HandOverPasses:
         finally:
             self._parts.clear()
             self.collecting = False
+            afterwards, self._afterwards = self._afterwards, []
+            for action in afterwards:
+                QTimer.singleShot(0, action)

@@ -50,3 +50,18 @@ def test_the_views_end_on_the_session_and_turn_shown(make_window, raw_log: Path,
                                     "timeline turn": 0, "metrics": True, "playback turn": session.turns[0]}
     assert window.workspace.detail._element is session.turns[0]
     assert not window.controller.after_hand_over.collecting
+
+
+def test_a_close_asked_between_the_passes_closes_the_window_once_they_are_done(make_window, qtbot, raw_log: Path):
+    """A close (the window's X, Ctrl+Q, the packaged app's smoke test) arriving while the open fills its views
+    was refused, and the window stayed open for good."""
+    window = make_window()
+    closed = []
+    window.closing.connect(lambda: closed.append(_views_state(window)))
+    window.controller.document_opened.connect(lambda _document: QTimer.singleShot(0, window.close))
+    assert window.navigator.open_path(raw_log)
+    assert not closed, "not in the middle of the passes"
+    qtbot.waitUntil(lambda: not window.isVisible())
+    session = window.navigator.session
+    assert closed == [{"session": session, "turn": session.turns[0], "timeline session": session,
+                       "timeline turn": 0, "metrics": True, "playback turn": session.turns[0]}]
