@@ -11,7 +11,6 @@ shown is dropped; a wait is forgotten when another log opens.
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QThreadPool
@@ -21,6 +20,7 @@ from annotator.gui.document_controller import DocumentController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import LogDocument
+from annotator.log.gc_pause import kept_out_of_collection
 
 # Up to this many turns in the log, the doubts are made on the spot (about 0.17 ms a turn: 35 ms).
 SPOT_TURNS = 200
@@ -29,12 +29,9 @@ FINDING = "Finding the most doubtful session…"
 
 def _prepare(document: LogDocument, context: TaskContext) -> bool:
     try:
-        done = prepare_doubts(document, context.cancelled)  # with the collector paused
-        # What it made lives as long as the log, and the log is out of the cycle collector's walks
-        # (log.gc_pause.hand_over_document): without this the GUI thread's next collection walks
-        # every turn's facts, 230 ms on a 100 MB log.
-        gc.freeze()
-        return done
+        # Every session's facts and doubts: left young, 230 ms in the GUI thread's next collection at 100 MB.
+        with kept_out_of_collection():
+            return prepare_doubts(document, context.cancelled)
     except Exception:
         if context.cancelled():
             return False  # the log was closed or replaced meanwhile (and released): nobody waits for this

@@ -17,7 +17,6 @@ same one again) is computed in the background the same way; a short one on the s
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject, Qt, QThreadPool, Signal
@@ -33,7 +32,7 @@ from annotator.gui.views.timeline import TimelineView
 from annotator.gui.worker import BackgroundTask, TaskContext
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session
-from annotator.log.gc_pause import gc_paused
+from annotator.log.gc_pause import kept_out_of_collection
 from annotator.timeline.data import TimelineData, build_timeline
 
 COMPUTING_METRICS = "Computing the session's metrics…"
@@ -73,11 +72,9 @@ class PendingNote(QLabel):
 
 def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
     try:
-        # What this makes (every turn's facts, the metrics, the timeline's rows) lives as long as the session is
-        # shown and holds no cycle: the GUI thread's collector (gui/collector.py) would walk it, young, at its
-        # next tick (a stall of 200-400 ms at 70,000 turns), so it waits for the walk and the walk's survivors
-        # join the log out of its sight (log.gc_pause.hand_over_document), as the doubts' do (doubtful_sessions).
-        with gc_paused():
+        # Every turn's facts, the metrics, the timeline's rows: left young, a stall of 200-400 ms at 70,000 turns
+        # in the GUI thread's next collection.
+        with kept_out_of_collection():
             cache = session.document.facts_cache
             facts = cache.make_session_facts(session)  # kept safely while the annotator edits: 1.8 s at 70k turns
             cache.offer_session_value(session, DOUBTS, session_doubts(facts))  # the doubt strip, most doubtful first
@@ -86,8 +83,7 @@ def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, Ti
             cache.index_turn_keys(session)  # the first edit needs it: 0.16 s at 70,000 turns
             live = None if context.cancelled() else LiveMetrics(session)
             panes = None if context.cancelled() else (live, build_timeline(session))
-            gc.freeze()
-            return panes
+        return panes
     except Exception:
         if context.cancelled():
             return None  # the log was closed or replaced meanwhile (and released): nobody waits for this

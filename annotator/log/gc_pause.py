@@ -38,6 +38,18 @@ def gc_paused() -> Iterator[None]:
                 gc.enable()
 
 
+@contextmanager
+def kept_out_of_collection() -> Iterator[None]:
+    """A bulk pass whose results live as long as the open log and hold no cycle (every turn's facts, a long
+    session's metrics and timeline rows): the collector is paused while it runs (gc_paused), and once it has
+    ended what it made joins the log out of the collector's walks (gc.freeze, undone by hand_over_document when
+    the log is replaced). Left young, those results were walked by the GUI thread's next collection, hundreds of
+    milliseconds on a big log. A pass ended by an exception, or a generator closed half way, freezes nothing."""
+    with gc_paused():
+        yield
+    gc.freeze()
+
+
 def collection_paused() -> bool:
     """Whether a bulk pass is under way, on any thread: a collector run by hand (the GUI's) waits."""
     return _passes > 0

@@ -30,7 +30,6 @@ program also changed. A restore sets every journalled value, or none.
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import os
 import re
@@ -46,7 +45,7 @@ from annotator.log import instance_lock
 from annotator.log.disk_changes import remove_stale_temp_files, write_locked
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
-from annotator.log.gc_pause import gc_paused
+from annotator.log.gc_pause import kept_out_of_collection
 from annotator.log.journal_baseline import JournalBaseline
 from annotator.log.journal_entries import (
     AnnotationEdits,
@@ -137,21 +136,18 @@ class RecoveryJournal:
     def read_baseline_in_steps(self) -> Iterator[None]:
         """Read a deferred baseline a few turns a step, on the thread that edits the document.
 
-        The reading makes every turn's facts (on a log of many sessions, most of them for the first time), which
-        live as long as the log and hold no cycle: the collector is paused from the first step to the last (a
-        collection between two steps walked them, young: 160 ms at 100 MB), and what the reading made then joins
-        the log out of the collector's walks (log.gc_pause.hand_over_document). A reading abandoned half way
-        (the generator closed) ends the pause too."""
+        The reading makes every turn's facts (on a log of many sessions, most of them for the first time): kept
+        out of the collector's walks from the first step on (a collection between two steps walked them, young:
+        160 ms at 100 MB). A reading abandoned half way (the generator closed) ends the pause too."""
         baseline = self.baseline
         if baseline.ready:
             return
-        with gc_paused():
+        with kept_out_of_collection():
             for read in baseline.steps():
                 if read is not None:
                     with self._lock:
                         baseline.take(read)
                 yield
-        gc.freeze()
 
     def _file_values(self) -> dict[Key, Value]:
         with self._lock:
