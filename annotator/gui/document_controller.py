@@ -147,7 +147,7 @@ class DocumentController(QObject):
     def may_close(self) -> bool:
         """Asked before the window closes: not while a log is being read, and not over unsaved work. A close
         asked while an open fills its views (between the hand-over's passes) is done once they are filled."""
-        if self.after_hand_over.collecting and not self.opener.busy:
+        if self.after_hand_over.collecting:  # the log is read by then: the passes follow the hand-over
             self.status_reported.emit("Closing once the log is shown…")
             self.after_hand_over.when_done(self.parent_widget.close)
             return False

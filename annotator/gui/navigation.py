@@ -149,11 +149,13 @@ class Navigator(QObject):
         session = self.session
         marks = self.controller.opener.take_marks(session) if session is not None else None  # read as it loaded
         if marks is not None:
-            self.session_bar.show_task_completion(marks.task_completion)
-            self.session_bar.show_review(marks.reviewer)
+            task_completion, reviewer = marks.task_completion, marks.reviewer
+        elif session is not None:
+            task_completion, reviewer = session.task_completion, session_reviewer(session.el)
         else:
-            self.session_bar.show_task_completion(session.task_completion if session is not None else None)
-            self.session_bar.show_review(session_reviewer(session.el) if session is not None else None)
+            task_completion = reviewer = None
+        self.session_bar.show_task_completion(task_completion)
+        self.session_bar.show_review(reviewer)
         if self.document is None:
             self.session_bar.show_no_log(NO_LOG_TEXT)
         else:

@@ -203,7 +203,7 @@ def replace_together(moves: list[tuple[Path, Path]]) -> None:
         if final.is_dir() and not final.is_symlink():
             raise IsADirectoryError(21, "a folder is in the way", str(final))
         if not final.is_symlink():  # a link is replaced, not the file it names
-            refuse_read_only(final, target=final)  # before any move: every output stays as it was
+            refuse_read_only(final)  # before any move: every output stays as it was
     done: list[tuple[Path, Path | None]] = []  # (final, the previous file kept aside, or None)
     made: list[Path] = []
     try:
