@@ -139,7 +139,7 @@ def _load_with_first_facts(path: Path, session_id: str | None,
                      f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)")
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
-    prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
+    prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session, audio))
     return None if context.cancelled() else (document, prepared, audio, marks)
 
 

@@ -123,11 +123,11 @@ class PlacedAudio(NamedTuple):
 
 
 class AudioPlacer:
-    """Makes the segments of a session's turns, resolving files against the log's folder."""
+    """Makes the segments of a session's turns, resolving files with RESOLVER (of the log's folder)."""
 
-    def __init__(self, log_folder: Path):
-        self.resolver = AudioResolver(log_folder)
-        self.folder = str(self.resolver.folder)
+    def __init__(self, resolver: AudioResolver):
+        self.resolver = resolver
+        self.folder = str(resolver.folder)
 
     def turn_audio(self, turn_index: int, facts: TurnFacts, marks: UtteranceMarks,
                    turn_span: tuple[float, float] | None) -> list[PlacedAudio]:

@@ -17,6 +17,7 @@ import numpy as np
 from lxml import etree
 
 from annotator.analysis.doubt import cached_session_doubts, doubt_step
+from annotator.log.audio_refs import AudioResolver
 from annotator.log.elements import ACTIVITY_TAGS, Session, Turn, view_of
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 from annotator.log.times import NUMERAL_CHARACTERS, TimeUnit, parse_number
@@ -92,7 +93,9 @@ class _RawLane:
             setattr(self, name, [])
 
 
-def build_timeline(session: Session | None) -> TimelineData:
+def build_timeline(session: Session | None, resolver: AudioResolver | None = None) -> TimelineData:
+    """SESSION's lanes, turns and audio segments; RESOLVER finds the audio files (one of the log's folder whose
+    walk is made already, such as the opening worker's; else one of its own)."""
     if session is None:
         return TimelineData.empty()
     raw_lanes: dict[str, _RawLane] = {}
@@ -120,7 +123,7 @@ def build_timeline(session: Session | None) -> TimelineData:
     marks: dict[etree._Element, UtteranceMarks] = {}
     for el in marked:
         marks.setdefault(el.getparent(), UtteranceMarks()).add(el)
-    placer = AudioPlacer(session.document.folder)
+    placer = AudioPlacer(resolver or AudioResolver(session.document.folder))
     audio: list[PlacedAudio] = []
     speakers: list[str | None] = []
     turn_spans: list[tuple[int, float, float]] = []

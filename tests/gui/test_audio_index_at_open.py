@@ -24,4 +24,7 @@ def test_audio_found_only_by_name_plays_without_a_walk_of_its_folder_on_the_gui_
     assert os.path.isabs(written) and not os.path.exists(written), "the log's paths are the recording machine's"
     assert window.playback.clip is not None and window.playback.clip.path.name == Path(written).name
     assert window.workspace.waveform.frames == len(window.playback.clip.samples), "the waveform shows it"
-    assert walked_on and not any(walked_on), "the folder was walked on a worker only"
+    assert walked_on == [False], "the folder was walked once, on a worker: playback and the timeline share the walk"
+    segments = window.workspace.timeline.timeline.audio_lane.bars.payloads
+    assert any(segment.path is not None and segment.path.name == Path(written).name for segment in segments), \
+        "the timeline found the audio by name too"
