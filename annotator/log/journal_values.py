@@ -18,15 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.errors import AnnotationError, AnnotationFileError
-from annotator.log.annotations import (
-    set_comment,
-    set_concepts,
-    set_flags,
-    set_reviewed,
-    set_task_completion,
-    set_time_spent,
-    set_transcription,
-)
+from annotator.log import annotations as writer
 from annotator.log.concepts import parse_compact, reference_concepts
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
@@ -233,19 +225,19 @@ def _get(target: Target) -> str | None:
 def _set(target: Target, value: str | None, restoring: bool = False) -> None:
     element, kind = target
     if isinstance(element, Session) and kind == REVIEWED:
-        set_reviewed(element, value)
+        writer.set_reviewed(element, value)
     elif isinstance(element, Session):
-        set_task_completion(element, value, restoring=restoring)
+        writer.set_task_completion(element, value, restoring=restoring)
     elif kind == "flags":
-        set_flags(element, parse_flags(value))
+        writer.set_flags(element, parse_flags(value))
     elif kind == "comment":
-        set_comment(element, value)
+        writer.set_comment(element, value)
     elif kind == "time_spent":
-        set_time_spent(element, parse_seconds(value) or None)
+        writer.set_time_spent(element, parse_seconds(value) or None)
     elif kind == CONCEPTS:
-        set_concepts(element, parse_compact(value or ""))
+        writer.set_concepts(element, parse_compact(value or ""))
     else:
-        set_transcription(element, value)
+        writer.set_transcription(element, value)
 
 
 def _find_session(doc: LogDocument, position: int, session_id: str) -> Session | None:

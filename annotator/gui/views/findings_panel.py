@@ -73,7 +73,7 @@ class FindingsPanel(QWidget):
         layout.addLayout(top)
         layout.addWidget(self.table, 1)
 
-    # --- the lead's API ------------------------------------------------------
+    # --- what the window calls ----------------------------------------------
     def set_findings(self, findings: Iterable[Finding]) -> None:
         self.model.set_findings(findings)
         self._update_summary()

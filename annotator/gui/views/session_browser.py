@@ -151,7 +151,7 @@ class SessionBrowser(QWidget):
         for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
             signal.connect(self._update_count)
 
-    # --- the lead's API ------------------------------------------------------
+    # --- what the window calls ----------------------------------------------
     @property
     def folder(self) -> Path | None:
         return self._folder
