@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Fresh machine -> whole test suite: system libraries, a venv with the package
-# and its test, parquet, cluster and agreement extras, then pytest (extra arguments go to pytest).
+# and its test, cluster and docs extras, then pytest (extra arguments go to pytest).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test,parquet,cluster,agreement]'
+.venv/bin/python -m pip install -q -e '.[test,cluster,docs]'
 # Peer tools the format tests run for real, each in its own venv because their
 # dependency sets clash with ours (dialbb pulls LangChain and PySide6; lmchallenge
 # 5.2 needs click 6, emoji 0.4 and regex 2017). Pinned; tests skip with a reason if absent.

@@ -4,7 +4,8 @@ Each function takes the values as the annotators wrote them (any strings: "1", "
 codes them as categories (nominal: no order) and hands them to the library; nothing here computes
 a kappa itself. A figure the library cannot give (every annotator used one and the same value,
 so chance agreement is total) is None, with the number of items it would have rested on. The libraries
-are the optional extra `agreement`, imported only when there is something for them to compute.
+are part of the install (docs/adr/0014), imported only when there is something for them to compute, so
+the window and the other commands start without them.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import numpy as np
 
 from annotator.errors import AnnotatorError
 
-NEEDS_LIBRARIES = "agreement figures need statsmodels and krippendorff: pip install 'communicator-annotator[agreement]'"
+NEEDS_LIBRARIES = ("agreement figures need statsmodels and krippendorff, which this install lacks: "
+                   "pip install statsmodels krippendorff")
 
 Rating = str | None  # one annotator's value for one item; None: not rated
 

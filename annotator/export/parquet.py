@@ -2,7 +2,7 @@
 
 The three tables of the CSV export, typed (annotator.export.table_schema) and
 written with pyarrow, all or nothing (annotator.outputs.staging) and behind the
-output guard like the CSV files. pyarrow is the optional extra `parquet`.
+output guard like the CSV files. pyarrow is part of the install, imported only here.
 
 Each table is written while the logs' rows still arrive (from other processes
 with a parallel FileMap): its CSV lines are typed a few megabytes at a time and
@@ -31,7 +31,7 @@ from annotator.progress import Progress
 if TYPE_CHECKING:
     import pyarrow
 
-NEEDS_PYARROW = "--to parquet needs pyarrow: pip install 'communicator-annotator[parquet]'"
+NEEDS_PYARROW = "--to parquet needs pyarrow, which this install lacks: pip install pyarrow"
 # CSV bytes typed at once: large enough that pandas' start per call is nothing, small enough that
 # what is left to type after the last log arrives is a fraction of a second.
 BATCH_BYTES = 4 << 20

@@ -136,8 +136,8 @@ def test_bad_input_is_one_line_naming_the_file_and_exit_2(tmp_path, problem):
     assert "Traceback" not in done.stderr
 
 
-def test_without_the_agreement_extra_the_command_says_how_to_install_it(tmp_path):
-    # The libraries made unimportable in the child: its one line names the extra.
+def test_without_the_agreement_libraries_the_command_says_how_to_install_them(tmp_path):
+    # The libraries made unimportable in the child (an install that lost them): its one line names them.
     first = planted.merged_human_file(tmp_path / "first.xml", "ann1")
     second = planted.merged_human_file(tmp_path / "second.xml", "ann3")
     script = ("import sys; sys.modules['statsmodels'] = sys.modules['krippendorff'] = None; "
@@ -145,5 +145,5 @@ def test_without_the_agreement_extra_the_command_says_how_to_install_it(tmp_path
     done = subprocess.run([sys.executable, "-c", script, "agree", str(first), str(second)],
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 2
-    assert done.stderr == ("annotator: agreement figures need statsmodels and krippendorff: "
-                           "pip install 'communicator-annotator[agreement]'\n")
+    assert done.stderr == ("annotator: agreement figures need statsmodels and krippendorff, which this "
+                           "install lacks: pip install statsmodels krippendorff\n")

@@ -93,7 +93,7 @@ def test_without_pyarrow_one_line_says_what_to_install(tmp_path: Path):
               f"sys.exit(main(['export', {str(SAMPLE_LOGS)!r}, '--to', 'parquet', '-o', {str(tmp_path / 'out')!r}]))")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 2
-    assert done.stderr == "annotator: --to parquet needs pyarrow: pip install 'communicator-annotator[parquet]'\n"
+    assert done.stderr == "annotator: --to parquet needs pyarrow, which this install lacks: pip install pyarrow\n"
     assert not (tmp_path / "out").exists()
 
 
