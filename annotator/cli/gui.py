@@ -21,8 +21,8 @@ def run(args: argparse.Namespace) -> int:
         check_annotator_name(args.annotator, "--annotator")
     try:
         from annotator.gui.app import run_app  # Qt loads only when the window is wanted
-    except ImportError as error:  # Qt's system libraries are missing (README, "System requirements")
+    except ImportError as error:  # Qt's system libraries are missing (docs/install.md, "System requirements")
         print(f"annotator: the window cannot start: {error}; the command line works without it "
-              "(see the README, System requirements)", file=sys.stderr)
+              "(see docs/install.md, System requirements)", file=sys.stderr)
         return 2
     return run_app(args.path, args.annotator)

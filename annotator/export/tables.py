@@ -42,7 +42,7 @@ def tables(paths: str | Path | list[str | Path], *, file_map: FileMap = serial_m
            progress: Progress | None = None) -> Tables:
     """The sessions, turns and events tables of the logs at PATHS (a log, a folder of logs, or a list).
 
-    Columns, order and values are those of the CSV export (README, "CSV export"); times and durations
+    Columns, order and values are those of the CSV export (docs/command-line.md, "CSV export"); times and durations
     are float64 seconds, counts and indexes integers, an empty cell is null (pandas.NA / NaN), text is
     pandas' "string". A log that cannot be read raises its LogReadError (one line naming the file and
     the place), unless SKIP_UNREADABLE, which leaves it out and lists it in .errors. FILE_MAP runs the

@@ -1,15 +1,12 @@
-"""Help menu entries that open sections of the README, the app's manual.
+"""Help menu entries that open pages of the manual, the Markdown pages of docs/.
 
-A checkout has README.md beside the package; an installed app (wheel or
-standalone build) carries a copy as annotator/_resources/README.md. The file
-opens in the desktop's viewer for Markdown with the section's anchor as the
-URL fragment (GitHub's heading anchors), which viewers that understand it use
-to scroll there.
+A checkout has docs/ beside the package; an installed app (wheel or standalone
+build) carries a copy as annotator/_resources/docs/. A page opens in the
+desktop's viewer for Markdown.
 """
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QUrl
@@ -18,61 +15,52 @@ from PySide6.QtWidgets import QMenu
 
 _PACKAGE_DIR = Path(__file__).resolve().parents[1]
 
-# README headings (exactly as written there) and the menu text that opens each.
-README_SECTIONS = (
-    ("The desktop app", "Using the &desktop app"),
-    ("Quick start on the command line", "The &command line"),
-    ("Your data is safe", "Your data is &safe"),
-    ("Exporting to the neighbours' formats", "&Exporting to other formats"),
-    ("Markers: KPIs and points of interest", "&Markers: KPIs and points of interest"),
-    ("System requirements", "System &requirements"),
+# Pages of docs/ and the menu text that opens each.
+HELP_PAGES = (
+    ("guide.md", "Using the &desktop app"),
+    ("keyboard.md", "Where &typing goes"),
+    ("command-line.md", "The &command line"),
+    ("safety.md", "Your data is &safe"),
+    ("formats.md", "&Exporting to other formats"),
+    ("markers.md", "&Markers: KPIs and points of interest"),
+    ("install.md", "Installing and system &requirements"),
 )
 
 
-def readme_path() -> Path | None:
-    """The README this install has: the copy shipped in the package, else the checkout's; None if neither.
+def manual_folder() -> Path | None:
+    """The manual this install has: the copy shipped in the package, else the checkout's; None if neither.
 
     The shipped copy first: beside an installed package is site-packages,
-    where another project's stray README.md may lie.
+    where another project's stray docs/ may lie.
     """
-    shipped, checkout = _PACKAGE_DIR / "_resources" / "README.md", _PACKAGE_DIR.parent / "README.md"
-    if shipped.is_file():
+    shipped, checkout = _PACKAGE_DIR / "_resources" / "docs", _PACKAGE_DIR.parent / "docs"
+    if (shipped / "index.md").is_file():
         return shipped
-    if checkout.is_file() and (_PACKAGE_DIR.parent / "pyproject.toml").is_file():
+    if (checkout / "index.md").is_file() and (_PACKAGE_DIR.parent / "pyproject.toml").is_file():
         return checkout
     return None
 
 
-def heading_anchor(heading: str) -> str:
-    """GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces as hyphens."""
-    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
-
-
-def section_url(heading: str, readme: Path) -> QUrl:
-    url = QUrl.fromLocalFile(str(readme))
-    url.setFragment(heading_anchor(heading))
-    return url
-
-
 def add_help_links(help_menu: QMenu, parent: QObject) -> list[QAction]:
-    """Put one entry per README section at the top of HELP_MENU, then a separator.
+    """Put one entry per page of HELP_PAGES at the top of HELP_MENU, then a separator.
 
-    Without a README (an install that lost it) the entries are there but
-    disabled, saying why in their status tip.
+    Without the manual (an install that lost it), or without one of its pages, the entry is there but
+    disabled, saying why in its status tip.
     """
-    readme = readme_path()
+    manual = manual_folder()
     first = help_menu.actions()[0] if help_menu.actions() else None
     actions = []
-    for heading, text in README_SECTIONS:
+    for page, text in HELP_PAGES:
         action = QAction(text, parent)
-        action.setObjectName(f"action_help_{heading_anchor(heading)}")
-        if readme is None:
+        action.setObjectName(f"action_help_{Path(page).stem}")
+        path = manual / page if manual is not None else None
+        if path is None or not path.is_file():
             action.setEnabled(False)
-            action.setStatusTip("The README is not installed with this copy of the app")
+            action.setStatusTip("The manual is not installed with this copy of the app")
         else:
-            url = section_url(heading, readme)
+            url = QUrl.fromLocalFile(str(path))
             action.setData(url)
-            action.setStatusTip(f"Open the README at “{heading}”")
+            action.setStatusTip(f"Open the manual's page {page}")
             action.triggered.connect(lambda _checked=False, u=url: QDesktopServices.openUrl(u))
         help_menu.insertAction(first, action)
         actions.append(action)

@@ -6,7 +6,7 @@ about 30 times a second to move the cursors. Every problem (no device, a
 missing or unreadable file) becomes a one-line `message_shown`, never an
 exception in the window.
 
-The listening kit (README "A listening kit for telephone speech") lives here too: quiet turns are played
+The listening kit (docs/guide.md, "A listening kit for telephone speech") lives here too: quiet turns are played
 louder (audio/loudness.py; only the samples handed to the player, never the file; a long clip is measured on
 a worker, gui/played_clip.py, and what is asked of the player meanwhile waits for it), resuming after a pause
 starts `rewind_on_resume` seconds earlier, and replay_slower() plays the last seconds again at 0.75x.

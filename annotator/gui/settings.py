@@ -95,7 +95,7 @@ class AppSettings:
     annotator_name = Setting("team/annotator", str, "",
                              "the annotator's name in team mode (docs/team.md); empty: the login name")
 
-    # Playback, the listening kit (README "A listening kit for telephone speech").
+    # Playback, the listening kit (docs/guide.md, "A listening kit for telephone speech").
     back_seconds = Setting("playback/back_seconds", float, 2.0, "how far Playback > Back jumps, in seconds")
     rewind_on_resume = Setting("playback/rewind_on_resume", float, 1.0,
                                "resuming after a pause starts this many seconds earlier (0: where it paused)")

@@ -1,4 +1,4 @@
-"""Markers: Rasa-style conditions over Communicator sessions (see the README, "Markers").
+"""Markers: Rasa-style conditions over Communicator sessions (docs/markers.md).
 
     from annotator.markers import load_markers, apply_markers
     markers = load_markers(shipped_kpis_path())   # or any YAML file or folder

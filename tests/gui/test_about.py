@@ -1,4 +1,4 @@
-"""Help > About (version, licence, libraries) and the Help menu's links into the README."""
+"""Help > About (version, licence, libraries) and the Help menu's links into the manual (docs/)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from annotator import __version__
 from annotator.audio import devices
 from annotator.errors import AudioError
 from annotator.gui.about import LICENCE, NOT_AVAILABLE, about_text, app_icon, show_about
-from annotator.gui.help_links import README_SECTIONS, add_help_links, heading_anchor, readme_path
+from annotator.gui.help_links import HELP_PAGES, add_help_links, manual_folder
 
 REPO = Path(__file__).resolve().parents[2]
 LIBRARIES = ("Python", "PySide6 / Qt", "pyqtgraph", "lxml / libxml2", "pandas", "numpy",
@@ -71,28 +71,10 @@ def test_app_icon_has_every_shipped_size():
     assert sizes == {(n, n) for n in (16, 32, 48, 64, 128, 256)}
 
 
-def markdown_headings(path: Path) -> list[str]:
-    """The headings of a Markdown file, outside fenced code blocks."""
-    headings, fenced = [], False
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("```"):
-            fenced = not fenced
-        elif not fenced and re.match(r"#{1,6} ", line):
-            headings.append(line.lstrip("#").strip())
-    return headings
-
-
-@pytest.mark.parametrize("heading", [heading for heading, _text in README_SECTIONS])
-def test_every_help_link_names_a_readme_heading(heading: str):
-    if heading not in markdown_headings(REPO / "README.md") and heading in markdown_headings(REPO / "docs/packaging.md"):
-        pytest.skip(f"'{heading}' is in docs/packaging.md, waiting to be merged into README.md")
-    assert heading in markdown_headings(REPO / "README.md")
-
-
-def test_heading_anchors_are_githubs():
-    assert heading_anchor("Exporting to the neighbours' formats") == "exporting-to-the-neighbours-formats"
-    assert heading_anchor("Markers: KPIs and points of interest") == "markers-kpis-and-points-of-interest"
-    assert heading_anchor("The desktop app") == "the-desktop-app"
+@pytest.mark.parametrize("page", [page for page, _text in HELP_PAGES])
+def test_every_help_link_names_a_page_of_the_manual(page: str):
+    text = (REPO / "docs" / page).read_text(encoding="utf-8")
+    assert text.startswith("# "), page
 
 
 class UrlCatcher(QObject):
@@ -107,23 +89,22 @@ class UrlCatcher(QObject):
         self.urls.append(url)
 
 
-def test_help_links_come_first_in_the_help_menu_and_open_the_readme_at_their_section(qtbot, parent):
+def test_help_links_come_first_in_the_help_menu_and_open_their_page(qtbot, parent):
     menu = QMenu("&Help", parent)
     about = menu.addAction("&About")
     actions = add_help_links(menu, parent)
-    assert [action.text() for action in actions] == [text for _heading, text in README_SECTIONS]
+    assert [action.text() for action in actions] == [text for _page, text in HELP_PAGES]
     entries = menu.actions()
     assert entries[:len(actions)] == actions and entries[len(actions)].isSeparator() and entries[-1] is about
-    readme = readme_path()
-    assert readme == REPO / "README.md"
+    manual = manual_folder()
+    assert manual == REPO / "docs"
     catcher = UrlCatcher()
     QDesktopServices.setUrlHandler("file", catcher, "open")
     try:
-        for action, (heading, _text) in zip(actions, README_SECTIONS):
+        for action, (page, _text) in zip(actions, HELP_PAGES):
             assert isinstance(action, QAction) and action.isEnabled()
             action.trigger()
-            opened = catcher.urls[-1]
-            assert Path(opened.toLocalFile()) == readme and opened.fragment() == heading_anchor(heading)
+            assert Path(catcher.urls[-1].toLocalFile()) == manual / page
     finally:
         QDesktopServices.unsetUrlHandler("file")
-    assert len(catcher.urls) == len(README_SECTIONS)
+    assert len(catcher.urls) == len(HELP_PAGES)

@@ -1,5 +1,5 @@
 """Every byte outside the root element is kept exactly: load and save with no edit is byte-identical,
-and an edit changes the root element only (README, "How logs are read": losslessly).
+and an edit changes the root element only (docs/reading-logs.md: losslessly).
 
 Each case is built from three parts, the bytes before the root, the root element as lxml writes it
 (the part an edit rewrites), and the bytes after it, so the test knows where each part lies.
