@@ -62,7 +62,7 @@ def test_opening_a_log_with_the_file_dialog_types_into_the_editor(make_window, r
 
 def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
-    assert window.navigator.session.index == 0 and window.navigator.current_turn().speaker == "system"
+    assert window.navigator.session.index == 0 and window.navigator.current_turn().index == first_user_index(window)
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert window.navigator.session.index == 1 and window.navigator.current_turn().speaker == "user"
     stored = window.navigator.current_turn().transcription or ""

@@ -33,7 +33,7 @@ from annotator.analysis.word_alignment import (
     too_long_to_diff,
     word_diff,
 )
-from annotator.gui.key_passthrough import hand_to_window
+from annotator.gui.keyboard import hand_to_window
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
