@@ -104,6 +104,8 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     bind_actions(actions, handlers)
     window.preferences.start()  # the user's own keys, and the text fields let them through
     navigator.show_document(None)
+    if window.preferences.keys.ignored:
+        window.show_status(window.preferences.keys.ignored_text())  # once, at start
     window.restore_layout()
     return window
 
