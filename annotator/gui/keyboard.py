@@ -183,7 +183,9 @@ class KeyboardOwner(QObject):
     def _is_stray_typing(self, watched: QWidget, event: QKeyEvent) -> bool:
         if not is_typing(event) or watched.window() is not self.window or watched is self.navigator.editor.text:
             return False
-        focus = QApplication.focusWidget()
-        if keeps_key(watched, event) or (focus is not None and focus is not watched and keeps_key(focus, event)):
+        if keeps_key(watched, event):
+            return False
+        focus = QApplication.focusWidget()  # a key the focused widget ignored climbs to its parents: still its own
+        if focus is not None and watched.isAncestorOf(focus) and keeps_key(focus, event):
             return False
         return QApplication.activePopupWidget() is None and QApplication.activeModalWidget() is None
