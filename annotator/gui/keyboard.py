@@ -185,7 +185,4 @@ class KeyboardOwner(QObject):
             return False
         if keeps_key(watched, event):
             return False
-        focus = QApplication.focusWidget()  # a key the focused widget ignored climbs to its parents: still its own
-        if focus is not None and watched.isAncestorOf(focus) and keeps_key(focus, event):
-            return False
         return QApplication.activePopupWidget() is None and QApplication.activeModalWidget() is None

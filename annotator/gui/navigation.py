@@ -142,19 +142,12 @@ class Navigator(QObject):
         self._reflect_session()
         if session is not None and session.turns:
             if turn_index is None:
-                turn_index = self._first_row_to_type()
+                turn_index = self.model.first_row_to_type(self.facts_wait.counting)
             self.select_row(min(max(turn_index, 0), len(session.turns) - 1), focus_editor=True)
         else:
             self._on_current_row_changed(QModelIndex(), QModelIndex())
         # Opening a log, the session's views are filled in a later pass than the turns (gui/hand_over_passes.py).
         self.controller.after_hand_over.later("session views", lambda: self.session_selected.emit(session))
-
-    def _first_row_to_type(self) -> int:
-        to_transcribe = None if self.facts_wait.counting else self.model.next_to_transcribe(-1)
-        if to_transcribe is not None:
-            return to_transcribe
-        first_user = self.model.find_row(-1, +1, lambda turn: turn.speaker == "user")
-        return first_user if first_user is not None else 0
 
     def _reflect_session(self) -> None:
         session = self.session
@@ -311,13 +304,8 @@ class Navigator(QObject):
         self.facts_wait.run(self.table.current_row(), self._go_to_next_to_transcribe, self.window.show_status)
 
     def next_user_row(self, row: int) -> int | None:
-        """The row of the user turn Ctrl+Enter on ROW would choose next in this session (in the order set),
-        or None when none is left; while a long session's facts are made, the next user turn after ROW."""
-        if self.facts_wait.counting:
-            return self.model.find_row(row, +1, lambda turn: turn.speaker == "user")
-        if self.settings.next_turn_order == DOUBT_ORDER:
-            return self.model.most_doubtful_to_transcribe(row)
-        return self.model.next_to_transcribe(row)
+        """The row of the user turn Ctrl+Enter on ROW would choose next in this session (None: none left)."""
+        return self.model.user_row_to_type(row, self.settings.next_turn_order == DOUBT_ORDER, self.facts_wait.counting)
 
     def _go_to_next_to_transcribe(self) -> None:
         row = self.next_user_row(self.table.current_row())

@@ -519,7 +519,7 @@ def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_p
     selector = window.session_bar.sessions
     assert selector.isVisible() and selector.count() == 2
     selector.setCurrentIndex(1)
-    assert window.navigator.session.id == "second" and current_row(window) == 0
+    assert window.navigator.session.id == "second" and current_row(window) == 1  # its first user turn
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     assert window.controller.document.sessions[1].task_completion == "1"
     assert window.controller.document.sessions[0].task_completion is None

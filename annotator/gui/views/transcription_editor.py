@@ -281,6 +281,13 @@ class TranscriptionEditor(LayoutBoundary):
             return False
         return self._replace_text(self.nbest.alternatives[rank - 1].text)
 
+    def set_draft(self, text: str) -> bool:
+        """TEXT in the editor as typing not yet stored (a restored draft): unsaved until a commit stores it."""
+        turn = self._turn
+        if turn is None or turn.speaker == "system" or self.text.isReadOnly():
+            return False
+        return self._replace_text(text)
+
     def _replace_text(self, text: str) -> bool:
         """TEXT in place of the editor's, as one edit of the text box (its Ctrl+Z restores the text before)."""
         cursor = self.text.textCursor()
