@@ -1,4 +1,4 @@
-"""Active time per turn: how long the annotator worked on the selected turn, pauses left out.
+"""Active time per turn: how long the annotator worked on the selected user turn, pauses left out.
 
 The clock runs while a turn is selected and the annotator acts on the window: each key press, mouse
 click or wheel turn, and each tick of playing audio, is an act. The time between two acts counts
@@ -39,8 +39,10 @@ class ActivityClock(QObject):
         QApplication.instance().installEventFilter(self)
 
     def select(self, turn: Turn | None) -> None:
-        """TURN is now the selected turn: the time up to now went to the one before."""
+        """TURN is now the selected turn: the time up to now went to the one before. A system turn counts
+        nothing: there is nothing to transcribe on it, the time is spent on the user turns."""
         self.act()
+        turn = turn if turn is not None and turn.speaker != "system" else None
         self.turn = turn
         self.last_act = None if turn is None else self.now()
 

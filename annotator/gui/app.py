@@ -29,6 +29,7 @@ from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
 from annotator.gui.preferences.controller import Preferences
 from annotator.gui.recovery import RecoveryWatcher
+from annotator.gui.recovery_draft import RestoredDraft
 from annotator.gui.replace_controller import ReplaceController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.team_switch import TeamSwitch
@@ -102,8 +103,11 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
         appearance=window.appearance))
     _show_settings(settings, actions, menus, workspace)
     bind_actions(actions, handlers)
+    RestoredDraft(recovery, navigator)  # after every other view's document_opened: the log is shown by then
     window.preferences.start()  # the user's own keys, and the text fields let them through
     navigator.show_document(None)
+    if window.preferences.keys.ignored:
+        window.show_status(window.preferences.keys.ignored_text())  # once, at start
     window.restore_layout()
     return window
 

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication
 
 from annotator.analysis.next_session import (
     earlier_session_to_transcribe,
@@ -22,13 +22,13 @@ from annotator.gui.actions import ACTIONS, Actions, key_text, spec
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.doubtful_sessions import DoubtfulSessions
 from annotator.gui.facts_wait import FactsWait
+from annotator.gui.keyboard import KeyboardOwner
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column, TurnTableModel, is_transcribable
 from annotator.gui.playback import Playback
 from annotator.gui.position_writer import PositionWriter
 from annotator.gui.session_panes import is_long
 from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings, LastPosition
-from annotator.gui.typing_router import TypingRouter
 from annotator.gui.undo_commands import SetTaskCompletion, changed_place, push_if_changed, removed_characters_note
 from annotator.gui.views.session_bar import SessionBar
 from annotator.gui.views.transcription_editor import TranscriptionEditor
@@ -70,7 +70,7 @@ class Navigator(QObject):
         self.editor = TranscriptionEditor(self.undo_stack, window)
         self.editor.setObjectName("transcription_editor")
         self.editor.auto_prefill = settings.prefill_automatically
-        self.typing_router = TypingRouter(window, self._claim_typing)
+        self.keyboard = KeyboardOwner(self)  # where typed keys go (docs/keyboard.md)
         window.set_central(self.session_bar, self.table, self.editor)
         self._connect()
 
@@ -119,13 +119,15 @@ class Navigator(QObject):
         position = self.settings.last_position(document.path) if document is not None else None
         sessions = document.sessions if document is not None else []
         index = next((s.index for s in sessions if position is not None and s.id == position.session_id), 0)
-        self.show_session(index if sessions else -1, turn_index=position.turn_index if position else 0)
+        self.show_session(index if sessions else -1, turn_index=position.turn_index if position else None)
         self._update_title()
         self._update_enabled()
         if document is None:
             self.window.statusBar().showMessage(NO_LOG_TEXT)  # no timeout: it describes the window until a log opens
 
-    def show_session(self, index: int, turn_index: int = 0) -> None:
+    def show_session(self, index: int, turn_index: int | None = None) -> None:
+        """Show session INDEX at TURN_INDEX, or at its first user turn to transcribe (its first user turn when
+        every one is transcribed, its first turn when it has none): where the annotator types first."""
         document = self.document
         session = document.sessions[index] if document is not None and 0 <= index < len(document.sessions) else None
         self.editor.set_turn(None)  # commits typing for the session left
@@ -139,6 +141,8 @@ class Navigator(QObject):
         self.session_bar.show_session(index)
         self._reflect_session()
         if session is not None and session.turns:
+            if turn_index is None:
+                turn_index = self.model.first_row_to_type(self.facts_wait.counting)
             self.select_row(min(max(turn_index, 0), len(session.turns) - 1), focus_editor=True)
         else:
             self._on_current_row_changed(QModelIndex(), QModelIndex())
@@ -241,14 +245,6 @@ class Navigator(QObject):
     def _on_row_activated(self, _index: QModelIndex) -> None:
         self._focus_editor_if_transcribable()
 
-    def _claim_typing(self) -> QWidget | None:
-        """The editor's text box, focused, when the current turn is one to transcribe (TypingRouter)."""
-        turn = self.current_turn()
-        if turn is None or not is_transcribable(turn) or not self.editor.text.isEnabled():
-            return None
-        self.editor.focus_text()
-        return self.editor.text
-
     def _focus_editor_if_transcribable(self) -> None:
         turn = self.current_turn()
         if turn is not None and is_transcribable(turn):
@@ -307,11 +303,12 @@ class Navigator(QObject):
         self.editor.commit()
         self.facts_wait.run(self.table.current_row(), self._go_to_next_to_transcribe, self.window.show_status)
 
+    def next_user_row(self, row: int) -> int | None:
+        """The row of the user turn Ctrl+Enter on ROW would choose next in this session (None: none left)."""
+        return self.model.user_row_to_type(row, self.settings.next_turn_order == DOUBT_ORDER, self.facts_wait.counting)
+
     def _go_to_next_to_transcribe(self) -> None:
-        if self.settings.next_turn_order == DOUBT_ORDER:
-            row = self.model.most_doubtful_to_transcribe(self.table.current_row())
-        else:
-            row = self.model.next_to_transcribe(self.table.current_row())
+        row = self.next_user_row(self.table.current_row())
         if row is not None:
             self.select_row(row, focus_editor=True)
         elif not self._go_on_in_another_session():

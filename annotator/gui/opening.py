@@ -182,7 +182,7 @@ class LogOpener(QObject):
         dialog.canceled.connect(task.cancel)  # the Cancel button
         dialog.rejected.connect(task.cancel)  # Esc, which QDialog turns into reject() without canceled
         task.progressed.connect(self._show_progress)
-        blocker = InputBlocker(self.window)
+        blocker = InputBlocker(self.window, dialog)
         loop = QEventLoop()
         task.finished.connect(loop.quit)
         QApplication.instance().installEventFilter(blocker)
@@ -219,7 +219,7 @@ class LogOpener(QObject):
     def deliver_typed(self) -> None:
         """Give the keys typed during the last load to the widget that has the focus now (once)."""
         typed, self._typed = self._typed, []
-        deliver(typed)
+        deliver(typed, self.window)
 
     def cancel(self) -> None:
         """Stop the log being read (the progress dialog's Cancel does the same)."""

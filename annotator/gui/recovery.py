@@ -7,7 +7,8 @@ closed or replaced the journal is written at once, so a Reload offers the
 unsaved edits back on top of the new file. Opening a log that another window has
 open asks first (recovery_questions): read-only, edit here too, or cancel; the
 other window's work is never offered nor deleted here. Work of windows that died
-is offered once: Restore (the default; one step on the undo stack) or Discard. A save, or Discard when
+is offered once: Restore (the default; one step on the undo stack) or Discard. Typing that was not yet stored
+comes back as it was, a draft in its turn's editor (draft_restored), stored by Ctrl+Enter or a move. A save, or Discard when
 closing, removes this window's journal. A journal that cannot be written is a
 warning in the status bar until a write succeeds.
 """
@@ -27,6 +28,7 @@ from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, te
 from annotator.gui.theme import theme_colour
 from annotator.gui.undo_commands import RestoreWork
 from annotator.log.document import LogDocument
+from annotator.log.journal_values import split_draft
 from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
 
 
@@ -44,6 +46,8 @@ class _Relay(QObject):
 
 
 class RecoveryWatcher(QObject):
+    draft_restored = Signal(object, str)  # the Turn and the text typed in its editor, not yet stored, when it died
+
     def __init__(self, controller: DocumentController, parent_widget: QWidget):
         super().__init__(controller)
         self.controller = controller
@@ -120,12 +124,15 @@ class RecoveryWatcher(QObject):
             if not ask_restore(self.parent_widget, found.entries):
                 journal.drop(found.entries)
                 return
-            restored = journal.restore(document, found.entries)
+            entries, draft = split_draft(document, found.entries)
+            restored = journal.restore(document, entries)
         except AnnotatorError as error:
             self.controller.show_error("Cannot restore the unsaved work", error)
             return
         if restored:
             self.controller.undo_stack.push(RestoreWork(restored))  # one step to undo, and unsaved work
+        if draft is not None:
+            self.draft_restored.emit(*draft)  # typing again, as before the crash: unsaved, not stored
         try:
             journal.flush()  # in this window's journal now: the claimed ones may go
             journal.drop(found.entries)

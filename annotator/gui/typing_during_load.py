@@ -1,4 +1,5 @@
-"""The window's input while a log loads: clicks, wheel and drops are swallowed, keys are kept.
+"""The window's input while a log loads: clicks, wheel and drops are swallowed, keys are kept (those typed
+on the progress dialog too: only its Escape cancels the load, a Space must not press its Cancel).
 
 While LogOpener reads a log the window must not act on input (an action that could start another
 open, close or quit, or edit the log being replaced, cannot run half way through this one). But an
@@ -10,7 +11,7 @@ during a load they were refused, as the status bar said.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, QObject
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
@@ -28,15 +29,17 @@ class InputBlocker(QObject):
                QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
                QEvent.Type.Wheel, QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop,
                QEvent.Type.ContextMenu}
+    KEYS = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride}
 
-    def __init__(self, window: QWidget):
+    def __init__(self, window: QWidget, progress: QWidget | None = None):
         super().__init__(window)
         self.window = window
+        self.progress = progress  # the load's progress dialog: only Escape cancels it, other keys are kept
         self.typed: list[QKeyEvent] = []
         self._refused = _reentering_keys(window)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() not in self.BLOCKED or not isinstance(watched, QWidget) or watched.window() is not self.window:
+        if event.type() not in self.BLOCKED or not isinstance(watched, QWidget) or not self._aimed_here(watched, event):
             return False
         if event.type() == QEvent.Type.ShortcutOverride:
             event.accept()  # an accepted override keeps the shortcut from firing; the key press is kept next
@@ -45,10 +48,18 @@ class InputBlocker(QObject):
         return True
 
 
-def deliver(typed: list[QKeyEvent]) -> None:
-    """Send TYPED, in order, to the widget that has the focus as each one goes (a key may move it)."""
+    def _aimed_here(self, watched: QWidget, event: QEvent) -> bool:
+        if watched.window() is self.window:
+            return True
+        return (self.progress is not None and watched.window() is self.progress and event.type() in self.KEYS
+                and event.key() != Qt.Key.Key_Escape)
+
+
+def deliver(typed: list[QKeyEvent], window: QWidget) -> None:
+    """Send TYPED, in order, to the widget of WINDOW that has the focus as each one goes (a key may move it),
+    or to WINDOW itself: the keyboard's owner (gui/keyboard.py) sends the typing to the transcription."""
     for event in typed:
-        target = QApplication.focusWidget()
+        target = QApplication.focusWidget() or (window if window.isActiveWindow() else None)
         if target is None:
             return
         QApplication.sendEvent(target, event)

@@ -5,7 +5,8 @@ made against, when it was written, and the net value of every transcription,
 task completion and reference concept frame (in its compact form, annotator.log.concepts)
 that differs from that file (None: removed), each placed by session and turn position and
 checked by id. A journal written before concepts existed has no "concepts" list and reads as none; likewise
-the turns' flags, comments and time spent ("notes", with their kind) and the sessions' reviews ("reviewed"). parse_journal accepts exactly what
+the turns' flags, comments and time spent ("notes", with their kind) and the sessions' reviews ("reviewed"); "typing"
+places the transcription that was typing in the editor, not yet stored (none in an older journal). parse_journal accepts exactly what
 encode_journal writes and refuses anything else (bad JSON, a number like 1e400,
 nesting 100,000 deep, a value XML cannot hold) with UnreadableJournal, whose
 message is one line; it never raises anything else.
@@ -74,6 +75,9 @@ class AnnotationEdits:
     concepts: tuple[ConceptsEdit, ...] = ()
     notes: tuple[NoteEdit, ...] = ()
     reviewed: tuple[ReviewedEdit, ...] = ()
+    # (session position, turn position) of the transcription edit that was typing in the editor, not yet stored:
+    # restored as a draft in that turn's editor, not as a stored transcription
+    typing: tuple[int, int] | None = None
 
     def __len__(self) -> int:
         return (len(self.transcriptions) + len(self.task_completion) + len(self.concepts) + len(self.notes)
@@ -135,6 +139,7 @@ def encode_journal(log_path: Path, sha256: str, edits: AnnotationEdits) -> bytes
         "concepts": [edit.__dict__ for edit in edits.concepts],
         "notes": [edit.__dict__ for edit in edits.notes],
         "reviewed": [edit.__dict__ for edit in edits.reviewed],
+        "typing": list(edits.typing) if edits.typing is not None else None,
     }
     return json.dumps(content, ensure_ascii=False, indent=1).encode("utf-8")
 
@@ -159,7 +164,8 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
         reviews = tuple(ReviewedEdit(_position(e["session"]), _text(e["session_id"]), _value(e["value"]),
                                      _value(e["was"])) for e in _entries(content.get("reviewed", [])))
         written = datetime.fromisoformat(_text(content["written"])).astimezone()
-        edits = AnnotationEdits(texts, tasks, frames, notes, reviews)
+        typing = _typing(content.get("typing"), texts)  # none in a journal older than drafts
+        edits = AnnotationEdits(texts, tasks, frames, notes, reviews, typing)
         return name_from_text(_text(content["log"])), _text(content["sha256"]), written, edits
     except UnreadableJournal:
         raise
@@ -175,6 +181,18 @@ def _entries(value: object) -> list[dict]:
     if not isinstance(value, list) or not all(isinstance(entry, dict) for entry in value):
         raise TypeError("a list of edits was expected")
     return value
+
+
+def _typing(value: object, texts: tuple[TranscriptionEdit, ...]) -> tuple[int, int] | None:
+    """The place of the typing not yet stored: one of the transcription edits of the journal."""
+    if value is None:
+        return None
+    if not isinstance(value, list) or len(value) != 2:
+        raise TypeError("the typing's place was expected as [session, turn]")
+    place = (_position(value[0]), _position(value[1]))
+    if not any((edit.session, edit.turn) == place for edit in texts):
+        raise UnreadableJournal("the typing names no transcription of the journal")
+    return place
 
 
 def _position(value: object) -> int:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import weakref
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annotator.errors import AnnotationError, AnnotationFileError
@@ -254,3 +254,32 @@ def _find_turn(doc: LogDocument, edit: TranscriptionEdit) -> Turn | None:
     if 0 <= edit.turn < len(session.turns) and session.turns[edit.turn].id == edit.turn_id:
         return session.turns[edit.turn]
     return session.turn(edit.turn_id)
+
+
+def with_typing(edits: AnnotationEdits, typed: Key | None) -> AnnotationEdits:
+    """EDITS with TYPED (the place of the editor's typing not yet stored) marked, when one of its edits is there."""
+    if typed is not None and any((edit.session, edit.turn) == typed for edit in edits.transcriptions):
+        return replace(edits, typing=typed)
+    return edits
+
+
+def split_draft(doc: LogDocument, entries: list[JournalEntry]) -> tuple[list[JournalEntry], tuple[Turn, str] | None]:
+    """ENTRIES without the typing that was not yet stored, and that typing as (its turn in DOC, its text): the
+    newest entry's, unless a later entry stored that turn's value (None when there is none to restore)."""
+    draft: tuple[Turn, str] | None = None
+    kept: list[JournalEntry] = []
+    for entry in entries:
+        edits, typed = entry.edits, entry.edits.typing
+        if draft is not None and any((edit.session_id, edit.turn_id) == (draft[0].session.id, draft[0].id)
+                                     for edit in edits.transcriptions):
+            draft = None  # stored later on
+        if typed is None:
+            kept.append(entry)
+            continue
+        typing = next(edit for edit in edits.transcriptions if (edit.session, edit.turn) == typed)
+        turn = _find_turn(doc, typing)
+        if turn is not None and typing.text:
+            draft = (turn, typing.text)
+            edits = replace(edits, transcriptions=tuple(e for e in edits.transcriptions if e is not typing), typing=None)
+        kept.append(replace(entry, edits=edits))
+    return kept, draft

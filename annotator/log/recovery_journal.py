@@ -64,6 +64,7 @@ from annotator.log.journal_values import (
     changed_since,
     difference,
     key_of,
+    with_typing,
     would_change,
 )
 from annotator.log.journal_writer import BackgroundWriter
@@ -346,7 +347,7 @@ class RecoveryJournal:
         values = dict(self._changes or {})
         if self._typing is not None:
             values[self._typing[0]] = self._typing[1]
-        return difference(self.baseline.known(), values)
+        return with_typing(difference(self.baseline.known(), values), self._typing[0] if self._typing else None)
 
     def _write_or_remove(self, edits: AnnotationEdits) -> None:
         if not edits:

@@ -24,6 +24,9 @@ from annotator.log.document import AnnotationChange, LogDocument
 from annotator.team.files import human_path_of
 from annotator.team.names import check_annotator_name
 
+# The kinds of change whose value the annotator's file writes with `changed=` (human_format: a turn's
+# transcription and concept frame, a session's task completion).
+STAMPED_KINDS = frozenset(("transcription", "concepts", "task_completion"))
 Place = tuple[int, int | None]  # (session index, turn index; None for the session's task completion)
 
 
@@ -50,7 +53,10 @@ class TeamWork:
         doc.add_listener(self._note)
 
     def _note(self, change: AnnotationChange) -> None:
-        self._changed[change.session.index, None if change.turn is None else change.turn.index] = self._clock()
+        """A value written with its `changed` time changed now; the other kinds (time spent, stored as a save
+        begins, flags, a review) carry no time of their own and must not move the value's."""
+        if change.kind in STAMPED_KINDS:
+            self._changed[change.session.index, None if change.turn is None else change.turn.index] = self._clock()
 
     def own_annotations(self) -> AnnotationSet:
         """The document's annotations that the log does not hold itself: the annotator's work."""

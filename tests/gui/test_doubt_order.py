@@ -24,6 +24,7 @@ def _commit(qtbot, window, text: str = "") -> str:
 def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window, qtbot):
     window = main_window
     assert AppSettings().next_turn_order == LOG_ORDER and not window.actions.doubtful_first.isChecked()
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert window.navigator.current_turn().id == "02"
     assert _commit(qtbot, window, "i need to go to san francisco") == "04"  # log order: the next one
@@ -38,6 +39,7 @@ def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window
 def test_an_empty_commit_moves_on_and_an_undone_transcription_is_doubtful_again(main_window, qtbot):
     window = main_window
     window.actions.doubtful_first.trigger()
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # 02
     assert _commit(qtbot, window) == "04"  # nothing typed: 02 stays to transcribe, 04 is the most doubtful
     assert _commit(qtbot, window) == "06"  # not 04 again: the current turn comes last

@@ -12,7 +12,7 @@ from tests.gui.window_driver import annotations_seen
 
 PAUSE = 0.3  # seconds between edits: far less than the old 1.5 s debounce
 
-BURST = [{"keys": "Ctrl+Down"}]
+BURST = [{"row": 0}, {"keys": "Ctrl+Down"}]
 for _turn in range(5):  # pre-fill and store each of the five user turns of the sample session
     BURST += [{"keys": "Ctrl+I"}, {"wait": PAUSE}, {"keys": "Ctrl+Return"}, {"wait": PAUSE}]
 BURST += [{"keys": "Ctrl+Alt+1"}, {"wait": PAUSE}, {"keys": "Ctrl+Alt+0"}, {"wait": PAUSE}, {"keys": "Ctrl+Z"}, {"wait": PAUSE},
@@ -36,7 +36,7 @@ def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window
 
 def test_a_busy_gui_thread_does_not_hold_the_journal_back(make_window, raw_log: Path, tmp_path: Path, boxes):
     """A 100 KB transcription stored, then the GUI thread blocked for 5 s until the kill."""
-    plan = [{"keys": "Ctrl+Down"}, {"paste": 100_000}, {"keys": "Ctrl+Return"}, {"keys": "Ctrl+Alt+1"}, {"busy": 5}]
+    plan = [{"row": 0}, {"keys": "Ctrl+Down"}, {"paste": 100_000}, {"keys": "Ctrl+Return"}, {"keys": "Ctrl+Alt+1"}, {"busy": 5}]
     lines = run_and_kill(raw_log, tmp_path, plan)
     state = _restored(make_window, raw_log, boxes)
     assert state == lines[-1]["state"] == lines[-2]["state"], "every edit made before the GUI thread got busy"

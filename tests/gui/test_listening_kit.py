@@ -31,6 +31,7 @@ TURN_AUDIO = "travel-20261121-001-turn02-user.wav"
 
 KIT_HELPERS = """
 kit = window.workspace.listening
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2: the editor has the focus
 
 def until_position(seconds):

@@ -50,25 +50,26 @@ def without_user_audio(log: Path) -> Path:
     return log
 
 
-def test_opens_a_log_and_selects_its_first_turn(main_window, raw_log):
+def test_opens_a_log_and_selects_its_first_user_turn_to_transcribe(main_window, raw_log):
     window = main_window
     assert window.controller.document.path == raw_log
     assert raw_log.name in window.windowTitle()
     assert not window.isWindowModified()
     assert window.navigator.model.rowCount() == len(window.navigator.session.turns) == 10
-    assert current_row(window) == 0 and selected_rows(window) == [0]
-    assert window.editor.turn == window.navigator.session.turns[0]
+    assert current_row(window) == 1 and selected_rows(window) == [1]  # 01 is the system's greeting
+    assert window.editor.turn == window.navigator.session.turns[1]
     assert window.session_bar.session_name.text() == "<b>travel:20261121:002</b>"
     assert window.session_bar.task.currentText() == "unset"
     assert "0 of 5 user turns transcribed" in window.session_bar.progress.text()
     user_row = first_user_row(window)
     assert window.navigator.model.index(user_row, 0).data(NEEDS_TRANSCRIPTION_ROLE) is True
     assert window.navigator.model.index(user_row, 0).data(Qt.ItemDataRole.DecorationRole) is not None
-    assert window.workspace.detail.topLevelItem(0).text(0) == "GC_TURN 01"
+    assert window.workspace.detail.topLevelItem(0).text(0) == "GC_TURN 02"
 
 
 def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     window = main_window
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     window.table.setFocus()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)
     assert selected_rows(window) == [1]
@@ -87,6 +88,7 @@ def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
 
 def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
     window = main_window
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     window.table.setFocus()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 02, user
     assert window.navigator.current_turn().speaker == "user"
@@ -100,6 +102,7 @@ def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
 def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window, qtbot):
     window = main_window
     window.table.setFocus()
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     turn = window.navigator.current_turn()
     assert turn.id == "02" and editor_has_focus(window)
@@ -324,6 +327,7 @@ def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(main
 
 def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
     first = make_window(raw_log)
+    first.navigator.select_row(0)  # the greeting: the keys below start there
     first.table.setFocus()
     for _ in range(3):
         press(qtbot, first, Key.Key_Down, Mod.ControlModifier)
@@ -364,7 +368,7 @@ def test_dropping_a_file_opens_it(main_window, qtbot, latin1_log):
     window = main_window
     assert drop_paths(window, latin1_log).isAccepted()
     qtbot.waitUntil(lambda: window.controller.document.path == latin1_log)
-    assert window.navigator.current_turn().id == "1"
+    assert window.navigator.current_turn().id == "2"  # its first user turn
     assert any("zürich" in (t.asr_text or "") for t in window.navigator.session.turns)
 
 
@@ -515,7 +519,7 @@ def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_p
     selector = window.session_bar.sessions
     assert selector.isVisible() and selector.count() == 2
     selector.setCurrentIndex(1)
-    assert window.navigator.session.id == "second" and current_row(window) == 0
+    assert window.navigator.session.id == "second" and current_row(window) == 1  # its first user turn
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     assert window.controller.document.sessions[1].task_completion == "1"
     assert window.controller.document.sessions[0].task_completion is None

@@ -43,6 +43,7 @@ def _transcribe_and_go_on(qtbot, window, text: str) -> tuple[str, str | None]:
 
 def _at_the_first_user_turn(qtbot, window) -> None:
     window.actions.auto_play.setChecked(False)
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # the next user turn, the editor focused
     assert _shown(window) == ("s1", "2")
 
@@ -54,6 +55,7 @@ def test_log_order_goes_on_to_the_next_session_and_then_back_to_an_earlier_one(q
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # nothing typed: s1's one turn is still to do
     assert _shown(window) == ("s1", "2")
     window.navigator.step_session(+1)
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert _transcribe_and_go_on(qtbot, window, "to boston") == ("s3", "2")
     assert "Session s2 is transcribed; on to session s3" in window.statusBar().currentMessage()

@@ -61,6 +61,7 @@ def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_wi
     window = make_window(log)
     window.actions.auto_play.setChecked(False)
     window.actions.doubtful_first.trigger()  # the worker starts, and is held at the first session
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert _shown(window) == ("s0", "2")
     type_text(qtbot, window, "to boston")
@@ -94,6 +95,7 @@ def test_a_press_waiting_for_the_doubts_is_dropped_when_the_annotator_moves_on(q
     window = make_window(log)
     window.actions.auto_play.setChecked(False)
     window.actions.doubtful_first.trigger()
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)

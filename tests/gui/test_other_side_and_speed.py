@@ -35,6 +35,7 @@ def until_ready():
 """
 
 OTHER_SIDE_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2
 key(Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
 other = str(playback.clip.path)
@@ -64,6 +65,7 @@ def test_other_side_with_nothing_to_play_says_why(make_window, annotated_log: Pa
     text = annotated_log.read_text(encoding="utf-8").replace('type="audio_output"', 'type="speech_output"')
     annotated_log.write_text(text, encoding="utf-8")
     window = make_window(annotated_log)
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert window.navigator.current_turn().id == "2"
     press(qtbot, window, Key.Key_O, Mod.ControlModifier | Mod.ShiftModifier)
@@ -80,6 +82,7 @@ for action in window.menus.speeds.actions():
         action.trigger()
 until_ready()  # the speed is tried on the loaded clip, so its message comes once the clip is
 chosen_message = window.statusBar().currentMessage()
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 play_message = window.statusBar().currentMessage()

@@ -18,6 +18,7 @@ PASTED = "i want\x01to fly\x02 to boston\x00"
 
 def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
     window = main_window
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     turn = window.navigator.current_turn()
     QApplication.clipboard().setText(PASTED)

@@ -63,6 +63,7 @@ def test_a_long_turn_is_measured_off_the_window_thread_and_played_at_its_gain_on
     result = _run(audio_sink, annotated_log, tmp_path, """
 from annotator.audio.loudness import meter_loaded
 loaded = meter_loaded()
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2: the long one
 preparing, held = playback.preparing, player.clip is None
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # asked before the gain is known
@@ -85,8 +86,10 @@ report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_whe
 def test_a_measurement_the_annotator_moved_away_from_is_never_loaded(
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4 before it is back: measured on the spot
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 state_when_asked = player.state.name
@@ -114,6 +117,7 @@ def _heard(played: np.ndarray, expected: np.ndarray) -> bool:
 def test_turning_normalising_off_while_a_long_turn_is_measured_plays_it_as_recorded(
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # waits for the measure
@@ -143,6 +147,7 @@ def stretch_spy(samples, rate, speed):
     return real_change_speed(samples, rate, speed)
 
 played_clip_module.change_speed = player_module.change_speed = stretch_spy
+window.navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)

@@ -23,7 +23,7 @@ def _journals() -> list[Path]:
 
 
 def _crash_after_typing(log: Path, tmp_path: Path) -> None:
-    lines = run_and_kill(log, tmp_path, [{"keys": "Ctrl+Down"}, {"type": TYPED}, {"keys": "Ctrl+Return"},
+    lines = run_and_kill(log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"keys": "Ctrl+Return"},
                                          {"wait": GENEROUS_SECONDS}])
     assert lines[-1]["state"]["transcriptions"]["02"] == TYPED
 
@@ -55,7 +55,7 @@ def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Pa
 
 def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(make_window, raw_log: Path, tmp_path: Path,
                                                                        qtbot, boxes):
-    lines = run_and_kill(raw_log, tmp_path, [{"keys": "Ctrl+Down"}, {"type": TYPED}, {"wait": GENEROUS_SECONDS}])
+    lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"wait": GENEROUS_SECONDS}])
     assert lines[-1]["state"]["transcriptions"]["02"] == TYPED, "the killed window showed it as typing"
     answers = boxes("Restore")
     window = make_window(raw_log)
@@ -73,6 +73,7 @@ def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(make_windo
 
 def test_typing_shows_the_unsaved_mark_until_it_is_undone(main_window, qtbot):
     window = main_window
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert not window.isWindowModified()
     type_text(qtbot, window, "ok")
@@ -84,6 +85,7 @@ def test_typing_shows_the_unsaved_mark_until_it_is_undone(main_window, qtbot):
 
 def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
     window = main_window
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, "yes please")
     answers = boxes("Cancel")
@@ -95,6 +97,7 @@ def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
 
 def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw_log: Path, qtbot, boxes):
     window = main_window
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # stored; the journal may not have it yet

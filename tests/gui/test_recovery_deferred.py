@@ -45,7 +45,7 @@ def test_an_edit_made_before_the_file_is_read_is_journalled(make_window, log: Pa
 
 
 def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_path: Path, boxes):
-    lines = run_and_kill(log, tmp_path, [{"keys": "Ctrl+Alt+0"}, {"keys": "Ctrl+Down"}, {"type": TYPED},
+    lines = run_and_kill(log, tmp_path, [{"keys": "Ctrl+Alt+0"}, {"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED},
                                          {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}])
     assert lines[0]["event"] == "opened" and lines[0]["opened"]
     answers = boxes("Restore")

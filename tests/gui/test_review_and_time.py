@@ -123,3 +123,21 @@ def test_active_time_counts_between_acts_leaves_out_pauses_and_is_stored_on_save
     press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)
     press(qtbot, main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert turn_time_spent(LogDocument.load(raw_log).sessions[0].turns[second.index].facts()) == pytest.approx(9.0)
+
+
+def test_time_on_a_system_turn_counts_for_no_turn(qtbot, main_window, fake_time, raw_log):
+    navigator = main_window.navigator
+    navigator.select_row(0)  # the greeting
+    main_window.table.setFocus()
+    greeting = navigator.current_turn()
+    assert greeting.speaker == "system"
+    fake_time.now += 20
+    press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)  # an act: 20 s, on a turn with nothing to transcribe
+    fake_time.now += 5
+    press(qtbot, main_window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)  # on to 02, a user turn
+    fake_time.now += 4
+    press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)
+    clock = main_window.flags.clock
+    assert clock.counted(greeting) == 0.0 and clock.counted(navigator.current_turn()) == pytest.approx(4.0)
+    press(qtbot, main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    assert turn_time_spent(LogDocument.load(raw_log).sessions[0].turns[0].facts()) == 0.0

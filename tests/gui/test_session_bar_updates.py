@@ -24,6 +24,7 @@ def test_a_transcription_moves_the_progress_without_reading_the_session_again(qt
     bar = window.navigator.session_bar
     before = window.navigator.model.transcription_progress()
     window.table.setFocus()
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn to transcribe
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)

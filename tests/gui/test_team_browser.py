@@ -70,6 +70,7 @@ def test_the_browser_shows_who_annotated_and_filters_mine_double_disagreeing(qtb
     assert window.controller.team_work is not None, "the corpus's first log opened in team mode, as carol"
     opened = window.controller.document.path
     assert opened.name.startswith("travel-000")
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     press(qtbot, window, Key.Key_A, Mod.ControlModifier)  # the sample log's own transcription, replaced
     type_text(qtbot, window, "to boston")

@@ -24,6 +24,7 @@ def _open_as(make_window, log: Path, annotator: str):
 
 
 def _start(qtbot, window) -> None:
+    window.navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # the first user turn, its editor focused
 
 
@@ -101,7 +102,7 @@ def test_team_work_killed_before_saving_is_restored_and_saved_to_the_annotators_
     set_team_mode(raw_log.parent, True)
     original = raw_log.read_bytes()
     typed = "i want to fly to boston on friday"
-    lines = run_and_kill(raw_log, tmp_path, [{"keys": "Ctrl+Down"}, {"type": typed}, {"keys": "Ctrl+Return"},
+    lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": typed}, {"keys": "Ctrl+Return"},
                                              {"wait": GENEROUS_SECONDS}])
     assert lines[-1]["state"]["transcriptions"]["02"] == typed
     answers = boxes("Restore")

@@ -34,7 +34,7 @@ def _kill(process) -> None:
 def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(make_window, raw_log: Path,
                                                                               tmp_path: Path, qtbot, boxes):
     first, _ = _editing_window(raw_log, tmp_path, "first",
-                               [{"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
+                               [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
     try:
         journals = sorted(path.name for path in (tmp_path / "user-data" / "journals").glob("*.json"))
         answers = boxes("Open read-only")
@@ -42,6 +42,7 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
         assert answers.titles == ["Log already open"], "the live window's work is not a crash leftover"
         assert "read-only" in window.windowTitle()
         assert window.controller.document.sessions[0].user_turns[0].transcription is None
+        window.navigator.select_row(0)  # the greeting: the keys below start there
         press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
         type_text(qtbot, window, "no")
         press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
@@ -62,10 +63,10 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
 def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_window, raw_log: Path, tmp_path: Path,
                                                                       boxes):
     first, _ = _editing_window(raw_log, tmp_path, "first",
-                               [{"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
+                               [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
     try:  # the second window edits too (and would say Discard if offered the first one's work)
         second, _ = _editing_window(raw_log, tmp_path, "second",
-                                    [{"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND},
+                                    [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND},
                                      {"keys": "Ctrl+Return"}], answers=["Edit here too", "Discard"])
         _kill(second)
     finally:
@@ -78,7 +79,7 @@ def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_windo
 
 
 def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Path, tmp_path: Path, boxes):
-    lines = run_and_kill(raw_log, tmp_path, [{"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"},
+    lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"},
                                              {"wait": GENEROUS_SECONDS}])
     assert lines[-1]["state"]["transcriptions"]["02"] == FIRST
     answers = boxes("Discard")

@@ -62,7 +62,7 @@ def test_opening_a_log_with_the_file_dialog_types_into_the_editor(make_window, r
 
 def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
-    assert window.navigator.session.index == 0 and window.navigator.current_turn().speaker == "system"
+    assert window.navigator.session.index == 0 and window.navigator.current_turn().index == first_user_index(window)
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert window.navigator.session.index == 1 and window.navigator.current_turn().speaker == "user"
     stored = window.navigator.current_turn().transcription or ""
@@ -137,13 +137,15 @@ def test_clicking_a_user_row_then_typing_goes_to_the_editor(main_window, qtbot):
     assert editor_text(window) == "fine"
 
 
-def test_a_system_turn_takes_no_typing_and_a_text_field_keeps_its_own(main_window, qtbot):
+def test_typing_on_a_system_turn_moves_to_the_next_user_turn_and_a_text_field_keeps_its_own(main_window, qtbot):
     window = main_window
     window.navigator.select_row(0)
     assert window.navigator.current_turn().speaker == "system"
     window.table.setFocus()
     type_text(qtbot, window, "zz")
-    assert editor_text(window) == "" and window.navigator.current_turn().transcription is None
+    assert window.navigator.current_turn().index == first_user_index(window) and editor_text(window) == "zz"
+    press(qtbot, window, Key.Key_Z, Mod.ControlModifier)  # the editor's own undo: its typing goes
+    assert editor_text(window) == ""
     window.navigator.select_row(first_user_index(window))
     window.table.setFocus()
     window.table.edit(window.navigator.model.index(first_user_index(window), 6))  # F2: the cell editor takes the text

@@ -8,6 +8,7 @@ PLAN_JSON is a list of steps, done in order once the log is open:
     {"type": "some words"}      real key presses, one a character
     {"paste": 100000}           that many characters through the clipboard and Ctrl+V
     {"wait": 0.5}               seconds of the event loop running
+    {"row": 0}                  select that row of the turn table, as a click on it would (0: the greeting)
     {"busy": 3}                 seconds of the GUI thread blocked (no events processed)
     {"kill": true}              SIGKILL this process
 A step may carry "answer": [button texts] for the message boxes it raises. The open itself
@@ -134,6 +135,8 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
             QTest.keyClick(focus(), QKeySequence("Ctrl+V")[0].key(), QKeySequence("Ctrl+V")[0].keyboardModifiers())
         elif "wait" in step:
             run_events(step["wait"])
+        elif "row" in step:
+            window.navigator.select_row(step["row"])
         elif "busy" in step:
             time.sleep(step["busy"])
         elif step.get("kill"):

@@ -110,7 +110,7 @@ class Window:
 
 def random_plan(rng: random.Random, saves: bool) -> list[dict]:
     """About a minute of work, in bursts of quick edits between pauses (the window is killed long before)."""
-    plan = [{"keys": "Ctrl+Down"}]
+    plan = [{"row": 0}, {"keys": "Ctrl+Down"}]
     while len(plan) < 400:
         for _ in range(rng.randint(3, 20)):
             action = rng.choices(["Ctrl+I", "type", "Ctrl+Return", "Ctrl+Down", "Ctrl+Up", "Ctrl+Alt+1", "Ctrl+Alt+0",

@@ -85,3 +85,22 @@ def test_reference_concepts_go_into_the_annotators_file_and_come_back_on_open(ab
     TeamWork(again, "alice")
     assert reference_concepts(_user_turns(again)[0].facts()) == frame
     assert not again.is_modified
+
+
+def test_each_value_keeps_the_time_it_changed_not_the_time_of_the_save(absolute_audio_log):
+    """Time spent is stored on the turn as a save begins: it must not move the transcription's `changed`."""
+    from annotator.log.annotations import add_time_spent
+
+    doc = LogDocument.load(absolute_audio_log)
+    now = ["2026-11-25T09:00:00Z"]
+    work = TeamWork(doc, "alice", clock=lambda: now[0])
+    turn = _user_turns(doc)[0]
+    set_transcription(turn, "to boston please")
+    now[0] = "2026-11-25T09:30:00Z"
+    set_task_completion(doc.sessions[0], "1")
+    now[0] = "2026-11-25T10:00:00Z"  # the save, with the time spent added as it begins
+    add_time_spent(turn, 12.5)
+    work.save()
+    work.close()
+    content = human_file_content(human_files_beside(absolute_audio_log)["alice"])
+    assert sorted(content.changed.values()) == ["2026-11-25T09:00:00Z", "2026-11-25T09:30:00Z"]

@@ -2,7 +2,8 @@
 
 Only what the user rebound is stored (AppSettings.shortcut_overrides, JSON {action name: [key, ...]}),
 so a later version's new default keys reach every action the user left alone. An override naming an
-action the table no longer has, or a key Qt cannot read, is ignored.
+action the table no longer has, or a key Qt cannot read, is ignored; so is a key that types text (a plain
+letter, Space...: gui/keyboard.py), which KeyBindings.ignored names for the status bar.
 
     keys = KeyBindings(settings)
     keys.effective["play_pause"]      # ("Ctrl+Space",) unless rebound
@@ -19,6 +20,7 @@ from PySide6.QtCore import QObject, Signal
 from PySide6.QtGui import QKeySequence
 
 from annotator.gui.actions import ACTIONS, Actions
+from annotator.gui.keyboard import typing_keys_among
 from annotator.gui.settings import AppSettings
 
 Keys = dict[str, tuple[str, ...]]  # action name -> its keys, in QKeySequence's portable text
@@ -92,7 +94,25 @@ class KeyBindings(QObject):
     def __init__(self, settings: AppSettings, parent: QObject | None = None):
         super().__init__(parent)
         self.settings = settings
-        self.effective = effective_keys(parse_overrides(settings.shortcut_overrides))
+        overrides = parse_overrides(settings.shortcut_overrides)
+        self.ignored: dict[str, tuple[str, ...]] = {}  # action name -> its stored keys that type text
+        for name, keys in list(overrides.items()):
+            typing = typing_keys_among(keys)
+            if typing:
+                self.ignored[name] = tuple(typing)
+                kept = tuple(key for key in keys if key not in typing)
+                if kept:
+                    overrides[name] = kept
+                else:
+                    del overrides[name]  # the action keeps its default keys
+        self.effective = effective_keys(overrides)
+
+    def ignored_text(self) -> str:
+        """A line naming the stored keys that were ignored because they type ("" when none was)."""
+        if not self.ignored:
+            return ""
+        named = "; ".join(f"{', '.join(keys)} for \u201c{_action_text(name)}\u201d" for name, keys in self.ignored.items())
+        return f"Stored shortcuts ignored because they type text: {named}. Help > Keyboard shortcuts sets others"
 
     def save(self, effective: Mapping[str, tuple[str, ...]]) -> None:
         """Store EFFECTIVE as overrides and tell the window. Refuses keys that conflict (ValueError)."""

@@ -4,11 +4,16 @@ Select an action, record a key in the box below and Set it (or Clear its keys, o
 Default); a key bound to two actions is named under the table and Save stays disabled until it is
 resolved. Save stores only what differs from the table's defaults (gui/keys/bindings.py) and the
 window's actions take the keys at once. Without KeyBindings the dialog only lists the default keys.
+
+A key that types text (a plain letter, digit, Space, Return...: gui/keyboard.py) is refused with the reason.
+Escape while the box records cancels the recording (the focus goes back to the table); the next one
+closes the dialog.
 """
 
 from __future__ import annotations
 
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QEvent, QObject, Qt
+from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -24,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from annotator.gui.actions import ACTIONS, plain_menu_name
+from annotator.gui.keyboard import typing_key_reason
 from annotator.gui.keys.bindings import KeyBindings, Keys, conflicts, default_keys, portable
 
 KEYS_COLUMN = 0
@@ -104,6 +110,7 @@ class ShortcutsDialog(QDialog):
         self.recorder.editingFinished.connect(self.set_recorded_key)  # one chord recorded: it is the choice
         self.clear_button.clicked.connect(lambda: self.set_keys(()))
         self.default_button.clicked.connect(lambda: self.set_keys(default_keys()[self.selected_name()]))
+        self.recorder.installEventFilter(self)  # Escape cancels the recording instead of being recorded
         for widget in (self.selected_label, self.recorder, self.set_button, self.clear_button, self.default_button):
             row.addWidget(widget)
         row.setStretch(1, 1)
@@ -120,8 +127,26 @@ class ShortcutsDialog(QDialog):
 
     def set_recorded_key(self) -> None:
         key = portable(self.recorder.keySequence())
-        if key:
-            self.set_keys((key,))
+        if not key:
+            return
+        reason = typing_key_reason(key)
+        if reason is not None:
+            self.recorder.clear()
+            self.problem.setText(reason + ".")
+            self.problem.setStyleSheet("font-weight: bold")
+            return
+        self.set_keys((key,))
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (watched is self.recorder and event.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+                and isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape
+                and event.modifiers() == Qt.KeyboardModifier.NoModifier):
+            if event.type() == QEvent.Type.KeyPress:
+                self.recorder.clear()
+                self.table.setFocus(Qt.FocusReason.OtherFocusReason)
+            event.accept()
+            return True
+        return super().eventFilter(watched, event)
 
     def set_keys(self, keys: tuple[str, ...]) -> None:
         name = self.selected_name()

@@ -83,6 +83,10 @@ def is_transcribable(turn: Turn) -> bool:
     return turn.speaker != "system"
 
 
+def _is_user(turn: Turn) -> bool:
+    return turn.speaker == "user"
+
+
 class TurnTableModel(QAbstractTableModel):
     note_reported = Signal(str)  # a line for the status bar about an edit made in a cell
 
@@ -172,6 +176,20 @@ class TurnTableModel(QAbstractTableModel):
     def most_doubtful_to_transcribe(self, row: int) -> int | None:
         """The row of the most doubtful user turn still to transcribe other than ROW (ROW when it is the last)."""
         return None if self._session is None else most_doubtful_to_transcribe(self._session, row)
+
+    def user_row_to_type(self, row: int, doubtful_first: bool, counting: bool) -> int | None:
+        """The row of the user turn Ctrl+Enter on ROW chooses next, in the order set; None when none is left to
+        transcribe. While a long session's facts are COUNTING (not known yet), the next user turn after ROW."""
+        if counting:
+            return self.find_row(row, +1, _is_user)
+        return self.most_doubtful_to_transcribe(row) if doubtful_first else self.next_to_transcribe(row)
+
+    def first_row_to_type(self, counting: bool) -> int:
+        """Where typing begins in the session: its first user turn to transcribe (its first user turn when every
+        one is transcribed or while its facts are COUNTING), its first turn when it has no user turn."""
+        row = None if counting else self.next_to_transcribe(-1)
+        row = row if row is not None else self.find_row(-1, +1, _is_user)
+        return row if row is not None else 0
 
     def transcription_progress(self) -> tuple[int, int]:
         """(transcribed user turns, user turns) of the session."""

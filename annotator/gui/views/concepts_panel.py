@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.gui.typing_router import TAKES_TYPING
+from annotator.gui.keyboard import TAKES_TYPING
 from annotator.gui.undo_commands import SetConcepts, push_if_changed
 from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
 from annotator.gui.views.turn_table_view import PassThroughLineEdit, TranscriptionDelegate

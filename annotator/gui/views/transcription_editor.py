@@ -33,7 +33,7 @@ from annotator.analysis.word_alignment import (
     too_long_to_diff,
     word_diff,
 )
-from annotator.gui.key_passthrough import hand_to_window
+from annotator.gui.keyboard import hand_to_window
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
@@ -280,6 +280,13 @@ class TranscriptionEditor(LayoutBoundary):
             self.note_reported.emit(refusal)
             return False
         return self._replace_text(self.nbest.alternatives[rank - 1].text)
+
+    def set_draft(self, text: str) -> bool:
+        """TEXT in the editor as typing not yet stored (a restored draft): unsaved until a commit stores it."""
+        turn = self._turn
+        if turn is None or turn.speaker == "system" or self.text.isReadOnly():
+            return False
+        return self._replace_text(text)
 
     def _replace_text(self, text: str) -> bool:
         """TEXT in place of the editor's, as one edit of the text box (its Ctrl+Z restores the text before)."""

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.gui.key_passthrough import hand_to_window
+from annotator.gui.keyboard import hand_to_window
 from annotator.gui.models.turn_table import Column
 from annotator.gui.views.doubt_strip import DoubtStripHeader
 from annotator.gui.views.rows_ahead import RowsAhead
@@ -127,6 +127,9 @@ class TurnTableView(QTableView):
         super().resizeEvent(event)
         if self.currentIndex().isValid():
             self.scrollTo(self.currentIndex())
+
+    def keyboardSearch(self, search: str) -> None:
+        """Typed keys are the transcription's (gui/keyboard.py), never a search of the rows: none is made."""
 
     def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
         self.delegate.passthrough_keys = list(keys)
