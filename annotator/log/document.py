@@ -15,7 +15,7 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.errors import LogChangedOnDiskError, LogReadError
-from annotator.log.atomic import refuse_read_only
+from annotator.log.atomic import refuse_unwritable
 from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.log.elements import Session, Turn
 from annotator.log.facts_cache import FactsCache
@@ -172,7 +172,7 @@ class LogDocument:
         resolved = target.resolve()
         if not overwrite and resolved == self._stamped_path and self.changed_on_disk():
             raise LogChangedOnDiskError(target, removed=not target.exists())
-        refuse_read_only(target)  # before NAME.orig.xml is made for a save that cannot happen
+        refuse_unwritable(target)  # before NAME.orig.xml is made for a save that cannot happen
         self.kept_original = None
         if keep_original and resolved == self.path.resolve():
             self.kept_original = keep_original_copy(self.path)
