@@ -71,5 +71,11 @@ class LogChangedOnDiskError(AnnotatorError):
                        "reload it or save with overwrite")
         super().__init__(message)
 
+    def command_line_message(self) -> str:
+        """The refusal in the words of a command (which has no reload, no overwrite)."""
+        what = "deleted or moved" if self.removed else "changed"
+        return (f"{self.path} was {what} by another program (another fold, replace, adjudicate or a window's "
+                "save) since this command read it; nothing written: run the command again")
+
     def __reduce__(self):
         return type(self), (self.path, self.removed)

@@ -37,17 +37,25 @@ class NotRegularFileError(OSError):
 
 def what_it_is(mode: int) -> str | None:
     """Why a file of this st_mode is not read as a file, in plain words; None for a regular file."""
+    kind = kind_words(mode)
+    if kind is None or stat.S_ISDIR(mode):
+        return kind
+    return f"{kind}; not opened"
+
+
+def kind_words(mode: int) -> str | None:
+    """What a file of this st_mode is, when it is not a regular file ("is a socket, not a regular file")."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
         return "is a folder, not a file"
     if stat.S_ISFIFO(mode):
-        return "is a named pipe (FIFO), not a regular file; not opened"
+        return "is a named pipe (FIFO), not a regular file"
     if stat.S_ISSOCK(mode):
-        return "is a socket, not a regular file; not opened"
+        return "is a socket, not a regular file"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "is a device, not a regular file; not opened"
-    return "is not a regular file; not opened"
+        return "is a device, not a regular file"
+    return "is not a regular file"
 
 
 def _refusal(path: str | Path, mode: int) -> NotRegularFileError:

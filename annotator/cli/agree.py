@@ -43,6 +43,8 @@ def run(args: argparse.Namespace) -> int:
     guard = output_guard(args, others=inputs)
     if args.output is not None:
         guard.check_file(args.output)
+    if args.csv is not None:
+        guard.check_folder(args.csv)
 
     def read_files(files: list[Path]):
         failed: list[AnnotatorError] = []

@@ -86,8 +86,14 @@ def export_options(args: argparse.Namespace, applicable: tuple[str, ...]):
 
 def check_output(output: Path, is_folder: bool, name: str) -> None:
     """-o must be a folder or a file as the format needs (missing folders are made when the export is written)."""
-    from annotator.errors import WriteError
+    import stat
 
+    from annotator.errors import WriteError
+    from annotator.log.atomic import existing_mode, refuse_not_regular
+
+    mode = existing_mode(output)
+    if mode is not None and not stat.S_ISDIR(mode):
+        refuse_not_regular(output, mode)  # a device, FIFO or socket says what it is
     if is_folder and output.exists() and not output.is_dir():
         raise WriteError(f"{output}: --to {name} writes a folder, and this is a file")
     if not is_folder and output.is_dir():

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -69,7 +70,8 @@ def run(args: argparse.Namespace) -> int:
         changes, _ = fold_human_files_beside(docs)
     kept: list[Path] = []
     if folder_mode:
-        with StagedFolder(args.output, guard) as staged:  # all the folded logs, or none, with their originals
+        with ExitStack() as held, StagedFolder(args.output, guard) as staged:  # all the folded logs, or none
+            _hold_unchanged(held, [doc for doc in docs if _folded_in_place(args, doc)])
             for doc in docs:
                 relative = doc.path.relative_to(args.log)
                 kept += _stage_original(staged, args.output, relative, doc.path)
@@ -86,15 +88,36 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _stage_original(staged: StagedFolder, output: Path, relative: Path, log: Path) -> list[Path]:
-    """When the fold replaces LOG itself, stage its NAME.orig.xml beside it (unless one exists).
+def _folded_in_place(args: argparse.Namespace, doc) -> bool:
+    """Whether the folder fold writes DOC's log over itself (OUT is LOG's folder, or holds it the same way)."""
+    return _replaces(args.output / doc.path.relative_to(args.log), doc.path)
 
-    The staged folder replaces the entry OUTPUT/RELATIVE: a link there is replaced, not the
-    file it names, so only a regular file that is LOG is folded in place."""
+
+def _replaces(final: Path, log: Path) -> bool:
+    """Whether the staged folder's entry FINAL is LOG: a link there is replaced, not the file it names, so
+    only a regular file that is LOG is folded in place."""
+    return not final.is_symlink() and os.path.realpath(final) == os.path.realpath(log)
+
+
+def _hold_unchanged(held: ExitStack, docs: list) -> None:
+    """Take the save lock of every folder of DOCS (in one order, so two folds never wait on each other),
+    then refuse when one of them changed since it was read: under the locks, no save comes in between."""
+    from annotator.errors import LogChangedOnDiskError
+    from annotator.log.save_lock import holding_save_lock, save_folder
+
+    for folder in sorted({save_folder(doc.path): doc.path for doc in docs}.items()):
+        held.enter_context(holding_save_lock(folder[1]))
+    for doc in docs:
+        if doc.changed_on_disk():
+            raise LogChangedOnDiskError(doc.path, removed=not doc.path.exists())
+
+
+def _stage_original(staged: StagedFolder, output: Path, relative: Path, log: Path) -> list[Path]:
+    """When the fold replaces LOG itself, stage its NAME.orig.xml beside it (unless one exists)."""
     from annotator.log.original_copy import original_to_keep
 
     final = output / relative
-    if final.is_symlink() or os.path.realpath(final) != os.path.realpath(log):
+    if not _replaces(final, log):
         return []
     found = original_to_keep(final)
     if found is None:

@@ -32,9 +32,10 @@ def run(args: argparse.Namespace) -> int:
     from annotator.errors import WriteError
     from annotator.imports import IMPORT_FORMATS
 
+    guard = output_guard(args, others=[args.source])
+    guard.check_folder(args.output)  # a device, FIFO or socket says what it is, whatever --force says
     if args.output.exists() and not args.output.is_dir():
         raise WriteError(f"{args.output}: the logs are written into a folder, and this is a file")
-    guard = output_guard(args, others=[args.source])
     report = IMPORT_FORMATS[args.source_format].run(
         args.source, args.output, progress=lambda items, total=None: progress(items, "importing", total), guard=guard)
     for warning in report.warnings:

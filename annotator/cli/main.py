@@ -94,7 +94,10 @@ def _error_lines(error) -> list[str]:
     """An error's lines: one, or what an error about several files says (corpus.parallel.UnreadableFiles:
     a line per file, then one naming them all). Read by name: reporting an error imports nothing."""
     lines = getattr(error, "lines", None)
-    return lines() if callable(lines) else [str(error)]
+    if callable(lines):
+        return lines()
+    command_line = getattr(error, "command_line_message", None)  # an error the window words otherwise
+    return [command_line() if callable(command_line) else str(error)]
 
 
 def one_line(text: str) -> str:

@@ -8,7 +8,9 @@ of them) is followed and its target replaced, in the target's folder, so the
 link stays a link and the real file gets the content. The replacement keeps
 the file's mode, group and, where permitted, owner. A file that is read-only
 (no write permission bit, or one this user may not write) is not replaced:
-os.replace in a writable folder would go through where a plain write would not. A file with other hard
+os.replace in a writable folder would go through where a plain write would not. Nor is anything that
+is not a regular file (a device, a FIFO, a socket, a folder): a rename would put a file in place of
+/dev/null. A file with other hard
 links is not replaced (that would detach it from its other names) but written
 in place, with a backup until done (annotator.log.inplace); the result says so.
 """
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from annotator.errors import WriteError
+from annotator.input_files import kind_words
 
 Writer = Callable[[BinaryIO], None]
 
@@ -60,7 +63,7 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
         existing = os.stat(target)
     except OSError:
         existing = None
-    refuse_read_only(path, existing, target)
+    refuse_unwritable(path, existing, target)
     if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
         from annotator.log.inplace import write_in_place
 
@@ -89,10 +92,11 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
     return Written(target)
 
 
-def refuse_read_only(path: str | Path, existing: os.stat_result | None = None, target: Path | None = None) -> None:
-    """Raise WriteError when the file PATH names (TARGET, its stat EXISTING, when known) is read-only: no
-    write permission bit at all (as chmod a-w leaves it, which root's own writes would ignore), or not
-    writable by this user. A file that does not exist yet, or is not a regular file, passes."""
+def refuse_unwritable(path: str | Path, existing: os.stat_result | None = None, target: Path | None = None) -> None:
+    """Raise WriteError when the file PATH names (TARGET, its stat EXISTING, when known) is not a regular
+    file (a device, FIFO, socket or folder is never replaced), or is read-only: no write permission bit
+    at all (as chmod a-w leaves it, which root's own writes would ignore), or not writable by this user.
+    A file that does not exist yet passes."""
     if target is None:
         target = write_target(path)
     if existing is None:
@@ -100,14 +104,36 @@ def refuse_read_only(path: str | Path, existing: os.stat_result | None = None, t
             existing = os.stat(target)
         except OSError:
             return
-    if not stat.S_ISREG(existing.st_mode):
-        return
+    refuse_not_regular(path, existing.st_mode)
     mode = stat.filemode(existing.st_mode)
     if existing.st_mode & 0o222 == 0:
         raise WriteError(f"{path}: is read-only ({mode}); not written: make it writable or write to another file")
     if not (os.access(target, os.W_OK) or _on_read_only_file_system(target)):
         raise WriteError(f"{path}: not written, the previous file is intact: {os.strerror(errno.EACCES)} "
                          f"(this user may not write it: {mode}, owner id {existing.st_uid})")
+
+
+def refuse_not_regular(path: str | Path, mode: int) -> None:
+    """WriteError when MODE (of what PATH names) is anything but a regular file: nothing is written there."""
+    kind = kind_words(mode)
+    if kind is not None:
+        raise WriteError(f"{path}: {kind}; nothing written (an output must be a regular file or a new name)")
+
+
+def existing_mode(path: str | Path) -> int | None:
+    """The st_mode of what PATH names (symlinks followed), None when nothing is there (or it cannot be seen)."""
+    try:
+        return os.stat(path).st_mode
+    except OSError:
+        return None
+
+
+def refuse_special_output(path: str | Path) -> None:
+    """WriteError when PATH (symlinks followed) exists and is not a regular file: checked before an output
+    is written, whatever --force says. A link whose target is missing passes (its write says so)."""
+    mode = existing_mode(path)
+    if mode is not None:
+        refuse_not_regular(path, mode)
 
 
 def _on_read_only_file_system(path: Path) -> bool:

@@ -15,12 +15,13 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.errors import LogChangedOnDiskError, LogReadError
-from annotator.log.atomic import refuse_read_only
+from annotator.log.atomic import refuse_unwritable
 from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.log.elements import Session, Turn
 from annotator.log.facts_cache import FactsCache
 from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
 from annotator.log.original_copy import keep_original as keep_original_copy
+from annotator.log.save_lock import holding_save_lock
 from annotator.log.times import detect_unit
 
 _UNIT_SAMPLE = 200
@@ -163,20 +164,22 @@ class LogDocument:
         A symlink is saved through: its target gets the content (see annotator.log.atomic); a
         file with other hard links is written in place, and save_notices says so. Saving over
         the file this document was read from raises LogChangedOnDiskError if another program
-        changed it meanwhile, unless OVERWRITE; reload() is the other way out. Leftovers of
+        changed it meanwhile, unless OVERWRITE; reload() is the other way out. Saves of one folder
+        exclude each other from that check to the rename (annotator.log.save_lock). Leftovers of
         saves killed half way are removed afterwards (see annotator.log.disk_changes). With
         KEEP_ORIGINAL, a save over the file this document was read from first keeps that file
         as NAME.orig.xml when no such copy exists yet (see annotator.log.original_copy).
         """
         target = Path(path) if path is not None else self.path
-        resolved = target.resolve()
-        if not overwrite and resolved == self._stamped_path and self.changed_on_disk():
-            raise LogChangedOnDiskError(target, removed=not target.exists())
-        refuse_read_only(target)  # before NAME.orig.xml is made for a save that cannot happen
-        self.kept_original = None
-        if keep_original and resolved == self.path.resolve():
-            self.kept_original = keep_original_copy(self.path)
-        written = write_locked(target, self.parsed.write_to)
+        with holding_save_lock(target):  # from the check to the rename: another save waits, then sees the change
+            resolved = target.resolve()
+            if not overwrite and resolved == self._stamped_path and self.changed_on_disk():
+                raise LogChangedOnDiskError(target, removed=not target.exists())
+            refuse_unwritable(target)  # before NAME.orig.xml is made for a save that cannot happen
+            self.kept_original = None
+            if keep_original and resolved == self.path.resolve():
+                self.kept_original = keep_original_copy(self.path)
+            written = write_locked(target, self.parsed.write_to)
         self.save_notices = written.notices
         if resolved == self.path.resolve():
             self._file_values.clear()

@@ -32,6 +32,7 @@ from pathlib import Path
 
 from annotator.corpus.paths import ANNOTATION_ROOT, expand_log_paths, root_tag
 from annotator.errors import WriteError
+from annotator.log.atomic import existing_mode, refuse_not_regular, refuse_special_output
 
 LOG_ROOTS = ("GC_LOG", "GC_SESSION")
 _FORCE_HINT = "use --force to write anyway"
@@ -50,10 +51,12 @@ class OutputGuard:
         self._resolved: dict[Path, Path] = {}
 
     def check_file(self, output: str | Path) -> None:
-        """Refuse OUTPUT if it is an input, or an existing log or human-annotation file."""
+        """Refuse OUTPUT if it is not a regular file (even with --force), an input, or an existing log or
+        human-annotation file."""
+        output = Path(output)
+        refuse_special_output(output)
         if self.force:
             return
-        output = Path(output)
         self._refuse_an_input(output)
         kind = existing_kind(output)
         if kind is not None:
@@ -61,10 +64,14 @@ class OutputGuard:
                                      f"nothing written ({_FORCE_HINT})")
 
     def check_folder(self, folder: str | Path) -> None:
-        """Refuse writing files into FOLDER if it is an input file or holds an input log."""
+        """Refuse writing files into FOLDER if it is something else than a folder (even with --force), an
+        input file, or holds an input log."""
+        folder = Path(folder)
+        mode = existing_mode(folder)
+        if mode is not None and not stat.S_ISDIR(mode):
+            refuse_not_regular(folder, mode)  # a device, FIFO or socket: refused whatever --force says
         if self.force:
             return
-        folder = Path(folder)
         self._refuse_an_input(folder)
         try:
             folder_id = _identity(os.stat(folder))

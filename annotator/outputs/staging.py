@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 import secrets
 import shutil
+import stat
 import tempfile
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -35,7 +36,15 @@ from pathlib import Path, PurePosixPath
 from typing import BinaryIO
 
 from annotator.errors import AnnotatorError, WriteError
-from annotator.log.atomic import keep_owner_and_mode, refuse_read_only, sync_folder
+from annotator.input_files import kind_words
+from annotator.log.atomic import (
+    existing_mode,
+    keep_owner_and_mode,
+    refuse_not_regular,
+    refuse_special_output,
+    refuse_unwritable,
+    sync_folder,
+)
 from annotator.outputs.guard import OutputGuard
 
 Writer = Callable[[BinaryIO], None]
@@ -51,8 +60,10 @@ class StagedFolder:
         self.merge = False  # the target exists: files replace their namesakes in it
 
     def __enter__(self) -> StagedFolder:
-        if self.target.exists() and not self.target.is_dir():
-            raise WriteError(f"{self.target}: the output is a folder, and this is a file")
+        mode = existing_mode(self.target)
+        if mode is not None and not stat.S_ISDIR(mode):
+            kind = kind_words(mode) or "is a file"
+            raise WriteError(f"{self.target}: {kind.split(',')[0]}, and the output is a folder; nothing written")
         if self.guard is not None:
             self.guard.check_folder(self.target)
         self.merge = self.target.is_dir()
@@ -171,6 +182,8 @@ def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None
     Missing folders are made, and removed again if the write fails. The paths written."""
     staged: list[tuple[Path, Path]] = []
     made: list[Path] = []
+    for final in contents:
+        refuse_special_output(final)  # before the first temporary file is made
     try:
         for final, content in contents.items():
             _make_folders(final.parent, made)
@@ -199,11 +212,14 @@ def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None
 
 def replace_together(moves: list[tuple[Path, Path]]) -> None:
     """Move each staged file onto its final path; if one move fails, every final path is put back as it was."""
-    for _, final in moves:
-        if final.is_dir() and not final.is_symlink():
-            raise IsADirectoryError(21, "a folder is in the way", str(final))
-        if not final.is_symlink():  # a link is replaced, not the file it names
-            refuse_read_only(final)  # before any move: every output stays as it was
+    for _, final in moves:  # before any move: every output stays as it was
+        try:
+            mode = os.lstat(final).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISLNK(mode):  # a link is replaced, not the file it names
+            refuse_not_regular(final, mode)  # a device, FIFO, socket or folder is never moved aside
+            refuse_unwritable(final)
     done: list[tuple[Path, Path | None]] = []  # (final, the previous file kept aside, or None)
     made: list[Path] = []
     try:

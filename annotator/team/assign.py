@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.errors import AnnotatorError
+from annotator.input_files import read_input_text
 from annotator.log.atomic import write_atomic
 from annotator.team.names import check_annotator_name
 
@@ -113,10 +114,7 @@ def write_assignment(path: str | Path, rows: Iterable[Assignment]) -> None:
 def read_assignment(path: str | Path) -> list[Assignment]:
     """The rows of an assignment file; AssignmentError naming the file and line when it is not one."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8-sig")
-    except (OSError, UnicodeDecodeError) as error:
-        raise AssignmentError(f"{path}: cannot read the assignment: {getattr(error, 'strerror', None) or error}") from None
+    text = read_input_text(path, lambda reason: AssignmentError(f"{path}: cannot read the assignment: {reason}"))
     reader = csv.reader(io.StringIO(text))
     header = next(reader, None)
     if header is None or tuple(header[: len(COLUMNS)]) != COLUMNS:

@@ -80,7 +80,11 @@ class Work:
 
 @pytest.fixture
 def work(tmp_path: Path) -> Work:
-    root = tmp_path / "work"
+    return make_work(tmp_path / "work")
+
+
+def make_work(root: Path) -> Work:
+    """The sample corpus, an annotations CSV of session 001, a markers file, a ConvLab dataset and a DialBB scenario."""
     root.mkdir()
     shutil.copytree(SAMPLE_LOGS, root / "corpus")
     w = Work(root)
