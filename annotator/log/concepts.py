@@ -51,20 +51,30 @@ class Concepts:
 def frame_concepts(frame: etree._Element) -> Concepts:
     """The concepts a GC_FRAME holds, its nested frames and lists flattened into paths."""
     slots: list[tuple[str, str]] = []
-    _flatten(frame, "", slots)
+    _flatten(frame, slots)
     return Concepts(clean_text(frame.get("name")), tuple(slots))
 
 
-def _flatten(container: etree._Element, prefix: str, slots: list[tuple[str, str]]) -> None:
-    for position, data in enumerate(container.iterchildren("GC_DATA")):
-        key = data.get("key") or data.get("name") or f"[{position}]"
-        path = prefix + key
-        nested = [child for child in data.iterchildren("GC_FRAME", "GC_LIST")]
-        if nested:
-            for inner in nested:
-                _flatten(inner, path + PATH_SEPARATOR, slots)
-        else:
-            slots.append((path, clean_text(data.text)))
+def _flatten(frame: etree._Element, slots: list[tuple[str, str]]) -> None:
+    # An explicit stack, not recursion: a legal frame may nest up to the loader's 2,048 levels,
+    # twice Python's recursion limit. Each entry walks one container's GC_DATA children; the path
+    # is kept as its keys and joined only for a slot, so a deep chain costs its size, not its square.
+    keys: list[str] = []
+    stack = [(enumerate(frame.iterchildren("GC_DATA")), 0)]
+    while stack:
+        children, depth = stack[-1]
+        following = next(children, None)
+        if following is None:
+            stack.pop()
+            continue
+        position, data = following
+        del keys[depth:]
+        keys.append(data.get("key") or data.get("name") or f"[{position}]")
+        nested = list(data.iterchildren("GC_FRAME", "GC_LIST"))
+        if not nested:
+            slots.append((PATH_SEPARATOR.join(keys), clean_text(data.text)))
+        for inner in reversed(nested):  # the top of the stack is walked first: the first container on top
+            stack.append((enumerate(inner.iterchildren("GC_DATA")), depth + 1))
 
 
 def concepts_in(data: etree._Element) -> Concepts | None:
@@ -99,23 +109,23 @@ def concepts_data(annotation: etree._Element) -> etree._Element | None:
 def concepts_element(concepts: Concepts) -> etree._Element:
     """The GC_DATA that stores CONCEPTS in an annotation: a GC_FRAME whose paths become nested data."""
     data = etree.Element("GC_DATA", {"key": CONCEPTS_KEY, "type_utt_text": CONCEPTS_UTT_TEXT})
-    frame = etree.SubElement(data, "GC_FRAME", {"name": concepts.frame} if concepts.frame else {})
-    nested: dict[tuple[str, ...], etree._Element] = {(): frame}
+    frames = [etree.SubElement(data, "GC_FRAME", {"name": concepts.frame} if concepts.frame else {})]
+    # (frame's index, key) -> index of the frame nested under that key: a path is walked one segment
+    # at a time, so a path of thousands of segments costs its length, without recursion.
+    below: dict[tuple[int, str], int] = {}
     for path, value in concepts.slots:
-        parts = tuple(path.split(PATH_SEPARATOR))
-        parent = _frame_for(parts[:-1], nested)
-        slot = etree.SubElement(parent, "GC_DATA", {"key": parts[-1], "dtype": "string"})
+        *outer, key = path.split(PATH_SEPARATOR)
+        at = 0
+        for part in outer:
+            inner = below.get((at, part))
+            if inner is None:
+                holder = etree.SubElement(frames[at], "GC_DATA", {"key": part})
+                frames.append(etree.SubElement(holder, "GC_FRAME"))
+                inner = below[(at, part)] = len(frames) - 1
+            at = inner
+        slot = etree.SubElement(frames[at], "GC_DATA", {"key": key, "dtype": "string"})
         slot.text = value
     return data
-
-
-def _frame_for(parts: tuple[str, ...], nested: dict[tuple[str, ...], etree._Element]) -> etree._Element:
-    frame = nested.get(parts)
-    if frame is None:
-        parent = _frame_for(parts[:-1], nested)
-        holder = etree.SubElement(parent, "GC_DATA", {"key": parts[-1]})
-        frame = nested[parts] = etree.SubElement(holder, "GC_FRAME")
-    return frame
 
 
 def _escape(text: str) -> str:

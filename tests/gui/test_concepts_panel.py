@@ -238,3 +238,17 @@ def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(qtbot, mak
     assert set(scored) == {"6"}, "only the changed turn was scored again"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     qtbot.waitUntil(lambda: metric_text(metrics, "concept_accuracy") == "100.0 %")
+
+
+def test_a_frame_nested_to_the_loaders_limit_is_shown(qtbot, make_window, tmp_path: Path):
+    """2,048 elements deep: the panel's flattening walks it without recursion, one slot with its whole path."""
+    from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path
+
+    path = tmp_path / "deep-hublog.xml"
+    path.write_text(deep_frame_log(LOADER_DEPTH_LIMIT), encoding="utf-8")
+    window = make_window(path)
+    panel = window.workspace.concepts
+    _at_turn(window, "2")
+    expected = [(deep_frame_path(LOADER_DEPTH_LIMIT), "deep value")]
+    qtbot.waitUntil(lambda: _shown(panel.parse_table) == expected)
+    assert _shown(panel.reference) == expected

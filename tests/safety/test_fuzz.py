@@ -3,7 +3,8 @@
 Valid logs (the sample sessions and small generated ones) are mutated at
 the byte level (flip, insert, delete, truncate, splice in hostile tokens) and
 at the element level (drop attributes, junk where numbers or ids go,
-duplicate / remove / move / rename elements, deep nesting, text anywhere).
+duplicate / remove / move / rename elements, deep nesting, frames nested to the loader's limit,
+text anywhere).
 A log that loads must then validate, compute metrics, summarise, extract,
 export CSV, take an annotation, and save and reload to the same bytes, all
 without any exception. About 200 examples in the default run; FUZZ_SCALE=N
@@ -21,6 +22,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from lxml import etree
 
+from annotator.analysis.doubt import session_doubts
 from annotator.analysis.metrics import session_metrics
 from annotator.analysis.summary import describe_document
 from annotator.analysis.validation import validate_document
@@ -28,10 +30,12 @@ from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotatorError
 from annotator.export.csv_export import export_csv
 from annotator.log.annotations import set_task_completion, set_transcription
+from annotator.log.concepts import parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.loading import make_parser
 from tests.annotation_files.fold_strategies import generated_logs
 from tests.conftest import sample_log_paths
+from tests.hostile.shapes import LOADER_DEPTH_LIMIT, frame_chain
 
 SAMPLES = [path.read_bytes() for path in sample_log_paths()]
 BYTE_EXAMPLES = 110
@@ -104,7 +108,7 @@ def element_mutants(draw) -> bytes:
         el = draw(st.sampled_from(elements))
         parent = el.getparent()
         kind = draw(st.sampled_from(["drop-attribute", "junk-attribute", "duplicate", "remove", "move", "rename",
-                                     "nest", "text"]))
+                                     "nest", "deep-frame", "text"]))
         if kind == "drop-attribute" and el.attrib:
             del el.attrib[draw(st.sampled_from(sorted(el.attrib)))]
         elif kind == "junk-attribute":
@@ -126,6 +130,9 @@ def element_mutants(draw) -> bytes:
                 inner = etree.SubElement(inner, inner.tag)
             parent.replace(el, outer)
             inner.append(el)
+        elif kind == "deep-frame":  # a frame chain in place of this element's content, up to the loader's limit
+            depth = draw(st.sampled_from([2, 100, 1_000, 2_000, LOADER_DEPTH_LIMIT]))
+            el[:] = [etree.fromstring(frame_chain(depth), make_parser())]
         elif kind == "text":
             el.text = draw(JUNK_VALUES)
     return etree.tostring(tree, encoding=encoding, xml_declaration=True)
@@ -144,6 +151,9 @@ def exercise(data: bytes) -> str:
         validate_document(doc)
         for session in doc.sessions:
             session_metrics(session)
+            session_doubts([turn.facts() for turn in session.turns])
+            for turn in session.turns:
+                parsed_concepts(turn.facts()), reference_concepts(turn.facts())
         describe_document(doc)
         extract(doc)
         export_csv([path], folder / "csv")

@@ -65,26 +65,32 @@ class DetailPanel(QTreeWidget):
         if change.turn is not None and change.turn == self._element:
             self.show_turn(change.turn)
 
-    def _fill_element(self, item: QTreeWidgetItem, view: ElementView, depth: int) -> None:
-        """ITEM shows VIEW: its title and summary in bold, then a row per attribute, then its children's rows.
-        Open: the element itself, and below it each element of at most 12 rows; deeper ones closed."""
-        _set_row(item, [shorten(_title(view)), shorten(_summary(view))],
-                 [f"{view.tag} at line {view.line}" if view.line else view.tag,
-                  plain_tooltip(view.text) if isinstance(view, DataView) and view.text else None],
-                 self._bold, None)
+    def _fill_element(self, top: QTreeWidgetItem, view: ElementView, depth: int) -> None:
+        """TOP shows VIEW: its title and summary in bold, then a row per attribute, then its children's rows.
+        Open: the element itself, and below it each element of at most 12 rows; deeper ones closed.
+        Walked with a stack of rows still to fill, not by recursion: a legal frame nests 2,048 deep."""
         attribute_brush = QBrush(theme_colour("attribute_text"))
-        row = 0
-        for name, value in view.attributes.items():
-            attribute = _child_row(item, row)
-            _remove_children(attribute)
-            _set_row(attribute, [shorten(name), shorten(value)], [None, plain_tooltip(value)], None, attribute_brush)
-            row += 1
-        for child in _children(view):
-            self._fill_element(_child_row(item, row), child, depth + 1)
-            row += 1
-        while item.childCount() > row:
-            item.takeChild(item.childCount() - 1)
-        item.setExpanded(depth == 0 or (depth == 1 and item.childCount() <= 12))
+        pending = [(top, view, depth)]
+        while pending:
+            item, view, depth = pending.pop()
+            _set_row(item, [shorten(_title(view)), shorten(_summary(view))],
+                     [f"{view.tag} at line {view.line}" if view.line else view.tag,
+                      plain_tooltip(view.text) if isinstance(view, DataView) and view.text else None],
+                     self._bold, None)
+            row = 0
+            for name, value in view.attributes.items():
+                attribute = _child_row(item, row)
+                _remove_children(attribute)
+                _set_row(attribute, [shorten(name), shorten(value)], [None, plain_tooltip(value)], None,
+                         attribute_brush)
+                row += 1
+            children = [(_child_row(item, row + number), child, depth + 1)
+                        for number, child in enumerate(_children(view))]
+            pending.extend(reversed(children))  # filled in document order
+            row += len(children)
+            while item.childCount() > row:
+                item.takeChild(item.childCount() - 1)
+            item.setExpanded(depth == 0 or (depth == 1 and item.childCount() <= 12))
 
 
 def _child_row(parent: QTreeWidgetItem, row: int) -> QTreeWidgetItem:
