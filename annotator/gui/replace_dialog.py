@@ -24,8 +24,10 @@ from PySide6.QtWidgets import (
 
 from annotator.analysis.replace import PlannedChange
 from annotator.analysis.search import Query
+from annotator.log.text import shorten
 
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 1
+SHOWN_CHARS = 200  # of a before or an after: the columns fit their contents, and no text may widen the dialog
 COLUMNS = ("File", "Session", "Turn", "Before", "After")
 REMOVED = "(removed)"
 
@@ -105,12 +107,13 @@ class ReplaceDialog(QDialog):
         self.changes.clear()
         for change in changes:
             item = QTreeWidgetItem([names.get(change, change.file.name), change.session_id, change.turn_id,
-                                    change.before, REMOVED if change.after is None else change.after])
+                                    shorten(change.before, SHOWN_CHARS),
+                                    REMOVED if change.after is None else shorten(change.after, SHOWN_CHARS)])
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Checked)
             item.setData(0, CHANGE_ROLE, change)
-            item.setToolTip(3, change.before)
-            item.setToolTip(4, change.after or REMOVED)
+            item.setToolTip(3, shorten(change.before))
+            item.setToolTip(4, shorten(change.after or REMOVED))
             self.changes.addTopLevelItem(item)
         self.changes.blockSignals(False)
         self.notes = notes
