@@ -47,7 +47,7 @@ from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
 NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
-EDITOR_MAX_CHARS = 10_000  # longer transcriptions are shown by their start, read-only (a key costs 10 ms here)
+EDITOR_MAX_CHARS = 12_000  # longer ones are shown by their start, read-only: Qt lays a paragraph out again at each key
 PREVIEW_CHARS = 1_000  # the start of a longer one that is shown
 DIFF_WORD_CHARS = 40  # a longer word is cut in the diff: a label is as wide as its longest word
 SHOWN_TEXT_CHARS = 300  # of the recognizer's or the system's text, in the diff line and the placeholder
