@@ -73,3 +73,22 @@ def test_a_paste_past_the_editors_size_is_refused_at_once(qtbot, make_window, an
     assert len(window.editor.text.toPlainText()) > EDITOR_MAX_CHARS - 100
     assert window.width() <= _screen_width(window)
     assert window.minimumSizeHint().width() <= _screen_width(window)
+
+
+def test_a_million_characters_in_every_field_keep_the_window_on_screen(qtbot, make_window, annotated_log: Path):
+    raw = annotated_log.read_text(encoding="utf-8")
+    big = "z" * 1_000_000
+    for before, after in (('id="travel:20261121:001"', f'id="s{big}"'), ('<GC_TURN id="2"', f'<GC_TURN id="t{big}"'),
+                          (">Welcome to the Communicator travel service. Where would you like to fly?", f">{big}"),
+                          (">i want to fly to austin", f">{big}")):
+        assert before in raw
+        raw = raw.replace(before, after, 1)
+    annotated_log.write_text(raw, encoding="utf-8")
+    window = make_window(annotated_log)
+    assert window.minimumSizeHint().width() <= _screen_width(window)
+    window.navigator.select_row(0)
+    window.navigator.table.setFocus()
+    for _row in range(3):
+        assert _timed(lambda: press(qtbot, window, Qt.Key.Key_Down)) < QUICK_S
+        assert window.width() <= _screen_width(window)
+        assert window.minimumSizeHint().width() <= _screen_width(window)
