@@ -9,8 +9,8 @@ A transcription the replacement leaves blank is removed, as clearing it in the e
 
 from __future__ import annotations
 
-import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annotator.analysis.search import Query, SearchError, matches
@@ -18,6 +18,7 @@ from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.elements import Turn
 from annotator.log.text import clean_text
+from annotator.user_patterns import TEMPLATE_ERRORS, UserPattern
 
 
 @dataclass(frozen=True)
@@ -40,7 +41,7 @@ class PlannedChange:
         return f"{self.file}: session {self.session_id}, turn {self.turn_id}: {self.before!r} -> {after}"
 
 
-def replaced(pattern: re.Pattern[str], regex: bool, replacement: str, text: str) -> str:
+def replaced(pattern: UserPattern, regex: bool, replacement: str, text: str) -> str:
     """TEXT with every non-empty match replaced; SearchError for a replacement naming a missing group."""
     template = replacement if regex else replacement.replace("\\", "\\\\")
     pieces: list[str] = []
@@ -50,24 +51,39 @@ def replaced(pattern: re.Pattern[str], regex: bool, replacement: str, text: str)
             if found.end() > found.start():
                 pieces += [text[at:found.start()], found.expand(template)]
                 at = found.end()
-    except (re.error, IndexError) as error:
+    except TEMPLATE_ERRORS as error:
         raise SearchError(f"bad replacement {replacement!r}: {error}") from None
     return "".join(pieces) + text[at:]
 
 
 def plan_replacements(document: LogDocument, query: Query, replacement: str) -> list[PlannedChange]:
     """Every transcription of DOCUMENT the replacement changes, in log order."""
+    return plan_over(transcriptions(document), query, replacement)
+
+
+def transcriptions(document: LogDocument) -> list[PlannedChange]:
+    """Each transcribed turn of DOCUMENT as a change to nothing yet (after = before): what a plan reads
+    from the document, taken on the thread that owns it so the pattern can run on another."""
+    return [PlannedChange(document.path, session.id, session.index, turn.id, turn.index, facts.transcription,
+                          facts.transcription)
+            for session in document.sessions
+            for turn, facts in zip(session.turns, session.turn_facts(), strict=True) if facts.transcription]
+
+
+def plan_over(turns: list[PlannedChange], query: Query, replacement: str,
+              cancelled: Callable[[], bool] = lambda: False) -> list[PlannedChange]:
+    """The changes the replacement makes to TURNS' transcriptions (their befores); those so far once CANCELLED."""
     pattern = query.pattern()
     changes: list[PlannedChange] = []
-    for session in document.sessions:
-        for turn, facts in zip(session.turns, session.turn_facts(), strict=True):
-            before = facts.transcription
-            if not before or next(matches(pattern, before), None) is None:
-                continue
-            after = clean_text(replaced(pattern, query.regex, replacement, before)) or None
-            if after != before:
-                changes.append(PlannedChange(document.path, session.id, session.index, turn.id, turn.index,
-                                             before, after))
+    for turn in turns:
+        if cancelled():
+            break
+        before = turn.before
+        if next(matches(pattern, before), None) is None:
+            continue
+        after = clean_text(replaced(pattern, query.regex, replacement, before)) or None
+        if after != before:
+            changes.append(replace(turn, after=after))
     return changes
 
 

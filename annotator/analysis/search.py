@@ -10,7 +10,6 @@ tree, its cost is linear in the log, and searching again (a key typed in the fin
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from annotator.log.concepts import parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.log.turn_facts import TurnFacts
+from annotator.user_patterns import PatternError, UserPattern
 
 TRANSCRIPTION = "transcription"
 RECOGNIZER = "recognizer"
@@ -31,8 +31,9 @@ CONTEXT_CHARACTERS = 40  # shown either side of a hit
 SEARCHED_TEXTS = "searched texts"  # a turn's (field, text) pairs, kept in the facts cache until the turn changes
 
 
-class SearchError(AnnotatorError):
-    """A query that cannot be searched for (a bad regular expression or replacement)."""
+class SearchError(PatternError):
+    """A query that cannot be searched for (empty, or a bad replacement). Catch PatternError to have these,
+    a bad regular expression and a pattern too slow on some text (annotator.user_patterns)."""
 
 
 @dataclass(frozen=True)
@@ -41,15 +42,12 @@ class Query:
     regex: bool = False
     case_sensitive: bool = False
 
-    def pattern(self) -> re.Pattern[str]:
-        """The compiled pattern; SearchError (one line) for an empty query or a bad regular expression."""
+    def pattern(self) -> UserPattern:
+        """The compiled pattern, run with a time limit; SearchError for an empty query, PatternError
+        (one line) for a bad regular expression."""
         if not self.text:
             raise SearchError("nothing to search for: the search text is empty")
-        flags = 0 if self.case_sensitive else re.IGNORECASE
-        try:
-            return re.compile(self.text if self.regex else re.escape(self.text), flags)
-        except re.error as error:
-            raise SearchError(f"bad regular expression {self.text!r}: {error}") from None
+        return UserPattern(self.text, literal=not self.regex, ignore_case=not self.case_sensitive)
 
 
 @dataclass(frozen=True)
@@ -97,33 +95,59 @@ def _searched_texts(_turn: Turn, facts: TurnFacts) -> tuple[tuple[str, str], ...
     return tuple(field_texts(facts))
 
 
-def matches(pattern: re.Pattern[str], text: str) -> Iterator[tuple[int, int]]:
+def matches(pattern: UserPattern, text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of each non-empty match (an empty one, as `x*` gives everywhere, is no hit)."""
     for found in pattern.finditer(text):
         if found.end() > found.start():
             yield found.start(), found.end()
 
 
-def search_session(session: Session, pattern: re.Pattern[str], file: Path | None = None,
-                   fields: Iterable[str] = FIELDS) -> list[Hit]:
-    """The hits in SESSION's turns, in turn order, then field order, then position."""
+@dataclass(frozen=True)
+class TurnTexts:
+    """One turn's searched texts, taken from the document so they can be matched on another thread."""
+
+    file: Path | None
+    session_id: str
+    session_index: int
+    turn_id: str
+    turn_index: int
+    texts: tuple[tuple[str, str], ...]  # (field, text)
+
+
+def session_texts(session: Session, file: Path | None = None) -> list[TurnTexts]:
+    """The searched texts of SESSION's turns, from the facts cache (no pattern runs here: this is the
+    part of a search that must read the document, on the thread that owns it)."""
+    cache = session.document.facts_cache
+    return [TurnTexts(file, session.id, session.index, turn.id, turn.index,
+                      cache.derived(turn, SEARCHED_TEXTS, _searched_texts)) for turn in session.turns]
+
+
+def document_texts(document: LogDocument) -> list[TurnTexts]:
+    return [texts for session in document.sessions for texts in session_texts(session, document.path)]
+
+
+def match_texts(turns: Iterable[TurnTexts], pattern: UserPattern, fields: Iterable[str] = FIELDS,
+                cancelled: Callable[[], bool] = lambda: False) -> list[Hit]:
+    """The hits in TURNS, in turn order, then field order, then position; the hits so far once CANCELLED."""
     wanted = set(fields)
     hits: list[Hit] = []
-    cache = session.document.facts_cache
-    for turn in session.turns:
-        for field, text in cache.derived(turn, SEARCHED_TEXTS, _searched_texts):
+    for turn in turns:
+        if cancelled():
+            break
+        for field, text in turn.texts:
             if field in wanted:
-                hits += [Hit(file, session.id, session.index, turn.id, turn.index, field, text, start, end)
-                         for start, end in matches(pattern, text)]
+                hits += [Hit(turn.file, turn.session_id, turn.session_index, turn.turn_id, turn.turn_index,
+                             field, text, start, end) for start, end in matches(pattern, text)]
     return hits
+
+
+def search_session(session: Session, pattern: UserPattern, file: Path | None = None,
+                   fields: Iterable[str] = FIELDS) -> list[Hit]:
+    return match_texts(session_texts(session, file), pattern, fields)
 
 
 def search_document(document: LogDocument, query: Query) -> list[Hit]:
-    pattern = query.pattern()
-    hits: list[Hit] = []
-    for session in document.sessions:
-        hits += search_session(session, pattern, document.path)
-    return hits
+    return match_texts(document_texts(document), query.pattern())
 
 
 def search_files(paths: list[Path], query: Query, *, progress: Callable[[int, int], None] | None = None,

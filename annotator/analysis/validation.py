@@ -356,6 +356,8 @@ def findings_with_paths_in_subprocess(path: str | Path) -> list[tuple[Finding, s
     """findings_with_paths in a child process: lxml holds the GIL while it validates against
     the DTD (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter.
     The child ends with this process, even when it is killed (annotator.analysis.child_processes)."""
+    from concurrent.futures.process import BrokenProcessPool
+
     from annotator.analysis.child_processes import process_pool
 
     with process_pool() as pool:
@@ -363,4 +365,7 @@ def findings_with_paths_in_subprocess(path: str | Path) -> list[tuple[Finding, s
             future = pool.submit(findings_with_paths, str(path))
         except RuntimeError as error:  # the program is exiting (a log opened just before quitting): no child now
             raise LogReadError(path, "not validated: the program is quitting") from error
-        return future.result()
+        try:
+            return future.result()
+        except BrokenProcessPool as error:  # stopped by a quitting program (stop_children), or killed
+            raise LogReadError(path, "not validated: the validation process ended first") from error

@@ -39,7 +39,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from annotator.analysis.child_processes import end_with_parent, lifeline
+from annotator.analysis.child_processes import end_with_parent, lifeline, terminate_workers
 from annotator.errors import AnnotatorError
 from annotator.progress import Progress
 
@@ -186,7 +186,7 @@ class ProcessMap:
                 completed = self.cancelled is None or not self.cancelled()  # cancelled: the chunks running go too
             finally:
                 if not completed:  # interrupted, an error, cancelled, or the caller stopped reading: stop now
-                    _terminate_workers(pool)
+                    terminate_workers(pool)
                 pool.shutdown(wait=True, cancel_futures=True)
 
     def _waiter(self, finished: queue.SimpleQueue) -> Callable[[], int | None]:
@@ -298,16 +298,6 @@ def _process_result(handle: tuple[Path, Future]) -> Any:
 def _worker_died(path: Path) -> AnnotatorError:
     return AnnotatorError(f"{path}: a worker process ended abruptly (killed, or out of memory?) before this file "
                           "was done; the run stopped")
-
-
-def _terminate_workers(pool: ProcessPoolExecutor) -> None:
-    """Terminate POOL's processes (Python 3.14 has pool.terminate_workers(); before, only its _processes)."""
-    terminate = getattr(pool, "terminate_workers", None)
-    if terminate is not None:
-        terminate()
-        return
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
 
 
 def _process_context():

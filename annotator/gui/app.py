@@ -12,6 +12,7 @@ from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
 from annotator import __version__
+from annotator.analysis.child_processes import stop_children
 from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, bind_actions
 from annotator.gui.appearance import Appearance
@@ -88,6 +89,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
                       and window.compare.show_compare())
     window.may_close = controller.may_close
     window.closing.connect(recovery.release)
+    window.closing.connect(stop_children)  # a validation still running must not keep the quitting process alive
     # A long session's facts are made on the panes' worker; the journal's reading would make them again meanwhile.
     workspace.panes.pending_changed.connect(recovery.hold_baseline_reading)
     workspace.panes.facts_made.connect(lambda _session: recovery.hold_baseline_reading(False))

@@ -1,8 +1,8 @@
 """Ctrl+Shift+F: search every log of the open corpus (else the open log) in the background, the hits
 listed in the Search results dock; activating one opens its log, session and turn.
 
-The open log is searched in the window's own document (its unsaved edits included, from the facts
-cache) and skipped on disk; every other log is read and searched on a worker
+The open log is searched in the window's own document (its unsaved edits included: its texts are
+taken from the facts cache here, then matched on the worker first) and skipped on disk; every other log is read and searched on a worker
 (annotator.analysis.search.search_files), a log that cannot be read being one line in the status
 summary. Cancel (or a new search) stops the worker; the hits found so far stay listed.
 """
@@ -13,7 +13,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
-from annotator.analysis.search import Hit, SearchError, search_document, search_files
+from annotator.analysis.search import Hit, document_texts, match_texts, search_files
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.gui.find_controller import FindController
@@ -22,6 +22,7 @@ from annotator.gui.navigation import Navigator
 from annotator.gui.views.search_results import SearchResults
 from annotator.gui.worker import BackgroundTask
 from annotator.gui.workspace import Workspace
+from annotator.user_patterns import PatternError
 
 
 class CorpusSearch(QObject):
@@ -35,6 +36,7 @@ class CorpusSearch(QObject):
         self.dock.hide()
         self.task: BackgroundTask | None = None
         self.unreadable: list[str] = []
+        self.failure = ""  # the one line that stopped the last search (a pattern too slow)
         self._root: Path | None = None
         self.results.search_requested.connect(self.search)
         self.results.cancel_requested.connect(self.cancel)
@@ -61,8 +63,8 @@ class CorpusSearch(QObject):
         self.cancel()
         query = self.results.query()
         try:
-            query.pattern()
-        except SearchError as error:
+            pattern = query.pattern()
+        except PatternError as error:
             self.results.finish(str(error))
             self.window.show_status(str(error))
             return
@@ -71,23 +73,29 @@ class CorpusSearch(QObject):
             self.results.finish("Open a log or a corpus first")
             return
         self.results.start()
-        self.unreadable = []
-        document = self.navigator.document
+        self.unreadable, self.failure = [], ""
+        document, open_texts = self.navigator.document, []
         if document is not None and any(_same(path, document.path) for path in paths):
-            self.results.add_hits(search_document(document, query), self._root)
+            open_texts = document_texts(document)
             paths = [path for path in paths if not _same(path, document.path)]
-        task = BackgroundTask(lambda context: self._work(context, paths, query), self)
+        task = BackgroundTask(lambda context: self._work(context, open_texts, pattern, paths, query), self)
         task.published.connect(self._published)
         task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
         task.finished.connect(lambda: self._finished(task))
-        task.failed.connect(self.window.show_status)
+        task.failed.connect(self._failed)
         self.task = task
         task.start()
 
     @staticmethod
-    def _work(context, paths: list[Path], query) -> None:
+    def _work(context, open_texts, pattern, paths: list[Path], query) -> None:
+        for hit in match_texts(open_texts, pattern, cancelled=context.cancelled):
+            context.publish(hit)
         for item in search_files(paths, query, progress=context.progress, cancelled=context.cancelled):
             context.publish(item)
+
+    def _failed(self, message: str) -> None:
+        self.failure = message
+        self.window.show_status(message)
 
     def _published(self, items: list) -> None:
         self.unreadable += [str(item) for item in items if isinstance(item, AnnotatorError)]
@@ -101,6 +109,8 @@ class CorpusSearch(QObject):
         summary = f"{count} hit{'s' if count != 1 else ''}"
         if task.state.value == "cancelled":
             summary += " (cancelled)"
+        if self.failure:
+            summary += f" (stopped: {self.failure})"
         if self.unreadable:
             summary += f"; {len(self.unreadable)} log(s) could not be read: {self.unreadable[0]}"
         self.results.finish(summary)

@@ -61,6 +61,7 @@ class DocumentController(QObject):
         self.undo_stack = GuardedUndoStack(self)
         self.document: LogDocument | None = None
         self.open_guard: OpenGuard | None = None
+        self.kept_on_reload: Callable[[], str] = lambda: "your unsaved annotations are lost"  # the recovery watcher says
         self.team_work: TeamWork | None = None  # the annotator's work in team mode, saved to their own file
         self.opener = LogOpener(parent_widget)
         self.after_hand_over = HandOverPasses()  # what an open shows after the turns (gui/hand_over_passes.py)
@@ -358,11 +359,11 @@ class DocumentController(QObject):
                    Button.Save | Button.Discard | Button.Cancel, default=Button.Cancel,
                    labels={Button.Save: "&Overwrite", Button.Discard: "&Reload"},
                    informative="Overwrite it with this version (the other program's changes are lost), "
-                               "or reload it (your unsaved annotations stay in the recovery journal)?")
+                               f"or reload it ({self.kept_on_reload()})?")
 
     def reload(self) -> bool:
         """Read the log again from disk, in the background like an open; the unsaved edits in memory go
-        (the recovery journal offers them back). Cancelled, the document stays as it was."""
+        (the recovery watcher offers them back, from its journal or from memory). Cancelled, the document stays as it was."""
         document = self.document
         if document is None or self.refuse_while_opening():
             return False

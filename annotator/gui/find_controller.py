@@ -2,7 +2,8 @@
 stepping through them with the turn selected.
 
 The search reads the session's cached turn facts (annotator.analysis.search), so typing in the
-find box costs one pass over the session's facts, never a tree walk. The hits follow the session
+find box costs one pass over the session's facts, never a tree walk; the pattern runs on a worker
+(gui/pattern_task.py) with its time limit: a slow one says "searching…" with a Cancel, never freezes. The hits follow the session
 shown and every annotation change (a replace, an edit), as long as the bar is open.
 """
 
@@ -18,14 +19,16 @@ from annotator.analysis.search import (
     SYSTEM,
     TRANSCRIPTION,
     Hit,
-    SearchError,
-    search_session,
+    match_texts,
+    session_texts,
 )
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.models.turn_table import Column
 from annotator.gui.navigation import Navigator
+from annotator.gui.pattern_task import PatternTask
 from annotator.gui.views.find_bar import FindBar
+from annotator.user_patterns import PatternError
 
 FIELD_COLUMNS = {TRANSCRIPTION: Column.TRANSCRIPTION, RECOGNIZER: Column.RECOGNIZER, SYSTEM: Column.SYSTEM,
                  CONCEPTS: Column.CONCEPTS, REFERENCE_CONCEPTS: Column.CONCEPTS}
@@ -42,7 +45,9 @@ class FindController(QObject):
         self.at: int | None = None  # the hit stepped to
         self._return_focus: QWidget | None = None
         self._again_pending = False
+        self.pending: PatternTask | None = None  # the search running on a worker
         self.bar.query_changed.connect(self.search)
+        self.bar.cancel_requested.connect(self._cancel_search)
         self.bar.step_requested.connect(self.step)
         self.bar.close_requested.connect(self.close)
         navigator.session_selected.connect(lambda _session: self._search_again())
@@ -60,6 +65,7 @@ class FindController(QObject):
     def close(self) -> None:
         """Escape: hide the bar and its highlights; the focus goes back where it was."""
         self.bar.hide()
+        self._cancel_search()
         self.hits, self.at = [], None
         self.navigator.model.set_search_hits({}, None)
         target = self._return_focus
@@ -69,7 +75,9 @@ class FindController(QObject):
         else:
             self.navigator.editor.focus_text()
 
-    def search(self) -> None:
+    def search(self, keep_turn: int | None = None) -> None:
+        """Search the session for the bar's query; KEEP_TURN: stay on that turn's hit (or the next) once found."""
+        self._cancel_search()
         session = self.navigator.session
         query = self.bar.query()
         self.hits, self.at = [], None
@@ -78,15 +86,40 @@ class FindController(QObject):
             self.navigator.model.set_search_hits({}, None)
             self.bar.show_searching()
             return
-        if session is not None and query.text:
-            try:
-                self.hits = search_session(session, query.pattern())
-            except SearchError as error:
-                self.bar.show_error(str(error))
-                self.window.show_status(str(error))
-                self.navigator.model.set_search_hits({}, None)
-                return
+        if session is None or not query.text:
+            self._show()
+            return
+        try:
+            pattern = query.pattern()
+        except PatternError as error:
+            self._refused(str(error))
+            return
+        texts = session_texts(session)
+        self.pending = PatternTask(lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
+                                   lambda hits: self._found(hits, keep_turn), self._refused, self)
+        if self.pending.running:
+            self.navigator.model.set_search_hits({}, None)
+            self.bar.show_searching(cancellable=True)
+
+    def _found(self, hits: list[Hit], keep_turn: int | None) -> None:
+        self.pending = None
+        self.hits = hits
+        if keep_turn is not None:
+            self.at = next((k for k, hit in enumerate(hits) if hit.turn_index >= keep_turn), None)
         self._show()
+
+    def _refused(self, message: str) -> None:
+        self.pending = None
+        self.bar.show_error(message)
+        self.window.show_status(message)
+        self.navigator.model.set_search_hits({}, None)
+
+    def _cancel_search(self) -> None:
+        if self.pending is not None:
+            self.pending.cancel()
+            self.pending = None
+            self.bar.show_count(None, 0)
+            self.bar.count.setText("cancelled" if self.bar.text.text() else "")
 
     def _search_again(self) -> None:
         """The session or an annotation changed: search again once the events of now are handled, so a
@@ -100,11 +133,7 @@ class FindController(QObject):
         self._again_pending = False
         if not self.bar.isVisible():
             return
-        turn_index = self.hits[self.at].turn_index if self.at is not None else None
-        self.search()
-        if turn_index is not None:
-            self.at = next((k for k, hit in enumerate(self.hits) if hit.turn_index >= turn_index), None)
-            self._show()
+        self.search(keep_turn=self.hits[self.at].turn_index if self.at is not None else None)
 
     def step(self, step: int) -> None:
         """F3 / Shift+F3: the next or previous hit (after or before the current turn at first), its turn selected."""
@@ -112,7 +141,7 @@ class FindController(QObject):
             self.open()
         if not self.hits:
             self.window.show_status("Searching the session…" if self.navigator.facts_wait.counting
-                                    else "No hits in this session" if self.bar.query().text else "Type what to find")
+                                    or self.pending is not None else "No hits in this session" if self.bar.query().text else "Type what to find")
             return
         if self.at is None:
             current = self.navigator.current_turn()

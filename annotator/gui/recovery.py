@@ -10,14 +10,18 @@ other window's work is never offered nor deleted here. Work of windows that died
 is offered once: Restore (the default; one step on the undo stack) or Discard. Typing that was not yet stored
 comes back as it was, a draft in its turn's editor (draft_restored), stored by Ctrl+Enter or a move. A save, or Discard when
 closing, removes this window's journal. A journal that cannot be written is a
-warning in the status bar until a write succeeds.
+warning in the status bar until a write succeeds; then a Reload (or any replacement of the
+document) keeps the unsaved edits in memory and offers them back on the new document, and the
+changed-on-disk question says so rather than promising a journal. A lock that cannot be written is
+a warning too, and is written again every LOCK_RETRY_MS until it is.
 """
 
 from __future__ import annotations
 
+from datetime import datetime
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
 from annotator.errors import AnnotatorError
@@ -29,7 +33,10 @@ from annotator.gui.theme import theme_colour
 from annotator.gui.undo_commands import RestoreWork
 from annotator.log.document import LogDocument
 from annotator.log.journal_values import split_draft
+from annotator.log.journal_entries import AnnotationEdits, JournalEntry
 from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
+
+LOCK_RETRY_MS = 5000  # a lock that could not be written is tried again this often (space freed, folder fixed)
 
 
 def warning_style() -> str:
@@ -59,6 +66,13 @@ class RecoveryWatcher(QObject):
         self._baseline_reading: IdleSteps | None = None  # the journal's reading of the file's values
         self._baseline_held = False  # see hold_baseline_reading
         self._taken_over: set[str] = set()  # windows on other hosts the annotator said are gone
+        # The unsaved edits of a replaced document the journal could not hold: (log, hash it had, edits).
+        self._in_memory: tuple[Path, str, AnnotationEdits] | None = None
+        self._journal_error: str | None = None
+        self._lock_error: str | None = None
+        self._lock_retry = QTimer(self)
+        self._lock_retry.setInterval(LOCK_RETRY_MS)
+        self._lock_retry.timeout.connect(self._hold_lock)
         self._relay = _Relay()
         self._relay.reported.connect(self._show_write_result)
         self.warning = QLabel(parent_widget)
@@ -69,6 +83,7 @@ class RecoveryWatcher(QObject):
         if isinstance(parent_widget, QMainWindow):
             parent_widget.statusBar().addPermanentWidget(self.warning, 1)
         controller.open_guard = self.ask_how_to_open
+        controller.kept_on_reload = self._kept_on_reload
         controller.about_to_replace.connect(self._before_replacing)
         controller.document_opened.connect(self._opened)
         controller.document_closed.connect(self._closed)
@@ -100,29 +115,33 @@ class RecoveryWatcher(QObject):
         # The file's values are read in slices after the turns show (log/journal_baseline.py), not before.
         journal = RecoveryJournal(document, folder=self._journal_folder(), instance=self.instance,
                                   deferred_baseline=True)
-        try:
-            journal.hold()
-        except AnnotatorError as error:
-            self._show_write_result(str(error))
+        self.journal = journal
+        self._hold_lock()
         if retired is not None:
             retired.close(release=retired.lock_file != journal.lock_file)
         found = journal.leftovers(self._taken_over)
         self._taken_over = set()
+        on_disk = list(found.entries)
+        kept, self._in_memory = self._in_memory, None
+        if kept is not None and kept[0] == journal.log_path:
+            found.entries.append(journal.entry_of(journal.file, str(kept[0]), kept[1], datetime.now().astimezone(),
+                                                  kept[2]))
         journal.watch(document)
         journal.start_writing(self._report)
-        self.journal, self.watched = journal, document
+        self.watched = document
         self._baseline_reading = IdleSteps(self, journal.read_baseline_in_steps())
         self._baseline_reading.hold(self._baseline_held)
         if found.set_aside:
             tell_set_aside(self.parent_widget, found.set_aside)
         if found.entries:
-            self._offer(found)
+            self._offer(found, on_disk)
 
-    def _offer(self, found: Leftovers) -> None:
+    def _offer(self, found: Leftovers, on_disk: list[JournalEntry]) -> None:
+        """Restore or Discard FOUND's entries; ON_DISK: those held in journal files (the others were in memory)."""
         journal, document = self.journal, self.watched
         try:
             if not ask_restore(self.parent_widget, found.entries):
-                journal.drop(found.entries)
+                journal.drop(on_disk)
                 return
             entries, draft = split_draft(document, found.entries)
             restored = journal.restore(document, entries)
@@ -135,7 +154,7 @@ class RecoveryWatcher(QObject):
             self.draft_restored.emit(*draft)  # typing again, as before the crash: unsaved, not stored
         try:
             journal.flush()  # in this window's journal now: the claimed ones may go
-            journal.drop(found.entries)
+            journal.drop(on_disk)
         except AnnotatorError:
             pass  # kept, and the warning says why
         self.controller.status_reported.emit(f"Restored {len(restored)} unsaved annotation(s) of {document.path.name}")
@@ -151,14 +170,46 @@ class RecoveryWatcher(QObject):
         self._relay.reported.emit(None if error is None else str(error))
 
     def _show_write_result(self, message: str | None) -> None:
-        if message is None:
-            self.warning.hide()
-            return
-        self.warning.setText(f"⚠ Unsaved work is not protected: the recovery journal cannot be written ({message}). "
-                             f"Save with Ctrl+S, and make {self._journal_folder() or journal_dir()} writable (or set ANNOTATOR_DATA_DIR "
-                             "to a writable folder); this stays until the journal is written again.")
+        self._journal_error = message
+        self._show_warning()
+
+    def _show_warning(self) -> None:
+        folder = self._journal_folder() or journal_dir()
+        lines = []
+        if self._journal_error is not None:
+            lines.append(f"⚠ Unsaved work is not protected: the recovery journal cannot be written "
+                         f"({self._journal_error}). Save with Ctrl+S, and make {folder} writable (or set "
+                         "ANNOTATOR_DATA_DIR to a writable folder); this stays until the journal is written again.")
+        if self._lock_error is not None:
+            lines.append(f"⚠ Another window may open this log without being warned: this window's lock cannot be "
+                         f"written ({self._lock_error}); it is tried again every {LOCK_RETRY_MS // 1000} s.")
+        self.warning.setText(" ".join(lines))
         self.warning.setToolTip(self.warning.text())
-        self.warning.show()
+        self.warning.setVisible(bool(lines))
+
+    def _hold_lock(self) -> None:
+        """Write this window's lock on the open log; while it cannot be written, warn and try again later."""
+        if self.journal is None:
+            self._lock_error = None
+        else:
+            try:
+                self.journal.hold()
+                self._lock_error = None
+            except AnnotatorError as error:
+                self._lock_error = str(error)
+        self._lock_retry.start() if self._lock_error is not None else self._lock_retry.stop()
+        self._show_warning()
+
+    def _kept_on_reload(self) -> str:
+        """What the changed-on-disk question may promise for the unsaved work: the journal only once it is written."""
+        if self.journal is not None:
+            try:
+                self.journal.flush()
+                return "your unsaved annotations stay in the recovery journal and are offered back"
+            except AnnotatorError:
+                pass
+        return ("your unsaved annotations are kept in this window and offered back; the recovery journal "
+                "cannot be written")
 
     def _saved(self, _path: Path) -> None:
         if self.journal is not None:
@@ -182,8 +233,9 @@ class RecoveryWatcher(QObject):
             return
         try:
             journal.flush()
-        except AnnotatorError:
-            pass  # the warning says so
+        except AnnotatorError:  # the warning says so; the edits stay here, offered back on the new document
+            edits = journal.unsaved_edits(self.watched)
+            self._in_memory = (journal.log_path, journal.sha256, edits) if edits else None
         journal.close(release=False)
         journal.unwatch(self.watched)
         self._stop_baseline_reading()
@@ -215,3 +267,4 @@ class RecoveryWatcher(QObject):
             self.journal.unwatch(self.watched)
         self._stop_baseline_reading()
         self._retired = self.journal = self.watched = None
+        self._lock_retry.stop()

@@ -18,14 +18,22 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Signal
 
-from annotator.analysis.replace import PlannedChange, apply_changes, check_plan, plan_replacements
-from annotator.analysis.search import Query, SearchError
+from annotator.analysis.replace import (
+    PlannedChange,
+    apply_changes,
+    check_plan,
+    plan_over,
+    plan_replacements,
+    transcriptions,
+)
+from annotator.analysis.search import Query
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.find_controller import FindController
 from annotator.gui.main_window import MainWindow
 from annotator.gui.navigation import Navigator
+from annotator.gui.pattern_task import PatternTask
 from annotator.gui.replace_command import ReplaceInLog
 from annotator.gui.replace_dialog import ReplaceDialog
 from annotator.gui.worker import BackgroundTask
@@ -33,6 +41,7 @@ from annotator.gui.workspace import Workspace
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import others_holding
 from annotator.team.mode import team_marker
+from annotator.user_patterns import PatternError
 
 
 class ReplaceController(QObject):
@@ -45,6 +54,7 @@ class ReplaceController(QObject):
         self.find = find
         self.dialog: ReplaceDialog | None = None
         self.task: BackgroundTask | None = None
+        self.planning_here: PatternTask | None = None  # the open log's plan, its pattern run on a worker
         self.saving: BackgroundTask | None = None
 
     # --- the actions -----------------------------------------------------------------------
@@ -72,6 +82,7 @@ class ReplaceController(QObject):
         self.dialog = dialog
         dialog.find.setText(self.find.bar.text.text())
         dialog.preview_requested.connect(lambda: self.preview(others))
+        dialog.stop_requested.connect(self._stop_preview)
         accepted = dialog.exec() == ReplaceDialog.DialogCode.Accepted
         self._cancel_planning()
         chosen = dialog.chosen() if accepted else []
@@ -83,26 +94,48 @@ class ReplaceController(QObject):
 
     # --- planning --------------------------------------------------------------------------
     def preview(self, others: list[Path]) -> None:
+        """The changes in the open log (its transcriptions taken here, the pattern run on a worker), then in
+        OTHERS (read and planned on a worker); Stop or Cancel drops them."""
         dialog = self.dialog
         query, replacement = dialog.query(), dialog.replacement.text()
         self._cancel_planning()
         try:
             query.pattern()
-            document = self.navigator.document
-            here = plan_replacements(document, query, replacement) if document is not None else []
-        except SearchError as error:
+        except PatternError as error:
             dialog.set_busy(str(error))
+            return
+        document = self.navigator.document
+        turns = transcriptions(document) if document is not None else []
+        dialog.set_busy("Planning the changes in this log…", stoppable=True)
+        self.planning_here = PatternTask(
+            lambda context: plan_over(turns, query, replacement, cancelled=context.cancelled),
+            lambda here: self._planned_here(here, others, query, replacement), self._refused, self)
+
+    def _planned_here(self, here: list[PlannedChange], others: list[Path], query: Query, replacement: str) -> None:
+        self.planning_here = None
+        dialog = self.dialog
+        if dialog is None:
             return
         if not others:
             dialog.set_plan(here, {}, [])
             return
-        dialog.set_busy(f"Planning the changes in {len(others)} other log(s)…")
+        dialog.set_busy(f"Planning the changes in {len(others)} other log(s)…", stoppable=True)
         task = BackgroundTask(lambda context: _plan_others(context, others, query, replacement,
                                                            self.window.recovery.instance), self)
         task.succeeded.connect(lambda result: self._planned(here, *result))
-        task.failed.connect(dialog.set_busy)
+        task.failed.connect(self._refused)
         self.task = task
         task.start()
+
+    def _refused(self, message: str) -> None:
+        self.planning_here = None
+        if self.dialog is not None:
+            self.dialog.set_busy(message)
+
+    def _stop_preview(self) -> None:
+        self._cancel_planning()
+        if self.dialog is not None:
+            self.dialog.set_busy("Preview stopped")
 
     def _planned(self, here: list[PlannedChange], there: list[PlannedChange], notes: list[str]) -> None:
         if self.dialog is None:
@@ -114,6 +147,9 @@ class ReplaceController(QObject):
         self.dialog.set_plan(changes, names, notes)
 
     def _cancel_planning(self) -> None:
+        if self.planning_here is not None:
+            self.planning_here.cancel()
+            self.planning_here = None
         if self.task is not None and self.task.is_running:
             self.task.cancel()
         self.task = None
@@ -131,7 +167,7 @@ class ReplaceController(QObject):
         elif here:
             try:
                 check_plan(document, here)
-            except SearchError as error:
+            except PatternError as error:
                 lines.append(str(error))
             else:
                 self.controller.undo_stack.push(ReplaceInLog(document, here, query.text, replacement))

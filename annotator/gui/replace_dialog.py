@@ -24,14 +24,17 @@ from PySide6.QtWidgets import (
 
 from annotator.analysis.replace import PlannedChange
 from annotator.analysis.search import Query
+from annotator.log.text import shorten
 
 CHANGE_ROLE = Qt.ItemDataRole.UserRole + 1
+SHOWN_CHARS = 200  # of a before or an after: the columns fit their contents, and no text may widen the dialog
 COLUMNS = ("File", "Session", "Turn", "Before", "After")
 REMOVED = "(removed)"
 
 
 class ReplaceDialog(QDialog):
     preview_requested = Signal()
+    stop_requested = Signal()  # stop the preview being planned
 
     def __init__(self, title: str, scope: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -45,6 +48,11 @@ class ReplaceDialog(QDialog):
         self.case = QCheckBox("Match case", self)
         preview = QPushButton("Preview", self)
         preview.setAutoDefault(False)
+        self.stop = QPushButton("Stop", self)
+        self.stop.setObjectName("replace_stop")
+        self.stop.setAutoDefault(False)
+        self.stop.setToolTip("Stop planning the preview")
+        self.stop.hide()
         form = QFormLayout()
         form.addRow("Find in transcriptions:", self.find)
         form.addRow("Replace with:", self.replacement)
@@ -53,6 +61,7 @@ class ReplaceDialog(QDialog):
             toggles.addWidget(widget)
         toggles.addStretch(1)
         toggles.addWidget(preview)
+        toggles.addWidget(self.stop)
         self.changes = QTreeWidget(self)
         self.changes.setObjectName("replace_preview")
         self.changes.setHeaderLabels(list(COLUMNS))
@@ -75,6 +84,7 @@ class ReplaceDialog(QDialog):
         layout.addWidget(self.buttons)
         self.resize(900, 480)
         preview.clicked.connect(self.preview_requested)
+        self.stop.clicked.connect(self.stop_requested)
         self.find.returnPressed.connect(self.preview_requested)
         self.replacement.returnPressed.connect(self.preview_requested)
         self.buttons.accepted.connect(self.accept)
@@ -84,23 +94,26 @@ class ReplaceDialog(QDialog):
     def query(self) -> Query:
         return Query(self.find.text(), regex=self.regex.isChecked(), case_sensitive=self.case.isChecked())
 
-    def set_busy(self, text: str) -> None:
+    def set_busy(self, text: str, stoppable: bool = False) -> None:
+        self.stop.setVisible(stoppable)
         self.changes.clear()
         self.summary.setText(text)
         self.apply.setEnabled(False)
 
     def set_plan(self, changes: list[PlannedChange], names: dict[PlannedChange, str], notes: list[str]) -> None:
         """List CHANGES, ticked (NAMES: the file as shown), and below them NOTES (logs left alone, and why)."""
+        self.stop.hide()
         self.changes.blockSignals(True)
         self.changes.clear()
         for change in changes:
             item = QTreeWidgetItem([names.get(change, change.file.name), change.session_id, change.turn_id,
-                                    change.before, REMOVED if change.after is None else change.after])
+                                    shorten(change.before, SHOWN_CHARS),
+                                    REMOVED if change.after is None else shorten(change.after, SHOWN_CHARS)])
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Checked)
             item.setData(0, CHANGE_ROLE, change)
-            item.setToolTip(3, change.before)
-            item.setToolTip(4, change.after or REMOVED)
+            item.setToolTip(3, shorten(change.before))
+            item.setToolTip(4, shorten(change.after or REMOVED))
             self.changes.addTopLevelItem(item)
         self.changes.blockSignals(False)
         self.notes = notes

@@ -38,6 +38,7 @@ import uuid
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from annotator.errors import WriteError
@@ -219,7 +220,10 @@ class RecoveryJournal:
         found.entries.append(entry)
 
     def _entry(self, path: Path, raw: bytes) -> JournalEntry:
-        log_path, sha256, written, edits = parse_journal(raw)
+        return self.entry_of(path, *parse_journal(raw))
+
+    def entry_of(self, path: Path, log_path: str, sha256: str, written: datetime, edits: AnnotationEdits) -> JournalEntry:
+        """EDITS made against the file whose hash is SHA256 (a journal's, or edits a window kept in memory), to offer here."""
         matches = sha256 == self.sha256
         conflicts = 0
         if not matches:  # the file moved on: count edits whose file value is no longer what they were made against

@@ -12,7 +12,6 @@ exactly like Rasa's negated markers.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
@@ -20,6 +19,7 @@ import numpy as np
 
 from annotator.log.text import clean_text
 from annotator.markers.facts import FactNeeds, LogFacts, normalise_key
+from annotator.user_patterns import PatternError, UserPattern
 
 if TYPE_CHECKING:
     from annotator.markers.operators import EvaluationContext
@@ -165,21 +165,22 @@ class TextCondition:
     negated_tag: str = "not_text_matches"
     meaning: str = ("carries recognizer, system or transcription text (type_utt_text asr / system / "
                     "transcription, type text_input / text_output, or a GC_ANNOT's :transcription) "
-                    "in which the regular expression is found (re.search, whitespace collapsed)")
+                    "in which the regular expression is found (re.search, whitespace collapsed; a pattern "
+                    "still matching one text after a second is refused)")
     example: str = 'text_matches: "(?i)\\\\bhelp\\\\b"'
 
-    def parse_value(self, raw: object, text: str) -> re.Pattern:
+    def parse_value(self, raw: object, text: str) -> UserPattern:
         if not isinstance(raw, str) or not raw:
             raise ValueError(f"expected a regular expression in quotes, found {text!r}")
         try:
-            return re.compile(raw)
-        except re.error as error:
-            raise ValueError(f"invalid regular expression {raw!r}: {error}") from None
+            return UserPattern(raw)
+        except PatternError as error:
+            raise ValueError(str(error).replace("bad regular", "invalid regular", 1)) from None
 
     def needs(self, value: object) -> FactNeeds:
         return FactNeeds(texts=True)
 
-    def positive(self, value: re.Pattern, facts: LogFacts) -> np.ndarray:
+    def positive(self, value: UserPattern, facts: LogFacts) -> np.ndarray:
         search = value.search
         return _mark(facts.count, [index for index, text in facts.texts if search(clean_text(text))])
 
@@ -228,7 +229,7 @@ class Condition:
     @property
     def key(self) -> tuple[str, object]:
         """Equal for conditions that have the same positive values (evaluated once per scan)."""
-        value = self.value.pattern if isinstance(self.value, re.Pattern) else self.value
+        value = self.value.source if isinstance(self.value, UserPattern) else self.value
         return self.kind.tag, value
 
     def needs(self) -> FactNeeds:

@@ -28,6 +28,7 @@ from annotator.log.times import parse_number
 from annotator.markers.facts import LogFacts, scan_log
 from annotator.markers.operators import EvaluationContext
 from annotator.progress import Progress
+from annotator.user_patterns import PatternTooSlow
 
 if TYPE_CHECKING:
     from lxml import etree
@@ -86,6 +87,14 @@ class LogEvaluation:
 
 
 def evaluate_log(markers: MarkerSet, doc: LogDocument) -> LogEvaluation:
+    """Every marker over DOC; PatternTooSlow naming the log for a text_matches pattern past its time limit."""
+    try:
+        return _evaluate_log(markers, doc)
+    except PatternTooSlow as error:
+        raise PatternTooSlow(f"{doc.path}: {error}") from None
+
+
+def _evaluate_log(markers: MarkerSet, doc: LogDocument) -> LogEvaluation:
     facts = scan_log(doc, markers.needs)
     context = EvaluationContext(facts.count, facts.session_starts, lambda c: c.kind.positive(c.value, facts))
     evaluation = LogEvaluation(facts, {}, {}, {})

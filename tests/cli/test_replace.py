@@ -88,7 +88,7 @@ def test_a_bad_regex_is_one_line_and_exit_2(annotated_log: Path):
 
 def test_a_replacement_naming_a_missing_group_is_one_line(annotated_log: Path):
     done = annotator("replace", annotated_log, "--find", "boston", "--replace", r"\2", "--regex")
-    assert done.returncode == 2 and done.stderr.startswith("annotator: bad replacement '\\\\2': invalid group")
+    assert done.returncode == 2 and done.stderr.startswith("annotator: bad replacement '\\\\2': no such group")
     assert len(done.stderr.strip().splitlines()) == 1
 
 

@@ -31,7 +31,7 @@ def test_ctrl_f_finds_highlights_and_steps(qtbot, make_window, annotated_log: Pa
     assert bar.isVisible() and QApplication.focusWidget() is bar.text
     type_text(qtbot, window, "boston")
     # turn 2: transcription; turn 4: transcription, recognizer and parse (:destination=Boston); turn 5: system
-    assert bar.count.text() == "5 hits"
+    qtbot.waitUntil(lambda: bar.count.text() == "5 hits")
     assert _hit(window, 1, Column.TRANSCRIPTION) == "hit" and _hit(window, 1, Column.RECOGNIZER) is None
     assert _hit(window, 3, Column.RECOGNIZER) == "hit"
     background = window.navigator.model.index(1, Column.TRANSCRIPTION).data(Qt.ItemDataRole.BackgroundRole)
@@ -56,7 +56,7 @@ def test_escape_closes_the_bar_clears_the_highlights_and_returns_the_focus(qtbot
     assert QApplication.focusWidget() is editor_text
     press(qtbot, window, Qt.Key.Key_F, CTRL)
     type_text(qtbot, window, "chicago")
-    assert window.search.find.bar.count.text() == "3 hits"
+    qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "3 hits")
     press(qtbot, window, Qt.Key.Key_Escape)
     assert not window.search.find.bar.isVisible()
     assert QApplication.focusWidget() is editor_text
@@ -68,7 +68,7 @@ def test_case_toggle_and_a_bad_regex(qtbot, make_window, annotated_log: Path):
     press(qtbot, window, Qt.Key.Key_F, CTRL)
     bar = window.search.find.bar
     type_text(qtbot, window, "Boston")
-    assert bar.count.text() == "5 hits"
+    qtbot.waitUntil(lambda: bar.count.text() == "5 hits")
     bar.case.setChecked(True)
     assert bar.count.text() == "2 hits"  # the system's prompt and the parse's :destination
     bar.regex.setChecked(True)
@@ -77,14 +77,14 @@ def test_case_toggle_and_a_bad_regex(qtbot, make_window, annotated_log: Path):
     assert window.statusBar().currentMessage().startswith("bad regular expression 'Boston(': missing )")
     assert _hit(window, 4, Column.SYSTEM) is None
     press(qtbot, window, Qt.Key.Key_Backspace)
-    assert bar.count.text() == "2 hits"
+    qtbot.waitUntil(lambda: bar.count.text() == "2 hits")
 
 
 def test_the_hits_follow_an_edit(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL)
     type_text(qtbot, window, "zanzibar")
-    assert window.search.find.bar.count.text() == "no hits"
+    qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "no hits")
     window.navigator.model.setData(window.navigator.model.index(7, Column.TRANSCRIPTION), "to zanzibar")
     qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "1 hit")
     assert _hit(window, 7, Column.TRANSCRIPTION) == "hit"

@@ -10,12 +10,16 @@ PLAN_JSON is a list of steps, done in order once the log is open:
     {"wait": 0.5}               seconds of the event loop running
     {"row": 0}                  select that row of the turn table, as a click on it would (0: the greeting)
     {"busy": 3}                 seconds of the GUI thread blocked (no events processed)
+    {"child": 60}               the event loop running until a child process (validation) runs, at most that long
     {"kill": true}              SIGKILL this process
 A step may carry "answer": [button texts] for the message boxes it raises. The open itself
 answers with ANSWERS (the environment variable WINDOW_ANSWERS, JSON: button texts in order
 of preference; a box with none of them gets its default button).
 
-Each line on stdout is JSON: {"event": "opened" | "step" | "asked" | "done", "t": time.monotonic()
+Once a step has closed the window (Ctrl+Q), the driver says "closed" and returns, ending the process as
+the app's own main does when its window closes.
+
+Each line on stdout is JSON: {"event": "opened" | "step" | "asked" | "closed" | "done", "t": time.monotonic()
 (the same clock in every process on the machine), "state": the annotations the annotator
 sees: each user turn's transcription, with the editor's uncommitted text in its turn, and the
 session's task completion}. A step's line is written once the step is done.
@@ -139,9 +143,17 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
             window.navigator.select_row(step["row"])
         elif "busy" in step:
             time.sleep(step["busy"])
+        elif "child" in step:
+            deadline = time.monotonic() + step["child"]
+            while not children_of(os.getpid()) and time.monotonic() < deadline:
+                run_events(0.01)
         elif step.get("kill"):
             os.kill(os.getpid(), signal.SIGKILL)
         _say("step", window, step=step if "paste" not in step else {"paste": step["paste"]}, title=window.windowTitle())
+        if not window.isVisible():
+            _say("closed", window, children=children_of(os.getpid()))
+            window.playback.close()  # what the app's main does once its event loop has ended
+            return
     _say("done", window)
     run_events(3600)
 

@@ -12,13 +12,13 @@ from annotator.analysis.search import (
     SYSTEM,
     TRANSCRIPTION,
     Query,
-    SearchError,
     search_document,
     search_files,
 )
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError, LogReadError
 from annotator.log.document import LogDocument
+from annotator.user_patterns import PatternError
 
 
 def test_a_plain_search_finds_every_field_case_insensitively(annotated_log: Path):
@@ -63,7 +63,7 @@ def test_empty_matches_are_no_hits(annotated_log: Path):
     (Query(""), "nothing to search for: the search text is empty"),
 ])
 def test_a_bad_query_is_one_line(query: Query, message: str):
-    with pytest.raises(SearchError) as raised:
+    with pytest.raises(PatternError) as raised:
         query.pattern()
     assert str(raised.value).startswith(message) and "\n" not in str(raised.value)
     assert isinstance(raised.value, AnnotatorError)

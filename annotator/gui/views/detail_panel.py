@@ -73,9 +73,9 @@ class DetailPanel(QTreeWidget):
         pending = [(top, view, depth)]
         while pending:
             item, view, depth = pending.pop()
-            _set_row(item, [shorten(_title(view)), shorten(_summary(view))],
-                     [f"{view.tag} at line {view.line}" if view.line else view.tag,
-                      plain_tooltip(view.text) if isinstance(view, DataView) and view.text else None],
+            text = view.text if isinstance(view, DataView) else None  # cleaned once: a megabyte takes a tenth of a second
+            _set_row(item, [shorten(_title(view)), shorten(text if text is not None else _summary(view))],
+                     [f"{view.tag} at line {view.line}" if view.line else view.tag, plain_tooltip(text) or None],
                      self._bold, None)
             row = 0
             for name, value in view.attributes.items():
@@ -132,8 +132,7 @@ def _title(view: ElementView) -> str:
 
 
 def _summary(view: ElementView) -> str:
-    if isinstance(view, DataView):
-        return view.text
+    """What an element other than a GC_DATA (shown by its text) is about."""
     parts = [view.get(name) for name in ("name", "server", "etype") if view.get(name)]
     duration = getattr(view, "duration", None)
     if isinstance(duration, float):

@@ -19,6 +19,7 @@ class FindBar(QWidget):
     query_changed = Signal()  # the text or a toggle changed
     step_requested = Signal(int)  # +1 next hit, -1 previous
     close_requested = Signal()
+    cancel_requested = Signal()  # stop a search running in the background
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -34,6 +35,11 @@ class FindBar(QWidget):
         self.count = QLabel(self)
         self.count.setObjectName("find_count")
         self.count.setMinimumWidth(self.fontMetrics().horizontalAdvance("9999 of 9999"))
+        self.cancel = QToolButton(self)
+        self.cancel.setObjectName("find_cancel")
+        self.cancel.setText("Cancel")
+        self.cancel.setToolTip("Stop this search")
+        self.cancel.hide()
         previous, following, close = (QToolButton(self) for _ in range(3))
         previous.setText("Previous")
         following.setText("Next")
@@ -45,7 +51,7 @@ class FindBar(QWidget):
         layout.setContentsMargins(4, 2, 4, 2)
         layout.addWidget(QLabel("Find:", self))
         layout.addWidget(self.text, 1)
-        for widget in (self.regex, self.case, self.count, previous, following, close):
+        for widget in (self.regex, self.case, self.count, self.cancel, previous, following, close):
             layout.addWidget(widget)
         self.text.textChanged.connect(self.query_changed)
         self.regex.toggled.connect(self.query_changed)
@@ -54,6 +60,7 @@ class FindBar(QWidget):
         previous.clicked.connect(lambda: self.step_requested.emit(-1))
         following.clicked.connect(lambda: self.step_requested.emit(+1))
         close.clicked.connect(self.close_requested)
+        self.cancel.clicked.connect(self.cancel_requested)
 
     def query(self) -> Query:
         return Query(self.text.text(), regex=self.regex.isChecked(), case_sensitive=self.case.isChecked())
@@ -61,6 +68,7 @@ class FindBar(QWidget):
     def show_count(self, at: int | None, total: int) -> None:
         """'k of n' (AT counts from 0; None before a hit is chosen), 'no hits', or nothing without a query."""
         self.count.setToolTip("")
+        self.cancel.hide()
         if not self.text.text():
             self.count.setText("")
         elif total == 0:
@@ -68,12 +76,15 @@ class FindBar(QWidget):
         else:
             self.count.setText(f"{at + 1} of {total}" if at is not None else f"{total} hit{'s' if total != 1 else ''}")
 
-    def show_searching(self) -> None:
-        """The search waits for the session's turns to be read (a long session, just shown)."""
+    def show_searching(self, cancellable: bool = False) -> None:
+        """The search waits for the session's turns to be read (a long session, just shown), or, CANCELLABLE,
+        runs in the background."""
         self.count.setToolTip("")
         self.count.setText(SEARCHING_TEXT)
+        self.cancel.setVisible(cancellable)
 
     def show_error(self, message: str) -> None:
+        self.cancel.hide()
         self.count.setText("bad pattern")
         self.count.setToolTip(message)
 

@@ -32,7 +32,7 @@ class SessionBar(LayoutBoundary):
         # As wide as the longest label in characters (set_sessions): AdjustToContents measured every label on
         # the GUI thread as a log of 2,000 sessions opened.
         self.sessions.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.session_name = QLabel(self)
+        self.session_name = text_width_free(QLabel(self))  # an id of 80 wide characters would widen the window
         self.session_name.setObjectName("session_name")
         self.session_name.setTextFormat(Qt.TextFormat.RichText)  # the id inside is escaped
         task_label = QLabel("Task completion:", self)

@@ -10,6 +10,10 @@ lets every key of the action table through to its QAction (play/pause, back,
 next turn...), except undo/redo while it has typing of its own to undo.
 The live diff is annotator.analysis.word_alignment's, the metrics' own; above
 LIVE_DIFF_MAX_WORDS words on either side it says so instead of aligning.
+No text freezes the window: a transcription longer than EDITOR_MAX_CHARS is shown by its start,
+read-only (Qt lays out a paragraph again at every key, 57 s for a word of a million characters),
+a paste that would pass it is refused, lines wrap anywhere, and the diff cuts long words, so no
+text widens the window.
 Beside the text box, the turn's n-best alternatives (views.nbest_pane); Ctrl+I
 (the recognizer's text) and Alt+1..Alt+9 (alternative k) replace the text the same
 way, as one edit of the text box that its own Ctrl+Z takes back.
@@ -20,7 +24,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QTextCursor, QUndoStack
+from PySide6.QtGui import QFont, QKeySequence, QTextCursor, QTextOption, QUndoStack
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from annotator.analysis.word_alignment import (
@@ -43,6 +47,10 @@ from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
 NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
+EDITOR_MAX_CHARS = 12_000  # longer ones are shown by their start, read-only: Qt lays a paragraph out again at each key
+PREVIEW_CHARS = 1_000  # the start of a longer one that is shown
+DIFF_WORD_CHARS = 40  # a longer word is cut in the diff: a label is as wide as its longest word
+SHOWN_TEXT_CHARS = 300  # of the recognizer's or the system's text, in the diff line and the placeholder
 MODIFIER_KEYS = frozenset((Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
                            Qt.Key.Key_AltGr, Qt.Key.Key_CapsLock))
 
@@ -52,6 +60,7 @@ class TranscriptionTextEdit(QPlainTextEdit):
 
     focus_lost = Signal()
     characters_removed = Signal(int)  # control characters dropped from a paste
+    paste_refused = Signal(int)  # a paste that would make the text this long, past EDITOR_MAX_CHARS
     key_typed = Signal()  # a key other than a lone modifier reached the box (pause while typing listens)
 
     def __init__(self, parent: QWidget | None = None):
@@ -75,8 +84,15 @@ class TranscriptionTextEdit(QPlainTextEdit):
             self.focus_lost.emit()
 
     def insertFromMimeData(self, source: QMimeData) -> None:
-        """Paste text without the control characters XML cannot store (said in the status bar)."""
-        text, removed = without_non_xml(source.text())
+        """Paste text without the control characters XML cannot store (said in the status bar); a paste that
+        would make the text longer than EDITOR_MAX_CHARS is refused (said too)."""
+        pasted = source.text()
+        cursor = self.textCursor()
+        length = self.document().characterCount() - 1 - (cursor.selectionEnd() - cursor.selectionStart()) + len(pasted)
+        if length > EDITOR_MAX_CHARS:
+            self.paste_refused.emit(length)
+            return
+        text, removed = without_non_xml(pasted)
         if removed:
             self.textCursor().insertText(text)
             self.ensureCursorVisible()
@@ -107,6 +123,7 @@ class TranscriptionEditor(LayoutBoundary):
         self.auto_prefill = False
         self.read_only = False  # the log is open read-only: nothing can be typed
         self._turn: Turn | None = None
+        self._too_long: int | None = None  # the length of the transcription shown cut, past EDITOR_MAX_CHARS
 
         self.title = text_width_free(QLabel(self))
         self.title.setTextFormat(Qt.TextFormat.RichText)
@@ -115,6 +132,7 @@ class TranscriptionEditor(LayoutBoundary):
         self.text = TranscriptionTextEdit(self)
         self.text.setObjectName("transcription_text")
         self.text.setTabChangesFocus(True)
+        self.text.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # a long word wraps too
         font = QFont(self.text.font())
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.set_text_font(font)
@@ -149,6 +167,9 @@ class TranscriptionEditor(LayoutBoundary):
         theme_changes().changed.connect(self._show_diff)  # the diff's colours are in its rich text
         self.text.textChanged.connect(self.pending_text_changed)
         self.text.focus_lost.connect(self._commit_on_leave)
+        self.text.paste_refused.connect(
+            lambda length: self.note_reported.emit(f"Paste refused: the transcription would be {length:,} characters, "
+                                                   f"too long for the editor ({EDITOR_MAX_CHARS:,} at most)"))
         self.set_turn(None)
 
     # --- what is shown -----------------------------------------------------
@@ -191,19 +212,22 @@ class TranscriptionEditor(LayoutBoundary):
             self.title.setText(f"<b>Turn {html.escape(shorten(turn.id, SHOWN_ID_CHARS))}</b> · {html.escape(side)}")
         text = (turn.transcription or "") if editable else ""
         prefilled = editable and not text and self.auto_prefill and bool(turn.asr_text) and not self.read_only
+        shown = turn.asr_text if prefilled else text
+        self._too_long = len(shown) if len(shown) > EDITOR_MAX_CHARS else None
         self.text.blockSignals(True)
-        self.text.setPlainText(turn.asr_text if prefilled else text)
+        self.text.setPlainText(shown if self._too_long is None else shown[:PREVIEW_CHARS])
         self.text.document().setModified(False)
-        self.text.moveCursor(QTextCursor.MoveOperation.End)
+        self.text.moveCursor(QTextCursor.MoveOperation.End if self._too_long is None else QTextCursor.MoveOperation.Start)
         self.text.blockSignals(False)
-        self.text.setReadOnly(not editable or self.read_only)
+        self.text.setReadOnly(not editable or self.read_only or self._too_long is not None)
         self.text.setEnabled(editable)
         if turn is None:
             self.text.setPlaceholderText("")
         elif editable:
             self.text.setPlaceholderText("Type what the user said…")
         else:
-            self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: " + (turn.system_text or "—"))
+            self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: "
+                                         + shorten(turn.system_text or "—", SHOWN_TEXT_CHARS))
         self.nbest.show_turn(turn)
         self._show_diff()
         self._keep_height()
@@ -216,8 +240,10 @@ class TranscriptionEditor(LayoutBoundary):
         needed = self.minimumSizeHint()
         if needed.height() > self.minimumHeight():
             self.setMinimumHeight(needed.height())
-        if needed.width() > self.minimumWidth():
-            self.setMinimumWidth(needed.width())
+        screen = self.screen()
+        width = min(needed.width(), screen.availableGeometry().width() // 2) if screen is not None else needed.width()
+        if width > self.minimumWidth():  # never wider than half the screen, whatever a text asks
+            self.setMinimumWidth(width)
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         """Reflect a change made elsewhere (table cell, undo) unless the annotator is typing here."""
@@ -267,6 +293,10 @@ class TranscriptionEditor(LayoutBoundary):
         turn = self._turn
         if turn is None or self.text.isReadOnly() or not turn.asr_text:
             return False
+        if len(turn.asr_text) > EDITOR_MAX_CHARS:
+            self.note_reported.emit(f"Ctrl+I: the recognizer's text has {len(turn.asr_text):,} characters, "
+                                    f"more than the editor takes ({EDITOR_MAX_CHARS:,})")
+            return False
         return self._replace_text(turn.asr_text)
 
     def fill_with_alternative(self, rank: int) -> bool:
@@ -312,12 +342,17 @@ class TranscriptionEditor(LayoutBoundary):
             self.diff.setText("")
             self.score.setText("")
             return
+        if self._too_long is not None:
+            self.diff.setText(f"<i>This transcription has {self._too_long:,} characters: the editor shows its start, "
+                              f"read-only (it takes up to {EDITOR_MAX_CHARS:,}); change it with Replace (Ctrl+H).</i>")
+            self.score.setText("")
+            return
         if heard is None:
             self.diff.setText("<i>No recognizer text to compare with.</i>")
             self.score.setText("")
             return
         if not clean_text(typed):
-            self.diff.setText(f"Recognizer heard: {html.escape(heard)}")
+            self.diff.setText(f"Recognizer heard: {html.escape(shorten(heard, SHOWN_TEXT_CHARS))}")
             self.score.setText("")
             return
         too_long = too_long_to_diff(typed, heard)
@@ -336,16 +371,23 @@ def render_diff(diff: WordDiff) -> str:
     parts = []
     heard_colour, said_colour = theme_colour("heard_text").name(), theme_colour("said_text").name()
     for word in diff.words:
+        said, heard = _cut(word.said), _cut(word.heard)
         if word.kind == EQUAL:
-            parts.append(html.escape(word.said))
+            parts.append(said)
         elif word.kind == SUBSTITUTED:
-            parts.append(f'<s style="color:{heard_colour}">{html.escape(word.heard)}</s>'
-                         f'<span style="color:{said_colour}"><b>&#8239;{html.escape(word.said)}</b></span>')
+            parts.append(f'<s style="color:{heard_colour}">{heard}</s>'
+                         f'<span style="color:{said_colour}"><b>&#8239;{said}</b></span>')
         elif word.kind == MISSED:
-            parts.append(f'<u style="color:{said_colour}"><b>{html.escape(word.said)}</b></u>')
+            parts.append(f'<u style="color:{said_colour}"><b>{said}</b></u>')
         elif word.kind == INSERTED:
-            parts.append(f'<s style="color:{heard_colour}">{html.escape(word.heard)}</s>')
+            parts.append(f'<s style="color:{heard_colour}">{heard}</s>')
     return "Recognizer vs. transcription: " + " ".join(parts)
+
+
+def _cut(word: str | None) -> str:
+    """WORD escaped for rich text, cut to DIFF_WORD_CHARS."""
+    word = word or ""
+    return html.escape(word if len(word) <= DIFF_WORD_CHARS else word[:DIFF_WORD_CHARS] + "…")
 
 
 def score_text(diff: WordDiff) -> str:

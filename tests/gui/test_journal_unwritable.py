@@ -1,0 +1,59 @@
+"""A recovery journal folder that cannot be written (here its path is a file, as a full or broken disk
+would refuse it): a Reload keeps the unsaved edits in memory and offers them back, the changed-on-disk
+question promises no journal, and the window's lock is warned about, then written once the folder works."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import Qt
+
+from annotator.log.annotations import set_task_completion
+from annotator.log.document import LogDocument
+from annotator.log.recovery_journal import journal_dir, others_holding
+from tests.gui.conftest import press, type_text
+
+Key, Mod = Qt.Key, Qt.KeyboardModifier
+TYPED = "i want to fly to boston on friday"
+
+
+@pytest.fixture
+def blocked_journal_folder() -> Path:
+    """The journal folder's path taken by a file: every journal and lock write fails (mkdir refuses)."""
+    folder = journal_dir()
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    folder.write_bytes(b"not a folder")
+    return folder
+
+
+def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, raw_log: Path, qtbot, boxes,
+                                                                 blocked_journal_folder: Path):
+    window = make_window(raw_log)
+    press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
+    type_text(qtbot, window, TYPED)
+    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
+    qtbot.waitUntil(lambda: "recovery journal cannot be written" in window.recovery.warning.text(), timeout=10000)
+    theirs = LogDocument.load(raw_log)
+    set_task_completion(theirs.sessions[0], "1")  # another program changes the log meanwhile
+    theirs.save()
+    answers = boxes("Reload", "Restore")
+    press(qtbot, window, Key.Key_S, Mod.ControlModifier)
+    assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
+    question = answers.seen[0].informative
+    assert "stay in the recovery journal" not in question and "kept in this window" in question
+    session = window.controller.document.sessions[0]
+    assert session.task_completion == "1", "the new file is loaded"
+    assert session.user_turns[0].transcription == TYPED, "and the unsaved edit is back on top of it"
+    assert window.isWindowModified()
+
+
+def test_the_lock_is_warned_about_then_written_once_the_folder_works(make_window, raw_log: Path, qtbot,
+                                                                    blocked_journal_folder: Path):
+    window = make_window(raw_log)
+    warning = window.recovery.warning
+    assert warning.isVisible() and "lock cannot be written" in warning.text()
+    assert others_holding(raw_log.resolve(), "another window") == {}
+    blocked_journal_folder.unlink()  # the space is freed, the folder can be made
+    qtbot.waitUntil(lambda: others_holding(raw_log.resolve(), "another window") != {}, timeout=20000)
+    assert not warning.isVisible()
