@@ -64,9 +64,10 @@ def size_for_first_start(window: QWidget) -> None:
         window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
 
 
-def fit_on_screen(window: QWidget) -> None:
-    """Shrink and move WINDOW, if need be, so that all of it (frame included) is on its screen."""
-    if window.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+def fit_on_screen(window: QWidget, maximized_too: bool = False) -> None:
+    """Shrink and move WINDOW, if need be, so that all of it (frame included) is on its screen; a maximized
+    window is the window system's to place, unless MAXIMIZED_TOO (a pane's least size grew it past the screen)."""
+    if not maximized_too and window.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
         return
     room = room_for(window)
     size = window.size().boundedTo(room.size())
