@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QEvent, Qt, QTimer, Signal
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QVBoxLayout, QWidget
 
@@ -21,7 +21,7 @@ from annotator.gui.about import APP_NAME, show_about
 from annotator.gui.actions import Actions, Menus, build_actions, build_menus
 from annotator.gui.help_links import add_help_links
 from annotator.gui.settings import AppSettings
-from annotator.gui.window_geometry import fit_on_screen, restore_layout, room_for, save_layout, size_for_first_start
+from annotator.gui.window_geometry import KeptOnScreen, fit_on_screen, restore_layout, save_layout, size_for_first_start
 
 if TYPE_CHECKING:  # the parts gui/app.py puts in the window; the shell itself never calls them
     from annotator.gui.document_controller import DocumentController
@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.statusBar()
         size_for_first_start(self)
+        self.installEventFilter(KeptOnScreen(self))
 
     # --- composition -------------------------------------------------------
     def install_menus(self, undo_stack: QUndoStack) -> tuple[Actions, Menus]:
@@ -154,14 +155,6 @@ class MainWindow(QMainWindow):
 
     def save_layout(self) -> None:
         save_layout(self, self.splitter, self.settings)
-
-    def event(self, event: QEvent) -> bool:
-        """Grown past the screen by a pane's least size (a zoom, a dock shown): back on it as soon as the panes
-        allow, at the next layout."""
-        handled = super().event(event)
-        if event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize) and not room_for(self).contains(self.geometry()):
-            QTimer.singleShot(0, self, lambda: fit_on_screen(self, maximized_too=True))
-        return handled
 
     def showEvent(self, event) -> None:
         super().showEvent(event)

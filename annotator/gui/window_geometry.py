@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import zlib
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
@@ -76,6 +76,18 @@ def fit_on_screen(window: QWidget, maximized_too: bool = False) -> None:
     fitted = QRect(QPoint(left, top), size)
     if fitted != window.geometry():
         window.setGeometry(fitted)
+
+
+class KeptOnScreen(QObject):
+    """Watches a window that a pane's least size (a zoom, a dock shown) can grow past the screen: it is fitted back
+    as soon as the panes allow, at its next layout. (An event filter, not an override of the window's event(): the
+    window's deletion must not run inside a Python call.)"""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize) and isinstance(watched, QWidget)
+                and watched.isVisible() and not room_for(watched).contains(watched.geometry())):
+            QTimer.singleShot(0, watched, lambda: fit_on_screen(watched, maximized_too=True))
+        return False
 
 
 def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:
