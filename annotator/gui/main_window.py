@@ -21,7 +21,7 @@ from annotator.gui.about import APP_NAME, show_about
 from annotator.gui.actions import Actions, Menus, build_actions, build_menus
 from annotator.gui.help_links import add_help_links
 from annotator.gui.settings import AppSettings
-from annotator.gui.window_geometry import fit_on_screen, restore_layout, save_layout, size_for_first_start
+from annotator.gui.window_geometry import KeptOnScreen, fit_on_screen, restore_layout, save_layout, size_for_first_start
 
 if TYPE_CHECKING:  # the parts gui/app.py puts in the window; the shell itself never calls them
     from annotator.gui.document_controller import DocumentController
@@ -63,6 +63,7 @@ class MainWindow(QMainWindow):
         self.setAcceptDrops(True)
         self.statusBar()
         size_for_first_start(self)
+        self.installEventFilter(KeptOnScreen(self))
 
     # --- composition -------------------------------------------------------
     def install_menus(self, undo_stack: QUndoStack) -> tuple[Actions, Menus]:

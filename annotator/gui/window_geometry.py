@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import zlib
 
-from PySide6.QtCore import QMargins, QPoint, QRect, QSize, Qt
+from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
 
@@ -64,9 +64,10 @@ def size_for_first_start(window: QWidget) -> None:
         window.setWindowState(window.windowState() | Qt.WindowState.WindowMaximized)
 
 
-def fit_on_screen(window: QWidget) -> None:
-    """Shrink and move WINDOW, if need be, so that all of it (frame included) is on its screen."""
-    if window.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
+def fit_on_screen(window: QWidget, maximized_too: bool = False) -> None:
+    """Shrink and move WINDOW, if need be, so that all of it (frame included) is on its screen; a maximized
+    window is the window system's to place, unless MAXIMIZED_TOO (a pane's least size grew it past the screen)."""
+    if not maximized_too and window.windowState() & (Qt.WindowState.WindowMaximized | Qt.WindowState.WindowFullScreen):
         return
     room = room_for(window)
     size = window.size().boundedTo(room.size())
@@ -75,6 +76,18 @@ def fit_on_screen(window: QWidget) -> None:
     fitted = QRect(QPoint(left, top), size)
     if fitted != window.geometry():
         window.setGeometry(fitted)
+
+
+class KeptOnScreen(QObject):
+    """Watches a window that a pane's least size (a zoom, a dock shown) can grow past the screen: it is fitted back
+    as soon as the panes allow, at its next layout. (An event filter, not an override of the window's event(): the
+    window's deletion must not run inside a Python call.)"""
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if (event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize) and isinstance(watched, QWidget)
+                and watched.isVisible() and not room_for(watched).contains(watched.geometry())):
+            QTimer.singleShot(0, watched, lambda: fit_on_screen(watched, maximized_too=True))
+        return False
 
 
 def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:

@@ -15,6 +15,13 @@ from annotator.gui.settings import AppSettings
 ZOOM_STEPS = (50, 67, 75, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
 
 
+def rows_kept(percent: int) -> int:
+    """The turn table's rows in view at PERCENT, whatever else the window shows (docks, Compare, a long n-best
+    list): the table is where the annotator works, and a 1280x720 screen still has room for these beside the
+    editor and the docks' least heights."""
+    return 8 if percent <= 100 else 5 if percent <= 200 else 3
+
+
 def clamp_zoom(percent: int) -> int:
     return max(ZOOM_STEPS[0], min(ZOOM_STEPS[-1], int(percent)))
 
@@ -62,6 +69,7 @@ class Zoom:
         self.settings.zoom = self.percent
         self.table.setFont(scaled_font(self._table_font, self.percent))
         self.table.fit_rows_to_font()
+        self.table.keep_rows(rows_kept(self.percent))
         self.table.fit_short_columns()
         self.editor.setFont(scaled_font(self._editor_font, self.percent))
         self.editor.set_text_font(scaled_font(self._editor_text_font(), self.percent))

@@ -1,4 +1,4 @@
-"""The window's layout: on real screen sizes (tests/gui/layout_checks.py, one interpreter per size,
+"""The window's layout: on real screen sizes (tests/gui/layout_checks.py and layout_grid.py, one interpreter per size,
 since Qt fixes the screens when the application starts), and what holds on any screen: the
 selected turn stays in view, the Sessions dock is there for a corpus only."""
 
@@ -21,7 +21,7 @@ from annotator.gui.views.session_browser import SessionBrowser
 from tests.gui.conftest import close_window, press
 
 REPO = Path(__file__).resolve().parents[2]
-CHECKS = Path(__file__).with_name("layout_checks.py")
+CHECKS = [Path(__file__).with_name(name) for name in ("layout_checks.py", "layout_grid.py")]
 SCREENS = ("1280x720", "1366x768", "1920x1080")
 
 
@@ -33,7 +33,7 @@ def test_the_window_fits_each_screen_size(screen: str, tmp_path: Path):
                                                 "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
     env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", str(CHECKS), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
+        [sys.executable, "-m", "pytest", *map(str, CHECKS), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
          f"--basetemp={tmp_path / 'checks'}", "-o", "faulthandler_timeout=240"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"at {screen}:\n{result.stdout[-8000:]}\n{result.stderr[-4000:]}"

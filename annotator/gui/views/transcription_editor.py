@@ -24,8 +24,8 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
-from PySide6.QtGui import QFont, QKeySequence, QTextCursor, QTextOption, QUndoStack
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QTextCursor, QTextOption, QUndoStack
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
 
 from annotator.analysis.word_alignment import (
     EQUAL,
@@ -41,18 +41,29 @@ from annotator.gui.keyboard import hand_to_window
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.undo_commands import TranscribeTurn, push_if_changed
 from annotator.gui.views.layout_boundary import LayoutBoundary, text_width_free
-from annotator.gui.views.nbest_pane import NBestPane, alternative_refusal
+from annotator.gui.views.nbest_pane import NBestArea, NBestPane, alternative_refusal
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
 
 NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
+LARGEST_LINE_FOR_THREE = 3.0  # times the window's line: a larger zoom keeps two lines of the text box, not three
 EDITOR_MAX_CHARS = 12_000  # longer ones are shown by their start, read-only: Qt lays a paragraph out again at each key
 PREVIEW_CHARS = 1_000  # the start of a longer one that is shown
 DIFF_WORD_CHARS = 40  # a longer word is cut in the diff: a label is as wide as its longest word
 SHOWN_TEXT_CHARS = 300  # of the recognizer's or the system's text, in the diff line and the placeholder
 MODIFIER_KEYS = frozenset((Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
                            Qt.Key.Key_AltGr, Qt.Key.Key_CapsLock))
+
+
+def keep_size(widget: QWidget) -> None:
+    """WIDGET's text keeps its size when the editor's font is zoomed (a size set on a widget is not inherited)."""
+    font = QFont(widget.font())
+    if font.pointSizeF() > 0:
+        font.setPointSizeF(font.pointSizeF())
+    else:
+        font.setPixelSize(font.pixelSize())
+    widget.setFont(font)
 
 
 class TranscriptionTextEdit(QPlainTextEdit):
@@ -133,9 +144,6 @@ class TranscriptionEditor(LayoutBoundary):
         self.text.setObjectName("transcription_text")
         self.text.setTabChangesFocus(True)
         self.text.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # a long word wraps too
-        font = QFont(self.text.font())
-        font.setPointSizeF(font.pointSizeF() * 1.2)
-        self.set_text_font(font)
         self.diff = QLabel(self)
         self.diff.setObjectName("word_diff")
         self.diff.setTextFormat(Qt.TextFormat.RichText)
@@ -143,10 +151,16 @@ class TranscriptionEditor(LayoutBoundary):
         self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.diff.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
         self.nbest = NBestPane(self)
+        self.nbest_area = NBestArea(self.nbest, self)
+        font = QFont(self.text.font())
+        font.setPointSizeF(font.pointSizeF() * 1.2)
+        self.set_text_font(font)
         self.hint = QLabel("Ctrl+Enter: store and go to the next turn to transcribe · Ctrl+I: start from "
                            "the recognizer's text · F1: every key", self)
         self.hint.setEnabled(False)
         self.hint.setWordWrap(True)
+        for note in (self.title, self.score, self.diff, self.hint):  # the zoom is for the text typed: these stay
+            keep_size(note)
 
         header = QHBoxLayout()
         header.addWidget(self.title, 1)
@@ -158,7 +172,7 @@ class TranscriptionEditor(LayoutBoundary):
         # table its rows on a 1280x720 screen.
         body = QHBoxLayout()
         body.addWidget(self.text, NBEST_SHARE[0])
-        body.addWidget(self.nbest, NBEST_SHARE[1], Qt.AlignmentFlag.AlignTop)
+        body.addWidget(self.nbest_area, NBEST_SHARE[1], Qt.AlignmentFlag.AlignTop)
         layout.addLayout(body, 1)
         layout.addWidget(self.diff)
         layout.addWidget(self.hint)
@@ -178,9 +192,15 @@ class TranscriptionEditor(LayoutBoundary):
         return self._turn
 
     def set_text_font(self, font: QFont) -> None:
-        """Type in FONT (a zoom), the box at least three of its lines high."""
+        """Type in FONT (a zoom), the box three of its lines high (two at the largest zooms); the editor grows to what
+        it needs now."""
         self.text.setFont(font)
-        self.text.setMinimumHeight(self.text.fontMetrics().lineSpacing() * 3 + 12)
+        spacing = self.text.fontMetrics().lineSpacing()
+        lines = 3 if spacing <= LARGEST_LINE_FOR_THREE * QFontMetrics(QApplication.font()).lineSpacing() else 2
+        self.text.setMinimumHeight(spacing * lines + 12)
+        self.nbest_area.lines_high = self.text.minimumHeight()
+        self.setMinimumSize(0, 0)
+        self._keep_height()
 
     def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
         self.text.passthrough_keys = list(keys)

@@ -84,6 +84,7 @@ class TurnTableView(QTableView):
         self.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.setHorizontalScrollMode(QAbstractItemView.ScrollMode.ScrollPerPixel)
         self.setVerticalHeader(DoubtStripHeader(self))
+        self.rows_kept = 0
         self.fit_rows_to_font()
         header = self.horizontalHeader()
         header.setHighlightSections(False)
@@ -106,6 +107,17 @@ class TurnTableView(QTableView):
     def fit_rows_to_font(self) -> None:
         """Rows a line of the table's font high and some padding (again after a zoom)."""
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 10)
+        self.keep_rows(self.rows_kept)
+
+    def keep_rows(self, count: int) -> None:
+        """Never less than COUNT whole rows high: the splitter, the window's layout and a restored dock
+        arrangement give the table this much first, the editor and the docks take what is left."""
+        self.rows_kept = count
+        self.horizontalHeader().ensurePolished()
+        header = self.horizontalHeader().sizeHint().height()
+        scroll_bar = self.horizontalScrollBar().sizeHint().height()  # shown when a zoom makes the columns too wide
+        rows = count * self.verticalHeader().defaultSectionSize()
+        self.setMinimumHeight(header + rows + scroll_bar + 2 * self.frameWidth())
 
     def fit_short_columns(self) -> None:
         """Each short column as wide as its header or its widest text on the first and last rows (not

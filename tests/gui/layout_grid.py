@@ -1,0 +1,166 @@
+"""The window over a grid of states on the screen it opens on; tests/gui/test_layout.py runs this file once
+per screen size (1280x720, 1366x768, 1920x1080) in an interpreter whose offscreen screen has that size.
+
+A state is the docks shown (as built, every one, none, the bottom strip only), Compare open or not, the zoom,
+the n-best list of the selected turn (none, three alternatives, fifteen long ones) and the concepts editor
+open. One window goes through every state of the grid (a state costs a layout, not a window), and each is
+checked: the turn table keeps its rows (zoom.rows_kept), the window and its docks stay on the screen, and at
+100-150 % no label shows less than its text. The smallest screen goes through every state, the others
+through a cross-section.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+from PySide6.QtCore import QRect
+from PySide6.QtGui import Qt, QTextDocument
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QWidget
+
+from pytestqt.exceptions import TimeoutError
+
+from annotator.gui.main_window import MainWindow
+from annotator.gui.zoom import rows_kept
+from tests.gui.compare_helpers import make_team_log
+from tests.gui.conftest import close_window
+
+ZOOMS = (50, 100, 150, 200, 300)
+DOCKS = ("built", "all", "none", "bottom")
+NBEST = {"none": "1", "three": "4", "long": "2"}  # the turn selected for each length of list
+LONG_LIST_TURN = "2"
+LABELS_READ_AT = (100, 125, 150)  # zooms at which every label is checked whole
+
+
+def team_log_with_a_long_list(folder: Path) -> Path:
+    """The Compare log (two annotators' files beside it) with turn 2's n-best list made fifteen long alternatives."""
+    log = make_team_log(folder)
+    text = log.read_text(encoding="utf-8")
+    start = text.index('<GC_LIST name=":nbest_list">', text.index('<GC_TURN etime="1795269608.663" id="2"'))
+    end = text.index("</GC_LIST>", start)
+    words = "i would like to fly from boston massachusetts to denver colorado next tuesday morning please"
+    alternatives = "".join(f'<GC_DATA dtype="string" key=":nbest_list[{rank}]" type="text_input_hypothesis" '
+                           f'score="-{120.5 + rank * 7.25:g}">{words} {rank}</GC_DATA>' for rank in range(15))
+    log.write_text(text[:start] + '<GC_LIST name=":nbest_list">' + alternatives + text[end:], encoding="utf-8")
+    return log
+
+
+def available() -> QRect:
+    return QApplication.primaryScreen().availableGeometry()
+
+
+def rows_in_view(window: MainWindow) -> float:
+    table = window.table
+    return table.viewport().height() / table.verticalHeader().defaultSectionSize()
+
+
+def shown(widget: QWidget) -> bool:
+    return widget.isVisible() and not widget.visibleRegion().isEmpty()
+
+
+def cut_labels(window: MainWindow) -> list[str]:
+    """The labels in view that show less than their text: one line wider than the label, or wrapped lines
+    taller than it; a label that says what it leaves out in its tooltip is not counted."""
+    cut = []
+    for label in window.findChildren(QLabel):
+        if not shown(label) or not label.text() or label.toolTip():
+            continue
+        width, height = label.contentsRect().width(), label.contentsRect().height()
+        if label.wordWrap():
+            if label.heightForWidth(label.width()) > label.height() + 1:
+                cut.append(f"{label.objectName() or label.text()!r}: wrapped, {label.height()} px high")
+            continue
+        document = QTextDocument()
+        document.setDefaultFont(label.font())
+        document.setDocumentMargin(0)
+        if is_rich(label):
+            document.setHtml(label.text())
+        else:
+            document.setPlainText(label.text())
+        needed = document.idealWidth() - 1
+        if needed > width + label.indent() and needed > 0:
+            cut.append(f"{label.text()!r}: {needed:.0f} px in {width} px")
+        if document.size().height() - 2 > height:
+            cut.append(f"{label.text()!r}: {document.size().height():.0f} px high in {height} px")
+    return cut
+
+
+def is_rich(label: QLabel) -> bool:
+    kind = label.textFormat()
+    return kind == Qt.TextFormat.RichText or (kind == Qt.TextFormat.AutoText and Qt.mightBeRichText(label.text()))
+
+
+def off_screen(window: MainWindow) -> list[str]:
+    screen = available()
+    found = [] if screen.contains(window.frameGeometry()) else [f"window {window.frameGeometry()}"]
+    for dock in window.findChildren(QDockWidget):
+        place = QRect(dock.mapToGlobal(dock.rect().topLeft()), dock.size())
+        if shown(dock) and not screen.contains(place):
+            found.append(f"{dock.objectName()} at {place}")
+    return found
+
+
+def set_docks(window: MainWindow, which: str) -> None:
+    docks = [d for d in window.findChildren(QDockWidget) if d.objectName() != "compare_dock"]
+    bottom = {"timeline_dock", "waveform_dock", "search_results_dock"}
+    for dock in docks:
+        if which == "all" or (which == "bottom" and dock.objectName() in bottom):
+            dock.show()
+        elif which in ("none", "bottom"):
+            dock.hide()
+
+
+def set_state(qtbot, window: MainWindow, docks: str, compare: bool, zoom: int, nbest: str, concepts: bool) -> None:
+    set_docks(window, docks)
+    if compare and not window.compare.dock.isVisible():
+        assert window.compare.show_compare()
+    elif not compare:
+        window.compare.dock.hide()
+    window.appearance.zoom.set_zoom(zoom)
+    turn = next(t for t in window.navigator.session.turns if t.id == NBEST[nbest])
+    window.navigator.select_row(turn.index)
+    if concepts:
+        window.actions.edit_concepts.trigger()
+    try:  # a pane's least size may grow the window past the screen for a moment: it is fitted back at once
+        qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=300)
+    except TimeoutError:
+        pass  # named by the checks
+    QApplication.processEvents()
+
+
+def walk(qtbot, make_window, folder: Path, states) -> None:
+    """Every state of STATES in one window; every state that breaks a rule is named at the end."""
+    window = make_window(team_log_with_a_long_list(folder))
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    broken = []
+    for docks, compare, zoom, nbest, concepts in states:
+        set_state(qtbot, window, docks, compare, zoom, nbest, concepts)
+        name = f"docks {docks}, compare {compare}, {zoom} %, n-best {nbest}, concepts {concepts}"
+        rows = rows_in_view(window)
+        if rows < rows_kept(zoom):
+            broken.append(f"{name}: {rows:.1f} rows of the turn table")
+        if not available().contains(window.frameGeometry()):
+            broken.append(f"{name}: the window needs {window.minimumSizeHint()}: " + ", ".join(
+                f"{d.objectName()} {d.minimumSizeHint().height()}" for d in window.findChildren(QDockWidget) if shown(d)))
+        broken += [f"{name}: {place} off the screen" for place in off_screen(window)]
+        if zoom in LABELS_READ_AT:
+            broken += [f"{name}: {cut}" for cut in cut_labels(window)]
+        if concepts:
+            window.actions.leave_concepts.trigger()
+    window.appearance.zoom.set_zoom(100)
+    close_window(window)
+    assert not broken, "\n".join(broken)
+
+
+def smallest_screen() -> bool:
+    return available().width() < 1366
+
+
+def test_the_turn_table_keeps_its_rows_in_every_state(qtbot, make_window, tmp_path: Path):
+    every = list(itertools.product(DOCKS, (False, True), ZOOMS, tuple(NBEST), (False,)))
+    concepts = [(docks, compare, zoom, "three", True) for docks in ("built", "all") for compare in (False, True)
+                for zoom in (100, 200)]
+    if not smallest_screen():  # a cross-section: each dock state, with and without Compare, at the largest zoom
+        every = [(docks, compare, zoom, "long", False) for docks in DOCKS for compare in (False, True)
+                 for zoom in (100, 200, 300)]
+    walk(qtbot, make_window, tmp_path / "team", every + concepts)
