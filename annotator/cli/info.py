@@ -20,13 +20,19 @@ def run(args: argparse.Namespace) -> int:
     from annotator.analysis.summary import describe_log
     from annotator.cli.jobs import BadFiles, file_map
     from annotator.cli.progress import progress
+    from annotator.cli.search import note
     from annotator.corpus.paths import expand_log_paths
+    from annotator.corpus_index.corpus import open_index
+    from annotator.corpus_index.memos import Memo, memoised_map
     from annotator.errors import AnnotatorError
 
     paths = expand_log_paths(args.paths)
     bad = BadFiles()
     shown = 0
-    for _, outcome in file_map(args)(describe_log, paths, lambda items, total=None: progress(items, "info", total)):
+    store = open_index(args.paths, note)  # each unchanged log's summary is the one kept there
+    outcomes = memoised_map(store, Memo("info", ""), describe_log, paths, file_map=file_map(args),
+                            progress=lambda items, total=None: progress(items, "info", total))
+    for _, outcome in outcomes:
         if isinstance(outcome, AnnotatorError):
             bad.report(outcome)
             continue
