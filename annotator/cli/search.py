@@ -31,7 +31,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.cli.jobs import BadFiles, file_map
     from annotator.cli.progress import progress
     from annotator.corpus_index import contents
-    from annotator.corpus_index.corpus import open_index, up_to_date
+    from annotator.corpus_index.corpus import answered, open_index
     from annotator.corpus_index.query import parse
     from annotator.corpus_index.search import FIELD_CHOICES, search_index
     from annotator.errors import AnnotatorError
@@ -39,10 +39,11 @@ def run(args: argparse.Namespace) -> int:
     parse(args.query)  # a query with no word is refused before any log is read
     store = open_index(args.paths, note)
     try:
-        keys = up_to_date(store, args.paths, file_map=file_map(args),
-                          progress=lambda items, total=None: progress(items, "indexing", total))
-        hits = search_index(store, keys, args.query, FIELD_CHOICES[args.field], args.limit)
-        rows = store.run(lambda connection: contents.session_rows(connection, keys))
+        def ask(keys: dict[str, Path]) -> tuple:
+            return (keys, search_index(store, keys, args.query, FIELD_CHOICES[args.field], args.limit),
+                    store.run(lambda connection: contents.session_rows(connection, keys)))
+        keys, hits, rows = answered(store, args.paths, ask, file_map=file_map(args),
+                                    progress=lambda items, total=None: progress(items, "indexing", total))
     finally:
         store.close()
     for hit in hits:

@@ -53,6 +53,7 @@ class IndexStore:
     def __init__(self, file: Path | None, notice: Callable[[str], None] = lambda _line: None):
         self.file = file
         self.notice = notice
+        self.generation = 0  # how often the file was found damaged and made again: answers made across one are redone
         self._connection: sqlite3.Connection | None = None
 
     @property
@@ -110,6 +111,7 @@ class IndexStore:
             if _busy(error):
                 raise
             self._remove_files()
+            self.generation += 1
             self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
             try:
                 connection = _connect(str(self.file))
@@ -129,6 +131,7 @@ class IndexStore:
         if self.file is None:
             raise error
         self._remove_files()
+        self.generation += 1
         self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
 
     def _remove_files(self) -> None:
