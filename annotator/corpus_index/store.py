@@ -98,7 +98,7 @@ class IndexStore:
 
     def _open(self) -> sqlite3.Connection:
         if self.file is None:
-            return _connect(IN_MEMORY)
+            return _in_memory()
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             connection = _connect(str(self.file))
@@ -123,7 +123,7 @@ class IndexStore:
     def _in_memory(self, error: Exception) -> sqlite3.Connection:
         self.notice(f"cannot keep the index in {self.file} ({_reason(error)}); the files are read without it")
         self.file = None
-        return _connect(IN_MEMORY)
+        return _in_memory()
 
     def _rebuild(self, error: sqlite3.Error) -> None:
         """The file found damaged in use: removed, then made again empty on the next use."""
@@ -144,6 +144,12 @@ def _connect(target: str) -> sqlite3.Connection:
     connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                                  check_same_thread=False)
     connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    return connection
+
+
+def _in_memory() -> sqlite3.Connection:
+    connection = _connect(IN_MEMORY)
+    _check(connection)
     return connection
 
 
