@@ -52,7 +52,7 @@ def test_searches_beside_a_fold_and_a_save(corpus: Path, annotated_log: Path, tm
     folds = [annotator("fold", corpus, annotations, "-o", corpus, "--force") for _ in range(2)]
     finished = [process.communicate(timeout=600) for process in [*searchers, saver]]
     assert all(fold.returncode == 0 for fold in folds), [fold.stderr for fold in folds]
-    for process, (out, err) in zip([*searchers, saver], finished):
+    for process, (_out, err) in zip([*searchers, saver], finished):
         assert process.returncode == 0, err
         assert "locked" not in err and "Traceback" not in err and "internal error" not in err, err
         assert "notice" not in err, err
