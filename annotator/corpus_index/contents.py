@@ -4,6 +4,7 @@ Functions of a connection, for IndexStore.run / IndexStore.write."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
@@ -22,8 +23,10 @@ class KnownFile:
 
 
 def key_of(path: Path) -> str:
-    """How the index names a file: its absolute path with links resolved, the same from any folder."""
-    return str(Path(path).resolve())
+    """How the index names a file: its absolute path, the same from any folder. Links are not resolved
+    (a resolve costs a system call per component: most of a check of an unchanged corpus); a log
+    reached by two paths is kept twice, which costs room, never a wrong answer."""
+    return os.path.abspath(path)
 
 
 def known_files(connection: sqlite3.Connection) -> dict[str, KnownFile]:

@@ -55,7 +55,7 @@ def test_an_added_log_is_found(store, corpus: Path, annotated_log: Path):
 def test_a_deleted_log_is_dropped(store, corpus: Path, annotated_log: Path):
     annotated_log.unlink()
     assert all(hit[0] != str(annotated_log) for hit in _search(store, corpus, "flight"))
-    assert str(annotated_log.resolve()) not in _indexed(store)
+    assert contents.key_of(annotated_log) not in _indexed(store)
     assert _search(store, corpus, "flight") == scan([corpus], "flight")
 
 
@@ -65,7 +65,7 @@ def test_a_renamed_log_is_found_under_its_new_name(store, corpus: Path, annotate
     found = _search(store, corpus, "austin")
     assert found and {hit[0] for hit in found if "001" in hit[1]} == {str(renamed)}
     assert found == scan([corpus], "austin")
-    assert str(annotated_log.resolve()) not in _indexed(store)
+    assert contents.key_of(annotated_log) not in _indexed(store)
 
 
 def test_same_size_and_time_with_other_bytes_is_read_again(store, corpus: Path, annotated_log: Path):
@@ -85,7 +85,7 @@ def test_same_size_and_time_with_other_bytes_is_read_again(store, corpus: Path, 
 def test_a_log_touched_but_unchanged_is_not_read_again(store, corpus: Path, annotated_log: Path):
     os.utime(annotated_log, ns=(1_000_000_000, 1_000_000_000))
     todo = refresh.plan(store, expand_log_paths([corpus]), folders=[corpus])
-    assert todo.stale == [] and [key for key, _ in todo.touched] == [str(annotated_log.resolve())]
+    assert todo.stale == [] and [key for key, _ in todo.touched] == [contents.key_of(annotated_log)]
     refresh.update(store, expand_log_paths([corpus]), folders=[corpus])
     assert refresh.plan(store, expand_log_paths([corpus]), folders=[corpus], verify_content=False).touched == []
 
@@ -95,7 +95,7 @@ def test_an_unreadable_log_is_one_row_and_read_again_once_mended(store, corpus: 
     annotated_log.write_bytes(good[:len(good) // 2])
     keys = up_to_date(store, [corpus])
     rows = store.run(lambda connection: contents.session_rows(connection, keys))
-    problem = rows[str(annotated_log.resolve())]
+    problem = rows[contents.key_of(annotated_log)]
     assert len(problem) == 1 and problem[0].problem and str(annotated_log) in problem[0].problem
     annotated_log.write_bytes(good)
     assert _search(store, corpus, "austin") == scan([corpus], "austin") != []
