@@ -41,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         def ask(keys: dict[str, Path]) -> tuple:
             return (keys, search_index(store, keys, args.query, FIELD_CHOICES[args.field], args.limit),
-                    store.run(lambda connection: contents.session_rows(connection, keys)))
-        keys, hits, rows = answered(store, args.paths, ask, file_map=file_map(args),
+                    store.run(lambda connection: contents.problems(connection, keys)))
+        keys, hits, problems = answered(store, args.paths, ask, file_map=file_map(args),
                                     progress=lambda items, total=None: progress(items, "indexing", total))
     finally:
         store.close()
@@ -50,9 +50,8 @@ def run(args: argparse.Namespace) -> int:
         print(_json_line(hit) if args.json else _tab_line(hit))
     bad = BadFiles()
     for key in keys:
-        for row in rows.get(key, ()):
-            if row.problem is not None:
-                bad.report(AnnotatorError(row.problem))
+        if key in problems:
+            bad.report(AnnotatorError(problems[key]))
     if bad.finish():
         return 2
     return 0 if hits else 1

@@ -8,11 +8,12 @@ import os
 import sqlite3
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from annotator.corpus.scan import SessionSummary
 from annotator.corpus_index.records import FileRecord, FileState
 
-_SUMMARY_FIELDS = {field.name for field in fields(SessionSummary)}
+if TYPE_CHECKING:
+    from annotator.corpus.scan import SessionSummary
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,17 @@ def session_rows(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[
     return rows
 
 
+def problems(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[str, str]:
+    """The one-line problem of each file named by KEYS that could not be read (key -> problem)."""
+    found = {}
+    for key, sessions in connection.execute("SELECT path, sessions FROM files"):
+        if key in keys:
+            rows = json.loads(sessions)
+            if rows and rows[0].get("problem"):
+                found[key] = rows[0]["problem"]
+    return found
+
+
 def _summary_json(row: SessionSummary) -> dict:
     data = asdict(row)
     data["file"] = None  # named by the files row: a renamed or re-rooted file keeps its rows right
@@ -86,7 +98,10 @@ def _summary_json(row: SessionSummary) -> dict:
 
 
 def _summary_of(data: dict, file: Path) -> SessionSummary:
-    data = {name: value for name, value in data.items() if name in _SUMMARY_FIELDS}
+    from annotator.corpus.scan import SessionSummary  # here: the search command needs no scanning code
+
+    names = {field.name for field in fields(SessionSummary)}
+    data = {name: value for name, value in data.items() if name in names}
     data["file"] = file
     data["marker_counts"] = tuple((name, count) for name, count in data.get("marker_counts", ()))
     data["annotators"] = tuple(data.get("annotators", ()))

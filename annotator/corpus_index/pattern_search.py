@@ -57,10 +57,10 @@ def _indexed_texts(paths: list[Path], corpus: Path) -> tuple[dict[Path, list[Ind
         texts: dict[Path, list[IndexHit]] = {path: [] for path in fresh.values()}
         for hit in texts_of(store, fresh):
             texts[hit.file].append(hit)
-        rows = store.run(lambda connection: contents.session_rows(connection, fresh))
+        problems = {fresh[key]: problem for key, problem
+                    in store.run(lambda connection: contents.problems(connection, fresh)).items()}
     finally:
         store.close()
-    problems = {fresh[key]: found[0].problem for key, found in rows.items() if found and found[0].problem}
     return texts, problems
 
 

@@ -7,10 +7,10 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from annotator.analysis.search import field_texts
-from annotator.corpus.scan import SessionSummary, summarise_log, summarize_document
-from annotator.log.document import LogDocument
+if TYPE_CHECKING:
+    from annotator.corpus.scan import SessionSummary
 
 HASH_CHUNK = 1 << 20
 READ_ATTEMPTS = 3  # a log replaced while it is read is read again, so its hash and its rows agree
@@ -80,6 +80,11 @@ def read_log_record(path: Path) -> FileRecord:
 
 
 def _read(path: Path, state: FileState | None, digest: str | None) -> FileRecord:
+    # Imported here: a check of an unchanged corpus reads no log and need not import what reads one.
+    from annotator.analysis.search import field_texts
+    from annotator.corpus.scan import summarise_log, summarize_document
+    from annotator.log.document import LogDocument
+
     try:
         document = LogDocument.load(path)
         sessions = tuple(summarize_document(document))
