@@ -21,6 +21,12 @@ Cancelled = Callable[[], bool]
 
 
 @dataclass(frozen=True)
+class KeptRowsGiven:
+    """Every row kept in the index has been given: what waits to be shown should be shown now, since
+    reading the new and changed logs, or hashing the others, may take a while."""
+
+
+@dataclass(frozen=True)
 class Refreshed:
     """A listed log read again: its rows replace those listed."""
 
@@ -30,9 +36,10 @@ class Refreshed:
 
 def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
                         notice: Callable[[str], None] = lambda _line: None,
-                        ) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | Refreshed]:
+                        ) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven | Refreshed]:
     """As corpus.scan.iter_corpus_in_children (files done, files in all, file, its rows), the rows of
-    unchanged logs first, from the index; then Refreshed items for logs whose bytes changed unseen."""
+    unchanged logs first, from the index, then KeptRowsGiven; then those of the new and changed logs as
+    they are read; then Refreshed items for logs whose bytes changed unseen."""
     paths = expand_log_paths(given)
     store = open_index(given, notice)
     try:
@@ -45,6 +52,7 @@ def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
         for key, path in fresh.items():
             done += 1
             yield done, len(paths), path, with_team_facts(kept.get(key, []), human_files.files_of(path))
+        yield KeptRowsGiven()
         todo.stale = [path for path in paths if path in stale]
         in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled,
                                  niceness=BACKGROUND_NICENESS)

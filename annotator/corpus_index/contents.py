@@ -3,6 +3,7 @@ Functions of a connection, for IndexStore.run / IndexStore.write."""
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import sqlite3
@@ -91,6 +92,11 @@ def problems(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[str,
     return found
 
 
+@functools.cache
+def _summary_fields(kind: type) -> frozenset[str]:
+    return frozenset(field.name for field in fields(kind))
+
+
 def _summary_json(row: SessionSummary) -> dict:
     data = asdict(row)
     data["file"] = None  # named by the files row: a renamed or re-rooted file keeps its rows right
@@ -100,7 +106,7 @@ def _summary_json(row: SessionSummary) -> dict:
 def _summary_of(data: dict, file: Path) -> SessionSummary:
     from annotator.corpus.scan import SessionSummary  # here: the search command needs no scanning code
 
-    names = {field.name for field in fields(SessionSummary)}
+    names = _summary_fields(SessionSummary)
     data = {name: value for name, value in data.items() if name in names}
     data["file"] = file
     data["marker_counts"] = tuple((name, count) for name, count in data.get("marker_counts", ()))

@@ -101,7 +101,7 @@ class ReplaceController(QObject):
         corpus, instance = self.workspace.corpus, self.window.recovery.instance
         # Only the logs whose transcriptions, as the corpus's index keeps them, match are read (corpus_index).
         task = BackgroundTask(lambda context: _plan_others(
-            context, logs_that_may_match(others, corpus, query.pattern(), (TRANSCRIPTION,)) if corpus else others,
+            context, logs_that_may_match(others, corpus, query, (TRANSCRIPTION,)) if corpus else others,
             query, replacement, instance), self)
         task.succeeded.connect(lambda result: self._planned(here, *result))
         task.failed.connect(dialog.set_busy)

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator.corpus.scan import SessionSummary, iter_corpus_in_children, summarise_log_in_subprocess
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
-from annotator.corpus_index.browser_rows import Refreshed, iter_indexed_corpus, refresh_saved_log
+from annotator.corpus_index.browser_rows import KeptRowsGiven, Refreshed, iter_indexed_corpus, refresh_saved_log
 from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_filter_model import SessionFilter
 from annotator.gui.models.session_list import Column, SessionListModel
@@ -403,6 +403,9 @@ def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) ->
     else:
         scanned = iter_corpus_in_children(paths, cancelled=context.cancelled, markers=markers)
     for item in scanned:
+        if isinstance(item, KeptRowsGiven):
+            context.flush()  # the rows kept in the index shown at once, not after the logs to read
+            continue
         if isinstance(item, Refreshed):
             context.publish(item)
             continue
