@@ -84,7 +84,8 @@ def session_rows(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[
 def problems(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[str, str]:
     """The one-line problem of each file named by KEYS that could not be read (key -> problem)."""
     found = {}
-    for key, sessions in connection.execute("SELECT path, sessions FROM files"):
+    # A readable file's rows say "problem": null; JSON escapes the quotes of a text that says otherwise.
+    for key, sessions in connection.execute("""SELECT path, sessions FROM files WHERE sessions LIKE '%"problem": "%'"""):
         if key in keys:
             rows = json.loads(sessions)
             if rows and rows[0].get("problem"):

@@ -17,7 +17,8 @@ from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index
 from annotator.errors import AnnotatorError
 
-NOT_ASCII = "*[^\x01-\x7f]*"  # a GLOB pattern: the text holds a character beyond ASCII
+# The text holds a character beyond ASCII: more characters than bytes in UTF-8 (a GLOB costs more).
+NOT_ASCII = "length(text) != length(CAST(text AS BLOB))"
 
 
 def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Callable[[int, int], None] | None = None,
@@ -57,8 +58,7 @@ def _kept_hits(paths: list[Path], corpus: Path, query: Query,
         todo = refresh.plan(store, paths, verify_content=False)
         stale = set(todo.stale)
         fresh = {key: path for key, path in todo.keys.items() if path not in stale}
-        known = store.run(contents.known_files)
-        file_of = {known[key].id: path for key, path in fresh.items() if key in known}
+        file_of = {todo.known[key].id: path for key, path in fresh.items() if key in todo.known}
         rows = store.run(lambda connection: _candidates(connection, query, fields))
         problems = {fresh[key]: problem for key, problem
                     in store.run(lambda connection: contents.problems(connection, fresh)).items()}
@@ -80,8 +80,8 @@ def _candidates(connection, query: Query, fields: tuple[str, ...]) -> list[tuple
         where.append("instr(text, ?) > 0")
         parameters.append(query.text)
     elif not query.regex and query.text.isascii():
-        where.append("(instr(lower(text), ?) > 0 OR text GLOB ?)")
-        parameters += [query.text.lower(), NOT_ASCII]
+        where.append(f"(instr(lower(text), ?) > 0 OR {NOT_ASCII})")
+        parameters.append(query.text.lower())
     return connection.execute(
         "SELECT file_id, session_index, session_id, turn_index, turn_id, field, text FROM texts"
         f" WHERE {' AND '.join(where)} ORDER BY id", parameters).fetchall()

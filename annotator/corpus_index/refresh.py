@@ -24,6 +24,7 @@ class Plan:
     """What PATHS need: STALE are read again; TOUCHED (key, state) have new times, same bytes; GONE keys dropped."""
 
     keys: dict[str, Path]  # key -> the path as the caller names it, for every path asked about
+    known: dict[str, contents.KnownFile] = field(default_factory=dict)  # what the index held when planned
     stale: list[Path] = field(default_factory=list)
     touched: list[tuple[str, FileState]] = field(default_factory=list)
     gone: list[str] = field(default_factory=list)
@@ -35,7 +36,7 @@ def plan(store: IndexStore, paths: Iterable[Path], *, folders: Iterable[Path] = 
     whose size and times are unchanged is hashed all the same (the command line's answers are always
     right; the window checks times at once and hashes in the background)."""
     known = store.run(contents.known_files)
-    result = Plan({contents.key_of(path): path for path in paths})
+    result = Plan({contents.key_of(path): path for path in paths}, known)
     for key, path in result.keys.items():
         state, entry = FileState.of(path), known.get(key)
         if entry is None or state is None or entry.digest is None:
