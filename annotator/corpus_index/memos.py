@@ -47,7 +47,7 @@ def memoised_map(store: IndexStore, memo: Memo, work: Callable[[Path], Any], pat
     for position, path in enumerate(paths):
         key, state = key_of(path), FileState.of(path)
         # The outputs name the log as it was given: the same file named otherwise is computed again.
-        digest, context = content_hash(path), f"{path}\0{folders.of(path.resolve().parent)}"
+        digest, context = content_hash(path), f"{path}\0{folders.of(os.path.dirname(key))}"
         found = kept.get(key)
         if found is not None and state is not None and found[:3] == (state, digest, context):
             answers[position] = memo.decode(found[3])
@@ -97,9 +97,9 @@ class FolderTimes:
     walked once however many logs it holds."""
 
     def __init__(self) -> None:
-        self._known: dict[Path, str] = {}
+        self._known: dict[str, str] = {}
 
-    def of(self, folder: Path) -> str:
+    def of(self, folder: str) -> str:
         found = self._known.get(folder)
         if found is None:
             times = []
