@@ -22,9 +22,11 @@ def sample_log_paths() -> list[Path]:
 
 @pytest.fixture(autouse=True)
 def isolated_user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The recovery journal (and any other per-user data) goes to the test's own folder."""
+    """The recovery journal (and any other per-user data) and the corpus index (the user's cache)
+    go to the test's own folders."""
     folder = tmp_path / "user-data"
     monkeypatch.setenv("ANNOTATOR_DATA_DIR", str(folder))
+    monkeypatch.setenv("ANNOTATOR_CACHE_DIR", str(tmp_path / "user-cache"))
     return folder
 
 

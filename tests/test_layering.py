@@ -57,12 +57,13 @@ MAY_IMPORT = {
     "markers": BESIDE_THE_DOCUMENT,
     "team": BESIDE_THE_DOCUMENT,
     "corpus": ABOUT_THE_DOCUMENT | {"team"},
+    "corpus_index": CORPUS,  # the corpus's persistent index: reads logs as the corpus scan does
     "outputs": CORPUS,
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
     "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
-    "gui": OUTPUTS | {"imports", "export", "agreement"},  # Compare reads and records as `annotator adjudicate`
-    "cli": OUTPUTS | {"imports", "export", "gui", "agreement"},  # `annotator gui` starts the window
+    "gui": OUTPUTS | {"imports", "export", "agreement", "corpus_index"},  # Compare reads and records as `annotator adjudicate`
+    "cli": OUTPUTS | {"imports", "export", "gui", "agreement", "corpus_index"},  # `annotator gui` starts the window
 }
 
 

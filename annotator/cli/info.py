@@ -17,16 +17,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.analysis.summary import describe_log
     from annotator.cli.jobs import BadFiles, file_map
     from annotator.cli.progress import progress
+    from annotator.cli.search import note
     from annotator.corpus.paths import expand_log_paths
+    from annotator.corpus_index.corpus import open_index
+    from annotator.corpus_index.memos import Memo, memoised_map
     from annotator.errors import AnnotatorError
 
     paths = expand_log_paths(args.paths)
     bad = BadFiles()
     shown = 0
-    for _, outcome in file_map(args)(describe_log, paths, lambda items, total=None: progress(items, "info", total)):
+    store = open_index(args.paths, note)  # each unchanged log's summary is the one kept there
+    outcomes = memoised_map(store, Memo("info", ""), described, paths, file_map=file_map(args),
+                            progress=lambda items, total=None: progress(items, "info", total))
+    for _, outcome in outcomes:
         if isinstance(outcome, AnnotatorError):
             bad.report(outcome)
             continue
@@ -35,3 +40,11 @@ def run(args: argparse.Namespace) -> int:
         print(outcome)
         shown += 1
     return bad.finish()
+
+
+def described(path: Path) -> str:
+    """annotator.analysis.summary.describe_log, imported only when a log has to be read (a second run over
+    an unchanged corpus reads none): picklable per-file work, as the FileMaps need."""
+    from annotator.analysis.summary import describe_log
+
+    return describe_log(path)

@@ -26,6 +26,9 @@ COMMANDS = {
     "adjudicate": ("adjudicate", "take one value per turn out of several annotators' work (agreed, --prefer or "
                                  "--majority) and fold it into a log"),
     "assign": ("assign", "share a corpus's sessions out to annotators, a share of them to two (team mode)"),
+    "search": ("search", 'find turns whose texts hold every word of a query (words, "a phrase", prefix*), '
+                         "from the corpus's index"),
+    "index": ("index", "bring a corpus's index up to date (--where: where it is kept, --clear: remove it)"),
     "markers": ("markers", "find Rasa-style markers (KPIs, points of interest) in logs, with statistics"),
 }
 

@@ -9,6 +9,7 @@ the others (--all lists every one).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from collections import Counter
 from dataclasses import dataclass
@@ -37,16 +38,23 @@ def run(args: argparse.Namespace) -> int:
     from annotator.analysis.validation import KEEP_PER_KIND
     from annotator.cli.jobs import file_map
     from annotator.cli.progress import progress
+    from annotator.cli.search import note
     from annotator.corpus.parallel import summary_line
     from annotator.corpus.paths import expand_log_paths
+    from annotator.corpus_index.corpus import open_index
+    from annotator.corpus_index.memos import Memo, memoised_map
     from annotator.errors import AnnotatorError
 
     paths = expand_log_paths(args.paths)
-    work = partial(validate_log, dtd=not args.no_dtd, audio=not args.no_audio,
-                   keep=None if args.all else KEEP_PER_KIND, quirks=not args.hide_quirks, strict=args.strict)
+    options = dict(dtd=not args.no_dtd, audio=not args.no_audio, keep=None if args.all else KEEP_PER_KIND,
+                   quirks=not args.hide_quirks, strict=args.strict)
+    memo = Memo("validate", json.dumps(options, sort_keys=True), lambda done: [done.lines, done.counted],
+                lambda kept: LogValidation(*kept))
     unreadable: list[AnnotatorError] = []
     findings_counted = 0
-    for path, outcome in file_map(args)(work, paths, lambda items, total=None: progress(items, "validating", total)):
+    store = open_index(args.paths, note)  # each unchanged log's findings are the ones kept there
+    for path, outcome in memoised_map(store, memo, partial(validate_log, **options), paths, file_map=file_map(args),
+                                      progress=lambda items, total=None: progress(items, "validating", total)):
         if isinstance(outcome, AnnotatorError):
             print(f"{_where(outcome, path)}: error: {getattr(outcome, 'reason', outcome)}")
             unreadable.append(outcome)

@@ -2,8 +2,9 @@
 listed in the Search results dock; activating one opens its log, session and turn.
 
 The open log is searched in the window's own document (its unsaved edits included: its texts are
-taken from the facts cache here, then matched on the worker first) and skipped on disk; every other log is read and searched on a worker
-(annotator.analysis.search.search_files), a log that cannot be read being one line in the status
+taken from the facts cache here, then matched on the worker first) and skipped on disk; every other log
+is searched on a worker, in the texts the corpus's index keeps of it when it is unchanged since, else
+read (annotator.corpus_index.pattern_search), a log that cannot be read being one line in the status
 summary. Cancel (or a new search) stops the worker; the hits found so far stay listed.
 """
 
@@ -13,8 +14,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
-from annotator.analysis.search import Hit, document_texts, match_texts, search_files
+from annotator.analysis.search import Hit, document_texts, match_texts
 from annotator.corpus.paths import expand_log_paths
+from annotator.corpus_index.pattern_search import search_logs
 from annotator.errors import AnnotatorError
 from annotator.gui.find_controller import FindController
 from annotator.gui.main_window import MainWindow
@@ -78,7 +80,8 @@ class CorpusSearch(QObject):
         if document is not None and any(_same(path, document.path) for path in paths):
             open_texts = document_texts(document)
             paths = [path for path in paths if not _same(path, document.path)]
-        task = BackgroundTask(lambda context: self._work(context, open_texts, pattern, paths, query), self)
+        root = self._root
+        task = BackgroundTask(lambda context: self._work(context, open_texts, pattern, paths, query, root), self)
         task.published.connect(self._published)
         task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
         task.finished.connect(lambda: self._finished(task))
@@ -87,10 +90,11 @@ class CorpusSearch(QObject):
         task.start()
 
     @staticmethod
-    def _work(context, open_texts, pattern, paths: list[Path], query) -> None:
+    def _work(context, open_texts, pattern, paths: list[Path], query, root: Path) -> None:
         for hit in match_texts(open_texts, pattern, cancelled=context.cancelled):
             context.publish(hit)
-        for item in search_files(paths, query, progress=context.progress, cancelled=context.cancelled):
+        # From the corpus's index: only the logs changed since it was made are read (corpus_index).
+        for item in search_logs(paths, query, root, progress=context.progress, cancelled=context.cancelled):
             context.publish(item)
 
     def _failed(self, message: str) -> None:

@@ -32,8 +32,8 @@ from annotator.gui.recovery_questions import ask_open_elsewhere, ask_restore, te
 from annotator.gui.theme import theme_colour
 from annotator.gui.undo_commands import RestoreWork
 from annotator.log.document import LogDocument
-from annotator.log.journal_values import split_draft
 from annotator.log.journal_entries import AnnotationEdits, JournalEntry
+from annotator.log.journal_values import split_draft
 from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
 
 LOCK_RETRY_MS = 5000  # a lock that could not be written is tried again this often (space freed, folder fixed)

@@ -26,8 +26,9 @@ from annotator.analysis.replace import (
     plan_replacements,
     transcriptions,
 )
-from annotator.analysis.search import Query
+from annotator.analysis.search import TRANSCRIPTION, Query
 from annotator.corpus.paths import expand_log_paths
+from annotator.corpus_index.pattern_search import logs_that_may_match
 from annotator.errors import AnnotatorError
 from annotator.gui.document_controller import DocumentController
 from annotator.gui.find_controller import FindController
@@ -120,8 +121,11 @@ class ReplaceController(QObject):
             dialog.set_plan(here, {}, [])
             return
         dialog.set_busy(f"Planning the changes in {len(others)} other log(s)…", stoppable=True)
-        task = BackgroundTask(lambda context: _plan_others(context, others, query, replacement,
-                                                           self.window.recovery.instance), self)
+        corpus, instance = self.workspace.corpus, self.window.recovery.instance
+        # Only the logs whose transcriptions, as the corpus's index keeps them, match are read (corpus_index).
+        task = BackgroundTask(lambda context: _plan_others(
+            context, logs_that_may_match(others, corpus, query, (TRANSCRIPTION,)) if corpus else others,
+            query, replacement, instance), self)
         task.succeeded.connect(lambda result: self._planned(here, *result))
         task.failed.connect(self._refused)
         self.task = task

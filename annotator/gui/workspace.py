@@ -134,6 +134,7 @@ class Workspace(QObject):
         c.document_saved.connect(lambda _path: self._document_saved())
         self.browser.session_activated.connect(self._session_activated)
         self.browser.scan_failed.connect(w.show_status)
+        self.browser.index_notice.connect(w.show_status)
         self.findings.finding_activated.connect(self._finding_activated)
         self.timeline.turn_clicked.connect(self._turn_clicked)
         self.timeline.element_clicked.connect(self._element_clicked)

@@ -1,5 +1,5 @@
 """What a benchmark of the real window sets up before it makes one: the offscreen platform with a
-laptop's screen, and a data folder and settings of its own in a fresh temporary folder, so no run
+laptop's screen, and a data folder, a cache folder and settings of its own in a fresh temporary folder, so no run
 reads or leaves the user's journal, recent files or last positions."""
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ def isolated_offscreen(prefix: str) -> Path:
                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
     os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={screen}")
     os.environ.setdefault("ANNOTATOR_DATA_DIR", str(folder / "data"))
+    os.environ.setdefault("ANNOTATOR_CACHE_DIR", str(folder / "cache"))  # the corpus index (corpus_index)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder / "settings"))
     return folder

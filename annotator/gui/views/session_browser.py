@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 
 from annotator.corpus.scan import SessionSummary, iter_corpus_in_children, summarise_log_in_subprocess
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
+from annotator.corpus_index.browser_rows import KeptRowsGiven, Refreshed, iter_indexed_corpus, refresh_saved_log
 from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.models.session_filter_model import SessionFilter
 from annotator.gui.models.session_list import Column, SessionListModel
@@ -55,6 +56,7 @@ class SessionBrowser(QWidget):
     scan_finished = Signal(bool)  # True when the whole folder was scanned; False when cancelled or failed
     scan_failed = Signal(str)  # one-line reason a scan stopped (unreadable logs do not stop it)
     log_refreshed = Signal(Path)  # that log's rows were summarised again (refresh_log)
+    index_notice = Signal(str)  # one line about the corpus's index (found damaged and made again...)
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -211,8 +213,11 @@ class SessionBrowser(QWidget):
             return
         if path in self._refreshing:
             self._refreshing.pop(path).cancel()
-        markers = self.markers
-        task = BackgroundTask(lambda _context: summarise_log_in_subprocess(path, markers), self)
+        markers, listed = self.markers, list(self._paths)
+        if markers is None and listed:  # the index has no marker counts: with markers, the log alone
+            task = BackgroundTask(lambda _context: refresh_saved_log(path, listed), self)
+        else:
+            task = BackgroundTask(lambda _context: summarise_log_in_subprocess(path, markers), self)
         task.succeeded.connect(lambda rows: self._on_refreshed(task, path, rows))
         task.failed.connect(lambda message: self.scan_failed.emit(f"{path.name}: not refreshed: {message}"))
         task.finished.connect(lambda: self._forget_refresh(task, path))
@@ -270,7 +275,13 @@ class SessionBrowser(QWidget):
     def _on_rows(self, task: BackgroundTask, batches: list[list[SessionSummary]]) -> None:
         if task is not self._task:
             return
-        summaries = [summary for batch in batches for summary in batch]
+        for item in batches:
+            if isinstance(item, str):
+                self.index_notice.emit(item)
+            elif isinstance(item, Refreshed):
+                for summary in item.rows:
+                    self.model.update_session(summary)
+        summaries = [summary for batch in batches if isinstance(batch, list) for summary in batch]
         open_was_listed = self.model.open_row() is not None
         with kept_in_view(self.table):
             self.model.append_summaries(summaries)
@@ -384,9 +395,21 @@ class SessionBrowser(QWidget):
 
 
 def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) -> int:
-    """The worker side: publish each file's rows as soon as they are read."""
+    """The worker side: publish each file's rows as soon as they are read; without markers, those of the
+    logs unchanged since the corpus was last seen at once from its index (corpus_index.browser_rows)."""
     files = 0
-    for done, total, path, rows in iter_corpus_in_children(paths, cancelled=context.cancelled, markers=markers):
+    if markers is None:
+        scanned = iter_indexed_corpus(paths, cancelled=context.cancelled, notice=context.publish)
+    else:
+        scanned = iter_corpus_in_children(paths, cancelled=context.cancelled, markers=markers)
+    for item in scanned:
+        if isinstance(item, KeptRowsGiven):
+            context.flush()  # the rows kept in the index shown at once, not after the logs to read
+            continue
+        if isinstance(item, Refreshed):
+            context.publish(item)
+            continue
+        done, total, path, rows = item
         context.publish(rows)
         context.progress(done, total, path.name)
         files = total

@@ -1,0 +1,96 @@
+"""The session browser's rows from the index: a corpus seen before is listed at once from the rows
+kept for its unchanged logs (size and times unchanged), then the new and changed logs are read on
+every core, then the listed logs are hashed in the background and any whose bytes changed behind
+unchanged times is read again (Refreshed)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from annotator.corpus.parallel import ProcessMap, available_cores
+from annotator.corpus.paths import expand_log_paths
+from annotator.corpus.scan import BACKGROUND_NICENESS, SessionSummary, with_team_facts
+from annotator.corpus_index import contents, refresh
+from annotator.corpus_index.corpus import open_index
+from annotator.corpus_index.records import FileRecord, content_hash, read_log_record
+from annotator.team.files import HumanFileIndex, human_files_beside
+
+Cancelled = Callable[[], bool]
+
+
+@dataclass(frozen=True)
+class KeptRowsGiven:
+    """Every row kept in the index has been given: what waits to be shown should be shown now, since
+    reading the new and changed logs, or hashing the others, may take a while."""
+
+
+@dataclass(frozen=True)
+class Refreshed:
+    """A listed log read again: its rows replace those listed."""
+
+    path: Path
+    rows: list[SessionSummary]
+
+
+def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
+                        notice: Callable[[str], None] = lambda _line: None,
+                        ) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven | Refreshed]:
+    """As corpus.scan.iter_corpus_in_children (files done, files in all, file, its rows), the rows of
+    unchanged logs first, from the index, then KeptRowsGiven; then those of the new and changed logs as
+    they are read; then Refreshed items for logs whose bytes changed unseen."""
+    paths = expand_log_paths(given)
+    store = open_index(given, notice)
+    try:
+        todo = refresh.plan(store, paths, folders=[path for path in given if path.is_dir()], verify_content=False)
+        stale = set(todo.stale)
+        fresh = {key: path for key, path in todo.keys.items() if path not in stale}
+        kept = store.run(lambda connection: contents.session_rows(connection, fresh))
+        human_files = HumanFileIndex()
+        done = 0
+        for key, path in fresh.items():
+            done += 1
+            yield done, len(paths), path, with_team_facts(kept.get(key, []), human_files.files_of(path))
+        yield KeptRowsGiven()
+        todo.stale = [path for path in paths if path in stale]
+        in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled,
+                                 niceness=BACKGROUND_NICENESS)
+        for record in refresh.apply(store, todo, file_map=in_children):
+            done += 1
+            yield done, len(paths), record.path, _rows(record, human_files.files_of(record.path))
+            if cancelled():
+                return
+        known_now = store.run(contents.known_files)
+        for key, path in fresh.items():
+            if cancelled():
+                return
+            known = known_now.get(key)
+            if known is not None and content_hash(path) != known.digest:
+                record = read_log_record(path)
+                store.write(lambda connection, record=record: contents.put_records(connection, [record]))
+                yield Refreshed(path, _rows(record, human_files.files_of(path)))
+    finally:
+        store.close()
+
+
+def refresh_saved_log(path: Path, given: list[Path]) -> list[SessionSummary]:
+    """The rows of the log just saved at PATH, read in a child process (see summarise_log_in_subprocess),
+    and the index of the corpus GIVEN updated with them at once."""
+    from annotator.analysis.child_processes import process_pool
+
+    with process_pool() as pool:
+        record = pool.submit(read_log_record, Path(path)).result()
+    store = open_index(given)
+    try:
+        store.write(lambda connection: contents.put_records(connection, [record]))
+    finally:
+        store.close()
+    return _rows(record, human_files_beside(path))
+
+
+def _rows(record: FileRecord, human_files: dict[str, Path]) -> list[SessionSummary]:
+    from dataclasses import replace
+
+    rows = [replace(row, file=record.path) for row in record.sessions]
+    return with_team_facts(rows, human_files)

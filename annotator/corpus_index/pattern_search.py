@@ -1,0 +1,87 @@
+"""The window's searches (a plain text or a regular expression, annotator.analysis.search.Query) over
+a corpus, answered from its index: the texts kept for each log unchanged since it was indexed (size
+and times) are matched where they are, and only the other logs are read (search_files). The same hits,
+in the same order, as searching every file; search_logs stands in for search_files.
+
+A plain text narrows the texts in SQLite before Python matches them (instr, exact, or on ASCII lower
+case; a text with any other character is always handed over, since Python's case-insensitive match
+knows letters SQLite's lower() does not), so a search costs the texts that may match, not the corpus."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+from annotator.analysis.search import FIELDS, Hit, Query, matches, search_files
+from annotator.corpus_index import contents, refresh
+from annotator.corpus_index.corpus import open_index
+from annotator.errors import AnnotatorError
+
+# The text holds a character beyond ASCII: more characters than bytes in UTF-8 (a GLOB costs more).
+NOT_ASCII = "length(text) != length(CAST(text AS BLOB))"
+
+
+def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Callable[[int, int], None] | None = None,
+                cancelled: Callable[[], bool] = lambda: False) -> Iterator[Hit | AnnotatorError]:
+    """As analysis.search.search_files: the hits of each log of PATHS in turn, an unreadable log's error.
+    CORPUS is the folder (or the list's log) whose index holds them, as the session browser was given it."""
+    kept, problems = _kept_hits(paths, corpus, query, FIELDS)
+    for done, path in enumerate(paths, 1):
+        if cancelled():
+            return
+        if path in problems:
+            yield AnnotatorError(problems[path])
+        elif path in kept:
+            yield from kept[path]
+        else:
+            yield from search_files([path], query)
+        if progress is not None:
+            progress(done, len(paths))
+
+
+def logs_that_may_match(paths: list[Path], corpus: Path, query: Query, fields: tuple[str, ...]) -> list[Path]:
+    """The logs of PATHS worth reading for QUERY in FIELDS: those whose kept texts match, and those the
+    index does not hold as they are now (new or changed since)."""
+    kept, _problems = _kept_hits(paths, corpus, query, fields)
+    return [path for path in paths if kept.get(path, True)]
+
+
+def _kept_hits(paths: list[Path], corpus: Path, query: Query,
+               fields: tuple[str, ...]) -> tuple[dict[Path, list[Hit]], dict[Path, str]]:
+    """(the hits in the kept texts of each log of PATHS unchanged since indexed, the one-line problem of
+    each such log that could not be read); a log changed since, or never indexed, is in neither."""
+    pattern = query.pattern()
+    if not paths:
+        return {}, {}
+    store = open_index([corpus])
+    try:
+        todo = refresh.plan(store, paths, verify_content=False)
+        stale = set(todo.stale)
+        fresh = {key: path for key, path in todo.keys.items() if path not in stale}
+        file_of = {todo.known[key].id: path for key, path in fresh.items() if key in todo.known}
+        rows = store.run(lambda connection: _candidates(connection, query, fields))
+        problems = {fresh[key]: problem for key, problem
+                    in store.run(lambda connection: contents.problems(connection, fresh)).items()}
+    finally:
+        store.close()
+    kept: dict[Path, list[Hit]] = {path: [] for path in file_of.values()}
+    for file_id, session_index, session_id, turn_index, turn_id, field, text in rows:
+        path = file_of.get(file_id)
+        if path is not None:
+            kept[path] += [Hit(path, session_id, session_index, turn_id, turn_index, field, text, start, end)
+                           for start, end in matches(pattern, text)]
+    return kept, problems
+
+
+def _candidates(connection, query: Query, fields: tuple[str, ...]) -> list[tuple]:
+    """The kept texts in FIELDS that may match QUERY, in the order a scan meets them (they were written so)."""
+    where, parameters = [f"field IN ({', '.join('?' * len(fields))})"], list(fields)
+    if not query.regex and query.case_sensitive:
+        where.append("instr(text, ?) > 0")
+        parameters.append(query.text)
+    elif not query.regex and query.text.isascii():
+        where.append(f"(instr(lower(text), ?) > 0 OR {NOT_ASCII})")
+        parameters.append(query.text.lower())
+    return connection.execute(
+        "SELECT file_id, session_index, session_id, turn_index, turn_id, field, text FROM texts"
+        f" WHERE {' AND '.join(where)} ORDER BY id", parameters).fetchall()

@@ -1,0 +1,186 @@
+"""The index's SQLite file: opened in WAL mode with a busy timeout (two windows and a command line may
+use it at once), made when missing, and made again, with a one-line notice, when it is corrupt,
+truncated or of another schema. A cache that cannot be written is replaced by one in memory: the
+answers are the same, only not kept.
+
+Every use goes through IndexStore.run(work), which retries WORK while another process holds the
+write lock (beyond SQLite's own wait) and rebuilds the file once if SQLite finds it damaged."""
+
+from __future__ import annotations
+
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+SCHEMA_VERSION = "1"
+BUSY_TIMEOUT_MS = 15_000  # SQLite's own wait for a lock, per statement
+BUSY_RETRIES = 8  # then ours, with a growing pause, should a statement still find the file busy
+SCHEMA = (
+    "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
+    " ctime_ns INTEGER, digest TEXT, sessions TEXT NOT NULL)",
+    "CREATE TABLE texts(id INTEGER PRIMARY KEY, file_id INTEGER NOT NULL, session_index INTEGER NOT NULL,"
+    " session_id TEXT NOT NULL, turn_index INTEGER NOT NULL, turn_id TEXT NOT NULL, field TEXT NOT NULL,"
+    " text TEXT NOT NULL)",
+    "CREATE INDEX texts_of_file ON texts(file_id)",
+    "CREATE VIRTUAL TABLE texts_fts USING fts5(text, content='texts', content_rowid='id',"
+    " tokenize='unicode61 remove_diacritics 2')",
+    "CREATE TRIGGER text_added AFTER INSERT ON texts BEGIN"
+    " INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text); END",
+    "CREATE TRIGGER text_removed AFTER DELETE ON texts BEGIN"
+    " INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text); END",
+    "CREATE TABLE memos(path TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, size INTEGER, mtime_ns INTEGER,"
+    " ctime_ns INTEGER, digest TEXT, value TEXT NOT NULL, PRIMARY KEY (path, kind, key))",
+)
+IN_MEMORY = ":memory:"
+
+
+class OutdatedIndex(sqlite3.DatabaseError):
+    """An index written by another version of the annotator (its schema differs)."""
+
+
+def _busy(error: sqlite3.Error) -> bool:
+    text = str(error).lower()
+    return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
+
+
+class IndexStore:
+    """The index at FILE (None: in memory only). NOTICE(line) hears what the user should know."""
+
+    def __init__(self, file: Path | None, notice: Callable[[str], None] = lambda _line: None):
+        self.file = file
+        self.notice = notice
+        self.generation = 0  # how often the file was found damaged and made again: answers made across one are redone
+        self._connection: sqlite3.Connection | None = None
+
+    @property
+    def connection(self) -> sqlite3.Connection:
+        if self._connection is None:
+            self._connection = self._open()
+        return self._connection
+
+    def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """WORK(connection), retried while the file is busy; on a damaged file, rebuilt once and retried."""
+        rebuilt = False
+        for attempt in range(BUSY_RETRIES + 1):
+            try:
+                return work(self.connection)
+            except sqlite3.DatabaseError as error:
+                if _busy(error) and attempt < BUSY_RETRIES:
+                    time.sleep(0.05 * 2 ** min(attempt, 5))
+                    continue
+                if _busy(error) or rebuilt:
+                    raise
+                self._rebuild(error)
+                rebuilt = True
+        raise AssertionError("unreachable")
+
+    def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """WORK in one write transaction (all of it or none), through run."""
+        def transaction(connection: sqlite3.Connection) -> T:
+            connection.execute("BEGIN IMMEDIATE")
+            try:
+                result = work(connection)
+            except BaseException:
+                connection.execute("ROLLBACK")
+                raise
+            connection.execute("COMMIT")
+            return result
+        return self.run(transaction)
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()
+            self._connection = None
+
+    def _open(self) -> sqlite3.Connection:
+        if self.file is None:
+            return _in_memory()
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            connection = _connect(str(self.file))
+        except (OSError, sqlite3.Error) as error:
+            return self._in_memory(error)
+        try:
+            _check(connection)
+        except sqlite3.Error as error:
+            connection.close()
+            if _busy(error):
+                raise
+            self._remove_files()
+            self.generation += 1
+            self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
+            try:
+                connection = _connect(str(self.file))
+                _check(connection)
+            except (OSError, sqlite3.Error) as error:
+                return self._in_memory(error)
+        return connection
+
+    def _in_memory(self, error: Exception) -> sqlite3.Connection:
+        self.notice(f"cannot keep the index in {self.file} ({_reason(error)}); the files are read without it")
+        self.file = None
+        return _in_memory()
+
+    def _rebuild(self, error: sqlite3.Error) -> None:
+        """The file found damaged in use: removed, then made again empty on the next use."""
+        self.close()
+        if self.file is None:
+            raise error
+        self._remove_files()
+        self.generation += 1
+        self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
+
+    def _remove_files(self) -> None:
+        assert self.file is not None
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(str(self.file) + suffix).unlink(missing_ok=True)
+
+
+def _connect(target: str) -> sqlite3.Connection:
+    connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
+                                 check_same_thread=False)
+    connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    return connection
+
+
+def _in_memory() -> sqlite3.Connection:
+    connection = _connect(IN_MEMORY)
+    _check(connection)
+    return connection
+
+
+def _check(connection: sqlite3.Connection) -> None:
+    """Make the schema in an empty file; raise when the file holds something else (or is damaged)."""
+    if _is_file(connection):
+        connection.execute("PRAGMA journal_mode=WAL")
+        connection.execute("PRAGMA synchronous=NORMAL")
+    connection.execute("BEGIN IMMEDIATE")
+    try:
+        tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not tables:
+            for statement in SCHEMA:
+                connection.execute(statement)
+            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+        elif "meta" not in tables:
+            raise OutdatedIndex("not an index of this annotator")
+        else:
+            found = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+            if found is None or found[0] != SCHEMA_VERSION:
+                raise OutdatedIndex(f"written by another version (schema {found[0] if found else 'unknown'})")
+        connection.execute("COMMIT")
+    except BaseException:
+        if connection.in_transaction:
+            connection.execute("ROLLBACK")
+        raise
+
+
+def _is_file(connection: sqlite3.Connection) -> bool:
+    return any(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+
+
+def _reason(error: Exception) -> str:
+    return " ".join(str(error).split()) or type(error).__name__

@@ -1,0 +1,70 @@
+"""The window's searches from the index give what reading every log gives: Ctrl+Shift+F's hits
+(search_logs against analysis.search.search_files) and replace-in-corpus's candidates (every log with a
+planned change is among them), for indexed logs, logs changed since, new and unreadable logs."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from annotator.analysis.replace import plan_replacements
+from annotator.analysis.search import TRANSCRIPTION, Query, search_files
+from annotator.corpus.paths import expand_log_paths
+from annotator.corpus_index import contents
+from annotator.corpus_index.corpus import open_index, up_to_date
+from annotator.corpus_index.pattern_search import logs_that_may_match, search_logs
+from annotator.log.document import LogDocument
+from tests.search.planted_logs import plant
+
+QUERIES = [Query("zanzibar"), Query("AUSTIN"), Query("flight"), Query(r"\bto\b", regex=True),
+           Query("São", case_sensitive=True), Query("são"), Query("o"), Query("x*", regex=True),
+           Query("the (third|second)", regex=True), Query("Kelvin"), Query("kelvin", case_sensitive=True)]
+
+
+@pytest.fixture
+def indexed(corpus: Path, annotated_log: Path) -> Path:
+    # U+212A, the Kelvin sign, is a K to Python's case-insensitive match and not to SQLite's lower()
+    plant(annotated_log, {"2": "zanzibar to austin", "4": "the third one", "6": "\u212aelvin"})
+    (corpus / "zz-broken-hublog.xml").write_text("<GC_LOG><GC_SESSION>")
+    store = open_index([corpus])
+    up_to_date(store, [corpus])
+    store.close()
+    latin1 = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
+    plant(latin1, {"6": "changed since: the second zanzibar"})  # not indexed as it is now
+    added = corpus / "new" / "new-hublog.xml"
+    added.parent.mkdir()
+    shutil.copyfile(annotated_log, added)
+    return corpus
+
+
+def _same(found) -> list:
+    return [item if not isinstance(item, Exception) else ("error", str(item)) for item in found]
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=[query.text for query in QUERIES])
+def test_search_logs_gives_what_reading_every_log_gives(indexed: Path, query: Query):
+    paths = expand_log_paths([indexed])
+    assert _same(search_logs(paths, query, indexed)) == _same(search_files(paths, query))
+
+
+@pytest.mark.parametrize("query", QUERIES, ids=[query.text for query in QUERIES])
+def test_every_log_with_a_replacement_is_a_candidate(indexed: Path, query: Query):
+    paths = [path for path in expand_log_paths([indexed]) if "broken" not in path.name]
+    candidates = logs_that_may_match(paths, indexed, query, (TRANSCRIPTION,))
+    planned = [path for path in paths if plan_replacements(LogDocument.load(path), query, "X")]
+    assert set(planned) <= set(candidates)
+
+
+def test_the_indexed_texts_are_what_is_searched(indexed: Path, annotated_log: Path):
+    """An unchanged log is not read: what the index keeps of it is what is found."""
+    store = open_index([indexed])
+    store.write(lambda connection: connection.execute(
+        "UPDATE texts SET text = 'kept in the index only' WHERE text = 'the third one'"))
+    known = store.run(contents.known_files)
+    store.close()
+    assert contents.key_of(annotated_log) in known
+    found = list(search_logs([annotated_log], Query("index only"), indexed))
+    assert [(hit.turn_id, hit.text) for hit in found] == [("4", "kept in the index only")]
+    assert logs_that_may_match([annotated_log], indexed, Query("third"), (TRANSCRIPTION,)) == []

@@ -1,0 +1,77 @@
+"""`annotator search` and `annotator index` as the user runs them: the real command in a child process."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from annotator.cli.main import main
+from annotator.corpus.paths import expand_log_paths
+from tests.corpus_index.plain_scan import annotator, hits_of, scan
+from tests.search.planted_logs import plant
+
+
+def test_hits_are_tab_separated_lines_in_file_order_with_exit_status_0(corpus: Path):
+    done = annotator("search", "flight", corpus)
+    assert done.returncode == 0 and done.stderr == ""
+    assert hits_of(done.stdout) == scan([corpus], "flight")
+    assert {hit[3] for hit in hits_of(done.stdout)} == {"system", "concepts"}
+
+
+def test_no_hit_is_exit_status_1_and_a_query_without_a_word_is_2(corpus: Path):
+    assert annotator("search", "zzyzx", corpus).returncode == 1
+    done = annotator("search", '" * -', corpus)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith("annotator: nothing to search for") and done.stderr.count("\n") == 1
+
+
+def test_field_limit_and_json(corpus: Path, annotated_log: Path):
+    plant(annotated_log, {"2": "I want a flight\tto Austin\nplease"})
+    only = annotator("search", "flight", corpus, "--field", "transcription")
+    assert hits_of(only.stdout) == [(str(annotated_log), "travel:20261121:001", "2", "transcription",
+                                     "I want a flight\\tto Austin\\nplease")] or only.stdout.count("\n") == 1
+    assert only.stdout.count("\n") == 1
+    limited = annotator("search", "flight", corpus, "--limit", "2", "--json")
+    lines = [json.loads(line) for line in limited.stdout.splitlines()]
+    assert len(lines) == 2 and lines[0]["file"] == str(annotated_log) and lines[0]["field"] == "transcription"
+    assert {"session_id", "turn_id", "turn_index", "session_index", "text"} <= set(lines[0])
+
+
+def test_query_syntax_is_never_fts_syntax(corpus: Path, capsys):
+    for query in ['flight OR zzyzx', 'NEAR(flight', 'text:flight', '-flight', '"flight', 'flight^', "fli*ght",
+                  "flight AND NOT austin", "{flight}", "'flight'"]:
+        status = main(["search", "--jobs", "1", "--", query, str(corpus)])
+        out, err = capsys.readouterr()
+        assert err == "" and status == (0 if out else 1), query
+        assert hits_of(out) == scan([corpus], query), query
+
+
+def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(corpus: Path, annotated_log: Path):
+    annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
+    done = annotator("search", "flight", corpus)
+    assert done.returncode == 2
+    assert [line for line in done.stderr.splitlines()] and all(line.startswith("annotator: ")
+                                                              for line in done.stderr.splitlines())
+    assert str(annotated_log) in done.stderr and "Traceback" not in done.stderr
+    readable = [path for path in expand_log_paths([corpus]) if path != annotated_log]
+    assert hits_of(done.stdout) == scan(readable, "flight") != []
+
+
+def test_where_names_a_file_in_the_cache_folder_and_clear_removes_it(corpus: Path, tmp_path: Path):
+    where = annotator("index", corpus, "--where")
+    file = Path(where.stdout.strip())
+    assert where.returncode == 0 and file.is_relative_to(Path(os.environ["ANNOTATOR_CACHE_DIR"]))
+    assert not file.exists()
+    made = annotator("index", corpus, "--jobs", "1")
+    assert made.returncode == 0 and file.is_file() and "3 log(s) indexed" in made.stderr
+    assert not any(path.suffix == ".sqlite3" for path in corpus.rglob("*"))
+    cleared = annotator("index", corpus, "--clear")
+    assert cleared.returncode == 0 and not file.exists()
+
+
+def test_the_index_is_kept_per_corpus_and_used_from_any_folder(corpus: Path, tmp_path: Path):
+    first = annotator("search", "austin", corpus)
+    again = annotator("search", "austin", corpus.relative_to(tmp_path), cwd=tmp_path)
+    assert [hit[1:] for hit in hits_of(first.stdout)] == [hit[1:] for hit in hits_of(again.stdout)] != []
+    assert annotator("index", corpus, "--where").stdout == annotator("index", ".", "--where", cwd=corpus).stdout
