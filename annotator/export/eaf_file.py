@@ -14,6 +14,7 @@ tier names and values.
 from __future__ import annotations
 
 import warnings
+from datetime import UTC, datetime
 from pathlib import Path
 
 from pympi import Elan
@@ -24,12 +25,16 @@ from annotator.export.session_tiers import Interval, SessionTiers
 EAF_VERSION = "3.0"
 SESSION_PROPERTY = "communicator_session"
 _SCHEMA = "http://www.mpi.nl/tools/elan/EAFv3.0.xsd"
+_EPOCH_RANGE = (0.0, 32503680000.0)  # times a date can be made of (to the year 3000); else the export's date
 
 
 def eaf_bytes(tiers: SessionTiers, wav: Path, log_name: str) -> bytes:
     """The tiers as an EAF 3.0 document linking WAV (its final path; the EAF is written beside it)."""
     eaf = Elan.Eaf(author="communicator-annotator")
     eaf.adocument.update({"VERSION": EAF_VERSION, "FORMAT": EAF_VERSION, "xsi:noNamespaceSchemaLocation": _SCHEMA})
+    if tiers.started is not None and _EPOCH_RANGE[0] <= tiers.started <= _EPOCH_RANGE[1]:
+        # The session's date, not the export's: the same log exports to the same bytes.
+        eaf.adocument["DATE"] = datetime.fromtimestamp(tiers.started, UTC).isoformat(timespec="seconds")
     eaf.remove_tier("default")
     eaf.remove_linguistic_type("default-lt")
     eaf.properties = [("lastUsedAnnotation", sum(map(len, tiers.tiers.values())))]  # where ELAN numbers new ones from

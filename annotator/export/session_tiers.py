@@ -52,6 +52,7 @@ class SessionTiers:
     duration_ms: int  # the session's length: where every tier and the WAV end
     tiers: dict[str, list[Interval]] = field(default_factory=dict)  # in TIER_NAMES order
     user_turns: list[tuple[Interval, int]] = field(default_factory=list)  # recognizer interval, turn index
+    started: float | None = None  # the session's start in seconds of the log's clock (epoch seconds as logged)
 
 
 def session_tiers(session: Session, timeline: TimelineData) -> SessionTiers:
@@ -65,7 +66,9 @@ def session_tiers(session: Session, timeline: TimelineData) -> SessionTiers:
     for span in spans:
         by_side.get(timeline.speakers[span[2]] or "", []).append(span)
     users = _cut_overlaps(by_side["user"])
-    result = SessionTiers(session.id, 0, {TURNS: turn_tier})
+    origin = session.origin
+    result = SessionTiers(session.id, 0, {TURNS: turn_tier},
+                          started=None if origin is None else session.unit.to_seconds(origin))
     result.tiers[RECOGNIZER] = [Interval(s, e, clean_text(session.turns[i].asr_text)) for s, e, i in users]
     result.tiers[TRANSCRIPTION] = [Interval(s, e, clean_text(session.turns[i].transcription)) for s, e, i in users]
     result.tiers[SYSTEM] = [Interval(s, e, clean_text(session.turns[i].system_text))

@@ -116,8 +116,9 @@ class _Reader:
     def _another_session(self, given: list[Interval], candidates: list[tuple]) -> None:
         """Fail at the first turn where the file parts from the session it is closest to."""
         def agreeing(candidate) -> int:
-            pairs = zip(given, candidate[2].tiers[TURNS])
-            return next((n for n, (a, b) in enumerate(pairs) if a.text.strip() != b.text), len(given))
+            want = candidate[2].tiers[TURNS]
+            pairs = zip(given, want)
+            return next((n for n, (a, b) in enumerate(pairs) if a.text.strip() != b.text), min(len(given), len(want)))
 
         if not candidates:
             self._fail(TURNS, None, "the logs have no session to fold into")
@@ -125,9 +126,9 @@ class _Reader:
         at = agreeing(closest)
         want = closest[2].tiers[TURNS]
         if at >= len(given):
-            self._fail(TURNS, want[at].start if at < len(want) else None,
-                       f"ends after {len(given)} turn(s), session {closest[0]} has {len(want)}: a file of another session")
-        wanted = repr(want[at].text) if at < len(want) else "no more turns"
+            self._fail(TURNS, want[at].start, f"the file ends after {len(given)} turn(s), session {closest[0]} has "
+                       f"{len(want)}: a file of another session")
+        wanted = repr(want[at].text) if at < len(want) else f"only {len(want)} turn(s)"
         self._fail(TURNS, given[at].start, f"{given[at].text.strip()!r} where session {closest[0]} has {wanted}: "
                    "a file of another session")
 
