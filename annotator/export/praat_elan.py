@@ -30,6 +30,7 @@ from annotator.export.session_audio import session_wav
 from annotator.export.session_tiers import SessionTiers, session_tiers
 from annotator.export.textgrid_file import textgrid_bytes
 from annotator.file_name_text import name_text
+from annotator.log.elements import Session
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
 from annotator.progress import Progress
@@ -82,8 +83,7 @@ def _export(kind: str, paths: list[Path], out_dir: Path, progress: Progress | No
                 name = unique_name(pair.stem, taken)
                 annotation, wav = f"{name}{SUFFIXES[kind]}", f"{name}.wav"
                 staged.write(wav, pair.wav)
-                staged.write(annotation, textgrid_bytes(pair.tiers) if kind == "textgrid"
-                             else eaf_bytes(pair.tiers, out_dir / wav, pair.log_name))
+                staged.write(annotation, annotation_bytes(kind, pair, out_dir / wav))
                 rows.writerow([neutralise_cell(text) for text in (pair.log_name, pair.tiers.session_id, annotation, wav)])
                 report.sessions += 1
                 report.utterances += len(pair.tiers.user_turns)
@@ -102,15 +102,21 @@ def session_pairs(path: Path, *, root: Path) -> list[SessionPair]:
     doc = load_log(path)
     if doc is None:
         return []
-    log_name = name_text(relative_name(path, root))
+    return [session_pair(session, name_text(relative_name(path, root))) for session in doc.sessions]
+
+
+def session_pair(session: Session, log_name: str) -> SessionPair:
+    """SESSION's tiers and WAV, named after LOG_NAME (the log's path as index.csv gives it) and its id."""
+    timeline = build_timeline(session)
+    tiers = session_tiers(session, timeline)
+    wav, warnings = session_wav(timeline, tiers.duration_ms)
     log_stem = re.sub(r"(-hublog)?\.xml$", "", Path(log_name).name, flags=re.IGNORECASE)
-    pairs = []
-    for session in doc.sessions:
-        timeline = build_timeline(session)
-        tiers = session_tiers(session, timeline)
-        wav, warnings = session_wav(timeline, tiers.duration_ms)
-        pairs.append(SessionPair(log_name, _stem(log_stem, session.id), tiers, wav, warnings))
-    return pairs
+    return SessionPair(log_name, _stem(log_stem, session.id), tiers, wav, warnings)
+
+
+def annotation_bytes(kind: str, pair: SessionPair, wav: Path) -> bytes:
+    """The TextGrid or EAF ("textgrid", "eaf") of PAIR, whose WAV is (to be) written at WAV."""
+    return textgrid_bytes(pair.tiers) if kind == "textgrid" else eaf_bytes(pair.tiers, wav, pair.log_name)
 
 
 def _stem(log_stem: str, session_id: str) -> str:

@@ -116,3 +116,39 @@ def test_times_within_ten_milliseconds_are_taken(corpus, grids, tmp_path):
     done = annotator("fold", corpus / LOG_001, moved, "-o", tmp_path / "out.xml")
     assert done.returncode == 0, done.stderr
     assert transcriptions(tmp_path / "out.xml")["4"] == "no boston massachusetts please"
+
+
+@needs_praat
+def test_reference_concepts_go_to_praat_as_a_tier_and_come_back(corpus, tmp_path):
+    from annotator.log.annotations import set_concepts
+    from annotator.log.concepts import Concepts, reference_concepts
+
+    log = corpus / LOG_001
+    doc = LogDocument.load(log)
+    turns = {turn.id: turn for turn in doc.sessions[0].turns}
+    set_concepts(turns["2"], Concepts("flight", (("destination", "boston"), ("date/month", "may"))))
+    doc.save(overwrite=True)
+    out = tmp_path / "praat"
+    exported([log], "textgrid", out)
+    report = praat("report.praat", out / "travel-20261121-001.TextGrid", out / "travel-20261121-001.wav")
+    assert "tier\tconcepts" in report.splitlines()
+    assert "interval\tconcepts\t5.784\t8.543\tdestination=boston; date/month=may" in report.splitlines()
+    edited = tmp_path / "edited.TextGrid"
+    praat("edit.praat", out / "travel-20261121-001.TextGrid", edited, "concepts", 12.0,
+          "destination=Zürich; time\\=of\\;day=morning", 0)
+    done = annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
+    assert done.returncode == 0, done.stderr
+    folded = {turn.id: reference_concepts(turn.facts())
+              for turn in LogDocument.load(tmp_path / "folded.xml").sessions[0].turns}
+    assert folded["2"] == Concepts("flight", (("destination", "boston"), ("date/month", "may"))), "unchanged"
+    # turn 4 had no frame of its own: the parser's frame name is kept
+    assert folded["4"].slots == (("destination", "Zürich"), ("time=of;day", "morning"))
+    assert folded["4"].frame == reference_or_parse_frame(log, "4")
+
+
+def reference_or_parse_frame(log: Path, turn_id: str) -> str:
+    from annotator.log.concepts import parsed_concepts
+
+    turn = next(t for t in LogDocument.load(log).sessions[0].turns if t.id == turn_id)
+    parsed = parsed_concepts(turn.facts())
+    return parsed.frame if parsed is not None else ""
