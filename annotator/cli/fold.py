@@ -45,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     )
     from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotationFileError
-    from annotator.export.tier_fold import read_annotations_for
+    from annotator.export.tier_fold import TierFileReader
     from annotator.log.document import LogDocument
     from annotator.outputs.staging import StagedFolder
 
@@ -62,7 +62,8 @@ def run(args: argparse.Namespace) -> int:
         guard.check_file(args.output)
     docs = [LogDocument.load(path) for path in log_paths]
     if given:
-        annotations = AnnotationSet.merged([read_annotations_for(path, docs) for path in given])
+        reader = TierFileReader(docs)
+        annotations = AnnotationSet.merged([reader.read(path) for path in given])
         try:
             changes = fold_many(docs, annotations)
         except AnnotationFileError as error:

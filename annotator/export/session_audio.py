@@ -41,10 +41,11 @@ def session_wav(timeline: TimelineData, duration_ms: int) -> tuple[bytes, list[s
     rate = max((clip.samplerate for _, _, clip in placed), default=DEFAULT_RATE)
     clips = [(int(round(start * rate)), channel, resample(clip, rate).samples[:, 0]) for start, channel, clip in placed]
     frames = max([int(round(duration_ms * rate / 1000)), *(at + len(samples) for at, _, samples in clips), 1])
-    mixed = np.zeros((frames, 2), dtype=np.float32)
+    pcm = np.zeros((frames, 2), dtype=np.int16)  # the session's length in 16-bit: a quarter of it in float64
     for at, channel, samples in clips:
-        mixed[at:at + len(samples), channel] += samples
-    pcm = (np.clip(mixed, -1.0, 1.0) * _FULL_SCALE).round().astype(np.int16)
+        place = pcm[at:at + len(samples), channel]
+        mixed = place / _FULL_SCALE + samples  # silence, or a clip of the same side already there
+        place[:] = (np.clip(mixed, -1.0, 1.0) * _FULL_SCALE).round()
     stream = io.BytesIO()
     soundfile.write(stream, pcm, rate, subtype="PCM_16", format="WAV")
     return stream.getvalue(), warnings

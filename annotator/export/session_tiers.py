@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.elements import Session
@@ -53,6 +54,14 @@ class SessionTiers:
     tiers: dict[str, list[Interval]] = field(default_factory=dict)  # in TIER_NAMES order
     user_turns: list[tuple[Interval, int]] = field(default_factory=list)  # recognizer interval, turn index
     started: float | None = None  # the session's start in seconds of the log's clock (epoch seconds as logged)
+
+    @cached_property
+    def user_starts(self) -> list[int]:  # for binary searches: made once, when user_turns is complete
+        return [interval.start for interval, _ in self.user_turns]
+
+    @cached_property
+    def user_ends(self) -> list[int]:
+        return [interval.end for interval, _ in self.user_turns]
 
 
 def session_tiers(session: Session, timeline: TimelineData) -> SessionTiers:

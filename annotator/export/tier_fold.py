@@ -16,6 +16,7 @@ annotator.annotation_files.fold.read_annotations.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from pathlib import Path
 
 from annotator.annotation_files.annotation_set import AnnotationSet, session_refs_of, turn_refs_of
@@ -44,14 +45,36 @@ TIER_FILE_SUFFIXES = (".textgrid", ".eaf")
 def read_annotations_for(path: Path, docs: list[LogDocument]) -> AnnotationSet:
     """The annotations of PATH for folding into DOCS: a TextGrid or EAF (by suffix) read against the
     sessions of DOCS, any other file as read_annotations reads it."""
-    path = Path(path)
-    if path.suffix.lower() not in TIER_FILE_SUFFIXES:
-        return read_annotations(path)
-    if path.suffix.lower() == ".eaf":
-        tiers, named = read_eaf_tiers(path)
-    else:
-        tiers, named = read_textgrid_tiers(path), None
-    return _Reader(path, tiers, named).annotations(docs)
+    return TierFileReader(docs).read(path)
+
+
+class TierFileReader:
+    """Reads annotation files against the sessions of DOCS, whose tiers are made once for them all
+    (a fold of a corpus with a TextGrid per session makes each session's tiers once, not once a file)."""
+
+    def __init__(self, docs: list[LogDocument]):
+        self.docs = docs
+        self._by_turns: dict[tuple[str, ...], list[tuple]] | None = None  # turns tier labels -> candidates
+
+    def read(self, path: Path) -> AnnotationSet:
+        path = Path(path)
+        if path.suffix.lower() not in TIER_FILE_SUFFIXES:
+            return read_annotations(path)
+        if path.suffix.lower() == ".eaf":
+            tiers, named = read_eaf_tiers(path)
+        else:
+            tiers, named = read_textgrid_tiers(path), None
+        return _Reader(path, tiers, named).annotations(self)
+
+    def sessions_by_turns(self) -> dict[tuple[str, ...], list[tuple]]:
+        """(ref, session, tiers) of every session of the logs, by the labels of its turns tier."""
+        if self._by_turns is None:
+            self._by_turns = {}
+            refs = session_refs_of([session for doc in self.docs for session in doc.sessions])
+            for ref, session in refs.items():
+                tiers = session_tiers(session, build_timeline(session))
+                self._by_turns.setdefault(tuple(i.text for i in tiers.tiers[TURNS]), []).append((ref, session, tiers))
+        return self._by_turns
 
 
 class _Reader:
@@ -59,12 +82,11 @@ class _Reader:
         self.path, self.tiers, self.named_session = path, tiers, named_session
         self.session: Session | None = None  # the session the file's turns tier matches
 
-    def annotations(self, docs: list[LogDocument]) -> AnnotationSet:
+    def annotations(self, logs: TierFileReader) -> AnnotationSet:
         for name in (TURNS, TRANSCRIPTION):
             if name not in self.tiers:
                 self._fail(name, None, f"missing (the file has {', '.join(self.tiers) or 'no interval tier'})")
-        refs = session_refs_of([session for doc in docs for session in doc.sessions])
-        ref, session, expected = self._session([(ref, s, session_tiers(s, build_timeline(s))) for ref, s in refs.items()])
+        ref, session, expected = self._session(logs.sessions_by_turns())
         self.session = session
         turn_refs = {index: turn_ref for turn_ref, index in turn_refs_of(ref, session)}
         found = AnnotationSet()
@@ -90,13 +112,12 @@ class _Reader:
                                    turn_occurrence=turn_ref.occurrence)
         return found
 
-    def _session(self, candidates: list[tuple]) -> tuple:
+    def _session(self, by_turns: dict[tuple[str, ...], list[tuple]]) -> tuple:
         """The one candidate (ref, session, tiers) whose turns the file's turns tier matches."""
         given = self.tiers[TURNS]
-        labels = [interval.text.strip() for interval in given]
-        same = [c for c in candidates if [i.text for i in c[2].tiers[TURNS]] == labels]
+        same = by_turns.get(tuple(interval.text.strip() for interval in given), [])
         if not same:
-            self._another_session(given, candidates)
+            self._another_session(given, [c for candidates in by_turns.values() for c in candidates])
         if len(same) > 1:
             named = [c for c in same if self._names(c[1])]
             if len(named) != 1:
@@ -134,13 +155,19 @@ class _Reader:
 
     def _user_turn(self, tier: str, interval: Interval, expected: SessionTiers) -> int:
         """The index of the one user turn INTERVAL covers, its bounds within the tolerance."""
-        covered = [(want, index) for want, index in expected.user_turns
-                   if min(want.end, interval.end) - max(want.start, interval.start) > TOLERANCE_MS
-                   or (want.start == interval.start and want.end == interval.end)]
+        users = expected.user_turns  # in time order, none overlapping: starts and ends both sorted
+        first = bisect_right(expected.user_ends, interval.start)
+        covered = []
+        for want, index in users[first:bisect_left(expected.user_starts, interval.end, lo=first)]:
+            if (min(want.end, interval.end) - max(want.start, interval.start) > TOLERANCE_MS
+                    or (want.start, want.end) == (interval.start, interval.end)):
+                covered.append((want, index))
+                if len(covered) == 2:
+                    break
         if not covered:
             self._fail(tier, interval.start, f"{_clip(interval.text)!r} covers no user turn")
         if len(covered) > 1:
-            names = " and ".join(self.session.turns[index].id for _, index in covered[:2])
+            names = " and ".join(self.session.turns[index].id for _, index in covered)
             self._fail(tier, interval.start, f"{_clip(interval.text)!r} covers two user turns ({names})")
         want, index = covered[0]
         self._check_bounds(tier, interval, want, f"user turn {self.session.turns[index].id}")

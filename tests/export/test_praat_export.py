@@ -117,3 +117,15 @@ def test_the_tiers_cut_turns_that_overlap_and_keep_one_millisecond(tmp_path: Pat
 
     assert _cut_overlaps([(0, 500, 0), (400, 900, 1), (900, 900, 2), (900, 950, 3)]) == [
         (0, 400, 0), (400, 900, 1), (900, 901, 2), (901, 950, 3)]
+
+
+def test_file_names_are_safe_everywhere_and_unique_ignoring_case():
+    from annotator.export.praat_elan import _stem, unique_name
+
+    taken = {"index.csv"}
+    assert _stem("travel-20261121-001", "travel:20261121:001") == "travel-20261121-001"
+    assert _stem("site-a", "s:1") == "site-a-s:1"
+    assert unique_name("site-a-s:1", taken) == "site-a-s_1"
+    assert unique_name("SITE-A-s/1", taken) == "SITE-A-s_1-2", "another case is the same name on macOS and Windows"
+    assert unique_name("con", taken) == "_con" and unique_name("../..", taken) == "session"
+    assert unique_name("é" * 300, taken) == "session-2" and len(unique_name("a" * 300, taken)) == 120
