@@ -26,6 +26,7 @@ from annotator.timeline.data import TimelineData
 DEFAULT_RATE = 16000
 CHANNEL_OF_SIDE = {"user": 0, "system": 1}
 _FULL_SCALE = 32767
+_WARNINGS_SHOWN = 3
 
 
 def session_wav(timeline: TimelineData, duration_ms: int) -> tuple[bytes, list[str]]:
@@ -38,6 +39,8 @@ def session_wav(timeline: TimelineData, duration_ms: int) -> tuple[bytes, list[s
             clip = _mono_clip(segment, _turn_name(timeline, segment), warnings)
             if clip is not None:
                 placed.append((max(start, 0.0), CHANNEL_OF_SIDE[segment.side], clip))
+    if len(warnings) > _WARNINGS_SHOWN:  # a log copied without its audio: one line per clip would bury the rest
+        warnings[_WARNINGS_SHOWN:] = [f"and {len(warnings) - _WARNINGS_SHOWN} more clip(s) missing or unreadable"]
     rate = max((clip.samplerate for _, _, clip in placed), default=DEFAULT_RATE)
     clips = [(int(round(start * rate)), channel, resample(clip, rate).samples[:, 0]) for start, channel, clip in placed]
     frames = max([int(round(duration_ms * rate / 1000)), *(at + len(samples) for at, _, samples in clips), 1])
@@ -59,7 +62,7 @@ def _turn_name(timeline: TimelineData, segment: AudioSegment) -> str:
 
 def _mono_clip(segment: AudioSegment, turn: str, warnings: list[str]) -> Clip | None:
     if segment.path is None:
-        warnings.append(f"{segment.side} audio of {turn}: {segment.problem or 'missing'} ({segment.written}); "
+        warnings.append(f"{segment.side} audio of {turn}: {segment.problem or f'missing ({segment.written})'}; "
                         "silence there")
         return None
     try:
