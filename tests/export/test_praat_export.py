@@ -129,3 +129,26 @@ def test_file_names_are_safe_everywhere_and_unique_ignoring_case():
     assert unique_name("SITE-A-s/1", taken) == "SITE-A-s_1-2", "another case is the same name on macOS and Windows"
     assert unique_name("con", taken) == "_con" and unique_name("../..", taken) == "session"
     assert unique_name("é" * 300, taken) == "session-2" and len(unique_name("a" * 300, taken)) == 120
+
+
+def test_clips_of_another_rate_are_resampled_to_the_highest(corpus: Path, tmp_path: Path):
+    import shutil
+    import subprocess
+
+    if shutil.which("sox") is None:
+        pytest.skip("sox is not installed (scripts/system-deps.sh)")
+    folder = corpus / "travel-20261121-001"
+    system = folder / "travel-20261121-001-turn01-system.wav"
+    subprocess.run(["sox", system, "-r", "16000", tmp_path / "16k.wav"], check=True)
+    shutil.move(tmp_path / "16k.wav", system)
+    out = tmp_path / "out"
+    exported([folder], "textgrid", out)
+    mixed, rate = soundfile.read(out / "travel-20261121-001.wav", always_2d=True)
+    assert rate == 16000
+    log = log_facts(folder / "travel-20261121-001-hublog.xml")
+    for turn in log["turns"]:
+        clip, clip_rate = soundfile.read(turn["audio"], always_2d=True)
+        at = int(round(turn["heard_at"] * rate))
+        placed = mixed[at:at + int(len(clip) * rate / clip_rate), 0 if turn["side"] == "user" else 1]
+        correlation = np.corrcoef(envelope(clip[:, 0], clip_rate), envelope(placed, rate)[:len(clip) // (clip_rate // 100)])[0, 1]
+        assert correlation > 0.9, (turn["id"], correlation)
