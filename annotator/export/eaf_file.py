@@ -58,7 +58,10 @@ def read_eaf_tiers(path: Path) -> tuple[dict[str, list[Interval]], str | None]:
             eaf = Elan.Eaf(str(path))
     except OSError as error:
         raise AnnotationFileError(f"{path}: cannot be read ({error.strerror or error})") from None
-    except Exception as error:  # pympi raises bare Exception, KeyError... for what is not EAF
+    except KeyError as error:  # an element without an attribute pympi needs
+        raise AnnotationFileError(f"{path}: not an ELAN file (no {error.args[0] if error.args else 'attribute'} "
+                                  "where ELAN writes one)") from None
+    except Exception as error:  # pympi raises bare Exception, and others, for what is not EAF
         raise AnnotationFileError(f"{path}: not an ELAN file ({error or type(error).__name__})") from None
     tiers: dict[str, list[Interval]] = {}
     for name in eaf.get_tier_names():

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from praatio import textgrid
 from praatio.utilities import textgrid_io
+from praatio.utilities.errors import PraatioException
 
 from annotator.errors import AnnotationFileError
 from annotator.export.session_tiers import Interval, SessionTiers
@@ -49,8 +50,10 @@ def read_textgrid_tiers(path: Path) -> dict[str, list[Interval]]:
         parsed = textgrid_io.parseTextgridStr(raw.decode(encoding), includeEmptyIntervals=False)
     except UnicodeDecodeError as error:
         raise AnnotationFileError(f"{path}: not UTF-8 or UTF-16 text, as Praat writes (byte {error.start})") from None
-    except (ValueError, KeyError, IndexError, AttributeError, TypeError) as error:
-        raise AnnotationFileError(f"{path}: not a TextGrid Praat can read ({error or type(error).__name__})") from None
+    except PraatioException as error:
+        raise AnnotationFileError(f"{path}: not a TextGrid Praat can read ({' '.join(str(error).split())})") from None
+    except (ValueError, KeyError, IndexError, AttributeError, TypeError):  # praatio's parser met no TextGrid
+        raise AnnotationFileError(f"{path}: not a TextGrid Praat can read (its header and tiers are not there)") from None
     tiers: dict[str, list[Interval]] = {}
     for tier in parsed.get("tiers", []):
         if tier.get("class") == "IntervalTier":

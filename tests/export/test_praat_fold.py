@@ -152,3 +152,19 @@ def reference_or_parse_frame(log: Path, turn_id: str) -> str:
     turn = next(t for t in LogDocument.load(log).sessions[0].turns if t.id == turn_id)
     parsed = parsed_concepts(turn.facts())
     return parsed.frame if parsed is not None else ""
+
+
+@pytest.mark.parametrize("name, content, reason", [
+    ("cut.TextGrid", 'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\nxmax = 3\ntiers? <exists>\n'
+                     'size = 1\nitem []:\n    item [1]:\n        class = "IntervalTier"\n',
+     "not a TextGrid Praat can read (Expected field in Textgrid missing.)"),
+    ("words.TextGrid", "hello world", "not a TextGrid Praat can read (its header and tiers are not there)"),
+    ("page.eaf", "<html/>", "not an ELAN file (no VERSION where ELAN writes one)"),
+    ("words.eaf", "xx", "not an ELAN file (Unable to parse eaf, can you open it in ELAN?)"),
+])
+def test_a_file_that_is_no_textgrid_or_eaf_is_one_line(corpus, tmp_path, name, content, reason):
+    bad = tmp_path / name
+    bad.write_text(content, encoding="utf-8")
+    done = annotator("fold", corpus / LOG_001, bad, "-o", tmp_path / "out.xml")
+    assert (done.returncode, done.stderr) == (2, f"annotator: {bad}: {reason}\n")
+    assert not (tmp_path / "out.xml").exists()
