@@ -77,6 +77,9 @@ class PraatElan(QObject):
             self.window.show_status(f"{path.name}: nothing that the log does not already say")
             return False
         stack = self.controller.undo_stack
+        if stack.read_only:  # the stack says why; a macro begun here would stay behind, empty
+            stack.refused.emit()
+            return False
         stack.beginMacro(f"Fold annotations from {path.name}")
         for command in commands:
             stack.push(command)

@@ -120,3 +120,12 @@ def test_without_praat_on_the_path_the_entry_is_off(make_window, annotated_log, 
     window = make_window(annotated_log)
     assert not window.actions.open_in_praat.isEnabled()
     assert "Praat is not on the PATH" in window.actions.open_in_praat.statusTip()
+
+
+def test_a_log_open_read_only_is_not_folded_into(make_window, annotated_log, tmp_path):
+    grid = _exported_grid(annotated_log, tmp_path / "praat", TYPED)
+    window = make_window(annotated_log)
+    window.controller.undo_stack.read_only = True  # as a log opened read-only beside another window has it
+    assert not window.praat_elan.fold_file(grid)
+    assert window.controller.undo_stack.count() == 0 and not window.controller.has_unsaved_work
+    assert _user_turn_4_text(window) == "no boston massachusetts"
