@@ -34,7 +34,6 @@ from annotator.timeline.data import TimelineData
 TURNS, RECOGNIZER, TRANSCRIPTION, SYSTEM, CONCEPTS = "turns", "recognizer", "transcription", "system", "concepts"
 TIER_NAMES = (TURNS, RECOGNIZER, TRANSCRIPTION, SYSTEM, CONCEPTS)
 _CONCEPT_SPECIAL = "\\;="
-_SLOT_SEPARATOR = re.compile(r"(?<!\\)(?:\\\\)*;")
 
 
 @dataclass(frozen=True)
@@ -100,14 +99,30 @@ def concepts_text(concepts: Concepts) -> str:
 def parse_concepts_text(text: str, frame: str) -> Concepts:
     """The concepts a `slot=value; ...` text gives, in FRAME; raises ValueError naming a slot without "="."""
     slots = []
-    for part in _SLOT_SEPARATOR.split(text):
+    for part in _unescaped_split(text, ";"):
         if not part.strip():
             continue
-        match = re.match(r"((?:[^\\=]|\\.)*)=(.*)", part.strip(), re.DOTALL)
-        if match is None:
+        pieces = _unescaped_split(part, "=", limit=1)
+        if len(pieces) < 2:
             raise ValueError(f"concepts slot {part.strip()!r} has no '='")
-        slots.append((_unescape(match.group(1)).strip(), _unescape(match.group(2)).strip()))
+        slots.append((_unescape(pieces[0]).strip(), _unescape(pieces[1]).strip()))
     return Concepts(frame, tuple(slots))
+
+
+def _unescaped_split(text: str, separator: str, limit: int = -1) -> list[str]:
+    """TEXT cut at each SEPARATOR no backslash escapes (at most LIMIT cuts), escapes kept in the parts."""
+    parts, current, escaped = [], [], False
+    for char in text:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == separator and limit != 0:
+            parts.append("".join(current))
+            current, limit = [], limit - 1
+            continue
+        current.append(char)
+    return [*parts, "".join(current)]
 
 
 def _cut_overlaps(spans: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]:

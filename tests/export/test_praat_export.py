@@ -152,3 +152,14 @@ def test_clips_of_another_rate_are_resampled_to_the_highest(corpus: Path, tmp_pa
         placed = mixed[at:at + int(len(clip) * rate / clip_rate), 0 if turn["side"] == "user" else 1]
         correlation = np.corrcoef(envelope(clip[:, 0], clip_rate), envelope(placed, rate)[:len(clip) // (clip_rate // 100)])[0, 1]
         assert correlation > 0.9, (turn["id"], correlation)
+
+
+def test_concepts_text_round_trips_every_character():
+    from annotator.export.session_tiers import concepts_text, parse_concepts_text
+    from annotator.log.concepts import Concepts
+
+    concepts = Concepts("flight", (("a", "ends with \\"), ("x=y", "p;q"), ("empty", ""), ("ü/ß", "東京")))
+    assert concepts_text(concepts) == "a=ends with \\\\; x\\=y=p\\;q; empty=; ü/ß=東京"
+    assert parse_concepts_text(concepts_text(concepts), "flight") == concepts
+    with pytest.raises(ValueError, match="concepts slot 'no equals' has no '='"):
+        parse_concepts_text("a=b; no equals", "flight")
