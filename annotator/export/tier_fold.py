@@ -33,9 +33,9 @@ from annotator.export.session_tiers import (
     session_tiers,
 )
 from annotator.export.textgrid_file import read_textgrid_tiers
-from annotator.log.concepts import parsed_concepts, reference_concepts
+from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from annotator.log.elements import Session
+from annotator.log.elements import Session, Turn
 from annotator.timeline.data import build_timeline
 
 TOLERANCE_MS = 10
@@ -73,7 +73,8 @@ class TierFileReader:
             refs = session_refs_of([session for doc in self.docs for session in doc.sessions])
             for ref, session in refs.items():
                 tiers = session_tiers(session, build_timeline(session))
-                self._by_turns.setdefault(tuple(i.text for i in tiers.tiers[TURNS]), []).append((ref, session, tiers))
+                labels = tuple(i.text.strip() for i in tiers.tiers[TURNS])  # a turn without id: "user"
+                self._by_turns.setdefault(labels, []).append((ref, session, tiers))
         return self._by_turns
 
 
@@ -90,27 +91,27 @@ class _Reader:
         self.session = session
         turn_refs = {index: turn_ref for turn_ref, index in turn_refs_of(ref, session)}
         found = AnnotationSet()
-        for interval in self.tiers[TRANSCRIPTION]:
-            index = self._user_turn(TRANSCRIPTION, interval, expected)
-            turn_ref = turn_refs.get(index)
-            if turn_ref is None:
-                self._fail(TRANSCRIPTION, interval.start, f"the user turn of line {session.turns[index].line} has no id")
-            found.add_transcription(ref.id, session.turns[index].id, interval.text, session_occurrence=ref.occurrence,
-                                    turn_occurrence=turn_ref.occurrence)
-        for interval in self.tiers.get(CONCEPTS, []):
-            index = self._user_turn(CONCEPTS, interval, expected)
-            turn = session.turns[index]
-            facts = turn.facts()
-            frame = next((c.frame for c in (reference_concepts(facts), parsed_concepts(facts)) if c is not None), "")
-            try:
-                concepts = parse_concepts_text(interval.text, frame)
-            except ValueError as error:
-                self._fail(CONCEPTS, interval.start, str(error))
-            turn_ref = turn_refs.get(index)
-            if turn_ref is not None:
-                found.add_concepts(ref.id, turn.id, concepts, session_occurrence=ref.occurrence,
-                                   turn_occurrence=turn_ref.occurrence)
+        for tier in (TRANSCRIPTION, CONCEPTS):
+            for interval in self.tiers.get(tier, []):
+                index = self._user_turn(tier, interval, expected)
+                turn = session.turns[index]
+                if index not in turn_refs:
+                    self._fail(tier, interval.start, f"the user turn of line {turn.line} has no id to fold into")
+                occurrences = {"session_occurrence": ref.occurrence, "turn_occurrence": turn_refs[index].occurrence}
+                if tier == TRANSCRIPTION:
+                    found.add_transcription(ref.id, turn.id, interval.text, **occurrences)
+                else:
+                    found.add_concepts(ref.id, turn.id, self._concepts(interval, turn), **occurrences)
         return found
+
+    def _concepts(self, interval: Interval, turn: Turn) -> Concepts:
+        """The interval's `slot=value; ...` in the frame the turn's reference or parse names."""
+        facts = turn.facts()
+        frame = next((c.frame for c in (reference_concepts(facts), parsed_concepts(facts)) if c is not None), "")
+        try:
+            return parse_concepts_text(interval.text, frame)
+        except ValueError as error:
+            self._fail(CONCEPTS, interval.start, str(error))
 
     def _session(self, by_turns: dict[tuple[str, ...], list[tuple]]) -> tuple:
         """The one candidate (ref, session, tiers) whose turns the file's turns tier matches."""
@@ -139,7 +140,8 @@ class _Reader:
         def agreeing(candidate) -> int:
             want = candidate[2].tiers[TURNS]
             pairs = zip(given, want)
-            return next((n for n, (a, b) in enumerate(pairs) if a.text.strip() != b.text), min(len(given), len(want)))
+            return next((n for n, (a, b) in enumerate(pairs) if a.text.strip() != b.text.strip()),
+                        min(len(given), len(want)))
 
         if not candidates:
             self._fail(TURNS, None, "the logs have no session to fold into")
@@ -149,7 +151,7 @@ class _Reader:
         if at >= len(given):
             self._fail(TURNS, want[at].start, f"the file ends after {len(given)} turn(s), session {closest[0]} has "
                        f"{len(want)}: a file of another session")
-        wanted = repr(want[at].text) if at < len(want) else f"only {len(want)} turn(s)"
+        wanted = repr(want[at].text.strip()) if at < len(want) else f"only {len(want)} turn(s)"
         self._fail(TURNS, given[at].start, f"{given[at].text.strip()!r} where session {closest[0]} has {wanted}: "
                    "a file of another session")
 
