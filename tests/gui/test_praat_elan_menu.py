@@ -11,6 +11,7 @@ from pathlib import Path
 
 from praatio import textgrid
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QMenu
 
 from annotator.export.praat_elan import export_textgrid
 from annotator.gui.worker import TaskState
@@ -129,3 +130,14 @@ def test_a_log_open_read_only_is_not_folded_into(make_window, annotated_log, tmp
     assert not window.praat_elan.fold_file(grid)
     assert window.controller.undo_stack.count() == 0 and not window.controller.has_unsaved_work
     assert _user_turn_4_text(window) == "no boston massachusetts"
+
+
+def test_the_two_entries_have_letters_of_their_own_in_the_file_menu(make_window):
+    """Alt+F then the letter: a letter two entries share only moves between them (P&raat shared Open &Recent's)."""
+    window = make_window()
+    letters = [a.text().split("&", 1)[1][0].lower() for a in window.menus.file.actions() if "&" in a.text()]
+    letters += [menu.title().split("&", 1)[1][0].lower() for menu in window.menus.file.findChildren(QMenu)
+                if "&" in menu.title()]  # Open Recent, Export to
+    for action in (window.actions.fold_from, window.actions.open_in_praat):
+        letter = action.text().split("&", 1)[1][0].lower()
+        assert letters.count(letter) == 1, (action.text(), letters)
