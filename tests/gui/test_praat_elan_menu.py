@@ -141,3 +141,21 @@ def test_the_two_entries_have_letters_of_their_own_in_the_file_menu(make_window)
     for action in (window.actions.fold_from, window.actions.open_in_praat):
         letter = action.text().split("&", 1)[1][0].lower()
         assert letters.count(letter) == 1, (action.text(), letters)
+
+
+def test_an_annotations_csv_folds_too_and_one_undo_takes_it_all_back(make_window, annotated_log, qtbot, tmp_path):
+    from annotator.annotation_files.annotation_set import AnnotationSet
+    from annotator.annotation_files.fold import write_annotations
+
+    annotations = AnnotationSet()
+    annotations.add_transcription("travel:20261121:001", "4", TYPED)
+    annotations.add_task_completion("travel:20261121:001", "0")
+    csv_file = tmp_path / "annotations.csv"
+    write_annotations(csv_file, annotations)
+    window = make_window(annotated_log)
+    session = window.controller.document.sessions[0]
+    assert window.praat_elan.fold_file(csv_file)
+    assert (_user_turn_4_text(window), session.task_completion) == (TYPED, "0")
+    assert window.statusBar().currentMessage() == "Folded 2 annotation(s) from annotations.csv"
+    press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert (_user_turn_4_text(window), session.task_completion) == ("no boston massachusetts", "1")
