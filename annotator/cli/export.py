@@ -1,6 +1,6 @@
 """`annotator export PATH... --to FORMAT -o OUT`.
 
--o names a folder for csv, parquet, convlab, sclite and human, a file for dialbb, lmc and
+-o names a folder for csv, parquet, convlab, sclite, human, textgrid and eaf, a file for dialbb, lmc and
 lmc-text. The formats live in annotator.export.formats; an option given for a
 format it does not apply to is an error rather than silently ignored. Nothing
 replaces an input, an existing log or human-annotation file without --force
@@ -17,7 +17,7 @@ from annotator.cli.force import add_force_argument, output_guard
 from annotator.cli.jobs import add_jobs_arguments
 
 # Kept here (not read from annotator.export.formats) so that building the parser imports nothing heavy.
-FORMATS = ("csv", "parquet", "convlab", "dialbb", "lmc", "lmc-text", "sclite", "human")
+FORMATS = ("csv", "parquet", "convlab", "dialbb", "lmc", "lmc-text", "sclite", "human", "textgrid", "eaf")
 TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
 SPLITS = ("train", "validation", "test")
 SPEAKERS = ("user", "system", "both")
@@ -29,7 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
     parser.add_argument("--to", choices=FORMATS, default="csv", help="output format (default: csv)")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT",
-                        help="output folder (csv, parquet, convlab, sclite, human) or file (dialbb, lmc, lmc-text)")
+                        help="output folder (csv, parquet, convlab, sclite, human, textgrid, eaf) or file "
+                             "(dialbb, lmc, lmc-text)")
     parser.add_argument("--text", choices=TEXT_CHOICES,
                         help="user text for convlab, dialbb, lmc, lmc-text: the transcription, the recognizer's "
                              "text (asr), or the transcription where there is one (default: prefer-transcription)")

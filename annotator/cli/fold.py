@@ -2,9 +2,10 @@
 
 LOG may be a folder, then OUT is a folder that mirrors it. With no annotation
 file, the MITRE `*-human.xml` beside each `*-hublog.xml` is folded into that
-log. Annotation rows naming sessions or turns the logs do not have, or naming
-an id several sessions (turns) share without saying which, are an error and
-nothing is written. Folding a folder writes all the logs or none; nothing
+log. A Praat TextGrid or ELAN file (annotator.export.tier_fold) lends its
+transcription and concepts tiers to the session whose turns it shows. Annotation
+rows naming sessions or turns the logs do not have, or naming an id several
+sessions (turns) share without saying which, are an error and nothing is written. Folding a folder writes all the logs or none; nothing
 replaces an input or an existing log without --force. A fold that writes over
 its input log (--force, OUT the log itself or the folder itself) first keeps
 the untouched log as NAME.orig.xml, as the window's Save does, unless that copy
@@ -29,7 +30,8 @@ if TYPE_CHECKING:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, metavar="LOG", help="a log file or a folder of logs")
     parser.add_argument("annotations", nargs="*", type=Path, metavar="ANNOTATIONS",
-                        help="turns.csv / sessions.csv / annotations CSV / MITRE *-human.xml")
+                        help="turns.csv / sessions.csv / annotations CSV / MITRE *-human.xml / a TextGrid or EAF "
+                             "of `annotator export --to textgrid|eaf` (its transcription and concepts tiers)")
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT",
                         help="the folded log (a folder when LOG is a folder)")
     add_force_argument(parser)
@@ -41,10 +43,10 @@ def run(args: argparse.Namespace) -> int:
         default_annotation_file,
         fold_human_files_beside,
         fold_many,
-        read_annotations,
     )
     from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotationFileError
+    from annotator.export.tier_fold import TierFileReader
     from annotator.log.document import LogDocument
     from annotator.outputs.staging import StagedFolder
 
@@ -61,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
         guard.check_file(args.output)
     docs = [LogDocument.load(path) for path in log_paths]
     if given:
-        annotations = AnnotationSet.merged([read_annotations(path) for path in given])
+        reader = TierFileReader(docs)
+        annotations = AnnotationSet.merged([reader.read(path) for path in given])
         try:
             changes = fold_many(docs, annotations)
         except AnnotationFileError as error:

@@ -17,7 +17,8 @@ COMMANDS = {
     "gui": ("gui", "open the desktop annotator on a log, a folder of logs, or the sample session"),
     "validate": ("validate", "check logs against the standard's DTD and for semantic problems"),
     "info": ("info", "summarise each session: turns, durations, audio, annotation progress"),
-    "export": ("export", "export logs to CSV, ConvLab, DialBB, LM Challenge, sclite or MITRE files"),
+    "export": ("export", "export logs to CSV, ConvLab, DialBB, LM Challenge, sclite, MITRE files, or Praat and "
+                         "ELAN with each session's audio"),
     "fold": ("fold", "fold transcriptions and task completion into logs as GC_ANNOT"),
     "replace": ("replace", "replace text in the transcriptions of logs, printing each change (--dry-run: only print)"),
     "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),

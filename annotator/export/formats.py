@@ -63,6 +63,9 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
                  "sclite", "export_sclite"),
     ExportFormat("human", "MITRE human-annotation files (X-human.xml for each X-hublog.xml)", True, (),
                  "human_files", "export_human"),
+    ExportFormat("textgrid", "Praat TextGrid, with each session's audio as a WAV", True, (),
+                 "praat_elan", "export_textgrid"),
+    ExportFormat("eaf", "ELAN (EAF), with each session's audio as a WAV", True, (), "praat_elan", "export_eaf"),
 )}
 
 

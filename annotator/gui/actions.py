@@ -43,6 +43,10 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("save", "controller.save", "&File", "&Save", ("Ctrl+S",), "Save the annotations into the log (the original is kept as NAME.orig.xml)", separator_before=True),
     ActionSpec("save_as", "controller.save_as", "&File", "Save &As…", ("Ctrl+Shift+S",), "Save the log with its annotations under another name"),
     ActionSpec("export_csv", "exports.export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background"),
+    ActionSpec("fold_from", "window.praat_elan.fold_with_dialog", "&File", "Fo&ld annotations from…", (),
+               "Fold a Praat TextGrid, an ELAN file or an annotations file into this log (one step to undo)"),
+    ActionSpec("open_in_praat", "window.praat_elan.open_in_praat", "&File", "Open this session in &Praat", (),
+               "Open the session shown in Praat, with its audio (its TextGrid and WAV go to a temporary folder)"),
     ActionSpec("team_mode", "team.set_team_mode", "&File", "&Team mode for this corpus", (),
                "Save each annotator's work to their own LOG-human-NAME.xml beside the log, never into the log "
                "(marks the corpus folder with .annotator-team)", checkable=True, separator_before=True),

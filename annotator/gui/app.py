@@ -28,6 +28,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.markers_controller import MarkersController
 from annotator.gui.navigation import Navigator
 from annotator.gui.playback import Playback
+from annotator.gui.praat_elan import PraatElan
 from annotator.gui.preferences.controller import Preferences
 from annotator.gui.recovery import RecoveryWatcher
 from annotator.gui.recovery_draft import RestoredDraft
@@ -96,6 +97,7 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     window.open_requested.connect(navigator.open_path)
     navigator.neighbour_session = workspace.neighbour_session
     window.flags = FlagsController(window, navigator, controller, settings)
+    window.praat_elan = PraatElan(window, controller, navigator, actions.open_in_praat)
     handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
                                playback=playback, workspace=workspace, markers=markers, exports=exports,
                                timeline=workspace.timeline, team=window.team, appearance=window.appearance,

@@ -17,6 +17,8 @@ WRITERS: dict[str, Callable[[Path, Path], list]] = {
     "export-lmc-text": lambda c, out: ["export", c, "--to", "lmc-text", "-o", out / "corpus.txt"],
     "export-sclite": lambda c, out: ["export", c, "--to", "sclite", "-o", out],
     "export-human": lambda c, out: ["export", c, "--to", "human", "-o", out],
+    "export-textgrid": lambda c, out: ["export", c, "--to", "textgrid", "-o", out],
+    "export-eaf": lambda c, out: ["export", c, "--to", "eaf", "-o", out],
     "extract-csv": lambda c, out: ["extract", c, "-o", out / "annotations.csv"],
     "extract-xml": lambda c, out: ["extract", c, "-o", out / "annotations.xml"],
     "markers": lambda c, out: ["markers", "--config", KPIS, c, "-o", out / "markers.csv",

@@ -245,6 +245,8 @@ FOLDER_COMMANDS = {
     "export-human": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "human", "-o", out],
                                   "travel-20261121-001/travel-20261121-001-human.xml", lambda w: w.log,
                                   lambda w: w.corpus),
+    "export-textgrid": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "textgrid", "-o", out],
+                                     "travel-20261121-001.TextGrid", lambda w: w.log, lambda w: w.corpus),
     "fold-folder": FolderCommand(lambda w, out: ["fold", w.corpus, w.annotations, "-o", out], LOG_001,
                                  lambda w: w.log, lambda w: w.corpus),
     "import-convlab": FolderCommand(lambda w, out: ["import", "--from", "convlab", w.dataset, "-o", out],

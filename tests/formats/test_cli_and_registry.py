@@ -26,7 +26,7 @@ def test_the_cli_lists_what_the_table_holds():
     assert export_cli.FORMATS == tuple(EXPORT_FORMATS)
     assert import_cli.SOURCES == tuple(IMPORT_FORMATS)
     folders = {name for name, fmt in EXPORT_FORMATS.items() if fmt.output_is_folder}
-    assert folders == {"csv", "parquet", "convlab", "sclite", "human"}
+    assert folders == {"csv", "parquet", "convlab", "sclite", "human", "textgrid", "eaf"}
 
 
 @pytest.mark.parametrize("fmt, out, made", [
@@ -37,6 +37,8 @@ def test_the_cli_lists_what_the_table_holds():
     ("sclite", "out", ["out/ref.trn", "out/hyp.trn"]),
     ("human", "out", ["out/travel-20261121-001/travel-20261121-001-human.xml"]),
     ("csv", "out", ["out/sessions.csv", "out/turns.csv", "out/events.csv"]),
+    ("textgrid", "out", ["out/index.csv", "out/travel-20261121-001.TextGrid", "out/travel-20261121-003.wav"]),
+    ("eaf", "out", ["out/index.csv", "out/travel-20261121-002.eaf", "out/travel-20261121-002.wav"]),
 ])
 def test_export_each_format_from_the_command_line(corpus: Path, tmp_path: Path, fmt, out, made):
     result = annotator("export", corpus, "--to", fmt, "-o", tmp_path / out)
