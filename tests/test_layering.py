@@ -94,3 +94,83 @@ def test_every_package_keeps_the_dependency_rule():
 
 def test_the_rule_has_no_cycle():
     TopologicalSorter(MAY_IMPORT).prepare()  # raises CycleError
+
+
+# The window's own rule (docs/architecture.md, "The window by feature"): each feature package of
+# annotator/gui may import the shell's modules at the top of annotator/gui (app, the composition root,
+# aside) and the packages listed for it; imports under `if TYPE_CHECKING:` are for types only and aside.
+GUI_SHELL_IMPORTS = {"main_window": {"appearance"}}  # the shell fits itself to the screen
+GUI_MAY_IMPORT = {
+    "widgets": set(),
+    "runtime": set(),
+    "appearance": set(),
+    "preferences": set(),
+    "opening": {"runtime"},
+    "timeline": {"widgets"},
+    "listening": {"runtime", "widgets", "timeline"},
+    "annotating": {"listening", "opening", "runtime", "widgets"},
+    "panes": {"annotating", "listening", "opening", "runtime", "timeline", "widgets", "appearance"},
+    "corpus": {"annotating", "opening", "runtime", "widgets"},
+    "recovery": {"annotating", "opening", "runtime"},
+    "search": {"annotating", "corpus", "opening", "recovery", "runtime", "widgets"},
+    "markers": {"annotating", "corpus", "opening", "timeline"},
+    "compare": {"annotating", "corpus", "opening", "widgets"},
+    "exporting": {"annotating", "opening", "runtime"},
+}
+GUI = PACKAGE / "gui"
+GUI_TOP_MODULES_AT_MOST = 12
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The modules PATH imports, but for those under `if TYPE_CHECKING:`."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only = {id(node) for branch in ast.walk(tree)
+                   if isinstance(branch, ast.If) and getattr(branch.test, "id", None) == "TYPE_CHECKING"
+                   for node in ast.walk(branch)}
+    names = set()
+    for node in ast.walk(tree):
+        if id(node) in typing_only:
+            continue
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names.add(node.module)
+    return names
+
+
+def _gui_part(module: str) -> str | None:
+    """'annotator.gui.opening.opener' -> 'opening'; 'annotator.gui.theme' -> 'theme' (a shell module)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == ["annotator", "gui"] else None
+
+
+def test_the_window_is_built_from_feature_packages():
+    top_modules = sorted(path.name for path in GUI.glob("*.py"))
+    assert len(top_modules) <= GUI_TOP_MODULES_AT_MOST, top_modules
+    packages = {path.name for path in GUI.iterdir() if (path / "__init__.py").is_file()}
+    assert packages == set(GUI_MAY_IMPORT), "a new package of the window needs its place in GUI_MAY_IMPORT"
+    undocumented = [name for name in packages if "May import" not in (ast.get_docstring(
+        ast.parse((GUI / name / "__init__.py").read_text(encoding="utf-8"))) or "")]
+    assert undocumented == [], "each package's __init__ says what it holds and what it may import"
+
+
+def test_every_package_of_the_window_keeps_its_rule():
+    packages = set(GUI_MAY_IMPORT)
+    against = []
+    for path in GUI.rglob("*.py"):
+        parts = path.relative_to(GUI).parts
+        own = parts[0] if len(parts) > 1 else path.stem
+        if own == "app":
+            continue  # the composition root imports every part
+        allowed = GUI_MAY_IMPORT.get(own, GUI_SHELL_IMPORTS.get(own, set())) | {own}
+        for module in _runtime_imports(path):
+            other = _gui_part(module)
+            if other in packages and other not in allowed:
+                against.append(f"{path.relative_to(PACKAGE.parent)} imports {module}")
+            if other == "app":
+                against.append(f"{path.relative_to(PACKAGE.parent)} imports the composition root")
+    assert against == []
+
+
+def test_the_window_s_rule_has_no_cycle():
+    TopologicalSorter(GUI_MAY_IMPORT).prepare()

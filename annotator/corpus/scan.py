@@ -237,7 +237,7 @@ def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled
         rows = with_team_facts(rows, human_files.files_of(path))
         unreleased += _size(path)
         if unreleased >= COLLECT_AFTER_BYTES:
-            if gc.isenabled():  # off in the GUI, whose own collector runs on its thread (gui/collector.py)
+            if gc.isenabled():  # off in the GUI, whose own collector runs on its thread (gui/runtime/collector.py)
                 gc.collect()
             unreleased = 0
         yield done, len(paths), path, rows

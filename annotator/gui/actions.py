@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import SimpleNamespace
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
@@ -43,9 +42,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("save", "controller.save", "&File", "&Save", ("Ctrl+S",), "Save the annotations into the log (the original is kept as NAME.orig.xml)", separator_before=True),
     ActionSpec("save_as", "controller.save_as", "&File", "Save &As…", ("Ctrl+Shift+S",), "Save the log with its annotations under another name"),
     ActionSpec("export_csv", "exports.export_csv", "&File", "&Export CSV…", ("Ctrl+E",), "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background"),
-    ActionSpec("fold_from", "window.praat_elan.fold_with_dialog", "&File", "Fo&ld annotations from…", (),
+    ActionSpec("fold_from", "praat_elan.fold_with_dialog", "&File", "Fo&ld annotations from…", (),
                "Fold a Praat TextGrid, an ELAN file or an annotations file into this log (one step to undo)"),
-    ActionSpec("open_in_praat", "window.praat_elan.open_in_praat", "&File", "Open this session in &Praat", (),
+    ActionSpec("open_in_praat", "praat_elan.open_in_praat", "&File", "Open this session in &Praat", (),
                "Open the session shown in Praat, with its audio (its TextGrid and WAV go to a temporary folder)"),
     ActionSpec("team_mode", "team.set_team_mode", "&File", "&Team mode for this corpus", (),
                "Save each annotator's work to their own LOG-human-NAME.xml beside the log, never into the log "
@@ -62,19 +61,19 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("quit", "window.close", "&File", "&Quit", ("Ctrl+Q",), "Quit the annotator"),
     ActionSpec("undo", "navigator.undo", "&Edit", "&Undo", ("Ctrl+Z",), "Undo the last annotation"),
     ActionSpec("redo", "navigator.redo", "&Edit", "&Redo", ("Ctrl+Shift+Z",), "Redo the annotation just undone"),
-    ActionSpec("preferences", "window.preferences.show", "&Edit", "&Preferences…", ("Ctrl+,",),
+    ActionSpec("preferences", "preferences.show", "&Edit", "&Preferences…", ("Ctrl+,",),
                "Playback, editor, appearance, team and paths settings, and your own keys", separator_before=True),
-    ActionSpec("find", "search.find.open", "&Edit", "&Find in the session…", ("Ctrl+F",),
+    ActionSpec("find", "find.open", "&Edit", "&Find in the session…", ("Ctrl+F",),
                "Find text in this session's turns (transcription, recognizer, system, concepts); hits are highlighted",
                separator_before=True),
-    ActionSpec("find_next", "search.find.step", "&Edit", "Find &next", ("F3",), "Select the turn of the next hit", args=(+1,)),
-    ActionSpec("find_previous", "search.find.step", "&Edit", "Find pre&vious", ("Shift+F3",),
+    ActionSpec("find_next", "find.step", "&Edit", "Find &next", ("F3",), "Select the turn of the next hit", args=(+1,)),
+    ActionSpec("find_previous", "find.step", "&Edit", "Find pre&vious", ("Shift+F3",),
                "Select the turn of the previous hit", args=(-1,)),
-    ActionSpec("corpus_search", "search.corpus.open", "&Edit", "Search the &corpus…", ("Ctrl+Shift+F",),
+    ActionSpec("corpus_search", "corpus_search.open", "&Edit", "Search the &corpus…", ("Ctrl+Shift+F",),
                "Find text in every log of the open corpus (else this log) in the background; the hits in a dock"),
-    ActionSpec("replace_in_log", "search.replace.replace_in_log", "&Edit", "&Replace in this log…", ("Ctrl+H",),
+    ActionSpec("replace_in_log", "replace.replace_in_log", "&Edit", "&Replace in this log…", ("Ctrl+H",),
                "Replace text in this log's transcriptions: a preview of every change first, then one undo step"),
-    ActionSpec("replace_in_corpus", "search.replace.replace_in_corpus", "&Edit", "Replace in the c&orpus…",
+    ActionSpec("replace_in_corpus", "replace.replace_in_corpus", "&Edit", "Replace in the c&orpus…",
                ("Ctrl+Shift+H",), "Replace text in the transcriptions of every log of the corpus, after a preview; "
                "each other log is saved, its original kept"),
     ActionSpec("next_turn", "navigator.step_turn", "&Navigate", "&Next turn", ("Alt+Down",), "Select the next turn", args=(+1,)),
@@ -85,9 +84,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Show the next session: of this log, then of the next log in the Sessions list", separator_before=True, args=(+1,)),
     ActionSpec("previous_session", "navigator.step_session", "&Navigate", "Previous sess&ion", ("Ctrl+PgUp",),
                "Show the previous session: of this log, then of the previous log in the Sessions list", args=(-1,)),
-    ActionSpec("next_finding", "workspace.step_finding", "&Navigate", "Next &finding", ("F8",),
+    ActionSpec("next_finding", "validation.step_finding", "&Navigate", "Next &finding", ("F8",),
                "Go to the next validation finding and the turn it is about", separator_before=True, args=(+1,)),
-    ActionSpec("previous_finding", "workspace.step_finding", "&Navigate", "Previous findin&g", ("Shift+F8",),
+    ActionSpec("previous_finding", "validation.step_finding", "&Navigate", "Previous findin&g", ("Shift+F8",),
                "Go to the previous validation finding and the turn it is about", args=(-1,)),
     ActionSpec("next_disagreement", "compare.step_disagreement", "&Navigate", "Next disag&reement", ("F6",),
                "In Compare, go to the next turn (or task completion) the annotators disagree on",
@@ -107,14 +106,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
                  separator_before=rank == 1, args=(rank,)) for rank in range(1, 10)),
     ActionSpec("prefill_automatically", "navigator.set_prefill_automatically", "Anno&tate", "Pre-fill &automatically", (),
                "Start every untranscribed turn's editor with the recognizer text", checkable=True),
-    ActionSpec("edit_concepts", "workspace.concepts.edit_from_parse", "Anno&tate", "Edit the &concepts", ("Ctrl+K",),
+    ActionSpec("edit_concepts", "concepts.edit_from_parse", "Anno&tate", "Edit the &concepts", ("Ctrl+K",),
                "Go into the Concepts panel's reference table; an empty reference starts as a copy of the parse",
                separator_before=True),
-    ActionSpec("add_concept", "workspace.concepts.add_slot", "Anno&tate", "Add a concept s&lot", ("Insert", "Ctrl+Shift+N"),
+    ActionSpec("add_concept", "concepts.add_slot", "Anno&tate", "Add a concept s&lot", ("Insert", "Ctrl+Shift+N"),
                "Add a slot to the reference concepts (in the Concepts panel)", in_panel=True),
-    ActionSpec("remove_concept", "workspace.concepts.remove_slot", "Anno&tate", "Remove the concept slo&t", ("Delete",),
+    ActionSpec("remove_concept", "concepts.remove_slot", "Anno&tate", "Remove the concept slo&t", ("Delete",),
                "Remove the selected slot from the reference concepts (in the Concepts panel)", in_panel=True),
-    ActionSpec("leave_concepts", "workspace.concepts.leave", "Anno&tate", "Back to the transcri&ption", ("Escape",),
+    ActionSpec("leave_concepts", "concepts.leave", "Anno&tate", "Back to the transcri&ption", ("Escape",),
                "Leave the Concepts panel for the transcription editor (a cell being edited is given up first)",
                in_panel=True),
     ActionSpec("task_completed", "navigator.set_task_completion", "Anno&tate", "Task c&ompleted", ("Ctrl+Alt+1",), "Mark the session's task as completed (1)", separator_before=True, args=(TASK_COMPLETED,)),
@@ -134,19 +133,19 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("play_pause", "playback.toggle", "&Playback", "&Play / pause", ("Ctrl+Space",), "Play or pause the selected turn's audio"),
     ActionSpec("replay", "playback.replay", "&Playback", "&Replay", ("Ctrl+R",), "Play the selected turn's audio from its start"),
     ActionSpec("back", "playback.back", "&Playback", "&Back 2 s", ("Ctrl+Left",), "Jump back two seconds in the audio (Preferences > Playback sets how far)"),
-    ActionSpec("play_exchange", "workspace.play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
+    ActionSpec("play_exchange", "playback_menu.play_exchange", "&Playback", "Play &exchange", ("Ctrl+Shift+Space",),
                "Play the system prompt and the user's reply that follows, back to back"),
-    ActionSpec("other_side", "workspace.play_other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
+    ActionSpec("other_side", "playback_menu.play_other_side", "&Playback", "Play the &other side", ("Ctrl+Shift+O",),
                "Play once the system prompt a user turn answers (or the reply to a system turn); "
                "Ctrl+Space still plays the turn's own audio"),
-    ActionSpec("replay_slower", "workspace.listening.replay_slower", "&Playback", "Replay the last 2 s &slower",
+    ActionSpec("replay_slower", "listening.replay_slower", "&Playback", "Replay the last 2 s &slower",
                ("Ctrl+Shift+Left",), "Play the 2 seconds before the cursor again at 0.75x, pitch kept, then stop there"),
     ActionSpec("auto_play", "navigator.set_auto_play", "&Playback", "&Auto-play next turn", (), "Start the next turn's audio after Ctrl+Enter", checkable=True, separator_before=True),
-    ActionSpec("loop", "workspace.set_loop", "&Playback", "&Loop turn", (), "Repeat the turn's audio until stopped", checkable=True),
-    ActionSpec("normalise_loudness", "workspace.listening.set_normalise_loudness", "&Playback",
+    ActionSpec("loop", "playback_menu.set_loop", "&Playback", "&Loop turn", (), "Repeat the turn's audio until stopped", checkable=True),
+    ActionSpec("normalise_loudness", "listening.set_normalise_loudness", "&Playback",
                "&Normalise loudness", (), "Play quiet turns at a common loudness (ITU-R BS.1770, -23 LUFS by default, "
                "peaks limited); the audio files never change", checkable=True),
-    ActionSpec("pause_while_typing", "workspace.listening.set_pause_while_typing", "&Playback",
+    ActionSpec("pause_while_typing", "listening.set_pause_while_typing", "&Playback",
                "Pause &while typing", (), "A keystroke in the transcription editor pauses playback; it resumes "
                "(a second earlier) once you stop typing", checkable=True),
     ActionSpec("load_markers", "markers.load_with_dialog", "&Markers", "&Load markers…", ("Ctrl+M",),
@@ -155,14 +154,14 @@ ACTIONS: tuple[ActionSpec, ...] = (
                "Load resources/markers/communicator-kpis.yml (help requested, error then reprompt, task completed...)"),
     ActionSpec("clear_markers", "markers.clear", "&Markers", "&Clear markers", (), "Remove the marker lanes and columns"),
     ActionSpec("fit_timeline", "timeline.fit", "&View", "&Fit timeline", ("Ctrl+Shift+T",), "Show the whole session on the timeline"),
-    ActionSpec("spectrogram", "workspace.set_spectrogram_shown", "&View", "&Spectrogram", ("Ctrl+Shift+G",),
+    ActionSpec("spectrogram", "playback_menu.set_spectrogram_shown", "&View", "&Spectrogram", ("Ctrl+Shift+G",),
                "Show the turn's spectrogram (0-4 kHz) in the waveform dock: below the waveform when the dock is tall "
                "enough, else instead of it", checkable=True),
     ActionSpec("zoom_in", "appearance.zoom_in", "&View", "Zoom &in", ("Ctrl+=", "Ctrl++"),
                "Larger text in the turn table and the editor", separator_before=True),
     ActionSpec("zoom_out", "appearance.zoom_out", "&View", "Zoom &out", ("Ctrl+-",), "Smaller text in the turn table and the editor"),
     ActionSpec("reset_zoom", "appearance.reset_zoom", "&View", "&Actual size", ("Ctrl+0",), "The text of the turn table and the editor at its own size (100%)"),
-    ActionSpec("shortcuts", "window.preferences.show_keys", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator, and give any action your own key"),
+    ActionSpec("shortcuts", "preferences.show_keys", "&Help", "&Keyboard shortcuts", ("F1",), "List every key of the annotator, and give any action your own key"),
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )
 
@@ -176,16 +175,37 @@ def spec(name: str) -> ActionSpec:
     raise KeyError(name)
 
 
-class Actions(SimpleNamespace):
+class Actions:
     """The window's QActions, one attribute per ActionSpec name (actions.save, actions.undo...)."""
 
+    def __init__(self, by_name: dict[str, QAction]):
+        self._by_name = by_name
+
+    def __getattr__(self, name: str) -> QAction:
+        try:
+            return self.__dict__["_by_name"][name]
+        except KeyError:
+            raise AttributeError(f"no action named {name!r}") from None
+
     def __iter__(self) -> Iterator[tuple[ActionSpec, QAction]]:
-        return ((action_spec, getattr(self, action_spec.name)) for action_spec in ACTIONS)
+        return ((action_spec, self._by_name[action_spec.name]) for action_spec in ACTIONS)
 
 
-class Menus(SimpleNamespace):
-    """The menu bar's menus, one attribute per MENUS title without its accelerator (menus.file, menus.view...),
-    with File > Open Recent as `recent` and Playback > Speed's choices as `speeds` (each its speed as data)."""
+@dataclass(eq=False)
+class Menus:
+    """The menu bar's menus, one per MENUS title without its accelerator, File > Open Recent as `recent`
+    and Playback > Speed's choices as `speeds` (each its speed as data)."""
+
+    file: QMenu
+    edit: QMenu
+    navigate: QMenu
+    annotate: QMenu
+    playback: QMenu
+    markers: QMenu
+    view: QMenu
+    help: QMenu
+    recent: QMenu
+    speeds: QActionGroup | None = None
 
 
 class UnhandledActionError(LookupError):
@@ -196,7 +216,7 @@ def build_actions(parent: QObject, undo_stack: QUndoStack) -> Actions:
     """One QAction per spec, with its keys, working anywhere in the window (text editors included:
     the transcription editor lets these keys through, see views.transcription_editor). Undo and redo
     come from the undo stack, so that their text names the command they would undo or redo."""
-    actions = Actions()
+    by_name: dict[str, QAction] = {}
     for action_spec in ACTIONS:
         if action_spec.name in ("undo", "redo"):
             make = undo_stack.createUndoAction if action_spec.name == "undo" else undo_stack.createRedoAction
@@ -211,8 +231,8 @@ def build_actions(parent: QObject, undo_stack: QUndoStack) -> Actions:
         action.setStatusTip(action_spec.tip)
         action.setToolTip(action_spec.tip)
         action.setCheckable(action_spec.checkable)
-        setattr(actions, action_spec.name, action)
-    return actions
+        by_name[action_spec.name] = action
+    return Actions(by_name)
 
 
 def bind_actions(actions: Actions, handlers: object) -> None:
@@ -242,8 +262,8 @@ def _resolve(handlers: object, action_spec: ActionSpec) -> Callable:
 def build_menus(menu_bar: QMenuBar, actions: Actions, parent: QObject) -> Menus:
     """The menus in MENUS order with every action of the table, File > Open Recent after Open,
     and Playback > Speed (one checkable action per SPEEDS, its speed as data)."""
-    menus = Menus(**{plain_menu_name(title).lower(): menu_bar.addMenu(title) for title in MENUS})
-    menus.recent = QMenu("Open &Recent", menu_bar)
+    menus = Menus(**{plain_menu_name(title).lower(): menu_bar.addMenu(title) for title in MENUS},
+                  recent=QMenu("Open &Recent", menu_bar))
     for action_spec, action in actions:
         menu = getattr(menus, plain_menu_name(action_spec.menu).lower())
         if action_spec.separator_before:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import sys
+import weakref
+from dataclasses import dataclass, field
 from pathlib import Path
-from types import SimpleNamespace
 
 from PySide6.QtCore import QTimer
 from PySide6.QtGui import QGuiApplication
@@ -15,27 +16,44 @@ from annotator import __version__
 from annotator.analysis.child_processes import stop_children
 from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, bind_actions
-from annotator.gui.appearance import Appearance
-from annotator.gui.collector import GuiThreadCollector
+from annotator.gui.annotating.concepts_panel import ConceptsPanel
+from annotator.gui.annotating.flags_controller import FlagsController
+from annotator.gui.annotating.navigation import Navigator
+from annotator.gui.annotating.transcription_editor import TranscriptionEditor
+from annotator.gui.appearance.appearance import Appearance
 from annotator.gui.compare.browser_entry import add_compare_entry
 from annotator.gui.compare.controller import CompareController
-from annotator.gui.corpus_search import CorpusSearch
-from annotator.gui.document_controller import DocumentController
-from annotator.gui.export_menu import ExportMenu
-from annotator.gui.find_controller import FindController
-from annotator.gui.flags_controller import FlagsController
+from annotator.gui.corpus.browsing import CorpusBrowsing
+from annotator.gui.corpus.session_browser import SessionBrowser
+from annotator.gui.corpus.team_switch import TeamSwitch
+from annotator.gui.exporting.export_menu import ExportMenu
+from annotator.gui.exporting.praat_elan import PraatElan
+from annotator.gui.listening.audio_panel import AudioPanel
+from annotator.gui.listening.cursor import PlaybackCursor
+from annotator.gui.listening.listening_kit import ListeningKit
+from annotator.gui.listening.playback import Playback
+from annotator.gui.listening.playback_menu import PlaybackMenu
+from annotator.gui.listening.waveform import WaveformView
 from annotator.gui.main_window import MainWindow
-from annotator.gui.markers_controller import MarkersController
-from annotator.gui.navigation import Navigator
-from annotator.gui.playback import Playback
-from annotator.gui.praat_elan import PraatElan
+from annotator.gui.markers.controller import MarkersController
+from annotator.gui.opening.document_controller import DocumentController
+from annotator.gui.panes.detail_panel import DetailPanel
+from annotator.gui.panes.docks import DockedViews, Docks, arrange_docks
+from annotator.gui.panes.findings_panel import FindingsPanel
+from annotator.gui.panes.following import PanesFollowing
+from annotator.gui.panes.metrics_panel import MetricsPanel
+from annotator.gui.panes.session_panes import SessionPanes
+from annotator.gui.panes.validation import Validation
 from annotator.gui.preferences.controller import Preferences
-from annotator.gui.recovery import RecoveryWatcher
-from annotator.gui.recovery_draft import RestoredDraft
-from annotator.gui.replace_controller import ReplaceController
+from annotator.gui.recovery.draft import RestoredDraft
+from annotator.gui.recovery.watcher import RecoveryWatcher
+from annotator.gui.runtime.collector import GuiThreadCollector
+from annotator.gui.search.corpus_search import CorpusSearch
+from annotator.gui.search.find_controller import FindController
+from annotator.gui.search.replace_controller import ReplaceController
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
-from annotator.gui.team_switch import TeamSwitch
-from annotator.gui.workspace import Workspace
+from annotator.gui.timeline.view import TimelineView
+from annotator.log.elements import Turn
 from annotator.resources import sample_session_path
 
 APPLICATION = "annotator"
@@ -64,7 +82,67 @@ def make_application(argv: list[str] | None = None) -> QApplication:
     return app
 
 
+@dataclass(eq=False)
+class Annotator:
+    """The window and every part build_annotator composed. The action table's handlers ("part.method")
+    are looked up here; the shell (MainWindow) holds none of them."""
+
+    window: MainWindow
+    settings: AppSettings
+    actions: Actions
+    menus: Menus
+    controller: DocumentController
+    recovery: RecoveryWatcher
+    playback: Playback
+    navigator: Navigator
+    detail: DetailPanel
+    concepts: ConceptsPanel
+    metrics: MetricsPanel
+    timeline: TimelineView
+    waveform: WaveformView
+    audio_panel: AudioPanel
+    browser: SessionBrowser
+    findings: FindingsPanel
+    docks: Docks
+    panes: SessionPanes
+    cursor: PlaybackCursor
+    following: PanesFollowing
+    validation: Validation
+    browsing: CorpusBrowsing
+    playback_menu: PlaybackMenu
+    listening: ListeningKit
+    markers: MarkersController
+    exports: ExportMenu
+    appearance: Appearance
+    find: FindController
+    corpus_search: CorpusSearch
+    replace: ReplaceController
+    team: TeamSwitch
+    compare: CompareController
+    flags: FlagsController
+    praat_elan: PraatElan
+    preferences: Preferences = field(init=False)
+
+    @property
+    def editor(self) -> TranscriptionEditor:
+        return self.navigator.editor
+
+
+_COMPOSED: weakref.WeakKeyDictionary[MainWindow, Annotator] = weakref.WeakKeyDictionary()
+
+
+def parts_of(window: MainWindow) -> Annotator:
+    """The parts build_annotator composed around WINDOW, for code that holds only the window (the smoke test,
+    the tests that drive a window)."""
+    return _COMPOSED[window]
+
+
 def build_window(settings: AppSettings | None = None) -> MainWindow:
+    """The composed window (build_annotator), for callers that need the widget only."""
+    return build_annotator(settings).window
+
+
+def build_annotator(settings: AppSettings | None = None) -> Annotator:
     """The composition root: the settings, the document controller, playback, navigation, every panel
     and controller, connected, every action bound to its handler, in the shell; its layout restored."""
     settings = settings if settings is not None else AppSettings()
@@ -74,53 +152,70 @@ def build_window(settings: AppSettings | None = None) -> MainWindow:
     actions, menus = window.install_menus(controller.undo_stack)
     playback = Playback(window)
     navigator = Navigator(window, controller, settings, actions, playback)
-    workspace = Workspace(window, navigator, controller, playback, settings)
-    markers = MarkersController(window, navigator, controller, workspace.timeline, workspace.browser)
-    exports = ExportMenu(window, controller, lambda: workspace.corpus, menus.file, actions.close)
-    window.controller, window.navigator, window.playback = controller, navigator, playback
-    window.workspace, window.markers, window.exports = workspace, markers, exports
-    window.recovery = recovery
-    window.appearance = Appearance(settings, menus.view, navigator.table, navigator.editor)
-    find = FindController(window, navigator, controller)
-    window.search = SimpleNamespace(find=find, corpus=CorpusSearch(window, navigator, workspace, find),
-                                    replace=ReplaceController(window, navigator, controller, workspace, find))
-    window.team = TeamSwitch(controller, actions.team_mode, lambda: workspace.corpus)
-    window.compare = CompareController(window, navigator, controller, beside=workspace.timeline_dock)
-    add_compare_entry(workspace.browser, lambda file, index: workspace.open_session(file, index)
-                      and window.compare.show_compare())
-    window.may_close = controller.may_close
+    window.set_close_guard(controller.may_close)
     window.closing.connect(recovery.release)
     window.closing.connect(stop_children)  # a validation still running must not keep the quitting process alive
-    # A long session's facts are made on the panes' worker; the journal's reading would make them again meanwhile.
-    workspace.panes.pending_changed.connect(recovery.hold_baseline_reading)
-    workspace.panes.facts_made.connect(lambda _session: recovery.hold_baseline_reading(False))
     window.open_requested.connect(navigator.open_path)
-    navigator.neighbour_session = workspace.neighbour_session
-    window.flags = FlagsController(window, navigator, controller, settings)
-    window.praat_elan = PraatElan(window, controller, navigator, actions.open_in_praat)
-    handlers = SimpleNamespace(window=window, controller=controller, navigator=navigator, editor=navigator.editor,
-                               playback=playback, workspace=workspace, markers=markers, exports=exports,
-                               timeline=workspace.timeline, team=window.team, appearance=window.appearance,
-                               search=window.search, compare=window.compare, flags=window.flags)
-    window.preferences = Preferences(window, settings, SimpleNamespace(
-        actions=actions, menus=menus, navigator=navigator, workspace=workspace, playback=playback, controller=controller,
-        appearance=window.appearance))
-    _show_settings(settings, actions, menus, workspace)
-    bind_actions(actions, handlers)
+
+    detail, concepts, metrics = DetailPanel(window), ConceptsPanel(controller.undo_stack, window), MetricsPanel(window)
+    timeline, waveform = TimelineView(window), WaveformView(window)
+    audio_panel, browser, findings = AudioPanel(waveform, window), SessionBrowser(window), FindingsPanel(window)
+    for widget, name in ((timeline, "timeline"), (waveform, "waveform"), (browser, "session_browser"),
+                         (findings, "findings")):
+        widget.setObjectName(name)
+    docks = arrange_docks(window, DockedViews(detail, concepts, metrics, timeline, audio_panel, browser, findings))
+    panes = SessionPanes(controller, metrics, timeline, lambda: _turn_index(navigator.current_turn()))
+    cursor = PlaybackCursor(window, playback, audio_panel, timeline)
+    following = PanesFollowing(window, navigator, controller, playback, detail, concepts, metrics, timeline, panes,
+                               cursor, docks)
+    controller.opener.audio_indexed.connect(playback.use_resolver)
+    validation = Validation(window, navigator, controller, findings, docks, following.show_element)
+    browsing = CorpusBrowsing(window, navigator, controller, browser, settings,
+                              lambda: docks.bring_forward(docks.sessions))
+    playback_menu = PlaybackMenu(playback, settings, audio_panel, navigator.current_turn)
+    listening = ListeningKit(playback, settings, waveform, navigator.editor, actions, window)
+    corpus = lambda: browsing.folder  # noqa: E731  the corpus open now, read when it is needed
+    markers = MarkersController(window, navigator, controller, timeline, browser)
+    exports = ExportMenu(window, controller, corpus, menus.file, actions.close)
+    find = FindController(window, navigator, controller)
+    compare = CompareController(window, navigator, controller, beside=docks.timeline)
+    add_compare_entry(browser, lambda file, index: browsing.open_session(file, index) and compare.show_compare())
+    # A long session's facts are made on the panes' worker; the journal's reading would make them again meanwhile.
+    panes.pending_changed.connect(recovery.hold_baseline_reading)
+    panes.facts_made.connect(lambda _session: recovery.hold_baseline_reading(False))
+    annotator = Annotator(
+        window, settings, actions, menus, controller, recovery, playback, navigator, detail, concepts, metrics,
+        timeline, waveform, audio_panel, browser, findings, docks, panes, cursor, following, validation, browsing,
+        playback_menu, listening, markers, exports,
+        appearance=Appearance(settings, menus.view, navigator.table, navigator.editor),
+        find=find, corpus_search=CorpusSearch(window, navigator, browsing, find, docks.timeline),
+        replace=ReplaceController(window, navigator, controller, browsing, browser, recovery, find),
+        team=TeamSwitch(controller, actions.team_mode, corpus),
+        compare=compare, flags=FlagsController(window, navigator, controller, settings, playback),
+        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat))
+    annotator.preferences = Preferences(window, settings, annotator)
+    _COMPOSED[window] = annotator
+    _show_settings(settings, actions, menus, playback_menu)
+    bind_actions(actions, annotator)
     RestoredDraft(recovery, navigator)  # after every other view's document_opened: the log is shown by then
-    window.preferences.start()  # the user's own keys, and the text fields let them through
+    annotator.preferences.start()  # the user's own keys, and the text fields let them through
     navigator.show_document(None)
-    if window.preferences.keys.ignored:
-        window.show_status(window.preferences.keys.ignored_text())  # once, at start
+    if annotator.preferences.keys.ignored:
+        window.show_status(annotator.preferences.keys.ignored_text())  # once, at start
     window.restore_layout()
-    return window
+    return annotator
 
 
-def _show_settings(settings: AppSettings, actions: Actions, menus: Menus, workspace: Workspace) -> None:
+def _turn_index(turn: Turn | None) -> int | None:
+    """The turn selected, which the timeline opens on (selected before the session is shown)."""
+    return None if turn is None else turn.index
+
+
+def _show_settings(settings: AppSettings, actions: Actions, menus: Menus, playback_menu: PlaybackMenu) -> None:
     """Check the menus' settings as stored; the speed choices follow the Playback > Speed group."""
     for action in menus.speeds.actions():
         action.setChecked(abs(action.data() - settings.speed) < 1e-9)
-    menus.speeds.triggered.connect(lambda action: workspace.set_speed(float(action.data())))
+    menus.speeds.triggered.connect(lambda action: playback_menu.set_speed(float(action.data())))
     actions.auto_play.setChecked(settings.auto_play)
     actions.loop.setChecked(settings.loop)
     actions.spectrogram.setChecked(settings.show_spectrogram)
@@ -138,33 +233,33 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     app = make_application()
     settings = AppSettings()
     settings.annotator_for_this_run = annotator
-    window = build_window(settings)
-    window.show()
+    annotator = build_annotator(settings)
+    annotator.window.show()
     target = Path(path) if path is not None else sample_session()
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
-        QTimer.singleShot(200, lambda: _end_smoke_test(window, target))
+        QTimer.singleShot(200, lambda: _end_smoke_test(annotator, target))
     if target is not None:
-        window.navigator.open_path(target)
+        annotator.navigator.open_path(target)
     status = app.exec()
-    window.playback.close()
+    annotator.playback.close()
     return status
 
 
-def _end_smoke_test(window: MainWindow, target: Path | None) -> None:
+def _end_smoke_test(annotator: Annotator, target: Path | None) -> None:
     """Say what opened and close, dismissing an error box a broken TARGET raised (without saving);
     while the log is still being read, look again a little later."""
-    if window.controller.opener.busy:
-        QTimer.singleShot(50, lambda: _end_smoke_test(window, target))
+    if annotator.controller.opener.busy:
+        QTimer.singleShot(50, lambda: _end_smoke_test(annotator, target))
         return
     dialog = QApplication.activeModalWidget()
     if dialog is not None:
         dialog.close()
-    document = window.controller.document
+    document = annotator.controller.document
     opened = document is not None and target is not None and document.path.resolve() == _log_in(target)
     turns = sum(len(s.turns) for s in document.sessions) if document else 0
     print(f"smoke test: opened={opened} turns={turns} path={target}", flush=True)
-    window.controller.undo_stack.setClean()
-    window.close()
+    annotator.controller.undo_stack.setClean()
+    annotator.window.close()
 
 
 def _log_in(target: Path) -> Path:

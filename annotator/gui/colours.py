@@ -9,9 +9,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QGuiApplication, QIcon, QPainter, QPixmap
 
 from annotator.analysis.doubt import doubt_step
+from annotator.analysis.validation import Severity
 from annotator.gui.theme import DOUBT_COLOURS, theme_colour
 
 ICON_SIZE = 12
+SEVERITY_COLOURS = {severity: f"severity_{severity.name.lower()}" for severity in Severity}  # theme table names
 _dots: dict[tuple[str, int], QIcon] = {}
 
 
@@ -51,3 +53,8 @@ def doubt_ramp() -> tuple[QColor, ...]:
 def doubt_colour(score: float) -> QColor:
     """The ramp's colour for a doubt score in [0, 1]."""
     return theme_colour(DOUBT_COLOURS[doubt_step(score)])
+
+
+def severity_icon(severity: Severity) -> QIcon:
+    """A filled dot in the severity's colour."""
+    return dot_icon(theme_colour(SEVERITY_COLOURS[severity]), 10)

@@ -11,7 +11,7 @@ never shortcuts (is_typing_key: the keyboard dialog refuses them).
 
 The other pieces ask this module: the text fields which window keys they let through (hand_to_window),
 the keyboard dialog which keys may be bound (typing_key_reason); the keys typed during a load are handed
-to the focused widget once it is shown (gui/typing_during_load.py), and so pass through this rule.
+to the focused widget once it is shown (gui/opening/typing_during_load.py), and so pass through this rule.
 
 When one of the window's dialogs or message boxes closes, the window is made active again: without a
 window manager that does it (a bare X server, the offscreen platform, some tiling set-ups) nothing would
@@ -39,7 +39,7 @@ from PySide6.QtWidgets import (
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 if TYPE_CHECKING:
-    from annotator.gui.navigation import Navigator
+    from annotator.gui.annotating.navigation import Navigator
 
 TAKES_TYPING = "takes_typing"  # a widget property: the widget (an editable table) wants typed characters itself
 SHORTCUT_MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier

@@ -2,15 +2,14 @@
 the title, the status bar, drag and drop, and the layout kept between runs.
 
 The shell knows none of the parts it holds: gui/app.py composes them (the document controller,
-navigation, the panels, playback) and connects them; the parts are kept here, by name, for the
-code and tests that drive the composed window.
+navigation, the panels, playback), connects them and keeps them (Annotator); the shell is given the
+actions it lists, the widgets it lays out and what to ask before closing.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtGui import QUndoStack
@@ -19,20 +18,15 @@ from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QVBoxLayout, 
 from annotator.file_name_text import name_from_text
 from annotator.gui.about import APP_NAME, show_about
 from annotator.gui.actions import Actions, Menus, build_actions, build_menus
+from annotator.gui.appearance.window_geometry import (
+    KeptOnScreen,
+    fit_on_screen,
+    restore_layout,
+    save_layout,
+    size_for_first_start,
+)
 from annotator.gui.help_links import add_help_links
 from annotator.gui.settings import AppSettings
-from annotator.gui.window_geometry import KeptOnScreen, fit_on_screen, restore_layout, save_layout, size_for_first_start
-
-if TYPE_CHECKING:  # the parts gui/app.py puts in the window; the shell itself never calls them
-    from annotator.gui.document_controller import DocumentController
-    from annotator.gui.export_menu import ExportMenu
-    from annotator.gui.markers_controller import MarkersController
-    from annotator.gui.navigation import Navigator
-    from annotator.gui.playback import Playback
-    from annotator.gui.preferences.controller import Preferences
-    from annotator.gui.recovery import RecoveryWatcher
-    from annotator.gui.team_switch import TeamSwitch
-    from annotator.gui.workspace import Workspace
 
 STATUS_SECONDS = 8
 Area = Qt.DockWidgetArea
@@ -42,21 +36,11 @@ class MainWindow(QMainWindow):
     open_requested = Signal(object)  # Path: dropped on the window or chosen in File > Open Recent
     closing = Signal()  # the window accepted to close: release what it holds
 
-    controller: DocumentController
-    navigator: Navigator
-    playback: Playback
-    workspace: Workspace
-    markers: MarkersController
-    exports: ExportMenu
-    recovery: RecoveryWatcher
-    team: TeamSwitch
-    preferences: Preferences
-
     def __init__(self, settings: AppSettings, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("main_window")
         self.settings = settings
-        self.may_close: Callable[[], bool] = lambda: True  # asked before closing (unsaved work)
+        self._may_close: Callable[[], bool] = lambda: True  # asked before closing (unsaved work)
         self.on_demand_docks: list[QDockWidget] = []  # shown when they have something to show
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("table_editor_splitter")
@@ -160,8 +144,12 @@ class MainWindow(QMainWindow):
         super().showEvent(event)
         QTimer.singleShot(0, self, lambda: fit_on_screen(self))  # once the window system has framed the window
 
+    def set_close_guard(self, may_close: Callable[[], bool]) -> None:
+        """MAY_CLOSE is asked before the window closes (unsaved work): False keeps it open."""
+        self._may_close = may_close
+
     def closeEvent(self, event) -> None:
-        if not self.may_close():
+        if not self._may_close():
             event.ignore()
             return
         self.closing.emit()

@@ -98,7 +98,7 @@ THEME_COLOURS: dict[str, ColourPair] = {
     "tick_marker": ColourPair("#8e44ad", "#d09af0", "a marker's tick", MARK, ("base", "lane_stripe")),
     "playback_cursor": ColourPair("#d62728", "#ff5c5c", "the playback position", MARK, ("base",)),
     "waveform": ColourPair("#3f6fa8", "#7fb0ea", "the waveform's trace", MARK, ("base",)),
-    # the find bar's hits in the turn table (gui/find_controller.py), under the row's own text
+    # the find bar's hits in the turn table (gui/search/find_controller.py), under the row's own text
     "search_hit_background": ColourPair("#fff0a0", "#5a4f00", "a turn-table cell holding a hit of the find bar", FILL,
                                         ("text",)),
     "search_current_hit_background": ColourPair("#ffc266", "#8a4a00", "the cell of the hit the find bar is on", FILL,
@@ -108,11 +108,11 @@ THEME_COLOURS: dict[str, ColourPair] = {
                                        "annotator did not write there", FILL, ("text",)),
     "compare_disagreement": ColourPair("#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators "
                                        "disagree", FILL, ("text",)),
-    # the turn table's Flags column (gui/flag_icons.py)
+    # the turn table's Flags column (gui/annotating/flag_icons.py)
     "flag_mark": ColourPair("#c0392b", "#ff8a7a", "the pennant of a flagged turn", MARK, ("base", "untranscribed_background")),
     "comment_mark": ColourPair("#2c6fb7", "#8cc1ff", "the bubble of a turn with a comment", MARK,
                                ("base", "untranscribed_background")),
-    # the listening kit's voice-activity strip under the waveform (gui/views/voice_activity_strip.py)
+    # the listening kit's voice-activity strip under the waveform (gui/listening/voice_activity_strip.py)
     "voice_activity": ColourPair("#2e7d32", "#81c784", "speech found by the voice-activity detector", MARK, ("base",)),
 }
 

@@ -44,8 +44,8 @@ from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, Qt, QTime
 
 _TEMP = isolated_offscreen("bench-browser-")
 
-from annotator.gui.app import build_window, make_application  # noqa: E402
-from annotator.gui.models.session_list import Column  # noqa: E402
+from annotator.gui.app import build_window, make_application, parts_of  # noqa: E402
+from annotator.gui.corpus.session_list import Column  # noqa: E402
 
 CORPUS_VERSION = 1  # bump when the corpus changes, so that a stale cached one is not used
 SESSION_NUMBER = re.compile(rb'(<GC_SESSION id="129\.10\.2\.200:1010:)(\d+)(")')
@@ -239,7 +239,7 @@ def main() -> None:
     window.resize(1280, 720)
     window.show()
     app.processEvents()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     table = browser.table
     loop = QEventLoop()
     first = Painted(table.viewport(), lambda: browser.proxy.rowCount() > 0, loop)
@@ -249,14 +249,14 @@ def main() -> None:
     browser.progress_bar.valueChanged.connect(lambda value: loop.quit() if value >= half_way else None)
     ticks = Ticks()
     stacks = StallStacks(ticks) if args.stacks else None
-    log_painted = PaintedAt(window.navigator.table.viewport(), lambda: window.controller.document is not None)
+    log_painted = PaintedAt(parts_of(window).navigator.table.viewport(), lambda: parts_of(window).controller.document is not None)
 
     # The ticks run from before open_path: it shows the first log (its hand-over's passes and first paint run in
     # its event loop) beside the scan starting, and that is the opening the stall counts.
     ticks.start()
     start = time.perf_counter()
     clock_start = start - ticks.clock.elapsed() / 1000  # perf_counter when the ticks' clock read 0
-    window.navigator.open_path(folder)  # announces the corpus (the scan starts), then opens its first log
+    parts_of(window).navigator.open_path(folder)  # announces the corpus (the scan starts), then opens its first log
     opened_s = time.perf_counter() - start
     run_until(loop, lambda: first.at is not None)
     first_s = first.at - start
@@ -294,7 +294,7 @@ def main() -> None:
           f"{'PASS' if filling_part <= STALL_TARGET_MS else 'MISS'} ({filling_spent})", flush=True)
     if stacks is not None:
         stacks.report()
-    window.controller.undo_stack.setClean()
+    parts_of(window).controller.undo_stack.setClean()
     window.close()
 
 

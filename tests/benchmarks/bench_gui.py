@@ -43,7 +43,7 @@ from window_waits import wait_for_journal_baseline, wait_for_panes, wait_for_val
 QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(_ALSA / "settings"))
 
-from annotator.gui.app import build_window, make_application  # noqa: E402
+from annotator.gui.app import build_window, make_application, parts_of  # noqa: E402
 
 STALL_TICK_MS = 10
 SHAPES = {"many": False, "one": True}  # name: big_log's one_session
@@ -182,13 +182,13 @@ def first_paint(app: QApplication, window, path: Path,
     timeline; the validation's findings; the recovery journal's reading of the file's values), the longest
     stall in ms and the seconds that took."""
     painted = Painted(window.table.viewport())
-    window.controller.undo_stack.setClean()
+    parts_of(window).controller.undo_stack.setClean()
     with GapWatch(STALL_TICK_MS) as watch:
         watch.sampler = StallSampler() if stacks else None
         reported = []  # the opener's last progress report comes just before the hand-over
-        window.controller.opener.progressed.connect(lambda *_report: reported.append(watch.now()))
+        parts_of(window).controller.opener.progressed.connect(lambda *_report: reported.append(watch.now()))
         start = time.perf_counter()
-        assert window.navigator.open_path(path)
+        assert parts_of(window).navigator.open_path(path)
         painted.seen = False
         window.table.viewport().update()
         while not painted.seen:
@@ -247,7 +247,7 @@ def main() -> None:
         paint_s, reading_ms, showing_ms, after_ms, after_s = first_paint(app, window, path, args.stacks)
         stall_ms = max(reading_ms, showing_ms, after_ms)
         ratio = paint_s / parse_s
-        document = window.controller.document
+        document = parts_of(window).controller.document
         turns = sum(len(session.turns) for session in document.sessions)
         print(f"log ({shape}): {path} ({path.stat().st_size / 1e6:.1f} MB, {len(document.sessions):,} sessions, "
               f"{turns:,} turns)")
@@ -258,21 +258,21 @@ def main() -> None:
               f"in the background, {showing_ms:.0f} ms from its hand-over to the paint (the views on the GUI thread), "
               f"{after_ms:.0f} ms over the {after_s:.1f} s after the paint until the background work was in "
               f"(a long session's facts, metrics and timeline; the validation; the recovery journal's reading of the file)")
-        window.navigator.open_path(REPO / "sample_logs" / "travel-20261121-002" / "travel-20261121-002-hublog.xml")
+        parts_of(window).navigator.open_path(REPO / "sample_logs" / "travel-20261121-002" / "travel-20261121-002-hublog.xml")
         del document
         gc.collect()
     if args.no_audio:
         wait_for_validation(app, window)
         return
-    window.workspace.findings.set_findings([])  # the deferred validation ran in first_paint's event loop
+    parts_of(window).findings.set_findings([])  # the deferred validation ran in first_paint's event loop
     idle = longest_gap(app, 3.0)
     sample = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
-    window.controller.undo_stack.setClean()
-    window.navigator.open_path(sample)  # a session with real audio
+    parts_of(window).controller.undo_stack.setClean()
+    parts_of(window).navigator.open_path(sample)  # a session with real audio
     gc.collect()  # free the 100 MB log now (its views and document form cycles), not while measuring
     wait_for_validation(app, window)  # opening runs validation in a child process: let it end first
-    window.navigator.select_turn(window.navigator.session.turns[1])
-    playback = window.playback
+    parts_of(window).navigator.select_turn(parts_of(window).navigator.session.turns[1])
+    playback = parts_of(window).playback
     playback.set_loop(True)
     playback.toggle()
     app.processEvents()

@@ -27,20 +27,21 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from window_waits import wait_for_validation  # noqa: E402
 
 from annotator.gui import opening  # noqa: E402
+from annotator.gui.app import parts_of  # noqa: E402
 
 STEPS = [
-    "annotator.gui.document_controller.DocumentController._show_document",
-    "annotator.gui.navigation.Navigator.show_document",
-    "annotator.gui.views.session_bar.SessionBar.set_sessions",
-    "annotator.gui.navigation.Navigator.show_session",
-    "annotator.gui.models.turn_table.TurnTableModel.set_session",
-    "annotator.gui.navigation.Navigator.select_row",
-    "annotator.gui.workspace.Workspace._show_session",
-    "annotator.gui.workspace.Workspace._show_turn",
-    "annotator.gui.playback.Playback.show_turn",
-    "annotator.gui.views.detail_panel.DetailPanel.show_turn",
-    "annotator.gui.recovery.RecoveryWatcher._opened",
-    "annotator.gui.workspace.Workspace._document_opened",
+    "annotator.gui.opening.document_controller.DocumentController._show_document",
+    "annotator.gui.annotating.navigation.Navigator.show_document",
+    "annotator.gui.annotating.session_bar.SessionBar.set_sessions",
+    "annotator.gui.annotating.navigation.Navigator.show_session",
+    "annotator.gui.annotating.turn_table.TurnTableModel.set_session",
+    "annotator.gui.annotating.navigation.Navigator.select_row",
+    "annotator.gui.panes.following.PanesFollowing._show_session",
+    "annotator.gui.panes.following.PanesFollowing._show_turn",
+    "annotator.gui.listening.playback.Playback.show_turn",
+    "annotator.gui.panes.detail_panel.DetailPanel.show_turn",
+    "annotator.gui.recovery.watcher.RecoveryWatcher._opened",
+    "annotator.gui.panes.validation.Validation._document_opened",
 ]
 TIMED_EVENTS = {QEvent.Type.Paint, QEvent.Type.UpdateRequest, QEvent.Type.LayoutRequest, QEvent.Type.Timer,
                 QEvent.Type.MetaCall}
@@ -110,7 +111,7 @@ def main() -> None:
     opening.LogOpener.load = load_then_measure
     painted = bench_gui.Painted(window.table.viewport())
     with bench_gui.GapWatch(bench_gui.STALL_TICK_MS) as watch:
-        window.navigator.open_path(path)
+        parts_of(window).navigator.open_path(path)
         returned = time.perf_counter()
         painted.seen = False
         window.table.viewport().update()

@@ -45,7 +45,7 @@ from annotator.analysis.search import Query  # noqa: E402
 from annotator.corpus.paths import expand_log_paths  # noqa: E402
 from annotator.corpus_index.location import corpus_root, index_file  # noqa: E402
 from annotator.corpus_index.pattern_search import search_logs  # noqa: E402
-from annotator.gui.views.session_browser import SessionBrowser  # noqa: E402
+from annotator.gui.corpus.session_browser import SessionBrowser  # noqa: E402
 
 
 def browser_fill(folder: Path, files: int) -> tuple[float, float]:

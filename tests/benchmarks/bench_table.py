@@ -36,7 +36,7 @@ from window_waits import wait_for_panes, wait_for_validation  # noqa: E402
 
 isolated_offscreen("bench-table-")
 
-from annotator.gui.app import build_window, make_application  # noqa: E402
+from annotator.gui.app import build_window, make_application, parts_of  # noqa: E402
 
 TARGET_MS = 16.0
 
@@ -103,7 +103,7 @@ def main() -> None:
     window.resize(1366, 768)
     window.show()
     app.processEvents()
-    navigator, table = window.navigator, window.table
+    navigator, table = parts_of(window).navigator, window.table
     start = time.perf_counter()
     assert navigator.open_path(path)
     while navigator.session is None:
@@ -133,11 +133,11 @@ def main() -> None:
         jumps.append(timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)))
     report("jump to last", jumps)
 
-    window.playback.set_loop(False)
+    parts_of(window).playback.set_loop(False)
     commits = []
     navigator.commit_and_next()  # to the first turn to transcribe
     settle(app, window)
-    editor = window.navigator.editor.text
+    editor = parts_of(window).navigator.editor.text
     for number in range(args.repeat):
         editor.setFocus()
         QTest.keyClicks(editor, f"to boston {number}")
@@ -146,9 +146,9 @@ def main() -> None:
         commits.append(timed(app, window, lambda: QTest.keyClick(editor, Qt.Key.Key_Return,
                                                                   Qt.KeyboardModifier.ControlModifier)))
         assert before.transcription == f"to boston {number}" and navigator.current_turn() is not before
-    window.playback.stop()
+    parts_of(window).playback.stop()
     report("Ctrl+Enter", commits)
-    window.controller.undo_stack.setClean()
+    parts_of(window).controller.undo_stack.setClean()
     window.close()
 
 

@@ -140,7 +140,7 @@ def main() -> None:
 
     from PySide6.QtWidgets import QApplication
 
-    from annotator.gui.views.timeline import TimelineView
+    from annotator.gui.timeline.view import TimelineView
     from annotator.log.document import LogDocument
 
     path = one_session_log(args.operations)

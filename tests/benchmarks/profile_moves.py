@@ -29,6 +29,8 @@ from PySide6.QtTest import QTest  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from window_waits import events_until, wait_for_panes, wait_for_validation  # noqa: E402
 
+from annotator.gui.app import parts_of  # noqa: E402
+
 isolated_offscreen("profile-moves-")
 
 
@@ -91,7 +93,7 @@ def main() -> None:
     window.resize(1366, 768)
     window.show()
     app.processEvents()
-    navigator, table = window.navigator, window.table
+    navigator, table = parts_of(window).navigator, window.table
     assert navigator.open_path(cached_long_session(args.turns))
     events_until(app, lambda: navigator.session is not None)
     wait_for_panes(app, window)
@@ -100,7 +102,7 @@ def main() -> None:
     table.setFocus()
     settle(app, window)
     if args.move == "enter":
-        window.playback.set_loop(False)
+        parts_of(window).playback.set_loop(False)
         navigator.commit_and_next()
         settle(app, window)
 
@@ -113,7 +115,7 @@ def main() -> None:
             key = Qt.Key.Key_End if number % 2 == 0 else Qt.Key.Key_Home
             QTest.keyClick(table, key, Qt.KeyboardModifier.ControlModifier)
         else:
-            editor = window.navigator.editor.text
+            editor = parts_of(window).navigator.editor.text
             editor.setFocus()
             QTest.keyClicks(editor, f"to boston {number}")
             settle(app, window)
@@ -124,7 +126,7 @@ def main() -> None:
     for number in range(3):
         move(number)  # warm caches
     app.reset()
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     scrolled = 0
     for number in range(args.repeat):
         before = timeline.x_range()
@@ -158,7 +160,7 @@ def main() -> None:
         for (receiver, kind), cost in ranked:
             count = app.counts[receiver, kind] / args.repeat
             print(f"  {cost * 1000 / args.repeat:6.2f} ms  {count:5.1f}x  {receiver} {kind}")
-    window.controller.undo_stack.setClean()
+    parts_of(window).controller.undo_stack.setClean()
     window.close()
 
 

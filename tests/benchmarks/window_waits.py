@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
+
 
 def events_until(app: QApplication, done: Callable[[], bool]) -> None:
     """Run the window's events until DONE()."""
@@ -18,15 +20,15 @@ def events_until(app: QApplication, done: Callable[[], bool]) -> None:
 
 
 def wait_for_validation(app: QApplication, window) -> None:
-    workspace = window.workspace
-    events_until(app, lambda: workspace._validation_start is None)  # it starts once the opened log painted
-    events_until(app, lambda: workspace._validation is None or not workspace._validation.is_running)
+    validation = parts_of(window).validation
+    events_until(app, lambda: validation._validation_start is None)  # it starts once the opened log painted
+    events_until(app, lambda: validation._validation is None or not validation._validation.is_running)
 
 
 def wait_for_panes(app: QApplication, window) -> None:
-    events_until(app, lambda: not window.workspace.panes.computing)
+    events_until(app, lambda: not parts_of(window).panes.computing)
 
 
 def wait_for_journal_baseline(app: QApplication, window) -> None:
     """The recovery journal's reading of the file's values, in slices on the GUI thread after an open."""
-    events_until(app, lambda: window.recovery.journal is None or window.recovery.journal.baseline.ready)
+    events_until(app, lambda: parts_of(window).recovery.journal is None or parts_of(window).recovery.journal.baseline.ready)

@@ -22,8 +22,9 @@ import shiboken6
 from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
 
-from annotator.gui.collector import GuiThreadCollector
+from annotator.gui.app import parts_of
 from annotator.gui.main_window import MainWindow
+from annotator.gui.runtime.collector import GuiThreadCollector
 from annotator.gui.settings import AppSettings
 from annotator.gui.theme import applied_theme, apply_theme
 
@@ -60,7 +61,7 @@ def fail_on_unhandled_exceptions(qapp, request):
     destructor or finaliser, or logged as a bug by a background task. Windows the test left for
     deferred deletion are destroyed here, while still watching: destruction runs slots too
     (an undo stack announces cleanChanged as it dies). Cycles are collected on the GUI thread only,
-    as in the application (gui/collector.py), and what the test left is collected here too."""
+    as in the application (gui/runtime/collector.py), and what the test left is collected here too."""
     collector = GuiThreadCollector(qapp)
     caught: list[str] = []
     saved = sys.excepthook, threading.excepthook, sys.unraisablehook
@@ -134,17 +135,17 @@ def _windows(qtbot, build: Callable[[], MainWindow]):
         qtbot.waitExposed(window)
         qtbot.waitUntil(window.isActiveWindow)
         if path is not None:
-            assert window.navigator.open_path(path)
+            assert parts_of(window).navigator.open_path(path)
         return window
 
     yield make
     for window in windows:
         if not shiboken6.isValid(window):
             continue  # the test destroyed it
-        window.controller.pending_edit_flushers.clear()
-        window.controller.typing_sources.clear()
-        window.controller.undo_stack.setClean()
-        window.playback.close()
+        parts_of(window).controller.pending_edit_flushers.clear()
+        parts_of(window).controller.typing_sources.clear()
+        parts_of(window).controller.undo_stack.setClean()
+        parts_of(window).playback.close()
         window.close()
         window.deleteLater()
 
@@ -152,8 +153,8 @@ def _windows(qtbot, build: Callable[[], MainWindow]):
 def close_window(window: MainWindow) -> None:
     """Close WINDOW now, as the annotator would, without the question about a test's unsaved edits
     (closing saves its layout: a test reopens a window to see what was kept)."""
-    window.controller.undo_stack.setClean()
-    window.playback.close()
+    parts_of(window).controller.undo_stack.setClean()
+    parts_of(window).playback.close()
     window.close()
 
 
@@ -187,14 +188,14 @@ def type_text(qtbot, window: QWidget, text: str) -> None:
 
 def current_summary(browser):
     """The SessionSummary of the session browser's current row, or None: what the annotator sees selected."""
-    from annotator.gui.models.roles import SUMMARY_ROLE
+    from annotator.gui.widgets.roles import SUMMARY_ROLE
 
     return browser.table.currentIndex().data(SUMMARY_ROLE)
 
 
 def metric_text(panel, name: str) -> str:
     """The value the Session metrics panel shows for metric NAME, as shown."""
-    from annotator.gui.views.metrics_panel import label
+    from annotator.gui.panes.metrics_panel import label
 
     return panel.findItems(label(name), Qt.MatchFlag.MatchExactly)[0].text(1)
 

@@ -17,9 +17,10 @@ from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QTabBar, QWidget
 
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column as SessionColumn
 from annotator.gui.main_window import MainWindow
-from annotator.gui.models.session_list import Column as SessionColumn
-from annotator.gui.models.turn_table import Column
 from tests.gui.conftest import close_window, current_summary
 
 SMALLEST_SCREEN = QSize(1280, 720)
@@ -79,7 +80,7 @@ def assert_dock_tabs_readable(window: MainWindow) -> None:
 
 
 def assert_turns_lane_shown(window: MainWindow) -> None:
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     plot = timeline.plot
     top = plot.mapFromScene(timeline.scene_point(0.0, -0.5)).y()
     bottom = plot.mapFromScene(timeline.scene_point(0.0, 0.5)).y()
@@ -98,7 +99,7 @@ def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, m
     qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
     assert_on_screen(window)
     assert window.frameGeometry().width() >= available().width() * 0.8, "most of a small screen is used"
-    assert not window.workspace.sessions_dock.isVisible(), "a single log has no Sessions dock"
+    assert not parts_of(window).docks.sessions.isVisible(), "a single log has no Sessions dock"
     assert_turn_table_readable(window)
     assert_dock_tabs_readable(window)
     assert_turns_lane_shown(window)
@@ -110,9 +111,9 @@ def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readabl
                                                                                   latin1_log: Path):
     window = make_window(latin1_log)
     qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
-    session = window.navigator.session
+    session = parts_of(window).navigator.session
     longest = max((t for t in session.turns if t.speaker == "user"), key=lambda t: len(t.facts().hypothesis_data))
-    window.navigator.select_row(longest.index, focus_editor=True)
+    parts_of(window).navigator.select_row(longest.index, focus_editor=True)
     qtbot.waitUntil(lambda: window.editor.nbest.isVisible(), timeout=2000)
     QApplication.processEvents()
     pane = window.editor.nbest
@@ -168,9 +169,9 @@ def open_corpus_with_markers(qtbot, make_window, corpus: Path) -> tuple[MainWind
     """The window on a corpus with a long-named log, the shipped KPIs loaded and that log opened."""
     target = long_named_corpus(corpus)
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(corpus)
+        assert parts_of(window).navigator.open_path(corpus)
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
         window.actions.load_kpis.trigger()
     browser.session_activated.emit(target, 0)
@@ -179,22 +180,22 @@ def open_corpus_with_markers(qtbot, make_window, corpus: Path) -> tuple[MainWind
 
 def test_a_corpus_with_markers_and_findings_keeps_the_window_on_the_screen(qtbot, make_window, corpus: Path):
     window, _ = open_corpus_with_markers(qtbot, make_window, corpus)
-    findings = window.workspace.findings
+    findings = parts_of(window).findings
     qtbot.waitUntil(lambda: bool(findings.findings), timeout=20000)
-    window.workspace.findings_dock.raise_()
+    parts_of(window).docks.findings.raise_()
     qtbot.wait(50)
     assert_on_screen(window)
     assert_turn_table_readable(window)
     assert_turns_lane_shown(window)
     if wide_screen():
-        sessions, details = window.workspace.sessions_dock, window.workspace.details_dock
+        sessions, details = parts_of(window).docks.sessions, parts_of(window).docks.details
         assert not sessions.visibleRegion().isEmpty(), "a wide screen shows the Sessions dock beside the findings"
         assert details not in window.tabifiedDockWidgets(sessions)
     close_window(window)
 
 
 def dock_shown(window: MainWindow, name: str) -> QDockWidget:
-    dock = getattr(window.workspace, name)
+    dock = getattr(parts_of(window), name)
     dock.raise_()
     assert dock.isVisible() and not dock.visibleRegion().isEmpty()
     return dock
@@ -202,7 +203,7 @@ def dock_shown(window: MainWindow, name: str) -> QDockWidget:
 
 def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_readable(qtbot, make_window, corpus: Path):
     window, _ = open_corpus_with_markers(qtbot, make_window, corpus)
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     dock_shown(window, "sessions_dock")
     table = browser.table
     qtbot.waitUntil(lambda: getattr(current_summary(browser), "session_id", None) == "travel:20261121:004")
@@ -234,9 +235,9 @@ def test_the_sessions_dock_keeps_its_filter_box_and_counts_readable(qtbot, make_
     keyword button and the whole count of a filtered corpus with an unreadable log are still shown."""
     (corpus / "unreadable-hublog.xml").write_text('<?xml version="1.0"?>\n<GC_LOG>\n')
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(corpus)
+        assert parts_of(window).navigator.open_path(corpus)
     dock_shown(window, "sessions_dock")
     browser.filter_edit.setText("untranscribed")
     qtbot.wait(50)

@@ -19,8 +19,9 @@ from PySide6.QtGui import Qt, QTextDocument
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QWidget
 from pytestqt.exceptions import TimeoutError
 
+from annotator.gui.app import parts_of
+from annotator.gui.appearance.zoom import rows_kept
 from annotator.gui.main_window import MainWindow
-from annotator.gui.zoom import rows_kept
 from tests.gui.compare_helpers import make_team_log
 from tests.gui.conftest import close_window
 
@@ -111,13 +112,13 @@ def set_docks(window: MainWindow, which: str) -> None:
 
 def set_state(qtbot, window: MainWindow, docks: str, compare: bool, zoom: int, nbest: str, concepts: bool) -> None:
     set_docks(window, docks)
-    if compare and not window.compare.dock.isVisible():
-        assert window.compare.show_compare()
+    if compare and not parts_of(window).compare.dock.isVisible():
+        assert parts_of(window).compare.show_compare()
     elif not compare:
-        window.compare.dock.hide()
-    window.appearance.zoom.set_zoom(zoom)
-    turn = next(t for t in window.navigator.session.turns if t.id == NBEST[nbest])
-    window.navigator.select_row(turn.index)
+        parts_of(window).compare.dock.hide()
+    parts_of(window).appearance.zoom.set_zoom(zoom)
+    turn = next(t for t in parts_of(window).navigator.session.turns if t.id == NBEST[nbest])
+    parts_of(window).navigator.select_row(turn.index)
     if concepts:
         window.actions.edit_concepts.trigger()
     try:  # a pane's least size may grow the window past the screen for a moment: it is fitted back at once
@@ -146,7 +147,7 @@ def walk(qtbot, make_window, folder: Path, states) -> None:
             broken += [f"{name}: {cut}" for cut in cut_labels(window)]
         if concepts:
             window.actions.leave_concepts.trigger()
-    window.appearance.zoom.set_zoom(100)
+    parts_of(window).appearance.zoom.set_zoom(100)
     close_window(window)
     assert not broken, "\n".join(broken)
 

@@ -7,6 +7,8 @@ import os
 import threading
 from pathlib import Path
 
+from annotator.gui.app import parts_of
+
 
 def test_audio_found_only_by_name_plays_without_a_walk_of_its_folder_on_the_gui_thread(make_window, raw_log: Path,
                                                                                       monkeypatch):
@@ -19,12 +21,12 @@ def test_audio_found_only_by_name_plays_without_a_walk_of_its_folder_on_the_gui_
 
     monkeypatch.setattr(os, "walk", noted_walk)
     window = make_window(raw_log)
-    turn = window.navigator.current_turn()
+    turn = parts_of(window).navigator.current_turn()
     written = turn.audio_data("input" if turn.speaker == "user" else "output").text
     assert os.path.isabs(written) and not os.path.exists(written), "the log's paths are the recording machine's"
-    assert window.playback.clip is not None and window.playback.clip.path.name == Path(written).name
-    assert window.workspace.waveform.frames == len(window.playback.clip.samples), "the waveform shows it"
+    assert parts_of(window).playback.clip is not None and parts_of(window).playback.clip.path.name == Path(written).name
+    assert parts_of(window).waveform.frames == len(parts_of(window).playback.clip.samples), "the waveform shows it"
     assert walked_on == [False], "the folder was walked once, on a worker: playback and the timeline share the walk"
-    segments = window.workspace.timeline.timeline.audio_lane.bars.payloads
+    segments = parts_of(window).timeline.timeline.audio_lane.bars.payloads
     assert any(segment.path is not None and segment.path.name == Path(written).name for segment in segments), \
         "the timeline found the audio by name too"

@@ -16,8 +16,8 @@ from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index
 from annotator.corpus_index.records import content_hash
 from annotator.corpus_index.search import search_index
-from annotator.gui.models.roles import SUMMARY_ROLE
-from annotator.gui.views.session_browser import SessionBrowser
+from annotator.gui.corpus.session_browser import SessionBrowser
+from annotator.gui.widgets.roles import SUMMARY_ROLE
 from tests.gui.test_session_browser import many_logs, scanned
 from tests.search.planted_logs import plant
 

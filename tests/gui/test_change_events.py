@@ -8,7 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 import annotator.gui
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
 from annotator.log.annotations import set_transcription
 from tests.gui.conftest import focused, press, type_text
 
@@ -18,32 +19,32 @@ TYPED = "from the mile high city"
 
 def _detail_shows(window, text: str) -> bool:
     flags = Qt.MatchFlag.MatchContains | Qt.MatchFlag.MatchRecursive
-    return any(window.workspace.detail.findItems(text, flags, column) for column in range(window.workspace.detail.columnCount()))
+    return any(parts_of(window).detail.findItems(text, flags, column) for column in range(parts_of(window).detail.columnCount()))
 
 
 def test_a_transcription_typed_in_a_table_cell_reaches_every_view(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(3)
+    parts_of(window).navigator.select_row(3)
     window.table.setFocus()
     press(qtbot, window, Key.Key_F2)
     assert focused(window) is window.table.delegate.open_editor
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return)
-    qtbot.waitUntil(lambda: window.navigator.session.turns[3].transcription == TYPED)
+    qtbot.waitUntil(lambda: parts_of(window).navigator.session.turns[3].transcription == TYPED)
     assert window.editor.text.toPlainText() == TYPED
     assert _detail_shows(window, TYPED)
     assert window.session_bar.progress.text().startswith("1 of ")
-    assert window.navigator.model.index(3, Column.TRANSCRIPTION).data() == TYPED
+    assert parts_of(window).navigator.model.index(3, Column.TRANSCRIPTION).data() == TYPED
 
 
 def test_a_change_made_by_the_core_alone_reaches_the_views(main_window, qtbot):
     """What the journal's restore or any Qt-free code changes is shown like an edit made in the window."""
     window = main_window
-    window.navigator.select_row(3)
-    set_transcription(window.navigator.session.turns[3], TYPED)
+    parts_of(window).navigator.select_row(3)
+    set_transcription(parts_of(window).navigator.session.turns[3], TYPED)
     assert window.editor.text.toPlainText() == TYPED and _detail_shows(window, TYPED)
     assert window.session_bar.progress.text().startswith("1 of ")
-    assert window.navigator.model.index(3, Column.TRANSCRIPTION).data() == TYPED
+    assert parts_of(window).navigator.model.index(3, Column.TRANSCRIPTION).data() == TYPED
 
 
 def test_in_the_gui_only_the_document_controller_listens_to_the_document():

@@ -1,4 +1,4 @@
-"""The cycle collector runs on the GUI thread only (gui/collector.py): never on a worker, never in a bulk pass,
+"""The cycle collector runs on the GUI thread only (gui/runtime/collector.py): never on a worker, never in a bulk pass,
 and full collections no more often than their share allows. The GUI tests' fixture installs it as the app does."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ import threading
 import pytest
 from PySide6.QtCore import QCoreApplication
 
-from annotator.gui.collector import FULL_COLLECTION_SHARE, GuiThreadCollector
-from annotator.gui.worker import BackgroundTask
+from annotator.gui.runtime.collector import FULL_COLLECTION_SHARE, GuiThreadCollector
+from annotator.gui.runtime.worker import BackgroundTask
 from annotator.log.gc_pause import gc_paused
 
 

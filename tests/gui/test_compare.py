@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QMessageBox
 
 from annotator.annotation_files.fold import canonical_without_annotations, extract
+from annotator.gui.app import parts_of
 from annotator.log.concepts import reference_concepts
 from annotator.log.document import LogDocument
 from annotator.team.mode import set_team_mode
@@ -27,7 +28,7 @@ Role = Qt.ItemDataRole
 
 def _compare(qtbot, window):
     press(qtbot, window, Key.Key_C, Mod.ControlModifier | Mod.ShiftModifier)
-    return window.compare
+    return parts_of(window).compare
 
 
 def _cell(compare, row: int, column: int) -> str:
@@ -42,13 +43,13 @@ def _row_names(compare) -> list[str]:
 
 def _selected(window) -> tuple[str, str | None]:
     """(the Compare row's first cell, the turn table's selected turn id)."""
-    compare = window.compare
-    turn = window.navigator.current_turn()
+    compare = parts_of(window).compare
+    turn = parts_of(window).navigator.current_turn()
     return _cell(compare, compare.view.current_row(), 0), None if turn is None else turn.id
 
 
 def _turn(window, turn_id: str):
-    return next(turn for turn in window.controller.document.sessions[0].turns if turn.id == turn_id)
+    return next(turn for turn in parts_of(window).controller.document.sessions[0].turns if turn.id == turn_id)
 
 
 def _sidecar(log: Path) -> dict[tuple[str, str], dict[str, str]]:
@@ -91,7 +92,7 @@ def test_compare_shows_each_annotator_side_by_side_with_the_differing_words_high
 def test_f6_goes_to_each_disagreement_in_order_and_selects_its_turn(qtbot, make_window, two):
     window = make_window(two)
     _compare(qtbot, window)
-    window.navigator.select_turn(_turn(window, "1"))  # a system turn: no Compare row
+    parts_of(window).navigator.select_turn(_turn(window, "1"))  # a system turn: no Compare row
     visited = []
     for _ in range(4):
         press(qtbot, window, Key.Key_F6)
@@ -103,10 +104,10 @@ def test_f6_goes_to_each_disagreement_in_order_and_selects_its_turn(qtbot, make_
     assert _selected(window) == ("10", "10")
     press(qtbot, window, Key.Key_F6, Mod.ShiftModifier)
     assert _selected(window) == ("8", "8")
-    window.navigator.select_turn(_turn(window, "5"))  # a system turn between user turns 4 and 6
+    parts_of(window).navigator.select_turn(_turn(window, "5"))  # a system turn between user turns 4 and 6
     press(qtbot, window, Key.Key_F6)
     assert _selected(window) == ("8", "8")
-    window.navigator.select_turn(_turn(window, "5"))
+    parts_of(window).navigator.select_turn(_turn(window, "5"))
     press(qtbot, window, Key.Key_F6, Mod.ShiftModifier)
     assert _selected(window) == ("2", "2")
 
@@ -114,10 +115,10 @@ def test_f6_goes_to_each_disagreement_in_order_and_selects_its_turn(qtbot, make_
 def test_selecting_a_turn_in_the_turn_table_selects_its_compare_row(qtbot, make_window, two):
     window = make_window(two)
     compare = _compare(qtbot, window)
-    window.navigator.select_turn(_turn(window, "6"))
+    parts_of(window).navigator.select_turn(_turn(window, "6"))
     assert _selected(window) == ("6", "6")
     compare.view.row_chosen.emit(3)
-    assert window.navigator.current_turn().id == "8"
+    assert parts_of(window).navigator.current_turn().id == "8"
 
 
 def test_alt_b_takes_bobs_version_and_ctrl_z_restores(qtbot, make_window, two):
@@ -141,7 +142,7 @@ def test_alt_b_takes_bobs_version_and_ctrl_z_restores(qtbot, make_window, two):
     assert turn.transcription is None and reference_concepts(turn.facts()) is None
     press(qtbot, window, Key.Key_F6)
     press(qtbot, window, Key.Key_A, Mod.AltModifier)
-    assert window.controller.document.sessions[0].task_completion == "1"
+    assert parts_of(window).controller.document.sessions[0].task_completion == "1"
     press(qtbot, window, Key.Key_D, Mod.AltModifier)
     assert window.statusBar().currentMessage() == "There is no annotator D: 2 are compared"
 
@@ -151,12 +152,12 @@ def test_save_adjudication_writes_the_log_and_its_sidecar_and_never_the_annotato
     human_files = {path: path.read_bytes() for path in folder.glob("*-human-*.xml")}
     original = two.read_bytes()
     window = make_window(two)
-    window.controller.settings.annotator_for_this_run = "judge"
+    parts_of(window).controller.settings.annotator_for_this_run = "judge"
     _compare(qtbot, window)
     press(qtbot, window, Key.Key_F6)
     press(qtbot, window, Key.Key_B, Mod.AltModifier)  # turn 2: bob's
     press(qtbot, window, Key.Key_F6)  # turn 8: edited in the editor
-    window.navigator.editor.focus_text()
+    parts_of(window).navigator.editor.focus_text()
     type_text(qtbot, window, "next tuesday in the morning")
     press(qtbot, window, Key.Key_F6)  # turn 10 (the typing is stored on leaving): left as it is
     press(qtbot, window, Key.Key_F6)
@@ -213,9 +214,9 @@ def test_in_team_mode_the_adjudication_is_saved_into_the_log_itself(qtbot, make_
     set_team_mode(two.parent, True)
     human_files = {path: path.read_bytes() for path in two.parent.glob("*-human-*.xml")}
     window = make_window()
-    window.controller.settings.annotator_for_this_run = "judge"
-    assert window.navigator.open_path(two)
-    assert window.controller.team_work is not None
+    parts_of(window).controller.settings.annotator_for_this_run = "judge"
+    assert parts_of(window).navigator.open_path(two)
+    assert parts_of(window).controller.team_work is not None
     _compare(qtbot, window)
     press(qtbot, window, Key.Key_F6)
     press(qtbot, window, Key.Key_A, Mod.AltModifier)
@@ -227,7 +228,7 @@ def test_in_team_mode_the_adjudication_is_saved_into_the_log_itself(qtbot, make_
     assert {path: path.read_bytes() for path in two.parent.glob("*-human-*.xml")} == human_files
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)  # the team save after it: nothing of the judge's own
-    assert window.controller.team_work.own_annotations().transcriptions == {}
+    assert parts_of(window).controller.team_work.own_annotations().transcriptions == {}
 
 
 def test_no_annotators_files_beside_the_log_is_one_message(qtbot, make_window, tmp_path):
@@ -255,15 +256,15 @@ def test_one_annotators_file_is_nothing_to_compare(qtbot, make_window, tmp_path)
 
 def test_the_session_browser_compares_the_selected_session(qtbot, make_window, two):
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(two.parent)
+        assert parts_of(window).navigator.open_path(two.parent)
     browser.table.setCurrentIndex(browser.proxy.index(0, 0))
     entry = browser.findChild(QAction, "compare_session")
     assert entry in browser.table.actions()
     entry.trigger()
-    assert window.compare.comparison is not None and window.compare.dock.isVisible()
-    assert window.compare.comparison.names == ["alice", "bob"]
+    assert parts_of(window).compare.comparison is not None and parts_of(window).compare.dock.isVisible()
+    assert parts_of(window).compare.comparison.names == ["alice", "bob"]
 
 
 def test_a_save_the_user_turns_down_writes_no_record(qtbot, make_window, answer_modal, two):

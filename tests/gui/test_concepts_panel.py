@@ -9,7 +9,8 @@ from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
 
-from annotator.gui.views.concepts_panel import PATH, VALUE
+from annotator.gui.annotating.concepts_panel import PATH, VALUE
+from annotator.gui.app import parts_of
 from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
 from tests.gui.conftest import close_window, focused, press, type_text
@@ -20,8 +21,8 @@ ZURICH = Concepts("give_source", ((":source", "Zürich"),))
 
 
 def _at_turn(window, turn_id: str):
-    turn = next(t for t in window.navigator.session.turns if t.id == turn_id)
-    window.navigator.select_row(turn.index, focus_editor=True)
+    turn = next(t for t in parts_of(window).navigator.session.turns if t.id == turn_id)
+    parts_of(window).navigator.select_row(turn.index, focus_editor=True)
     return turn
 
 
@@ -39,7 +40,7 @@ def _type(qtbot, window, text: str) -> None:
 
 
 def _reference(window):
-    return reference_concepts(window.workspace.concepts.turn.facts())
+    return reference_concepts(parts_of(window).concepts.turn.facts())
 
 
 def _shown(table) -> list[tuple[str, str]]:
@@ -48,7 +49,7 @@ def _shown(table) -> list[tuple[str, str]]:
 
 def test_ctrl_k_copies_the_parse_and_ctrl_enter_stores_the_corrected_value(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    panel = window.workspace.concepts
+    panel = parts_of(window).concepts
     turn = _at_turn(window, "6")
     assert _shown(panel.parse_table) == [(":source", "Munich")] and panel.reference.rowCount() == 0
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)
@@ -60,30 +61,30 @@ def test_ctrl_k_copies_the_parse_and_ctrl_enter_stores_the_corrected_value(qtbot
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     assert reference_concepts(turn.facts()) == ZURICH
     assert parsed_concepts(turn.facts()) == MUNICH, "the parse is the log's own, never edited"
-    assert window.navigator.current_turn().id == "8", "Ctrl+Enter moved on to the next turn to transcribe"
+    assert parts_of(window).navigator.current_turn().id == "8", "Ctrl+Enter moved on to the next turn to transcribe"
     assert window.editor.text.hasFocus()
 
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert reference_concepts(turn.facts()) == MUNICH
-    assert window.navigator.current_turn() is turn, "undo shows the turn it changed"
+    assert parts_of(window).navigator.current_turn() is turn, "undo shows the turn it changed"
     assert _shown(panel.reference) == [(":source", "Munich")]
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
     assert _shown(panel.reference) == [(":source", "Zürich")]
 
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
-    assert window.controller.undo_stack.isClean()
+    assert parts_of(window).controller.undo_stack.isClean()
     close_window(window)
     reopened = LogDocument.load(latin1_log)
     saved = next(t for t in reopened.sessions[0].turns if t.id == "6")
     assert reference_concepts(saved.facts()) == ZURICH and parsed_concepts(saved.facts()) == MUNICH
     window = make_window(latin1_log)
     _at_turn(window, "6")
-    assert _shown(window.workspace.concepts.reference) == [(":source", "Zürich")]
+    assert _shown(parts_of(window).concepts.reference) == [(":source", "Zürich")]
 
 
 def test_slots_are_added_named_and_removed_each_one_undo_step(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    panel, stack = window.workspace.concepts, window.controller.undo_stack
+    panel, stack = parts_of(window).concepts, parts_of(window).controller.undo_stack
     turn = _at_turn(window, "6")
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)
     press(qtbot, window, Key.Key_Insert)
@@ -112,7 +113,7 @@ def test_slots_are_added_named_and_removed_each_one_undo_step(qtbot, make_window
 
 def test_the_frame_is_renamed_and_delete_there_deletes_a_character(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    panel = window.workspace.concepts
+    panel = parts_of(window).concepts
     turn = _at_turn(window, "6")
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)
     press(qtbot, window, Key.Key_Backtab)  # from the value to the slot's path
@@ -135,18 +136,18 @@ def test_the_frame_is_renamed_and_delete_there_deletes_a_character(qtbot, make_w
 
 def test_a_first_edit_without_ctrl_k_starts_from_the_parse(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    panel = window.workspace.concepts
+    panel = parts_of(window).concepts
     turn = _at_turn(window, "4")
     panel.frame_edit.setFocus()
     _type(qtbot, window, "flight_query_fixed")
     press(qtbot, window, Key.Key_Tab)
     assert reference_concepts(turn.facts()) == Concepts("flight_query_fixed", ((":destination", "São Paulo"),))
-    assert window.controller.undo_stack.count() == 1
+    assert parts_of(window).controller.undo_stack.count() == 1
 
 
 def test_escape_goes_back_to_the_transcription_and_delete_there_is_the_editors(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    panel = window.workspace.concepts
+    panel = parts_of(window).concepts
     _at_turn(window, "6")
     type_text(qtbot, window, "leaving from zurich")
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)
@@ -161,33 +162,33 @@ def test_escape_goes_back_to_the_transcription_and_delete_there_is_the_editors(q
 def test_the_panel_follows_the_selection_and_looking_changes_nothing(qtbot, make_window, latin1_log: Path):
     before = latin1_log.read_bytes()
     window = make_window(latin1_log)
-    panel = window.workspace.concepts
+    panel = parts_of(window).concepts
     _at_turn(window, "1")
     seen = []
-    for _ in window.navigator.session.turns:
+    for _ in parts_of(window).navigator.session.turns:
         seen.append((panel.turn.id, panel.title.text(), _shown(panel.parse_table), panel.reference.isEnabled()))
         press(qtbot, window, Key.Key_Down, Mod.AltModifier)
     assert seen[5][0] == "6" and seen[5][2] == [(":source", "Munich")] and seen[5][3]
     assert seen[7][2] == [(":source", "Zürich")]
     assert "nothing to annotate" in seen[6][1] and seen[6][2] == [] and not seen[6][3]
-    assert window.controller.undo_stack.count() == 0 and not window.controller.has_unsaved_work
+    assert parts_of(window).controller.undo_stack.count() == 0 and not parts_of(window).controller.has_unsaved_work
     _at_turn(window, "13")
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)  # on a system turn: says so, changes nothing
     assert "system turn" in window.statusBar().currentMessage()
-    assert window.controller.undo_stack.count() == 0
+    assert parts_of(window).controller.undo_stack.count() == 0
     close_window(window)
     assert latin1_log.read_bytes() == before
 
 
 def test_a_turn_without_a_parse_starts_empty(qtbot, make_window, raw_log: Path):
     window = make_window(raw_log)
-    panel = window.workspace.concepts
-    turn = next(t for t in window.navigator.session.turns
+    panel = parts_of(window).concepts
+    turn = next(t for t in parts_of(window).navigator.session.turns
                 if t.speaker == "user" and parsed_concepts(t.facts()) is None)
-    window.navigator.select_row(turn.index, focus_editor=True)
+    parts_of(window).navigator.select_row(turn.index, focus_editor=True)
     assert "none in the log" in panel.parse_label.text() and panel.reference.rowCount() == 0
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)
-    assert QApplication.focusWidget() is panel.frame_edit and window.controller.undo_stack.count() == 0
+    assert QApplication.focusWidget() is panel.frame_edit and parts_of(window).controller.undo_stack.count() == 0
     _type(qtbot, window, "help")
     press(qtbot, window, Key.Key_Insert)
     assert reference_concepts(turn.facts()) == Concepts("help", ((":slot", ""),))
@@ -204,18 +205,18 @@ def test_the_panels_keys_work_in_the_panel_only(qtbot, make_window, latin1_log: 
     for key in (Key.Key_Insert, Key.Key_Delete, Key.Key_Escape):
         press(qtbot, window, key)
     assert turn.transcription is None and reference_concepts(turn.facts()) is None
-    assert window.controller.undo_stack.count() == 0
+    assert parts_of(window).controller.undo_stack.count() == 0
 
 
 def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(qtbot, make_window, latin1_log: Path,
                                                                        monkeypatch):
     from annotator.analysis import metrics_live
-    from annotator.gui.models import turn_table
-    from annotator.gui.models.turn_table import Column
+    from annotator.gui.annotating import turn_table
+    from annotator.gui.annotating.turn_table import Column
     from tests.gui.conftest import metric_text
 
     window = make_window(latin1_log)
-    metrics, model = window.workspace.metrics, window.navigator.model
+    metrics, model = parts_of(window).metrics, parts_of(window).navigator.model
     turn = _at_turn(window, "6")
     cell = model.index(turn.index, Column.CONCEPTS)
     assert cell.data() == "" and metric_text(metrics, "concept_accuracy") == "n/a"
@@ -247,7 +248,7 @@ def test_a_frame_nested_to_the_loaders_limit_is_shown(qtbot, make_window, tmp_pa
     path = tmp_path / "deep-hublog.xml"
     path.write_text(deep_frame_log(LOADER_DEPTH_LIMIT), encoding="utf-8")
     window = make_window(path)
-    panel = window.workspace.concepts
+    panel = parts_of(window).concepts
     _at_turn(window, "2")
     expected = [(deep_frame_path(LOADER_DEPTH_LIMIT), "deep value")]
     qtbot.waitUntil(lambda: _shown(panel.parse_table) == expected)

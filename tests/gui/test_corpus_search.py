@@ -7,7 +7,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.views.search_results import HIT_ROLE
+from annotator.gui.app import parts_of
+from annotator.gui.search.search_results import HIT_ROLE
 from tests.gui.conftest import press, type_text
 from tests.search.planted_logs import plant
 
@@ -25,9 +26,9 @@ def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_w
     plant(planted, {"10": "the third of december in zanzibar"})
     (corpus / "zz-broken-hublog.xml").write_text("<GC_LOG><GC_SESSION>")
     window = make_window(corpus)
-    first = window.navigator.document.path
+    first = parts_of(window).navigator.document.path
     press(qtbot, window, Qt.Key.Key_F, CTRL_SHIFT)
-    search = window.search.corpus
+    search = parts_of(window).corpus_search
     assert search.dock.isVisible() and QApplication.focusWidget() is search.results.text
     type_text(qtbot, window, "Zanzibar")
     press(qtbot, window, Qt.Key.Key_Return)
@@ -37,25 +38,25 @@ def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_w
         "the third of december in «zanzibar»")]
     summary = search.results.summary.text()
     assert summary.startswith("1 hit; 1 log(s) could not be read: ") and "zz-broken-hublog.xml" in summary
-    assert window.navigator.document.path == first  # nothing opened yet
+    assert parts_of(window).navigator.document.path == first  # nothing opened yet
     table = search.results.table
     table.setFocus()
     table.setCurrentIndex(search.results.model.index(0, 0))
     press(qtbot, window, Qt.Key.Key_Return)
-    assert window.navigator.document.path.resolve() == planted.resolve()
-    turn = window.navigator.current_turn()
+    assert parts_of(window).navigator.document.path.resolve() == planted.resolve()
+    turn = parts_of(window).navigator.current_turn()
     assert (turn.session.id, turn.id) == ("travel:20261121:003", "10")
 
 
 def test_the_open_log_is_searched_with_its_unsaved_edits(qtbot, make_window, corpus: Path):
     log = corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
     window = make_window(log)
-    model = window.navigator.model
+    model = parts_of(window).navigator.model
     model.setData(model.index(3, 6), "from the mile high city")  # unsaved
     press(qtbot, window, Qt.Key.Key_F, CTRL_SHIFT)
     type_text(qtbot, window, "mile high")
     press(qtbot, window, Qt.Key.Key_Return)
-    search = window.search.corpus
+    search = parts_of(window).corpus_search
     qtbot.waitUntil(lambda: search.task is None, timeout=30000)
     rows = _rows(search.results)
     assert [row[2:4] for row in rows] == [("04", "transcription")]
@@ -66,7 +67,7 @@ def test_the_open_log_is_searched_with_its_unsaved_edits(qtbot, make_window, cor
 def test_a_bad_regex_in_the_corpus_search_is_one_line(qtbot, make_window, corpus: Path):
     window = make_window(corpus)
     press(qtbot, window, Qt.Key.Key_F, CTRL_SHIFT)
-    search = window.search.corpus
+    search = parts_of(window).corpus_search
     search.results.regex.setChecked(True)
     type_text(qtbot, window, "[a-")
     press(qtbot, window, Qt.Key.Key_Return)
@@ -82,7 +83,7 @@ def test_cancel_stops_the_corpus_search_and_keeps_the_hits_found(qtbot, make_win
         (many / f"copy-{k:03d}-hublog.xml").write_bytes(source.read_bytes())
     window = make_window(corpus)
     press(qtbot, window, Qt.Key.Key_F, CTRL_SHIFT)
-    search = window.search.corpus
+    search = parts_of(window).corpus_search
     type_text(qtbot, window, "denver")
     press(qtbot, window, Qt.Key.Key_Return)
     assert search.results.cancel_button.isEnabled()

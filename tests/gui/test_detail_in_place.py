@@ -6,7 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
 
-from annotator.gui.views.detail_panel import DetailPanel
+from annotator.gui.app import parts_of
+from annotator.gui.panes.detail_panel import DetailPanel
 from tests.gui.conftest import press
 
 Key = Qt.Key
@@ -42,25 +43,25 @@ def fresh_dump(qtbot, turn) -> list:
 
 def test_moving_between_turns_rewrites_the_rows_in_place_and_shows_what_a_fresh_tree_shows(main_window, qtbot):
     window = main_window
-    detail = window.workspace.detail
+    detail = parts_of(window).detail
     window.table.setFocus()
     top = detail.topLevelItem(0)
-    for _ in range(len(window.navigator.session.turns) - 1):
+    for _ in range(len(parts_of(window).navigator.session.turns) - 1):
         detail.topLevelItem(0).child(0).setSelected(True)  # a row the annotator clicked: a fresh tree has none
         press(qtbot, window, Key.Key_Down)
-        turn = window.navigator.current_turn()
+        turn = parts_of(window).navigator.current_turn()
         assert detail.topLevelItem(0).text(0) == f"GC_TURN {turn.id}"
         assert detail.topLevelItem(0) is top  # the same rows, rewritten: not a tree cleared and built again
         assert dump(detail.invisibleRootItem()) == fresh_dump(qtbot, turn)
         assert not detail.selectedItems()
     press(qtbot, window, Key.Key_Home, Qt.KeyboardModifier.ControlModifier)
-    assert dump(detail.invisibleRootItem()) == fresh_dump(qtbot, window.navigator.current_turn())
+    assert dump(detail.invisibleRootItem()) == fresh_dump(qtbot, parts_of(window).navigator.current_turn())
 
 
 def test_an_element_shown_after_a_turn_replaces_every_row(main_window, qtbot):
     window = main_window
-    detail = window.workspace.detail
-    turn = window.navigator.current_turn()
+    detail = parts_of(window).detail
+    turn = parts_of(window).navigator.current_turn()
     operation = turn.activities[0]
     detail.show_element(operation)
     panel = DetailPanel()
@@ -85,10 +86,10 @@ def test_a_move_paints_the_tree_once(main_window, qtbot):
             return False
 
     window = main_window
-    viewport = window.workspace.detail.viewport()
+    viewport = parts_of(window).detail.viewport()
     paints = Paints(window)
     viewport.installEventFilter(paints)
-    moves = len(window.navigator.session.turns) - 1
+    moves = len(parts_of(window).navigator.session.turns) - 1
 
     def move(key, modifier=Qt.KeyboardModifier.NoModifier) -> tuple[int, object]:
         window.table.setFocus()

@@ -9,6 +9,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.analysis.validation import validate_document
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.log.original_copy import original_copy_path
 from tests.gui.conftest import close_window, press, type_text
@@ -19,7 +20,7 @@ Mod = Qt.KeyboardModifier
 
 
 def _annotate_and_save(window, qtbot, text: str) -> None:
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, text)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
@@ -38,7 +39,7 @@ def test_a_log_naming_an_external_dtd_opens_saves_and_is_checked_against_the_shi
         refusal = answer_modal()  # a refusal would be a message box; answered, the test fails instead of hanging
         window = make_window(named)
         assert not refusal.answered
-        panel = window.workspace.findings
+        panel = parts_of(window).findings
         qtbot.waitUntil(lambda: any(f.code == "named-dtd" for f in panel.findings), timeout=20000)
         plain = sorted((f.line, f.code, f.message) for f in validate_document(LogDocument.load(raw_log)))
         shown = sorted((f.line, f.code, f.message) for f in panel.findings if f.code != "named-dtd")

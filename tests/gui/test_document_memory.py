@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from annotator.gui.app import parts_of
 from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
 
 REPO = Path(__file__).resolve().parents[2]
@@ -26,10 +27,10 @@ def log_20mb(tmp_path_factory) -> Path:
 
 def test_a_shown_log_is_frozen_and_closing_it_unfreezes_and_frees_it(make_window, log_20mb):
     window = make_window()
-    assert window.navigator.open_path(log_20mb)
-    document = weakref.ref(window.controller.document)
+    assert parts_of(window).navigator.open_path(log_20mb)
+    document = weakref.ref(parts_of(window).controller.document)
     assert gc.get_freeze_count() > 100_000  # the log's objects are out of the collector's walks
-    assert window.controller.close_document()
+    assert parts_of(window).controller.close_document()
     assert gc.get_freeze_count() == 0
     gc.collect()  # what the GUI thread's collector does on its timer
     assert document() is None
@@ -37,12 +38,12 @@ def test_a_shown_log_is_frozen_and_closing_it_unfreezes_and_frees_it(make_window
 
 def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, raw_log):
     window = make_window()
-    assert window.navigator.open_path(log_20mb)
-    big = weakref.ref(window.controller.document)
-    assert window.navigator.open_path(raw_log)
+    assert parts_of(window).navigator.open_path(log_20mb)
+    big = weakref.ref(parts_of(window).controller.document)
+    assert parts_of(window).navigator.open_path(raw_log)
     assert big() is None  # freed by reference counting at the hand-over: no collection walked it
     assert gc.get_freeze_count() > 0
-    assert window.controller.close_document()
+    assert parts_of(window).controller.close_document()
     assert gc.get_freeze_count() == 0
 
 
@@ -53,10 +54,10 @@ def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collector
     from annotator.log.turn_facts import TurnFacts
 
     window = make_window()
-    assert window.navigator.open_path(long_log)
-    qtbot.waitUntil(lambda: not window.workspace.panes.computing, timeout=120_000)
-    turns = len(window.navigator.session.turns)
-    assert window.controller.document.facts_cache.untranscribed_ready(window.navigator.session)
+    assert parts_of(window).navigator.open_path(long_log)
+    qtbot.waitUntil(lambda: not parts_of(window).panes.computing, timeout=120_000)
+    turns = len(parts_of(window).navigator.session.turns)
+    assert parts_of(window).controller.document.facts_cache.untranscribed_ready(parts_of(window).navigator.session)
     young = sum(isinstance(thing, TurnFacts) for thing in gc.get_objects())
     assert young < turns // 10, f"{young} of {turns} turns' facts left for the collector to walk"
 
@@ -67,9 +68,9 @@ def test_the_facts_the_recovery_journal_reads_are_out_of_the_collectors_walks(ma
     from annotator.log.turn_facts import TurnFacts
 
     window = make_window()
-    assert window.navigator.open_path(log_20mb)
-    journal = window.recovery.journal
+    assert parts_of(window).navigator.open_path(log_20mb)
+    journal = parts_of(window).recovery.journal
     qtbot.waitUntil(lambda: journal.baseline.ready, timeout=120_000)
-    turns = sum(len(session.turns) for session in window.controller.document.sessions)
+    turns = sum(len(session.turns) for session in parts_of(window).controller.document.sessions)
     young = sum(isinstance(thing, TurnFacts) for thing in gc.get_objects())
     assert young < turns // 10, f"{young} of {turns} turns' facts left for the collector to walk"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings
 from tests.gui.conftest import press, type_text
 
@@ -18,15 +19,15 @@ def _commit(qtbot, window, text: str = "") -> str:
     """Type TEXT, press Ctrl+Enter: the id of the turn it went to."""
     type_text(qtbot, window, text)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    return window.navigator.current_turn().id
+    return parts_of(window).navigator.current_turn().id
 
 
 def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window, qtbot):
     window = main_window
     assert AppSettings().next_turn_order == LOG_ORDER and not window.actions.doubtful_first.isChecked()
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    assert window.navigator.current_turn().id == "02"
+    assert parts_of(window).navigator.current_turn().id == "02"
     assert _commit(qtbot, window, "i need to go to san francisco") == "04"  # log order: the next one
     window.actions.doubtful_first.trigger()
     assert AppSettings().next_turn_order == DOUBT_ORDER  # persisted
@@ -39,15 +40,15 @@ def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window
 def test_an_empty_commit_moves_on_and_an_undone_transcription_is_doubtful_again(main_window, qtbot):
     window = main_window
     window.actions.doubtful_first.trigger()
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # 02
     assert _commit(qtbot, window) == "04"  # nothing typed: 02 stays to transcribe, 04 is the most doubtful
     assert _commit(qtbot, window) == "06"  # not 04 again: the current turn comes last
     assert _commit(qtbot, window, "denver") == "04"
     assert _commit(qtbot, window, "from the mile high city") == "10"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)  # 04's transcription undone
-    assert window.controller.document.sessions[0].turns[3].transcription is None
-    window.navigator.select_row(1, focus_editor=True)  # 02
+    assert parts_of(window).controller.document.sessions[0].turns[3].transcription is None
+    parts_of(window).navigator.select_row(1, focus_editor=True)  # 02
     assert _commit(qtbot, window) == "04"
 
 

@@ -6,13 +6,14 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
 
+from annotator.gui.app import parts_of
 from annotator.gui.colours import doubt_colour, doubt_ramp
 
 Role = Qt.ItemDataRole
 
 
 def test_each_user_row_has_the_colour_of_its_doubt_and_system_rows_none(main_window):
-    model = main_window.navigator.model
+    model = parts_of(main_window).navigator.model
     colours = [model.headerData(row, Qt.Orientation.Vertical, Role.BackgroundRole) for row in range(model.rowCount())]
     assert colours[0::2] == [None] * 5  # system turns 01, 03...
     # 02 0.09, 04 0.83 (error message, failed parse), 06 0.68, 08 0.31, 10 0.35
@@ -44,7 +45,7 @@ def test_hovering_the_strip_tells_the_score_and_its_reasons(main_window, qtbot):
 
 
 def test_the_timeline_draws_the_strip_over_each_user_turn_and_tells_its_doubt(qtbot, raw_log):
-    from annotator.gui.views.timeline_doubt import STRIP_CENTRE
+    from annotator.gui.timeline.timeline_doubt import STRIP_CENTRE
     from tests.gui.timeline_helpers import show_timeline
 
     view = show_timeline(qtbot, raw_log)

@@ -11,14 +11,15 @@ from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.views.nbest_pane import ALTERNATIVE_KEYS
+from annotator.gui.annotating.nbest_pane import ALTERNATIVE_KEYS
+from annotator.gui.app import parts_of
 from annotator.log.turn_facts import HYPOTHESIS_TYPE, NBEST_KEY_PREFIX
 from tests.gui.conftest import press
 
 
 def test_the_table_keeps_its_height_while_the_selection_moves(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    navigator, table, editor = window.navigator, window.table, window.editor
+    navigator, table, editor = parts_of(window).navigator, window.table, window.editor
     turns = navigator.session.turns
     lengths = {turn.index: len(turn.facts().hypothesis_data) for turn in turns if turn.speaker == "user"}
     longest = max(lengths, key=lengths.get)
@@ -38,7 +39,7 @@ def test_the_table_keeps_its_height_while_the_selection_moves(qtbot, make_window
 
 def test_the_text_box_keeps_its_width_on_a_system_turn(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    navigator, editor = window.navigator, window.editor
+    navigator, editor = parts_of(window).navigator, window.editor
     turns = navigator.session.turns
     user = next(turn for turn in turns if turn.speaker == "user")
     system = next(turn for turn in turns if turn.speaker == "system")
@@ -69,7 +70,7 @@ def test_another_session_starts_the_editor_from_its_own_n_best_lists(qtbot, make
     first.addnext(second)
     tree.write(str(latin1_log), encoding=tree.docinfo.encoding, xml_declaration=True)
     window = make_window(latin1_log)
-    navigator, editor = window.navigator, window.editor
+    navigator, editor = parts_of(window).navigator, window.editor
     turns = navigator.session.turns
     longest = max((turn for turn in turns if turn.speaker == "user"), key=lambda turn: len(turn.facts().hypothesis_data))
     navigator.select_row(longest.index)

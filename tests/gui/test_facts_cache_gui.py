@@ -9,7 +9,8 @@ from PySide6.QtCore import Qt
 
 from annotator.analysis import metrics_wer, word_alignment
 from annotator.analysis.metrics import session_metrics
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
 from annotator.log import turn_facts
 from annotator.log.document import LogDocument
 from annotator.timeline import data as timeline_data
@@ -43,18 +44,18 @@ def _clear(walks) -> None:
 
 
 def _shows_what_a_fresh_read_shows(window) -> None:
-    session = window.navigator.session
-    fresh = LogDocument.load(window.controller.document.path)  # the file, then this window's edits on top
-    model = window.navigator.model
+    session = parts_of(window).navigator.session
+    fresh = LogDocument.load(parts_of(window).controller.document.path)  # the file, then this window's edits on top
+    model = parts_of(window).navigator.model
     for turn in session.turns:
         assert model.index(turn.index, Column.TRANSCRIPTION).data(Qt.ItemDataRole.EditRole) == (turn.transcription or "")
     full = session_metrics(session)
-    assert window.workspace.metrics.metrics.values == full.values
-    assert window.workspace.metrics.metrics.reasons == full.reasons
+    assert parts_of(window).metrics.metrics.values == full.values
+    assert parts_of(window).metrics.metrics.reasons == full.reasons
     users = [t for t in session.turns if t.speaker == "user"]
     done = sum(1 for t in users if t.transcription is not None)
     assert window.session_bar.progress.text().startswith(f"{done} of {len(users)}")
-    timeline = window.workspace.timeline.timeline
+    timeline = parts_of(window).timeline.timeline
     for position, index in enumerate(timeline.turns.payloads):
         turn = session.turns[index]
         if turn.speaker == "user":
@@ -73,8 +74,8 @@ def test_a_second_paint_walks_no_turn_and_aligns_no_words(main_window, qtbot, wa
 
 def test_ctrl_enter_rescans_the_edited_turn_only(main_window, qtbot, walks):
     window = main_window
-    turn = next(t for t in window.navigator.session.turns if t.speaker == "user")
-    window.navigator.select_turn(turn, focus_editor=True)
+    turn = next(t for t in parts_of(window).navigator.session.turns if t.speaker == "user")
+    parts_of(window).navigator.select_turn(turn, focus_editor=True)
     window.table.grab()
     assert turn.speaker == "user" and turn.transcription is None
     _clear(walks)
@@ -90,16 +91,16 @@ def test_ctrl_enter_rescans_the_edited_turn_only(main_window, qtbot, walks):
 
 def test_every_kind_of_change_through_the_keys_is_followed(main_window, qtbot):
     window = main_window
-    first = next(t for t in window.navigator.session.turns if t.speaker == "user")
-    window.navigator.select_turn(first, focus_editor=True)
+    first = next(t for t in parts_of(window).navigator.session.turns if t.speaker == "user")
+    parts_of(window).navigator.select_turn(first, focus_editor=True)
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     qtbot.waitUntil(lambda: first.transcription == "to boston")
     _shows_what_a_fresh_read_shows(window)
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # task completed
-    qtbot.waitUntil(lambda: window.navigator.session.task_completion == "1")
+    qtbot.waitUntil(lambda: parts_of(window).navigator.session.task_completion == "1")
     qtbot.wait(10)
-    assert window.workspace.metrics.metrics.values["task_completion"] == "1"
+    assert parts_of(window).metrics.metrics.values["task_completion"] == "1"
     _shows_what_a_fresh_read_shows(window)
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)  # undo the task completion
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)  # undo the transcription
@@ -110,7 +111,7 @@ def test_every_kind_of_change_through_the_keys_is_followed(main_window, qtbot):
     qtbot.waitUntil(lambda: first.transcription == "to boston")
     qtbot.wait(10)
     _shows_what_a_fresh_read_shows(window)
-    window.navigator.select_turn(first)
+    parts_of(window).navigator.select_turn(first)
     window.editor.text.setFocus()
     window.editor.text.selectAll()
     press(qtbot, window, Key.Key_Delete)

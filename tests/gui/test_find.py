@@ -7,34 +7,35 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.models.roles import SEARCH_HIT_ROLE
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
 from annotator.gui.theme import theme_colour
+from annotator.gui.widgets.roles import SEARCH_HIT_ROLE
 from tests.gui.conftest import press, type_text
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 
 
 def _hit(window, row: int, column: Column):
-    return window.navigator.model.index(row, column).data(SEARCH_HIT_ROLE)
+    return parts_of(window).navigator.model.index(row, column).data(SEARCH_HIT_ROLE)
 
 
 def _current_row(window) -> int:
-    return window.navigator.current_turn().index
+    return parts_of(window).navigator.current_turn().index
 
 
 def test_ctrl_f_finds_highlights_and_steps(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
-    window.navigator.select_row(0)
+    parts_of(window).navigator.select_row(0)
     press(qtbot, window, Qt.Key.Key_F, CTRL)
-    bar = window.search.find.bar
+    bar = parts_of(window).find.bar
     assert bar.isVisible() and QApplication.focusWidget() is bar.text
     type_text(qtbot, window, "boston")
     # turn 2: transcription; turn 4: transcription, recognizer and parse (:destination=Boston); turn 5: system
     qtbot.waitUntil(lambda: bar.count.text() == "5 hits")
     assert _hit(window, 1, Column.TRANSCRIPTION) == "hit" and _hit(window, 1, Column.RECOGNIZER) is None
     assert _hit(window, 3, Column.RECOGNIZER) == "hit"
-    background = window.navigator.model.index(1, Column.TRANSCRIPTION).data(Qt.ItemDataRole.BackgroundRole)
+    background = parts_of(window).navigator.model.index(1, Column.TRANSCRIPTION).data(Qt.ItemDataRole.BackgroundRole)
     assert background.color() == theme_colour("search_hit_background")
     press(qtbot, window, Qt.Key.Key_F3)
     assert _current_row(window) == 1 and bar.count.text() == "1 of 5"
@@ -51,14 +52,14 @@ def test_ctrl_f_finds_highlights_and_steps(qtbot, make_window, annotated_log: Pa
 
 def test_escape_closes_the_bar_clears_the_highlights_and_returns_the_focus(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
-    window.navigator.select_row(1, focus_editor=True)
-    editor_text = window.navigator.editor.text
+    parts_of(window).navigator.select_row(1, focus_editor=True)
+    editor_text = parts_of(window).navigator.editor.text
     assert QApplication.focusWidget() is editor_text
     press(qtbot, window, Qt.Key.Key_F, CTRL)
     type_text(qtbot, window, "chicago")
-    qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "3 hits")
+    qtbot.waitUntil(lambda: parts_of(window).find.bar.count.text() == "3 hits")
     press(qtbot, window, Qt.Key.Key_Escape)
-    assert not window.search.find.bar.isVisible()
+    assert not parts_of(window).find.bar.isVisible()
     assert QApplication.focusWidget() is editor_text
     assert _hit(window, 5, Column.TRANSCRIPTION) is None
 
@@ -66,7 +67,7 @@ def test_escape_closes_the_bar_clears_the_highlights_and_returns_the_focus(qtbot
 def test_case_toggle_and_a_bad_regex(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL)
-    bar = window.search.find.bar
+    bar = parts_of(window).find.bar
     type_text(qtbot, window, "Boston")
     qtbot.waitUntil(lambda: bar.count.text() == "5 hits")
     bar.case.setChecked(True)
@@ -84,7 +85,7 @@ def test_the_hits_follow_an_edit(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL)
     type_text(qtbot, window, "zanzibar")
-    qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "no hits")
-    window.navigator.model.setData(window.navigator.model.index(7, Column.TRANSCRIPTION), "to zanzibar")
-    qtbot.waitUntil(lambda: window.search.find.bar.count.text() == "1 hit")
+    qtbot.waitUntil(lambda: parts_of(window).find.bar.count.text() == "no hits")
+    parts_of(window).navigator.model.setData(parts_of(window).navigator.model.index(7, Column.TRANSCRIPTION), "to zanzibar")
+    qtbot.waitUntil(lambda: parts_of(window).find.bar.count.text() == "1 hit")
     assert _hit(window, 7, Column.TRANSCRIPTION) == "hit"

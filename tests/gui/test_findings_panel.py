@@ -8,10 +8,10 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from annotator.analysis.validation import Finding, Severity, validate_document
-from annotator.gui.models.findings import Column
-from annotator.gui.models.roles import FINDING_ROLE
+from annotator.gui.panes.findings import Column
+from annotator.gui.panes.findings_panel import FindingsPanel
 from annotator.gui.theme import theme_colour
-from annotator.gui.views.findings_panel import FindingsPanel
+from annotator.gui.widgets.roles import FINDING_ROLE
 from annotator.log.document import LogDocument
 
 TURN_2 = '<GC_TURN id="2" stime="1795269605.904" etime="1795269608.663">'

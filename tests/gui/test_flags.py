@@ -6,7 +6,8 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.log.flags import turn_comment, turn_flags
 from tests.gui.conftest import answer_input, press
@@ -15,14 +16,14 @@ ALT_SHIFT = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 
 
 def _first_user_row(window) -> int:
-    model = window.navigator.model
+    model = parts_of(window).navigator.model
     return next(row for row in range(model.rowCount()) if model.turn_at(row).speaker == "user")
 
 
 def _select_first_user_turn(window):
     row = _first_user_row(window)
-    window.navigator.select_row(row)
-    return row, window.navigator.model.turn_at(row)
+    parts_of(window).navigator.select_row(row)
+    return row, parts_of(window).navigator.model.turn_at(row)
 
 
 def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtbot, main_window, raw_log):
@@ -32,11 +33,11 @@ def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtb
     press(qtbot, main_window, Qt.Key.Key_X, ALT_SHIFT)
     press(qtbot, main_window, Qt.Key.Key_X, ALT_SHIFT)  # again: cross-talk off
     assert turn_flags(turn.facts()) == ("inaudible", "noise")
-    cell = main_window.navigator.model.index(row, Column.FLAGS)
+    cell = parts_of(main_window).navigator.model.index(row, Column.FLAGS)
     assert cell.data() == "I Z"
     assert cell.data(Qt.ItemDataRole.DecorationRole) is not None
     assert "inaudible" in cell.data(Qt.ItemDataRole.ToolTipRole)
-    stack = main_window.controller.undo_stack
+    stack = parts_of(main_window).controller.undo_stack
     assert stack.count() == 4
     press(qtbot, main_window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert turn_flags(turn.facts()) == ("inaudible", "cross-talk", "noise")
@@ -44,7 +45,7 @@ def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtb
     assert turn_flags(turn.facts()) == ("inaudible", "noise")
     press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)
     press(qtbot, main_window, Qt.Key.Key_N, ALT_SHIFT)
-    assert main_window.navigator.model.index(row, Column.FLAGS).data() == "I T N Z"
+    assert parts_of(main_window).navigator.model.index(row, Column.FLAGS).data() == "I T N Z"
     press(qtbot, main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     saved = LogDocument.load(raw_log)
     again = saved.sessions[0].turns[turn.index]
@@ -58,7 +59,7 @@ def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_ste
     qtbot.waitUntil(lambda: turn_comment(turn.facts()) is not None)
     assert seen and f"turn {turn.id}" in seen[0][0]
     assert turn_comment(turn.facts()) == "door slams, then quiet"
-    cell = main_window.navigator.model.index(row, Column.FLAGS)
+    cell = parts_of(main_window).navigator.model.index(row, Column.FLAGS)
     assert cell.data() == "C" and "door slams" in cell.data(Qt.ItemDataRole.ToolTipRole)
     answer_input(qtbot, "")  # an empty comment removes it
     press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
@@ -69,9 +70,9 @@ def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_ste
 
 
 def test_a_system_turn_takes_no_flag_and_the_status_bar_says_why(qtbot, main_window):
-    model = main_window.navigator.model
+    model = parts_of(main_window).navigator.model
     row = next(row for row in range(model.rowCount()) if model.turn_at(row).speaker == "system")
-    main_window.navigator.select_row(row)
+    parts_of(main_window).navigator.select_row(row)
     press(qtbot, main_window, Qt.Key.Key_I, ALT_SHIFT)
-    assert turn_flags(model.turn_at(row).facts()) == () and main_window.controller.undo_stack.count() == 0
+    assert turn_flags(model.turn_at(row).facts()) == () and parts_of(main_window).controller.undo_stack.count() == 0
     assert "system turn" in main_window.statusBar().currentMessage()

@@ -1,5 +1,5 @@
 """Opening a log in the real window: the turns are shown in the hand-over's pass of the event loop, the views
-following the selection in later passes (gui/hand_over_passes.py)."""
+following the selection in later passes (gui/opening/hand_over_passes.py)."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
+
 
 def _views_state(window) -> dict:
-    navigator, workspace = window.navigator, window.workspace
+    parts = parts_of(window)
+    navigator = parts.navigator
     return {"session": navigator.session, "turn": navigator.current_turn(),
-            "timeline session": workspace.timeline.timeline.session,
-            "timeline turn": workspace.timeline.selected_turn,
-            "metrics": workspace.metrics.metrics is not None,
-            "playback turn": window.playback.turn}
+            "timeline session": parts.timeline.timeline.session,
+            "timeline turn": parts.timeline.selected_turn,
+            "metrics": parts.metrics.metrics is not None,
+            "playback turn": parts_of(window).playback.turn}
 
 
 def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows_the_session(make_window,
@@ -31,25 +34,25 @@ def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows
         QApplication.postEvent(focus, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier))
         QTimer.singleShot(0, lambda: seen.update(_views_state(window)))
 
-    window.controller.document_opened.connect(at_the_hand_over)
-    assert window.navigator.open_path(raw_log)
-    session = window.navigator.session
+    parts_of(window).controller.document_opened.connect(at_the_hand_over)
+    assert parts_of(window).navigator.open_path(raw_log)
+    session = parts_of(window).navigator.session
     assert seen["session"] is session and seen["turn"] is session.turns[1], "the key moved the selection"
     assert seen["timeline session"] is None and seen["playback turn"] is None, \
         "the timer ran before the turn's and the session's views were filled"
     assert _views_state(window) == {"session": session, "turn": session.turns[1], "timeline session": session,
                                     "timeline turn": 1, "metrics": True, "playback turn": session.turns[1]}
-    assert window.workspace.detail._element is session.turns[1]
+    assert parts_of(window).detail._element is session.turns[1]
 
 
 def test_the_views_end_on_the_session_and_turn_shown(make_window, raw_log: Path, annotated_log: Path):
     window = make_window(raw_log)
-    assert window.navigator.open_path(annotated_log)
-    session = window.navigator.session
+    assert parts_of(window).navigator.open_path(annotated_log)
+    session = parts_of(window).navigator.session
     assert _views_state(window) == {"session": session, "turn": session.turns[0], "timeline session": session,
                                     "timeline turn": 0, "metrics": True, "playback turn": session.turns[0]}
-    assert window.workspace.detail._element is session.turns[0]
-    assert not window.controller.after_hand_over.collecting
+    assert parts_of(window).detail._element is session.turns[0]
+    assert not parts_of(window).controller.after_hand_over.collecting
 
 
 def test_a_close_asked_between_the_passes_closes_the_window_once_they_are_done(make_window, qtbot, raw_log: Path):
@@ -58,10 +61,10 @@ def test_a_close_asked_between_the_passes_closes_the_window_once_they_are_done(m
     window = make_window()
     closed = []
     window.closing.connect(lambda: closed.append(_views_state(window)))
-    window.controller.document_opened.connect(lambda _document: QTimer.singleShot(0, window.close))
-    assert window.navigator.open_path(raw_log)
+    parts_of(window).controller.document_opened.connect(lambda _document: QTimer.singleShot(0, window.close))
+    assert parts_of(window).navigator.open_path(raw_log)
     assert not closed, "not in the middle of the passes"
     qtbot.waitUntil(lambda: not window.isVisible())
-    session = window.navigator.session
+    session = parts_of(window).navigator.session
     assert closed == [{"session": session, "turn": session.turns[0], "timeline session": session,
                        "timeline turn": 0, "metrics": True, "playback turn": session.turns[0]}]

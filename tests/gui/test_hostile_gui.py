@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from annotator.gui.app import parts_of
 from tests.hostile import hostile_cases
 
 CASES = hostile_cases()
@@ -21,13 +22,13 @@ def test_hostile_log_in_the_window(case, make_window, annotated_log: Path, answe
     shutil.copytree(case.path.parent, target.parent, ignore=shutil.ignore_patterns("*.py", "*.yaml"))
     if case.refused:
         answer = answer_modal()
-        assert not window.navigator.open_path(target)
+        assert not parts_of(window).navigator.open_path(target)
         qtbot.waitUntil(lambda: answer.answered, timeout=5000)
         assert case.path.name in answer.text and case.fragment in answer.text
-        assert window.controller.document.path == annotated_log, "the app keeps what was open"
+        assert parts_of(window).controller.document.path == annotated_log, "the app keeps what was open"
     else:
-        assert window.navigator.open_path(target)
-        assert window.controller.document.path == target
+        assert parts_of(window).navigator.open_path(target)
+        assert parts_of(window).controller.document.path == target
 
 
 def test_a_fifo_named_like_a_log_is_refused_without_hanging(make_window, annotated_log: Path, answer_modal,
@@ -37,7 +38,7 @@ def test_a_fifo_named_like_a_log_is_refused_without_hanging(make_window, annotat
     fifo = tmp_path / "pipe.xml"
     os.mkfifo(fifo)
     answer = answer_modal()
-    assert not window.navigator.open_path(fifo)
+    assert not parts_of(window).navigator.open_path(fifo)
     qtbot.waitUntil(lambda: answer.answered, timeout=5000)
     assert str(fifo) in answer.text and "named pipe (FIFO)" in answer.text
-    assert window.controller.document.path == annotated_log
+    assert parts_of(window).controller.document.path == annotated_log

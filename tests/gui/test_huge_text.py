@@ -11,7 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.views.transcription_editor import EDITOR_MAX_CHARS
+from annotator.gui.annotating.transcription_editor import EDITOR_MAX_CHARS
+from annotator.gui.app import parts_of
 from tests.gui.conftest import press, type_text
 from tests.search.planted_logs import plant
 
@@ -45,8 +46,8 @@ def _screen_width(window) -> int:
 def test_a_megabyte_transcription_shows_at_once_read_only_and_keeps_the_window_on_screen(qtbot, make_window,
                                                                                         annotated_log: Path, text):
     window = make_window(_planted(annotated_log, text))
-    window.navigator.select_row(0)
-    window.navigator.table.setFocus()
+    parts_of(window).navigator.select_row(0)
+    parts_of(window).navigator.table.setFocus()
     assert _timed(lambda: press(qtbot, window, Qt.Key.Key_Down)) < QUICK_S
     editor = window.editor
     assert editor.turn.id == "2"
@@ -54,14 +55,14 @@ def test_a_megabyte_transcription_shows_at_once_read_only_and_keeps_the_window_o
     assert f"{len(text):,} characters" in editor.diff.text()
     editor.focus_text()
     assert _timed(lambda: type_text(qtbot, window, "a")) < QUICK_S
-    assert window.controller.document.sessions[0].turn("2").transcription == text, "nothing was cut or typed"
+    assert parts_of(window).controller.document.sessions[0].turn("2").transcription == text, "nothing was cut or typed"
     assert window.width() <= _screen_width(window)
     assert window.minimumSizeHint().width() <= _screen_width(window)
 
 
 def test_a_paste_past_the_editors_size_is_refused_at_once(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     before = window.editor.text.toPlainText()
     QApplication.clipboard().setText("boston " * 30_000)  # 210,000 characters
     assert _timed(lambda: press(qtbot, window, Qt.Key.Key_V, CTRL)) < QUICK_S
@@ -86,8 +87,8 @@ def test_a_million_characters_in_every_field_keep_the_window_on_screen(qtbot, ma
     annotated_log.write_text(raw, encoding="utf-8")
     window = make_window(annotated_log)
     assert window.minimumSizeHint().width() <= _screen_width(window)
-    window.navigator.select_row(0)
-    window.navigator.table.setFocus()
+    parts_of(window).navigator.select_row(0)
+    parts_of(window).navigator.table.setFocus()
     for _row in range(3):
         assert _timed(lambda: press(qtbot, window, Qt.Key.Key_Down)) < QUICK_S
         assert window.width() <= _screen_width(window)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import journal_dir, others_holding
@@ -33,7 +34,7 @@ def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, ra
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    qtbot.waitUntil(lambda: "recovery journal cannot be written" in window.recovery.warning.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "recovery journal cannot be written" in parts_of(window).recovery.warning.text(), timeout=10000)
     theirs = LogDocument.load(raw_log)
     set_task_completion(theirs.sessions[0], "1")  # another program changes the log meanwhile
     theirs.save()
@@ -42,7 +43,7 @@ def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, ra
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     question = answers.seen[0].informative
     assert "stay in the recovery journal" not in question and "kept in this window" in question
-    session = window.controller.document.sessions[0]
+    session = parts_of(window).controller.document.sessions[0]
     assert session.task_completion == "1", "the new file is loaded"
     assert session.user_turns[0].transcription == TYPED, "and the unsaved edit is back on top of it"
     assert window.isWindowModified()
@@ -51,7 +52,7 @@ def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, ra
 def test_the_lock_is_warned_about_then_written_once_the_folder_works(make_window, raw_log: Path, qtbot,
                                                                     blocked_journal_folder: Path):
     window = make_window(raw_log)
-    warning = window.recovery.warning
+    warning = parts_of(window).recovery.warning
     assert warning.isVisible() and "lock cannot be written" in warning.text()
     assert others_holding(raw_log.resolve(), "another window") == {}
     blocked_journal_folder.unlink()  # the space is freed, the folder can be made

@@ -13,6 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
 from annotator.gui.keyboard import NO_USER_TURN_LEFT, TYPING_HERE
 from annotator.gui.settings import AppSettings
 from annotator.log.document import LogDocument
@@ -26,10 +27,10 @@ big_log = test_opening.big_log  # 250 sessions, each opening on the system's gre
 
 def click_row(qtbot, window, row: int) -> None:
     """A real click on ROW of the turn table."""
-    index = window.navigator.model.index(row, 0)
+    index = parts_of(window).navigator.model.index(row, 0)
     window.table.scrollTo(index)
     qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=window.table.visualRect(index).center())
-    assert window.navigator.current_turn().index == row
+    assert parts_of(window).navigator.current_turn().index == row
 
 
 def transcriptions(path: Path) -> list[list[str | None]]:
@@ -52,9 +53,9 @@ def two_system_first_sessions(corpus: Path) -> Path:
 def test_typing_on_the_greeting_lands_whole_in_the_next_user_turn_and_the_status_bar_names_it(main_window, qtbot):
     window = main_window
     click_row(qtbot, window, 0)  # the greeting, the focus in the table
-    assert window.navigator.current_turn().speaker == "system"
+    assert parts_of(window).navigator.current_turn().speaker == "system"
     type_text(qtbot, window, "the caller")  # the t was the table's keyboard search: it jumped to a row starting with t
-    turn = window.navigator.current_turn()
+    turn = parts_of(window).navigator.current_turn()
     assert turn.id == "02" and window.editor.text.toPlainText() == "the caller"
     assert window.statusBar().currentMessage() == TYPING_HERE.format(turn="02")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
@@ -67,24 +68,24 @@ def test_with_no_user_turn_left_the_status_bar_says_so_and_nothing_changes(main_
         type_text(qtbot, window, text)
         press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     click_row(qtbot, window, 0)
-    before = [turn.transcription for turn in window.navigator.session.turns]
+    before = [turn.transcription for turn in parts_of(window).navigator.session.turns]
     type_text(qtbot, window, "six")
-    assert window.navigator.current_turn().index == 0
-    assert [turn.transcription for turn in window.navigator.session.turns] == before
+    assert parts_of(window).navigator.current_turn().index == 0
+    assert [turn.transcription for turn in parts_of(window).navigator.session.turns] == before
     assert window.statusBar().currentMessage() == NO_USER_TURN_LEFT.format(session="travel:20261121:002")
 
 
 def test_a_log_opens_on_its_first_user_turn_and_so_does_the_next_session(make_window, corpus, qtbot):
     log = two_system_first_sessions(corpus)
     window = make_window(log)
-    assert window.navigator.current_turn().id == "02" and QApplication.focusWidget() is window.editor.text
+    assert parts_of(window).navigator.current_turn().id == "02" and QApplication.focusWidget() is window.editor.text
     type_text(qtbot, window, "hello there")
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert window.navigator.session.index == 1 and window.navigator.current_turn().speaker == "user"
+    assert parts_of(window).navigator.session.index == 1 and parts_of(window).navigator.current_turn().speaker == "user"
     type_text(qtbot, window, "the second session words")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     press(qtbot, window, Key.Key_PageUp, Mod.ControlModifier)
-    assert window.navigator.current_turn().id == "04"  # 02 holds the typing, stored as the session was left
+    assert parts_of(window).navigator.current_turn().id == "04"  # 02 holds the typing, stored as the session was left
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     stored = transcriptions(log)
     assert stored[0][1] == "hello there" and "the second session words" in stored[1]
@@ -93,9 +94,9 @@ def test_a_log_opens_on_its_first_user_turn_and_so_does_the_next_session(make_wi
 def test_space_ticks_the_regex_box_of_the_find_bar_and_of_the_corpus_search(main_window, qtbot):
     window = main_window
     press(qtbot, window, Key.Key_F, Mod.ControlModifier)
-    boxes = [window.search.find.bar.regex]
+    boxes = [parts_of(window).find.bar.regex]
     press(qtbot, window, Key.Key_F, Mod.ControlModifier | Mod.ShiftModifier)
-    boxes.append(window.search.corpus.results.regex)
+    boxes.append(parts_of(window).corpus_search.results.regex)
     for box in boxes:
         box.setFocus(Qt.FocusReason.TabFocusReason)
         assert not box.isChecked()
@@ -117,16 +118,16 @@ def test_keys_typed_during_a_load_arrive_whole_and_a_space_on_the_progress_does_
         QTest.keyClick(dialog.focusWidget() or dialog, Key.Key_Space)  # on its Cancel button, say
 
     during = DuringLoad(window, type_during_load)
-    assert window.navigator.open_path(big_log)
-    assert during.seen and window.controller.document.path == big_log, "the open was not cancelled"
-    turn = window.navigator.current_turn()  # every user turn of the sample is transcribed: its first one
+    assert parts_of(window).navigator.open_path(big_log)
+    assert during.seen and parts_of(window).controller.document.path == big_log, "the open was not cancelled"
+    turn = parts_of(window).navigator.current_turn()  # every user turn of the sample is transcribed: its first one
     assert turn.id == "2" and window.editor.text.toPlainText() == f"{turn.transcription}the caller "
 
 
 def test_the_keyboard_dialog_refuses_keys_that_type_and_escape_cancels_a_recording(main_window, qtbot):
     window = main_window
     press(qtbot, window, Key.Key_F1)
-    dialog = window.preferences.keys_dialog
+    dialog = parts_of(window).preferences.keys_dialog
     qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
     dialog.select("previous_user_turn")
     before = dict(dialog.pending)
@@ -157,6 +158,6 @@ def test_a_stored_key_that_types_is_ignored_and_named_once(make_window, raw_log,
     assert "W for \u201cPrevious user turn\u201d" in message and "F9" not in message
     assert [key.toString() for key in window.actions.previous_user_turn.shortcuts()] == ["Ctrl+Up"]
     assert [key.toString() for key in window.actions.play_pause.shortcuts()] == ["F9"]
-    assert window.navigator.open_path(raw_log)
+    assert parts_of(window).navigator.open_path(raw_log)
     type_text(qtbot, window, "wow")
-    assert window.editor.text.toPlainText() == "wow" and window.navigator.current_turn().id == "02"
+    assert window.editor.text.toPlainText() == "wow" and parts_of(window).navigator.current_turn().id == "02"

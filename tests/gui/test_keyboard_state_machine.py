@@ -29,6 +29,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
 from annotator.gui.keyboard import NO_USER_TURN_LEFT, TYPING_HERE
 from annotator.log.journal_values import annotation_values, key_of
 from annotator.log.recovery_journal import RecoveryJournal
@@ -80,7 +81,7 @@ class KeyboardMachine(RuleBasedStateMachine):
         return target / source.name
 
     def open(self, path: Path) -> None:
-        assert self.window.navigator.open_path(path)
+        assert parts_of(self.window).navigator.open_path(path)
         self.settle()
 
     # --- opening ----------------------------------------------------------------------------
@@ -113,7 +114,7 @@ class KeyboardMachine(RuleBasedStateMachine):
 
     @rule(speaker=st.sampled_from(["system", "user"]), pick=st.integers(0, 1000))
     def click_row(self, speaker: str, pick: int) -> None:
-        navigator = self.window.navigator
+        navigator = parts_of(self.window).navigator
         rows = [row for row in range(navigator.model.rowCount()) if navigator.model.turn_at(row).speaker == speaker]
         if not rows:
             return
@@ -125,7 +126,7 @@ class KeyboardMachine(RuleBasedStateMachine):
 
     @rule(pick=st.integers(0, 1000))
     def click_timeline(self, pick: int) -> None:
-        view = self.window.workspace.timeline
+        view = parts_of(self.window).timeline
         turns = view.timeline.turns
         if not view.isVisible() or not len(turns):
             return
@@ -136,7 +137,7 @@ class KeyboardMachine(RuleBasedStateMachine):
 
     @rule(pick=st.integers(0, 1000))
     def click_finding(self, pick: int) -> None:
-        table = self.window.workspace.findings.table
+        table = parts_of(self.window).findings.table
         rows = table.model().rowCount() if table.model() is not None else 0
         if not table.isVisible() or not rows:
             return
@@ -148,8 +149,8 @@ class KeyboardMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 1000))
     def search_hit(self, pick: int) -> None:
         """Ctrl+F, a word of a turn the session holds, F3 to its hit, Escape out of the bar."""
-        words = [word for turn in self.window.navigator.session.turns for word in (turn.asr_text or "").split()
-                 if len(word) > 3] if self.window.navigator.session is not None else []
+        words = [word for turn in parts_of(self.window).navigator.session.turns for word in (turn.asr_text or "").split()
+                 if len(word) > 3] if parts_of(self.window).navigator.session is not None else []
         if not words:
             return
         press(self.qtbot, self.window, Key.Key_F, CTRL)
@@ -182,8 +183,8 @@ class KeyboardMachine(RuleBasedStateMachine):
     # --- the invariant --------------------------------------------------------------------------
     @invariant()
     def a_typed_word_is_stored_whole_in_exactly_one_user_turn(self) -> None:
-        window, navigator = self.window, self.window.navigator
-        document = window.controller.document
+        window, navigator = self.window, parts_of(self.window).navigator
+        document = parts_of(window).controller.document
         if document is None or navigator.session is None:
             return
         word = f"w{next(self.copies)}x"

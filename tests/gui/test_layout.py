@@ -14,10 +14,11 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtWidgets import QLabel
 
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_browser import SessionBrowser
 from annotator.gui.main_window import MainWindow
-from annotator.gui.models.roles import SUMMARY_ROLE
 from annotator.gui.settings import LastPosition
-from annotator.gui.views.session_browser import SessionBrowser
+from annotator.gui.widgets.roles import SUMMARY_ROLE
 from tests.gui.conftest import close_window, press
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,12 +56,12 @@ def shrink_table(window: MainWindow) -> None:
 
 def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    window.navigator.select_row(window.navigator.model.rowCount() - 1)
+    parts_of(window).navigator.select_row(parts_of(window).navigator.model.rowCount() - 1)
     assert_current_row_in_view(window)
     shrink_table(window)
     qtbot.waitUntil(lambda: window.table.viewport().height() < 6 * window.table.verticalHeader().defaultSectionSize())
     assert_current_row_in_view(window)
-    window.navigator.select_row(5)
+    parts_of(window).navigator.select_row(5)
     window.resize(window.width(), window.height() - 120)
     qtbot.wait(10)
     assert_current_row_in_view(window)
@@ -69,10 +70,10 @@ def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, make_windo
 
 def test_reopening_a_log_at_its_last_turn_shows_that_turn(qtbot, make_window, settings, latin1_log: Path):
     window = make_window(latin1_log)
-    last = window.navigator.model.rowCount() - 1
+    last = parts_of(window).navigator.model.rowCount() - 1
     shrink_table(window)
     window.save_layout()
-    session = window.controller.document.sessions[0]
+    session = parts_of(window).controller.document.sessions[0]
     close_window(window)
     settings.set_last_position(latin1_log, LastPosition(session.id, last))
     window = make_window(latin1_log)
@@ -94,13 +95,13 @@ def test_ctrl_enter_moves_to_a_turn_that_is_in_view(qtbot, make_window, latin1_l
 
 def test_the_sessions_dock_is_for_a_corpus_only(qtbot, make_window, corpus: Path, latin1_log: Path):
     window = make_window()
-    with qtbot.waitSignal(window.workspace.browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(corpus)
-    assert window.workspace.sessions_dock.isVisible()
+    with qtbot.waitSignal(parts_of(window).browser.scan_finished, timeout=30000):
+        assert parts_of(window).navigator.open_path(corpus)
+    assert parts_of(window).docks.sessions.isVisible()
     close_window(window)
     again = make_window(latin1_log)
-    assert not again.workspace.sessions_dock.isVisible(), "no empty Sessions dock on a single log"
-    assert again.workspace.sessions_dock.toggleViewAction().isEnabled()
+    assert not parts_of(again).docks.sessions.isVisible(), "no empty Sessions dock on a single log"
+    assert parts_of(again).docks.sessions.toggleViewAction().isEnabled()
     close_window(again)
 
 
@@ -135,7 +136,7 @@ def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpu
 
 def test_a_layout_is_restored_by_a_window_with_the_same_docks_only(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    details = window.workspace.details_dock
+    details = parts_of(window).docks.details
     assert details.isVisible()
     window.save_layout()  # Details shown
     details.hide()

@@ -10,6 +10,7 @@ from pathlib import Path
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
+from annotator.gui.app import parts_of
 from tests.gui.conftest import press, type_text
 
 
@@ -38,9 +39,9 @@ def settle(qtbot) -> None:
 
 def test_a_move_lays_out_neither_the_main_window_nor_a_dock(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    navigator, table = window.navigator, window.table
-    window.playback.set_loop(False)
-    window.workspace.concepts_dock.raise_()  # a tab behind Details on a small screen: shown, it follows the turn
+    navigator, table = parts_of(window).navigator, window.table
+    parts_of(window).playback.set_loop(False)
+    parts_of(window).docks.concepts.raise_()  # a tab behind Details on a small screen: shown, it follows the turn
     turns = navigator.session.turns
     table.setFocus()
     for row in range(len(turns)):  # the editor has grown to the session's widest and tallest turn

@@ -1,7 +1,7 @@
 """A long session's turn facts are made on the panes' worker after the first paint, not before it
-(gui/opening.py, gui/session_panes.py): the GUI thread makes facts only for the rows it paints; the
+(gui/opening/opener.py, gui/panes/session_panes.py): the GUI thread makes facts only for the rows it paints; the
 session bar's progress says it is counting and Ctrl+Enter waits until the worker hands the facts over
-(gui/facts_wait.py); an edit made meanwhile is in the facts, the progress and the index afterwards."""
+(gui/annotating/facts_wait.py); an edit made meanwhile is in the facts, the progress and the index afterwards."""
 
 from __future__ import annotations
 
@@ -14,12 +14,13 @@ from PySide6.QtWidgets import QLabel
 import annotator.log.facts_cache as facts_cache
 import annotator.log.turn_facts as turn_facts
 from annotator.analysis.search import Query, search_session
-from annotator.gui.facts_wait import FINDING_NEXT_TEXT
-from annotator.gui.idle_steps import SLICE_MS, START_AFTER_MS
+from annotator.gui.annotating.facts_wait import FINDING_NEXT_TEXT
+from annotator.gui.annotating.session_bar import COUNTING_TEXT
+from annotator.gui.annotating.turn_table_view import MEASURED_ROWS
+from annotator.gui.app import parts_of
+from annotator.gui.runtime.idle_steps import SLICE_MS, START_AFTER_MS
+from annotator.gui.search.find_bar import SEARCHING_TEXT
 from annotator.gui.settings import DOUBT_ORDER, LastPosition
-from annotator.gui.views.find_bar import SEARCHING_TEXT
-from annotator.gui.views.session_bar import COUNTING_TEXT
-from annotator.gui.views.turn_table_view import MEASURED_ROWS
 from annotator.log.annotations import set_transcription
 from tests.gui.conftest import press, type_text
 from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
@@ -67,7 +68,7 @@ def held(monkeypatch):
 
 def _open_and_wait_for_the_walk(make_window, qtbot, path, held):
     window = make_window()
-    assert window.navigator.open_path(path)
+    assert parts_of(window).navigator.open_path(path)
     qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)
     qtbot.wait(50)  # the window paints meanwhile
     return window
@@ -75,7 +76,7 @@ def _open_and_wait_for_the_walk(make_window, qtbot, path, held):
 
 def _wait_for_the_handover(window, qtbot, held) -> None:
     held.release()
-    qtbot.waitUntil(lambda: not window.navigator.facts_wait.counting, timeout=WAIT_S * 1000)
+    qtbot.waitUntil(lambda: not parts_of(window).navigator.facts_wait.counting, timeout=WAIT_S * 1000)
 
 
 def _untranscribed(facts) -> list[int]:
@@ -91,26 +92,26 @@ def _progress_text(facts) -> str:
 def _shown_rows(window) -> int:
     table = window.table
     first, last = table.rowAt(0), table.rowAt(table.viewport().height() - 1)
-    return (last if last >= 0 else window.navigator.model.rowCount() - 1) - first + 1
+    return (last if last >= 0 else parts_of(window).navigator.model.rowCount() - 1) - first + 1
 
 
 def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress_is_counted(
         make_window, qtbot, long_log, held):  # noqa: F811
     window = make_window()
-    assert window.navigator.open_path(long_log)
+    assert parts_of(window).navigator.open_path(long_log)
     window.table.viewport().repaint()  # the first paint of the turn table, now
-    session = window.navigator.session
+    session = parts_of(window).navigator.session
     cache = session.document.facts_cache
     assert len(session.turns) == 4000 and window.table.isVisible()
     # The rows painted, and the first and last rows the short columns are fitted to (a constant number).
     assert 0 < held.on_gui_thread <= _shown_rows(window) + 2 * MEASURED_ROWS < len(session.turns) // 10
     assert not cache.untranscribed_ready(session)
-    assert window.navigator.session_bar.progress.text() == COUNTING_TEXT
+    assert parts_of(window).navigator.session_bar.progress.text() == COUNTING_TEXT
     qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)
     assert held.elsewhere == len(session.turns)  # the opening worker made none: only the panes' walk
-    assert window.navigator.session_bar.progress.text() == COUNTING_TEXT
+    assert parts_of(window).navigator.session_bar.progress.text() == COUNTING_TEXT
     _wait_for_the_handover(window, qtbot, held)
-    progress = window.navigator.session_bar.progress.text()
+    progress = parts_of(window).navigator.session_bar.progress.text()
     untranscribed = list(cache.untranscribed(session))
     fresh = held.fresh(session)
     assert progress == _progress_text(fresh) and untranscribed == _untranscribed(fresh)
@@ -122,27 +123,27 @@ def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress
 def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_and_the_index(
         make_window, qtbot, long_log, held):  # noqa: F811
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
-    session = window.navigator.session
+    session = parts_of(window).navigator.session
     far = [turn for turn in session.turns[2000:] if turn.speaker == "user" and turn.transcription is None]
     set_transcription(far[0], "an edit the walk did not see")  # the walk read this turn untranscribed
-    assert window.navigator.session_bar.progress.text() == COUNTING_TEXT
+    assert parts_of(window).navigator.session_bar.progress.text() == COUNTING_TEXT
     _wait_for_the_handover(window, qtbot, held)
     cache = session.document.facts_cache
     fresh = held.fresh(session)
     assert cache.facts(far[0]).transcription == "an edit the walk did not see"
     assert far[0].index not in cache.untranscribed(session) == _untranscribed(fresh)
-    assert window.navigator.session_bar.progress.text() == _progress_text(fresh)
+    assert parts_of(window).navigator.session_bar.progress.text() == _progress_text(fresh)
 
 
 @pytest.mark.parametrize("order", ["log", DOUBT_ORDER])
 def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn(
         make_window, qtbot, long_log, held, order):  # noqa: F811
     window = make_window()
-    window.controller.settings.next_turn_order = order
-    window.controller.settings.set_last_position(long_log, LastPosition("long", 3))  # a user turn to transcribe
-    assert window.navigator.open_path(long_log)
+    parts_of(window).controller.settings.next_turn_order = order
+    parts_of(window).controller.settings.set_last_position(long_log, LastPosition("long", 3))  # a user turn to transcribe
+    assert parts_of(window).navigator.open_path(long_log)
     qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)
-    navigator = window.navigator
+    navigator = parts_of(window).navigator
     turn = navigator.current_turn()
     assert turn.index == 3 and turn.transcription is None
     type_text(qtbot, window, "to boston")
@@ -161,7 +162,7 @@ def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn
 
 def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_window, qtbot, long_log, held):  # noqa: F811
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
-    navigator = window.navigator
+    navigator = parts_of(window).navigator
     window.table.setFocus()
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert window.statusBar().currentMessage() == FINDING_NEXT_TEXT
@@ -172,7 +173,7 @@ def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_wi
 
 def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_log, held):  # noqa: F811
     window = make_window()
-    assert window.navigator.open_path(long_log)
+    assert parts_of(window).navigator.open_path(long_log)
     window.table.viewport().repaint()
     before = held.on_gui_thread
     press(qtbot, window, Qt.Key.Key_F, Qt.KeyboardModifier.ControlModifier)
@@ -183,7 +184,7 @@ def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_
     qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)
     _wait_for_the_handover(window, qtbot, held)
     qtbot.waitUntil(lambda: count.text() != SEARCHING_TEXT)  # searched again once the events now are handled
-    hits = search_session(window.navigator.session, Query("boston").pattern())
+    hits = search_session(parts_of(window).navigator.session, Query("boston").pattern())
     assert hits and count.text() == f"{len(hits)} hits"
 
 
@@ -193,7 +194,7 @@ def test_the_journal_reads_the_files_values_once_the_facts_are_handed_over(make_
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
     made = held.on_gui_thread
     qtbot.wait(START_AFTER_MS + 40 * SLICE_MS)  # the reading would have begun, and read thousands of turns
-    assert held.on_gui_thread == made and not window.recovery.journal.baseline.ready
+    assert held.on_gui_thread == made and not parts_of(window).recovery.journal.baseline.ready
     _wait_for_the_handover(window, qtbot, held)
-    qtbot.waitUntil(lambda: window.recovery.journal.baseline.ready, timeout=WAIT_S * 1000)
+    qtbot.waitUntil(lambda: parts_of(window).recovery.journal.baseline.ready, timeout=WAIT_S * 1000)
     assert held.on_gui_thread == made, "the reading found every turn's facts made"

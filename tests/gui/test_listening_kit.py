@@ -17,6 +17,7 @@ import pytest
 from PySide6.QtCore import QPointF
 
 from annotator.audio import load_audio, stretch_available
+from annotator.gui.app import parts_of
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import dominant_frequency, find_offset, noise, tone, write_sound
 from tests.audio.test_voice_activity import needs_tools, words_with_silence
@@ -30,8 +31,8 @@ LONG_SECONDS = 240.0
 TURN_AUDIO = "travel-20261121-001-turn02-user.wav"
 
 KIT_HELPERS = """
-kit = window.workspace.listening
-window.navigator.select_row(0)  # the greeting: the moves below start there
+kit = parts_of(window).listening
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2: the editor has the focus
 
 def until_position(seconds):
@@ -52,7 +53,7 @@ def ctrl_space():
 SCRIPT_START = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + KIT_HELPERS
 SCRIPT_END = """
 playback.close()
-window.controller.undo_stack.setClean()
+parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
 
@@ -192,9 +193,9 @@ still = (player.state.name, typing.idle_timer.isActive())
 typing.idle_timer.timeout.emit()  # the annotator stopped typing for typing_idle_seconds
 resumed = (player.state.name, player.position)
 ctrl_space()
-report(off=off, paused=paused, still=still, resumed=resumed, text=window.navigator.editor.text.toPlainText(),
+report(off=off, paused=paused, still=still, resumed=resumed, text=parts_of(window).navigator.editor.text.toPlainText(),
        stored=kit.settings.pause_while_typing)
-window.may_close = lambda: True  # the typing is the test's, not work to keep
+window.set_close_guard(lambda: True)  # the typing is the test's, not work to keep
 """)
     assert result["off"] == "PLAYING", "off by default: typing does not pause"
     state, position, timer_running, interval = result["paused"]
@@ -214,14 +215,14 @@ def test_the_voice_activity_strip_marks_the_two_words(make_window, annotated_log
     spoken, gap_start, gap_end = words_with_silence(tmp_path, 1.0)
     os.replace(spoken, annotated_log.parent / "travel-20261121-001-turn01-system.wav")
     window = make_window(annotated_log)  # opens on turn 1, whose audio is now the two words
-    strip = window.workspace.listening.voice_activity
+    strip = parts_of(window).listening.voice_activity
     qtbot.waitUntil(lambda: len(strip.intervals) == 2, timeout=20000)
     (_, first_end), (second_start, _) = strip.intervals
     assert first_end == pytest.approx(gap_start, abs=0.1) and second_start == pytest.approx(gap_end, abs=0.1)
-    assert strip.isVisible() and strip.height() < window.workspace.waveform.height() / 4
+    assert strip.isVisible() and strip.height() < parts_of(window).waveform.height() / 4
     for seconds in (0.2, first_end, second_start, 1.7):  # the strip and the waveform share the time axis on screen
         assert _screen_x(strip.plot, strip.plot.getViewBox(), seconds) == pytest.approx(
-            _screen_x(window.workspace.waveform.plot, window.workspace.waveform.view_box, seconds), abs=2)
+            _screen_x(parts_of(window).waveform.plot, parts_of(window).waveform.view_box, seconds), abs=2)
 
 
 def _screen_x(widget, view_box, seconds: float) -> int:

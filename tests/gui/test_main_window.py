@@ -11,11 +11,12 @@ from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
 
 from annotator.analysis.validation import Severity, validate_document
 from annotator.gui.actions import ACTIONS, all_key_sequences, key_text
-from annotator.gui.keys.dialog import ShortcutsDialog
-from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
+from annotator.gui.preferences.keys_dialog import ShortcutsDialog
+from annotator.gui.runtime.worker import BackgroundTask, TaskState
 from annotator.gui.settings import AppSettings
-from annotator.gui.worker import BackgroundTask, TaskState
+from annotator.gui.widgets.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.log.document import LogDocument
 from annotator.log.original_copy import original_copy_path
 from tests.gui.conftest import focused, metric_text, press, type_text
@@ -37,7 +38,7 @@ def editor_has_focus(window) -> bool:
 
 
 def first_user_row(window) -> int:
-    return next(t.index for t in window.navigator.session.turns if t.speaker == "user")
+    return next(t.index for t in parts_of(window).navigator.session.turns if t.speaker == "user")
 
 
 NOTHING_TO_PLAY = "nothing to play: no audio is loaded"
@@ -52,24 +53,24 @@ def without_user_audio(log: Path) -> Path:
 
 def test_opens_a_log_and_selects_its_first_user_turn_to_transcribe(main_window, raw_log):
     window = main_window
-    assert window.controller.document.path == raw_log
+    assert parts_of(window).controller.document.path == raw_log
     assert raw_log.name in window.windowTitle()
     assert not window.isWindowModified()
-    assert window.navigator.model.rowCount() == len(window.navigator.session.turns) == 10
+    assert parts_of(window).navigator.model.rowCount() == len(parts_of(window).navigator.session.turns) == 10
     assert current_row(window) == 1 and selected_rows(window) == [1]  # 01 is the system's greeting
-    assert window.editor.turn == window.navigator.session.turns[1]
+    assert window.editor.turn == parts_of(window).navigator.session.turns[1]
     assert window.session_bar.session_name.text() == "<b>travel:20261121:002</b>"
     assert window.session_bar.task.currentText() == "unset"
     assert "0 of 5 user turns transcribed" in window.session_bar.progress.text()
     user_row = first_user_row(window)
-    assert window.navigator.model.index(user_row, 0).data(NEEDS_TRANSCRIPTION_ROLE) is True
-    assert window.navigator.model.index(user_row, 0).data(Qt.ItemDataRole.DecorationRole) is not None
-    assert window.workspace.detail.topLevelItem(0).text(0) == "GC_TURN 02"
+    assert parts_of(window).navigator.model.index(user_row, 0).data(NEEDS_TRANSCRIPTION_ROLE) is True
+    assert parts_of(window).navigator.model.index(user_row, 0).data(Qt.ItemDataRole.DecorationRole) is not None
+    assert parts_of(window).detail.topLevelItem(0).text(0) == "GC_TURN 02"
 
 
 def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     window.table.setFocus()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)
     assert selected_rows(window) == [1]
@@ -78,23 +79,23 @@ def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     press(qtbot, window, Key.Key_Up, Mod.AltModifier)
     assert selected_rows(window) == [1]
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # next user turn: 04
-    assert selected_rows(window) == [3] and window.navigator.current_turn().id == "04"
+    assert selected_rows(window) == [3] and parts_of(window).navigator.current_turn().id == "04"
     press(qtbot, window, Key.Key_Up, Mod.ControlModifier)
-    assert window.navigator.current_turn().id == "02"
+    assert parts_of(window).navigator.current_turn().id == "02"
     press(qtbot, window, Key.Key_Up, Mod.ControlModifier)  # none before: stays
-    assert window.navigator.current_turn().id == "02"
+    assert parts_of(window).navigator.current_turn().id == "02"
     assert window.statusBar().currentMessage() == "No user turn before turn 02 in session travel:20261121:002"
 
 
 def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     window.table.setFocus()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 02, user
-    assert window.navigator.current_turn().speaker == "user"
+    assert parts_of(window).navigator.current_turn().speaker == "user"
     assert editor_has_focus(window)
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # 03, system: the editor has nothing to take
-    assert window.navigator.current_turn().speaker == "system"
+    assert parts_of(window).navigator.current_turn().speaker == "system"
     assert focused(window) is window.table
     assert not window.editor.text.isEnabled()
 
@@ -102,19 +103,19 @@ def test_focus_lands_in_the_editor_on_user_turns_only(main_window, qtbot):
 def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window, qtbot):
     window = main_window
     window.table.setFocus()
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    turn = window.navigator.current_turn()
+    turn = parts_of(window).navigator.current_turn()
     assert turn.id == "02" and editor_has_focus(window)
     type_text(qtbot, window, "i need to go to san francisco please")
     assert "WER" in window.editor.score.text()
     assert turn.transcription is None  # not stored per keystroke
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.controller.document.session("travel:20261121:002").turns[1].transcription == "i need to go to san francisco please"
-    assert window.navigator.current_turn().id == "04"  # the next user turn still to transcribe
+    assert parts_of(window).controller.document.session("travel:20261121:002").turns[1].transcription == "i need to go to san francisco please"
+    assert parts_of(window).navigator.current_turn().id == "04"  # the next user turn still to transcribe
     assert editor_has_focus(window)
-    assert window.navigator.model.index(1, Column.WER).data() == "12.5 %"  # "please" missed: 1 deletion of 8 words
-    assert window.navigator.model.index(1, 0).data(NEEDS_TRANSCRIPTION_ROLE) is False
+    assert parts_of(window).navigator.model.index(1, Column.WER).data() == "12.5 %"  # "please" missed: 1 deletion of 8 words
+    assert parts_of(window).navigator.model.index(1, 0).data(NEEDS_TRANSCRIPTION_ROLE) is False
     assert "1 of 5 user turns transcribed" in window.session_bar.progress.text()
     assert window.isWindowModified()
 
@@ -122,33 +123,33 @@ def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window
 def test_ctrl_enter_skips_transcribed_turns_and_wraps(main_window, qtbot):
     window = main_window
     for text in ("one", "two"):
-        window.navigator.select_row(first_user_row(window), focus_editor=True)
-        window.navigator.step_turn(+1, users_only=True) if text == "two" else None
+        parts_of(window).navigator.select_row(first_user_row(window), focus_editor=True)
+        parts_of(window).navigator.step_turn(+1, users_only=True) if text == "two" else None
         type_text(qtbot, window, text)
         press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert [t.transcription for t in window.navigator.session.user_turns] == ["one", "two", None, None, None]
-    window.navigator.select_row(9, focus_editor=True)  # the last user turn
+    assert [t.transcription for t in parts_of(window).navigator.session.user_turns] == ["one", "two", None, None, None]
+    parts_of(window).navigator.select_row(9, focus_editor=True)  # the last user turn
     type_text(qtbot, window, "bye")
     press(qtbot, window, Key.Key_Enter, Mod.ControlModifier | Mod.KeypadModifier)  # the keypad's Enter too
-    assert window.navigator.current_turn().id == "06"  # wrapped round to the first still untranscribed
+    assert parts_of(window).navigator.current_turn().id == "06"  # wrapped round to the first still untranscribed
 
 
 def test_auto_play_asks_playback_for_the_next_turn(make_window, raw_log, qtbot):
     window = make_window(without_user_audio(raw_log))
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.navigator.current_turn().id == "04" and window.playback.turn.id == "04"
+    assert parts_of(window).navigator.current_turn().id == "04" and parts_of(window).playback.turn.id == "04"
     assert window.statusBar().currentMessage() == NOTHING_TO_PLAY, "playback was asked to play turn 04"
     window.actions.auto_play.trigger()  # off
     assert AppSettings().auto_play is False
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.playback.turn.id == "06"
+    assert parts_of(window).playback.turn.id == "06"
     assert window.statusBar().currentMessage().startswith("turn 06: "), "turn 06 shown, not played"
 
 
 def test_transport_and_navigation_keys_work_while_typing(make_window, raw_log, qtbot):
     window = make_window(without_user_audio(raw_log))
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "hello there")
     for key in (Key.Key_Space, Key.Key_R):
         window.statusBar().clearMessage()
@@ -156,39 +157,39 @@ def test_transport_and_navigation_keys_work_while_typing(make_window, raw_log, q
         assert window.statusBar().currentMessage() == NOTHING_TO_PLAY, "the key reached playback"
     assert window.editor.text.toPlainText() == "hello there"  # no key reached the text
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # leaving the turn stores the typing
-    assert window.navigator.session.turns[1].transcription == "hello there"
-    assert window.navigator.current_turn().id == "03"
+    assert parts_of(window).navigator.session.turns[1].transcription == "hello there"
+    assert parts_of(window).navigator.current_turn().id == "03"
 
 
 def test_ctrl_left_goes_back_two_seconds_while_typing(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(1, focus_editor=True)  # turn 02, 2.2 s of audio
+    parts_of(window).navigator.select_row(1, focus_editor=True)  # turn 02, 2.2 s of audio
     type_text(qtbot, window, "hello there")
-    window.workspace.waveform.clicked_at.emit(2.2)
+    parts_of(window).waveform.clicked_at.emit(2.2)
     press(qtbot, window, Key.Key_Left, Mod.ControlModifier)
-    assert abs(window.playback.player.position - 0.2) < 0.01
+    assert abs(parts_of(window).playback.player.position - 0.2) < 0.01
     assert window.editor.text.textCursor().position() == len("hello there")  # Ctrl+Left did not move the cursor
 
 
 def test_ctrl_1_and_ctrl_0_set_task_completion_and_undo_restores(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(1, focus_editor=True)  # keys work from inside the editor
+    parts_of(window).navigator.select_row(1, focus_editor=True)  # keys work from inside the editor
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
-    assert window.navigator.session.task_completion == "1"
+    assert parts_of(window).navigator.session.task_completion == "1"
     assert window.session_bar.task.currentText() == "completed (1)"
-    qtbot.waitUntil(lambda: metric_text(window.workspace.metrics, "task_completion") == "1")  # refreshed when idle
+    qtbot.waitUntil(lambda: metric_text(parts_of(window).metrics, "task_completion") == "1")  # refreshed when idle
     press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
-    assert window.navigator.session.task_completion == "0"
-    assert window.controller.undo_stack.undoText() == "Mark task not completed"
+    assert parts_of(window).navigator.session.task_completion == "0"
+    assert parts_of(window).controller.undo_stack.undoText() == "Mark task not completed"
     window.table.setFocus()
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
-    assert window.navigator.session.task_completion == "1"
+    assert parts_of(window).navigator.session.task_completion == "1"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
-    assert window.navigator.session.task_completion is None
+    assert parts_of(window).navigator.session.task_completion is None
     assert window.session_bar.task.currentText() == "unset"
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
-    assert window.navigator.session.task_completion == "1"
+    assert parts_of(window).navigator.session.task_completion == "1"
     assert window.isWindowModified()
 
 
@@ -197,24 +198,24 @@ def test_task_completion_combo_is_undoable(main_window, qtbot):
     combo = window.session_bar.task
     combo.setFocus()
     press(qtbot, window, Key.Key_Down)  # a real key on the combo box: unset -> completed
-    assert window.navigator.session.task_completion == "1"
-    assert window.controller.undo_stack.undoText() == "Mark task completed"
+    assert parts_of(window).navigator.session.task_completion == "1"
+    assert parts_of(window).controller.undo_stack.undoText() == "Mark task completed"
 
 
 def test_undo_and_redo_a_transcription(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "to san francisco")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    turn = window.navigator.session.turns[1]
+    turn = parts_of(window).navigator.session.turns[1]
     assert turn.transcription == "to san francisco"
-    assert window.controller.undo_stack.undoText() == "Transcribe turn 02"
+    assert parts_of(window).controller.undo_stack.undoText() == "Transcribe turn 02"
     assert window.actions.undo.isEnabled()
     # In the editor of turn 04 with nothing typed, Ctrl+Z is the window's undo.
-    assert editor_has_focus(window) and window.navigator.current_turn().id == "04"
+    assert editor_has_focus(window) and parts_of(window).navigator.current_turn().id == "04"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert turn.transcription is None
-    assert window.navigator.current_turn().id == "02"  # the undone turn is shown
+    assert parts_of(window).navigator.current_turn().id == "02"  # the undone turn is shown
     assert window.editor.text.toPlainText() == ""
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier | Mod.ShiftModifier)
@@ -224,7 +225,7 @@ def test_undo_and_redo_a_transcription(main_window, qtbot):
 
 def test_the_edit_menu_names_what_undo_and_redo_would_change(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "to san francisco")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     edit = {action.shortcut().toString(): action for action in window.menus.edit.actions()}
@@ -237,28 +238,28 @@ def test_the_edit_menu_names_what_undo_and_redo_would_change(main_window, qtbot)
 
 def test_ctrl_z_undoes_typing_in_the_editor_before_the_window_history(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # one step in the window's history
     type_text(qtbot, window, "abc")
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
     assert window.editor.text.toPlainText() != "abc"  # the typing went first
-    assert window.navigator.session.task_completion == "1"
+    assert parts_of(window).navigator.session.task_completion == "1"
 
 
 def test_ctrl_i_prefills_with_the_recognizer_text(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(3, focus_editor=True)
+    parts_of(window).navigator.select_row(3, focus_editor=True)
     press(qtbot, window, Key.Key_I, Mod.ControlModifier)
     assert window.editor.text.toPlainText() == "from the mile i city"
-    assert window.navigator.session.turns[3].transcription is None
+    assert parts_of(window).navigator.session.turns[3].transcription is None
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.navigator.session.turns[3].transcription == "from the mile i city"
+    assert parts_of(window).navigator.session.turns[3].transcription == "from the mile i city"
 
 
 def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbot, raw_log):
     window = main_window
     original = raw_log.read_bytes()
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "i need to go to san francisco")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
@@ -291,7 +292,7 @@ def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, r
     answer = answer_modal(file=target)
     press(qtbot, window, Key.Key_S, Mod.ControlModifier | Mod.ShiftModifier)
     assert answer.answered
-    assert window.controller.document.path == target
+    assert parts_of(window).controller.document.path == target
     assert "copy.xml" in window.windowTitle() and not window.isWindowModified()
     assert LogDocument.load(target).sessions[0].task_completion == "1"
     assert raw_log.read_bytes() == original
@@ -327,26 +328,26 @@ def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(main
 
 def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
     first = make_window(raw_log)
-    first.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(first).navigator.select_row(0)  # the greeting: the keys below start there
     first.table.setFocus()
     for _ in range(3):
         press(qtbot, first, Key.Key_Down, Mod.ControlModifier)
-    assert first.navigator.current_turn().id == "06"
+    assert parts_of(first).navigator.current_turn().id == "06"
     first.close()
     second = make_window(raw_log)
-    assert second.navigator.current_turn().id == "06"
+    assert parts_of(second).navigator.current_turn().id == "06"
     assert selected_rows(second) == [5]
 
 
 def test_open_recent_lists_opened_logs(make_window, raw_log, latin1_log):
     window = make_window(raw_log)
-    assert window.navigator.open_path(latin1_log)
+    assert parts_of(window).navigator.open_path(latin1_log)
     assert AppSettings().recent_files[:2] == [str(latin1_log.resolve()), str(raw_log.resolve())]
     window._fill_recent_menu()
     texts = [action.text() for action in window.menus.recent.actions()]
     assert texts[:2] == [str(latin1_log.resolve()), str(raw_log.resolve())]
     window.menus.recent.actions()[1].trigger()
-    assert window.controller.document.path == raw_log
+    assert parts_of(window).controller.document.path == raw_log
 
 
 def drop_paths(window, *paths: Path) -> QDropEvent:
@@ -367,29 +368,29 @@ def drop_paths(window, *paths: Path) -> QDropEvent:
 def test_dropping_a_file_opens_it(main_window, qtbot, latin1_log):
     window = main_window
     assert drop_paths(window, latin1_log).isAccepted()
-    qtbot.waitUntil(lambda: window.controller.document.path == latin1_log)
-    assert window.navigator.current_turn().id == "2"  # its first user turn
-    assert any("zürich" in (t.asr_text or "") for t in window.navigator.session.turns)
+    qtbot.waitUntil(lambda: parts_of(window).controller.document.path == latin1_log)
+    assert parts_of(window).navigator.current_turn().id == "2"  # its first user turn
+    assert any("zürich" in (t.asr_text or "") for t in parts_of(window).navigator.session.turns)
 
 
 def test_dropping_a_folder_opens_its_first_log(main_window, qtbot, corpus):
     window = main_window
     drop_paths(window, corpus / "travel-20261121-003")
-    qtbot.waitUntil(lambda: window.controller.document.path.name == "travel-20261121-003-hublog.xml")
+    qtbot.waitUntil(lambda: parts_of(window).controller.document.path.name == "travel-20261121-003-hublog.xml")
 
 
 def test_a_broken_log_shows_a_message_and_the_window_keeps_what_was_open(main_window, tmp_path, answer_modal):
     window = main_window
-    before = window.controller.document
+    before = parts_of(window).controller.document
     broken = tmp_path / "broken.xml"
     broken.write_text('<?xml version="1.0"?>\n<GC_LOG>\n  <GC_SESSION id="x" stime="1" etime="2">\n</GC_LOG>\n')
     answer = answer_modal(Button.Ok)
-    assert window.navigator.open_path(broken) is False
+    assert parts_of(window).navigator.open_path(broken) is False
     assert answer.answered and answer.title == "Cannot open"
     assert answer.text.startswith(f"{broken}:4")  # file and line
     assert "\n" not in answer.text
-    assert window.controller.document is before
-    assert window.navigator.model.rowCount() == 10
+    assert parts_of(window).controller.document is before
+    assert parts_of(window).navigator.model.rowCount() == 10
     assert window.isVisible()
 
 
@@ -399,7 +400,7 @@ def test_closing_with_unsaved_work_asks_first(main_window, qtbot, answer_modal):
     answer = answer_modal(Button.Cancel)
     assert window.close() is False
     assert answer.answered and "Save the annotations" in answer.text
-    assert window.isVisible() and window.navigator.session.task_completion == "1"
+    assert window.isVisible() and parts_of(window).navigator.session.task_completion == "1"
     answer = answer_modal(Button.Discard)
     assert window.close() is True
     assert answer.answered and not window.isVisible()
@@ -409,11 +410,11 @@ def test_opening_another_log_with_unsaved_work_asks_and_can_save(main_window, qt
     window = main_window
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
     answer = answer_modal(Button.Cancel)
-    assert window.navigator.open_path(latin1_log) is False
-    assert answer.answered and window.controller.document.path == raw_log
+    assert parts_of(window).navigator.open_path(latin1_log) is False
+    assert answer.answered and parts_of(window).controller.document.path == raw_log
     answer = answer_modal(Button.Save)
-    assert window.navigator.open_path(latin1_log) is True
-    assert answer.answered and window.controller.document.path == latin1_log
+    assert parts_of(window).navigator.open_path(latin1_log) is True
+    assert answer.answered and parts_of(window).controller.document.path == latin1_log
     assert LogDocument.load(raw_log).sessions[0].task_completion == "1"
     assert not window.isWindowModified()
 
@@ -461,7 +462,7 @@ def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbo
     chosen = answer_modal(file=out)
     press(qtbot, window, Key.Key_E, Mod.ControlModifier)
     assert chosen.answered and "CSV" in chosen.title
-    task = window.exports.task
+    task = parts_of(window).exports.task
     assert isinstance(task, BackgroundTask), "the export runs off the GUI thread"
     qtbot.waitUntil(lambda: task.state is TaskState.SUCCEEDED, timeout=30000)
     assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]
@@ -487,8 +488,8 @@ def test_ctrl_e_into_the_folder_of_the_open_log_writes_once_the_annotator_agrees
     answers = boxes("Yes")  # "Write anyway?"
     answer_modal(file=folder)
     press(qtbot, window, Key.Key_E, Mod.ControlModifier)
-    qtbot.waitUntil(lambda: (folder / "events.csv").is_file() and window.exports.task is not None
-                    and window.exports.task.state is TaskState.SUCCEEDED, timeout=30000)
+    qtbot.waitUntil(lambda: (folder / "events.csv").is_file() and parts_of(window).exports.task is not None
+                    and parts_of(window).exports.task.state is TaskState.SUCCEEDED, timeout=30000)
     assert "this folder holds the input" in answers.seen[0].text
     assert {"sessions.csv", "turns.csv", "events.csv"} <= {p.name for p in folder.iterdir()}
     assert raw_log.read_bytes() == before  # the log beside them is never written
@@ -519,10 +520,10 @@ def test_a_log_of_several_sessions_shows_the_session_selector(make_window, tmp_p
     selector = window.session_bar.sessions
     assert selector.isVisible() and selector.count() == 2
     selector.setCurrentIndex(1)
-    assert window.navigator.session.id == "second" and current_row(window) == 1  # its first user turn
+    assert parts_of(window).navigator.session.id == "second" and current_row(window) == 1  # its first user turn
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
-    assert window.controller.document.sessions[1].task_completion == "1"
-    assert window.controller.document.sessions[0].task_completion is None
+    assert parts_of(window).controller.document.sessions[1].task_completion == "1"
+    assert parts_of(window).controller.document.sessions[0].task_completion is None
 
 
 def test_cli_gui_command_parses_an_optional_path():
@@ -545,17 +546,17 @@ def test_sample_session_is_found():
 
 def test_editing_in_the_table_cell_with_f2(main_window, qtbot, raw_log):
     window = main_window
-    window.navigator.select_row(3)
+    parts_of(window).navigator.select_row(3)
     window.table.setFocus()
     press(qtbot, window, Key.Key_F2)
     cell_editor = focused(window)
     assert cell_editor is window.table.delegate.open_editor
     type_text(qtbot, window, "from the mile high city")
     press(qtbot, window, Key.Key_Return)  # the delegate commits on the next turn of the event loop
-    qtbot.waitUntil(lambda: window.navigator.session.turns[3].transcription == "from the mile high city")
-    assert window.controller.undo_stack.undoText() == "Transcribe turn 04"
+    qtbot.waitUntil(lambda: parts_of(window).navigator.session.turns[3].transcription == "from the mile high city")
+    assert parts_of(window).controller.undo_stack.undoText() == "Transcribe turn 04"
     # A cell still being edited is stored by Ctrl+S, which reaches the window from inside the cell.
-    window.navigator.select_row(5)
+    parts_of(window).navigator.select_row(5)
     window.table.setFocus()
     press(qtbot, window, Key.Key_F2)
     type_text(qtbot, window, "denver")
@@ -574,11 +575,11 @@ def test_a_logs_own_task_completion_is_shown_put_back_by_undo_but_never_offered(
     assert not combo.model().item(combo.currentIndex()).isEnabled()
     window.table.setFocus()
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
-    assert window.navigator.session.task_completion == "1"
+    assert parts_of(window).navigator.session.task_completion == "1"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
-    assert window.navigator.session.task_completion == "2" and combo.currentText() == "2 (from the log)"
+    assert parts_of(window).navigator.session.task_completion == "2" and combo.currentText() == "2 (from the log)"
     assert not window.isWindowModified()
     press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)
     combo.setFocus()
     press(qtbot, window, Key.Key_Down)  # past "not completed (0)" lies only the log's value, which is not offered
-    assert window.navigator.session.task_completion == "0"
+    assert parts_of(window).navigator.session.task_completion == "0"

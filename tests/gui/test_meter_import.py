@@ -20,6 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 SCRIPT = WINDOW_PRELUDE + """
 import json, sys
 from annotator.audio.loudness import meter_loaded
+from annotator.gui.app import parts_of
 
 def until(condition, seconds=60):
     deadline = time.monotonic() + seconds
@@ -31,16 +32,16 @@ def until(condition, seconds=60):
 def imported():
     return sorted(name for name in ("pyloudnorm", "scipy") if name in sys.modules)
 
-browser = window.workspace.browser
-until(lambda: window.controller.document is not None and not browser.is_scanning)
+browser = parts_of(window).browser
+until(lambda: parts_of(window).controller.document is not None and not browser.is_scanning)
 for _ in range(50):  # whatever the opening started in the background has time to run
     app.processEvents()
     time.sleep(0.01)
 print(json.dumps({{"opened_without_audio": imported()}}), flush=True)
-assert window.navigator.open_path({with_audio!r})
+assert parts_of(window).navigator.open_path({with_audio!r})
 until(meter_loaded)
 print(json.dumps({{"opened_with_audio": imported()}}), flush=True)
-window.controller.undo_stack.setClean()
+parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.actions import ACTIONS
-from annotator.gui.models.roles import FINDING_ROLE
+from annotator.gui.app import parts_of
+from annotator.gui.widgets.roles import FINDING_ROLE
 from tests.conftest import REPO
 from tests.gui.conftest import current_summary, press
 
@@ -23,10 +24,10 @@ def status(window) -> str:
 
 def test_alt_down_at_the_last_turn_says_so(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(window.navigator.model.rowCount() - 1, focus_editor=True)
-    last = window.navigator.current_turn()
+    parts_of(window).navigator.select_row(parts_of(window).navigator.model.rowCount() - 1, focus_editor=True)
+    last = parts_of(window).navigator.current_turn()
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)
-    assert window.navigator.current_turn() is last or window.navigator.current_turn() == last
+    assert parts_of(window).navigator.current_turn() is last or parts_of(window).navigator.current_turn() == last
     assert status(window) == f"No turn after turn {last.id} in session travel:20261121:002"
     window.table.setFocus()
     window.statusBar().clearMessage()
@@ -48,21 +49,21 @@ def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpu
     for name in ("travel-20261121-001", "travel-20261121-002"):
         shutil.copytree(corpus / name, folder / name)
     window = make_window(folder)
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     qtbot.waitUntil(lambda: browser.model.rowCount() == 2 and not browser.is_scanning)
-    first = window.controller.document.path
+    first = parts_of(window).controller.document.path
     assert first.name == "travel-20261121-001-hublog.xml"
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert window.controller.document.path.name == "travel-20261121-002-hublog.xml"
-    assert window.navigator.session.id == "travel:20261121:002" and current_summary(browser).session_id == window.navigator.session.id
+    assert parts_of(window).controller.document.path.name == "travel-20261121-002-hublog.xml"
+    assert parts_of(window).navigator.session.id == "travel:20261121:002" and current_summary(browser).session_id == parts_of(window).navigator.session.id
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert window.controller.document.path.name == "travel-20261121-002-hublog.xml"
+    assert parts_of(window).controller.document.path.name == "travel-20261121-002-hublog.xml"
     assert status(window) == "Session travel:20261121:002 is the last session of travel-20261121-002-hublog.xml"
 
     press(qtbot, window, Key.Key_PageUp, Mod.ControlModifier)
-    assert window.controller.document.path == first
+    assert parts_of(window).controller.document.path == first
 
 
 def test_a_single_log_says_where_the_sessions_end(main_window, qtbot):
@@ -77,7 +78,7 @@ def in_front(widget) -> bool:
 
 
 def _findings_shown(window) -> bool:
-    return bool(window.workspace.findings.findings)
+    return bool(parts_of(window).findings.findings)
 
 
 def test_a_log_with_errors_says_so_and_f8_walks_its_findings(make_window, tmp_path, qtbot):
@@ -87,12 +88,12 @@ def test_a_log_with_errors_says_so_and_f8_walks_its_findings(make_window, tmp_pa
     qtbot.waitUntil(lambda: _findings_shown(window), timeout=20000)
     assert status(window).startswith("reversed.xml has 1 error") and "F8" in status(window)
 
-    panel = window.workspace.findings
-    window.navigator.select_row(0)
+    panel = parts_of(window).findings
+    parts_of(window).navigator.select_row(0)
     press(qtbot, window, Key.Key_F8)
     first = panel.current_finding()
     assert first is not None and in_front(panel)
-    assert window.navigator.current_turn().id == "2"  # the turn that ends before it starts
+    assert parts_of(window).navigator.current_turn().id == "2"  # the turn that ends before it starts
     press(qtbot, window, Key.Key_F8, Mod.ShiftModifier)
     assert status(window) == "No further finding that way"
 
@@ -102,14 +103,14 @@ def test_clicking_a_finding_keeps_the_findings_in_front(make_window, tmp_path, q
     shutil.copy(HOSTILE / "etime-before-stime.xml", log)
     window = make_window(log)
     qtbot.waitUntil(lambda: _findings_shown(window), timeout=20000)
-    window.workspace.findings_dock.raise_()
-    panel = window.workspace.findings
+    parts_of(window).docks.findings.raise_()
+    panel = parts_of(window).findings
     qtbot.waitUntil(lambda: in_front(panel))
     table = panel.table
     index = table.model().index(0, 0)
     assert index.data(FINDING_ROLE) is not None
     qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=table.visualRect(index).center())
-    assert window.navigator.current_turn().id == "2"
-    assert window.workspace.detail.element is not None  # the details follow...
+    assert parts_of(window).navigator.current_turn().id == "2"
+    assert parts_of(window).detail.element is not None  # the details follow...
     qtbot.wait(50)
-    assert in_front(panel) and not in_front(window.workspace.detail)  # ...without taking the tab
+    assert in_front(panel) and not in_front(parts_of(window).detail)  # ...without taking the tab

@@ -7,8 +7,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.keys.dialog import ShortcutsDialog
-from annotator.gui.views.nbest_pane import NO_LIST_TEXT, TRUTH_MARK
+from annotator.gui.annotating.nbest_pane import NO_LIST_TEXT, TRUTH_MARK
+from annotator.gui.app import parts_of
+from annotator.gui.preferences.keys_dialog import ShortcutsDialog
 from tests.gui.conftest import press, type_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
@@ -17,7 +18,7 @@ DIGITS = {rank: getattr(Key, f"Key_{rank}") for rank in range(1, 10)}
 
 
 def row_of(window, turn_id: str) -> int:
-    return next(t.index for t in window.navigator.session.turns if t.id == turn_id)
+    return next(t.index for t in parts_of(window).navigator.session.turns if t.id == turn_id)
 
 
 def status(window) -> str:
@@ -36,7 +37,7 @@ def user_turn_with_list(turn_id: str, start: float, heard: str, listed: str) -> 
 
 def at_turn_6(make_window, latin1_log: Path):
     window = make_window(latin1_log)
-    window.navigator.select_row(row_of(window, "6"), focus_editor=True)
+    parts_of(window).navigator.select_row(row_of(window, "6"), focus_editor=True)
     assert QApplication.focusWidget() is window.editor.text
     return window
 
@@ -70,9 +71,9 @@ def test_alt_2_then_ctrl_enter_stores_the_alternative_and_the_pane_marks_it(make
     window = at_turn_6(make_window, latin1_log)
     press(qtbot, window, Key.Key_2, Mod.AltModifier)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    turn = window.navigator.session.turns[row_of(window, "6")]
+    turn = parts_of(window).navigator.session.turns[row_of(window, "6")]
     assert turn.transcription == "leaving from zürich"
-    window.navigator.select_row(turn.index, focus_editor=True)
+    parts_of(window).navigator.select_row(turn.index, focus_editor=True)
     assert f"leaving from zürich <b>{TRUTH_MARK}</b>" in window.editor.nbest.text()
 
 
@@ -88,7 +89,7 @@ def test_a_turn_without_a_list_says_so_and_the_keys_say_why(make_window, tmp_pat
     path = write_log(tmp_path / "plain.xml", log_text([session("s1", [
         system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston")])]))
     window = make_window(path)
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     pane = window.editor.nbest
     assert pane.isVisible() and NO_LIST_TEXT in pane.text()
     for rank in (1, 9):
@@ -99,7 +100,7 @@ def test_a_turn_without_a_list_says_so_and_the_keys_say_why(make_window, tmp_pat
 
 def test_on_a_system_turn_the_pane_is_hidden_and_the_keys_say_why(make_window, latin1_log, qtbot):
     window = make_window(latin1_log)
-    window.navigator.select_row(row_of(window, "5"), focus_editor=True)
+    parts_of(window).navigator.select_row(row_of(window, "5"), focus_editor=True)
     assert window.editor.nbest.isHidden()
     press(qtbot, window, Key.Key_2, Mod.AltModifier)
     assert status(window) == "Alt+2: turn 5 is a system turn, with no n-best list"
@@ -112,7 +113,7 @@ def test_a_flat_list_in_shuffled_key_order_fills_by_rank(make_window, tmp_path, 
     path = write_log(tmp_path / "flat.xml", log_text([session("s1", [
         system_turn("1", 1000, "Where to?"), user_turn_with_list("2", 1005, "to boston", body)])]))
     window = make_window(path)
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     assert [(a.rank, a.text, a.score) for a in window.editor.nbest.alternatives] == [
         (1, "to boston", -10.0), (2, "to houston", -20.0), (3, "to austin", -30.0)]
     press(qtbot, window, Key.Key_3, Mod.AltModifier)

@@ -12,6 +12,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from tests.gui.conftest import press, type_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
@@ -31,8 +32,8 @@ def _log(path: Path, heard: dict[str, str]) -> Path:
 
 
 def _shown(window) -> tuple[str, str | None]:
-    turn = window.navigator.current_turn()
-    return window.navigator.session.id, None if turn is None else turn.id
+    turn = parts_of(window).navigator.current_turn()
+    return parts_of(window).navigator.session.id, None if turn is None else turn.id
 
 
 def _transcribe_and_go_on(qtbot, window, text: str) -> tuple[str, str | None]:
@@ -43,7 +44,7 @@ def _transcribe_and_go_on(qtbot, window, text: str) -> tuple[str, str | None]:
 
 def _at_the_first_user_turn(qtbot, window) -> None:
     window.actions.auto_play.setChecked(False)
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # the next user turn, the editor focused
     assert _shown(window) == ("s1", "2")
 
@@ -54,16 +55,16 @@ def test_log_order_goes_on_to_the_next_session_and_then_back_to_an_earlier_one(q
     _at_the_first_user_turn(qtbot, window)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # nothing typed: s1's one turn is still to do
     assert _shown(window) == ("s1", "2")
-    window.navigator.step_session(+1)
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.step_session(+1)
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert _transcribe_and_go_on(qtbot, window, "to boston") == ("s3", "2")
     assert "Session s2 is transcribed; on to session s3" in window.statusBar().currentMessage()
-    assert window.navigator.editor.isAncestorOf(window.focusWidget())
+    assert parts_of(window).navigator.editor.isAncestorOf(window.focusWidget())
     assert _transcribe_and_go_on(qtbot, window, "no") == ("s1", "2")  # past the last: the earlier one left
     assert _transcribe_and_go_on(qtbot, window, "hello") == ("s1", "2")  # nothing left: it stays
     assert "Every user turn of three-hublog.xml is transcribed" in window.statusBar().currentMessage()
-    assert [s.turns[1].transcription for s in window.controller.document.sessions[:3]] == ["hello", "to boston", "no"]
+    assert [s.turns[1].transcription for s in parts_of(window).controller.document.sessions[:3]] == ["hello", "to boston", "no"]
 
 
 def test_most_doubtful_first_goes_to_the_session_with_the_most_doubtful_turn(qtbot, make_window, tmp_path):
@@ -82,13 +83,13 @@ def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, m
     first = _log(corpus / "a-hublog.xml", {"s1": "hello"})
     _log(corpus / "b-hublog.xml", {"s1": "to boston"})
     window = make_window()
-    with qtbot.waitSignal(window.workspace.browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(corpus)
-    assert window.workspace.open_session(first, 0)
+    with qtbot.waitSignal(parts_of(window).browser.scan_finished, timeout=30000):
+        assert parts_of(window).navigator.open_path(corpus)
+    assert parts_of(window).browsing.open_session(first, 0)
     _at_the_first_user_turn(qtbot, window)
     type_text(qtbot, window, "hello")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)  # saved: the next log opens without a question
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert window.controller.document.path.name == "b-hublog.xml"
+    assert parts_of(window).controller.document.path.name == "b-hublog.xml"
     assert _shown(window) == ("s1", "2")
     assert "Session s1 is transcribed; on to session s1" in window.statusBar().currentMessage()

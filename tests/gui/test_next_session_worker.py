@@ -1,5 +1,5 @@
 """Most doubtful first, Ctrl+Enter at a session's end on a log larger than SPOT_TURNS: every session's
-doubts are made on a worker (annotator.gui.doubtful_sessions), a press that comes before they are ready
+doubts are made on a worker (annotator.gui.annotating.doubtful_sessions), a press that comes before they are ready
 says so and goes on once they are, and it lands where the code on the GUI thread lands
 (annotator.analysis.next_session.most_doubtful_session_to_transcribe).
 
@@ -17,7 +17,8 @@ from PySide6.QtCore import Qt
 
 from annotator.analysis import next_session
 from annotator.analysis.next_session import most_doubtful_session_to_transcribe
-from annotator.gui.doubtful_sessions import FINDING, SPOT_TURNS
+from annotator.gui.annotating.doubtful_sessions import FINDING, SPOT_TURNS
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
 from tests.gui.test_next_session import FAILED_PARSE
@@ -38,8 +39,8 @@ def _big_log(path: Path) -> Path:
 
 
 def _shown(window) -> tuple[str, str | None]:
-    turn = window.navigator.current_turn()
-    return window.navigator.session.id, None if turn is None else turn.id
+    turn = parts_of(window).navigator.current_turn()
+    return parts_of(window).navigator.session.id, None if turn is None else turn.id
 
 
 def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_window, tmp_path, monkeypatch):
@@ -61,7 +62,7 @@ def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_wi
     window = make_window(log)
     window.actions.auto_play.setChecked(False)
     window.actions.doubtful_first.trigger()  # the worker starts, and is held at the first session
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert _shown(window) == ("s0", "2")
     type_text(qtbot, window, "to boston")
@@ -69,16 +70,16 @@ def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_wi
     assert _shown(window) == ("s0", "2")  # not yet: the doubts are not ready
     assert window.statusBar().currentMessage() == FINDING
     release.set()
-    qtbot.waitUntil(lambda: window.navigator.session.id != "s0", timeout=30000)
+    qtbot.waitUntil(lambda: parts_of(window).navigator.session.id != "s0", timeout=30000)
     assert _shown(window) == (expected, "2")
     assert "Session s0 is transcribed; on to session s60" in window.statusBar().currentMessage()
-    assert window.navigator.editor.isAncestorOf(window.focusWidget())
+    assert parts_of(window).navigator.editor.isAncestorOf(window.focusWidget())
     assert len(threads) == SESSIONS
     assert threading.main_thread() not in threads
 
-    document = window.controller.document
+    document = parts_of(window).controller.document
     then = document.sessions[most_doubtful_session_to_transcribe(document, document.sessions.index(
-        window.navigator.session))].id
+        parts_of(window).navigator.session))].id
     assert then == "s110"
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # ready now: on the spot
@@ -95,15 +96,15 @@ def test_a_press_waiting_for_the_doubts_is_dropped_when_the_annotator_moves_on(q
     window = make_window(log)
     window.actions.auto_play.setChecked(False)
     window.actions.doubtful_first.trigger()
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     assert window.statusBar().currentMessage() == FINDING
-    window.navigator.step_session(+1)  # the annotator went on by hand
+    parts_of(window).navigator.step_session(+1)  # the annotator went on by hand
     assert _shown(window)[0] == "s1"
-    task = window.navigator.doubtful_sessions._task
+    task = parts_of(window).navigator.doubtful_sessions._task
     release.set()
     assert task.wait(30)
-    qtbot.waitUntil(lambda: window.navigator.doubtful_sessions._task is None, timeout=30000)
+    qtbot.waitUntil(lambda: parts_of(window).navigator.doubtful_sessions._task is None, timeout=30000)
     assert _shown(window)[0] == "s1"

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.log.journal_entries import parse_journal
 from annotator.log.recovery_journal import journal_dir
@@ -33,14 +34,14 @@ def _latin1_copy(raw_log: Path, tmp_path: Path) -> Path:
 def test_the_window_shows_a_log_with_a_latin1_name(make_window, raw_log: Path, tmp_path: Path):
     path = _latin1_copy(raw_log, tmp_path)
     window = make_window(path)
-    assert window.controller.document is not None and window.controller.document.path == path
-    assert window.navigator.model.rowCount() == len(LogDocument.load(path).sessions[0].turns)
+    assert parts_of(window).controller.document is not None and parts_of(window).controller.document.path == path
+    assert parts_of(window).navigator.model.rowCount() == len(LogDocument.load(path).sessions[0].turns)
 
 
 def test_edits_to_such_a_log_are_journalled(make_window, raw_log: Path, tmp_path: Path, qtbot):
     path = _latin1_copy(raw_log, tmp_path)
     window = make_window(path)
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
@@ -52,4 +53,4 @@ def test_edits_to_such_a_log_are_journalled(make_window, raw_log: Path, tmp_path
     log_path, _sha256, _written, edits = journalled()[0]
     assert log_path == str(path), "the name read back is the file's own name"
     assert [edit.text for edit in edits.transcriptions] == [TYPED]
-    assert not window.recovery.warning.isVisible()
+    assert not parts_of(window).recovery.warning.isVisible()

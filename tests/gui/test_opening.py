@@ -1,4 +1,4 @@
-"""Opening a log in the background (gui/opening.py): progress, then the turns; Cancel by a real key or
+"""Opening a log in the background (gui/opening/opener.py): progress, then the turns; Cancel by a real key or
 click keeps what was open, undo stack and journal included; keys and closing during the load change
 nothing; a broken log still says what is wrong in one line."""
 
@@ -13,6 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPushButton
 
 from annotator.errors import AnnotatorError
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press
 
@@ -43,11 +44,11 @@ class DuringLoad:
     def __init__(self, window, action):
         self.window, self.action = window, action
         self.seen: list[tuple[int, int, str, bool]] = []  # done, total, label, dialog visible
-        window.controller.opener.show_progress_after_ms = 0
-        window.controller.opener.progressed.connect(self._progressed)
+        parts_of(window).controller.opener.show_progress_after_ms = 0
+        parts_of(window).controller.opener.progressed.connect(self._progressed)
 
     def _progressed(self, done: int, total: int, label: str) -> None:
-        dialog = self.window.controller.opener.dialog
+        dialog = parts_of(self.window).controller.opener.dialog
         self.seen.append((done, total, label, dialog is not None and dialog.isVisible()))
         if len(self.seen) == 1 and self.action is not None:
             self.action(dialog)
@@ -56,19 +57,19 @@ class DuringLoad:
 def test_a_big_log_shows_its_progress_then_its_turns(make_window, big_log):
     window = make_window()
     watch = DuringLoad(window, None)
-    assert window.navigator.open_path(big_log)
+    assert parts_of(window).navigator.open_path(big_log)
     assert watch.seen, "no progress was reported"
     assert all(visible for *_, visible in watch.seen)
     reading = [label for _, _, label, _ in watch.seen if label.startswith("Reading big-hublog.xml")]
     size_mb = round(big_log.stat().st_size / 1e6)
     assert reading and reading[0].endswith(f"of {size_mb} MB")
     assert [done for done, *_ in watch.seen] == sorted(done for done, *_ in watch.seen)
-    assert window.controller.opener.dialog is None and not window.controller.opener.busy
-    document = window.controller.document
+    assert parts_of(window).controller.opener.dialog is None and not parts_of(window).controller.opener.busy
+    document = parts_of(window).controller.document
     assert document.path == big_log and len(document.sessions) == COPIES
-    shown = window.navigator.session
-    assert window.navigator.model.rowCount() == len(shown.turns) > 0
-    assert window.navigator.model.index(0, 0).data() == shown.turns[0].id
+    shown = parts_of(window).navigator.session
+    assert parts_of(window).navigator.model.rowCount() == len(shown.turns) > 0
+    assert parts_of(window).navigator.model.index(0, 0).data() == shown.turns[0].id
     assert window.isActiveWindow()
 
 
@@ -88,25 +89,25 @@ def cancel_by_click(dialog) -> None:
 def test_cancel_keeps_the_previous_log_its_undo_stack_and_its_journal(main_window, qtbot, big_log, answer_modal,
                                                                       cancel):
     window = main_window
-    previous = window.controller.document
+    previous = parts_of(window).controller.document
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # task completed: one step of unsaved work
-    assert window.controller.undo_stack.count() == 1
+    assert parts_of(window).controller.undo_stack.count() == 1
     discarded = []
-    window.controller.work_discarded.connect(discarded.append)
+    parts_of(window).controller.work_discarded.connect(discarded.append)
     question = answer_modal(QMessageBox.StandardButton.Discard)
     during = DuringLoad(window, cancel)
-    assert not window.navigator.open_path(big_log)
+    assert not parts_of(window).navigator.open_path(big_log)
     assert question.answered and question.title == "Unsaved annotations"
     assert during.seen, "the log was not being read when Cancel was pressed"
-    assert window.controller.document is previous
-    assert window.controller.undo_stack.count() == 1 and not window.controller.undo_stack.isClean()
+    assert parts_of(window).controller.document is previous
+    assert parts_of(window).controller.undo_stack.count() == 1 and not parts_of(window).controller.undo_stack.isClean()
     assert previous.sessions[0].task_completion == "1"
     assert discarded == []  # the journal still holds the work
-    assert window.recovery.journal is not None and window.recovery.watched is previous
-    assert window.navigator.model.rowCount() == len(previous.sessions[0].turns)
+    assert parts_of(window).recovery.journal is not None and parts_of(window).recovery.watched is previous
+    assert parts_of(window).navigator.model.rowCount() == len(previous.sessions[0].turns)
     assert "cancelled" in window.statusBar().currentMessage()
     assert previous.path.name in window.windowTitle()
-    assert not window.controller.opener.busy
+    assert not parts_of(window).controller.opener.busy
 
 
 class FileDialogCloser:
@@ -136,31 +137,31 @@ def test_open_and_quit_during_a_load_change_nothing(main_window, qtbot, big_log,
         qtbot.keyClick(window.table, Key.Key_O, Mod.ControlModifier)
         qtbot.keyClick(window.table, Key.Key_Q, Mod.ControlModifier)
         refused.append(window.close())
-        refused.append(window.controller.open_path(raw_log))
-        refused.append(window.controller.close_document())
+        refused.append(parts_of(window).controller.open_path(raw_log))
+        refused.append(parts_of(window).controller.close_document())
 
     during = DuringLoad(window, meddle)
-    assert window.navigator.open_path(big_log)
+    assert parts_of(window).navigator.open_path(big_log)
     closer.timer.stop()
     assert during.seen and closer.seen == 0
     assert refused == [False, False, False]
     assert window.isVisible()
-    assert window.controller.document.path == big_log
-    assert window.navigator.model.rowCount() == len(window.navigator.session.turns)
+    assert parts_of(window).controller.document.path == big_log
+    assert parts_of(window).navigator.model.rowCount() == len(parts_of(window).navigator.session.turns)
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # the window takes keys again once the log is open
     assert window.table.current_row() == 1
 
 
 def test_an_unreadable_log_gives_its_one_line_message_and_keeps_the_open_log(main_window, tmp_path, answer_modal):
     window = main_window
-    previous = window.controller.document
+    previous = parts_of(window).controller.document
     broken = tmp_path / "broken-hublog.xml"
     broken.write_bytes(SAMPLE.read_bytes()[:5000] + b"<GC_TURN id='x'>\n</GC_SESSION>")
     with pytest.raises(AnnotatorError) as raised:
         LogDocument.load(broken)
     answer = answer_modal()
-    assert not window.navigator.open_path(broken)
+    assert not parts_of(window).navigator.open_path(broken)
     assert answer.title == "Cannot open"
     assert answer.text == str(raised.value) and "\n" not in answer.text
     assert answer.text.startswith(f"{broken}:")
-    assert window.controller.document is previous
+    assert parts_of(window).controller.document is previous

@@ -1,5 +1,5 @@
 """The first session's metrics and timeline are computed on the opening worker and handed to the
-views (gui/opening.py PreparedSession): the GUI thread does not compute them again after an open,
+views (gui/opening/opener.py PreparedSession): the GUI thread does not compute them again after an open,
 and what it shows equals what it would have computed itself. A later change of session, or a change
 of the document before the hand-over, computes them on the spot as before."""
 
@@ -11,11 +11,12 @@ from pathlib import Path
 from lxml import etree
 from PySide6.QtCore import Qt
 
-import annotator.gui.views.metrics_panel as metrics_panel
-import annotator.gui.views.timeline as timeline_view
+import annotator.gui.panes.metrics_panel as metrics_panel
+import annotator.gui.timeline.view as timeline_view
 from annotator.analysis.metrics import session_metrics
 from annotator.analysis.metrics_live import LiveMetrics
-from annotator.gui.opening import PreparedSession
+from annotator.gui.app import parts_of
+from annotator.gui.opening.opener import PreparedSession
 from annotator.log.annotations import set_transcription
 from annotator.timeline.data import build_timeline
 from tests.gui.conftest import press
@@ -44,11 +45,11 @@ def test_the_views_take_the_metrics_and_timeline_the_worker_made(make_window, ra
     metrics_made = GuiThreadCalls(monkeypatch, metrics_panel, "LiveMetrics")
     timelines_made = GuiThreadCalls(monkeypatch, timeline_view, "build_timeline")
     window = make_window()
-    assert window.navigator.open_path(raw_log)
-    session = window.navigator.session
+    assert parts_of(window).navigator.open_path(raw_log)
+    session = parts_of(window).navigator.session
     assert session is not None
     assert (metrics_made.count, timelines_made.count) == (0, 0)
-    panel, timeline = window.workspace.metrics, window.workspace.timeline
+    panel, timeline = parts_of(window).metrics, parts_of(window).timeline
     assert panel.metrics.values == session_metrics(session).values
     expected = build_timeline(session)
     assert timeline.timeline.turns.payloads == expected.turns.payloads
@@ -64,20 +65,20 @@ def test_another_session_and_a_changed_document_are_computed_on_the_spot(make_wi
     log = tmp_path / "two-sessions-hublog.xml"
     tree.write(str(log), xml_declaration=True, encoding="UTF-8")
     window = make_window()
-    assert window.navigator.open_path(log)
+    assert parts_of(window).navigator.open_path(log)
     metrics_made = GuiThreadCalls(monkeypatch, metrics_panel, "LiveMetrics")
     timelines_made = GuiThreadCalls(monkeypatch, timeline_view, "build_timeline")
     press(qtbot, window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
-    shown = window.navigator.session
+    shown = parts_of(window).navigator.session
     assert shown.id.endswith("-second")
     assert (metrics_made.count, timelines_made.count) == (1, 1)
-    assert window.workspace.metrics.metrics.values == session_metrics(shown).values
+    assert parts_of(window).metrics.metrics.values == session_metrics(shown).values
 
 
 def test_what_was_prepared_is_refused_once_the_document_changed(make_window, raw_log):
     window = make_window()
-    assert window.navigator.open_path(raw_log)
-    session = window.navigator.session
+    assert parts_of(window).navigator.open_path(raw_log)
+    session = parts_of(window).navigator.session
     document = session.document
     prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session))
     assert prepared.is_for(session)

@@ -14,6 +14,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.audio import load_audio, stretch_available
+from annotator.gui.app import parts_of
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import assert_played_exactly
 from tests.gui.conftest import press
@@ -22,7 +23,7 @@ from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 PLAY_HELPERS = """
-playback = window.playback
+playback = parts_of(window).playback
 player = playback.player
 
 def key(k, modifiers=Qt.KeyboardModifier.NoModifier):
@@ -35,7 +36,7 @@ def until_ready():
 """
 
 OTHER_SIDE_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2
 key(Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
 other = str(playback.clip.path)
@@ -43,7 +44,7 @@ until_stopped()
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 own = str(playback.clip.path)
 until_stopped()
-report(turn=window.navigator.current_turn().id, other=other, own=own, own_again=playback.plays_own_audio,
+report(turn=parts_of(window).navigator.current_turn().id, other=other, own=own, own_again=playback.plays_own_audio,
        checkable=window.actions.other_side.isCheckable())
 playback.close()
 window.close()
@@ -65,13 +66,13 @@ def test_other_side_with_nothing_to_play_says_why(make_window, annotated_log: Pa
     text = annotated_log.read_text(encoding="utf-8").replace('type="audio_output"', 'type="speech_output"')
     annotated_log.write_text(text, encoding="utf-8")
     window = make_window(annotated_log)
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    assert window.navigator.current_turn().id == "2"
+    assert parts_of(window).navigator.current_turn().id == "2"
     press(qtbot, window, Key.Key_O, Mod.ControlModifier | Mod.ShiftModifier)
     assert window.statusBar().currentMessage() == (
         "turn 2: no system speech in this turn or in the system turn before it (turn 1)")
-    assert window.playback.plays_own_audio
+    assert parts_of(window).playback.plays_own_audio
 
 
 SPEED_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
@@ -82,7 +83,7 @@ for action in window.menus.speeds.actions():
         action.trigger()
 until_ready()  # the speed is tried on the loaded clip, so its message comes once the clip is
 chosen_message = window.statusBar().currentMessage()
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 play_message = window.statusBar().currentMessage()

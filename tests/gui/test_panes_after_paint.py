@@ -1,5 +1,5 @@
 """A long session's panes are made on a worker that begins once the turns have painted: its Python work
-held the GIL against that first paint (gui/after_paint.py PaintGate)."""
+held the GIL against that first paint (gui/runtime/after_paint.py PaintGate)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import pytest
 from PySide6.QtCore import QEvent, QObject
 
 from annotator.gui import after_paint, opening, session_panes
+from annotator.gui.app import parts_of
 
 REPO = Path(__file__).resolve().parents[2]
 TURNS = 1200
@@ -45,7 +46,7 @@ class _Marks(QObject):
 
 def test_the_panes_worker_begins_after_the_first_paint(make_window, qtbot, long_log, monkeypatch):
     window = make_window()
-    marks = _Marks(window.workspace.panes.notes[-1])  # the timeline's "Computing…", which the worker waits for
+    marks = _Marks(parts_of(window).panes.notes[-1])  # the timeline's "Computing…", which the worker waits for
     make_panes = session_panes._make_panes
 
     def marked(session, context):
@@ -54,13 +55,13 @@ def test_the_panes_worker_begins_after_the_first_paint(make_window, qtbot, long_
 
     monkeypatch.setattr(session_panes, "_make_panes", marked)
     monkeypatch.setattr(after_paint, "LONGEST_WAIT_MS", 120_000)  # only the paint lets the worker begin
-    window.controller.document_opened.connect(lambda _document: marks.add("hand-over"))
-    # The note is shown in the open's last pass (gui/hand_over_passes.py) and painted after it: a worker not
+    parts_of(window).controller.document_opened.connect(lambda _document: marks.add("hand-over"))
+    # The note is shown in the open's last pass (gui/opening/hand_over_passes.py) and painted after it: a worker not
     # waiting for that paint would begin before it.
-    assert window.navigator.open_path(long_log)
-    panes = window.workspace.panes
+    assert parts_of(window).navigator.open_path(long_log)
+    panes = parts_of(window).panes
     qtbot.waitUntil(lambda: not panes.computing, timeout=120_000)
     assert ("worker", False) in marks.marks  # made off the GUI thread
     after_hand_over = marks.marks[marks.marks.index(("hand-over", True)):]
     assert after_hand_over.index(("paint", True)) < after_hand_over.index(("worker", False))
-    assert window.workspace.timeline.lane_names()  # the panes were filled from the worker
+    assert parts_of(window).timeline.lane_names()  # the panes were filled from the worker

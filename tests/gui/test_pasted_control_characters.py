@@ -8,7 +8,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from annotator.analysis.validation import Severity, validate_document
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press
 
@@ -18,9 +19,9 @@ PASTED = "i want\x01to fly\x02 to boston\x00"
 
 def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
     window = main_window
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
-    turn = window.navigator.current_turn()
+    turn = parts_of(window).navigator.current_turn()
     QApplication.clipboard().setText(PASTED)
     press(qtbot, window, Key.Key_V, Mod.ControlModifier)
     assert window.editor.text.toPlainText() == "i want to fly  to boston "
@@ -35,9 +36,9 @@ def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
 
 def test_a_cell_edit_with_control_characters_is_stored_cleaned(main_window, qtbot):
     window = main_window
-    turn = window.navigator.session.user_turns[0]
-    index = window.navigator.model.index(turn.index, Column.TRANSCRIPTION)
-    assert window.navigator.model.setData(index, PASTED)
+    turn = parts_of(window).navigator.session.user_turns[0]
+    index = parts_of(window).navigator.model.index(turn.index, Column.TRANSCRIPTION)
+    assert parts_of(window).navigator.model.setData(index, PASTED)
     assert turn.transcription == "i want to fly to boston"
     assert window.statusBar().currentMessage().startswith("3 control characters")
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)

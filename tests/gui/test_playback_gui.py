@@ -23,10 +23,10 @@ QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.Keyboar
 focus = QApplication.focusWidget()
 QTest.keyClick(focus, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 states = until_stopped()
-report(turn=window.navigator.current_turn().id, focus=type(focus).__name__, states=sorted(states),
-       clip=str(window.playback.clip.path), message=window.statusBar().currentMessage())
-window.playback.close()
-window.controller.undo_stack.setClean()
+report(turn=parts_of(window).navigator.current_turn().id, focus=type(focus).__name__, states=sorted(states),
+       clip=str(parts_of(window).playback.clip.path), message=window.statusBar().currentMessage())
+parts_of(window).playback.close()
+parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
 

@@ -15,7 +15,7 @@ import pytest
 
 from annotator.audio import load_audio, stretch_available
 from annotator.audio.loudness import normalise
-from annotator.gui.played_clip import SPOT_SECONDS
+from annotator.gui.listening.played_clip import SPOT_SECONDS
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import noise, write_sound
 from tests.gui.test_other_side_and_speed import PLAY_HELPERS
@@ -27,7 +27,7 @@ LONG_TURN, SHORT_TURN = "travel-20261121-001-turn02-user.wav", "travel-20261121-
 
 SPY = """
 import threading
-import annotator.gui.played_clip as played_clip_module
+import annotator.gui.listening.played_clip as played_clip_module
 measured = []  # (on the window's thread, seconds) of each clip measured, once measured
 real_played_clip = played_clip_module.played_clip
 
@@ -41,7 +41,7 @@ until_ready()  # the turn shown at open: the first measure of the process loads 
 """
 SCRIPT_END = """
 playback.close()
-window.controller.undo_stack.setClean()
+parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
 
@@ -62,15 +62,16 @@ def test_a_long_turn_is_measured_off_the_window_thread_and_played_at_its_gain_on
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
 from annotator.audio.loudness import meter_loaded
+from annotator.gui.app import parts_of
 loaded = meter_loaded()
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2: the long one
 preparing, held = playback.preparing, player.clip is None
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # asked before the gain is known
 state_when_asked = player.state.name
 states = until_stopped()
 report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_when_asked, states=sorted(states),
-       measured=measured, turn=window.navigator.current_turn().id)
+       measured=measured, turn=parts_of(window).navigator.current_turn().id)
 """)
     assert result["loaded"] is True, "the meter was loaded: the clip goes to the worker for its length alone"
     assert result["turn"] == "2" and result["preparing"] is True and result["held"] is True
@@ -86,10 +87,10 @@ report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_whe
 def test_a_measurement_the_annotator_moved_away_from_is_never_loaded(
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4 before it is back: measured on the spot
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 state_when_asked = player.state.name
@@ -98,7 +99,7 @@ playback.clip_maker.wait()  # the long measure has ended: its result is queued f
 for _ in range(20):
     app.processEvents()
 report(preparing=preparing, state_when_asked=state_when_asked, measured=measured,
-       loaded=player.clip.path.name, turn=window.navigator.current_turn().id)
+       loaded=player.clip.path.name, turn=parts_of(window).navigator.current_turn().id)
 """)
     assert result["preparing"] is True and result["turn"] == "4" and result["loaded"] == SHORT_TURN
     assert result["state_when_asked"] == "PLAYING", "a short turn plays at once, as before"
@@ -117,7 +118,7 @@ def _heard(played: np.ndarray, expected: np.ndarray) -> bool:
 def test_turning_normalising_off_while_a_long_turn_is_measured_plays_it_as_recorded(
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # waits for the measure
@@ -147,12 +148,12 @@ def stretch_spy(samples, rate, speed):
     return real_change_speed(samples, rate, speed)
 
 played_clip_module.change_speed = player_module.change_speed = stretch_spy
-window.navigator.select_row(0)  # the greeting: the moves below start there
+parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 until_stopped()
-report(stretched=stretched, speed=player.speed, turn=window.navigator.current_turn().id)
+report(stretched=stretched, speed=player.speed, turn=parts_of(window).navigator.current_turn().id)
 """)
     assert result["turn"] == "4" and result["speed"] == 1.5
     assert result["stretched"] == [False, False], "turns 2 and 4, each once, on the worker (not again at play)"

@@ -8,7 +8,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.position_writer import WRITE_AFTER_MS
+from annotator.gui.app import parts_of
+from annotator.gui.opening.position_writer import WRITE_AFTER_MS
 from tests.gui.conftest import press
 
 
@@ -21,10 +22,10 @@ def _move_down(qtbot, window, times: int) -> None:
 
 def test_the_position_is_written_once_the_selection_rests(qtbot, make_window, settings, raw_log: Path):
     window = make_window(raw_log)
-    session = window.navigator.session
+    session = parts_of(window).navigator.session
     start = settings.last_position(raw_log)
     _move_down(qtbot, window, 3)
-    moved_to = window.navigator.current_turn().index
+    moved_to = parts_of(window).navigator.current_turn().index
     assert moved_to != (start.turn_index if start else 0)
     assert settings.last_position(raw_log) == start  # not at every move
     qtbot.waitUntil(lambda: settings.last_position(raw_log) is not None
@@ -35,7 +36,7 @@ def test_the_position_is_written_once_the_selection_rests(qtbot, make_window, se
 def test_closing_the_window_writes_the_position_at_once(qtbot, make_window, settings, raw_log: Path):
     window = make_window(raw_log)
     _move_down(qtbot, window, 2)
-    moved_to = window.navigator.current_turn().index
+    moved_to = parts_of(window).navigator.current_turn().index
     window.close()
     assert settings.last_position(raw_log).turn_index == moved_to
 
@@ -44,9 +45,9 @@ def test_opening_another_log_writes_the_position_and_reopening_returns_to_it(qtb
                                                                                raw_log: Path, latin1_log: Path):
     window = make_window(raw_log)
     _move_down(qtbot, window, 4)
-    moved_to = window.navigator.current_turn().index
-    assert window.navigator.open_path(latin1_log)
+    moved_to = parts_of(window).navigator.current_turn().index
+    assert parts_of(window).navigator.open_path(latin1_log)
     assert settings.last_position(raw_log).turn_index == moved_to
-    assert window.navigator.open_path(raw_log)
+    assert parts_of(window).navigator.open_path(raw_log)
     QApplication.processEvents()
-    assert window.navigator.current_turn().index == moved_to
+    assert parts_of(window).navigator.current_turn().index == moved_to

@@ -14,7 +14,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
 
 from annotator.export.praat_elan import export_textgrid
-from annotator.gui.worker import TaskState
+from annotator.gui.app import parts_of
+from annotator.gui.runtime.worker import TaskState
 from tests.gui.conftest import press, type_text
 
 TYPED = "je veux aller à Zürich"
@@ -45,14 +46,14 @@ def test_file_export_to_has_praat_and_elan_and_writes_the_pair(make_window, anno
         chosen = answer_modal(file=out)
         window.findChild(type(window.actions.fold_from), f"action_export_{name}").trigger()
         assert chosen.answered
-        qtbot.waitUntil(lambda: window.exports.task.state is TaskState.SUCCEEDED, timeout=60000)
+        qtbot.waitUntil(lambda: parts_of(window).exports.task.state is TaskState.SUCCEEDED, timeout=60000)
         assert sorted(p.name for p in out.iterdir()) == ["index.csv", f"travel-20261121-001{suffix}",
                                                          "travel-20261121-001.wav"]
         assert "each with the session's WAV" in window.statusBar().currentMessage()
 
 
 def _user_turn_4_text(window) -> str | None:
-    return next(t for t in window.controller.document.sessions[0].turns if t.id == "4").transcription
+    return next(t for t in parts_of(window).controller.document.sessions[0].turns if t.id == "4").transcription
 
 
 def test_fold_annotations_from_a_textgrid_is_one_step_to_undo(make_window, annotated_log, qtbot, tmp_path,
@@ -66,7 +67,7 @@ def test_fold_annotations_from_a_textgrid_is_one_step_to_undo(make_window, annot
     assert chosen.answered and chosen.title == "Fold annotations from"
     assert _user_turn_4_text(window) == TYPED
     assert window.statusBar().currentMessage() == f"Folded 1 annotation(s) from {grid.name}"
-    assert window.controller.has_unsaved_work
+    assert parts_of(window).controller.has_unsaved_work
     qtbot.waitUntil(window.isActiveWindow)  # again, once the file dialog has gone
     press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert _user_turn_4_text(window) == "no boston massachusetts"
@@ -76,10 +77,10 @@ def test_a_textgrid_of_another_session_changes_nothing(make_window, annotated_lo
     other = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
     grid = _exported_grid(other, tmp_path / "praat", TYPED)
     window = make_window(annotated_log)
-    assert not window.praat_elan.fold_file(grid)
+    assert not parts_of(window).praat_elan.fold_file(grid)
     assert window.statusBar().currentMessage().startswith(f"Not folded: {grid}: tier turns at ")
     assert "a file of another session" in window.statusBar().currentMessage()
-    assert window.controller.undo_stack.count() == 0 and not window.controller.has_unsaved_work
+    assert parts_of(window).controller.undo_stack.count() == 0 and not parts_of(window).controller.has_unsaved_work
 
 
 def _recording_praat(folder: Path) -> Path:
@@ -110,7 +111,7 @@ def test_open_this_session_in_praat_writes_the_pair_and_starts_praat(make_window
     assert shown.tierNames == ("turns", "recognizer", "transcription", "system")
     assert any("unsaved words" in label for _, _, label in shown.getTier("transcription").entries), \
         "the session as the window has it, unsaved typing included"
-    assert window.praat_elan.started.wait(10) == 0
+    assert parts_of(window).praat_elan.started.wait(10) == 0
     assert "in Praat from" in window.statusBar().currentMessage()
     shutil.rmtree(grid.parent)
 
@@ -126,9 +127,9 @@ def test_without_praat_on_the_path_the_entry_is_off(make_window, annotated_log, 
 def test_a_log_open_read_only_is_not_folded_into(make_window, annotated_log, tmp_path):
     grid = _exported_grid(annotated_log, tmp_path / "praat", TYPED)
     window = make_window(annotated_log)
-    window.controller.undo_stack.read_only = True  # as a log opened read-only beside another window has it
-    assert not window.praat_elan.fold_file(grid)
-    assert window.controller.undo_stack.count() == 0 and not window.controller.has_unsaved_work
+    parts_of(window).controller.undo_stack.read_only = True  # as a log opened read-only beside another window has it
+    assert not parts_of(window).praat_elan.fold_file(grid)
+    assert parts_of(window).controller.undo_stack.count() == 0 and not parts_of(window).controller.has_unsaved_work
     assert _user_turn_4_text(window) == "no boston massachusetts"
 
 
@@ -153,8 +154,8 @@ def test_an_annotations_csv_folds_too_and_one_undo_takes_it_all_back(make_window
     csv_file = tmp_path / "annotations.csv"
     write_annotations(csv_file, annotations)
     window = make_window(annotated_log)
-    session = window.controller.document.sessions[0]
-    assert window.praat_elan.fold_file(csv_file)
+    session = parts_of(window).controller.document.sessions[0]
+    assert parts_of(window).praat_elan.fold_file(csv_file)
     assert (_user_turn_4_text(window), session.task_completion) == (TYPED, "0")
     assert window.statusBar().currentMessage() == "Folded 2 annotation(s) from annotations.csv"
     press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)

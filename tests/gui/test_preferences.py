@@ -11,6 +11,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 from PySide6.QtWidgets import QComboBox, QLabel
 
+from annotator.gui.app import parts_of
 from annotator.gui.preferences.dialog import KEYS_PAGE, PreferencesDialog
 from annotator.gui.preferences.table import PAGES, PREFERENCES, on_page
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
@@ -22,7 +23,7 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 def open_preferences(qtbot, window) -> PreferencesDialog:
     press(qtbot, window, Key.Key_Comma, Mod.ControlModifier)
-    dialog = window.preferences.dialog
+    dialog = parts_of(window).preferences.dialog
     assert isinstance(dialog, PreferencesDialog) and dialog.isVisible()
     qtbot.waitUntil(dialog.isActiveWindow)  # the keys typed next go to the dialog
     return dialog
@@ -87,7 +88,7 @@ def test_the_next_turn_order_and_the_speed_follow_their_menus(make_window, qtbot
     assert window.actions.doubtful_first.isChecked() and AppSettings().next_turn_order == DOUBT_ORDER
     dialog.show_page("Playback")
     choose(qtbot, dialog.widgets["speed"].box, 1.5)
-    assert window.playback.speed == 1.5 and AppSettings().speed == 1.5
+    assert parts_of(window).playback.speed == 1.5 and AppSettings().speed == 1.5
     assert [a.data() for a in window.menus.speeds.actions() if a.isChecked()] == [1.5]
 
 
@@ -99,11 +100,11 @@ def test_back_seconds_sets_how_far_playback_back_jumps(main_window, qtbot):
     assert window.actions.back.text() == "&Back 1 s"
     dialog.close()
     qtbot.waitUntil(window.isActiveWindow)
-    window.navigator.select_row(1, focus_editor=True)  # turn 02, 2.2 s of audio
+    parts_of(window).navigator.select_row(1, focus_editor=True)  # turn 02, 2.2 s of audio
     type_text(qtbot, window, "hi")
-    window.workspace.waveform.clicked_at.emit(2.2)
+    parts_of(window).waveform.clicked_at.emit(2.2)
     press(qtbot, window, Key.Key_Left, Mod.ControlModifier)
-    assert abs(window.playback.player.position - 1.2) < 0.01
+    assert abs(parts_of(window).playback.player.position - 1.2) < 0.01
 
 
 def test_the_editor_font_size_applies_at_once_and_in_the_next_window(make_window, qtbot):
@@ -133,7 +134,7 @@ def test_the_annotator_name_is_checked_before_it_is_stored(make_window, qtbot):
     qtbot.keyClicks(line, "maria")
     qtbot.keyClick(line, Key.Key_Return)
     assert not problem.isVisible()
-    assert AppSettings().annotator_name == "maria" and window.controller.settings.annotator == "maria"
+    assert AppSettings().annotator_name == "maria" and parts_of(window).controller.settings.annotator == "maria"
     assert window.statusBar().currentMessage() == "You annotate as maria"
 
 
@@ -147,9 +148,9 @@ def test_the_journal_of_the_next_log_goes_to_the_chosen_folder(make_window, raw_
     qtbot.keyClicks(line, str(folder))
     qtbot.keyClick(line, Key.Key_Return)
     dialog.close()
-    assert window.navigator.open_path(raw_log)
+    assert parts_of(window).navigator.open_path(raw_log)
     assert [p.suffix for p in folder.iterdir()] == [".lock"], "this window holds the log there"
-    assert Path(window.recovery.journal.folder) == folder
+    assert Path(parts_of(window).recovery.journal.folder) == folder
 
 
 def test_restore_defaults_resets_only_its_page_and_tells_the_window(make_window, qtbot):
@@ -161,7 +162,7 @@ def test_restore_defaults_resets_only_its_page_and_tells_the_window(make_window,
     dialog.show_page("Appearance")
     choose(qtbot, dialog.widgets["theme"].box, "dark")
     announced: list[str] = []
-    window.preferences.changed.connect(announced.append)
+    parts_of(window).preferences.changed.connect(announced.append)
     dialog.show_page("Playback")
     qtbot.mouseClick(dialog.restore_buttons["Playback"], Qt.MouseButton.LeftButton)
     stored = AppSettings()
@@ -169,34 +170,34 @@ def test_restore_defaults_resets_only_its_page_and_tells_the_window(make_window,
     assert stored.theme == "dark", "another page keeps its setting"
     assert sorted(announced) == ["back_seconds", "loudness_target", "speed"]
     assert dialog.widgets["back_seconds"].box.value() == 2.0 and dialog.widgets["speed"].box.currentData() == 1.0
-    assert window.actions.back.text() == "&Back 2 s" and window.playback.speed == 1.0
+    assert window.actions.back.text() == "&Back 2 s" and parts_of(window).playback.speed == 1.0
 
 
 def test_a_setting_other_parts_follow_is_announced_when_changed(make_window, qtbot):
     window = make_window()
     dialog = open_preferences(qtbot, window)
     dialog.show_page("Appearance")
-    with qtbot.waitSignal(window.preferences.changed) as announced:
+    with qtbot.waitSignal(parts_of(window).preferences.changed) as announced:
         enter_number(qtbot, dialog, "zoom", "150")
     assert announced.args == ["zoom"] and AppSettings().zoom == 150
 
 
 def test_the_theme_and_the_zoom_chosen_here_apply_at_once_like_the_view_menu(make_window, qtbot):
     window = make_window()
-    table_size = window.navigator.table.font().pointSizeF()
+    table_size = parts_of(window).navigator.table.font().pointSizeF()
     dialog = open_preferences(qtbot, window)
     dialog.show_page("Appearance")
     choose(qtbot, dialog.widgets["theme"].box, "dark")
     assert is_dark()
     assert window.findChild(QAction, "theme_dark").isChecked()
     enter_number(qtbot, dialog, "zoom", "150")
-    assert window.navigator.table.font().pointSizeF() == pytest.approx(table_size * 1.5, abs=0.5)
-    assert window.appearance.zoom.percent == 150
+    assert parts_of(window).navigator.table.font().pointSizeF() == pytest.approx(table_size * 1.5, abs=0.5)
+    assert parts_of(window).appearance.zoom.percent == 150
 
 
 def test_the_listening_kit_takes_its_settings_from_here_at_once(make_window, qtbot):
     window = make_window()
-    playback = window.playback
+    playback = parts_of(window).playback
     dialog = open_preferences(qtbot, window)
     dialog.show_page("Playback")
     assert playback.normalise_loudness and window.actions.normalise_loudness.isChecked()

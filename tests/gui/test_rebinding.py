@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.keys.dialog import ShortcutsDialog
+from annotator.gui.app import parts_of
+from annotator.gui.preferences.keys_dialog import ShortcutsDialog
 from annotator.gui.settings import AppSettings
 from tests.gui.conftest import close_window, press, type_text
 from tests.gui.test_main_window import NOTHING_TO_PLAY, without_user_audio
@@ -21,7 +22,7 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 def open_keys_dialog(qtbot, window) -> ShortcutsDialog:
     """F1, as the annotator opens it."""
     press(qtbot, window, Key.Key_F1)
-    dialog = window.preferences.keys_dialog
+    dialog = parts_of(window).preferences.keys_dialog
     assert isinstance(dialog, ShortcutsDialog) and dialog.isVisible()
     return dialog
 
@@ -54,7 +55,7 @@ def test_a_rebound_play_key_plays_from_the_editor_and_the_old_key_no_longer_does
     save(qtbot, dialog)
     assert not dialog.isVisible()
     assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+A")]
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "hello there")
     assert played(qtbot, window, Key.Key_A, Mod.ControlModifier), "the rebound key reached playback"
     assert window.editor.text.textCursor().selectedText() == "", "the editor did not select all"
@@ -91,9 +92,9 @@ def test_the_keys_persist_into_a_new_window_and_restore_to_the_defaults(make_win
     window = make_window(without_user_audio(raw_log))
     assert window.actions.next_turn.shortcuts() == [QKeySequence("F9")]
     assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")], "untouched: the table's key"
-    window.navigator.select_row(1, focus_editor=True)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
     press(qtbot, window, Key.Key_F9)
-    assert window.navigator.current_turn().id == "03"
+    assert parts_of(window).navigator.current_turn().id == "03"
     dialog = open_keys_dialog(qtbot, window)
     assert "F9" in dialog.listed_keys()
     restore = next(b for b in dialog.findChildren(type(dialog.set_button)) if b.text() == "Restore all defaults")
@@ -120,10 +121,10 @@ def test_unreadable_overrides_leave_the_table_keys(settings, make_window):
 def test_the_keys_dialog_opens_from_the_preferences_keys_page(make_window, qtbot):
     window = make_window()
     press(qtbot, window, Key.Key_Comma, Mod.ControlModifier)
-    preferences = window.preferences.dialog
+    preferences = parts_of(window).preferences.dialog
     preferences.show_page("Keys")
     qtbot.mouseClick(preferences.keys_button, Qt.MouseButton.LeftButton)
-    dialog = window.preferences.keys_dialog
+    dialog = parts_of(window).preferences.keys_dialog
     assert dialog is not None and dialog.isVisible()
     assert len(dialog.names) == len(window.actions.__dict__), "every action is listed, with keys or not"
     dialog.close()

@@ -11,22 +11,22 @@ from tests.audio.sounds import assert_played_exactly
 from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
 # Ctrl+A: a key the editor would keep for itself (select all) unless the window's keys are let through.
-WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """keys = window.preferences.keys
+WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """keys = parts_of(window).preferences.keys
 keys.save({{**keys.effective, "play_pause": ("Ctrl+A",)}})
 QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
 focus = QApplication.focusWidget()
 QTest.keyClicks(focus, "hello")
 QTest.keyClick(focus, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
-old_key_played = window.playback.player.state.name
+old_key_played = parts_of(window).playback.player.state.name
 QTest.keyClick(focus, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
 states = until_stopped()
-report(turn=window.navigator.current_turn().id, focus=type(focus).__name__, states=sorted(states),
+report(turn=parts_of(window).navigator.current_turn().id, focus=type(focus).__name__, states=sorted(states),
        old_key_played=old_key_played, selected=focus.textCursor().selectedText(),
-       clip=str(window.playback.clip.path))
-window.playback.close()
-window.controller.pending_edit_flushers.clear()  # close without asking about the typing
-window.controller.typing_sources.clear()
-window.controller.undo_stack.setClean()
+       clip=str(parts_of(window).playback.clip.path))
+parts_of(window).playback.close()
+parts_of(window).controller.pending_edit_flushers.clear()  # close without asking about the typing
+parts_of(window).controller.typing_sources.clear()
+parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import journal_dir
@@ -36,9 +37,9 @@ def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path
     answers = boxes()  # the default button
     window = make_window(raw_log)
     assert answers.seen[0].clicked == "Restore" and "1 transcription" in answers.seen[0].text
-    assert window.controller.document.sessions[0].user_turns[0].transcription == TYPED
+    assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription == TYPED
     assert window.isWindowModified(), "restored work is unsaved work"
-    window.controller.save()
+    parts_of(window).controller.save()
     assert _journals() == [], "a save removes the journal"
 
 
@@ -47,7 +48,7 @@ def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Pa
     answers = boxes("Discard")
     window = make_window(raw_log)
     assert "1 transcription" in answers.seen[0].text
-    assert window.controller.document.sessions[0].user_turns[0].transcription is None
+    assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription is None
     assert _journals() == []
 
 
@@ -62,8 +63,8 @@ def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(make_windo
     assert answers.titles == ["Restore unsaved work?"] and "1 transcription" in answers.seen[0].text
     window.activateWindow()  # the offscreen platform does not give it back after the question
     qtbot.waitUntil(window.isActiveWindow)
-    turn = window.controller.document.sessions[0].user_turns[0]
-    window.navigator.select_turn(turn, focus_editor=True)
+    turn = parts_of(window).controller.document.sessions[0].user_turns[0]
+    parts_of(window).navigator.select_turn(turn, focus_editor=True)
     assert window.editor.turn == turn and window.editor.text.toPlainText() == TYPED
     assert window.isWindowModified()
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
@@ -73,7 +74,7 @@ def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(make_windo
 
 def test_typing_shows_the_unsaved_mark_until_it_is_undone(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert not window.isWindowModified()
     type_text(qtbot, window, "ok")
@@ -85,7 +86,7 @@ def test_typing_shows_the_unsaved_mark_until_it_is_undone(main_window, qtbot):
 
 def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
     window = main_window
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, "yes please")
     answers = boxes("Cancel")
@@ -97,7 +98,7 @@ def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
 
 def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw_log: Path, qtbot, boxes):
     window = main_window
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # stored; the journal may not have it yet
@@ -108,7 +109,7 @@ def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     assert "changed on disk" in answers.seen[1].informative
-    session = window.controller.document.sessions[0]
+    session = parts_of(window).controller.document.sessions[0]
     assert session.task_completion == "1", "the new file is loaded"
     assert session.user_turns[0].transcription == TYPED, "and the unsaved edit is back on top of it"
     assert window.isWindowModified()

@@ -1,5 +1,5 @@
 """The recovery journal reads the file's values after the window shows the log (log/journal_baseline.py,
-gui/idle_steps.py): an edit made by real keys before that read ends is journalled all the same, and a
+gui/runtime/idle_steps.py): an edit made by real keys before that read ends is journalled all the same, and a
 window killed right after such edits has them restored when the log is opened again."""
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.log.journal_entries import parse_journal
 from tests.gui import test_opening
@@ -30,12 +31,12 @@ def log(big_log: Path, tmp_path: Path) -> Path:
 
 def test_an_edit_made_before_the_file_is_read_is_journalled(make_window, log: Path, qtbot):
     window = make_window(log)
-    journal = window.recovery.journal
+    journal = parts_of(window).recovery.journal
     assert not journal.baseline.ready, "the file's values are read after the window shows the log"
-    was = window.controller.document.sessions[0].task_completion
+    was = parts_of(window).controller.document.sessions[0].task_completion
     press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)  # task not completed (the file says 1)
     assert not journal.baseline.ready
-    assert window.controller.undo_stack.count() == 1, journal.unsaved_edits(window.controller.document)
+    assert parts_of(window).controller.undo_stack.count() == 1, journal.unsaved_edits(parts_of(window).controller.document)
     qtbot.waitUntil(journal.file.exists, timeout=int(GENEROUS_SECONDS * 1000))
     written = parse_journal(journal.file.read_bytes())[3]
     assert [(edit.value, edit.was) for edit in written.task_completion] == [("0", was)]
@@ -51,7 +52,7 @@ def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_p
     answers = boxes("Restore")
     window = make_window(log)
     assert answers.titles == ["Restore unsaved work?"]
-    session = window.controller.document.sessions[0]
+    session = parts_of(window).controller.document.sessions[0]
     assert session.task_completion == "0"
     assert any((turn.transcription or "").endswith(TYPED) for turn in session.user_turns)
     assert not any((turn.transcription or "").endswith(TYPED) for turn in LogDocument.load(log).sessions[0].user_turns)
@@ -60,11 +61,11 @@ def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_p
 def test_a_log_replaced_before_its_values_are_read_leaves_no_reading_behind(make_window, log: Path, raw_log: Path,
                                                                            qtbot):
     window = make_window(log)
-    first = window.recovery.journal
+    first = parts_of(window).recovery.journal
     assert not first.baseline.ready
-    assert window.navigator.open_path(raw_log)
-    journal = window.recovery.journal
-    assert journal is not first and window.recovery._baseline_reading.running
+    assert parts_of(window).navigator.open_path(raw_log)
+    journal = parts_of(window).recovery.journal
+    assert journal is not first and parts_of(window).recovery._baseline_reading.running
     qtbot.waitUntil(lambda: journal.baseline.ready, timeout=60_000)
     assert not first.baseline.ready, "the replaced log's reading stopped with it"
-    assert not window.recovery._baseline_reading.running
+    assert not parts_of(window).recovery._baseline_reading.running

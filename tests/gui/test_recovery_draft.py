@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.log.journal_entries import parse_journal
 from annotator.log.recovery_journal import journal_dir
@@ -27,11 +28,11 @@ def test_restored_typing_is_a_draft_in_its_editor_until_ctrl_enter(make_window, 
     answers = boxes("Restore")
     window = make_window(raw_log)
     assert answers.titles == ["Restore unsaved work?"]
-    turn = window.controller.document.sessions[0].user_turns[0]
-    assert window.navigator.current_turn() is turn and window.editor.text.toPlainText() == TYPED
+    turn = parts_of(window).controller.document.sessions[0].user_turns[0]
+    assert parts_of(window).navigator.current_turn() is turn and window.editor.text.toPlainText() == TYPED
     assert turn.transcription is None, "typing is not stored by a restore"
     assert "0 of 5 user turns transcribed" in window.session_bar.progress.text()
-    assert window.isWindowModified() and window.controller.pending_text() == (turn, TYPED)
+    assert window.isWindowModified() and parts_of(window).controller.pending_text() == (turn, TYPED)
     window.activateWindow()  # the offscreen platform does not give it back after the question
     qtbot.waitUntil(window.isActiveWindow)
     assert QApplication.focusWidget() is window.editor.text

@@ -10,7 +10,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from annotator.annotation_files.fold import canonical_without_annotations
-from annotator.gui.replace_dialog import ReplaceDialog
+from annotator.gui.app import parts_of
+from annotator.gui.search.replace_dialog import ReplaceDialog
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import RecoveryJournal
 from tests.gui.conftest import press, when_modal
@@ -54,7 +55,7 @@ def _transcriptions(log: Path) -> dict[str, str | None]:
 def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoes_them(qtbot, make_window,
                                                                                      annotated_log: Path):
     window = make_window(annotated_log)
-    stack = window.controller.undo_stack
+    stack = parts_of(window).controller.undo_stack
     rows: list = []
 
     def act(dialog: ReplaceDialog) -> None:
@@ -65,21 +66,21 @@ def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoe
         assert dialog.summary.text() == "5 of 6 change(s) ticked, in 1 log(s)"
         qtbot.mouseClick(dialog.apply, Qt.MouseButton.LeftButton)
 
-    window.navigator.select_row(1, focus_editor=True)
-    assert QApplication.focusWidget() is window.navigator.editor.text  # Ctrl+H works while typing too
+    parts_of(window).navigator.select_row(1, focus_editor=True)
+    assert QApplication.focusWidget() is parts_of(window).navigator.editor.text  # Ctrl+H works while typing too
     _in_dialog(qtbot, act)
     press(qtbot, window, Qt.Key.Key_H, CTRL)
     assert rows[0] == (annotated_log.name, "travel:20261121:001", "2", "i want to fly to boston", "i want t0 fly t0 b0st0n")
-    session = window.navigator.document.sessions[0]
+    session = parts_of(window).navigator.document.sessions[0]
     assert session.turn("2").transcription == "i want t0 fly t0 b0st0n"
     assert session.turn("4").transcription == "no boston massachusetts"
     assert stack.count() == 1 and stack.undoText() == "Replace 'o' with '0' in 5 transcriptions"
     assert "*" in window.windowTitle()
-    assert window.navigator.model.index(1, 6).data() == "i want t0 fly t0 b0st0n"
+    assert parts_of(window).navigator.model.index(1, 6).data() == "i want t0 fly t0 b0st0n"
     press(qtbot, window, Qt.Key.Key_Z, CTRL)
     assert session.turn("2").transcription == "i want to fly to boston"
     assert session.turn("12").transcription == "thank you bye"
-    assert not window.navigator.document.is_modified
+    assert not parts_of(window).navigator.document.is_modified
 
 
 def test_a_bad_regex_in_the_preview_is_one_line(qtbot, make_window, annotated_log: Path):
@@ -93,7 +94,7 @@ def test_a_bad_regex_in_the_preview_is_one_line(qtbot, make_window, annotated_lo
     seen = _in_dialog(qtbot, act)
     press(qtbot, window, Qt.Key.Key_H, CTRL)
     assert seen == ["bad regular expression '(o': missing ), unterminated subpattern at position 0"]
-    assert window.controller.undo_stack.count() == 0
+    assert parts_of(window).controller.undo_stack.count() == 0
 
 
 def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Path):
@@ -106,9 +107,9 @@ def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Pat
     raw = {log: log.read_bytes() for log in (second, third)}
     first = corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
     window = make_window(first)
-    window.navigator.open_path(corpus)
-    assert window.navigator.document.path == first
-    model = window.navigator.model
+    parts_of(window).navigator.open_path(corpus)
+    assert parts_of(window).navigator.document.path == first
+    model = parts_of(window).navigator.model
     model.setData(model.index(7, 6), "next tuesday the mile morning")  # the open log: an unsaved edit
     rows: list = []
 
@@ -119,7 +120,7 @@ def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Pat
         qtbot.mouseClick(dialog.apply, Qt.MouseButton.LeftButton)
 
     _in_dialog(qtbot, act)
-    with qtbot.waitSignal(window.search.replace.others_saved, timeout=60000) as saved:
+    with qtbot.waitSignal(parts_of(window).replace.others_saved, timeout=60000) as saved:
         press(qtbot, window, Qt.Key.Key_H, CTRL | SHIFT)
         assert "saving 2 other log(s)" in window.statusBar().currentMessage()  # on a worker: the window goes on
     assert saved.args == [[second, third]]
@@ -129,8 +130,8 @@ def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Pat
         ("travel-20261121-003/travel-20261121-003-hublog.xml", "travel:20261121:003", "8"),
         ("travel-20261121-003/travel-20261121-003-hublog.xml", "travel:20261121:003", "10"),
     ]
-    assert window.navigator.document.sessions[0].turn("8").transcription == "next tuesday the mile high morning"
-    assert window.controller.undo_stack.count() == 2  # the edit, then the replace: one step for the open log
+    assert parts_of(window).navigator.document.sessions[0].turn("8").transcription == "next tuesday the mile high morning"
+    assert parts_of(window).controller.undo_stack.count() == 2  # the edit, then the replace: one step for the open log
     assert _transcriptions(second)["04"] == "from the mile high high city"
     assert _transcriptions(third)["10"] == "the mile high third"
     for log in (second, third):

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from annotator.gui.activity_clock import IDLE_LIMIT
-from annotator.gui.models.session_list import Column
+from annotator.gui.annotating.activity_clock import IDLE_LIMIT
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column
 from annotator.log.document import LogDocument
 from annotator.log.flags import session_reviewer, turn_time_spent
 from tests.gui.conftest import close_window, press, type_text
@@ -26,10 +27,10 @@ def _visible_sessions(browser) -> list[str]:
 
 def test_ctrl_shift_r_marks_the_session_reviewed_by_the_annotator_and_undoes(qtbot, main_window, settings, raw_log):
     settings.annotator_name = "alice"
-    bar = main_window.navigator.session_bar
+    bar = parts_of(main_window).navigator.session_bar
     assert bar.review.text() == "not reviewed"
     press(qtbot, main_window, Qt.Key.Key_R, CTRL_SHIFT)
-    session = main_window.navigator.session
+    session = parts_of(main_window).navigator.session
     assert session_reviewer(session.el) == "alice" and bar.review.text() == "reviewed by alice"
     press(qtbot, main_window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert session_reviewer(session.el) is None and bar.review.text() == "not reviewed"
@@ -42,13 +43,13 @@ def test_the_browser_shows_review_flags_and_time_and_filters_unreviewed_and_flag
                                                                                     corpus: Path):
     settings.annotator_name = "bob"
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(corpus)
+        assert parts_of(window).navigator.open_path(corpus)
     target = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
     browser.session_activated.emit(target, 0)
-    assert window.controller.document.path == target
-    navigator = window.navigator
+    assert parts_of(window).controller.document.path == target
+    navigator = parts_of(window).navigator
     navigator.select_row(next(row for row in range(navigator.model.rowCount())
                               if navigator.model.turn_at(row).speaker == "user"))
     window.activateWindow()
@@ -56,7 +57,7 @@ def test_the_browser_shows_review_flags_and_time_and_filters_unreviewed_and_flag
     press(qtbot, window, Qt.Key.Key_N, ALT_SHIFT)
     press(qtbot, window, Qt.Key.Key_R, CTRL_SHIFT)
     press(qtbot, window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
-    assert session_reviewer(window.navigator.session.el) == "bob"
+    assert session_reviewer(parts_of(window).navigator.session.el) == "bob"
 
     def summary():
         return next(s for s in browser.model.summaries if s.file.name == target.name)
@@ -89,15 +90,15 @@ class FakeTime:
 
 @pytest.fixture
 def fake_time(main_window) -> FakeTime:
-    clock = main_window.flags.clock
+    clock = parts_of(main_window).flags.clock
     clock.now = FakeTime()
-    clock.select(main_window.navigator.current_turn())
+    clock.select(parts_of(main_window).navigator.current_turn())
     return clock.now
 
 
 def test_active_time_counts_between_acts_leaves_out_pauses_and_is_stored_on_save(qtbot, main_window, fake_time,
                                                                                  raw_log):
-    navigator = main_window.navigator
+    navigator = parts_of(main_window).navigator
     users = [row for row in range(navigator.model.rowCount()) if navigator.model.turn_at(row).speaker == "user"]
     navigator.select_row(users[0], focus_editor=True)
     first = navigator.current_turn()
@@ -112,7 +113,7 @@ def test_active_time_counts_between_acts_leaves_out_pauses_and_is_stored_on_save
     second = navigator.current_turn()
     fake_time.now += 7
     press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)  # 7 s on the second turn
-    clock = main_window.flags.clock
+    clock = parts_of(main_window).flags.clock
     assert clock.counted(first) == pytest.approx(18.0) and clock.counted(second) == pytest.approx(7.0)
     assert turn_time_spent(first.facts()) == 0.0, "counted time is not in the log before a save"
     press(qtbot, main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
@@ -126,7 +127,7 @@ def test_active_time_counts_between_acts_leaves_out_pauses_and_is_stored_on_save
 
 
 def test_time_on_a_system_turn_counts_for_no_turn(qtbot, main_window, fake_time, raw_log):
-    navigator = main_window.navigator
+    navigator = parts_of(main_window).navigator
     navigator.select_row(0)  # the greeting
     main_window.table.setFocus()
     greeting = navigator.current_turn()
@@ -137,7 +138,7 @@ def test_time_on_a_system_turn_counts_for_no_turn(qtbot, main_window, fake_time,
     press(qtbot, main_window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)  # on to 02, a user turn
     fake_time.now += 4
     press(qtbot, main_window, Qt.Key.Key_T, ALT_SHIFT)
-    clock = main_window.flags.clock
+    clock = parts_of(main_window).flags.clock
     assert clock.counted(greeting) == 0.0 and clock.counted(navigator.current_turn()) == pytest.approx(4.0)
     press(qtbot, main_window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert turn_time_spent(LogDocument.load(raw_log).sessions[0].turns[0].facts()) == 0.0

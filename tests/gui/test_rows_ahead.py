@@ -9,7 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.models.turn_table import Column
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
 from tests.gui.conftest import press, type_text
 from tests.gui.test_timeline_window import long_log, open_window
 
@@ -38,9 +39,9 @@ def settled() -> None:
 
 def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
     window = open_window(make_window, long_log(tmp_path))
-    table, model = window.table, window.navigator.model
+    table, model = window.table, parts_of(window).navigator.model
     table.setFocus()
-    window.navigator.select_row(100)  # past the rows the table measures its columns on (MEASURED_ROWS)
+    parts_of(window).navigator.select_row(100)  # past the rows the table measures its columns on (MEASURED_ROWS)
     settled()
     made = count_rows_made(model)
     for key in (Key.Key_PageDown, Key.Key_PageDown, Key.Key_PageUp):
@@ -57,21 +58,21 @@ def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
 
 def test_a_row_made_ahead_is_made_again_when_its_turn_is_transcribed(qtbot, make_window, tmp_path: Path):
     window = open_window(make_window, long_log(tmp_path))
-    table, model = window.table, window.navigator.model
+    table, model = window.table, parts_of(window).navigator.model
     table.setFocus()
     qtbot.keyClick(table, Key.Key_PageDown)
     settled()
     below = table.rowAt(table.viewport().height() - 1) + 2  # not shown, made ahead
-    turn = window.navigator.session.turns[below]
-    assert turn.speaker == "user" or window.navigator.session.turns[below + 1].speaker == "user"
+    turn = parts_of(window).navigator.session.turns[below]
+    assert turn.speaker == "user" or parts_of(window).navigator.session.turns[below + 1].speaker == "user"
     row = below if turn.speaker == "user" else below + 1
     assert model.index(row, Column.TRANSCRIPTION).data() == "to transcribe"
-    window.navigator.select_row(row)
+    parts_of(window).navigator.select_row(row)
     table.setFocus()
     press(qtbot, window, Key.Key_F2)
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return)
-    qtbot.waitUntil(lambda: window.navigator.session.turns[row].transcription == "to boston")
+    qtbot.waitUntil(lambda: parts_of(window).navigator.session.turns[row].transcription == "to boston")
     assert model.index(row, Column.TRANSCRIPTION).data() == "to boston"
 
 
@@ -79,7 +80,7 @@ def test_the_rows_ahead_are_made_in_the_next_pass_of_the_event_loop_wherever_the
                                                                                             tmp_path: Path):
     """Down a session the scroll bar's value is large: the rows must not wait that many milliseconds."""
     window = open_window(make_window, long_log(tmp_path))
-    table, model = window.table, window.navigator.model
+    table, model = window.table, parts_of(window).navigator.model
     settled()
     table.scrollToBottom()
     assert table.verticalScrollBar().value() > 250  # rows (ScrollPerItem): the old interval in ms

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press
 from tests.safety.save_race import hold_and_change
@@ -25,4 +26,4 @@ def test_ctrl_s_during_another_writers_save_waits_and_keeps_the_work(main_window
     assert "changed by another program" in answers.seen[0].text
     assert LogDocument.load(raw_log).sessions[0].task_completion == "0", "the other writer's save stands"
     assert window.isWindowModified(), "the window's work is still there to save (or reload) by choice"
-    assert window.controller.document.sessions[0].task_completion == "1"
+    assert parts_of(window).controller.document.sessions[0].task_completion == "1"

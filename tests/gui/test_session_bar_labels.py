@@ -1,9 +1,10 @@
 """The session selector lists every session as "id · N turns", in one insertion, and is wide enough for the
-longest label without measuring every label (gui/views/session_bar.py)."""
+longest label without measuring every label (gui/annotating/session_bar.py)."""
 
 from __future__ import annotations
 
-from annotator.gui.views.session_bar import SessionBar
+from annotator.gui.annotating.session_bar import SessionBar
+from annotator.gui.app import parts_of
 
 
 def test_the_selector_lists_each_session_and_fits_the_longest_label(make_window, tmp_path, raw_log):
@@ -16,7 +17,7 @@ def test_the_selector_lists_each_session_and_fits_the_longest_label(make_window,
     window = make_window(several)
     bar: SessionBar = window.session_bar
     selector = bar.sessions
-    turns = len(window.controller.document.sessions[0].turns)
+    turns = len(parts_of(window).controller.document.sessions[0].turns)
     labels = [selector.itemText(row) for row in range(selector.count())]
     assert labels == [f"{name} · {turns} turns" for name in ("travel:20261121:002", "b", "a-much-longer-id-0099")]
     widest = max(selector.fontMetrics().horizontalAdvance(label) for label in labels)

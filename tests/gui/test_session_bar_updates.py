@@ -8,7 +8,8 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
-import annotator.gui.navigation as navigation
+import annotator.gui.annotating.navigation as navigation
+from annotator.gui.app import parts_of
 from annotator.log.elements import Session
 from tests.gui.conftest import press, type_text
 
@@ -21,17 +22,17 @@ def test_a_transcription_moves_the_progress_without_reading_the_session_again(qt
     monkeypatch.setattr(Session, "annotations", property(lambda session: walks.append("annotations")
                                                           or original_annotations.fget(session)))
     monkeypatch.setattr(navigation, "session_reviewer", lambda el: walks.append("reviewer") or original_reviewer(el))
-    bar = window.navigator.session_bar
-    before = window.navigator.model.transcription_progress()
+    bar = parts_of(window).navigator.session_bar
+    before = parts_of(window).navigator.model.transcription_progress()
     window.table.setFocus()
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn to transcribe
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
-    done, users = window.navigator.model.transcription_progress()
+    done, users = parts_of(window).navigator.model.transcription_progress()
     assert (done, users) == (before[0] + 1, before[1])
     assert bar.progress.text().startswith(f"{done} of {users} user turns transcribed")
     assert walks == []
     press(qtbot, window, Qt.Key.Key_1, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
-    assert window.navigator.session.task_completion == "1"
+    assert parts_of(window).navigator.session.task_completion == "1"
     assert bar.task.currentData() == "1"

@@ -9,9 +9,9 @@ import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
 from annotator.corpus.scan import summarize_document
-from annotator.gui.models.roles import SUMMARY_ROLE
-from annotator.gui.models.session_list import Column
-from annotator.gui.views.session_browser import SessionBrowser
+from annotator.gui.corpus.session_browser import SessionBrowser
+from annotator.gui.corpus.session_list import Column
+from annotator.gui.widgets.roles import SUMMARY_ROLE
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from tests.gui.conftest import current_summary

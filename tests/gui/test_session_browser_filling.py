@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QPoint, Qt
 
-from annotator.gui.models.roles import SORT_ROLE, SUMMARY_ROLE
-from annotator.gui.models.session_list import Column
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column
+from annotator.gui.widgets.roles import SORT_ROLE, SUMMARY_ROLE
 from tests.gui.conftest import close_window, current_summary, press
 from tests.gui.test_session_browser import BROKEN, many_logs
 
@@ -33,10 +34,10 @@ def big_corpus(tmp_path: Path, sample_logs: list[Path]) -> Path:
 
 def scan_in(qtbot, window, folder: Path):
     """Open FOLDER in WINDOW as File > Open does; return its session browser once the whole list is filled."""
-    with qtbot.waitSignal(window.workspace.browser.scan_finished, timeout=60000) as finished:
-        assert window.navigator.open_path(folder)
+    with qtbot.waitSignal(parts_of(window).browser.scan_finished, timeout=60000) as finished:
+        assert parts_of(window).navigator.open_path(folder)
     assert finished.args == [True]
-    return window.workspace.browser
+    return parts_of(window).browser
 
 
 def shown(browser) -> list:
@@ -52,12 +53,12 @@ def click_header(qtbot, browser, column: Column) -> None:
 def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_is_one_row(
         qtbot, make_window, big_corpus: Path):
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     batches: list[tuple[int, bool, str]] = []  # rows listed, still scanning, progress bar's text: at each batch
     browser.model.rowsInserted.connect(
         lambda *_: batches.append((browser.model.rowCount(), browser.is_scanning, browser.progress_bar.text())))
     counts: list[str] = []
-    window.navigator.corpus_requested.connect(lambda _folder: counts.append(browser.count_label.text()))
+    parts_of(window).navigator.corpus_requested.connect(lambda _folder: counts.append(browser.count_label.text()))
     scan_in(qtbot, window, big_corpus)
     assert counts == [""], "while it looks for logs, the browser does not say there are none"
 
@@ -76,8 +77,8 @@ def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_i
 
 def test_cancel_stops_the_window_scan_and_keeps_the_rows_read(qtbot, make_window, big_corpus: Path):
     window = make_window()
-    browser = window.workspace.browser
-    window.navigator.open_path(big_corpus)
+    browser = parts_of(window).browser
+    parts_of(window).navigator.open_path(big_corpus)
     qtbot.waitUntil(lambda: browser.model.rowCount() > 0, timeout=30000)
     assert browser.cancel_button.isVisible()
     with qtbot.waitSignal(browser.scan_finished, timeout=30000) as finished:
@@ -96,14 +97,14 @@ def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_
     corpus = corpus_of(tmp_path / "corpus", sample_logs, SORTING_COPIES)
     (corpus / "batch00" / "travel-20261121-001-hublog.xml").unlink()  # the window opens an untranscribed log
     window = make_window()
-    browser = window.workspace.browser
-    window.navigator.open_path(corpus)
+    browser = parts_of(window).browser
+    parts_of(window).navigator.open_path(corpus)
     qtbot.waitUntil(lambda: browser.model.rowCount() >= 3, timeout=30000)
     assert browser.is_scanning, "the corpus is big enough to sort and filter while it is read"
     click_header(qtbot, browser, Column.TURNS)
     browser.filter_edit.setFocus()
     qtbot.keyClicks(browser.filter_edit, "untranscribed")
-    opened = window.controller.document.path
+    opened = parts_of(window).controller.document.path
     chosen = next(row for row in range(browser.proxy.rowCount())
                   if browser.proxy.index(row, 0).data(SUMMARY_ROLE).file != opened)
     browser.table.setFocus()
@@ -129,7 +130,7 @@ def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_
 def test_a_save_refreshes_exactly_the_rows_of_its_log(qtbot, make_window, big_corpus: Path):
     window = make_window()
     browser = scan_in(qtbot, window, big_corpus)
-    saved = window.controller.document.path
+    saved = parts_of(window).controller.document.path
     before = {(s.file, s.session_index): s for s in browser.model.summaries}
     assert before[(saved, 0)].task_completion == "1"
     click_header(qtbot, browser, Column.TASK)  # the saved row will move: completed, then not completed

@@ -10,7 +10,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.corpus.scan import scan_corpus
-from annotator.gui.models.session_list import Column
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column
 from tests.gui.conftest import close_window
 from tests.gui.test_session_browser import many_logs
 from tests.gui.test_session_browser_filling import click_header, shown
@@ -28,7 +29,7 @@ def batches(rows: list, size: int) -> list[list]:
 def test_a_batch_in_file_order_is_one_insertion(qtbot, make_window, tmp_path: Path, sample_logs: list[Path]):
     rows = corpus_rows(tmp_path, sample_logs)
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     browser.model.clear(tmp_path / "corpus")
     insertions: list[tuple[int, int]] = []
     browser.model.rowsInserted.connect(lambda _parent, first, last: insertions.append((first, last)))
@@ -46,7 +47,7 @@ def test_a_shuffled_batch_keeps_the_sorted_filtered_view_right_at_every_insertio
     rows = corpus_rows(tmp_path, sample_logs)
     random.Random(12).shuffle(rows)
     window = make_window()
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     browser.model.clear(tmp_path / "corpus")
     browser.model.append_summaries(rows[:4])
     click_header(qtbot, browser, Column.TURNS)

@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 
 import annotator.log.flags as flags
+from annotator.gui.app import parts_of
 from annotator.log.annotations import set_reviewed
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
@@ -28,8 +29,8 @@ def test_the_session_bar_shows_the_marks_the_worker_read(make_window, annotated_
 
         monkeypatch.setattr(owner, name, noted)
     window = make_window(annotated_log)
-    bar = window.navigator.session_bar
+    bar = parts_of(window).navigator.session_bar
     assert bar.task.currentData() == "1" and bar.review.text() == "reviewed by ana"
     assert read_on_gui_thread == []
-    window.navigator.set_task_completion("0")  # read again on the spot once changed
+    parts_of(window).navigator.set_task_completion("0")  # read again on the spot once changed
     assert bar.task.currentData() == "0" and read_on_gui_thread

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-import annotator.gui.session_panes as session_panes
+import annotator.gui.panes.session_panes as session_panes
 from annotator.analysis.metrics import session_metrics
+from annotator.gui.app import parts_of
 from tests.gui.conftest import press, type_text
 from tests.gui.test_opening_deferred import _long_session_module
 
@@ -40,20 +41,20 @@ def test_a_long_session_shown_later_fills_its_panes_from_a_worker(make_window, q
 
     monkeypatch.setattr(session_panes, "LiveMetrics", counted)
     window = make_window(short_then_long_log)
-    panes = window.workspace.panes
-    assert len(window.navigator.session.turns) == 4 and not panes.computing
+    panes = parts_of(window).panes
+    assert len(parts_of(window).navigator.session.turns) == 4 and not panes.computing
     window.table.setFocus()
     press(qtbot, window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
-    second = window.navigator.session
-    assert second.id == "second" and window.navigator.model.rowCount() == LONG_TURNS
+    second = parts_of(window).navigator.session
+    assert second.id == "second" and parts_of(window).navigator.model.rowCount() == LONG_TURNS
     assert panes.computing and [note.isVisible() for note in panes.notes] == [True, True]
     qtbot.waitUntil(lambda: not panes.computing, timeout=120_000)
     assert made_on == [False]
-    assert window.workspace.metrics.metrics.values == session_metrics(second).values
-    assert window.workspace.timeline.timeline.session is second
+    assert parts_of(window).metrics.metrics.values == session_metrics(second).values
+    assert parts_of(window).timeline.timeline.session is second
     press(qtbot, window, Qt.Key.Key_PageUp, Qt.KeyboardModifier.ControlModifier)  # a short one: on the spot
-    assert window.navigator.session.id != "second" and not panes.computing
-    assert window.workspace.metrics.metrics.values == session_metrics(window.navigator.session).values
+    assert parts_of(window).navigator.session.id != "second" and not panes.computing
+    assert parts_of(window).metrics.metrics.values == session_metrics(parts_of(window).navigator.session).values
 
 
 def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(make_window, qtbot, short_then_long_log, monkeypatch):
@@ -71,10 +72,10 @@ def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(make_window, 
     window = make_window(short_then_long_log)
     window.table.setFocus()
     press(qtbot, window, Qt.Key.Key_PageDown, Qt.KeyboardModifier.ControlModifier)
-    qtbot.waitUntil(lambda: not window.workspace.panes.computing, timeout=120_000)
+    qtbot.waitUntil(lambda: not parts_of(window).panes.computing, timeout=120_000)
     assert indexed_on == [False]  # made once, on the worker
-    turn = window.navigator.session.turns[window.navigator.model.next_to_transcribe(0)]
-    window.navigator.select_row(turn.index, focus_editor=True)
+    turn = parts_of(window).navigator.session.turns[parts_of(window).navigator.model.next_to_transcribe(0)]
+    parts_of(window).navigator.select_row(turn.index, focus_editor=True)
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier)
     assert turn.transcription == "to boston" and indexed_on == [False]

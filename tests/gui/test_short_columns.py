@@ -3,14 +3,15 @@ rows the table does not paint (each row's WER alignment among them)."""
 
 from __future__ import annotations
 
-from annotator.gui.views.turn_table_view import MEASURED_ROWS, SHORT_COLUMNS
+from annotator.gui.annotating.turn_table_view import MEASURED_ROWS, SHORT_COLUMNS
+from annotator.gui.app import parts_of
 from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
 
 
 def test_measuring_the_short_columns_makes_no_row_the_table_does_not_paint(make_window, qtbot, long_log):  # noqa: F811
     window = make_window()
-    assert window.navigator.open_path(long_log)
-    model, table = window.navigator.model, window.table
+    assert parts_of(window).navigator.open_path(long_log)
+    model, table = parts_of(window).navigator.model, window.table
     qtbot.waitUntil(lambda: table.rowAt(0) == 0 and 0 in model._painted, timeout=60_000)
     rows = model.rowCount()
     far = range(rows - MEASURED_ROWS, rows)

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from annotator.gui.replace_dialog import ReplaceDialog
-from annotator.gui.views.find_bar import SEARCHING_TEXT
+from annotator.gui.app import parts_of
+from annotator.gui.search.find_bar import SEARCHING_TEXT
+from annotator.gui.search.replace_dialog import ReplaceDialog
 from tests.gui.conftest import press, type_text, when_modal
 from tests.search.planted_logs import plant
 
@@ -38,7 +39,7 @@ def _slowest_key(qtbot, widget, text: str) -> float:
 
 def _find_regex(qtbot, window):
     press(qtbot, window, Qt.Key.Key_F, CTRL)
-    bar = window.search.find.bar
+    bar = parts_of(window).find.bar
     bar.regex.setChecked(True)
     return bar
 
@@ -67,7 +68,7 @@ def test_cancel_stops_a_search(qtbot, make_window, backtracking_log: Path):
     type_text(qtbot, window, TOO_SLOW)
     assert bar.cancel.isVisible()
     qtbot.mouseClick(bar.cancel, Qt.MouseButton.LeftButton)
-    assert bar.count.text() == "cancelled" and window.search.find.pending is None
+    assert bar.count.text() == "cancelled" and parts_of(window).find.pending is None
     qtbot.wait(1500)  # the worker's result, when it comes, is dropped
     assert bar.count.text() == "cancelled"
 
@@ -75,7 +76,7 @@ def test_cancel_stops_a_search(qtbot, make_window, backtracking_log: Path):
 def test_corpus_search_runs_the_open_log_in_the_background(qtbot, make_window, backtracking_log: Path):
     window = make_window(backtracking_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL | SHIFT)
-    search = window.search.corpus
+    search = parts_of(window).corpus_search
     search.results.regex.setChecked(True)
     type_text(qtbot, window, TOO_SLOW)
     started = time.monotonic()

@@ -11,10 +11,11 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.audio import load_audio
 from annotator.audio.spectrogram import spectrogram
+from annotator.gui.app import parts_of
+from annotator.gui.listening.audio_panel import STACKED_MIN_HEIGHT, AudioPanel
+from annotator.gui.listening.spectrogram import SpectrogramView, colour_map
+from annotator.gui.listening.waveform import WaveformView
 from annotator.gui.settings import AppSettings
-from annotator.gui.views.audio_panel import STACKED_MIN_HEIGHT, AudioPanel
-from annotator.gui.views.spectrogram import SpectrogramView, colour_map
-from annotator.gui.views.waveform import WaveformView
 from tests.gui.conftest import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
@@ -51,7 +52,7 @@ def toggle(qtbot, window) -> None:
 
 
 def shown_clip(window):
-    return window.playback.clip
+    return parts_of(window).playback.clip
 
 
 def test_a_real_turn_fills_the_image_over_its_seconds_and_0_to_4_khz(view, user_wav):
@@ -165,10 +166,10 @@ def test_a_newer_clip_supersedes_the_computation_of_an_older_one(qtbot, panel, a
 
 def test_ctrl_shift_g_shows_and_hides_the_spectrogram_and_it_persists(qtbot, main_window):
     window = main_window
-    panel = window.workspace.audio_panel
+    panel = parts_of(window).audio_panel
     action = window.findChild(type(window.menuBar().actions()[0]), "action_spectrogram")
     assert not panel.spectrogram.isVisible() and not action.isChecked()
-    window.navigator.select_row(1, focus_editor=True)  # a user turn, typing in the editor
+    parts_of(window).navigator.select_row(1, focus_editor=True)  # a user turn, typing in the editor
     toggle(qtbot, window)
     qtbot.waitUntil(lambda: panel.spectrogram.spectrogram is not None, timeout=COMPUTED_MS)
     assert panel.spectrogram.isVisible() and action.isChecked() and AppSettings().show_spectrogram
@@ -184,23 +185,23 @@ def test_ctrl_shift_g_shows_and_hides_the_spectrogram_and_it_persists(qtbot, mai
 def test_on_at_start_each_turn_s_clip_appears_and_the_cursor_follows_playback(qtbot, make_window, raw_log):
     AppSettings().show_spectrogram = True
     window = make_window(raw_log)
-    panel = window.workspace.audio_panel
+    panel = parts_of(window).audio_panel
     action = window.findChild(type(window.menuBar().actions()[0]), "action_spectrogram")
     assert action.isChecked() and panel.spectrogram_on
-    window.navigator.select_row(0)
+    parts_of(window).navigator.select_row(0)
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)
     press(qtbot, window, Key.Key_Down, Mod.AltModifier)  # two turns on, faster than the first is drawn
     clip = shown_clip(window)
     qtbot.waitUntil(lambda: not panel.computing and panel.spectrogram.spectrogram is not None, timeout=COMPUTED_MS)
-    assert window.navigator.current_turn().index == 2
+    assert parts_of(window).navigator.current_turn().index == 2
     assert panel.spectrogram.duration == pytest.approx(clip.frames / clip.samplerate)
     assert np.array_equal(panel.spectrogram.image.image, spectrogram(clip.samples, clip.samplerate).levels)
-    window.playback.seek(1.0)
+    parts_of(window).playback.seek(1.0)
     assert panel.spectrogram.cursor_line.isVisible()
-    assert panel.spectrogram.cursor_line.value() == pytest.approx(window.playback.player.position)
+    assert panel.spectrogram.cursor_line.value() == pytest.approx(parts_of(window).playback.player.position)
     assert panel.spectrogram.cursor_line.value() == pytest.approx(1.0, abs=0.01)
-    with qtbot.waitSignal(window.playback.position_changed, timeout=2000):
+    with qtbot.waitSignal(parts_of(window).playback.position_changed, timeout=2000):
         point = panel.spectrogram.plot.mapFromScene(panel.spectrogram.scene_point(0.5))
         qtbot.mouseClick(panel.spectrogram.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
-    assert window.playback.player.position == pytest.approx(0.5, abs=0.05)
-    assert panel.waveform.cursor_line.value() == pytest.approx(window.playback.player.position)
+    assert parts_of(window).playback.player.position == pytest.approx(0.5, abs=0.05)
+    assert panel.waveform.cursor_line.value() == pytest.approx(parts_of(window).playback.player.position)

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import Qt
 
-from annotator.gui.models.roles import SUMMARY_ROLE
-from annotator.gui.models.session_list import Column
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column
+from annotator.gui.widgets.roles import SUMMARY_ROLE
 from annotator.team.mode import set_team_mode
 from tests.gui.conftest import press, type_text
 from tests.team.conftest import annotate_as, make_corpus
@@ -52,10 +53,10 @@ def _filter(qtbot, window, browser, text: str) -> list[str]:
 
 def test_the_browser_shows_who_annotated_and_filters_mine_double_disagreeing(qtbot, make_window, team_corpus):
     window = make_window()
-    window.controller.settings.annotator_for_this_run = "carol"
-    browser = window.workspace.browser
+    parts_of(window).controller.settings.annotator_for_this_run = "carol"
+    browser = parts_of(window).browser
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        assert window.navigator.open_path(team_corpus)
+        assert parts_of(window).navigator.open_path(team_corpus)
     assert browser.model.headerData(Column.ANNOTATORS, Qt.Orientation.Horizontal) == "Annotators"
     assert _shown(browser) == {
         "travel-000": ("1", "Annotated by alice"),
@@ -67,10 +68,10 @@ def test_the_browser_shows_who_annotated_and_filters_mine_double_disagreeing(qtb
     assert _filter(qtbot, window, browser, "double") == ["travel-001", "travel-002"]
     assert _filter(qtbot, window, browser, "disagreeing") == ["travel-001"]
     assert _filter(qtbot, window, browser, "mine") == ["travel-002"]
-    assert window.controller.team_work is not None, "the corpus's first log opened in team mode, as carol"
-    opened = window.controller.document.path
+    assert parts_of(window).controller.team_work is not None, "the corpus's first log opened in team mode, as carol"
+    opened = parts_of(window).controller.document.path
     assert opened.name.startswith("travel-000")
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     press(qtbot, window, Key.Key_A, Mod.ControlModifier)  # the sample log's own transcription, replaced
     type_text(qtbot, window, "to boston")

@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.annotation_files.human_format import human_file_content
+from annotator.gui.app import parts_of
 from annotator.team.files import human_files_beside, human_path_of
 from annotator.team.mode import MARKER_NAME, in_team_mode, set_team_mode
 from tests.gui.conftest import answer_input, close_window, press, type_text
@@ -18,13 +19,13 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 def _open_as(make_window, log: Path, annotator: str):
     window = make_window()
-    window.controller.settings.annotator_for_this_run = annotator
-    assert window.navigator.open_path(log)
+    parts_of(window).controller.settings.annotator_for_this_run = annotator
+    assert parts_of(window).navigator.open_path(log)
     return window
 
 
 def _start(qtbot, window) -> None:
-    window.navigator.select_row(0)  # the greeting: the keys below start there
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # the first user turn, its editor focused
 
 
@@ -35,7 +36,7 @@ def _transcribe(qtbot, window, text: str) -> None:
 
 
 def _user_texts(window) -> list[str | None]:
-    return [turn.transcription for turn in window.controller.document.sessions[0].user_turns]
+    return [turn.transcription for turn in parts_of(window).controller.document.sessions[0].user_turns]
 
 
 def _transcribed(window) -> list[str]:
@@ -47,7 +48,7 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     set_team_mode(corpus, True)
     before = {path: path.read_bytes() for path in raw_log.parent.iterdir()}
     window = _open_as(make_window, raw_log, "alice")
-    assert window.team.action.isChecked()
+    assert parts_of(window).team.action.isChecked()
     _start(qtbot, window)
     _transcribe(qtbot, window, "i want to fly to boston")
     _transcribe(qtbot, window, "on friday")
@@ -63,7 +64,7 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     window = _open_as(make_window, raw_log, "alice")
     assert _transcribed(window) == ["i want to fly to boston", "on friday"]
     assert not window.isWindowModified(), "the annotator's own file is what is saved"
-    window.navigator.select_turn(window.controller.document.sessions[0].user_turns[2], focus_editor=True)
+    parts_of(window).navigator.select_turn(parts_of(window).controller.document.sessions[0].user_turns[2], focus_editor=True)
     _transcribe(qtbot, window, "in the evening")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     close_window(window)
@@ -109,26 +110,26 @@ def test_team_work_killed_before_saving_is_restored_and_saved_to_the_annotators_
     window = make_window(raw_log)  # the same annotator: the login name, as in the killed window
     assert answers.seen[0].clicked == "Restore"
     assert _user_texts(window)[0] == typed
-    assert window.controller.save()
+    assert parts_of(window).controller.save()
     assert raw_log.read_bytes() == original
-    mine = human_path_of(raw_log, window.controller.settings.annotator)
+    mine = human_path_of(raw_log, parts_of(window).controller.settings.annotator)
     assert list(human_file_content(mine).annotations.transcriptions.values()) == [typed]
 
 
 def test_the_menu_switches_the_corpus_and_opens_the_log_again_in_the_new_mode(main_window, raw_log: Path, qtbot):
     window = main_window
-    window.controller.settings.annotator_for_this_run = "carol"
-    action = window.team.action
-    assert not action.isChecked() and window.controller.team_work is None
+    parts_of(window).controller.settings.annotator_for_this_run = "carol"
+    action = parts_of(window).team.action
+    assert not action.isChecked() and parts_of(window).controller.team_work is None
     action.trigger()
     assert (raw_log.parent / MARKER_NAME).is_file() and action.isChecked()
-    assert window.controller.team_work is not None
+    assert parts_of(window).controller.team_work is not None
     _start(qtbot, window)
     _transcribe(qtbot, window, "hello")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert human_path_of(raw_log, "carol").is_file()
     action.trigger()
-    assert not in_team_mode(raw_log) and not action.isChecked() and window.controller.team_work is None
+    assert not in_team_mode(raw_log) and not action.isChecked() and parts_of(window).controller.team_work is None
     assert _transcribed(window) == [], "outside team mode the log shows its own annotations"
 
 
@@ -142,9 +143,9 @@ def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_t
     shown = answer_input(qtbot, "dora")
     window.actions.annotator_name.trigger()
     assert [held for _label, held in shown] == ["alice"]
-    settings = window.controller.settings
+    settings = parts_of(window).controller.settings
     assert settings.annotator_name == "dora" and settings.annotator == "dora"
-    assert window.controller.team_work.annotator == "dora" and _transcribed(window) == [], "dora starts afresh"
+    assert parts_of(window).controller.team_work.annotator == "dora" and _transcribed(window) == [], "dora starts afresh"
     answer_input(qtbot, "no such/name")
     box = answer_modal()
     window.actions.annotator_name.trigger()

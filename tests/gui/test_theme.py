@@ -12,9 +12,10 @@ from PySide6.QtGui import QAction, QColor, QPalette
 from PySide6.QtWidgets import QApplication, QMenu
 
 import annotator.gui
+from annotator.gui.app import parts_of
 from annotator.gui.settings import AppSettings
 from annotator.gui.theme import MARK, THEME_COLOURS, apply_theme, dark_palette, theme_colour
-from annotator.gui.views.timeline_style import TURN_FILL
+from annotator.gui.timeline.timeline_style import TURN_FILL
 from annotator.timeline import data
 from tests.gui.conftest import close_window
 
@@ -103,19 +104,19 @@ def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, mak
     app = QApplication.instance()
     theme_menu = window.findChild(QMenu, "theme_menu")
     assert [action.text() for action in theme_menu.actions()] == ["&System", "&Light", "&Dark"]
-    assert window.appearance.themes.checkedAction().data() == "system"
+    assert parts_of(window).appearance.themes.checkedAction().data() == "system"
     theme_menu.findChild(QAction, "theme_dark").trigger()  # what clicking View > Theme > Dark does
     assert AppSettings().theme == "dark"
     assert app.style().name().lower() == "fusion"
     assert app.palette().color(Role.Window) == dark_palette().color(Role.Window)
 
-    model = window.navigator.model
+    model = parts_of(window).navigator.model
     untranscribed = next(row for row in range(model.rowCount())
                          if model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is not None)
     assert model.index(untranscribed, 0).data(Qt.ItemDataRole.BackgroundRole).color() == \
         QColor(THEME_COLOURS["untranscribed_background"].dark)
 
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     assert timeline.plot.backgroundBrush().color() == dark_palette().color(Role.Base)
     timeline.plot.viewport().repaint()
     image = timeline.plot.grab().toImage()
@@ -124,28 +125,28 @@ def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, mak
     colours = {image.pixelColor(x, y).name() for x in range(0, image.width(), 3) for y in range(0, image.height(), 3)}
     assert {user, system} <= colours
     assert timeline.cursor_line.pen.color() == QColor(THEME_COLOURS["playback_cursor"].dark)
-    waveform = window.workspace.waveform
+    waveform = parts_of(window).waveform
     assert waveform.plot.backgroundBrush().color() == dark_palette().color(Role.Base)
     assert all(curve.opts["pen"].color() == QColor(THEME_COLOURS["waveform"].dark) for curve in waveform.curves)
 
     close_window(window)
     second = make_window(raw_log)
-    assert second.appearance.themes.checkedAction().data() == "dark"
+    assert parts_of(second).appearance.themes.checkedAction().data() == "dark"
     assert app.palette().color(Role.Window).lightness() < 128
 
 
 def test_light_forces_the_standard_palette_and_system_gives_back_the_desktops(qtbot, main_window):
     app = QApplication.instance()
     desktop = QPalette(app.palette())
-    main_window.appearance.set_theme("dark")
-    main_window.appearance.set_theme("light")
+    parts_of(main_window).appearance.set_theme("dark")
+    parts_of(main_window).appearance.set_theme("light")
     assert AppSettings().theme == "light"
     assert app.palette().color(Role.Window) == app.style().standardPalette().color(Role.Window)
     assert app.palette().color(Role.Window).lightness() >= 128
-    main_window.appearance.set_theme("dark")
-    main_window.appearance.set_theme("system")
+    parts_of(main_window).appearance.set_theme("dark")
+    parts_of(main_window).appearance.set_theme("system")
     assert app.palette().color(Role.Window) == desktop.color(Role.Window)
-    assert main_window.appearance.themes.checkedAction().data() == "system"
+    assert parts_of(main_window).appearance.themes.checkedAction().data() == "system"
 
 
 def test_system_follows_a_change_of_the_desktops_scheme_and_a_forced_theme_does_not(qapp):

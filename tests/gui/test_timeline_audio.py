@@ -10,8 +10,8 @@ from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QColor, QImage
 
 from annotator.gui.theme import theme_colour
-from annotator.gui.views import timeline_style as style
-from annotator.gui.views.timeline import TimelineView
+from annotator.gui.timeline import timeline_style as style
+from annotator.gui.timeline.view import TimelineView
 from annotator.timeline import data
 from tests.gui.timeline_helpers import show_timeline
 from tests.timeline.audio_shapes import EXPECTED, write_audio_shapes

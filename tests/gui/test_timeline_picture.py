@@ -6,6 +6,7 @@ from __future__ import annotations
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
 from tests.gui.conftest import focused, press, type_text
 
 Key = Qt.Key
@@ -15,7 +16,7 @@ def painted(window) -> None:
     """Let the window do what it was asked, then paint the timeline now (a paint the test can count on)."""
     for _ in range(5):
         QApplication.processEvents()
-    window.workspace.timeline.plot.viewport().repaint()
+    parts_of(window).timeline.plot.viewport().repaint()
 
 
 def lanes(timeline) -> list:
@@ -28,10 +29,10 @@ def made(timeline) -> list[int]:
 
 def test_a_repaint_plays_the_lanes_back_and_a_transcription_draws_its_turn_afresh(main_window, qtbot):
     window = main_window
-    timeline = window.workspace.timeline
-    user_row = next(turn.index for turn in window.navigator.session.turns
+    timeline = parts_of(window).timeline
+    user_row = next(turn.index for turn in parts_of(window).navigator.session.turns
                     if turn.speaker == "user" and turn.transcription is None)
-    window.navigator.select_row(user_row)
+    parts_of(window).navigator.select_row(user_row)
     painted(window)
     shown, before = timeline.x_range(), made(timeline)
     assert all(count >= 1 for count in before)
@@ -45,7 +46,7 @@ def test_a_repaint_plays_the_lanes_back_and_a_transcription_draws_its_turn_afres
     assert focused(window) is window.table.delegate.open_editor
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return)
-    qtbot.waitUntil(lambda: window.navigator.session.turns[user_row].transcription == "to boston")
+    qtbot.waitUntil(lambda: parts_of(window).navigator.session.turns[user_row].transcription == "to boston")
     painted(window)
     assert timeline.x_range() == shown
     after = made(timeline)

@@ -10,8 +10,8 @@ from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QFontMetrics, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.views.timeline import TimelineView
-from annotator.gui.views.timeline_rows import READING_SECONDS, RowLayout, min_row_pixels, reading_window
+from annotator.gui.timeline.timeline_rows import READING_SECONDS, RowLayout, min_row_pixels, reading_window
+from annotator.gui.timeline.view import TimelineView
 from tests.gui.timeline_helpers import show_timeline
 
 MARKER_LANES = 8

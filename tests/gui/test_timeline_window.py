@@ -10,10 +10,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
+from annotator.gui.app import parts_of
 from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import AppSettings, LastPosition
-from annotator.gui.views.timeline import TimelineView
-from annotator.gui.views.timeline_rows import min_row_pixels
+from annotator.gui.timeline.timeline_rows import min_row_pixels
+from annotator.gui.timeline.view import TimelineView
 from tests.gui.conftest import close_window
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 from tests.timeline.audio_shapes import write_audio_shapes
@@ -45,8 +46,8 @@ def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(qtbot, 
     log = long_log(tmp_path)
     settings.set_last_position(log, LastPosition("long", 200))
     window = open_window(make_window, log)
-    assert window.navigator.current_turn().index == 200
-    timeline = window.workspace.timeline
+    assert parts_of(window).navigator.current_turn().index == 200
+    timeline = parts_of(window).timeline
     left, right = timeline.x_range()
     start, end = turn_span(timeline, 200)
     assert left <= start and end <= right, "the current turn is in view"
@@ -58,7 +59,7 @@ def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(qtbot, 
 
 def test_opening_a_long_log_for_the_first_time_shows_its_first_turns(qtbot, make_window, tmp_path: Path):
     window = open_window(make_window, long_log(tmp_path))
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     left, right = timeline.x_range()
     assert left <= 0.0 and turn_span(timeline, 3)[1] <= right < timeline.timeline.extent / 10
     assert timeline.selected_turn == 0
@@ -67,17 +68,17 @@ def test_opening_a_long_log_for_the_first_time_shows_its_first_turns(qtbot, make
 
 def test_a_short_session_opens_whole(qtbot, make_window, annotated_log: Path):
     window = open_window(make_window, annotated_log)
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     assert timeline.x_range() == pytest.approx(timeline.full_range())
     close_window(window)
 
 
 def test_the_shipped_kpis_keep_every_lane_legible_in_the_docked_strip(qtbot, make_window, annotated_log: Path):
     window = open_window(make_window, annotated_log)
-    window.resizeDocks([window.workspace.timeline_dock], [230], Qt.Orientation.Vertical)
+    window.resizeDocks([parts_of(window).docks.timeline], [230], Qt.Orientation.Vertical)
     window.actions.load_kpis.trigger()
     QApplication.processEvents()
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     markers = [name for name in timeline.lane_names() if name.startswith("marker_")]
     assert len(markers) >= 5
     assert timeline.height() <= 260
@@ -94,7 +95,7 @@ def test_the_shipped_kpis_keep_every_lane_legible_in_the_docked_strip(qtbot, mak
 def test_clicking_missing_audio_names_the_file_in_the_status_bar(qtbot, make_window, tmp_path: Path):
     log = write_audio_shapes(tmp_path / "shapes")
     window = open_window(make_window, log)
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     lane = timeline.timeline.audio_lane
     position = next(i for i, s in enumerate(lane.bars.payloads) if s.written == "gone.wav")
     centre = (lane.bars.starts[position] + lane.bars.ends[position]) / 2
@@ -103,7 +104,7 @@ def test_clicking_missing_audio_names_the_file_in_the_status_bar(qtbot, make_win
     qtbot.mouseClick(timeline.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     message = window.statusBar().currentMessage()
     assert "gone.wav" in message and str(log.parent.resolve() / "gone.wav") in message
-    assert window.navigator.current_turn().id == "5", "the click selects the turn the audio belongs to"
+    assert parts_of(window).navigator.current_turn().id == "5", "the click selects the turn the audio belongs to"
     close_window(window)
 
 
@@ -111,14 +112,14 @@ def test_the_playback_cursor_runs_over_the_system_audio_segment(qtbot, make_wind
     """The sample's system audio is named by synthesize but heard during play_audio: the cursor
     starts where the segment is drawn, not where the file was made."""
     window = open_window(make_window, annotated_log)
-    turn = window.navigator.current_turn()
-    assert turn.speaker == "system" and window.playback.clip is not None
-    timeline = window.workspace.timeline
+    turn = parts_of(window).navigator.current_turn()
+    assert turn.speaker == "system" and parts_of(window).playback.clip is not None
+    timeline = parts_of(window).timeline
     lane = timeline.timeline.audio_lane
     position = next(i for i, s in enumerate(lane.bars.payloads) if s.turn_index == turn.index and s.side == "system")
     play = next(op for op in turn.el.iter("GC_OPERATION") if op.get("name") == "play_audio")
     assert lane.bars.starts[position] == pytest.approx(turn.session.since_start(play.get("stime")))
-    window.playback.seek(1.0)
+    parts_of(window).playback.seek(1.0)
     assert timeline.cursor_line.value() == pytest.approx(lane.bars.starts[position] + 1.0, abs=0.01)
     close_window(window)
 
@@ -136,7 +137,7 @@ def test_a_move_that_scrolls_the_timeline_paints_it_once(qtbot, make_window, tmp
             return False
 
     window = open_window(make_window, long_log(tmp_path))
-    timeline = window.workspace.timeline
+    timeline = parts_of(window).timeline
     paints = Paints(timeline)
     timeline.plot.viewport().installEventFilter(paints)
     counts = []

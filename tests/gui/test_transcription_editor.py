@@ -11,9 +11,9 @@ from PySide6.QtGui import QAction, QKeySequence, QUndoStack
 from PySide6.QtWidgets import QApplication, QLineEdit, QVBoxLayout, QWidget
 
 from annotator.analysis.word_alignment import LIVE_DIFF_MAX_WORDS
-from annotator.gui.document_controller import DocumentController
+from annotator.gui.annotating.transcription_editor import TranscriptionEditor
+from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.settings import AppSettings
-from annotator.gui.views.transcription_editor import TranscriptionEditor
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 

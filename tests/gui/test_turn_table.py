@@ -8,10 +8,10 @@ from PySide6.QtGui import QBrush, QUndoStack
 from PySide6.QtWidgets import QStyleOptionViewItem, QTableView, QWidget
 from pytestqt.modeltest import ModelTester
 
-from annotator.gui.document_controller import DocumentController
-from annotator.gui.models.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
-from annotator.gui.models.turn_table import UNTRANSCRIBED_PLACEHOLDER, Column, TurnTableModel, needs_transcription
+from annotator.gui.annotating.turn_table import UNTRANSCRIBED_PLACEHOLDER, Column, TurnTableModel, needs_transcription
+from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.settings import AppSettings
+from annotator.gui.widgets.roles import NEEDS_TRANSCRIPTION_ROLE, SECONDS_ROLE, SPEAKER_ROLE, TURN_ROLE
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 

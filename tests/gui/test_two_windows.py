@@ -9,6 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
 from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
@@ -41,13 +42,13 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
         window = make_window(raw_log)
         assert answers.titles == ["Log already open"], "the live window's work is not a crash leftover"
         assert "read-only" in window.windowTitle()
-        assert window.controller.document.sessions[0].user_turns[0].transcription is None
-        window.navigator.select_row(0)  # the greeting: the keys below start there
+        assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription is None
+        parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
         press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
         type_text(qtbot, window, "no")
         press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
         press(qtbot, window, Key.Key_S, Mod.ControlModifier)
-        assert window.editor.text.toPlainText() == "" and window.navigator.session.task_completion is None
+        assert window.editor.text.toPlainText() == "" and parts_of(window).navigator.session.task_completion is None
         assert not window.isWindowModified() and LogDocument.load(raw_log).sessions[0].task_completion is None
         assert "read-only" in window.statusBar().currentMessage()
         assert window.close(), "nothing to ask about"
@@ -57,7 +58,7 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
     answers = boxes("Restore")
     window = make_window(raw_log)  # the first window is dead now: its work is a leftover
     assert answers.titles == ["Restore unsaved work?"]
-    assert window.controller.document.sessions[0].user_turns[0].transcription == FIRST
+    assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription == FIRST
 
 
 def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_window, raw_log: Path, tmp_path: Path,
@@ -74,7 +75,7 @@ def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_windo
     answers = boxes("Restore")
     window = make_window(raw_log)
     assert answers.titles == ["Restore unsaved work?"]
-    users = window.controller.document.sessions[0].user_turns
+    users = parts_of(window).controller.document.sessions[0].user_turns
     assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
 
 
@@ -88,4 +89,4 @@ def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Pat
     answers = boxes()
     window = make_window(raw_log)
     assert answers.titles == [], "its leftovers are offered once"
-    assert window.controller.document.sessions[0].user_turns[0].transcription is None
+    assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription is None

@@ -11,6 +11,7 @@ from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
+from annotator.gui.app import parts_of
 from annotator.gui.settings import AppSettings, LastPosition
 from tests.gui.conftest import press, type_text, when_modal
 from tests.gui.test_recovery import _crash_after_typing
@@ -24,7 +25,7 @@ def editor_text(window) -> str:
 
 
 def first_user_index(window) -> int:
-    return next(turn.index for turn in window.navigator.session.turns if turn.speaker == "user")
+    return next(turn.index for turn in parts_of(window).navigator.session.turns if turn.speaker == "user")
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def two_session_log(corpus: Path) -> Path:
 def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw_log, qtbot):
     AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
     window = make_window(raw_log)
-    assert window.navigator.current_turn().id == "04" and window.navigator.current_turn().speaker == "user"
+    assert parts_of(window).navigator.current_turn().id == "04" and parts_of(window).navigator.current_turn().speaker == "user"
     type_text(qtbot, window, "yes please")
     assert editor_text(window) == "yes please"
 
@@ -54,22 +55,22 @@ def test_opening_a_log_with_the_file_dialog_types_into_the_editor(make_window, r
     window = make_window(raw_log)
     answer = answer_modal(file=latin1_log)
     press(qtbot, window, Key.Key_O, Mod.ControlModifier)
-    assert answer.answered and window.controller.document.path == latin1_log
-    assert window.navigator.current_turn().speaker == "user"
+    assert answer.answered and parts_of(window).controller.document.path == latin1_log
+    assert parts_of(window).navigator.current_turn().speaker == "user"
     type_text(qtbot, window, "munich")
     assert editor_text(window) == "munich"
 
 
 def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
-    assert window.navigator.session.index == 0 and window.navigator.current_turn().index == first_user_index(window)
+    assert parts_of(window).navigator.session.index == 0 and parts_of(window).navigator.current_turn().index == first_user_index(window)
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert window.navigator.session.index == 1 and window.navigator.current_turn().speaker == "user"
-    stored = window.navigator.current_turn().transcription or ""
+    assert parts_of(window).navigator.session.index == 1 and parts_of(window).navigator.current_turn().speaker == "user"
+    stored = parts_of(window).navigator.current_turn().transcription or ""
     type_text(qtbot, window, " again")
     assert editor_text(window) == stored + " again"
     press(qtbot, window, Key.Key_PageUp, Mod.ControlModifier)
-    assert window.navigator.session.index == 0
+    assert parts_of(window).navigator.session.index == 0
 
 
 def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_session_log, qtbot):
@@ -77,8 +78,8 @@ def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_se
     selector = window.session_bar.sessions
     selector.setFocus()
     press(qtbot, window, Key.Key_Down)  # the combo box's own key: the next session
-    assert window.navigator.session.index == 1
-    stored = window.navigator.current_turn().transcription or ""
+    assert parts_of(window).navigator.session.index == 1
+    stored = parts_of(window).navigator.current_turn().transcription or ""
     type_text(qtbot, window, " again")
     assert editor_text(window) == stored + " again"
 
@@ -96,13 +97,13 @@ def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_
 
 def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qtbot, tmp_path):
     window = main_window
-    window.navigator.select_row(first_user_index(window))
+    parts_of(window).navigator.select_row(first_user_index(window))
     window.table.setFocus()  # where the focus was when the box opened
     broken = tmp_path / "broken.xml"
     broken.write_text("<GC_LOG><GC_SESSION", encoding="utf-8")
 
     when_modal(QMessageBox, lambda box: qtbot.keyClick(box, Key.Key_Return))
-    assert window.navigator.open_path(broken) is False  # "Cannot open": an error box, dismissed with Enter
+    assert parts_of(window).navigator.open_path(broken) is False  # "Cannot open": an error box, dismissed with Enter
     qtbot.waitUntil(window.isActiveWindow)  # given back by the window itself: no window manager here
     type_text(qtbot, window, "one")
 
@@ -118,9 +119,9 @@ def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qt
 @pytest.mark.parametrize("where", ["table", "timeline", "details", "findings", "window"])
 def test_typing_with_the_focus_elsewhere_in_the_window_goes_to_the_editor(make_window, raw_log, qtbot, where):
     window = make_window(raw_log)
-    window.navigator.select_row(first_user_index(window))
-    widget = {"table": window.table, "timeline": window.workspace.timeline, "details": window.workspace.detail,
-              "findings": window.workspace.findings.table, "window": window}[where]
+    parts_of(window).navigator.select_row(first_user_index(window))
+    widget = {"table": window.table, "timeline": parts_of(window).timeline, "details": parts_of(window).detail,
+              "findings": parts_of(window).findings.table, "window": window}[where]
     widget.setFocus()
     qtbot.keyClicks(widget, "hello")
     assert editor_text(window) == "hello"
@@ -130,25 +131,25 @@ def test_typing_with_the_focus_elsewhere_in_the_window_goes_to_the_editor(make_w
 def test_clicking_a_user_row_then_typing_goes_to_the_editor(main_window, qtbot):
     window = main_window
     row = first_user_index(window)
-    rect = window.table.visualRect(window.navigator.model.index(row, 0))
+    rect = window.table.visualRect(parts_of(window).navigator.model.index(row, 0))
     qtbot.mouseClick(window.table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
-    assert window.navigator.current_turn().index == row
+    assert parts_of(window).navigator.current_turn().index == row
     type_text(qtbot, window, "fine")
     assert editor_text(window) == "fine"
 
 
 def test_typing_on_a_system_turn_moves_to_the_next_user_turn_and_a_text_field_keeps_its_own(main_window, qtbot):
     window = main_window
-    window.navigator.select_row(0)
-    assert window.navigator.current_turn().speaker == "system"
+    parts_of(window).navigator.select_row(0)
+    assert parts_of(window).navigator.current_turn().speaker == "system"
     window.table.setFocus()
     type_text(qtbot, window, "zz")
-    assert window.navigator.current_turn().index == first_user_index(window) and editor_text(window) == "zz"
+    assert parts_of(window).navigator.current_turn().index == first_user_index(window) and editor_text(window) == "zz"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)  # the editor's own undo: its typing goes
     assert editor_text(window) == ""
-    window.navigator.select_row(first_user_index(window))
+    parts_of(window).navigator.select_row(first_user_index(window))
     window.table.setFocus()
-    window.table.edit(window.navigator.model.index(first_user_index(window), 6))  # F2: the cell editor takes the text
+    window.table.edit(parts_of(window).navigator.model.index(first_user_index(window), 6))  # F2: the cell editor takes the text
     cell = window.table.delegate.open_editor
     assert cell is not None
     qtbot.keyClicks(cell, "in the cell")

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6.QtCore import Qt
 
+from annotator.gui.app import parts_of
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.recovery_journal import RecoveryJournal
@@ -30,7 +31,7 @@ def _leave_work_of_a_dead_window(log: Path) -> None:
 
 
 def _annotations(window) -> tuple:
-    session = window.controller.document.sessions[0]
+    session = parts_of(window).controller.document.sessions[0]
     return session.user_turns[0].transcription, session.user_turns[1].transcription, session.task_completion
 
 
@@ -48,14 +49,14 @@ def test_restoring_a_journal_is_one_step_ctrl_z_undoes_and_ctrl_shift_z_redoes(m
     assert answers.titles == ["Restore unsaved work?"]
     assert _annotations(window) == ("to boston", "on friday", "1")
     assert window.isWindowModified()
-    assert window.controller.undo_stack.count() == 1 and window.controller.undo_stack.undoText() == "Restore unsaved work"
+    assert parts_of(window).controller.undo_stack.count() == 1 and parts_of(window).controller.undo_stack.undoText() == "Restore unsaved work"
     _focus(window, qtbot)
     press(qtbot, window, Key.Key_Z, CTRL)
     assert _annotations(window) == (None, None, None), "the whole restore is undone at once"
-    assert not window.isWindowModified() and not window.controller.document.is_modified
+    assert not window.isWindowModified() and not parts_of(window).controller.document.is_modified
     press(qtbot, window, Key.Key_Z, CTRL_SHIFT)
     assert _annotations(window) == ("to boston", "on friday", "1")
-    assert window.isWindowModified() and window.controller.document.is_modified
+    assert window.isWindowModified() and parts_of(window).controller.document.is_modified
 
 
 def test_undoing_back_to_the_saved_state_leaves_nothing_unsaved(main_window, raw_log: Path, qtbot, boxes):
@@ -64,14 +65,14 @@ def test_undoing_back_to_the_saved_state_leaves_nothing_unsaved(main_window, raw
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, CTRL)  # stored, and on to the next user turn
     press(qtbot, window, Key.Key_S, CTRL)
-    assert not window.isWindowModified() and not window.controller.document.is_modified
+    assert not window.isWindowModified() and not parts_of(window).controller.document.is_modified
     type_text(qtbot, window, "on friday")
     press(qtbot, window, Key.Key_Return, CTRL)
-    assert window.isWindowModified() and window.controller.document.is_modified
+    assert window.isWindowModified() and parts_of(window).controller.document.is_modified
     press(qtbot, window, Key.Key_Z, CTRL)
-    assert window.controller.document.sessions[0].user_turns[1].transcription is None
+    assert parts_of(window).controller.document.sessions[0].user_turns[1].transcription is None
     assert not window.isWindowModified(), "the title shows no '*'"
-    assert not window.controller.document.is_modified, "the document says what the undo stack says"
+    assert not parts_of(window).controller.document.is_modified, "the document says what the undo stack says"
     answers = boxes("Cancel")
     assert window.close(), "closing does not ask"
     assert answers.seen == []
@@ -80,34 +81,34 @@ def test_undoing_back_to_the_saved_state_leaves_nothing_unsaved(main_window, raw
 def test_an_edit_undone_leaves_the_document_unmodified(main_window, qtbot):
     window = main_window
     press(qtbot, window, Key.Key_1, CTRL | Mod.AltModifier)
-    assert window.isWindowModified() and window.controller.document.is_modified
+    assert window.isWindowModified() and parts_of(window).controller.document.is_modified
     window.table.setFocus()
     press(qtbot, window, Key.Key_Z, CTRL)
-    assert not window.isWindowModified() and not window.controller.document.is_modified
+    assert not window.isWindowModified() and not parts_of(window).controller.document.is_modified
 
 
 def test_undoing_a_task_completion_of_another_session_shows_that_session(make_window, two_session_log, qtbot):  # noqa: F811
     window = make_window(two_session_log)
     press(qtbot, window, Key.Key_1, CTRL | Mod.AltModifier)
     press(qtbot, window, Key.Key_PageDown, CTRL)
-    assert window.navigator.session.index == 1
+    assert parts_of(window).navigator.session.index == 1
     press(qtbot, window, Key.Key_Z, CTRL)
-    assert window.controller.document.sessions[0].task_completion is None
-    assert window.navigator.session.index == 0, "the undone change is shown"
+    assert parts_of(window).controller.document.sessions[0].task_completion is None
+    assert parts_of(window).navigator.session.index == 0, "the undone change is shown"
     press(qtbot, window, Key.Key_PageDown, CTRL)
     press(qtbot, window, Key.Key_Z, CTRL_SHIFT)
-    assert window.controller.document.sessions[0].task_completion == "1" and window.navigator.session.index == 0
+    assert parts_of(window).controller.document.sessions[0].task_completion == "1" and parts_of(window).navigator.session.index == 0
 
 
 def test_undoing_a_transcription_of_another_session_shows_that_session_and_turn(make_window, two_session_log,  # noqa: F811
                                                                                   qtbot):
     window = make_window(two_session_log)
     press(qtbot, window, Key.Key_Down, CTRL)
-    turn = window.navigator.current_turn()
+    turn = parts_of(window).navigator.current_turn()
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, CTRL)
     press(qtbot, window, Key.Key_PageDown, CTRL)
-    assert window.navigator.session.index == 1
+    assert parts_of(window).navigator.session.index == 1
     press(qtbot, window, Key.Key_Z, CTRL)
     assert turn.transcription is None
-    assert window.navigator.session.index == 0 and window.navigator.current_turn() == turn
+    assert parts_of(window).navigator.session.index == 0 and parts_of(window).navigator.current_turn() == turn

@@ -15,6 +15,7 @@ from PySide6.QtCore import QCoreApplication, QEvent, Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QMessageBox
 
+from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press
 from tests.gui.window_script import WINDOW_PRELUDE
@@ -68,7 +69,7 @@ def test_quit_then_discard_destroys_the_window_without_an_exception(main_window,
     answer = KeyAnswer(Key.Key_D)
     press(qtbot, window, Key.Key_Q, Mod.ControlModifier)
     assert answer.buttons and not window.isVisible()
-    assert not window.controller.undo_stack.isClean()  # the discarded work is still in the stack as it is destroyed
+    assert not parts_of(window).controller.undo_stack.isClean()  # the discarded work is still in the stack as it is destroyed
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not shiboken6.isValid(window)
@@ -93,7 +94,7 @@ def test_the_real_app_quits_after_discard_with_nothing_on_stderr(raw_log: Path, 
         QTimer.singleShot(0, answer)
         QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Q, Qt.KeyboardModifier.ControlModifier)
         assert not window.isVisible(), "the window should have closed"
-        window.playback.close()
+        parts_of(window).playback.close()
         print("quit", flush=True)
     """)
     done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=dict(os.environ), capture_output=True,

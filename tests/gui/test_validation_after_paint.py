@@ -1,38 +1,39 @@
 """An opened log is validated in a child process only once the turn table has painted it: started with
-the hand-over, the child took a core from the first paint (gui/after_paint.py)."""
+the hand-over, the child took a core from the first paint (gui/runtime/after_paint.py)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 
-from annotator.gui.after_paint import AfterPaint
+from annotator.gui.app import parts_of
+from annotator.gui.runtime.after_paint import AfterPaint
 
 
 class _Order(QObject):
-    """Records "paint" for each paint of the watched widget of WORKSPACE's window, "paint while validating"
-    once the validation has started; the test adds its own marks."""
+    """Records "paint" for each paint of the watched widget, "paint while validating" once VALIDATION has
+    started; the test adds its own marks."""
 
-    def __init__(self, widget, workspace):
+    def __init__(self, widget, validation):
         super().__init__(widget)
-        self.workspace = workspace
+        self.validation = validation
         self.marks: list[str] = []
         widget.installEventFilter(self)
 
     def eventFilter(self, _watched, event):
         if event.type() == QEvent.Type.Paint:
-            self.marks.append("paint" if self.workspace._validation is None else "paint while validating")
+            self.marks.append("paint" if self.validation._validation is None else "paint while validating")
         return False
 
 
 def test_validation_starts_after_the_first_paint(qtbot, make_window, raw_log):
     window = make_window()
-    order = _Order(window.navigator.table.viewport(), window.workspace)
-    assert window.navigator.open_path(raw_log)  # the turns are painted before it returns (gui/hand_over_passes.py)
-    window.workspace.findings_shown.connect(lambda: order.marks.append("findings"))
-    with qtbot.waitSignal(window.workspace.findings_shown, timeout=30000):
+    order = _Order(parts_of(window).navigator.table.viewport(), parts_of(window).validation)
+    assert parts_of(window).navigator.open_path(raw_log)  # the turns are painted before it returns (gui/opening/hand_over_passes.py)
+    parts_of(window).validation.findings_shown.connect(lambda: order.marks.append("findings"))
+    with qtbot.waitSignal(parts_of(window).validation.findings_shown, timeout=30000):
         pass
     assert order.marks[0] == "paint" and "findings" in order.marks
-    assert window.controller.document.path == raw_log
+    assert parts_of(window).controller.document.path == raw_log
 
 
 def test_a_log_replaced_before_its_paint_is_not_validated(qtbot, make_window, raw_log, tmp_path):
@@ -41,19 +42,19 @@ def test_a_log_replaced_before_its_paint_is_not_validated(qtbot, make_window, ra
     window.hide()  # nothing paints: the first log's validation waits for the longest wait, and is dropped
     other = tmp_path / "other-hublog.xml"
     other.write_bytes(raw_log.read_bytes())
-    assert window.navigator.open_path(raw_log)
-    first = window.workspace._validation_start
-    assert window.navigator.open_path(other)
-    assert first is not window.workspace._validation_start and window.workspace._validation_start.waiting
-    with qtbot.waitSignal(window.workspace.findings_shown, timeout=30000):
+    assert parts_of(window).navigator.open_path(raw_log)
+    first = parts_of(window).validation._validation_start
+    assert parts_of(window).navigator.open_path(other)
+    assert first is not parts_of(window).validation._validation_start and parts_of(window).validation._validation_start.waiting
+    with qtbot.waitSignal(parts_of(window).validation.findings_shown, timeout=30000):
         pass
-    assert window.controller.document.path == other
+    assert parts_of(window).controller.document.path == other
 
 
 def test_a_hidden_widget_still_gets_its_work_done(qtbot, make_window):
     """A widget that never paints (hidden) still runs the work, after the longest wait."""
     window = make_window()
-    window.workspace.waveform_dock.hide()
+    parts_of(window).docks.waveform.hide()
     called = []
-    AfterPaint(window.workspace.waveform, lambda: called.append(True), longest_wait_ms=50)
+    AfterPaint(parts_of(window).waveform, lambda: called.append(True), longest_wait_ms=50)
     qtbot.waitUntil(lambda: called == [True], timeout=5000)

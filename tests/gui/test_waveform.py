@@ -8,7 +8,7 @@ import soundfile
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.views.waveform import WaveformView
+from annotator.gui.listening.waveform import WaveformView
 
 
 @pytest.fixture

@@ -12,10 +12,11 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QMessageBox, QTreeWidgetItemIterator
 
-from annotator.gui.models.session_list import Column as SessionColumn
-from annotator.gui.models.session_list import duration_text
-from annotator.gui.models.turn_table import Column
-from annotator.gui.navigation import NO_LOG_TEXT
+from annotator.gui.annotating.navigation import NO_LOG_TEXT
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column as SessionColumn
+from annotator.gui.corpus.session_list import duration_text
 from annotator.gui.theme import theme_colour
 from annotator.log.clock import format_duration
 from annotator.log.text import SHOWN_CHARS
@@ -43,7 +44,7 @@ def test_a_refusal_naming_elements_shows_them_as_written(main_window, tmp_path):
     not_a_log = tmp_path / "not_gc.xml"
     shutil.copy(HOSTILE / "not-a-log.xml", not_a_log)
     reader = BoxReader()
-    assert main_window.navigator.open_path(not_a_log) is False
+    assert parts_of(main_window).navigator.open_path(not_a_log) is False
     texts = [text for text, _ in reader.labels]
     assert any("the root element is <html>, expected <GC_LOG>" in text for text in texts), texts
     assert all(text_format == text_format.PlainText for _, text_format in reader.labels)
@@ -51,7 +52,7 @@ def test_a_refusal_naming_elements_shows_them_as_written(main_window, tmp_path):
 
 def test_after_close_the_window_says_it_is_empty_and_how_to_open_a_log(main_window, qtbot):
     press(qtbot, main_window, Qt.Key.Key_W, Qt.KeyboardModifier.ControlModifier)
-    assert main_window.controller.document is None
+    assert parts_of(main_window).controller.document is None
     assert main_window.statusBar().currentMessage() == NO_LOG_TEXT
     label = main_window.session_bar.progress
     assert shown_text(label) == NO_LOG_TEXT, "the text the label shows, '>' included"
@@ -74,11 +75,11 @@ def test_negative_durations_keep_their_sign_and_the_warning_colour(main_window, 
                              .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
     assert [duration_text(s) for s in (-5, -0.4, -65, -3725, 5)] == ["-0:05", "0:00", "-1:05", "-1:02:05", "0:05"]
     assert [format_duration(s) for s in (-0.25, -5, -65)] == ["-250 ms", "-5.00 s", "-1:05.0"]  # timeline tooltips
-    assert main_window.navigator.open_path(reversed_log)
-    index = main_window.navigator.model.index(1, Column.DURATION)
+    assert parts_of(main_window).navigator.open_path(reversed_log)
+    index = parts_of(main_window).navigator.model.index(1, Column.DURATION)
     assert index.data() == "-2.00"
     assert index.data(QtRole.ForegroundRole).color() == theme_colour("warning_text")
-    assert main_window.navigator.model.index(0, Column.DURATION).data(QtRole.ForegroundRole) is None
+    assert parts_of(main_window).navigator.model.index(0, Column.DURATION).data(QtRole.ForegroundRole) is None
 
 
 def test_the_session_browser_shows_a_negative_session_length_as_negative(make_window, tmp_path, qtbot):
@@ -87,7 +88,7 @@ def test_the_session_browser_shows_a_negative_session_length_as_negative(make_wi
     (folder / "reversed.xml").write_bytes((HOSTILE / "etime-before-stime.xml").read_bytes()
                                           .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
     window = make_window(folder)
-    browser = window.workspace.browser
+    browser = parts_of(window).browser
     qtbot.waitUntil(lambda: browser.model.rowCount() == 1 and not browser.is_scanning)
     cell = browser.model.index(0, SessionColumn.DURATION)
     assert cell.data() == "-0:05"
@@ -112,15 +113,15 @@ def _huge_values_log(source: Path, target: Path, size: int) -> Path:
 def test_no_view_shows_a_huge_value_whole(make_window, raw_log, tmp_path, qtbot):
     log = _huge_values_log(raw_log, raw_log.with_name("huge-hublog.xml"), 200_000)
     window = make_window(log)
-    model = window.navigator.model
+    model = parts_of(window).navigator.model
     for row in range(model.rowCount()):
-        window.navigator.select_row(row)
+        parts_of(window).navigator.select_row(row)
         for column in Column:
             index = model.index(row, column)
             for role in (QtRole.DisplayRole, QtRole.ToolTipRole):
                 value = index.data(role)
                 assert value is None or len(value) < LIMIT, (row, column, role, len(value))
-        items = QTreeWidgetItemIterator(window.workspace.detail)
+        items = QTreeWidgetItemIterator(parts_of(window).detail)
         while items.value():
             item = items.value()
             for column in range(2):
@@ -129,7 +130,7 @@ def test_no_view_shows_a_huge_value_whole(make_window, raw_log, tmp_path, qtbot)
         assert len(window.editor.title.text()) < LIMIT
     for label in window.findChildren(QLabel):
         assert len(label.text()) < LIMIT, label.objectName()
-    for lane in window.workspace.timeline.lanes:
+    for lane in parts_of(window).timeline.lanes:
         assert len(lane.name) < LIMIT
         for intervals in (lane.bars, lane.ticks):
             assert all(len(intervals.label(i)) < LIMIT for i in range(len(intervals)))

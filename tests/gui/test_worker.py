@@ -9,7 +9,7 @@ import pytest
 from PySide6.QtCore import QCoreApplication, QThread
 
 from annotator.errors import LogReadError
-from annotator.gui.worker import BackgroundTask, TaskContext, TaskState
+from annotator.gui.runtime.worker import BackgroundTask, TaskContext, TaskState
 
 
 def on_gui_thread() -> bool:

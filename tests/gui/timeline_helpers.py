@@ -6,7 +6,7 @@ from pathlib import Path
 
 from PySide6.QtWidgets import QApplication
 
-from annotator.gui.views.timeline import TimelineView
+from annotator.gui.timeline.view import TimelineView
 from annotator.log.document import LogDocument
 
 

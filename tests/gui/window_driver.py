@@ -34,6 +34,8 @@ import sys
 import time
 from pathlib import Path
 
+from annotator.gui.app import parts_of
+
 RECOVER_WITHIN_SECONDS = 2.0  # the README's promise: every edit is journalled within 2 s of being made
 
 
@@ -41,7 +43,7 @@ def annotations_seen(window) -> dict:
     """What the window shows: each user turn's transcription (the editor's typing in its turn), task completion."""
     from annotator.log.text import clean_text
 
-    document = window.controller.document
+    document = parts_of(window).controller.document
     if document is None:
         return {}
     session = document.sessions[0]
@@ -112,7 +114,7 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
     QTest.qWaitForWindowActive(window)
     answerer = _Answerer(window)
     answerer.answers = json.loads(os.environ.get("WINDOW_ANSWERS", "[]"))
-    opened = window.navigator.open_path(log)
+    opened = parts_of(window).navigator.open_path(log)
     window.activateWindow()  # the offscreen platform does not give it back after a question
     QTest.qWaitForWindowActive(window)
     _say("opened", window, opened=opened, title=window.windowTitle())
@@ -140,7 +142,7 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
         elif "wait" in step:
             run_events(step["wait"])
         elif "row" in step:
-            window.navigator.select_row(step["row"])
+            parts_of(window).navigator.select_row(step["row"])
         elif "busy" in step:
             time.sleep(step["busy"])
         elif "child" in step:
@@ -152,7 +154,7 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
         _say("step", window, step=step if "paste" not in step else {"paste": step["paste"]}, title=window.windowTitle())
         if not window.isVisible():
             _say("closed", window, children=children_of(os.getpid()))
-            window.playback.close()  # what the app's main does once its event loop has ended
+            parts_of(window).playback.close()  # what the app's main does once its event loop has ended
             return
     _say("done", window)
     run_events(3600)

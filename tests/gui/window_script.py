@@ -9,19 +9,20 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, {settings!r})
-from annotator.gui.app import build_window, make_application
+from annotator.gui.app import build_window, make_application, parts_of
+from annotator.gui.app import parts_of
 app = make_application()
 window = build_window()
 window.show()
 window.activateWindow()
 QTest.qWaitForWindowActive(window)
-assert window.navigator.open_path({log!r})
+assert parts_of(window).navigator.open_path({log!r})
 """
 
 # After WINDOW_PRELUDE: play until the player has played and stopped again; the states it passed.
 UNTIL_STOPPED = """
 def until_stopped():
-    player = window.playback.player
+    player = parts_of(window).playback.player
     states = {{player.state.name}}  # the null device is fast: the clip may be over by the next pass
     for _ in range(200_000):  # the null device is not real time: count passes, not seconds
         app.processEvents()

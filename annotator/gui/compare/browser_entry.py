@@ -9,8 +9,8 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
 
-from annotator.gui.models.roles import SUMMARY_ROLE
-from annotator.gui.views.session_browser import SessionBrowser
+from annotator.gui.corpus.session_browser import SessionBrowser
+from annotator.gui.widgets.roles import SUMMARY_ROLE
 
 ENTRY_TEXT = "Co&mpare annotators"
 

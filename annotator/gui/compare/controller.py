@@ -15,13 +15,13 @@ from annotator.agreement.adjudication import TASK_COMPLETION, TRANSCRIPTION
 from annotator.agreement.adjudication_record import save_with_record, sidecar_path
 from annotator.errors import AnnotatorError
 from annotator.gui.actions import key_text, spec
+from annotator.gui.annotating.navigation import Navigator
+from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, TranscribeTurn
 from annotator.gui.compare.comparison import Comparison, FieldKey, load_works
 from annotator.gui.compare.model import letter
 from annotator.gui.compare.view import CompareView
-from annotator.gui.document_controller import DocumentController
 from annotator.gui.main_window import MainWindow
-from annotator.gui.navigation import Navigator
-from annotator.gui.undo_commands import SetConcepts, SetTaskCompletion, TranscribeTurn
+from annotator.gui.opening.document_controller import DocumentController
 from annotator.log.elements import Session, Turn
 from annotator.team.files import human_path_of
 

@@ -8,18 +8,43 @@ after a rebind the live actions take their new keys and the text fields let the 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
+from typing import TYPE_CHECKING, Protocol
 
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow
 
-from annotator.gui.keys.bindings import KeyBindings
-from annotator.gui.keys.dialog import ShortcutsDialog
 from annotator.gui.preferences.dialog import PreferencesDialog
+from annotator.gui.preferences.key_bindings import KeyBindings
+from annotator.gui.preferences.keys_dialog import ShortcutsDialog
 from annotator.gui.preferences.table import on_page
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 
-# Settings the listening kit (gui/listening_kit.py) takes again when one changes.
+if TYPE_CHECKING:  # the parts' own packages import this one's neighbours; only their types are needed here
+    from annotator.gui.actions import Actions, Menus
+    from annotator.gui.annotating.concepts_panel import ConceptsPanel
+    from annotator.gui.annotating.navigation import Navigator
+    from annotator.gui.appearance.appearance import Appearance
+    from annotator.gui.listening.listening_kit import ListeningKit
+    from annotator.gui.listening.playback import Playback
+    from annotator.gui.listening.playback_menu import PlaybackMenu
+    from annotator.gui.opening.document_controller import DocumentController
+
+
+class PreferencesParts(Protocol):
+    """What a change of setting reaches in the composed window (gui/app.py's Annotator)."""
+
+    actions: Actions
+    menus: Menus
+    navigator: Navigator
+    concepts: ConceptsPanel
+    playback: Playback
+    playback_menu: PlaybackMenu
+    listening: ListeningKit
+    appearance: Appearance
+    controller: DocumentController
+
+
+# Settings the listening kit (gui/listening/listening_kit.py) takes again when one changes.
 LISTENING_SETTINGS = ("rewind_on_resume", "normalise_loudness", "loudness_target", "pause_while_typing",
                       "typing_idle_seconds")
 
@@ -27,8 +52,7 @@ LISTENING_SETTINGS = ("rewind_on_resume", "normalise_loudness", "loudness_target
 class Preferences(QObject):
     changed = Signal(str)  # the AppSettings attribute just stored
 
-    def __init__(self, window: QMainWindow, settings: AppSettings, parts: SimpleNamespace):
-        """PARTS: the composed window's actions, menus, navigator, workspace, playback and controller."""
+    def __init__(self, window: QMainWindow, settings: AppSettings, parts: PreferencesParts):
         super().__init__(window)
         self.window, self.settings, self.parts = window, settings, parts
         self.keys = KeyBindings(settings, self)
@@ -105,7 +129,7 @@ class Preferences(QObject):
         window_keys = self.keys.window_sequences()
         parts.navigator.editor.set_passthrough_keys(window_keys)
         parts.navigator.table.set_passthrough_keys(window_keys)
-        parts.workspace.concepts.set_passthrough_keys(window_keys)
+        parts.concepts.set_passthrough_keys(window_keys)
 
     def _applied(self, name: str) -> None:
         apply = self._apply.get(name)
@@ -115,7 +139,7 @@ class Preferences(QObject):
     def _apply_speed(self) -> None:
         for action in self.parts.menus.speeds.actions():
             action.setChecked(abs(action.data() - self.settings.speed) < 1e-9)
-        self.parts.workspace.set_speed(self.settings.speed)
+        self.parts.playback_menu.set_speed(self.settings.speed)
 
     def _apply_back_seconds(self) -> None:
         seconds = self.settings.back_seconds
@@ -128,7 +152,7 @@ class Preferences(QObject):
 
     def _apply_listening(self) -> None:
         """The listening kit's settings, and the Playback menu's check marks that show two of them."""
-        self.parts.workspace.listening.apply_settings()
+        self.parts.listening.apply_settings()
         self.parts.actions.normalise_loudness.setChecked(self.settings.normalise_loudness)
         self.parts.actions.pause_while_typing.setChecked(self.settings.pause_while_typing)
 

@@ -1,0 +1,119 @@
+"""The bar above the turn table: which session, its task completion, and how far transcription got."""
+
+from __future__ import annotations
+
+import html
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
+
+from annotator.gui.widgets.layout_boundary import LayoutBoundary, text_width_free
+from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
+from annotator.log.elements import Session
+from annotator.log.text import SHOWN_ID_CHARS, shorten
+
+COUNTING_TEXT = "Counting the user turns transcribed…"
+TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody has to remember them
+    (None, "unset"),
+    (TASK_COMPLETED, "completed (1)"),
+    (TASK_NOT_COMPLETED, "not completed (0)"),
+)
+
+
+class SessionBar(LayoutBoundary):
+    session_chosen = Signal(int)  # index into the document's sessions
+    task_completion_chosen = Signal(object)  # "1", "0" or None
+
+    def __init__(self, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.session_label = QLabel("Session:", self)
+        self.sessions = QComboBox(self)
+        self.sessions.setObjectName("session_selector")
+        # As wide as the longest label in characters (set_sessions): AdjustToContents measured every label on
+        # the GUI thread as a log of 2,000 sessions opened.
+        self.sessions.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.session_name = text_width_free(QLabel(self))  # an id of 80 wide characters would widen the window
+        self.session_name.setObjectName("session_name")
+        self.session_name.setTextFormat(Qt.TextFormat.RichText)  # the id inside is escaped
+        task_label = QLabel("Task completion:", self)
+        self.task = QComboBox(self)
+        self.task.setObjectName("task_completion")
+        self.task.setToolTip("The session's type_task_completion (Ctrl+Alt+1 completed, Ctrl+Alt+0 not completed)")
+        for value, text in TASK_CHOICES:
+            self.task.addItem(text, value)
+        task_label.setBuddy(self.task)
+        self.review = QLabel(self)
+        self.review.setObjectName("session_review")
+        self.review.setToolTip("Whether the session was reviewed, and by whom (Ctrl+Shift+R)")
+        self.review.setContentsMargins(12, 0, 6, 0)
+        self.review.setMinimumWidth(1)  # gives way on a narrow screen rather than widen the window
+        self.progress = text_width_free(QLabel(self))  # it changes at every transcription
+        self.progress.setObjectName("transcription_progress")
+        self.progress.setTextFormat(Qt.TextFormat.RichText)  # always: a text without tags would show its escapes
+        self.progress.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Preferred)
+
+        layout = QHBoxLayout(self.body)
+        layout.setContentsMargins(6, 4, 6, 2)
+        layout.addWidget(self.session_label)
+        layout.addWidget(self.sessions)
+        layout.addWidget(self.session_name)
+        layout.addSpacing(18)
+        layout.addWidget(task_label)
+        layout.addWidget(self.task)
+        layout.addWidget(self.review)
+        layout.addWidget(self.progress)
+
+        self.sessions.currentIndexChanged.connect(self.session_chosen)
+        self.task.activated.connect(self._task_activated)
+        self.set_sessions([])
+
+    def set_sessions(self, sessions: list[Session]) -> None:
+        """The selector appears only when the log holds several sessions; otherwise the id is a label."""
+        self.sessions.blockSignals(True)
+        self.sessions.clear()
+        labels = [f"{shorten(session.id, SHOWN_ID_CHARS) or '(no id)'} · {len(session.turns)} turns" for session in sessions]
+        self.sessions.addItems(labels)  # one insertion, not one per session
+        self.sessions.setMinimumContentsLength(max(map(len, labels), default=0) + 1)
+        self.sessions.blockSignals(False)
+        several = len(sessions) > 1
+        self.sessions.setVisible(several)
+        self.session_name.setVisible(not several)
+        self.session_name.setText(f"<b>{html.escape(shorten(sessions[0].id, SHOWN_ID_CHARS))}</b>" if len(sessions) == 1 else "—")
+        self.task.setEnabled(bool(sessions))
+
+    def show_session(self, index: int) -> None:
+        self.sessions.blockSignals(True)
+        self.sessions.setCurrentIndex(index)
+        self.sessions.blockSignals(False)
+
+    def show_task_completion(self, value: str | None) -> None:
+        self.task.blockSignals(True)
+        position = self.task.findData(value)
+        if position < 0:  # a value of the log's own (e.g. "2"): show it rather than pretend
+            while self.task.count() > len(TASK_CHOICES):
+                self.task.removeItem(self.task.count() - 1)
+            self.task.addItem(f"{value} (from the log)", value)
+            position = self.task.count() - 1
+            self.task.model().item(position).setEnabled(False)  # shown, never offered: only 1 and 0 are set
+        self.task.setCurrentIndex(position)
+        self.task.blockSignals(False)
+
+    def show_review(self, reviewer: str | None) -> None:
+        """REVIEWER: who reviewed the session ('' unknown), None: not reviewed."""
+        self.review.setText("not reviewed" if reviewer is None else f"reviewed by {reviewer}" if reviewer
+                            else "reviewed")
+
+    def show_progress(self, transcribed: int, user_turns: int) -> None:
+        left = user_turns - transcribed
+        text = f"{transcribed} of {user_turns} user turns transcribed"
+        self.progress.setText(text + (f" · <b>{left} to go</b>" if left else " · all done"))
+
+    def show_counting(self) -> None:
+        """The progress is being counted (a long session's facts are made on a worker)."""
+        self.progress.setText(COUNTING_TEXT)
+
+    def show_no_log(self, text: str) -> None:
+        self.progress.setText(html.escape(text))
+
+    def _task_activated(self, position: int) -> None:
+        self.task_completion_chosen.emit(self.task.itemData(position))

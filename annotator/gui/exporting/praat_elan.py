@@ -1,0 +1,114 @@
+"""File > Fold annotations from… and File > Open this session in Praat: the window's side of
+docs/praat-elan.md.
+
+The fold reads a TextGrid or EAF (annotator.export.tier_fold), or any annotation file `annotator
+fold` reads, against the open log, and applies what it finds as one undoable step: the same check
+as the command (nothing changes when one interval does not fit) and the same values, through the
+window's own undo commands. Opening in Praat writes the shown session's TextGrid and WAV, as the
+log is in the window (unsaved edits included), to a new temporary folder and starts Praat on them,
+detached: closing the annotator leaves Praat open.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+from PySide6.QtCore import QObject
+from PySide6.QtGui import QAction
+from PySide6.QtWidgets import QFileDialog
+
+from annotator.annotation_files.fold_plan import plan_fold
+from annotator.errors import AnnotatorError
+from annotator.export.praat_elan import annotation_bytes, session_pair, unique_name
+from annotator.export.tier_fold import read_annotations_for
+from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, TranscribeTurn
+from annotator.gui.main_window import MainWindow
+from annotator.gui.opening.document_controller import DocumentController
+
+FILE_FILTER = ("Praat or ELAN (*.TextGrid *.textgrid *.eaf);;Annotation files (*.csv *.xml);;"
+               "All files (*)")
+NO_PRAAT = "Praat is not on the PATH (Debian: apt-get install praat)"
+
+
+class PraatElan(QObject):
+    def __init__(self, window: MainWindow, controller: DocumentController, navigator,
+                 open_in_praat: QAction) -> None:
+        super().__init__(window)
+        self.window, self.controller, self.navigator = window, controller, navigator
+        self.praat = shutil.which("praat")
+        self.started: subprocess.Popen | None = None  # the last Praat started (it is not waited for)
+        if self.praat is None:
+            open_in_praat.setEnabled(False)
+            open_in_praat.setStatusTip(NO_PRAAT)
+
+    # --- folding ---------------------------------------------------------------------------------
+    def fold_with_dialog(self) -> bool:
+        if self.controller.document is None:
+            self.window.show_status("Open a log to fold annotations into")
+            return False
+        start = str(self.controller.document.folder)
+        chosen, _ = QFileDialog.getOpenFileName(self.window, "Fold annotations from", start, FILE_FILTER)
+        return self.fold_file(Path(chosen)) if chosen else False
+
+    def fold_file(self, path: Path) -> bool:
+        """Fold PATH into the open log as one undoable step; False (and why, in the status bar) when
+        it does not fit, changing nothing."""
+        document = self.controller.document
+        if document is None:
+            return False
+        self.controller.flush_pending_edits()
+        try:
+            plan = plan_fold([document], read_annotations_for(path, [document]))
+        except AnnotatorError as error:
+            self.window.show_status(f"Not folded: {' '.join(str(error).split())}")
+            return False
+        if plan.notes or plan.reviewed:
+            self.window.show_status(f"Not folded: {path.name} holds flags, comments or reviews; "
+                                    "fold it with `annotator fold`")
+            return False
+        commands = [*(TranscribeTurn(turn, text) for turn, text in plan.transcriptions.items()),
+                    *(SetConcepts(turn, concepts, "Fold concepts") for turn, concepts in plan.concepts.items()),
+                    *(SetTaskCompletion(session, value) for session, value in plan.task_completion.items())]
+        commands = [command for command in commands if command.changes_anything]
+        if not commands:
+            self.window.show_status(f"{path.name}: nothing that the log does not already say")
+            return False
+        stack = self.controller.undo_stack
+        if stack.read_only:  # the stack says why; a macro begun here would stay behind, empty
+            stack.refused.emit()
+            return False
+        stack.beginMacro(f"Fold annotations from {path.name}")
+        for command in commands:
+            stack.push(command)
+        stack.endMacro()
+        self.window.show_status(f"Folded {len(commands)} annotation(s) from {path.name}")
+        return True
+
+    # --- Praat -----------------------------------------------------------------------------------
+    def open_in_praat(self) -> Path | None:
+        """Write the shown session's TextGrid and WAV to a new temporary folder and open Praat on them;
+        the TextGrid's path, or None (and why, in the status bar)."""
+        session = self.navigator.session
+        if self.praat is None or session is None:
+            self.window.show_status(NO_PRAAT if self.praat is None else "Open a log to open a session in Praat")
+            return None
+        self.controller.flush_pending_edits()
+        pair = session_pair(session, session.document.path.name)
+        folder = Path(tempfile.mkdtemp(prefix="annotator-praat-"))
+        name = unique_name(pair.stem, set())
+        wav, grid = folder / f"{name}.wav", folder / f"{name}.TextGrid"
+        try:
+            wav.write_bytes(pair.wav)
+            grid.write_bytes(annotation_bytes("textgrid", pair, wav))
+            self.started = subprocess.Popen([self.praat, "--open", str(grid), str(wav)], cwd=folder,
+                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                            stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as error:
+            self.window.show_status(f"Praat was not opened: {error.strerror or error}")
+            return None
+        said = f" ({len(pair.warnings)} clip(s) missing, silence there)" if pair.warnings else ""
+        self.window.show_status(f"Opened session {session.id} in Praat from {folder}{said}")
+        return grid

@@ -1,0 +1,4 @@
+"""Listening to a turn: playback off the GUI thread, the clip loaded and stretched on a worker, the
+listening kit (loudness, pause while typing, voice activity), and the waveform and spectrogram views.
+
+May import: the shell modules, runtime and widgets (never annotating: the editor drives playback, not the reverse)."""

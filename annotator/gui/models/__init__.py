@@ -1,1 +1,0 @@
-"""Qt item models over the core's views: they translate core events, they copy no data."""

@@ -1,0 +1,142 @@
+"""Ctrl+Shift+F: search every log of the open corpus (else the open log) in the background, the hits
+listed in the Search results dock; activating one opens its log, session and turn.
+
+The open log is searched in the window's own document (its unsaved edits included: its texts are
+taken from the facts cache here, then matched on the worker first) and skipped on disk; every other log
+is searched on a worker, in the texts the corpus's index keeps of it when it is unchanged since, else
+read (annotator.corpus_index.pattern_search), a log that cannot be read being one line in the status
+summary. Cancel (or a new search) stops the worker; the hits found so far stay listed.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDockWidget
+
+from annotator.analysis.search import Hit, document_texts, match_texts
+from annotator.corpus.paths import expand_log_paths
+from annotator.corpus_index.pattern_search import search_logs
+from annotator.errors import AnnotatorError
+from annotator.gui.annotating.navigation import Navigator
+from annotator.gui.corpus.browsing import CorpusBrowsing
+from annotator.gui.main_window import MainWindow
+from annotator.gui.runtime.worker import BackgroundTask
+from annotator.gui.search.find_controller import FindController
+from annotator.gui.search.search_results import SearchResults
+from annotator.user_patterns import PatternError
+
+
+class CorpusSearch(QObject):
+    def __init__(self, window: MainWindow, navigator: Navigator, browsing: CorpusBrowsing, find: FindController,
+                 beside: QDockWidget):
+        """BESIDE: the dock the Search results dock is a tab of (the timeline's)."""
+        super().__init__(window)
+        self.window, self.navigator, self.browsing, self.find = window, navigator, browsing, find
+        self.results = SearchResults(window)
+        self.dock = window.add_dock(self.results, "Search results", Qt.DockWidgetArea.BottomDockWidgetArea,
+                                    "search_results_dock", on_demand=True)
+        window.tabifyDockWidget(beside, self.dock)
+        self.dock.hide()
+        self.task: BackgroundTask | None = None
+        self.unreadable: list[str] = []
+        self.failure = ""  # the one line that stopped the last search (a pattern too slow)
+        self._root: Path | None = None
+        self.results.search_requested.connect(self.search)
+        self.results.cancel_requested.connect(self.cancel)
+        self.results.hit_activated.connect(self.open_hit)
+
+    def open(self) -> None:
+        """Ctrl+Shift+F: the dock in front, its query box focused (the find bar's text as a start)."""
+        if not self.results.text.text():
+            self.results.text.setText(self.find.bar.text.text())
+        self.dock.show()
+        self.dock.raise_()
+        self.results.open()
+
+    def scope(self) -> tuple[Path | None, list[Path]]:
+        """(the folder hits are named against, the logs to search): the corpus, else the open log."""
+        corpus, document = self.browsing.folder, self.navigator.document
+        if corpus is not None:
+            return corpus, expand_log_paths([corpus])
+        if document is not None:
+            return document.path.parent, [document.path]
+        return None, []
+
+    def search(self) -> None:
+        self.cancel()
+        query = self.results.query()
+        try:
+            pattern = query.pattern()
+        except PatternError as error:
+            self.results.finish(str(error))
+            self.window.show_status(str(error))
+            return
+        self._root, paths = self.scope()
+        if not paths:
+            self.results.finish("Open a log or a corpus first")
+            return
+        self.results.start()
+        self.unreadable, self.failure = [], ""
+        document, open_texts = self.navigator.document, []
+        if document is not None and any(_same(path, document.path) for path in paths):
+            open_texts = document_texts(document)
+            paths = [path for path in paths if not _same(path, document.path)]
+        root = self._root
+        task = BackgroundTask(lambda context: self._work(context, open_texts, pattern, paths, query, root), self)
+        task.published.connect(self._published)
+        task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
+        task.finished.connect(lambda: self._finished(task))
+        task.failed.connect(self._failed)
+        self.task = task
+        task.start()
+
+    @staticmethod
+    def _work(context, open_texts, pattern, paths: list[Path], query, root: Path) -> None:
+        for hit in match_texts(open_texts, pattern, cancelled=context.cancelled):
+            context.publish(hit)
+        # From the corpus's index: only the logs changed since it was made are read (corpus_index).
+        for item in search_logs(paths, query, root, progress=context.progress, cancelled=context.cancelled):
+            context.publish(item)
+
+    def _failed(self, message: str) -> None:
+        self.failure = message
+        self.window.show_status(message)
+
+    def _published(self, items: list) -> None:
+        self.unreadable += [str(item) for item in items if isinstance(item, AnnotatorError)]
+        self.results.add_hits([item for item in items if isinstance(item, Hit)], self._root)
+
+    def _finished(self, task: BackgroundTask) -> None:
+        if task is not self.task:
+            return
+        self.task = None
+        count = self.results.hit_count()
+        summary = f"{count} hit{'s' if count != 1 else ''}"
+        if task.state.value == "cancelled":
+            summary += " (cancelled)"
+        if self.failure:
+            summary += f" (stopped: {self.failure})"
+        if self.unreadable:
+            summary += f"; {len(self.unreadable)} log(s) could not be read: {self.unreadable[0]}"
+        self.results.finish(summary)
+
+    def cancel(self) -> None:
+        if self.task is not None and self.task.is_running:
+            self.task.cancel()
+
+    def open_hit(self, hit: Hit | None) -> None:
+        """Open the hit's log (asking about unsaved work as any open does), its session and its turn."""
+        if hit is None or hit.file is None or not self.navigator.open_path(hit.file):
+            return
+        document = self.navigator.document
+        if document is None or hit.session_index >= len(document.sessions):
+            return
+        session = document.sessions[hit.session_index]
+        if hit.turn_index < len(session.turns):
+            self.navigator.select_turn(session.turns[hit.turn_index])
+
+
+def _same(a: Path, b: Path) -> bool:
+    return a.resolve() == b.resolve()

@@ -1,1 +1,0 @@
-"""Widgets of the main window: each view is one file, fed by the Qt-free core."""
