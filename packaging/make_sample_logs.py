@@ -32,7 +32,7 @@ import soundfile
 from lxml import etree
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # run from a checkout without installing
-from annotator.log.atomic import write_atomic  # noqa: E402
+from annotator.writes.atomic import write_atomic  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = REPO / "sample_logs"

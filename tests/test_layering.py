@@ -42,14 +42,18 @@ def test_the_core_loads_without_qt_in_the_process():
 # modules at the package's top, errors, input_files, file_name_text, progress, resources, which import none
 # of the packages; __main__, the entry point, runs the command line); nothing else. Read upwards: log <- the facts computed from a log <- corpus
 # <- writing outputs <- imports, exports <- the window and the command line.
-DOCUMENT = {"log"}
+FILES = {"writes", "reading"}  # writing files safely; reading a log file losslessly
+DOCUMENT = FILES | {"log"}
 BESIDE_THE_DOCUMENT = DOCUMENT | {"audio", "analysis", "annotation_files"}
 ABOUT_THE_DOCUMENT = BESIDE_THE_DOCUMENT | {"timeline", "markers"}
 TEAM = BESIDE_THE_DOCUMENT | {"team"}  # who annotated what: names, per-annotator files
 CORPUS = ABOUT_THE_DOCUMENT | TEAM | {"corpus"}
 OUTPUTS = CORPUS | {"outputs"}
 MAY_IMPORT = {
-    "log": set(),
+    "writes": set(),
+    "reading": {"writes"},
+    "log": FILES,
+    "journal": DOCUMENT,  # the recovery journal and the instance locks, above the document they watch
     "audio": DOCUMENT,
     "analysis": DOCUMENT,
     "annotation_files": DOCUMENT | {"analysis"},
@@ -62,7 +66,7 @@ MAY_IMPORT = {
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
     "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
-    "gui": OUTPUTS | {"imports", "export", "agreement", "corpus_index"},  # Compare reads and records as `annotator adjudicate`
+    "gui": OUTPUTS | {"imports", "export", "agreement", "corpus_index", "journal"},  # Compare reads and records as `annotator adjudicate`
     "cli": OUTPUTS | {"imports", "export", "gui", "agreement", "corpus_index"},  # `annotator gui` starts the window
 }
 
@@ -174,3 +178,31 @@ def test_every_package_of_the_window_keeps_its_rule():
 
 def test_the_window_s_rule_has_no_cycle():
     TopologicalSorter(GUI_MAY_IMPORT).prepare()
+
+
+def _module_name(path: Path) -> str:
+    name = ".".join(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return name.removesuffix(".__init__")
+
+
+def test_no_two_modules_import_each_other_at_run_time():
+    """Nor any longer loop of modules: what a module needs is below it. Imports for types only
+    (`if TYPE_CHECKING:`) are aside; `from a.package import module` needs the module, not the package."""
+    modules = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
+    graph = {}
+    for name, path in modules.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        typing_only = {id(node) for branch in ast.walk(tree)
+                       if isinstance(branch, ast.If) and getattr(branch.test, "id", None) == "TYPE_CHECKING"
+                       for node in ast.walk(branch)}
+        needed = set()
+        for node in ast.walk(tree):
+            if id(node) in typing_only:
+                continue
+            if isinstance(node, ast.ImportFrom) and node.module in modules:
+                submodules = {f"{node.module}.{alias.name}" for alias in node.names} & modules.keys()
+                needed |= submodules if len(submodules) == len(node.names) else {node.module, *submodules}
+            elif isinstance(node, ast.Import):
+                needed |= {alias.name for alias in node.names if alias.name in modules}
+        graph[name] = needed - {name}
+    TopologicalSorter(graph).prepare()  # raises CycleError naming the loop

@@ -11,7 +11,7 @@ from pathlib import Path
 from annotator.agreement.adjudication import Decision, value_text
 from annotator.agreement.csv_files import csv_bytes
 from annotator.agreement.tables import Table
-from annotator.log.atomic import write_atomic
+from annotator.writes.atomic import write_atomic
 
 COLUMNS = ("session_id", "turn_id", "field", "value", "source", "annotators", "adjudicator", "time")
 SUFFIX = ".adjudication.csv"

@@ -26,9 +26,9 @@ from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneut
 from annotator.errors import AnnotationError, AnnotationFileError
 from annotator.file_name_text import name_text
 from annotator.input_files import read_input_text
-from annotator.log.atomic import write_atomic
 from annotator.log.concepts import parse_compact
 from annotator.log.turn_ids import occurrence_number
+from annotator.writes.atomic import write_atomic
 
 if TYPE_CHECKING:
     import pandas as pd

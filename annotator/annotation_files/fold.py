@@ -30,8 +30,8 @@ from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Turn
 from annotator.log.flags import TURN_NOTES, note_value, session_reviewer
-from annotator.log.loading import make_parser
 from annotator.log.turn_ids import TurnKey
+from annotator.reading.loading import make_parser
 
 _SNIFF_BYTES = 4096
 

@@ -34,7 +34,7 @@ member's file (annotator.team) also says who wrote it, `annotator="NAME"` on the
 root, and when each value last changed, `changed="2026-11-25T00:50:12Z"` (UTC) on
 its GC_ANNOT or GC_DATA; both are read back by human_file_content and ignored by
 everything reading only the annotations. Reading
-is the log reader's (annotator.log.loading): regular files only, no entities, a
+is the log reader's (annotator.reading.loading): regular files only, no entities, a
 named DTD never read, no network, every encoding.
 """
 
@@ -50,11 +50,11 @@ from lxml import etree
 from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef, TurnRef, turn_refs_of
 from annotator.errors import AnnotationFileError, LogReadError
 from annotator.input_files import check_regular_file, read_problem
-from annotator.log.atomic import write_atomic
 from annotator.log.concepts import CONCEPTS_UTT_TEXT, concepts_element, concepts_in
 from annotator.log.flags import REVIEWED, REVIEWED_KEY, TURN_NOTES, note_element
-from annotator.log.loading import parse_log_file
 from annotator.log.turn_ids import occurrence_number, strip_id, turn_key
+from annotator.reading.loading import parse_log_file
+from annotator.writes.atomic import write_atomic
 
 if TYPE_CHECKING:
     from annotator.log.elements import Session, Turn

@@ -17,8 +17,8 @@ from pathlib import Path
 import numpy as np
 import soundfile
 
+from annotator.clock import clock_text
 from annotator.errors import AudioError
-from annotator.log.clock import clock_text
 
 MAX_SECONDS = 3600.0
 MAX_FILE_BYTES = 1 << 30  # 1 GiB on disk

@@ -34,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.cli.progress import progress
     from annotator.corpus.parallel import first_results, raise_if_failed
     from annotator.errors import AnnotatorError
-    from annotator.log.atomic import write_atomic
+    from annotator.writes.atomic import write_atomic
 
     if args.output is not None and args.output.suffix.lower() not in (".html", ".htm"):
         raise AnnotatorError(f"{args.output}: the report must end in .html")

@@ -90,7 +90,7 @@ def check_output(output: Path, is_folder: bool, name: str) -> None:
     import stat
 
     from annotator.errors import WriteError
-    from annotator.log.atomic import existing_mode, refuse_not_regular
+    from annotator.writes.atomic import existing_mode, refuse_not_regular
 
     mode = existing_mode(output)
     if mode is not None and not stat.S_ISDIR(mode):

@@ -9,7 +9,7 @@ sessions (turns) share without saying which, are an error and nothing is written
 replaces an input or an existing log without --force. A fold that writes over
 its input log (--force, OUT the log itself or the folder itself) first keeps
 the untouched log as NAME.orig.xml, as the window's Save does, unless that copy
-exists already (annotator.log.original_copy); in a folder, with the folded logs.
+exists already (annotator.writes.original_copy); in a folder, with the folded logs.
 """
 
 from __future__ import annotations
@@ -106,7 +106,7 @@ def _hold_unchanged(held: ExitStack, docs: list) -> None:
     """Take the save lock of every folder of DOCS (in one order, so two folds never wait on each other),
     then refuse when one of them changed since it was read: under the locks, no save comes in between."""
     from annotator.errors import LogChangedOnDiskError
-    from annotator.log.save_lock import holding_save_lock, save_folder
+    from annotator.writes.save_lock import holding_save_lock, save_folder
 
     for folder in sorted({save_folder(doc.path): doc.path for doc in docs}.items()):
         held.enter_context(holding_save_lock(folder[1]))
@@ -117,7 +117,7 @@ def _hold_unchanged(held: ExitStack, docs: list) -> None:
 
 def _stage_original(staged: StagedFolder, output: Path, relative: Path, log: Path) -> list[Path]:
     """When the fold replaces LOG itself, stage its NAME.orig.xml beside it (unless one exists)."""
-    from annotator.log.original_copy import original_to_keep
+    from annotator.writes.original_copy import original_to_keep
 
     final = output / relative
     if not _replaces(final, log):

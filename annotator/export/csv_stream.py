@@ -42,11 +42,11 @@ from annotator.input_files import open_input_file
 from annotator.log.document import LogDocument, sample_times
 from annotator.log.elements import Session, Turn
 from annotator.log.gc_pause import gc_paused
-from annotator.log.inplace import lock, recover_interrupted_write
-from annotator.log.loading import FileStamp, ParsedLog, unsafe_reason
-from annotator.log.log_reader import LogReader, make_parser
 from annotator.log.times import TimeUnit, detect_unit
 from annotator.log.turn_facts import TurnFacts
+from annotator.reading.loading import FileStamp, ParsedLog, unsafe_reason
+from annotator.reading.log_reader import LogReader, make_parser
+from annotator.writes.inplace import lock, recover_interrupted_write
 
 _CHUNK = 1 << 20
 MARK_ATTRIBUTES = ("type_error_msg", "type_help_msg")  # what annotator.analysis.metrics_values asks of the whole log

@@ -15,14 +15,14 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.errors import LogChangedOnDiskError, LogReadError
-from annotator.log.atomic import refuse_unwritable
-from annotator.log.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.log.elements import Session, Turn
 from annotator.log.facts_cache import FactsCache
-from annotator.log.loading import FileStamp, ParsedLog, parse_log_file
-from annotator.log.original_copy import keep_original as keep_original_copy
-from annotator.log.save_lock import holding_save_lock
 from annotator.log.times import detect_unit
+from annotator.reading.disk_changes import changed_since, remove_stale_temp_files, write_locked
+from annotator.reading.loading import FileStamp, ParsedLog, parse_log_file
+from annotator.writes.atomic import refuse_unwritable
+from annotator.writes.original_copy import keep_original as keep_original_copy
+from annotator.writes.save_lock import holding_save_lock
 
 _UNIT_SAMPLE = 200
 
@@ -161,14 +161,14 @@ class LogDocument:
     def save(self, path: str | Path | None = None, *, overwrite: bool = False, keep_original: bool = False) -> Path:
         """Write atomically to PATH (default: where it was read) and remember the new file stamp.
 
-        A symlink is saved through: its target gets the content (see annotator.log.atomic); a
+        A symlink is saved through: its target gets the content (see annotator.writes.atomic); a
         file with other hard links is written in place, and save_notices says so. Saving over
         the file this document was read from raises LogChangedOnDiskError if another program
         changed it meanwhile, unless OVERWRITE; reload() is the other way out. Saves of one folder
-        exclude each other from that check to the rename (annotator.log.save_lock). Leftovers of
-        saves killed half way are removed afterwards (see annotator.log.disk_changes). With
+        exclude each other from that check to the rename (annotator.writes.save_lock). Leftovers of
+        saves killed half way are removed afterwards (see annotator.reading.disk_changes). With
         KEEP_ORIGINAL, a save over the file this document was read from first keeps that file
-        as NAME.orig.xml when no such copy exists yet (see annotator.log.original_copy).
+        as NAME.orig.xml when no such copy exists yet (see annotator.writes.original_copy).
         """
         target = Path(path) if path is not None else self.path
         with holding_save_lock(target):  # from the check to the rename: another save waits, then sees the change

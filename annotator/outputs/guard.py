@@ -32,7 +32,7 @@ from pathlib import Path
 
 from annotator.corpus.paths import ANNOTATION_ROOT, expand_log_paths, root_tag
 from annotator.errors import WriteError
-from annotator.log.atomic import existing_mode, refuse_not_regular, refuse_special_output
+from annotator.writes.atomic import existing_mode, refuse_not_regular, refuse_special_output
 
 LOG_ROOTS = ("GC_LOG", "GC_SESSION")
 _FORCE_HINT = "use --force to write anyway"

@@ -37,7 +37,8 @@ from typing import BinaryIO
 
 from annotator.errors import AnnotatorError, WriteError
 from annotator.input_files import kind_words
-from annotator.log.atomic import (
+from annotator.outputs.guard import OutputGuard
+from annotator.writes.atomic import (
     existing_mode,
     keep_owner_and_mode,
     refuse_not_regular,
@@ -45,7 +46,6 @@ from annotator.log.atomic import (
     refuse_unwritable,
     sync_folder,
 )
-from annotator.outputs.guard import OutputGuard
 
 Writer = Callable[[BinaryIO], None]
 _NOT_CHANGED = "not written, and no output was changed"

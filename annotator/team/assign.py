@@ -24,8 +24,8 @@ from pathlib import Path
 
 from annotator.errors import AnnotatorError
 from annotator.input_files import read_input_text
-from annotator.log.atomic import write_atomic
 from annotator.team.names import check_annotator_name
+from annotator.writes.atomic import write_atomic
 
 ASSIGNMENT_FILE = "annotator-assignment.csv"  # in the corpus folder: where `mine` in the browser looks
 COLUMNS = ("log", "session_id", "annotators", "double")

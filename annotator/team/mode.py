@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotator.errors import WriteError
-from annotator.log.atomic import write_atomic
+from annotator.writes.atomic import write_atomic
 
 MARKER_NAME = ".annotator-team"
 MARKER_TEXT = (b"# annotator: team mode for the logs in this folder and below it: each annotator saves to\n"

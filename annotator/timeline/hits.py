@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from annotator.analysis.doubt import turn_doubt
-from annotator.log.clock import format_duration
+from annotator.clock import format_duration
 from annotator.timeline import data
 from annotator.timeline.audio import AudioSegment
 from annotator.timeline.data import Lane, TimelineData

@@ -56,9 +56,9 @@ def report(name: str, ours: float, baseline: float, target: float | None) -> Non
 
 def extract_and_write(markers, path: Path, out: Path) -> None:
     """The work of `annotator markers --config M LOG -o out/rows.csv --stats-file-prefix out/stats`."""
-    from annotator.log.atomic import write_atomic
     from annotator.markers.extract import extract_markers, extracted_markers_csv
     from annotator.markers.stats import MarkerStatistics
+    from annotator.writes.atomic import write_atomic
 
     results = extract_markers(markers, [path])
     write_atomic(out / "rows.csv", extracted_markers_csv(results).encode("utf-8"))

@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 from annotator.analysis.validation import validate_document
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from annotator.log.original_copy import original_copy_path
+from annotator.writes.original_copy import original_copy_path
 from tests.gui.conftest import close_window, press, type_text
 from tests.log.doctype_logs import ConnectionCounter
 

@@ -10,9 +10,9 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
+from annotator.journal.recovery_journal import journal_dir, others_holding
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import journal_dir, others_holding
 from tests.gui.conftest import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

@@ -31,8 +31,8 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
 from annotator.gui.keyboard import NO_USER_TURN_LEFT, TYPING_HERE
-from annotator.log.journal_values import annotation_values, key_of
-from annotator.log.recovery_journal import RecoveryJournal
+from annotator.journal.recovery_journal import RecoveryJournal
+from annotator.journal.values import annotation_values, key_of
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten
 from tests.gui.conftest import focused, press
 

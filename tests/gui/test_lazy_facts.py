@@ -189,7 +189,7 @@ def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_
 
 
 def test_the_journal_reads_the_files_values_once_the_facts_are_handed_over(make_window, qtbot, long_log, held):  # noqa: F811
-    """The journal's reading of every annotation (log/journal_baseline.py) reads every turn's facts: run
+    """The journal's reading of every annotation (journal/baseline.py) reads every turn's facts: run
     while the worker makes them, it made them all again on the GUI thread, a slice at a time."""
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
     made = held.on_gui_thread

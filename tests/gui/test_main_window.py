@@ -18,7 +18,7 @@ from annotator.gui.runtime.worker import BackgroundTask, TaskState
 from annotator.gui.settings import AppSettings
 from annotator.gui.widgets.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.log.document import LogDocument
-from annotator.log.original_copy import original_copy_path
+from annotator.writes.original_copy import original_copy_path
 from tests.gui.conftest import focused, metric_text, press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

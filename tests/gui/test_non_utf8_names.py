@@ -15,9 +15,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
+from annotator.journal.entries import parse_journal
+from annotator.journal.recovery_journal import journal_dir
 from annotator.log.document import LogDocument
-from annotator.log.journal_entries import parse_journal
-from annotator.log.recovery_journal import journal_dir
 from tests.gui.conftest import press, type_text
 
 TYPED = "i want to fly to boston"

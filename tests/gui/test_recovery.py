@@ -8,9 +8,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
+from annotator.journal.recovery_journal import journal_dir
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import journal_dir
 from tests.gui.conftest import press, type_text
 from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
 

@@ -1,4 +1,4 @@
-"""The recovery journal reads the file's values after the window shows the log (log/journal_baseline.py,
+"""The recovery journal reads the file's values after the window shows the log (journal/baseline.py,
 gui/runtime/idle_steps.py): an edit made by real keys before that read ends is journalled all the same, and a
 window killed right after such edits has them restored when the log is opened again."""
 
@@ -11,8 +11,8 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
+from annotator.journal.entries import parse_journal
 from annotator.log.document import LogDocument
-from annotator.log.journal_entries import parse_journal
 from tests.gui import test_opening
 from tests.gui.conftest import press
 from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill

@@ -9,9 +9,9 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
+from annotator.journal.entries import parse_journal
+from annotator.journal.recovery_journal import journal_dir
 from annotator.log.document import LogDocument
-from annotator.log.journal_entries import parse_journal
-from annotator.log.recovery_journal import journal_dir
 from tests.gui.conftest import press, type_text
 from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
 

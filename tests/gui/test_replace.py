@@ -12,8 +12,8 @@ from PySide6.QtWidgets import QApplication
 from annotator.annotation_files.fold import canonical_without_annotations
 from annotator.gui.app import parts_of
 from annotator.gui.search.replace_dialog import ReplaceDialog
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import RecoveryJournal
 from tests.gui.conftest import press, when_modal
 from tests.search.planted_logs import plant
 

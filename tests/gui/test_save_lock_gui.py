@@ -1,4 +1,4 @@
-"""The window's Save takes part in the exclusion of a log's writers (annotator.log.save_lock): a save that
+"""The window's Save takes part in the exclusion of a log's writers (annotator.writes.save_lock): a save that
 starts while another process is between its check and its rename waits for it, finds its change and
 refuses, keeping the window's work unsaved, instead of writing first and being overwritten unseen."""
 

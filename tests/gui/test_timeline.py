@@ -13,10 +13,10 @@ from PySide6.QtCore import QEvent, QPoint, QPointF, Qt
 from PySide6.QtGui import QMouseEvent, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
+from annotator.clock import format_duration
 from annotator.gui.timeline.timeline_rows import min_row_pixels
 from annotator.gui.timeline.view import TimelineView
 from annotator.log.annotations import set_transcription
-from annotator.log.clock import format_duration
 from annotator.log.document import LogDocument
 from annotator.log.elements import OperationView
 from annotator.timeline import data

@@ -9,9 +9,9 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import RecoveryJournal
 from tests.gui.conftest import press, type_text
 from tests.gui.test_typing_focus import two_session_log  # noqa: F401 (a fixture)
 

@@ -12,13 +12,13 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
 from PySide6.QtWidgets import QLabel, QMessageBox, QTreeWidgetItemIterator
 
+from annotator.clock import format_duration
 from annotator.gui.annotating.navigation import NO_LOG_TEXT
 from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
 from annotator.gui.corpus.session_list import Column as SessionColumn
 from annotator.gui.corpus.session_list import duration_text
 from annotator.gui.theme import theme_colour
-from annotator.log.clock import format_duration
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
 from tests.gui.conftest import press, when_modal

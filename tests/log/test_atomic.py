@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from annotator.errors import WriteError
-from annotator.log.atomic import write_atomic
+from annotator.writes.atomic import write_atomic
 
 
 def test_replaces_and_keeps_permissions(tmp_path: Path):

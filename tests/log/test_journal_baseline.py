@@ -1,5 +1,5 @@
 """A recovery journal whose baseline (the file's values) is read after it starts watching, in steps
-(log/journal_baseline.py): edits made before the read, while it goes on, and typing, are journalled
+(journal/baseline.py): edits made before the read, while it goes on, and typing, are journalled
 exactly as a journal that read the file first journals them."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from annotator.journal.entries import parse_journal
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.journal_entries import parse_journal
-from annotator.log.recovery_journal import RecoveryJournal
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_logs" / "travel-20261121-003" / "travel-20261121-003-hublog.xml"

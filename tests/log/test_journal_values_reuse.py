@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.journal.values import annotation_values
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.journal_values import annotation_values
 
 
 def test_values_follow_every_change_and_are_each_callers_own(absolute_audio_log: Path):

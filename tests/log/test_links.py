@@ -11,10 +11,10 @@ import pytest
 
 from annotator.errors import WriteError
 from annotator.log.annotations import set_transcription
-from annotator.log.atomic import write_atomic
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
-from annotator.log.inplace import side_files
+from annotator.writes.atomic import write_atomic
+from annotator.writes.inplace import side_files
 from tests.conftest import SAMPLE_LOGS
 
 SESSION = "travel-20261121-001"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.log.loading import parse_log_file
+from annotator.reading.loading import parse_log_file
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 TURN_PAIRS = 6000

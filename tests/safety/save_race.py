@@ -12,7 +12,7 @@ import sys, time
 from pathlib import Path
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
-from annotator.log.save_lock import holding_save_lock
+from annotator.writes.save_lock import holding_save_lock
 
 log, seconds, session = Path(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
 doc = LogDocument.load(log)

@@ -6,10 +6,10 @@ import json
 import os
 from pathlib import Path
 
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_concepts, set_transcription
 from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import RecoveryJournal
 from tests.safety.test_recovery_journal import (  # noqa: F401 (data_dir: the autouse fixture)
     data_dir,
     kill_after_recording,

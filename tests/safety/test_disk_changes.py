@@ -11,9 +11,9 @@ import pytest
 
 from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotatorError, LogChangedOnDiskError
-from annotator.log import disk_changes
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
+from annotator.reading import disk_changes
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 

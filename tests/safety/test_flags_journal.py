@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_comment, set_flags, set_reviewed, set_time_spent
 from annotator.log.document import LogDocument
 from annotator.log.flags import session_reviewer, turn_comment, turn_flags, turn_time_spent
-from annotator.log.recovery_journal import RecoveryJournal
 from tests.safety.test_recovery_journal import data_dir, reopened  # noqa: F401 (data_dir: the autouse fixture)
 
 

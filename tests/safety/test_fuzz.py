@@ -32,7 +32,7 @@ from annotator.export.csv_export import export_csv
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.concepts import parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from annotator.log.loading import make_parser
+from annotator.reading.loading import make_parser
 from tests.annotation_files.fold_strategies import generated_logs
 from tests.conftest import sample_log_paths
 from tests.hostile.shapes import LOADER_DEPTH_LIMIT, frame_chain

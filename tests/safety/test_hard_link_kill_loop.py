@@ -1,4 +1,4 @@
-"""Kill -9 during saves of a log that has another hard link (written in place, annotator.log.inplace):
+"""Kill -9 during saves of a log that has another hard link (written in place, annotator.writes.inplace):
 after every kill, loading leaves the log exactly the old or the new version, same inode, same under
 both names. 50 kills here; `HARD_LINK_KILLS=500 python -m pytest tests/safety/test_hard_link_kill_loop.py`
 for more."""

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 
 from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotationFileError
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import RecoveryJournal
 from tests.conftest import SAMPLE_LOGS
 from tests.safety.test_fuzz import fuzz_settings
 

@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from annotator.log import instance_lock
+from annotator.journal import instance_lock
+from annotator.journal.instance_lock import DEAD, LIVE, UNKNOWN, InstanceLock, read_lock, write_lock
+from annotator.journal.recovery_journal import RecoveryJournal, journal_stem, others_holding
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.instance_lock import DEAD, LIVE, UNKNOWN, InstanceLock, read_lock, write_lock
-from annotator.log.recovery_journal import RecoveryJournal, journal_stem, others_holding
 
 
 def window(log: Path) -> tuple[LogDocument, RecoveryJournal]:

@@ -9,7 +9,7 @@ import threading
 import pytest
 
 from annotator.errors import WriteError
-from annotator.log.journal_writer import BackgroundWriter
+from annotator.journal.writer import BackgroundWriter
 
 PATIENCE = 30  # seconds: a hang guard, not a speed requirement
 

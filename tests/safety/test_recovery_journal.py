@@ -15,10 +15,10 @@ import pytest
 
 from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotationFileError
-from annotator.log import recovery_journal
+from annotator.journal import recovery_journal
+from annotator.journal.recovery_journal import Leftovers, RecoveryJournal, journal_dir
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir
 from tests.conftest import REPO
 
 
@@ -81,7 +81,7 @@ def kill_after_recording(log: Path, data_dir: Path, record: str) -> None:
         import sys, time
         sys.path.insert(0, {str(REPO)!r})
         from annotator.log.document import LogDocument
-        from annotator.log.recovery_journal import RecoveryJournal
+        from annotator.journal.recovery_journal import RecoveryJournal
         doc = LogDocument.load({str(log)!r})
         journal = RecoveryJournal(doc)
         """) + textwrap.dedent(record) + textwrap.dedent("""
@@ -244,9 +244,9 @@ def test_journals_of_different_logs_do_not_mix(corpus: Path):
 def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_path):
     import shutil
 
+    from annotator.journal.recovery_journal import RecoveryJournal
     from annotator.log.annotations import set_task_completion, set_transcription
     from annotator.log.document import LogDocument
-    from annotator.log.recovery_journal import RecoveryJournal
     from tests.conftest import SAMPLE_LOGS
 
     shutil.copytree(SAMPLE_LOGS / "travel-20261121-001", tmp_path / "call")

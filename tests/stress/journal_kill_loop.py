@@ -94,7 +94,7 @@ class Window:
                 self._changed.wait(0.1)
 
     def kill(self) -> None:
-        from annotator.log.instance_lock import process_start_time
+        from annotator.journal.instance_lock import process_start_time
 
         self.children = [(pid, process_start_time(pid)) for pid in children_of(self.process.pid)]
         self.killed_at = time.monotonic()
@@ -271,7 +271,7 @@ def _mid_burst(window: Window) -> bool:
 
 
 def _still_running(pid: int, start: int | None) -> bool:
-    from annotator.log.instance_lock import process_start_time
+    from annotator.journal.instance_lock import process_start_time
 
     return is_running(pid) and process_start_time(pid) == start
 

@@ -9,11 +9,11 @@ The parent waits until it is saving, kills it with SIGKILL after a random,
 seeded delay, and checks that the file is exactly the old or the new version,
 that it parses, and that it validates without errors. Temporary files a kill
 leaves behind are removed by a later save once no live writer holds them
-(annotator.log.disk_changes); the loop counts them and checks that they do
+(annotator.reading.disk_changes); the loop counts them and checks that they do
 not accumulate.
 
 With hardlinked=True the log has a second name (a hard link), so every save
-writes it in place (annotator.log.inplace): a kill can then leave the file torn,
+writes it in place (annotator.writes.inplace): a kill can then leave the file torn,
 and the next load must finish or roll back that save. After each kill the log is
 loaded first, and then it must be exactly the old or the new version, keep its
 inode, and read the same under both names.
@@ -107,8 +107,8 @@ def other_name(log: Path) -> Path:
 
 def run(folder: Path, count: int, seed: int = 20261121, hardlinked: bool = False) -> KillLoopReport:
     from annotator.analysis.validation import Severity, validate_document
-    from annotator.log.disk_changes import STALE_AFTER_SECONDS, stale_temp_files
     from annotator.log.document import LogDocument
+    from annotator.reading.disk_changes import STALE_AFTER_SECONDS, stale_temp_files
 
     log, version_a, version_b = prepare(folder, hardlinked)
     inode = os.stat(log).st_ino

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from annotator.log.clock import format_duration
+from annotator.clock import format_duration
 from annotator.log.document import LogDocument
 from annotator.timeline.data import AUDIO_LANE, TimelineData, build_timeline
 from annotator.timeline.hits import TURN_ROW, audio_summary, hit_test

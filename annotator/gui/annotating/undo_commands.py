@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from PySide6.QtGui import QUndoCommand
 
+from annotator.journal.values import RestoredValue
 from annotator.log.annotations import (
     TASK_COMPLETED,
     TASK_NOT_COMPLETED,
@@ -17,7 +18,6 @@ from annotator.log.annotations import (
 )
 from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.elements import Session, Turn
-from annotator.log.journal_values import RestoredValue
 from annotator.log.text import clean_text, without_non_xml
 
 TASK_COMPLETION_TEXT = {

@@ -17,12 +17,12 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
 from PySide6.QtGui import QFont
 
 from annotator.analysis.validation import Severity
+from annotator.clock import clock_text
 from annotator.corpus.scan import SessionSummary
 from annotator.gui.colours import doubt_colour, severity_icon
 from annotator.gui.corpus.session_notes import FLAGGED, NOTE_HEADERS, REVIEWED, TIME_SPENT, note_sort_key, note_text
 from annotator.gui.theme import theme_colour
 from annotator.gui.widgets.roles import SORT_ROLE, SUMMARY_ROLE
-from annotator.log.clock import clock_text
 
 Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it

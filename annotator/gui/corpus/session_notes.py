@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from annotator.clock import clock_text
 from annotator.corpus.scan import SessionSummary
-from annotator.log.clock import clock_text
 
 REVIEWED, FLAGGED, TIME_SPENT = "reviewed", "flagged", "time_spent"
 NOTE_HEADERS = {

@@ -32,8 +32,8 @@ from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 from annotator.log.flags import session_reviewer
 from annotator.log.gc_pause import gc_paused
-from annotator.log.loading import parse_log_file
 from annotator.log.text import SHOWN_ID_CHARS, shorten
+from annotator.reading.loading import parse_log_file
 from annotator.timeline.data import TimelineData, build_timeline
 
 # A log read faster than this opens without the dialog ever flashing up.

@@ -8,8 +8,8 @@ from pathlib import Path
 from PySide6.QtWidgets import QMessageBox, QWidget
 
 from annotator.gui.message_box import Button, Icon, message_box
-from annotator.log.instance_lock import LIVE, InstanceLock
-from annotator.log.journal_entries import JournalEntry
+from annotator.journal.entries import JournalEntry
+from annotator.journal.instance_lock import LIVE, InstanceLock
 
 Role = QMessageBox.ButtonRole
 READ_ONLY, EDIT = "read-only", "edit"

@@ -1,7 +1,7 @@
 """Keeps unsaved annotation edits in the recovery journal and offers them back after a crash.
 
 Each edit, and the typing not yet stored, is journalled on a thread of its own
-within a second of being made (annotator.log.recovery_journal), however fast
+within a second of being made (annotator.journal.recovery_journal), however fast
 edits come and however busy the GUI thread is. Before the document is reloaded,
 closed or replaced the journal is written at once, so a Reload offers the
 unsaved edits back on top of the new file. Opening a log that another window has
@@ -31,10 +31,10 @@ from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.recovery.questions import ask_open_elsewhere, ask_restore, tell_set_aside
 from annotator.gui.runtime.idle_steps import IdleSteps
 from annotator.gui.theme import theme_colour
+from annotator.journal.entries import AnnotationEdits, JournalEntry
+from annotator.journal.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
+from annotator.journal.values import split_draft
 from annotator.log.document import LogDocument
-from annotator.log.journal_entries import AnnotationEdits, JournalEntry
-from annotator.log.journal_values import split_draft
-from annotator.log.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
 
 LOCK_RETRY_MS = 5000  # a lock that could not be written is tried again this often (space freed, folder fixed)
 
@@ -112,7 +112,7 @@ class RecoveryWatcher(QObject):
                 retired.close(release=True)
             self._taken_over = set()
             return
-        # The file's values are read in slices after the turns show (log/journal_baseline.py), not before.
+        # The file's values are read in slices after the turns show (journal/baseline.py), not before.
         journal = RecoveryJournal(document, folder=self._journal_folder(), instance=self.instance,
                                   deferred_baseline=True)
         self.journal = journal

@@ -2,7 +2,7 @@
 
 For work that must run on the GUI thread (it reads what the annotator edits there, and a worker thread
 could read an edit half made) but need not run at once: the recovery journal's reading of the file's
-values after an open (log/journal_baseline.py). The first slice waits START_AFTER_MS, so that what the
+values after an open (journal/baseline.py). The first slice waits START_AFTER_MS, so that what the
 window shows first (the turn table, the panes) is painted before; each slice runs steps of the pass
 until SLICE_MS has passed, then gives the event loop back; a zero timer brings the next slice as soon
 as the events waiting are handled.

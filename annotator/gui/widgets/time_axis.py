@@ -7,8 +7,8 @@ import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette, QPen
 
+from annotator.clock import format_clock
 from annotator.gui.theme import theme_colour
-from annotator.log.clock import format_clock
 
 
 class TimeViewBox(pg.ViewBox):

@@ -20,7 +20,7 @@ from typing import BinaryIO
 
 from lxml import etree
 
-from annotator.log.xml_encoding import LogEncoding
+from annotator.reading.xml_encoding import LogEncoding
 
 _BLOCK = 1 << 16
 _PUNCTUATION = bytes(range(0x21, 0x30)) + bytes(range(0x3A, 0x40))

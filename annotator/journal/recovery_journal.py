@@ -17,10 +17,10 @@ beside it, in DATA/journals (DATA: $ANNOTATOR_DATA_DIR, else platformdirs'
 user data folder): NAME-HASH.INSTANCE.json and NAME-HASH.INSTANCE.lock, NAME-HASH
 naming the log by its resolved path. So two windows never share a file, a
 window never offers another live window's work, and the work of a window that
-died (its lock is stale, see annotator.log.instance_lock) is claimed by exactly
+died (its lock is stale, see annotator.journal.instance_lock) is claimed by exactly
 one later window, by renaming it to NAME-HASH.INSTANCE.from-XXXX.json, and
 offered once. Writes are atomic and fsynced; what a journal holds, and how it is
-read back, is annotator.log.journal_entries.
+read back, is annotator.journal.entries.
 
 A journal made against other bytes than the file now holds (the log was changed
 on disk after the crash, or reloaded) is still offered, never dropped silently:
@@ -42,20 +42,16 @@ from datetime import datetime
 from pathlib import Path
 
 from annotator.errors import WriteError
-from annotator.log import instance_lock
-from annotator.log.disk_changes import remove_stale_temp_files, write_locked
-from annotator.log.document import AnnotationChange, LogDocument
-from annotator.log.elements import Turn
-from annotator.log.gc_pause import kept_out_of_collection
-from annotator.log.journal_baseline import JournalBaseline
-from annotator.log.journal_entries import (
+from annotator.journal import instance_lock
+from annotator.journal.baseline import JournalBaseline
+from annotator.journal.entries import (
     AnnotationEdits,
     JournalEntry,
     UnreadableJournal,
     encode_journal,
     parse_journal,
 )
-from annotator.log.journal_values import (
+from annotator.journal.values import (
     Key,
     RestoredValue,
     Value,
@@ -68,7 +64,11 @@ from annotator.log.journal_values import (
     with_typing,
     would_change,
 )
-from annotator.log.journal_writer import BackgroundWriter
+from annotator.journal.writer import BackgroundWriter
+from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.elements import Turn
+from annotator.log.gc_pause import kept_out_of_collection
+from annotator.reading.disk_changes import remove_stale_temp_files, write_locked
 
 APP_NAME = "communicator-annotator"
 DATA_DIR_VARIABLE = "ANNOTATOR_DATA_DIR"
@@ -283,7 +283,7 @@ class RecoveryJournal:
             self._writer.changed()
 
     def start_writing(self, report: Callable[[Exception | None], None], delay: float = WRITE_DELAY_SECONDS) -> None:
-        """Journal each change on a thread of its own within DELAY (annotator.log.journal_writer)."""
+        """Journal each change on a thread of its own within DELAY (annotator.journal.writer)."""
         self._writer = BackgroundWriter(self._take, self._write_or_remove, report, delay)
 
     def flush(self) -> None:

@@ -40,7 +40,7 @@ from typing import BinaryIO
 
 from annotator.errors import LogReadError, WriteError
 from annotator.input_files import check_regular_file
-from annotator.log.atomic import Writer, Written, sync_folder, write_content
+from annotator.writes.durable import Writer, Written, sync_folder, write_content
 
 try:
     import fcntl

@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import BinaryIO
 
 from annotator.input_files import NotRegularFileError, check_regular_file, open_input_file
-from annotator.log.atomic import Writer, Written, write_atomic
-from annotator.log.loading import FileStamp
+from annotator.reading.loading import FileStamp
+from annotator.writes.atomic import Writer, Written, write_atomic
 
 try:
     import fcntl

@@ -1,7 +1,7 @@
 """Who has a log open for editing, and whether that program still runs.
 
 Each window editing a log keeps a small lock file beside its recovery journal
-(annotator.log.recovery_journal): the process id, the host, the boot id and the
+(annotator.journal.recovery_journal): the process id, the host, the boot id and the
 process's start time, and when the log was opened. Another window reads it:
 
   LIVE     this host, that process runs and started when the lock says;
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from annotator.log.atomic import write_atomic
+from annotator.writes.atomic import write_atomic
 
 LIVE, DEAD, UNKNOWN = "live", "dead", "unknown"
 _BOOT_ID = Path("/proc/sys/kernel/random/boot_id")

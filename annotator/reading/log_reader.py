@@ -20,8 +20,8 @@ from lxml import etree
 
 from annotator.errors import LogReadError, UnsafeLogError
 from annotator.input_files import open_input_file
-from annotator.log.prolog import PrologScanner, blank
-from annotator.log.xml_encoding import (
+from annotator.reading.prolog import PrologScanner, blank
+from annotator.reading.xml_encoding import (
     DecodeProblem,
     EncodingMismatchError,
     LogEncoding,

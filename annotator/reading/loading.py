@@ -31,10 +31,10 @@ from lxml import etree
 
 from annotator.errors import LogReadError, UnsafeLogError
 from annotator.input_files import open_input_file
-from annotator.log.epilogue import find_epilogue
-from annotator.log.inplace import lock, recover_interrupted_write
-from annotator.log.log_reader import LogReader, entities_refusal, make_parser
-from annotator.log.xml_encoding import EncodingWriter, LogEncoding
+from annotator.reading.epilogue import find_epilogue
+from annotator.reading.log_reader import LogReader, entities_refusal, make_parser
+from annotator.reading.xml_encoding import EncodingWriter, LogEncoding
+from annotator.writes.inplace import lock, recover_interrupted_write
 
 __all__ = ["ChunkWatcher", "FileStamp", "ParsedLog", "make_parser", "parse_log_file", "unsafe_reason"]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from annotator.errors import WriteError
 from annotator.input_files import read_input_bytes
-from annotator.log.atomic import write_atomic
+from annotator.writes.atomic import write_atomic
 
 
 def original_copy_path(log_path: Path) -> Path:

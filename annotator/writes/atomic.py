@@ -12,7 +12,7 @@ os.replace in a writable folder would go through where a plain write would not. 
 is not a regular file (a device, a FIFO, a socket, a folder): a rename would put a file in place of
 /dev/null. A file with other hard
 links is not replaced (that would detach it from its other names) but written
-in place, with a backup until done (annotator.log.inplace); the result says so.
+in place, with a backup until done (annotator.writes.inplace); the result says so.
 """
 
 from __future__ import annotations
@@ -21,23 +21,12 @@ import errno
 import os
 import stat
 import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
 
 from annotator.errors import WriteError
 from annotator.input_files import kind_words
-
-Writer = Callable[[BinaryIO], None]
-
-
-@dataclass(frozen=True)
-class Written:
-    """What a write did: the file it wrote (symlinks followed), and anything the user should be told."""
-
-    path: Path
-    notices: tuple[str, ...] = ()
+from annotator.writes.durable import Writer, Written, keep_owner_and_mode, sync_folder, write_content
+from annotator.writes.inplace import write_in_place
 
 
 def write_target(path: str | Path) -> Path:
@@ -65,8 +54,6 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
         existing = None
     refuse_unwritable(path, existing, target)
     if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
-        from annotator.log.inplace import write_in_place
-
         return write_in_place(path, target, content, existing.st_nlink - 1)
     folder = target.parent if str(target.parent) else Path(".")
     try:
@@ -142,41 +129,3 @@ def _on_read_only_file_system(path: Path) -> bool:
         return bool(os.statvfs(path).f_flag & os.ST_RDONLY)
     except (OSError, AttributeError):  # AttributeError: no statvfs (Windows)
         return False
-
-
-def write_content(stream: BinaryIO, content: bytes | Writer) -> None:
-    if isinstance(content, (bytes, bytearray)):
-        stream.write(content)
-    else:
-        content(stream)
-
-
-def keep_owner_and_mode(fd: int, existing: os.stat_result | None) -> None:
-    """Give the new file behind FD the owner, group and mode of EXISTING (the umask's mode for a new file)."""
-    if existing is None:
-        umask = os.umask(0)
-        os.umask(umask)
-        os.fchmod(fd, 0o666 & ~umask)
-        return
-    if hasattr(os, "fchown"):
-        for owner in (existing.st_uid, -1):  # another owner needs root; the group needs membership only
-            try:
-                os.fchown(fd, owner, existing.st_gid)
-                break
-            except PermissionError:
-                continue
-    os.fchmod(fd, existing.st_mode & 0o7777)  # after chown, which may clear set-id bits
-
-
-def sync_folder(folder: Path) -> None:
-    """Make a rename or unlink itself durable (POSIX); harmless where folders cannot be opened."""
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)

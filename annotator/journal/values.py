@@ -18,12 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from annotator.errors import AnnotationError, AnnotationFileError
-from annotator.log import annotations as writer
-from annotator.log.concepts import parse_compact, reference_concepts
-from annotator.log.document import AnnotationChange, LogDocument
-from annotator.log.elements import Session, Turn
-from annotator.log.flags import REVIEWED, TURN_NOTES, note_value, parse_flags, parse_seconds, session_reviewer
-from annotator.log.journal_entries import (
+from annotator.journal.entries import (
     AnnotationEdits,
     ConceptsEdit,
     JournalEntry,
@@ -32,6 +27,11 @@ from annotator.log.journal_entries import (
     TaskCompletionEdit,
     TranscriptionEdit,
 )
+from annotator.log import annotations as writer
+from annotator.log.concepts import parse_compact, reference_concepts
+from annotator.log.document import AnnotationChange, LogDocument
+from annotator.log.elements import Session, Turn
+from annotator.log.flags import REVIEWED, TURN_NOTES, note_value, parse_flags, parse_seconds, session_reviewer
 
 CONCEPTS = "concepts"
 # (session position, turn position): a transcription; turn None: the session's task completion;

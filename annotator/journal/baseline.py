@@ -17,9 +17,9 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator
 
+from annotator.journal.values import Key, Value, annotation_values, key_of, read_values_in_steps
 from annotator.log.document import LogDocument
 from annotator.log.elements import Turn
-from annotator.log.journal_values import Key, Value, annotation_values, key_of, read_values_in_steps
 
 
 class JournalBaseline:

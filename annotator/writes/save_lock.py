@@ -1,7 +1,7 @@
 """Saves of one log exclude each other, across processes: the window's Save, fold, adjudicate and replace.
 
 A save over the file a document was read from checks that nobody changed it since
-(annotator.log.disk_changes), then replaces it. Two saves running at once could both
+(annotator.reading.disk_changes), then replaces it. Two saves running at once could both
 pass the check before either replaced the file, and the second would throw the first
 one's annotations away. So a save holds this lock from its check to its rename, and
 the loser of a race finds the change when its turn comes and refuses.
