@@ -8,13 +8,21 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 from annotator.corpus.parallel import ProcessMap, available_cores
 from annotator.corpus.paths import expand_log_paths
-from annotator.corpus.scan import BACKGROUND_NICENESS, SessionSummary, with_team_facts
+from annotator.corpus.scan import (
+    BACKGROUND_NICENESS,
+    SessionSummary,
+    iter_corpus_in_children,
+    summarise_log_in_subprocess,
+    with_team_facts,
+)
 from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index
 from annotator.corpus_index.records import FileRecord, content_hash, read_log_record
+from annotator.markers import MarkerSet
 from annotator.team.files import HumanFileIndex, human_files_beside
 
 Cancelled = Callable[[], bool]
@@ -72,6 +80,48 @@ def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
                 yield Refreshed(path, _rows(record, human_files.files_of(path)))
     finally:
         store.close()
+
+
+def browser_rows(given: list[Path], markers: MarkerSet | None, *, cancelled: Cancelled,
+                 notice: Callable[[str], None]) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven
+                                                           | Refreshed]:
+    """The session browser's rows of GIVEN: from the index (iter_indexed_corpus), or with MARKERS, whose
+    counts the index does not keep, every log read (corpus.scan.iter_corpus_in_children)."""
+    if markers is None:
+        return iter_indexed_corpus(given, cancelled=cancelled, notice=notice)
+    return iter_corpus_in_children(given, cancelled=cancelled, markers=markers)
+
+
+class Publisher(Protocol):
+    """Where a worker hands its results (gui.worker.TaskContext)."""
+
+    def publish(self, item: object) -> None: ...
+    def progress(self, done: int, total: int, label: str = "") -> None: ...
+    def flush(self) -> None: ...
+    def cancelled(self) -> bool: ...
+
+
+def publish_browser_rows(given: list[Path], markers: MarkerSet | None, context: Publisher) -> int:
+    """The session browser's worker: each log's rows published as soon as they are known (browser_rows),
+    a line about the index and the Refreshed logs too; the number of logs."""
+    files = 0
+    for item in browser_rows(given, markers, cancelled=context.cancelled, notice=context.publish):
+        if isinstance(item, KeptRowsGiven):
+            context.flush()  # the rows kept in the index shown at once, not after the logs to read
+        elif isinstance(item, Refreshed):
+            context.publish(item)
+        else:
+            done, files, path, rows = item
+            context.publish(rows)
+            context.progress(done, files, path.name)
+    return files
+
+
+def rows_after_save(path: Path, given: list[Path], markers: MarkerSet | None) -> list[SessionSummary]:
+    """The rows of the log just saved at PATH, one of the corpus GIVEN (see browser_rows)."""
+    if markers is None and given:
+        return refresh_saved_log(path, given)
+    return summarise_log_in_subprocess(path, markers)
 
 
 def refresh_saved_log(path: Path, given: list[Path]) -> list[SessionSummary]:

@@ -31,6 +31,12 @@ def key_of(path: Path) -> str:
     return os.path.abspath(path)
 
 
+def keys_of(paths: list[Path]) -> list[str]:
+    """key_of(path) for each of PATHS, the current folder asked once (abspath asks it per path)."""
+    here = os.getcwd()
+    return [os.path.normpath(os.path.join(here, path)) for path in paths]
+
+
 def known_files(connection: sqlite3.Connection) -> dict[str, KnownFile]:
     return {path: KnownFile(id_, FileState(size, mtime, ctime), digest) for id_, path, size, mtime, ctime, digest
             in connection.execute("SELECT id, path, size, mtime_ns, ctime_ns, digest FROM files")}

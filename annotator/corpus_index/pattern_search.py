@@ -4,8 +4,8 @@ and times) are matched where they are, and only the other logs are read (search_
 in the same order, as searching every file; search_logs stands in for search_files.
 
 A plain text narrows the texts in SQLite before Python matches them (instr, exact, or on ASCII lower
-case; a text with any other character is always handed over, since Python's case-insensitive match
-knows letters SQLite's lower() does not), so a search costs the texts that may match, not the corpus."""
+case for an ASCII text, with the few characters beyond ASCII that Python's case-insensitive match takes
+for ASCII letters), so a search costs the texts that may match, not the corpus."""
 
 from __future__ import annotations
 
@@ -17,8 +17,11 @@ from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index
 from annotator.errors import AnnotatorError
 
-# The text holds a character beyond ASCII: more characters than bytes in UTF-8 (a GLOB costs more).
-NOT_ASCII = "length(text) != length(CAST(text AS BLOB))"
+# The characters beyond ASCII that Python's case-insensitive match takes for an ASCII letter (İ, ı, ſ and
+# the Kelvin sign: tests/corpus_index/test_pattern_search.py checks every code point). SQLite's lower()
+# folds ASCII alone, so a text holding one of them is always handed to Python.
+ASCII_LOOKALIKES = "\u0130\u0131\u017f\u212a"
+_LOOKALIKE_IN_TEXT = " OR ".join("instr(text, ?) > 0" for _ in ASCII_LOOKALIKES)
 
 
 def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Callable[[int, int], None] | None = None,
@@ -80,8 +83,8 @@ def _candidates(connection, query: Query, fields: tuple[str, ...]) -> list[tuple
         where.append("instr(text, ?) > 0")
         parameters.append(query.text)
     elif not query.regex and query.text.isascii():
-        where.append(f"(instr(lower(text), ?) > 0 OR {NOT_ASCII})")
-        parameters.append(query.text.lower())
+        where.append(f"(instr(lower(text), ?) > 0 OR {_LOOKALIKE_IN_TEXT})")
+        parameters += [query.text.lower(), *ASCII_LOOKALIKES]
     return connection.execute(
         "SELECT file_id, session_index, session_id, turn_index, turn_id, field, text FROM texts"
         f" WHERE {' AND '.join(where)} ORDER BY id", parameters).fetchall()

@@ -36,7 +36,8 @@ def plan(store: IndexStore, paths: Iterable[Path], *, folders: Iterable[Path] = 
     whose size and times are unchanged is hashed all the same (the command line's answers are always
     right; the window checks times at once and hashes in the background)."""
     known = store.run(contents.known_files)
-    result = Plan({contents.key_of(path): path for path in paths}, known)
+    paths = list(paths)
+    result = Plan(dict(zip(contents.keys_of(paths), paths)), known)
     for key, path in result.keys.items():
         state, entry = FileState.of(path), known.get(key)
         if entry is None or state is None or entry.digest is None:

@@ -110,7 +110,10 @@ class IndexStore:
             connection.close()
             if _busy(error):
                 raise
-            self._remove_files()
+            try:
+                self._remove_files()
+            except OSError as cannot:
+                return self._in_memory(cannot)
             self.generation += 1
             self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
             try:
@@ -130,8 +133,13 @@ class IndexStore:
         self.close()
         if self.file is None:
             raise error
-        self._remove_files()
         self.generation += 1
+        try:
+            self._remove_files()
+        except OSError as cannot:  # the next use is in memory
+            self.notice(f"cannot keep the index in {self.file} ({_reason(cannot)}); the files are read without it")
+            self.file = None
+            return
         self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
 
     def _remove_files(self) -> None:

@@ -4,7 +4,9 @@ planned change is among them), for indexed logs, logs changed since, new and unr
 
 from __future__ import annotations
 
+import re
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,7 @@ from annotator.analysis.search import TRANSCRIPTION, Query, search_files
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index import contents
 from annotator.corpus_index.corpus import open_index, up_to_date
-from annotator.corpus_index.pattern_search import logs_that_may_match, search_logs
+from annotator.corpus_index.pattern_search import ASCII_LOOKALIKES, logs_that_may_match, search_logs
 from annotator.log.document import LogDocument
 from tests.search.planted_logs import plant
 
@@ -68,3 +70,11 @@ def test_the_indexed_texts_are_what_is_searched(indexed: Path, annotated_log: Pa
     found = list(search_logs([annotated_log], Query("index only"), indexed))
     assert [(hit.turn_id, hit.text) for hit in found] == [("4", "kept in the index only")]
     assert logs_that_may_match([annotated_log], indexed, Query("third"), (TRANSCRIPTION,)) == []
+
+
+def test_the_ascii_lookalikes_are_every_character_python_takes_for_an_ascii_one():
+    """An ASCII query is narrowed on ASCII lower case in SQLite: a character beyond ASCII that Python's
+    case-insensitive match takes for an ASCII one must be among those always handed to Python."""
+    ascii_character = re.compile("[\\x00-\\x7f]", re.IGNORECASE)
+    found = "".join(chr(code) for code in range(0x80, sys.maxunicode + 1) if ascii_character.fullmatch(chr(code)))
+    assert found == ASCII_LOOKALIKES

@@ -91,3 +91,17 @@ def test_a_saved_log_is_in_the_index_at_once(qtbot, browser, tmp_path, sample_lo
     store.close()
     assert [(hit.turn_id, hit.text) for hit in hits] == [("2", "quetzalcoatl")]
     assert _rows(browser) == _truth(folder)
+
+
+def test_a_damaged_index_is_one_status_line_and_the_rows_are_right(qtbot, browser, tmp_path, sample_logs):
+    folder = tmp_path / "corpus"
+    many_logs(folder, sample_logs, copies=2)
+    scanned(qtbot, browser, folder)
+    store = open_index([folder])
+    file = store.file
+    store.close()
+    file.write_bytes(b"no database here\n" * 100)
+    notices: list[str] = []
+    browser.index_notice.connect(notices.append)
+    assert _rows(scanned(qtbot, browser, folder)) == _truth(folder)
+    assert len(notices) == 1 and notices[0].startswith(f"the index {file} could not be used")

@@ -28,12 +28,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.corpus.scan import SessionSummary, iter_corpus_in_children, summarise_log_in_subprocess
+from annotator.corpus.scan import SessionSummary
 from annotator.corpus.session_filter import FILTER_KEYWORDS, parse_filter
-from annotator.corpus_index.browser_rows import KeptRowsGiven, Refreshed, iter_indexed_corpus, refresh_saved_log
+from annotator.corpus_index.browser_rows import Refreshed, publish_browser_rows, rows_after_save
 from annotator.gui.corpus.session_filter_model import SessionFilter
 from annotator.gui.corpus.session_list import Column, SessionListModel
-from annotator.gui.runtime.worker import BackgroundTask, TaskContext, TaskState
+from annotator.gui.runtime.worker import BackgroundTask, TaskState
 from annotator.gui.widgets.kept_in_view import kept_in_view
 from annotator.gui.widgets.list_tables import set_up_list_table
 from annotator.gui.widgets.pinned_column import PinnedColumnTable
@@ -173,7 +173,7 @@ class SessionBrowser(QWidget):
         self._widest_file = 0
         self._paths = paths
         markers = self.markers
-        task = BackgroundTask(lambda context: _scan(paths, context, markers), self)
+        task = BackgroundTask(lambda context: publish_browser_rows(paths, markers, context), self)
         task.published.connect(lambda batches: self._on_rows(task, batches))
         task.progressed.connect(lambda done, total, name: self._on_progress(task, done, total, name))
         task.failed.connect(lambda message: self._on_failed(task, message))
@@ -214,10 +214,7 @@ class SessionBrowser(QWidget):
         if path in self._refreshing:
             self._refreshing.pop(path).cancel()
         markers, listed = self.markers, list(self._paths)
-        if markers is None and listed:  # the index has no marker counts: with markers, the log alone
-            task = BackgroundTask(lambda _context: refresh_saved_log(path, listed), self)
-        else:
-            task = BackgroundTask(lambda _context: summarise_log_in_subprocess(path, markers), self)
+        task = BackgroundTask(lambda _context: rows_after_save(path, listed, markers), self)  # and into the index
         task.succeeded.connect(lambda rows: self._on_refreshed(task, path, rows))
         task.failed.connect(lambda message: self.scan_failed.emit(f"{path.name}: not refreshed: {message}"))
         task.finished.connect(lambda: self._forget_refresh(task, path))
@@ -275,12 +272,11 @@ class SessionBrowser(QWidget):
     def _on_rows(self, task: BackgroundTask, batches: list[list[SessionSummary]]) -> None:
         if task is not self._task:
             return
-        for item in batches:
+        for item in batches:  # a line about the index, or a listed log read again: the rest are rows
             if isinstance(item, str):
                 self.index_notice.emit(item)
-            elif isinstance(item, Refreshed):
-                for summary in item.rows:
-                    self.model.update_session(summary)
+            for summary in item.rows if isinstance(item, Refreshed) else ():
+                self.model.update_session(summary)
         summaries = [summary for batch in batches if isinstance(batch, list) for summary in batch]
         open_was_listed = self.model.open_row() is not None
         with kept_in_view(self.table):
@@ -392,28 +388,6 @@ class SessionBrowser(QWidget):
                 self._focus_table()
                 return True
         return super().eventFilter(watched, event)
-
-
-def _scan(paths: list[Path], context: TaskContext, markers: MarkerSet | None) -> int:
-    """The worker side: publish each file's rows as soon as they are read; without markers, those of the
-    logs unchanged since the corpus was last seen at once from its index (corpus_index.browser_rows)."""
-    files = 0
-    if markers is None:
-        scanned = iter_indexed_corpus(paths, cancelled=context.cancelled, notice=context.publish)
-    else:
-        scanned = iter_corpus_in_children(paths, cancelled=context.cancelled, markers=markers)
-    for item in scanned:
-        if isinstance(item, KeptRowsGiven):
-            context.flush()  # the rows kept in the index shown at once, not after the logs to read
-            continue
-        if isinstance(item, Refreshed):
-            context.publish(item)
-            continue
-        done, total, path, rows = item
-        context.publish(rows)
-        context.progress(done, total, path.name)
-        files = total
-    return files
 
 
 def _keyword_help() -> str:
