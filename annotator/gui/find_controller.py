@@ -95,9 +95,10 @@ class FindController(QObject):
             self._refused(str(error))
             return
         texts = session_texts(session)
-        self.pending = PatternTask(lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
-                                   lambda hits: self._found(hits, keep_turn), self._refused, self)
-        if self.pending.running:
+        task = PatternTask(lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
+                           lambda hits: self._found(hits, keep_turn), self._refused, self)
+        if task.running:  # else its hits are shown already
+            self.pending = task
             self.navigator.model.set_search_hits({}, None)
             self.bar.show_searching(cancellable=True)
 

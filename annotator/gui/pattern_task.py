@@ -50,7 +50,7 @@ class PatternTask(QObject):
 
         self.task = BackgroundTask(guarded, self)
         self.task.finished.connect(self._deliver)
-        self.task.failed.connect(refused)  # a bug: its one line rather than a search that never ends
+        self.task.failed.connect(self._failed)
         self.task.start(_search_pool())
         if self.task.wait(GLANCE_S):
             self._deliver()
@@ -69,5 +69,13 @@ class PatternTask(QObject):
         if self._delivered or not self._outcome:
             return
         self._delivered = True
+        self.deleteLater()  # once the events of now are handled: what the worker still sends goes nowhere
         succeeded, value = self._outcome[0]
         (self._done if succeeded else self._refused)(value)
+
+    def _failed(self, message: str) -> None:
+        """A bug in the work: its one line rather than a search that never ends."""
+        if not self._delivered:
+            self._delivered = True
+            self.deleteLater()
+            self._refused(message)

@@ -107,9 +107,9 @@ class ReplaceController(QObject):
         document = self.navigator.document
         turns = transcriptions(document) if document is not None else []
         dialog.set_busy("Planning the changes in this log…", stoppable=True)
-        self.planning_here = PatternTask(
-            lambda context: plan_over(turns, query, replacement, cancelled=context.cancelled),
-            lambda here: self._planned_here(here, others, query, replacement), self._refused, self)
+        task = PatternTask(lambda context: plan_over(turns, query, replacement, cancelled=context.cancelled),
+                           lambda here: self._planned_here(here, others, query, replacement), self._refused, self)
+        self.planning_here = task if task.running else None
 
     def _planned_here(self, here: list[PlannedChange], others: list[Path], query: Query, replacement: str) -> None:
         self.planning_here = None
