@@ -1,8 +1,9 @@
 """Ctrl+Shift+F: search every log of the open corpus (else the open log) in the background, the hits
 listed in the Search results dock; activating one opens its log, session and turn.
 
-The open log is searched in the window's own document (its unsaved edits included: its texts are
-taken from the facts cache here, then matched on the worker first) and skipped on disk; every other log is read and searched on a worker
+The open log is searched in the window's own document (its unsaved edits included: its sessions are
+walked on the worker first, as the panes' worker walks them, safely beside the annotator's edits) and
+skipped on disk; every other log is read and searched on a worker
 (annotator.analysis.search.search_files), a log that cannot be read being one line in the status
 summary. Cancel (or a new search) stops the worker; the hits found so far stay listed.
 """
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 
-from annotator.analysis.search import Hit, document_texts, match_texts, search_files
+from annotator.analysis.search import Hit, match_texts, search_files, walked_session_texts
 from annotator.corpus.paths import expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.gui.find_controller import FindController
@@ -74,11 +75,11 @@ class CorpusSearch(QObject):
             return
         self.results.start()
         self.unreadable, self.failure = [], ""
-        document, open_texts = self.navigator.document, []
+        document, open_sessions = self.navigator.document, []
         if document is not None and any(_same(path, document.path) for path in paths):
-            open_texts = document_texts(document)
+            open_sessions = list(document.sessions)
             paths = [path for path in paths if not _same(path, document.path)]
-        task = BackgroundTask(lambda context: self._work(context, open_texts, pattern, paths, query), self)
+        task = BackgroundTask(lambda context: self._work(context, open_sessions, pattern, paths, query), self)
         task.published.connect(self._published)
         task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
         task.finished.connect(lambda: self._finished(task))
@@ -87,9 +88,13 @@ class CorpusSearch(QObject):
         task.start()
 
     @staticmethod
-    def _work(context, open_texts, pattern, paths: list[Path], query) -> None:
-        for hit in match_texts(open_texts, pattern, cancelled=context.cancelled):
-            context.publish(hit)
+    def _work(context, open_sessions, pattern, paths: list[Path], query) -> None:
+        for session in open_sessions:
+            if context.cancelled():
+                return
+            for hit in match_texts(walked_session_texts(session, session.document.path), pattern,
+                                   cancelled=context.cancelled):
+                context.publish(hit)
         for item in search_files(paths, query, progress=context.progress, cancelled=context.cancelled):
             context.publish(item)
 
