@@ -1,8 +1,9 @@
 """A user's pattern run over texts on a worker, never on the GUI thread.
 
-The texts are taken from the document on the GUI thread (annotator.analysis.search.session_texts,
-annotator.analysis.replace.transcriptions: no pattern runs there), the pattern runs on a
-BackgroundTask with the time limit of annotator.user_patterns, and the GUI thread waits GLANCE_S at
+Find takes the shown session's texts on the GUI thread (annotator.analysis.search.session_texts: its
+facts are made already, and no pattern runs there); the Replace preview reads the open log's
+transcriptions on the worker (annotator.analysis.replace.transcriptions, walked). The pattern runs on
+a BackgroundTask with the time limit of annotator.user_patterns, and the GUI thread waits GLANCE_S at
 most for it: a search done by then (nearly every one) is shown at once, with no "searching" flicker
 between two keys; a longer one goes on in the background, where Cancel (or a new search) drops it.
 """
