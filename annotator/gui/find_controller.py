@@ -3,8 +3,9 @@ stepping through them with the turn selected.
 
 The search reads the session's cached turn facts (annotator.analysis.search), so typing in the
 find box costs one pass over the session's facts, never a tree walk; the pattern runs on a worker
-(gui/pattern_task.py) with its time limit: a slow one says "searching…" with a Cancel, never freezes. The hits follow the session
-shown and every annotation change (a replace, an edit), as long as the bar is open.
+(gui/pattern_task.py) with its time limit: a slow one says "searching…" with a Cancel, and never
+freezes the window. The hits follow the session shown and every annotation change (a replace, an
+edit), as long as the bar is open.
 """
 
 from __future__ import annotations
