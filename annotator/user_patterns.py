@@ -7,7 +7,9 @@ checked by `re` (what users type is exactly Python's syntax, with `re`'s error m
 by the `regex` package, whose default mode is `re`-compatible, with its `timeout=`: a pattern still
 matching one text after LIMIT_S is refused with PatternTooSlow, one line. Matching also lets go of
 the GIL (`concurrent=True`), so a pattern run on a worker thread never stalls the window's thread.
-docs/adr/0012-user-patterns.md says why this library.
+Compiling has no limit of its own, and `regex` spends time in proportion to the repetitions a pattern
+spells out (`(a{1000}){1000}`: 3 s): a pattern whose counted repetitions multiply past MAX_EXPANSION
+is refused before it is compiled. docs/adr/0012-user-patterns.md says why this library.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import regex
 from annotator.errors import AnnotatorError
 
 LIMIT_S = 1.0  # the longest one pattern may take over one text (a transcription, a prompt)
+MAX_EXPANSION = 10_000  # pattern items once counted repetitions are spelled out (about 0.1 s of compiling)
 TEMPLATE_ERRORS = (regex.error, IndexError)  # what a match's expand() raises for a bad replacement template
 
 
@@ -42,6 +45,10 @@ class UserPattern:
         flags = re.IGNORECASE if ignore_case else 0
         try:
             re.compile(text, flags)  # the syntax users are told about, with its messages
+            expansion = _expansion(text, flags)
+            if expansion > MAX_EXPANSION:
+                raise PatternError(f"regular expression {source!r} is too large: its counted repetitions spell out "
+                                   f"{expansion:,} items (at most {MAX_EXPANSION:,})")
             self._compiled = regex.compile(text, flags | regex.VERSION0)
         except (re.error, regex.error, OverflowError, RecursionError) as error:
             raise PatternError(f"bad regular expression {source!r}: {error}") from None
@@ -75,6 +82,39 @@ class UserPattern:
         return PatternTooSlow(f"regular expression {self.source!r} took longer than {LIMIT_S:g} s on one text of "
                               f"{len(text):,} characters (it backtracks without end): simplify it, e.g. "
                               "no repeated group that itself repeats")
+
+
+def _expansion(text: str, flags: int) -> int:
+    """How many items TEXT holds with every counted repetition spelled out, from `re`'s own parse (0 where this
+    Python's parser is not the one known here: the check is then skipped)."""
+    try:
+        from re import _constants as codes
+        from re import _parser
+    except ImportError:
+        return 0
+    repeats = {codes.MAX_REPEAT, codes.MIN_REPEAT, getattr(codes, "POSSESSIVE_REPEAT", codes.MAX_REPEAT)}
+
+    def size(items) -> int:
+        total = 0
+        for op, value in items:
+            if op in repeats:
+                low, high, inner = value
+                total += (high if high != codes.MAXREPEAT else max(low, 1)) * size(inner)
+            elif op is codes.SUBPATTERN:
+                total += size(value[-1])
+            elif op is codes.BRANCH:
+                total += sum(size(branch) for branch in value[1])
+            elif op in (codes.ASSERT, codes.ASSERT_NOT):
+                total += size(value[1])
+            elif op is codes.GROUPREF_EXISTS:
+                total += sum(size(branch) for branch in value[1:] if branch)
+            elif op is getattr(codes, "ATOMIC_GROUP", None):
+                total += size(value)
+            else:
+                total += 1
+        return total
+
+    return size(_parser.parse(text, flags))
 
 
 def _rebuilt(source: str, literal: bool, ignore_case: bool) -> UserPattern:

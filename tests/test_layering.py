@@ -39,7 +39,7 @@ def test_the_core_loads_without_qt_in_the_process():
 
 
 # The dependency rule: each package of annotator may import the packages listed for it (and the
-# modules at the package's top, errors, input_files, file_name_text, progress, resources, which import none
+# modules at the package's top, errors, input_files, file_name_text, progress, resources, user_patterns, which import none
 # of the packages; __main__, the entry point, runs the command line); nothing else. Read upwards: log <- the facts computed from a log <- corpus
 # <- writing outputs <- imports, exports <- the window and the command line.
 FILES = {"writes", "reading"}  # writing files safely; reading a log file losslessly

@@ -61,13 +61,15 @@ def plan_replacements(document: LogDocument, query: Query, replacement: str) -> 
     return plan_over(transcriptions(document), query, replacement)
 
 
-def transcriptions(document: LogDocument) -> list[PlannedChange]:
-    """Each transcribed turn of DOCUMENT as a change to nothing yet (after = before): what a plan reads
-    from the document, taken on the thread that owns it so the pattern can run on another."""
+def transcriptions(document: LogDocument, *, walked: bool = False) -> list[PlannedChange]:
+    """Each transcribed turn of DOCUMENT as a change to nothing yet (after = before): what a plan reads from
+    the document. WALKED: read off the GUI thread while that thread may edit (FactsCache.make_session_facts)."""
+    cache = document.facts_cache
     return [PlannedChange(document.path, session.id, session.index, turn.id, turn.index, facts.transcription,
                           facts.transcription)
             for session in document.sessions
-            for turn, facts in zip(session.turns, session.turn_facts(), strict=True) if facts.transcription]
+            for turn, facts in zip(session.turns, cache.make_session_facts(session) if walked else session.turn_facts(),
+                                   strict=True) if facts.transcription]
 
 
 def plan_over(turns: list[PlannedChange], query: Query, replacement: str,

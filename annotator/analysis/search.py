@@ -122,6 +122,14 @@ def session_texts(session: Session, file: Path | None = None) -> list[TurnTexts]
                       cache.derived(turn, SEARCHED_TEXTS, _searched_texts)) for turn in session.turns]
 
 
+def walked_session_texts(session: Session, file: Path | None = None) -> list[TurnTexts]:
+    """session_texts for a walk off the GUI thread while that thread may edit: the facts made (or kept) by
+    FactsCache.make_session_facts, the texts made from them without filling the cache."""
+    facts = session.document.facts_cache.make_session_facts(session)
+    return [TurnTexts(file, session.id, session.index, turn.id, turn.index, tuple(field_texts(made)))
+            for turn, made in zip(session.turns, facts, strict=True)]
+
+
 def document_texts(document: LogDocument) -> list[TurnTexts]:
     return [texts for session in document.sessions for texts in session_texts(session, document.path)]
 

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 import weakref
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QThreadPool, QTimer
 from PySide6.QtGui import QGuiApplication
 from PySide6.QtWidgets import QApplication
 
@@ -242,7 +244,22 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
         annotator.navigator.open_path(target)
     status = app.exec()
     annotator.playback.close()
-    return status
+    end_process(status)
+
+
+def end_process(status: int) -> NoReturn:
+    """End the process once its window has closed, without tearing down what it held.
+
+    What must outlive the window is done by then: the settings synced and the journal released as it
+    closed, its child processes told to stop (stop_children), every task asked to stop (BackgroundTask
+    cancels on quit). The workers of the shared pool are waited for, so a write they were asked for (the
+    other logs of a replace) is finished; then the process ends. Freeing a big log's tree, Qt's objects
+    and the interpreter would take a second more, for nothing."""
+    QThreadPool.globalInstance().waitForDone()
+    logging.shutdown()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
 
 
 def _end_smoke_test(annotator: Annotator, target: Path | None) -> None:

@@ -204,7 +204,7 @@ class RecoveryJournal:
         except OSError:
             return
         try:
-            entry = self._entry(path, raw)
+            entry = self.entry_of(path, *parse_journal(raw))
         except UnreadableJournal as error:
             kept = path.with_suffix(".unreadable")
             try:
@@ -219,15 +219,11 @@ class RecoveryJournal:
             return
         found.entries.append(entry)
 
-    def _entry(self, path: Path, raw: bytes) -> JournalEntry:
-        return self.entry_of(path, *parse_journal(raw))
-
     def entry_of(self, path: Path, log_path: str, sha256: str, written: datetime, edits: AnnotationEdits) -> JournalEntry:
-        """EDITS made against the file whose hash is SHA256 (a journal's, or edits a window kept in memory), to offer here."""
+        """EDITS made against the file whose hash is SHA256 (a journal's, or edits a window kept in memory), to offer
+        here; when the file moved on, counting the edits whose file value is no longer what they were made against."""
         matches = sha256 == self.sha256
-        conflicts = 0
-        if not matches:  # the file moved on: count edits whose file value is no longer what they were made against
-            conflicts = changed_since(self._file_values(), edits)
+        conflicts = 0 if matches else changed_since(self._file_values(), edits)
         return JournalEntry(path, log_path, sha256, written, edits, matches, conflicts)
 
     def restore(self, doc: LogDocument, entries: list[JournalEntry]) -> list[RestoredValue]:

@@ -3,6 +3,7 @@ other logs saved with their originals kept, and a log another window holds left 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -14,6 +15,7 @@ from annotator.gui.app import parts_of
 from annotator.gui.search.replace_dialog import ReplaceDialog
 from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.document import LogDocument
+from tests.benchmarks.big_log import make_big_log
 from tests.gui.conftest import press, when_modal
 from tests.search.planted_logs import plant
 
@@ -156,3 +158,23 @@ def test_a_log_another_window_holds_is_left_alone_and_said_so(qtbot, make_window
     assert seen[0].startswith("Nothing to replace\ntravel-20261121-002-hublog.xml: 1 change(s) not offered: "
                               "open in another window (process ")
     assert second.read_bytes() == before
+
+
+def test_the_preview_reads_a_big_open_log_in_the_background(qtbot, make_window, tmp_path: Path):
+    """Enter in Ctrl+H's dialog on a 10 MB open log: the window's thread only starts the plan (it read
+    every session's transcriptions first, on its own thread)."""
+    window = make_window(make_big_log(tmp_path / "big-hublog.xml", 10))
+    seen: dict[str, object] = {}
+
+    def act(dialog: ReplaceDialog) -> None:
+        qtbot.keyClicks(dialog.find, "boston")
+        qtbot.keyClicks(dialog.replacement, "austin")
+        started = time.monotonic()
+        qtbot.keyClick(dialog.replacement, Qt.Key.Key_Return)
+        seen["key"] = time.monotonic() - started
+        qtbot.waitUntil(lambda: not dialog.summary.text().startswith("Planning"), timeout=120000)
+        seen["rows"] = dialog.changes.topLevelItemCount()
+
+    _in_dialog(qtbot, act)
+    press(qtbot, window, Qt.Key.Key_H, CTRL)
+    assert seen["key"] < 1.0 and seen["rows"] > 0

@@ -16,7 +16,7 @@ A step may carry "answer": [button texts] for the message boxes it raises. The o
 answers with ANSWERS (the environment variable WINDOW_ANSWERS, JSON: button texts in order
 of preference; a box with none of them gets its default button).
 
-Once a step has closed the window (Ctrl+Q), the driver says "closed" and returns, ending the process as
+Once a step has closed the window (Ctrl+Q), the driver says "closed" and ends the process as
 the app's own main does when its window closes.
 
 Each line on stdout is JSON: {"event": "opened" | "step" | "asked" | "closed" | "done", "t": time.monotonic()
@@ -153,9 +153,11 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
             os.kill(os.getpid(), signal.SIGKILL)
         _say("step", window, step=step if "paste" not in step else {"paste": step["paste"]}, title=window.windowTitle())
         if not window.isVisible():
+            from annotator.gui.app import end_process
+
             _say("closed", window, children=children_of(os.getpid()))
             parts_of(window).playback.close()  # what the app's main does once its event loop has ended
-            return
+            end_process(0)
     _say("done", window)
     run_events(3600)
 

@@ -89,3 +89,11 @@ def test_the_limit_is_a_one_line_error_of_its_own():
     with pytest.raises(PatternTooSlow) as raised:
         list(UserPattern(TOO_SLOW).finditer(EXPLODING))
     assert "\n" not in str(raised.value)
+
+
+def test_nested_counted_repetitions_are_refused_before_compiling():
+    started = time.monotonic()
+    with pytest.raises(PatternError, match=r"too large: its counted repetitions spell out 1,000,000 items"):
+        UserPattern("(a{1000}){1000}")  # the regex package took 3 s to compile it, with no limit
+    assert time.monotonic() - started < 1.0
+    assert UserPattern(r"\d{4}-\d{2}-\d{2}").search("on 2026-11-29") is not None

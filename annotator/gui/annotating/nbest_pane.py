@@ -22,7 +22,7 @@ from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 ALTERNATIVE_KEYS = 9  # Alt+1 ... Alt+9
 SHOWN_ALTERNATIVE_CHARS = 200  # a line of the pane; the key puts the whole text in the editor
-TRUTH_MARKED_UP_TO_CHARS = 10_000  # a longer transcription is not looked for among the alternatives
+TRUTH_MARKED_UP_TO_CHARS = 10_000  # past this, in the transcription or an alternative, no mark is looked for
 NO_LIST_TEXT = "No n-best list in the log for this turn"
 TRUTH_MARK = "= transcription"
 QWIDGETSIZE_MAX = (1 << 24) - 1
@@ -107,9 +107,10 @@ class NBestPane(QLabel):
 
     def _table(self, turn: Turn) -> str:
         """The alternatives one a line, each text cut (…) so that the line, its key and its score fit the pane."""
-        # The mark needs the transcription's words aligned: a megabyte's would hold the move to the turn for a
-        # second, and no recognizer's alternative is that long.
-        long = len(turn.transcription or "") > TRUTH_MARKED_UP_TO_CHARS
+        # The mark needs the transcription's words aligned with each alternative's: a megabyte's would hold the
+        # move to the turn for a second.
+        long = max(len(text) for text in [turn.transcription or "", *(a.text for a in self.alternatives)]) \
+            > TRUTH_MARKED_UP_TO_CHARS
         oracle = None if long else cached_turn_oracle(turn)
         truth = oracle.rank_of_truth if oracle is not None else None
         metrics, bold = self.fontMetrics(), QFont(self.font())

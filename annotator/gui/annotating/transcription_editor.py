@@ -371,6 +371,11 @@ class TranscriptionEditor(LayoutBoundary):
             self.diff.setText("<i>No recognizer text to compare with.</i>")
             self.score.setText("")
             return
+        if len(heard) > EDITOR_MAX_CHARS:  # reading its words alone takes a quarter of a second at a megabyte
+            self.diff.setText(f"<i>The recognizer's text has {len(heard):,} characters: too long to compare while "
+                              f"typing (the editor takes {EDITOR_MAX_CHARS:,}).</i>")
+            self.score.setText("")
+            return
         if not clean_text(typed):
             self.diff.setText(f"Recognizer heard: {html.escape(shorten(heard, SHOWN_TEXT_CHARS))}")
             self.score.setText("")

@@ -1,10 +1,11 @@
 """Ctrl+Shift+F: search every log of the open corpus (else the open log) in the background, the hits
 listed in the Search results dock; activating one opens its log, session and turn.
 
-The open log is searched in the window's own document (its unsaved edits included: its texts are
-taken from the facts cache here, then matched on the worker first) and skipped on disk; every other log
-is searched on a worker, in the texts the corpus's index keeps of it when it is unchanged since, else
-read (annotator.corpus_index.pattern_search), a log that cannot be read being one line in the status
+The open log is searched in the window's own document (its unsaved edits included: its sessions are
+walked on the worker first, as the panes' worker walks them, safely beside the annotator's edits) and
+skipped on disk; every other log is searched on a worker, in the texts the corpus's index keeps of it
+when it is unchanged since, else read (annotator.corpus_index.pattern_search), a log that cannot be read
+being one line in the status
 summary. Cancel (or a new search) stops the worker; the hits found so far stay listed.
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget
 
-from annotator.analysis.search import Hit, document_texts, match_texts
+from annotator.analysis.search import Hit, match_texts, walked_session_texts
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index.pattern_search import search_logs
 from annotator.errors import AnnotatorError
@@ -79,12 +80,12 @@ class CorpusSearch(QObject):
             return
         self.results.start()
         self.unreadable, self.failure = [], ""
-        document, open_texts = self.navigator.document, []
+        document, open_sessions = self.navigator.document, []
         if document is not None and any(_same(path, document.path) for path in paths):
-            open_texts = document_texts(document)
+            open_sessions = list(document.sessions)
             paths = [path for path in paths if not _same(path, document.path)]
         root = self._root
-        task = BackgroundTask(lambda context: self._work(context, open_texts, pattern, paths, query, root), self)
+        task = BackgroundTask(lambda context: self._work(context, open_sessions, pattern, paths, query, root), self)
         task.published.connect(self._published)
         task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
         task.finished.connect(lambda: self._finished(task))
@@ -93,9 +94,13 @@ class CorpusSearch(QObject):
         task.start()
 
     @staticmethod
-    def _work(context, open_texts, pattern, paths: list[Path], query, root: Path) -> None:
-        for hit in match_texts(open_texts, pattern, cancelled=context.cancelled):
-            context.publish(hit)
+    def _work(context, open_sessions, pattern, paths: list[Path], query, root: Path) -> None:
+        for session in open_sessions:
+            if context.cancelled():
+                return
+            for hit in match_texts(walked_session_texts(session, session.document.path), pattern,
+                                   cancelled=context.cancelled):
+                context.publish(hit)
         # From the corpus's index: only the logs changed since it was made are read (corpus_index).
         for item in search_logs(paths, query, root, progress=context.progress, cancelled=context.cancelled):
             context.publish(item)

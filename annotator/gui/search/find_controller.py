@@ -3,8 +3,9 @@ stepping through them with the turn selected.
 
 The search reads the session's cached turn facts (annotator.analysis.search), so typing in the
 find box costs one pass over the session's facts, never a tree walk; the pattern runs on a worker
-(gui/search/pattern_task.py) with its time limit: a slow one says "searching…" with a Cancel, never freezes. The hits follow the session
-shown and every annotation change (a replace, an edit), as long as the bar is open.
+(gui/search/pattern_task.py) with its time limit: a slow one says "searching…" with a Cancel, and never
+freezes the window. The hits follow the session shown and every annotation change (a replace, an
+edit), as long as the bar is open.
 """
 
 from __future__ import annotations
@@ -95,9 +96,10 @@ class FindController(QObject):
             self._refused(str(error))
             return
         texts = session_texts(session)
-        self.pending = PatternTask(lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
-                                   lambda hits: self._found(hits, keep_turn), self._refused, self)
-        if self.pending.running:
+        task = PatternTask(lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
+                           lambda hits: self._found(hits, keep_turn), self._refused, self)
+        if task.running:  # else its hits are shown already
+            self.pending = task
             self.navigator.model.set_search_hits({}, None)
             self.bar.show_searching(cancellable=True)
 

@@ -1,8 +1,9 @@
 """A user's pattern run over texts on a worker, never on the GUI thread.
 
-The texts are taken from the document on the GUI thread (annotator.analysis.search.session_texts,
-annotator.analysis.replace.transcriptions: no pattern runs there), the pattern runs on a
-BackgroundTask with the time limit of annotator.user_patterns, and the GUI thread waits GLANCE_S at
+Find takes the shown session's texts on the GUI thread (annotator.analysis.search.session_texts: its
+facts are made already, and no pattern runs there); the Replace preview reads the open log's
+transcriptions on the worker (annotator.analysis.replace.transcriptions, walked). The pattern runs on
+a BackgroundTask with the time limit of annotator.user_patterns, and the GUI thread waits GLANCE_S at
 most for it: a search done by then (nearly every one) is shown at once, with no "searching" flicker
 between two keys; a longer one goes on in the background, where Cancel (or a new search) drops it.
 """
@@ -50,7 +51,7 @@ class PatternTask(QObject):
 
         self.task = BackgroundTask(guarded, self)
         self.task.finished.connect(self._deliver)
-        self.task.failed.connect(refused)  # a bug: its one line rather than a search that never ends
+        self.task.failed.connect(self._failed)
         self.task.start(_search_pool())
         if self.task.wait(GLANCE_S):
             self._deliver()
@@ -69,5 +70,13 @@ class PatternTask(QObject):
         if self._delivered or not self._outcome:
             return
         self._delivered = True
+        self.deleteLater()  # once the events of now are handled: what the worker still sends goes nowhere
         succeeded, value = self._outcome[0]
         (self._done if succeeded else self._refused)(value)
+
+    def _failed(self, message: str) -> None:
+        """A bug in the work: its one line rather than a search that never ends."""
+        if not self._delivered:
+            self._delivered = True
+            self.deleteLater()
+            self._refused(message)

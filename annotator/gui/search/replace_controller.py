@@ -99,7 +99,7 @@ class ReplaceController(QObject):
 
     # --- planning --------------------------------------------------------------------------
     def preview(self, others: list[Path]) -> None:
-        """The changes in the open log (its transcriptions taken here, the pattern run on a worker), then in
+        """The changes in the open log (its transcriptions read and the pattern run on a worker), then in
         OTHERS (read and planned on a worker); Stop or Cancel drops them."""
         dialog = self.dialog
         query, replacement = dialog.query(), dialog.replacement.text()
@@ -110,11 +110,11 @@ class ReplaceController(QObject):
             dialog.set_busy(str(error))
             return
         document = self.navigator.document
-        turns = transcriptions(document) if document is not None else []
         dialog.set_busy("Planning the changes in this log…", stoppable=True)
-        self.planning_here = PatternTask(
-            lambda context: plan_over(turns, query, replacement, cancelled=context.cancelled),
-            lambda here: self._planned_here(here, others, query, replacement), self._refused, self)
+        task = PatternTask(lambda context: plan_over(transcriptions(document, walked=True) if document else [], query,
+                                                     replacement, cancelled=context.cancelled),
+                           lambda here: self._planned_here(here, others, query, replacement), self._refused, self)
+        self.planning_here = task if task.running else None
 
     def _planned_here(self, here: list[PlannedChange], others: list[Path], query: Query, replacement: str) -> None:
         self.planning_here = None
