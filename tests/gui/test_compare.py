@@ -26,6 +26,7 @@ Role = Qt.ItemDataRole
 
 
 def _compare(qtbot, window):
+    window.navigator.select_row(0)  # the greeting, where F6 and the rows below start
     press(qtbot, window, Key.Key_C, Mod.ControlModifier | Mod.ShiftModifier)
     return window.compare
 
