@@ -266,3 +266,27 @@ def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_pat
     assert watching.unsaved_edits(watched_doc) == full.unsaved_edits(full_doc)
     assert len(watching.unsaved_edits(watched_doc)) == 3
     watching.unwatch(watched_doc)
+
+
+def test_typing_not_yet_stored_is_journalled_as_typing_and_split_off_as_a_draft(absolute_audio_log: Path, tmp_path: Path):
+    raw_log = absolute_audio_log
+    from annotator.journal.entries import JournalEntry, UnreadableJournal, encode_journal, parse_journal
+    from annotator.journal.values import split_draft
+
+    doc = LogDocument.load(raw_log)
+    stored, typed = doc.sessions[0].user_turns[:2]
+    journal = RecoveryJournal(doc, folder=tmp_path, instance="dead")
+    journal.watch(doc)
+    set_transcription(stored, "to boston")
+    journal.set_typing(typed, "on fri")
+    journal.flush()
+    path, sha256, written, edits = parse_journal(journal.file.read_bytes())
+    assert edits.typing == (0, typed.index) and len(edits.transcriptions) == 2
+    fresh = LogDocument.load(raw_log)
+    kept, draft = split_draft(fresh, [JournalEntry(journal.file, path, sha256, written, edits, True, 0)])
+    assert [edit.text for edit in kept[0].edits.transcriptions] == ["to boston"] and kept[0].edits.typing is None
+    assert draft == (fresh.sessions[0].user_turns[1], "on fri")
+    content = json.loads(encode_journal(raw_log, sha256, edits))
+    content["typing"] = [0, 0]  # the greeting: no transcription of the journal
+    with pytest.raises(UnreadableJournal, match="typing"):
+        parse_journal(json.dumps(content).encode())
