@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.agreement.csv_files import write_csv_files
     from annotator.agreement.figures import agreement
     from annotator.agreement.report import report_html
-    from annotator.agreement.sources import gather, parse_specs, read_file_work
+    from annotator.agreement.sources import argument_paths, gather, parse_specs, read_file_work
     from annotator.agreement.tables import all_tables, pairs_table
     from annotator.cli.jobs import file_map
     from annotator.cli.progress import progress
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnnotatorError(f"{args.output}: the report must end in .html")
     specs = parse_specs(args.works)
     inputs = [file for spec in specs for file in spec.files]
-    guard = output_guard(args, others=inputs)
+    guard = output_guard(args, others=[*inputs, *argument_paths(args.works)])  # the folders given are inputs too
     if args.output is not None:
         guard.check_file(args.output)
     if args.csv is not None:

@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.corpus.is_dir():
         raise AnnotatorError(f"{args.corpus}: not a folder of logs")
     output = args.output if args.output is not None else args.corpus / ASSIGNMENT_FILE
-    output_guard(args, logs=[args.corpus]).check_file(output)  # never over a log or a human file
+    output_guard(args, logs=[args.corpus]).check_file(output, belongs_inside=True)  # never over a log or a human file
     earlier = read_assignment(output) if output.exists() and not args.fresh else []
     sessions = corpus_sessions(args.corpus)
     if not sessions:
