@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if len(works) < 2:
         named = ", ".join(f"{work.name} ({len(work.paths)} file(s))" for work in works)
         raise AnnotatorError(f"agreement needs the work of at least two annotators; found {len(works)}: {named}")
+    _refuse_without_common_sessions(works)
     figures = agreement(works)
     if args.output is not None:
         html = report_html(figures, args.top, {work.name: [str(path) for path in work.paths] for work in works})
@@ -65,6 +66,20 @@ def run(args: argparse.Namespace) -> int:
         write_csv_files(args.csv, all_tables(figures, args.top), guard)
     _print_pairs(pairs_table(figures))
     return 0
+
+
+def _refuse_without_common_sessions(works) -> None:
+    """Agreement is measured on the sessions two annotators share: with none shared, every figure would
+    be over 0 turns, which says nothing; one line naming the works instead."""
+    from itertools import combinations
+
+    from annotator.errors import AnnotatorError
+
+    sessions = [{ref.id for ref in work.annotations.session_refs} for work in works]
+    if not any(first & second for first, second in combinations(sessions, 2)):
+        named = ", ".join(f"{work.name} ({', '.join(map(str, work.paths[:2]))}{', ...' if len(work.paths) > 2 else ''})"
+                          for work in works)
+        raise AnnotatorError(f"no two annotators share a session, so there is nothing to compare: {named}")
 
 
 def _print_pairs(table) -> None:

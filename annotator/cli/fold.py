@@ -43,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
         fold_many,
         read_annotations,
     )
+    from annotator.annotation_files.row_logs import RowForAnotherLogError
     from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotationFileError
     from annotator.log.document import LogDocument
@@ -64,6 +65,8 @@ def run(args: argparse.Namespace) -> int:
         annotations = AnnotationSet.merged([read_annotations(path) for path in given])
         try:
             changes = fold_many(docs, annotations)
+        except RowForAnotherLogError:
+            raise  # it names its file and row
         except AnnotationFileError as error:
             raise AnnotationFileError(f"{', '.join(map(str, given))}: {error}") from None
     else:  # each log with its own *-human.xml: one log's sessions never take another's annotations
