@@ -74,11 +74,12 @@ def run(args: argparse.Namespace) -> int:
     kept: list[Path] = []
     if folder_mode:
         with ExitStack() as held, StagedFolder(args.output, guard) as staged:  # all the folded logs, or none
-            _hold_unchanged(held, [doc for doc in docs if _folded_in_place(args, doc)])
             for doc in docs:
                 relative = doc.path.relative_to(args.log)
                 kept += _stage_original(staged, args.output, relative, doc.path)
                 doc.save(staged.path(relative))
+            # locked from the check to the moves into place only: a window's Save waits seconds, not the whole fold
+            _hold_unchanged(held, [doc for doc in docs if _folded_in_place(args, doc)])
     else:
         docs[0].save(args.output, keep_original=True)
         kept += [docs[0].kept_original] if docs[0].kept_original is not None else []
