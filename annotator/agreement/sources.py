@@ -71,6 +71,11 @@ def parse_specs(arguments: Iterable[str]) -> list[WorkSpec]:
     return specs
 
 
+def argument_paths(arguments: Iterable[str]) -> list[Path]:
+    """The paths the command line's [NAME=]PATH arguments name."""
+    return [_split_name(argument)[1] for argument in arguments]
+
+
 def _split_name(argument: str) -> tuple[str | None, Path]:
     name, equals, rest = argument.partition("=")
     if equals and name and not Path(argument).exists() and "/" not in name and "\\" not in name:

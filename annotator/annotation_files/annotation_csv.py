@@ -27,7 +27,7 @@ from annotator.errors import AnnotationError, AnnotationFileError
 from annotator.file_name_text import name_text
 from annotator.input_files import read_input_text
 from annotator.log.concepts import parse_compact
-from annotator.log.turn_ids import occurrence_number
+from annotator.log.turn_ids import occurrence_number, strip_id
 from annotator.writes.atomic import write_atomic
 
 if TYPE_CHECKING:
@@ -65,6 +65,8 @@ def read_annotation_csv(path: str | Path) -> AnnotationSet:
             _read_row(annotations, cells, has_turns)
         except ValueError as error:
             raise AnnotationFileError(f"{path}: row {number}: {error}") from None
+        if (cells.get("file") or "").strip():  # the log the row was written for: folding checks it
+            annotations.named_logs.append((strip_id(cells["session_id"]), cells["file"].strip(), f"{path}: row {number}"))
     return annotations
 
 

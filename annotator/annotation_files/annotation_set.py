@@ -53,6 +53,8 @@ class AnnotationSet:
     turn_ids: dict[TurnRef, str] = field(default_factory=dict, compare=False, repr=False)
     notes: dict[TurnRef, dict[str, str]] = field(default_factory=dict)  # kind (TURN_NOTES) -> stored text
     reviewed: dict[SessionRef, str] = field(default_factory=dict)  # the reviewer ('' unknown)
+    # (session id, a row's file cell as written, where the row is): which log the rows were written for
+    named_logs: list[tuple[str, str, str]] = field(default_factory=list, compare=False, repr=False)
 
     def add_transcription(self, session_id: str, turn_id: str, text: str | None, *,
                           session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
@@ -189,6 +191,7 @@ class AnnotationSet:
                 add(result.add_task_completion, ref.id, value, session_occurrence=ref.occurrence)
             for ref, reviewer in part.reviewed.items():
                 add(result.add_reviewed, ref.id, reviewer, session_occurrence=ref.occurrence)
+            result.named_logs += part.named_logs
         if conflicts:
             raise AnnotationFileError(f"the annotation files disagree: {'; '.join(conflicts)}")
         return result

@@ -24,6 +24,7 @@ from annotator.annotation_files.human_format import (
     turn_tidx,
     write_human_file,
 )
+from annotator.annotation_files.row_logs import check_rows_name_their_logs
 from annotator.errors import AnnotationFileError
 from annotator.input_files import open_input_file, read_problem
 from annotator.log.concepts import Concepts, reference_concepts
@@ -137,6 +138,7 @@ def extracted_log(path: Path) -> ExtractedLog:
 
 def fold(doc: LogDocument, annotations: AnnotationSet) -> int:
     """Write ANNOTATIONS into DOC; the number of values changed. Raises AnnotationFileError, changing nothing."""
+    check_rows_name_their_logs(annotations, [doc])
     try:
         plan = plan_fold([doc], annotations)
     except AnnotationFileError as error:
@@ -145,8 +147,11 @@ def fold(doc: LogDocument, annotations: AnnotationSet) -> int:
 
 
 def fold_many(docs: Iterable[LogDocument], annotations: AnnotationSet) -> int:
-    """Fold into several logs at once; annotations naming sessions in none of them are an error, nothing changes."""
-    return plan_fold(list(docs), annotations).apply()
+    """Fold into several logs at once; annotations naming sessions in none of them, or rows whose file
+    column names another log (annotator.annotation_files.row_logs), are an error, nothing changes."""
+    docs = list(docs)
+    check_rows_name_their_logs(annotations, docs)
+    return plan_fold(docs, annotations).apply()
 
 
 def fold_human_files_beside(docs: list[LogDocument]) -> tuple[int, list[Path]]:

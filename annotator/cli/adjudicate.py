@@ -36,6 +36,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.agreement.adjudication_record import save_with_record, sidecar_path
     from annotator.agreement.sources import gather, parse_specs, read_file_work
     from annotator.annotation_files.fold import fold
+    from annotator.annotation_files.row_logs import check_rows_name_their_logs
     from annotator.errors import AnnotatorError
     from annotator.log.document import LogDocument
     from annotator.team.names import login_name
@@ -58,6 +59,8 @@ def run(args: argparse.Namespace) -> int:
     if args.prefer is not None and args.prefer not in names:
         raise AnnotatorError(f"--prefer {args.prefer}: not one of the annotators ({', '.join(names)})")
     doc = LogDocument.load(args.log)
+    for work in works:  # a row written for another log never takes part (annotator.annotation_files.row_logs)
+        check_rows_name_their_logs(work.annotations, [doc])
     result = adjudicate(works, args.prefer, doc.sessions)
     changes = fold(doc, result.chosen)
     when = datetime.now(UTC)

@@ -28,7 +28,7 @@ def run(args: argparse.Namespace) -> int:
     from annotator.agreement.csv_files import write_csv_files
     from annotator.agreement.figures import agreement
     from annotator.agreement.report import report_html
-    from annotator.agreement.sources import gather, parse_specs, read_file_work
+    from annotator.agreement.sources import argument_paths, gather, parse_specs, read_file_work
     from annotator.agreement.tables import all_tables, pairs_table
     from annotator.cli.jobs import file_map
     from annotator.cli.progress import progress
@@ -40,7 +40,7 @@ def run(args: argparse.Namespace) -> int:
         raise AnnotatorError(f"{args.output}: the report must end in .html")
     specs = parse_specs(args.works)
     inputs = [file for spec in specs for file in spec.files]
-    guard = output_guard(args, others=inputs)
+    guard = output_guard(args, others=[*inputs, *argument_paths(args.works)])  # the folders given are inputs too
     if args.output is not None:
         guard.check_file(args.output)
     if args.csv is not None:
@@ -57,6 +57,7 @@ def run(args: argparse.Namespace) -> int:
     if len(works) < 2:
         named = ", ".join(f"{work.name} ({len(work.paths)} file(s))" for work in works)
         raise AnnotatorError(f"agreement needs the work of at least two annotators; found {len(works)}: {named}")
+    _refuse_without_common_sessions(works)
     figures = agreement(works)
     if args.output is not None:
         html = report_html(figures, args.top, {work.name: [str(path) for path in work.paths] for work in works})
@@ -65,6 +66,20 @@ def run(args: argparse.Namespace) -> int:
         write_csv_files(args.csv, all_tables(figures, args.top), guard)
     _print_pairs(pairs_table(figures))
     return 0
+
+
+def _refuse_without_common_sessions(works) -> None:
+    """Agreement is measured on the sessions two annotators share: with none shared, every figure would
+    be over 0 turns, which says nothing; one line naming the works instead."""
+    from itertools import combinations
+
+    from annotator.errors import AnnotatorError
+
+    sessions = [{ref.id for ref in work.annotations.session_refs} for work in works]
+    if not any(first & second for first, second in combinations(sessions, 2)):
+        named = ", ".join(f"{work.name} ({', '.join(map(str, work.paths[:2]))}{', ...' if len(work.paths) > 2 else ''})"
+                          for work in works)
+        raise AnnotatorError(f"no two annotators share a session, so there is nothing to compare: {named}")
 
 
 def _print_pairs(table) -> None:

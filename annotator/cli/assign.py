@@ -32,7 +32,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.corpus.is_dir():
         raise AnnotatorError(f"{args.corpus}: not a folder of logs")
     output = args.output if args.output is not None else args.corpus / ASSIGNMENT_FILE
-    output_guard(args, logs=[args.corpus]).check_file(output)  # never over a log or a human file
+    output_guard(args, logs=[args.corpus]).check_file(output, belongs_inside=True)  # never over a log or a human file
     earlier = read_assignment(output) if output.exists() and not args.fresh else []
     sessions = corpus_sessions(args.corpus)
     if not sessions:
@@ -41,7 +41,10 @@ def run(args: argparse.Namespace) -> int:
     rows = assign(sessions, names, args.overlap, args.seed, earlier)
     write_assignment(output, rows)
     load = Counter(name for row in rows for name in row.annotators)
-    kept = f", {len(earlier)} row(s) of the earlier assignment kept" if earlier else ""
+    present = set(sessions)
+    still = sum(row.session in present for row in earlier)  # rows of sessions gone from the corpus are dropped
+    dropped = f", {len(earlier) - still} dropped (their sessions are gone)" if len(earlier) > still else ""
+    kept = f", {still} row(s) of the earlier assignment kept{dropped}" if earlier else ""
     print(f"assigned {len(rows)} session(s), {sum(row.double for row in rows)} of them to two annotators"
           f"{kept}: {', '.join(f'{name} {count}' for name, count in sorted(load.items()))}; wrote {output}",
           file=sys.stderr)

@@ -44,6 +44,7 @@ def run(args: argparse.Namespace) -> int:
         fold_human_files_beside,
         fold_many,
     )
+    from annotator.annotation_files.row_logs import RowForAnotherLogError
     from annotator.corpus.paths import expand_log_paths
     from annotator.errors import AnnotationFileError
     from annotator.export.tier_fold import TierFileReader
@@ -67,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         annotations = AnnotationSet.merged([reader.read(path) for path in given])
         try:
             changes = fold_many(docs, annotations)
+        except RowForAnotherLogError:
+            raise  # it names its file and row
         except AnnotationFileError as error:
             raise AnnotationFileError(f"{', '.join(map(str, given))}: {error}") from None
     else:  # each log with its own *-human.xml: one log's sessions never take another's annotations
@@ -74,11 +77,12 @@ def run(args: argparse.Namespace) -> int:
     kept: list[Path] = []
     if folder_mode:
         with ExitStack() as held, StagedFolder(args.output, guard) as staged:  # all the folded logs, or none
-            _hold_unchanged(held, [doc for doc in docs if _folded_in_place(args, doc)])
             for doc in docs:
                 relative = doc.path.relative_to(args.log)
                 kept += _stage_original(staged, args.output, relative, doc.path)
                 doc.save(staged.path(relative))
+            # locked from the check to the moves into place only: a window's Save waits seconds, not the whole fold
+            _hold_unchanged(held, [doc for doc in docs if _folded_in_place(args, doc)])
     else:
         docs[0].save(args.output, keep_original=True)
         kept += [docs[0].kept_original] if docs[0].kept_original is not None else []

@@ -1,7 +1,7 @@
 """--jobs and --scheduler, the same for every corpus-wide command, and how a bad file is reported.
 
 --jobs N runs the per-file work in N processes (default: every core this process may use;
-1: one after the other, in this process). --scheduler ADDRESS sends it to the workers of a
+1: one after the other, in this process; more than the cores: as many as the cores, with a note). --scheduler ADDRESS sends it to the workers of a
 dask.distributed scheduler instead (default: $DASK_SCHEDULER_ADDRESS when --jobs is not given).
 The two exclude each other: a command runs on this machine or on the cluster. Either way the
 output is the same bytes as a serial run.
@@ -35,7 +35,20 @@ def file_map(args: argparse.Namespace) -> FileMap:
     scheduler = args.scheduler
     if scheduler is None and args.jobs is None:
         scheduler = scheduler_from_environment()
-    return file_map_for(args.jobs, scheduler)
+    return file_map_for(capped_jobs(args.jobs), scheduler)
+
+
+def capped_jobs(jobs: int | None) -> int | None:
+    """JOBS, at most the cores this process may use: more processes than cores only compete for them
+    (and each holds a log in memory). A larger value is accepted, with a note on stderr."""
+    from annotator.corpus.parallel import available_cores
+
+    cores = available_cores()
+    if jobs is None or jobs <= cores:
+        return jobs
+    print(f"annotator: note: --jobs {jobs} is more than the {cores} core(s) available; running {cores} "
+          "process(es)", file=sys.stderr)
+    return cores
 
 
 class BadFiles:

@@ -7,6 +7,10 @@ changes. Each changed log is then saved in place atomically, as the window's Sav
 first write keeps the untouched log as NAME.orig.xml. A log in team mode is refused: there,
 annotations go to each annotator's own file and never into the log (docs/team.md), so the
 replacement belongs in the window, where it is one undoable step saved to that file.
+Before the first write every log is checked (annotator.analysis.replace_checks): a log that could
+not be written, a NAME.orig.xml that is not a regular file, a replacement XML cannot store, a link
+leading out of a folder given (without --force) refuse the whole run, dry run included. A write that
+fails even so names the logs already written.
 """
 
 from __future__ import annotations
@@ -14,6 +18,8 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+
+from annotator.cli.force import add_force_argument
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,10 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--regex", action="store_true", help="--find is a Python regular expression")
     parser.add_argument("--case-sensitive", action="store_true", help="match case (ignored by default)")
     parser.add_argument("--dry-run", action="store_true", help="print the changes and write nothing")
+    add_force_argument(parser, "write through links inside a folder given that lead out of it (refused by default)")
 
 
 def run(args: argparse.Namespace) -> int:
-    from annotator.analysis.replace import apply_changes, plan_replacements
+    from annotator.analysis.replace import plan_replacements
+    from annotator.analysis.replace_checks import check_inside, check_rewritable, check_storable
     from annotator.analysis.search import Query, SearchError
     from annotator.corpus.paths import expand_log_paths
     from annotator.log.document import LogDocument
@@ -41,8 +49,12 @@ def run(args: argparse.Namespace) -> int:
         if marker is not None:
             raise SearchError(f"{path}: in team mode ({marker}): annotations go to each annotator's own file, "
                               "never into the log; replace in the window instead")
+        if not args.force:
+            check_inside(path, args.paths)
         changes = plan_replacements(LogDocument.load(path), query, args.replace)
-        if changes:
+        if changes:  # every log is checked before the first is written: all or nothing, the dry run alike
+            check_storable(changes)
+            check_rewritable(path)
             plans.append((path, changes))
         for change in changes:
             print(change.describe())
@@ -51,14 +63,34 @@ def run(args: argparse.Namespace) -> int:
         print(f"would replace {count} transcription(s) in {len(plans)} log(s) (dry run: nothing written)",
               file=sys.stderr)
         return 0
+    written = _write(plans)
+    print(f"replaced {count} transcription(s) in {len(written)} log(s)", file=sys.stderr)
+    return 0
+
+
+def _write(plans: list) -> list[Path]:
+    """Apply and save each log's changes in turn; a failure after some were written names them."""
+    from annotator.analysis.replace import apply_changes
+    from annotator.errors import AnnotatorError, WriteError
+    from annotator.log.document import LogDocument
+
+    written: list[Path] = []
     for path, changes in plans:
-        document = LogDocument.load(path)
-        apply_changes(document, changes)
-        document.save(keep_original=True)
+        try:
+            document = LogDocument.load(path)
+            apply_changes(document, changes)
+            document.save(keep_original=True)
+        except AnnotatorError as error:
+            if not written:
+                raise
+            worded = getattr(error, "command_line_message", None)
+            text = worded() if callable(worded) else str(error)
+            raise WriteError(f"{text}; already written before it, each with its original kept as NAME.orig.xml: "
+                             f"{', '.join(map(str, written))}") from None
+        written.append(path)
         for notice in document.save_notices:
             print(f"annotator: note: {notice}", file=sys.stderr)
         if document.kept_original is not None:
             original = document.kept_original
             print(f"annotator: note: the original is kept as {original.name} in {original.parent}", file=sys.stderr)
-    print(f"replaced {count} transcription(s) in {len(plans)} log(s)", file=sys.stderr)
-    return 0
+    return written

@@ -30,7 +30,9 @@ def is_log_file_name(path: Path) -> bool:
 
 
 def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
-    """Files as given (whatever their name); folders replaced by the logs below them, sorted.
+    """Files as given (whatever their name); folders replaced by the logs below them, sorted; each file
+    once, however the paths overlap (`CORPUS CORPUS/sub`, a link, a second hard link): where it is
+    first met.
 
     Staging folders of exports (.NAME.XXXXXXXX.tmp, annotator.outputs.staging), which a
     killed export can leave behind, are not looked into."""
@@ -42,7 +44,25 @@ def expand_log_paths(paths: list[Path] | list[str]) -> list[Path]:
                             and not any(_STAGING.fullmatch(part) for part in p.relative_to(path).parts[:-1]))
         else:
             found.append(path)
-    return found
+    return _once_each(found)
+
+
+def _once_each(paths: list[Path]) -> list[Path]:
+    """PATHS without the second and later names of one file (same device and inode; a path that cannot
+    be stat()ed is kept, for loading to say why)."""
+    seen: set[tuple[int, int]] = set()
+    kept: list[Path] = []
+    for path in paths:
+        try:
+            info = os.stat(path)
+        except OSError:
+            kept.append(path)
+            continue
+        identity = (info.st_dev, info.st_ino)
+        if identity not in seen:
+            seen.add(identity)
+            kept.append(path)
+    return kept
 
 
 def first_log_path(folder: Path) -> Path | None:

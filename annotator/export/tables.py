@@ -12,6 +12,7 @@ annotator.export.table_schema, the same as `--to parquet`.
 
 from __future__ import annotations
 
+import os
 from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     import pandas
 
 TABLES = ("sessions", "turns", "events")
+PathArgument = str | bytes | os.PathLike
 
 
 @dataclass
@@ -38,9 +40,10 @@ class Tables:
     skipped: list[Path]  # human-annotation files met among the logs
 
 
-def tables(paths: str | Path | list[str | Path], *, file_map: FileMap = serial_map, skip_unreadable: bool = False,
+def tables(paths: PathArgument | list[PathArgument], *, file_map: FileMap = serial_map, skip_unreadable: bool = False,
            progress: Progress | None = None) -> Tables:
-    """The sessions, turns and events tables of the logs at PATHS (a log, a folder of logs, or a list).
+    """The sessions, turns and events tables of the logs at PATHS (a log, a folder of logs, or a list; each
+    a str, bytes or os.PathLike; a log met through several of them counts once).
 
     Columns, order and values are those of the CSV export (docs/command-line.md, "CSV export"); times and durations
     are float64 seconds, counts and indexes integers, an empty cell is null (pandas.NA / NaN), text is
@@ -61,5 +64,12 @@ def tables_from(paths: list[Path], *, file_map: FileMap = serial_map, skip_unrea
     return Tables(frames["sessions"], frames["turns"], frames["events"], summary.errors, summary.skipped)
 
 
-def _as_paths(paths: str | Path | list[str | Path]) -> list[Path]:
-    return [Path(paths)] if isinstance(paths, (str, Path)) else [Path(p) for p in paths]
+def _as_paths(paths: PathArgument | list[PathArgument]) -> list[Path]:
+    """PATHS as a list of Paths: a str, bytes (how a name that is not UTF-8 is given) or os.PathLike, or a
+    list of them; TypeError naming what was given otherwise."""
+    given = [paths] if isinstance(paths, (str, bytes, os.PathLike)) else paths
+    try:
+        return [Path(os.fsdecode(path)) for path in given]
+    except TypeError:
+        raise TypeError(f"annotator.tables: give a path (str, bytes or os.PathLike) or a list of them, "
+                        f"not {type(paths).__name__}") from None

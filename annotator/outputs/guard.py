@@ -15,6 +15,12 @@ OutputRefusedError, one line, exit status 2, and nothing is written. --force
 - An output folder holds an input log when the log, or a folder of logs given,
   is the folder or lies below it (compared by device and inode of the folder and
   of each ancestor, so symlinks and bind mounts do not hide it).
+- An output (file or folder) lies inside an input folder when one of its folders
+  is a folder given as input (by device and inode): the next run over that folder
+  would read it as input. A file that belongs there (assign's assignment) is let through.
+- An output path that is a device, a FIFO, a socket (or a folder where a file is
+  written, a file where a folder is) is refused whatever --force says: nothing is ever
+  written in its place.
 - An existing log is a regular file whose root element is GC_LOG or GC_SESSION,
   or named *-hublog.xml; an existing human-annotation file one whose root is
   GC_LOG_ANNOTATIONS, or named *-human.xml (the root element decides first). Only regular files are opened to look
@@ -48,16 +54,19 @@ class OutputGuard:
         self.others = [Path(p) for p in others]  # other files (or folders of them) read: annotations, markers, sources
         self.force = force
         self._identities: dict[tuple[int, int], Path] | None = None
+        self._folders: dict[tuple[int, int], Path] | None = None
         self._resolved: dict[Path, Path] = {}
 
-    def check_file(self, output: str | Path) -> None:
-        """Refuse OUTPUT if it is not a regular file (even with --force), an input, or an existing log or
-        human-annotation file."""
+    def check_file(self, output: str | Path, belongs_inside: bool = False) -> None:
+        """Refuse OUTPUT if it is not a regular file (even with --force), an input, an existing log or
+        human-annotation file, or inside an input folder (unless BELONGS_INSIDE: a corpus's own file)."""
         output = Path(output)
         refuse_special_output(output)
         if self.force:
             return
         self._refuse_an_input(output)
+        if not belongs_inside:
+            self._refuse_inside_an_input_folder(output)
         kind = existing_kind(output)
         if kind is not None:
             raise OutputRefusedError(f"{output}: an existing {kind} this command did not write; "
@@ -73,11 +82,12 @@ class OutputGuard:
         if self.force:
             return
         self._refuse_an_input(folder)
+        self._refuse_inside_an_input_folder(folder)
         try:
             folder_id = _identity(os.stat(folder))
         except OSError:
             return  # a folder that does not exist holds nothing
-        for log in self.logs:
+        for log in [*self.logs, *self.others]:
             try:
                 ancestors = [log.resolve(), *log.resolve().parents]
             except (OSError, RuntimeError):
@@ -89,6 +99,29 @@ class OutputGuard:
                                                  f"({_FORCE_HINT})")
                 except OSError:
                     continue
+
+    def _refuse_inside_an_input_folder(self, output: Path) -> None:
+        """Refuse OUTPUT below a folder given as input: a later run over that folder would read it as input."""
+        folders = self._input_folders()
+        for ancestor in Path(os.path.abspath(output)).parents:
+            try:
+                given = folders.get(_identity(os.stat(ancestor)))
+            except OSError:
+                continue  # not made yet
+            if given is not None:
+                raise OutputRefusedError(f"{output}: inside the input folder {given}; nothing written ({_FORCE_HINT})")
+
+    def _input_folders(self) -> dict[tuple[int, int], Path]:
+        if self._folders is None:
+            self._folders = {}
+            for path in [*self.logs, *self.others]:
+                try:
+                    status = os.stat(path)
+                except OSError:
+                    continue
+                if stat.S_ISDIR(status.st_mode):
+                    self._folders.setdefault(_identity(status), path)
+        return self._folders
 
     def _refuse_an_input(self, output: Path) -> None:
         same = self._input_named(output)

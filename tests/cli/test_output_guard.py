@@ -91,7 +91,7 @@ def make_work(root: Path) -> Work:
     doc = LogDocument.load(w.log)
     annotations = extract(doc)
     annotations.task_completion = {ref: "0" for ref in annotations.task_completion}  # folding changes the log's 1
-    write_annotations(w.annotations, annotations, [doc])
+    write_annotations(w.annotations, annotations)  # no file column: the rows fold into copies under other names
     shutil.copyfile(REPO / "resources" / "markers" / "communicator-kpis.yml", w.kpis)
     export_convlab([w.corpus], root / "dataset")
     export_dialbb([w.corpus], w.scenario)
