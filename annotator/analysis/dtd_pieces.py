@@ -22,6 +22,8 @@ from functools import lru_cache
 
 from lxml import etree
 
+from annotator.log.attributes import childless_copy
+
 FAN_OUT = 128
 _XML_SPACE = " \t\r\n"
 _GOT_SHOWN = 5000  # characters of the "got (...)" list, as libxml2 cuts it
@@ -48,7 +50,7 @@ def complaints(root: etree._Element, dtd: etree.DTD, lock: threading.Lock,
     while stack:
         el = stack.pop()
         if el in split:
-            yield from _validate(dtd, lock, etree.Element(el.tag, dict(el.attrib)), el)
+            yield from _validate(dtd, lock, childless_copy(el), el)
             problem = _content_problem(el, models.checked.get(el.tag))
             if problem is not None:
                 yield Complaint(el.sourceline, problem, None, el, el)

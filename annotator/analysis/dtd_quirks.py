@@ -30,13 +30,14 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
 from lxml import etree
 
 from annotator.analysis.dtd_pieces import FAN_OUT, complaints
+from annotator.log.attributes import attributes_of
 from annotator.resources import dtd_path
 
 # Attributes the standard's tables type as "string" while the DTD says NMTOKEN(S).
@@ -102,6 +103,7 @@ def iter_dtd_problems(tree: etree._ElementTree, fan_out: int = FAN_OUT) -> Itera
     """dtd_problems one at a time. The validation runs in pieces (annotator.analysis.dtd_pieces), so
     that its cost grows linearly and only one piece's complaints are held at a time."""
     finder: _ElementFinder | None = None  # the current piece's: complaints come piece by piece
+    get = AttributeReader()
     for complaint in complaints(tree.getroot(), shipped_dtd(), _VALIDATION_LOCK, fan_out):
         line, element = complaint.line, complaint.element
         if element is None:
@@ -110,7 +112,7 @@ def iter_dtd_problems(tree: etree._ElementTree, fan_out: int = FAN_OUT) -> Itera
             element = finder.find(complaint.path, line, complaint.message)
             if element is complaint.piece:
                 line = element.sourceline  # a piece's root is a copy to libxml2: its own line is the original's
-        code, text = classify(complaint.message, element)
+        code, text = classify(complaint.message, element, get)
         yield DtdProblem(line, element, code, text, _attribute_named(complaint.message))
 
 
@@ -129,16 +131,17 @@ def missing_required_attributes(tree: etree._ElementTree) -> list[DtdProblem]:
     return problems
 
 
-def classify(message: str, el: etree._Element | None) -> tuple[str, str]:
-    """(code, plain message) for one libxml2 validity message about EL."""
+def classify(message: str, el: etree._Element | None, get: Getter | None = None) -> tuple[str, str]:
+    """(code, plain message) for one libxml2 validity message about EL; GET reads its attributes."""
+    get = get or _get
     message = " ".join(message.split())
     if match := _BAD_VALUE.match(message):
-        return _bad_value(el, match.group(2), match.group(1))
+        return _bad_value(el, match.group(2), match.group(1), get)
     if match := _UNDECLARED_ATTRIBUTE.match(message):
-        return _undeclared(el, match.group(2), match.group(1))
+        return _undeclared(el, match.group(2), match.group(1), get)
     if match := _MISSING_ATTRIBUTE.match(message):
         if el is not None:
-            return _missing(el, match.group(2))
+            return _missing(el, match.group(2), get)
         return "missing-attribute", f"{match.group(1)} lacks the required attribute {match.group(2)}"
     if (match := _BAD_CONTENT.match(message)) and el is not None:
         return "dtd", _bad_content(el, match.group(2)) or _shorten(message)
@@ -154,9 +157,9 @@ def _attribute_named(message: str) -> str | None:
     return None
 
 
-def _bad_value(el: etree._Element | None, tag: str, name: str) -> tuple[str, str]:
-    value = el.get(name) if el is not None else None
-    where = describe(el) if el is not None else tag
+def _bad_value(el: etree._Element | None, tag: str, name: str, get: Getter) -> tuple[str, str]:
+    value = get(el, name) if el is not None else None
+    where = describe(el, get=get) if el is not None else tag
     if value is None:
         return "dtd", f"{where}: attribute {name} is not a valid NMTOKEN as the DTD requires"
     shown = _show(value)
@@ -172,8 +175,8 @@ def _bad_value(el: etree._Element | None, tag: str, name: str) -> tuple[str, str
     return "dtd", f"{where}: {name} {shown} is not a valid NMTOKEN as the DTD requires (the standard wants a number)"
 
 
-def _undeclared(el: etree._Element | None, tag: str, name: str) -> tuple[str, str]:
-    where = describe(el) if el is not None else tag
+def _undeclared(el: etree._Element | None, tag: str, name: str, get: Getter) -> tuple[str, str]:
+    where = describe(el, get=get) if el is not None else tag
     if el is not None and tag == "GC_FRAME" and name == "type":
         return ("dtd-quirk-frame-type", f"{where}: attribute type is used by the standard's own GC_FRAME example "
                 "but not declared in its DTD")
@@ -186,14 +189,15 @@ def _undeclared(el: etree._Element | None, tag: str, name: str) -> tuple[str, st
     return "dtd", f"{where}: attribute {name} is not declared in the DTD{hint}"
 
 
-def _missing(el: etree._Element, name: str) -> tuple[str, str]:
-    where = describe(el)
+def _missing(el: etree._Element, name: str, get: Getter | None = None) -> tuple[str, str]:
+    get = get or _get
+    where = describe(el, get=get)
     if el.tag == "GC_DATA" and name == "key":
         parent = el.getparent()
         if parent is not None and parent.tag == "GC_ANNOT":
             return ("dtd-quirk-annot-data-key", f"{where} inside GC_ANNOT has no key; the standard's own GC_ANNOT "
                     "example omits it though its DTD requires it")
-        if el.get("name") is not None and _holds_list(el):
+        if get(el, "name") is not None and _holds_list(el):
             return ("dtd-quirk-data-name", f"{where} holding a GC_LIST is named by name instead of the key its "
                     "DTD requires, as in the standard's own example")
     return "missing-attribute", f"{where} lacks the required attribute {name}"
@@ -222,28 +226,56 @@ def _holds_list(el: etree._Element) -> bool:
     return any(child.tag == "GC_LIST" for child in el)
 
 
-def describe(el: etree._Element, with_turn: bool = True) -> str:
+def describe(el: etree._Element, with_turn: bool = True, get: Getter | None = None) -> str:
     """A short name for an element: 'GC_TURN 3', "GC_OPERATION 'recognize' (turn 3)", "GC_DATA ':f'".
 
     The turn of an operation, message or event is that of the GC_TURN around
-    it (its turnid when it has none); with_turn=False leaves it out.
+    it (its turnid when it has none); with_turn=False leaves it out. GET reads attributes
+    (an AttributeReader where one element is described many times).
     """
+    get = get or _get
     tag = el.tag if isinstance(el.tag, str) else "node"
-    if tag == "GC_SESSION":
-        return f"GC_SESSION {el.get('id', '(no id)')}"
-    if tag == "GC_TURN":
-        return f"GC_TURN {el.get('id', '(no id)')}"
+    if tag in ("GC_SESSION", "GC_TURN"):
+        identifier = get(el, "id")
+        return f"{tag} {'(no id)' if identifier is None else identifier}"
     if tag in ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT"):
-        name = f" {_show(el.get('name'))}" if el.get("name") is not None else ""
+        name = get(el, "name")
+        shown = f" {_show(name)}" if name is not None else ""
         parent = el.getparent()
-        turn = parent.get("id") if parent is not None and parent.tag == "GC_TURN" else el.get("turnid")
-        return f"{tag}{name}" + (f" (turn {turn})" if with_turn and turn is not None else "")
+        turn = get(parent, "id") if parent is not None and parent.tag == "GC_TURN" else get(el, "turnid")
+        return f"{tag}{shown}" + (f" (turn {turn})" if with_turn and turn is not None else "")
     if tag == "GC_DATA":
-        label = el.get("key") if el.get("key") is not None else el.get("name")
+        key = get(el, "key")
+        label = key if key is not None else get(el, "name")
         return f"GC_DATA {_show(label)}" if label is not None else "GC_DATA"
-    if tag in ("GC_FRAME", "GC_LIST") and el.get("name") is not None:
-        return f"{tag} {_show(el.get('name'))}"
-    return tag
+    name = get(el, "name") if tag in ("GC_FRAME", "GC_LIST") else None
+    return f"{tag} {_show(name)}" if name is not None else tag
+
+
+Getter = Callable[[etree._Element, str], "str | None"]
+
+
+def _get(el: etree._Element, name: str) -> str | None:
+    return el.get(name)
+
+
+class AttributeReader:
+    """el.get(name) at the cost of a dict lookup: lxml's get() walks the element's attribute list, so
+    naming an element with 80,000 attributes once per complaint about them was quadratic (an attribute
+    named after them, as `name`, was found last). Each element's attributes are read into a dict once;
+    the last KEEP elements are kept (complaints come element by element, a parent just before)."""
+
+    def __init__(self, keep: int = 64):
+        self.keep = keep
+        self._read: dict[etree._Element, dict[str, str]] = {}
+
+    def __call__(self, el: etree._Element, name: str) -> str | None:
+        attributes = self._read.get(el)
+        if attributes is None:
+            if len(self._read) >= self.keep:
+                del self._read[next(iter(self._read))]
+            attributes = self._read[el] = attributes_of(el)
+        return attributes.get(name)
 
 
 def _show(value: str) -> str:

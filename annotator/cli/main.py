@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import re
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
         argv = ["gui", *argv]  # `annotator [PATH]` opens the desktop app
     args = parser.parse_args(argv)
     module = _command_module(COMMANDS[args.command][0])
-    return run_reporting_errors(module.run, args)
+    # The window answers its own signals (its unsaved work, its journal); a command stops as on Ctrl+C.
+    return run_reporting_errors(module.run, args, stop_on_signals=args.command != "gui")
 
 
 def gui_main(argv: list[str] | None = None) -> int:
@@ -71,19 +73,22 @@ def gui_main(argv: list[str] | None = None) -> int:
     return run_reporting_errors(gui.run, parser.parse_args(argv))
 
 
-def run_reporting_errors(run, args) -> int:
-    """Run a command; user errors become one line on stderr and exit status 2."""
+def run_reporting_errors(run, args, stop_on_signals: bool = False) -> int:
+    """Run a command; user errors become one line on stderr and exit status 2. STOP_ON_SIGNALS: SIGTERM and
+    SIGHUP stop it as Ctrl+C does (annotator.cli.termination), with status 143 / 129."""
+    from annotator.cli.termination import stopped_like_ctrl_c
     from annotator.errors import AnnotatorError
 
     try:
-        return run(args)
+        with stopped_like_ctrl_c() if stop_on_signals else contextlib.nullcontext():
+            return run(args)
     except AnnotatorError as error:
         for line in _error_lines(error):
             print(f"annotator: {one_line(line)}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        print("annotator: interrupted", file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as interrupt:  # Ctrl+C, or SIGTERM / SIGHUP (cli.termination.Terminated)
+        print(f"annotator: {getattr(interrupt, 'message', 'interrupted')}", file=sys.stderr)
+        return getattr(interrupt, "exit_status", 130)
     except BrokenPipeError:
         return 0
     except Exception as error:  # a bug: one line unless the user asks for the traceback

@@ -14,7 +14,8 @@ function, or a functools.partial of one) and its results too, so that the
 same call can run in other processes or on other machines.
 
 Three maps keep that contract: serial_map (in this process), ProcessMap (N
-local processes) and DaskMap (the workers of a dask.distributed scheduler).
+local processes) and DaskMap (the workers of a dask.distributed scheduler, in
+dask_map.py).
 The two others hand the files out in chunks of consecutive small files (one
 big file alone; see chunks_of), so that a corpus of thousands of small logs does
 not pay a task's round trip (pickling, queues, the parent waking up) per log:
@@ -48,7 +49,6 @@ Outcome = tuple[Path, T | AnnotatorError]
 
 CANCEL_POLL_SECONDS = 0.1  # how soon a cancelled map notices, while a worker is busy
 SCHEDULER_ENVIRONMENT = "DASK_SCHEDULER_ADDRESS"
-NEEDS_DASK = "--scheduler needs dask.distributed: pip install 'communicator-annotator[cluster]'"
 IN_FLIGHT_PER_WORKER = 2  # one running, one queued: a worker never waits for the parent to hand it a file
 # A chunk gathers consecutive files up to this many bytes: tens of milliseconds of work, against a
 # task's round trip of about a millisecond, and a tail short enough that the cores finish together.
@@ -117,6 +117,8 @@ def file_map_for(jobs: int | None = None, scheduler: str | None = None) -> FileM
     """The map a corpus command uses: SCHEDULER (a dask.distributed address) when given, else JOBS local
     processes (None: every core this process may use; 1: serial, in this process)."""
     if scheduler:
+        from annotator.corpus.dask_map import DaskMap  # imports no dask: that waits for the first file
+
         return DaskMap(scheduler)
     jobs = available_cores() if jobs is None else jobs
     if jobs < 1:
@@ -180,7 +182,7 @@ class ProcessMap:
                     future.add_done_callback(lambda _: finished.put(index))
                     return chunk[0], future
 
-                yield from _in_order(paths, chunks, submit, self._waiter(finished), _process_result,
+                yield from in_order(paths, chunks, submit, self._waiter(finished), _process_result,
                                      self.jobs * IN_FLIGHT_PER_WORKER, progress,
                                      here=work if self.first_here else None)
                 completed = self.cancelled is None or not self.cancelled()  # cancelled: the chunks running go too
@@ -205,41 +207,7 @@ class ProcessMap:
         return next_finished
 
 
-class DaskMap:
-    """WORK on the workers of the dask.distributed scheduler at ADDRESS.
-
-    What travels to the workers is WORK (by reference: the workers must import the same annotator)
-    and each file's path, which they must see on a shared file system; what comes back is each
-    file's result. dask is imported only here."""
-
-    def __init__(self, address: str):
-        self.address = address
-
-    def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
-                 progress: Progress | None = None) -> Iterator[Outcome]:
-        distributed = _import_distributed()
-        try:
-            client = distributed.Client(self.address, timeout="20s")
-        except (OSError, TimeoutError, ValueError) as error:
-            raise AnnotatorError(f"--scheduler {self.address}: cannot reach the Dask scheduler: "
-                                 f"{str(error) or type(error).__name__}") from None
-        try:
-            workers = max(1, sum(client.nthreads().values()))
-            chunks = chunks_of(paths, workers)
-            finished: queue.SimpleQueue = queue.SimpleQueue()
-
-            def submit(index: int) -> Any:
-                future = client.submit(outcomes_of, work, [paths[i] for i in chunks[index]], pure=False)
-                future.add_done_callback(lambda _: finished.put(index))
-                return future
-
-            yield from _in_order(paths, chunks, submit, finished.get, lambda future: future.result(),
-                                 workers * IN_FLIGHT_PER_WORKER, progress)
-        finally:
-            client.close()
-
-
-def _in_order(paths: Sequence[Path], chunks: Sequence[range], submit: Callable[[int], Any],
+def in_order(paths: Sequence[Path], chunks: Sequence[range], submit: Callable[[int], Any],
               next_finished: Callable[[], int | None], result: Callable[[Any], list], in_flight: int,
               progress: Progress | None, here: Callable[[Path], Any] | None = None) -> Iterator[Outcome]:
     """Keep IN_FLIGHT chunks submitted; tick PROGRESS for each file of a chunk as it finishes; yield the
@@ -309,19 +277,14 @@ def _process_context():
 
 
 def _start_worker(reader: Connection, niceness: int) -> None:
-    """A worker's initializer: Ctrl+C is the parent's to handle; end when the parent does; NICENESS."""
+    """A worker's initializer: Ctrl+C and a terminal's hangup are the parent's to handle (it terminates
+    the workers); end when the parent does; NICENESS."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "SIGHUP"):
+        signal.signal(signal.SIGHUP, signal.SIG_IGN)
     end_with_parent(reader)
     if niceness > 0 and hasattr(os, "nice"):
         os.nice(niceness)
-
-
-def _import_distributed():
-    try:
-        import dask.distributed as distributed
-    except ImportError:
-        raise AnnotatorError(NEEDS_DASK) from None
-    return distributed
 
 
 def first_results(outcomes: Iterable[Outcome], failed: list[AnnotatorError]) -> Iterator[tuple[Path, Any]]:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from lxml import etree
 
+from annotator.log.attributes import attributes_of
 from annotator.log.text import clean_text
 from annotator.log.times import TimeUnit, parse_number
 from annotator.log.turn_facts import ACTIVITY_TAGS, transcription_data
@@ -44,7 +45,7 @@ class ElementView:
 
     @property
     def attributes(self) -> dict[str, str]:
-        return dict(self.el.attrib)
+        return attributes_of(self.el)
 
     @property
     def turnid(self) -> str | None:

@@ -15,9 +15,11 @@ moved into place only when all of them are written:
   when the target is a mount point) and each file replaces the one of the same
   name; other files in the folder are left alone. Should a move fail, the files
   already moved are put back as they were.
-Any failure, or an exception of the caller (an unreadable input), removes the
-staging folder and leaves the target as it was. The guard, if given, checks every
-file that would be replaced before the first move (annotator.outputs.guard).
+Any failure, or an exception of the caller (an unreadable input, Ctrl+C, SIGTERM),
+removes the staging folder and leaves the target as it was; one left by a run
+killed outright is removed by the next run into the same place (stale_staging).
+The guard, if given, checks every file that would be replaced before the first
+move (annotator.outputs.guard).
 
 write_together() does the same for a few files in different folders: each is
 written beside its target, then all replace their targets together.
@@ -38,6 +40,7 @@ from typing import BinaryIO
 from annotator.errors import AnnotatorError, WriteError
 from annotator.input_files import kind_words
 from annotator.outputs.guard import OutputGuard
+from annotator.outputs.stale_staging import StagingFolder
 from annotator.writes.atomic import (
     existing_mode,
     keep_owner_and_mode,
@@ -58,6 +61,7 @@ class StagedFolder:
         self.staging: Path | None = None
         self.relatives: dict[str, None] = {}  # the files written, relative to the target, in order
         self.merge = False  # the target exists: files replace their namesakes in it
+        self.claim: StagingFolder | None = None  # the staging folder's lock, held while this writer lives
 
     def __enter__(self) -> StagedFolder:
         mode = existing_mode(self.target)
@@ -78,8 +82,8 @@ class StagedFolder:
         try:
             if self.staging is None:  # made with the first file, so that a failure can name it
                 home = self.target if self.merge else _nearest_existing(self.target.parent)
-                self.staging = Path(tempfile.mkdtemp(prefix=f".{self.target.name or 'output'}.", suffix=".tmp",
-                                                     dir=home))
+                self.claim = StagingFolder(home, self.target.name or "output")
+                self.staging = self.claim.path
             staged = self.staging.joinpath(*parts)
             staged.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -113,6 +117,13 @@ class StagedFolder:
         return [self.target.joinpath(*key.split("/")) for key in self.relatives]
 
     def __exit__(self, kind, error, traceback) -> bool:
+        try:
+            return self._finish(error)
+        finally:
+            if self.claim is not None:
+                self.claim.release()
+
+    def _finish(self, error: BaseException | None) -> bool:
         if error is not None:
             replacement = self._explained(error)
             self._remove_staging()

@@ -4,7 +4,7 @@ Valid logs (the sample sessions and small generated ones) are mutated at
 the byte level (flip, insert, delete, truncate, splice in hostile tokens) and
 at the element level (drop attributes, junk where numbers or ids go,
 duplicate / remove / move / rename elements, deep nesting, frames nested to the loader's limit,
-text anywhere).
+thousands of attributes on one element, text anywhere).
 A log that loads must then validate, compute metrics, summarise, extract,
 export CSV, take an annotation, and save and reload to the same bytes, all
 without any exception. About 200 examples in the default run; FUZZ_SCALE=N
@@ -108,7 +108,7 @@ def element_mutants(draw) -> bytes:
         el = draw(st.sampled_from(elements))
         parent = el.getparent()
         kind = draw(st.sampled_from(["drop-attribute", "junk-attribute", "duplicate", "remove", "move", "rename",
-                                     "nest", "deep-frame", "text"]))
+                                     "nest", "deep-frame", "attributes", "text"]))
         if kind == "drop-attribute" and el.attrib:
             del el.attrib[draw(st.sampled_from(sorted(el.attrib)))]
         elif kind == "junk-attribute":
@@ -133,6 +133,13 @@ def element_mutants(draw) -> bytes:
         elif kind == "deep-frame":  # a frame chain in place of this element's content, up to the loader's limit
             depth = draw(st.sampled_from([2, 100, 1_000, 2_000, LOADER_DEPTH_LIMIT]))
             el[:] = [etree.fromstring(frame_chain(depth), make_parser())]
+        elif kind == "attributes":  # thousands on one element, ahead of its own ones
+            own = list(el.items())
+            el.attrib.clear()
+            for number in range(draw(st.sampled_from([40, 2_000]))):
+                el.set(f"x{number}", str(number))
+            for name, value in own:
+                el.set(name, value)
         elif kind == "text":
             el.text = draw(JUNK_VALUES)
     return etree.tostring(tree, encoding=encoding, xml_declaration=True)

@@ -1,0 +1,109 @@
+"""SIGTERM and SIGHUP stop a command writing a many-file output as Ctrl+C does: the staging folder is
+removed, one line, status 143 / 129. A staging folder left by SIGKILL is removed by the next run into
+the same place, and one whose writer still runs is left alone.
+
+Real signals to the real command in a subprocess, sent while its staging folder exists.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import REPO, SAMPLE_LOGS
+
+ENVIRONMENT = {**os.environ, "PYTHONPATH": str(REPO)}
+
+
+@pytest.fixture(scope="module")
+def corpus(tmp_path_factory) -> Path:
+    """Enough logs that an export is still staging when the signal comes."""
+    root = tmp_path_factory.mktemp("signal-corpus")
+    for copy in range(40):
+        shutil.copytree(SAMPLE_LOGS, root / f"site-{copy:02d}", ignore=shutil.ignore_patterns("*.wav", "*.md"))
+    return root
+
+
+def _export(corpus: Path, out: Path, kind: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "annotator", "export", str(corpus), "--to", kind, "-o", str(out),
+                             "-j", "1"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
+                            env=ENVIRONMENT)
+
+
+def _staging_folders(out: Path) -> list[Path]:
+    return [path for home in (out.parent, out) if home.is_dir() for path in home.glob(f".{out.name}.*")]
+
+
+def _when_staging(command: subprocess.Popen, out: Path, limit: float = 120) -> list[Path]:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        found = [path for path in _staging_folders(out) if any(path.rglob("*"))]
+        if found:
+            return found
+        assert command.poll() is None, "the command ended before its staging folder held a file"
+        time.sleep(0.01)
+    raise AssertionError("no staging folder appeared")
+
+
+@pytest.mark.parametrize("number, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)],
+                         ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("kind, existing", [("csv", False), ("sclite", True), ("parquet", False), ("human", True)])
+def test_a_signal_removes_the_staging_folder(corpus: Path, tmp_path: Path, number: int, status: int, kind: str,
+                                             existing: bool):
+    out = tmp_path / "out"
+    if existing:
+        out.mkdir()
+        (out / "keep.txt").write_text("the user's")
+    command = _export(corpus, out, kind)
+    _when_staging(command, out)
+    command.send_signal(number)
+    _, stderr = command.communicate(timeout=60)
+    assert command.returncode == status, stderr
+    assert stderr == f"annotator: stopped by {signal.Signals(number).name}\n"
+    assert _staging_folders(out) == []
+    if existing:
+        assert [path.name for path in out.iterdir()] == ["keep.txt"]
+    else:
+        assert not out.exists()
+
+
+def test_a_staging_folder_left_by_sigkill_goes_with_the_next_run(corpus: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    killed = _export(corpus, out, "csv")
+    left = _when_staging(killed, out)
+    killed.kill()
+    killed.communicate(timeout=60)
+    assert all(path.exists() for path in left), "SIGKILL leaves it behind"
+    again = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "csv", "-o",
+                            str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO, env=ENVIRONMENT,
+                           timeout=300)
+    assert again.returncode == 0, again.stderr
+    assert _staging_folders(out) == [] and (out / "turns.csv").is_file()
+
+
+def test_the_staging_folder_of_a_running_writer_is_left_alone(corpus: Path, tmp_path: Path):
+    """A writer stopped (SIGSTOP) mid-run still holds its folder: a second run into the same place keeps it."""
+    out = tmp_path / "out"
+    paused = _export(corpus, out, "sclite")
+    try:
+        held = _when_staging(paused, out)
+        paused.send_signal(signal.SIGSTOP)
+        other = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "sclite",
+                                "-o", str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO,
+                               env=ENVIRONMENT, timeout=300)
+        assert other.returncode == 0, other.stderr
+        assert all(path.exists() for path in held), "the paused writer's folder was kept"
+    finally:
+        paused.send_signal(signal.SIGCONT)
+        paused.send_signal(signal.SIGTERM)
+        paused.communicate(timeout=60)
+    assert paused.returncode == 143 and _staging_folders(out) == []
+    assert sorted(path.name for path in out.iterdir()) == sorted(
+        path.name for path in out.iterdir() if not path.name.startswith("."))
