@@ -109,6 +109,12 @@ class Workspace(QObject):
             w.tabifyDockWidget(self.concepts_dock, self.sessions_dock)
         self.details_dock.raise_()
         self.sessions_dock.hide()
+        w.size_docks = self.size_docks
+        self.size_docks()
+
+    def size_docks(self) -> None:
+        """The docks' shares of the window (at its first start, and again on View > Reset layout)."""
+        w, wide = self.window, is_wide_screen(self.window)
         width, height = w.width(), w.height()
         w.resizeDocks([self.timeline_dock], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
         if wide:  # Details and Concepts share the column
