@@ -157,6 +157,9 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("spectrogram", "playback_menu.set_spectrogram_shown", "&View", "&Spectrogram", ("Ctrl+Shift+G",),
                "Show the turn's spectrogram (0-4 kHz) in the waveform dock: below the waveform when the dock is tall "
                "enough, else instead of it", checkable=True),
+    ActionSpec("reset_layout", "window.reset_layout", "&View", "&Reset layout", ("Ctrl+Alt+R",),
+               "The window's default arrangement for this screen: its size, the docks' places and sizes, the turn "
+               "table's height"),
     ActionSpec("zoom_in", "appearance.zoom_in", "&View", "Zoom &in", ("Ctrl+=", "Ctrl++"),
                "Larger text in the turn table and the editor", separator_before=True),
     ActionSpec("zoom_out", "appearance.zoom_out", "&View", "Zoom &out", ("Ctrl+-",), "Smaller text in the turn table and the editor"),

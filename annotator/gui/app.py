@@ -40,7 +40,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.markers.controller import MarkersController
 from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.panes.detail_panel import DetailPanel
-from annotator.gui.panes.docks import DockedViews, Docks, arrange_docks
+from annotator.gui.panes.docks import DockedViews, Docks, arrange_docks, size_docks
 from annotator.gui.panes.findings_panel import FindingsPanel
 from annotator.gui.panes.following import PanesFollowing
 from annotator.gui.panes.metrics_panel import MetricsPanel
@@ -166,6 +166,7 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
                          (findings, "findings")):
         widget.setObjectName(name)
     docks = arrange_docks(window, DockedViews(detail, concepts, metrics, timeline, audio_panel, browser, findings))
+    window.set_dock_sizer(lambda: size_docks(window, docks))
     panes = SessionPanes(controller, metrics, timeline, lambda: _turn_index(navigator.current_turn()))
     cursor = PlaybackCursor(window, playback, audio_panel, timeline)
     following = PanesFollowing(window, navigator, controller, playback, detail, concepts, metrics, timeline, panes,

@@ -42,6 +42,7 @@ class MainWindow(QMainWindow):
         self.settings = settings
         self._may_close: Callable[[], bool] = lambda: True  # asked before closing (unsaved work)
         self.on_demand_docks: list[QDockWidget] = []  # shown when they have something to show
+        self._size_docks: Callable[[], None] = lambda: None  # the docks' default sizes for the window's size
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("table_editor_splitter")
         self.setAcceptDrops(True)
@@ -132,10 +133,24 @@ class MainWindow(QMainWindow):
 
     # --- layout and closing ----------------------------------------------------------
     def restore_layout(self) -> None:
-        """Restore size, docks and splitter as the annotator left them, fitted to this screen (call after every add_dock)."""
+        """Restore size, docks and splitter as the annotator left them, fitted to this screen (call after every add_dock);
+        the arrangement the window had before is what View > Reset layout comes back to."""
+        self.default_state = self.saveState()
         restore_layout(self, self.splitter, self.settings)
         for dock in self.on_demand_docks:
             dock.hide()
+
+    def reset_layout(self) -> None:
+        """View > Reset layout: the size of a first start on this screen, the docks where the window first put them,
+        sized for it (the dock sizer), the editor at its least height; the on-demand docks shown stay shown."""
+        shown = [dock for dock in self.on_demand_docks if dock.isVisible()]
+        size_for_first_start(self)
+        self.restoreState(self.default_state)
+        for dock in self.on_demand_docks:
+            dock.setVisible(dock in shown)
+        self.splitter.setSizes([1_000_000, 1])
+        self._size_docks()
+        self.show_status("The window's layout is back to its default for this screen")
 
     def save_layout(self) -> None:
         save_layout(self, self.splitter, self.settings)
@@ -143,6 +158,10 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         QTimer.singleShot(0, self, lambda: fit_on_screen(self))  # once the window system has framed the window
+
+    def set_dock_sizer(self, size_docks: Callable[[], None]) -> None:
+        """SIZE_DOCKS gives the docks their default shares of the window (View > Reset layout)."""
+        self._size_docks = size_docks
 
     def set_close_guard(self, may_close: Callable[[], bool]) -> None:
         """MAY_CLOSE is asked before the window closes (unsaved work): False keeps it open."""

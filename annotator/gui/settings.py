@@ -82,6 +82,7 @@ class AppSettings:
     window_geometry = Setting("window/geometry", QByteArray, QByteArray(), "main window size and place")
     window_state = Setting("window/state", QByteArray, QByteArray(), "docks and toolbars of the main window")
     splitter_state = Setting("window/splitter", QByteArray, QByteArray(), "split between turn table and editor")
+    window_screen = Setting("window/screen", str, "", "WIDTHxHEIGHT of the screen area the layout was saved on")
     recent_files = Setting("files/recent", list, [], "logs opened lately, newest first")
     auto_play = Setting("playback/auto_play", bool, True, "play the next turn's audio after Ctrl+Enter moves to it")
     loop = Setting("playback/loop", bool, False, "repeat the turn's audio until stopped")

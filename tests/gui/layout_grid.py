@@ -16,7 +16,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QRect
 from PySide6.QtGui import Qt, QTextDocument
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QWidget
+from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QPushButton, QWidget
 from pytestqt.exceptions import TimeoutError
 
 from annotator.gui.app import parts_of
@@ -164,3 +164,50 @@ def test_the_turn_table_keeps_its_rows_in_every_state(qtbot, make_window, tmp_pa
         every = [(docks, compare, zoom, "long", False) for docks in DOCKS for compare in (False, True)
                  for zoom in (100, 200, 300)]
     walk(qtbot, make_window, tmp_path / "team", every + concepts)
+
+
+def starve_the_table(qtbot, window: MainWindow) -> None:
+    """What the annotator's drags made of a layout: Compare open and tall, the editor dragged up over the table,
+    the window made small."""
+    assert parts_of(window).compare.show_compare()
+    window.resizeDocks([parts_of(window).compare.dock], [window.height()], Qt.Orientation.Vertical)
+    window.splitter.setSizes([1, sum(window.splitter.sizes())])
+    window.showNormal()
+    window.resize(900, 500)
+    qtbot.wait(20)
+
+
+def test_reset_layout_brings_back_the_first_start_on_this_screen(qtbot, make_window, tmp_path: Path):
+    window = make_window(team_log_with_a_long_list(tmp_path / "team"))
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    first = (window.geometry(), rows_in_view(window))
+    starve_the_table(qtbot, window)
+    qtbot.keyClick(window.table, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: window.geometry() == first[0], timeout=2000)
+    assert parts_of(window).compare.dock.isVisible(), "Compare, open, stays open"
+    assert rows_in_view(window) >= min(first[1], 8), f"{rows_in_view(window):.1f} rows after a reset, {first[1]:.1f} at the start"
+    starve_the_table(qtbot, window)
+    dialog = parts_of(window).preferences.show()
+    dialog.show_page("Appearance")
+    button = dialog.findChild(QPushButton, "reset_layout")
+    assert shown(button)
+    qtbot.mouseClick(button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: window.geometry() == first[0], timeout=2000)
+    assert rows_in_view(window) >= min(first[1], 8)
+    dialog.close()
+    close_window(window)
+
+
+def test_a_stored_layout_that_starves_the_table_is_repaired_at_start(qtbot, make_window, tmp_path: Path):
+    log = team_log_with_a_long_list(tmp_path / "team")
+    window = make_window(log)
+    starve_the_table(qtbot, window)
+    parts_of(window).appearance.zoom.set_zoom(200)
+    close_window(window)  # the layout is stored as it is
+    window = make_window(log)
+    assert parts_of(window).compare.show_compare()
+    for zoom in (200, 100):
+        parts_of(window).appearance.zoom.set_zoom(zoom)
+        qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+        assert rows_in_view(window) >= rows_kept(zoom), f"{rows_in_view(window):.1f} rows at {zoom} %"
+    close_window(window)

@@ -4,8 +4,10 @@ selected turn stays in view, the Sessions dock is there for a corpus only."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,26 +21,57 @@ from annotator.gui.corpus.session_browser import SessionBrowser
 from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import LastPosition
 from annotator.gui.widgets.roles import SUMMARY_ROLE
+from tests.gui.compare_helpers import make_team_log
 from tests.gui.conftest import close_window, press
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKS = [Path(__file__).with_name(name) for name in ("layout_checks.py", "layout_grid.py")]
 SCREENS = ("1280x720", "1366x768", "1920x1080")
+STORED_LAYOUT = Path(__file__).with_name("stored_layout_script.py")
+
+
+def on_screen(screen: str, folder: Path) -> dict[str, str]:
+    """The environment of an interpreter whose offscreen screen is SCREEN (e.g. "1280x720")."""
+    width, height = map(int, screen.split("x"))
+    config = folder / f"screen-{screen}.json"
+    config.write_text(json.dumps({"screens": [{"name": screen, "x": 0, "y": 0, "width": width, "height": height,
+                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    return dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", PYTHONPATH=str(REPO))
 
 
 @pytest.mark.parametrize("screen", SCREENS)
 def test_the_window_fits_each_screen_size(screen: str, tmp_path: Path):
-    width, height = map(int, screen.split("x"))
-    config = tmp_path / "screen.json"
-    config.write_text(json.dumps({"screens": [{"name": screen, "x": 0, "y": 0, "width": width, "height": height,
-                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
-    env = dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}")
+    env = on_screen(screen, tmp_path)
     result = subprocess.run(
         [sys.executable, "-m", "pytest", *map(str, CHECKS), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
          f"--basetemp={tmp_path / 'checks'}", "-o", "faulthandler_timeout=240"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
     assert result.returncode == 0, f"at {screen}:\n{result.stdout[-8000:]}\n{result.stderr[-4000:]}"
     assert " passed" in result.stdout and "skipped" not in result.stdout
+
+
+def test_a_layout_stored_on_each_screen_is_restored_on_each_other(tmp_path: Path):
+    """Stored with Compare tall and the editor dragged over the table, on one screen; started on another: the
+    window is on the screen, its docks too, the table has its rows, and a window from a smaller screen takes the
+    larger one's first-start size (most of it), not its old size with empty margins."""
+    log = make_team_log(tmp_path / "team")
+    run = lambda screen, *args: subprocess.run(  # noqa: E731
+        [sys.executable, str(STORED_LAYOUT), *args], cwd=REPO, env=on_screen(screen, tmp_path),
+        capture_output=True, text=True, timeout=240)
+    for screen in SCREENS:
+        saved = run(screen, "save", str(tmp_path / f"saved-{screen}"), str(log))
+        assert saved.returncode == 0, f"saving at {screen}: {saved.stderr[-3000:]}"
+    for screen, other in itertools.permutations(SCREENS, 2):
+        settings = tmp_path / f"from-{other}-on-{screen}"
+        shutil.copytree(tmp_path / f"saved-{other}", settings)
+        checked = run(screen, "check", str(settings), str(log), other)
+        assert checked.returncode == 0, f"{other} on {screen}: {checked.stderr[-3000:]}"
+        shown = json.loads(checked.stdout.strip().splitlines()[-1])
+        assert shown["on_screen"] and not shown["docks_outside"], shown
+        assert shown["rows"] >= 8, shown
+        width, height = map(int, other.split("x"))
+        if width < shown["screen"][0]:
+            assert shown["window"][0] >= 0.8 * shown["screen"][0] and shown["window"][1] >= 0.8 * shown["screen"][1], shown
 
 
 def assert_current_row_in_view(window: MainWindow) -> None:

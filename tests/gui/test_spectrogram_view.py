@@ -7,7 +7,7 @@ import pytest
 import soundfile
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QLabel
 
 from annotator.audio import load_audio
 from annotator.audio.spectrogram import spectrogram
@@ -205,3 +205,15 @@ def test_on_at_start_each_turn_s_clip_appears_and_the_cursor_follows_playback(qt
         qtbot.mouseClick(panel.spectrogram.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert parts_of(window).playback.player.position == pytest.approx(0.5, abs=0.05)
     assert panel.waveform.cursor_line.value() == pytest.approx(parts_of(window).playback.player.position)
+
+
+def test_until_it_is_drawn_the_spectrogram_says_it_is_computing_over_the_clip_s_seconds(qtbot, panel, user_wav):
+    samples, rate = soundfile.read(user_wav, dtype="float32")
+    panel.show_spectrogram(True)
+    panel.set_clip(samples, rate)
+    note = panel.spectrogram.findChild(QLabel, "spectrogram_note")
+    assert note is not None and note.isVisible() and note.text() == "Computing the spectrogram…"
+    assert note.geometry().contains(panel.spectrogram.plot.geometry().center())
+    assert panel.spectrogram.view_box.viewRange()[0] == pytest.approx([0.0, len(samples) / rate])  # not 0-0.001
+    qtbot.waitUntil(lambda: panel.spectrogram.spectrogram is not None, timeout=COMPUTED_MS)
+    assert not note.isVisible()

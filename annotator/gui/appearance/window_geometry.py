@@ -10,6 +10,7 @@ is the better start.
 
 from __future__ import annotations
 
+import struct
 import zlib
 
 from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
@@ -20,6 +21,7 @@ from annotator.gui.settings import AppSettings
 
 WIDE_SCREEN_WIDTH = 1600  # from this many pixels of available width the docks sit side by side
 LARGEST_FIRST_SIZE = QSize(1920, 1200)  # a first start on a bigger screen opens this big, centred
+GEOMETRY_MAGIC, GEOMETRY_SCREEN_WIDTH = 0x1D9D0CB, 46  # QWidget.saveGeometry's format 3: its mark, where the screen width is
 
 
 def available_area(widget: QWidget) -> QRect:
@@ -90,10 +92,26 @@ class KeptOnScreen(QObject):
         return False
 
 
+def saved_screen(settings: AppSettings) -> QSize | None:
+    """The size of the screen area the layout was saved on: as stored beside it, else (a layout saved by an older
+    version) the screen width QWidget.saveGeometry writes in its format 3 (offset 46), the height unknown (0)."""
+    width, _, height = settings.window_screen.partition("x")
+    if width.isdigit() and height.isdigit():
+        return QSize(int(width), int(height))
+    data = settings.window_geometry.data()
+    if len(data) >= GEOMETRY_SCREEN_WIDTH + 4 and struct.unpack(">IH", data[:6]) == (GEOMETRY_MAGIC, 3):
+        return QSize(struct.unpack(">i", data[GEOMETRY_SCREEN_WIDTH:GEOMETRY_SCREEN_WIDTH + 4])[0], 0)
+    return None
+
+
 def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:
-    """The geometry saved (fitted to this screen); docks and splitter only if saved on a screen of this size class."""
+    """The geometry saved (fitted to this screen; the size of a first start when it was saved on a smaller screen);
+    docks and splitter only if saved on a screen of this size class."""
     if not settings.window_geometry.isEmpty():
         window.restoreGeometry(settings.window_geometry)  # False, and nothing done, for a much bigger screen
+        saved, here = saved_screen(settings), available_area(window).size()
+        if saved is not None and (saved.width() < here.width() or 0 < saved.height() < here.height()):
+            size_for_first_start(window)  # a window kept at a smaller screen's size would leave this one's margins empty
     fit_on_screen(window)
     state = settings.window_state
     if not state.isEmpty() and window.restoreState(state, layout_version(window)):
@@ -103,5 +121,7 @@ def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettin
 
 def save_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:
     settings.window_geometry = window.saveGeometry()
+    here = available_area(window)
+    settings.window_screen = f"{here.width()}x{here.height()}"
     settings.window_state = window.saveState(layout_version(window))
     settings.splitter_state = splitter.saveState()

@@ -114,6 +114,7 @@ class AudioPanel(LayoutBoundary):
         task.finished.connect(task.deleteLater)
         self._task = task
         task.start(self._pool)
+        self.spectrogram.show_computing(len(samples) / samplerate if samplerate > 0 else 0.0)
 
     def _computed(self, task: BackgroundTask, result: Spectrogram) -> None:
         if task is not self._task:
@@ -127,6 +128,7 @@ class AudioPanel(LayoutBoundary):
     def _failed(self, task: BackgroundTask, message: str) -> None:
         if task is self._task:
             self._task = None
+            self.spectrogram.set_spectrogram(None)
             self.message_shown.emit(f"no spectrogram: {message}")
 
     def _follow(self, target, x_range) -> None:

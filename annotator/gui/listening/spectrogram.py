@@ -11,7 +11,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QPalette
-from PySide6.QtWidgets import QVBoxLayout, QWidget
+from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from annotator.audio.spectrogram import TOP_HZ, Spectrogram
 from annotator.gui.theme import is_dark
@@ -20,6 +20,7 @@ from annotator.gui.widgets.time_axis import TimeAxisItem, TimeViewBox, add_curso
 # Light: ink on paper, loud is dark as in Praat; dark: inferno, loud is bright. Both start at the background.
 COLOUR_MAPS = {False: ("CET-L1", True), True: ("inferno", False)}  # is_dark() -> (pyqtgraph map, reversed)
 AXIS_WIDTH = 52  # of the kHz axis, fixed so that a plot stacked above can leave the same margin
+COMPUTING_TEXT = "Computing the spectrogram…"
 
 
 def colour_map(dark: bool) -> pg.ColorMap:
@@ -61,6 +62,11 @@ class SpectrogramView(QWidget):
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
+        self.note = QLabel(COMPUTING_TEXT, self)  # over the empty plot while the worker computes
+        self.note.setObjectName("spectrogram_note")
+        self.note.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.note.setAttribute(Qt.WidgetAttribute.WA_TransparentForMouseEvents)
+        self.note.hide()
 
     @property
     def duration(self) -> float:
@@ -70,6 +76,7 @@ class SpectrogramView(QWidget):
         """Show SPECTROGRAM over its duration, or nothing (None: no audio, or not worked out yet)."""
         self.spectrogram = spectrogram
         self.cursor_line.hide()
+        self.note.hide()
         if spectrogram is None or spectrogram.levels.size == 0:
             self.image.clear()
             self.image.hide()
@@ -83,6 +90,25 @@ class SpectrogramView(QWidget):
         top = float(spectrogram.frequencies[-1])
         self.view_box.setLimits(xMin=0.0, xMax=self.duration, minXRange=min(0.005, self.duration), yMin=0.0, yMax=top)
         self.view_box.setRange(xRange=(0.0, self.duration), yRange=(0.0, min(top, TOP_HZ)), padding=0)
+
+    def show_computing(self, duration: float) -> None:
+        """Until the spectrogram of a clip of DURATION seconds is drawn: the axes over that clip and a note
+        saying it is being computed (not an empty plot over a default range)."""
+        self.set_spectrogram(None)
+        if duration > 0:
+            self.view_box.setLimits(xMin=0.0, xMax=duration, minXRange=min(0.005, duration), yMin=0.0, yMax=TOP_HZ)
+            self.view_box.setRange(xRange=(0.0, duration), yRange=(0.0, TOP_HZ), padding=0)
+        self.note.setGeometry(self.rect())
+        self.note.raise_()
+        self.note.show()
+
+    @property
+    def computing(self) -> bool:
+        return not self.note.isHidden()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        self.note.setGeometry(self.rect())
 
     def set_position(self, seconds: float | None) -> None:
         """Move the play-position line (None, or nothing shown, hides it)."""

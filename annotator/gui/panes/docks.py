@@ -72,6 +72,16 @@ def arrange_docks(window: MainWindow, views: DockedViews) -> Docks:
         w.tabifyDockWidget(concepts, sessions)
     details.raise_()
     sessions.hide()
+    docks = Docks(details, concepts, metrics, timeline, waveform, sessions, findings)
+    size_docks(window, docks)
+    return docks
+
+
+def size_docks(window: MainWindow, docks: Docks) -> None:
+    """The docks' shares of the window (at its first start, and again on View > Reset layout)."""
+    w, wide = window, is_wide_screen(window)
+    details, concepts, timeline, waveform, sessions = (docks.details, docks.concepts, docks.timeline, docks.waveform,
+                                                       docks.sessions)
     width, height = w.width(), w.height()
     w.resizeDocks([timeline], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
     if wide:  # Details and Concepts share the column
@@ -82,4 +92,3 @@ def arrange_docks(window: MainWindow, views: DockedViews) -> Docks:
     w.resizeDocks([timeline, waveform, *side],
                   [round(width * (1 - WAVEFORM_WIDTH)), round(width * WAVEFORM_WIDTH)] + [side_width] * len(side),
                   Qt.Orientation.Horizontal)
-    return Docks(details, concepts, metrics, timeline, waveform, sessions, findings)

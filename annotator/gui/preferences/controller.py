@@ -104,6 +104,9 @@ class Preferences(QObject):
                 self.changed.emit(preference.name)
 
     # --- the dialogs -------------------------------------------------------------------
+    def reset_layout(self) -> None:
+        self.parts.actions.reset_layout.trigger()
+
     def show(self) -> PreferencesDialog:
         if self.dialog is None:
             self.dialog = PreferencesDialog(self, self.window)

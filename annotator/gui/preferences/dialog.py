@@ -81,6 +81,12 @@ class PreferencesDialog(QDialog):
         layout.addStretch(1)
         row = QHBoxLayout()
         row.addStretch(1)
+        if any(preference.name == "zoom" for preference in on_page(page)):
+            reset = QPushButton("Reset the window &layout", widget)
+            reset.setObjectName("reset_layout")
+            reset.setToolTip("As View > Reset layout: the window's default arrangement for this screen")
+            reset.clicked.connect(self.preferences.reset_layout)
+            row.addWidget(reset)
         row.addWidget(restore)
         layout.addLayout(row)
         return widget
