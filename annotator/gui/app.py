@@ -20,6 +20,7 @@ from annotator.gui.about import APP_NAME, app_icon
 from annotator.gui.actions import Actions, Menus, bind_actions
 from annotator.gui.annotating.concepts_panel import ConceptsPanel
 from annotator.gui.annotating.flags_controller import FlagsController
+from annotator.gui.annotating.menu_switches import MenuSwitches
 from annotator.gui.annotating.navigation import Navigator
 from annotator.gui.annotating.transcription_editor import TranscriptionEditor
 from annotator.gui.appearance.appearance import Appearance
@@ -123,6 +124,7 @@ class Annotator:
     compare: CompareController
     flags: FlagsController
     praat_elan: PraatElan
+    switches: MenuSwitches
     preferences: Preferences = field(init=False)
 
     @property
@@ -195,7 +197,8 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
         replace=ReplaceController(window, navigator, controller, browsing, browser, recovery, find),
         team=TeamSwitch(controller, actions.team_mode, corpus),
         compare=compare, flags=FlagsController(window, navigator, controller, settings, playback),
-        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat))
+        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat),
+        switches=MenuSwitches(navigator, settings))
     annotator.preferences = Preferences(window, settings, annotator)
     _COMPOSED[window] = annotator
     _show_settings(settings, actions, menus, playback_menu)

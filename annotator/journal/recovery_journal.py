@@ -30,11 +30,8 @@ program also changed. A restore sets every journalled value, or none.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, field
@@ -51,6 +48,7 @@ from annotator.journal.entries import (
     encode_journal,
     parse_journal,
 )
+from annotator.journal.files import journal_dir, journal_stem, new_instance, others_holding, owner_of
 from annotator.journal.values import (
     Key,
     RestoredValue,
@@ -70,27 +68,7 @@ from annotator.log.elements import Turn
 from annotator.log.gc_pause import kept_out_of_collection
 from annotator.reading.disk_changes import remove_stale_temp_files, write_locked
 
-APP_NAME = "communicator-annotator"
-DATA_DIR_VARIABLE = "ANNOTATOR_DATA_DIR"
 WRITE_DELAY_SECONDS = 1.0  # + the write itself: well within the promised 2 s
-
-
-def data_dir() -> Path:
-    """The user's data folder for the annotator ($ANNOTATOR_DATA_DIR overrides it)."""
-    override = os.environ.get(DATA_DIR_VARIABLE)
-    if override:
-        return Path(override)
-    import platformdirs
-
-    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False))
-
-
-def journal_dir() -> Path:
-    return data_dir() / "journals"
-
-
-def new_instance() -> str:
-    return uuid.uuid4().hex[:12]
 
 
 @dataclass
@@ -172,7 +150,7 @@ class RecoveryJournal:
         alive = set(self.others()) - set(taken_over)
         found = Leftovers()
         for path in sorted(self.folder.glob(f"{self.stem}.*.json")) + [self.folder / f"{self.stem}.json"]:
-            owner = _owner(self.stem, path)
+            owner = owner_of(self.stem, path)
             if owner in alive or not path.exists():
                 continue
             if owner != self.instance or path == self.file:  # a dead window's, or this one's from a replaced document
@@ -180,7 +158,7 @@ class RecoveryJournal:
             if path is not None:
                 self._read_leftover(path, found)
         for lock in self.folder.glob(f"{self.stem}.*.lock"):
-            owner = _owner(self.stem, lock)
+            owner = owner_of(self.stem, lock)
             if owner not in alive | {self.instance}:
                 remove_stale_temp_files(self.folder / f"{self.stem}.{owner}.json")  # of writes it was killed in
                 _forget(lock)  # a dead window's
@@ -362,33 +340,6 @@ class RecoveryJournal:
         except OSError as error:
             raise WriteError(f"{self.folder}: cannot create the recovery journal folder: "
                              f"{error.strerror or error}") from None
-
-
-def others_holding(log_path: Path, instance: str, folder: Path | None = None) -> dict[str, instance_lock.InstanceLock]:
-    """The windows other than INSTANCE holding the log at LOG_PATH (resolved) whose owner runs or
-    cannot be checked from here, by instance."""
-    folder = folder if folder is not None else journal_dir()
-    stem = journal_stem(log_path)
-    found = {}
-    for path in folder.glob(f"{stem}.*.lock"):
-        owner = _owner(stem, path)
-        lock = instance_lock.read_lock(path)
-        if owner != instance and lock is not None and lock.state() != instance_lock.DEAD:
-            found[owner] = lock
-    return found
-
-
-def journal_stem(log_path: Path) -> str:
-    """'travel-001-hublog.xml-3f2a...': readable, and unique per resolved path."""
-    digest = hashlib.sha256(str(log_path).encode("utf-8", "surrogateescape")).hexdigest()[:24]
-    readable = re.sub(r"[^A-Za-z0-9._-]", "_", log_path.name)[:60]
-    return f"{readable}-{digest}"
-
-
-def _owner(stem: str, path: Path) -> str | None:
-    """The instance a journal or lock file belongs to; None for a journal of the old one-per-log kind."""
-    rest = path.name[len(stem) + 1:]
-    return rest.split(".")[0] if rest.count(".") else None
 
 
 def _remove(path: Path) -> None:

@@ -10,7 +10,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
-from annotator.journal.recovery_journal import journal_dir, others_holding
+from annotator.journal.files import journal_dir, others_holding
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text

@@ -16,7 +16,7 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.journal.entries import parse_journal
-from annotator.journal.recovery_journal import journal_dir
+from annotator.journal.files import journal_dir
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
 

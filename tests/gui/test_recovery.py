@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
-from annotator.journal.recovery_journal import journal_dir
+from annotator.journal.files import journal_dir
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text

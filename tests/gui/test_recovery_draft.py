@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
 from annotator.journal.entries import parse_journal
-from annotator.journal.recovery_journal import journal_dir
+from annotator.journal.files import journal_dir
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
 from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill

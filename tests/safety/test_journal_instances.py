@@ -16,8 +16,9 @@ from pathlib import Path
 import pytest
 
 from annotator.journal import instance_lock
+from annotator.journal.files import journal_stem, others_holding
 from annotator.journal.instance_lock import DEAD, LIVE, UNKNOWN, InstanceLock, read_lock, write_lock
-from annotator.journal.recovery_journal import RecoveryJournal, journal_stem, others_holding
+from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 

@@ -16,7 +16,8 @@ import pytest
 from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotationFileError
 from annotator.journal import recovery_journal
-from annotator.journal.recovery_journal import Leftovers, RecoveryJournal, journal_dir
+from annotator.journal.files import journal_dir
+from annotator.journal.recovery_journal import Leftovers, RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from tests.conftest import REPO

@@ -37,7 +37,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.opening.opener import is_long
 from annotator.gui.opening.position_writer import PositionWriter
-from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings, LastPosition
+from annotator.gui.settings import DOUBT_ORDER, AppSettings, LastPosition
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.log.flags import REVIEWED, session_reviewer
@@ -396,16 +396,3 @@ class Navigator(QObject):
             self.select_turn(turn)
         elif turn is None and session is not None and session != self.session:
             self.show_session(session.index)
-
-    # --- settings the Annotate and Playback menus toggle -------------------------------
-    def set_auto_play(self, on: bool) -> None:
-        self.settings.auto_play = on
-
-    def set_doubtful_first(self, on: bool) -> None:
-        self.settings.next_turn_order = DOUBT_ORDER if on else LOG_ORDER
-        if on:
-            self.doubtful_sessions.prepare()
-
-    def set_prefill_automatically(self, on: bool) -> None:
-        self.settings.prefill_automatically = on
-        self.editor.auto_prefill = on

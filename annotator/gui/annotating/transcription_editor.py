@@ -23,37 +23,25 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QTextCursor, QTextOption, QUndoStack
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QPlainTextEdit, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
 
-from annotator.analysis.word_alignment import (
-    EQUAL,
-    INSERTED,
-    LIVE_DIFF_MAX_WORDS,
-    MISSED,
-    SUBSTITUTED,
-    WordDiff,
-    too_long_to_diff,
-    word_diff,
-)
+from annotator.analysis.word_alignment import LIVE_DIFF_MAX_WORDS, too_long_to_diff, word_diff
+from annotator.gui.annotating.diff_text import render_diff, score_text
 from annotator.gui.annotating.nbest_pane import NBestArea, NBestPane, alternative_refusal
+from annotator.gui.annotating.transcription_text import EDITOR_MAX_CHARS, TranscriptionTextEdit
 from annotator.gui.annotating.undo_commands import TranscribeTurn, push_if_changed
-from annotator.gui.keyboard import hand_to_window
-from annotator.gui.theme import theme_changes, theme_colour
+from annotator.gui.theme import theme_changes
 from annotator.gui.widgets.layout_boundary import LayoutBoundary, text_width_free
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
-from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten, without_non_xml
+from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten
 
 NBEST_SHARE = (3, 2)  # of the editor's width: the text box, the n-best pane
 LARGEST_LINE_FOR_THREE = 3.0  # times the window's line: a larger zoom keeps two lines of the text box, not three
-EDITOR_MAX_CHARS = 12_000  # longer ones are shown by their start, read-only: Qt lays a paragraph out again at each key
 PREVIEW_CHARS = 1_000  # the start of a longer one that is shown
-DIFF_WORD_CHARS = 40  # a longer word is cut in the diff: a label is as wide as its longest word
 SHOWN_TEXT_CHARS = 300  # of the recognizer's or the system's text, in the diff line and the placeholder
-MODIFIER_KEYS = frozenset((Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
-                           Qt.Key.Key_AltGr, Qt.Key.Key_CapsLock))
 
 
 def keep_size(widget: QWidget) -> None:
@@ -64,61 +52,6 @@ def keep_size(widget: QWidget) -> None:
     else:
         font.setPixelSize(font.pixelSize())
     widget.setFont(font)
-
-
-class TranscriptionTextEdit(QPlainTextEdit):
-    """A plain-text box that hands the window's keys to the window and reports losing focus."""
-
-    focus_lost = Signal()
-    characters_removed = Signal(int)  # control characters dropped from a paste
-    paste_refused = Signal(int)  # a paste that would make the text this long, past EDITOR_MAX_CHARS
-    key_typed = Signal()  # a key other than a lone modifier reached the box (pause while typing listens)
-
-    def __init__(self, parent: QWidget | None = None):
-        super().__init__(parent)
-        self.passthrough_keys: list[QKeySequence] = []
-
-    def event(self, event: QEvent) -> bool:
-        document = self.document()
-        if hand_to_window(event, self.passthrough_keys, document.isUndoAvailable(), document.isRedoAvailable()):
-            return True
-        return super().event(event)
-
-    def keyPressEvent(self, event) -> None:
-        if event.key() not in MODIFIER_KEYS:
-            self.key_typed.emit()
-        super().keyPressEvent(event)
-
-    def focusOutEvent(self, event) -> None:
-        super().focusOutEvent(event)
-        if event.reason() != Qt.FocusReason.PopupFocusReason:  # opening a menu is not leaving
-            self.focus_lost.emit()
-
-    def insertFromMimeData(self, source: QMimeData) -> None:
-        """Paste text without the control characters XML cannot store (said in the status bar); a paste that
-        would make the text longer than EDITOR_MAX_CHARS is refused (said too)."""
-        pasted = source.text()
-        cursor = self.textCursor()
-        length = self.document().characterCount() - 1 - (cursor.selectionEnd() - cursor.selectionStart()) + len(pasted)
-        if length > EDITOR_MAX_CHARS:
-            self.paste_refused.emit(length)
-            return
-        text, removed = without_non_xml(pasted)
-        if removed:
-            self.textCursor().insertText(text)
-            self.ensureCursorVisible()
-            self.characters_removed.emit(removed)
-            return
-        super().insertFromMimeData(source)
-
-    def canInsertFromMimeData(self, source: QMimeData) -> bool:
-        return not source.hasUrls() and super().canInsertFromMimeData(source)
-
-    def dragEnterEvent(self, event) -> None:
-        if event.mimeData().hasUrls():
-            event.ignore()  # a dropped file is for the window to open, not text to insert
-            return
-        super().dragEnterEvent(event)
 
 
 class TranscriptionEditor(LayoutBoundary):
@@ -389,34 +322,3 @@ class TranscriptionEditor(LayoutBoundary):
         diff = word_diff(typed, heard)
         self.diff.setText(render_diff(diff))
         self.score.setText(score_text(diff))
-
-
-def render_diff(diff: WordDiff) -> str:
-    """Rich text: agreed words plain, recognizer errors red and struck, the words said instead green."""
-    parts = []
-    heard_colour, said_colour = theme_colour("heard_text").name(), theme_colour("said_text").name()
-    for word in diff.words:
-        said, heard = _cut(word.said), _cut(word.heard)
-        if word.kind == EQUAL:
-            parts.append(said)
-        elif word.kind == SUBSTITUTED:
-            parts.append(f'<s style="color:{heard_colour}">{heard}</s>'
-                         f'<span style="color:{said_colour}"><b>&#8239;{said}</b></span>')
-        elif word.kind == MISSED:
-            parts.append(f'<u style="color:{said_colour}"><b>{said}</b></u>')
-        elif word.kind == INSERTED:
-            parts.append(f'<s style="color:{heard_colour}">{heard}</s>')
-    return "Recognizer vs. transcription: " + " ".join(parts)
-
-
-def _cut(word: str | None) -> str:
-    """WORD escaped for rich text, cut to DIFF_WORD_CHARS."""
-    word = word or ""
-    return html.escape(word if len(word) <= DIFF_WORD_CHARS else word[:DIFF_WORD_CHARS] + "…")
-
-
-def score_text(diff: WordDiff) -> str:
-    counts = diff.counts
-    shown = "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
-    return (f"<b>WER {shown}</b> · {counts.substitutions} sub · {counts.deletions} del · "
-            f"{counts.insertions} ins · {counts.reference_words} words")

@@ -25,11 +25,18 @@ from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtWidgets import QFileDialog, QWidget
 
 from annotator.errors import AnnotatorError
-from annotator.gui.message_box import Button, Icon, ask, show_error
+from annotator.gui.message_box import Button, show_error
 from annotator.gui.opening.guarded_undo_stack import GuardedUndoStack
 from annotator.gui.opening.hand_over_passes import HandOverPasses
 from annotator.gui.opening.log_paths import resolve_log_path, same_file
 from annotator.gui.opening.opener import LogOpener
+from annotator.gui.opening.save_questions import (
+    LOG_FILTER,
+    ask_overwrite_or_reload,
+    ask_save_before_export,
+    ask_save_path,
+    ask_to_keep_work,
+)
 from annotator.gui.settings import AppSettings
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
@@ -39,7 +46,6 @@ from annotator.team.work import TeamWork
 
 Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
-LOG_FILTER = "Communicator logs (*.xml);;All files (*)"
 
 
 class DocumentController(QObject):
@@ -246,10 +252,7 @@ class DocumentController(QObject):
         self.flush_pending_edits()
         if not self.has_unsaved_work:
             return Button.Ok
-        answer = ask(self.parent_widget, Icon.Warning, "Unsaved annotations",
-                     f"Save the annotations of {self.document.path.name} before going on?",
-                     Button.Save | Button.Discard | Button.Cancel, default=Button.Save,
-                     informative="Transcriptions or task completion changed since the last save.")
+        answer = ask_to_keep_work(self.parent_widget, self.document.path.name)
         if answer == Button.Save:
             return answer if self.save() else None
         return answer if answer == Button.Discard else None
@@ -286,7 +289,7 @@ class DocumentController(QObject):
     def _save_log(self, document: LogDocument) -> bool:
         overwrite = False
         if document.changed_on_disk():
-            choice = self._ask_overwrite_or_reload(document.path)
+            choice = ask_overwrite_or_reload(self.parent_widget, document.path.name, self.kept_on_reload())
             if choice == Button.Discard:  # "Reload": the other program's version wins, by the user's choice
                 return self.reload()
             if choice != Button.Save:
@@ -325,7 +328,7 @@ class DocumentController(QObject):
                                       "the log is never written (annotator fold makes an annotated copy)")
             return False
         if path is None:
-            path = self._ask_save_path(document.path)
+            path = ask_save_path(self.parent_widget, document.path)
             if path is None:
                 return False
         target = Path(path)
@@ -344,22 +347,6 @@ class DocumentController(QObject):
         self.status_reported.emit(" ".join([f"Saved {target}", *document.save_notices]))
         self.document_saved.emit(target)
         return True
-
-    def _ask_save_path(self, current: Path) -> Path | None:
-        dialog = QFileDialog(self.parent_widget, "Save the log as", str(current), LOG_FILTER)
-        dialog.setAcceptMode(QFileDialog.AcceptMode.AcceptSave)
-        dialog.setDefaultSuffix("xml")
-        if not dialog.exec():
-            return None
-        return Path(dialog.selectedFiles()[0])
-
-    def _ask_overwrite_or_reload(self, path: Path) -> Button:
-        return ask(self.parent_widget, Icon.Warning, "Log changed on disk",
-                   f"{path.name} was changed by another program since it was opened.",
-                   Button.Save | Button.Discard | Button.Cancel, default=Button.Cancel,
-                   labels={Button.Save: "&Overwrite", Button.Discard: "&Reload"},
-                   informative="Overwrite it with this version (the other program's changes are lost), "
-                               f"or reload it ({self.kept_on_reload()})?")
 
     def reload(self) -> bool:
         """Read the log again from disk, in the background like an open; the unsaved edits in memory go
@@ -392,10 +379,7 @@ class DocumentController(QObject):
     # --- export -----------------------------------------------------------------
     def save_before_export(self) -> bool:
         """Export reads the file: offer to save first, or to export what is on disk."""
-        answer = ask(self.parent_widget, Icon.Question, "Export CSV",
-                     "The export reads the saved log. Save the annotations first?",
-                     Button.Save | Button.Ignore | Button.Cancel, default=Button.Save,
-                     labels={Button.Ignore: "&Export last saved"})
+        answer = ask_save_before_export(self.parent_widget)
         if answer == Button.Save:
             return self.save()
         return answer == Button.Ignore

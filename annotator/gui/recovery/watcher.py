@@ -32,7 +32,8 @@ from annotator.gui.recovery.questions import ask_open_elsewhere, ask_restore, te
 from annotator.gui.runtime.idle_steps import IdleSteps
 from annotator.gui.theme import theme_colour
 from annotator.journal.entries import AnnotationEdits, JournalEntry
-from annotator.journal.recovery_journal import Leftovers, RecoveryJournal, journal_dir, new_instance, others_holding
+from annotator.journal.files import journal_dir, new_instance, others_holding
+from annotator.journal.recovery_journal import Leftovers, RecoveryJournal
 from annotator.journal.values import split_draft
 from annotator.log.document import LogDocument
 

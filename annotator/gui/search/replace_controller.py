@@ -5,7 +5,7 @@ undoable step per log.
 The open log's changes go on its undo stack (saved when the annotator saves, to the log or, in
 team mode, to their own file). Every other log of the corpus is planned on a worker, then loaded
 again, changed through the annotation writer and saved atomically with its NAME.orig.xml kept, as a
-save does; a log another window has open (annotator.journal.recovery_journal.others_holding) or in
+save does; a log another window has open (annotator.journal.files.others_holding) or in
 team mode (where annotations never go into the log) is left alone, and the preview says so. The
 other logs are changed and saved on a worker too (seconds for a corpus of big logs): the window
 stays responsive, and others_saved says when they are written.
@@ -41,7 +41,7 @@ from annotator.gui.search.find_controller import FindController
 from annotator.gui.search.pattern_task import PatternTask
 from annotator.gui.search.replace_command import ReplaceInLog
 from annotator.gui.search.replace_dialog import ReplaceDialog
-from annotator.journal.recovery_journal import others_holding
+from annotator.journal.files import others_holding
 from annotator.log.document import LogDocument
 from annotator.team.mode import team_marker
 from annotator.user_patterns import PatternError

@@ -18,8 +18,11 @@ import math
 from dataclasses import dataclass
 
 import pyqtgraph as pg
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QBrush, QFont, QFontMetrics, QPen
+from PySide6.QtWidgets import QGraphicsRectItem
 
+from annotator.gui.theme import theme_colour
 from annotator.gui.timeline import timeline_style as style
 
 WHOLE_SESSION_SECONDS = 120.0  # a session up to this long opens whole...
@@ -102,3 +105,21 @@ class LaneAxisItem(pg.AxisItem):
         if steps:
             self._scroll_by(-int(math.copysign(max(1, round(abs(steps))), steps)))
         event.accept()
+
+
+def place_stripes(view_box, old: list[QGraphicsRectItem], x_range: tuple[float, float],
+                  row_count: int) -> list[QGraphicsRectItem]:
+    """Every other row shaded across X_RANGE, so a lane can be followed across the view; the OLD stripes go."""
+    for stripe in old:
+        view_box.removeItem(stripe)
+    left, right = x_range
+    stripe_brush = QBrush(theme_colour("lane_stripe"))
+    stripes = []
+    for row in range(1, row_count, 2):
+        stripe = QGraphicsRectItem(QRectF(left, row - 0.5, right - left, 1.0))
+        stripe.setPen(QPen(Qt.PenStyle.NoPen))
+        stripe.setBrush(stripe_brush)
+        stripe.setZValue(-10)
+        view_box.addItem(stripe, ignoreBounds=True)
+        stripes.append(stripe)
+    return stripes

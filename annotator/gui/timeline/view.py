@@ -28,7 +28,7 @@ from annotator.gui.timeline import timeline_style as style
 from annotator.gui.timeline.timeline_doubt import doubt_strip_item
 from annotator.gui.timeline.timeline_lane_item import IntervalLaneItem
 from annotator.gui.timeline.timeline_legend import audio_styles, legend_entries, server_styles, turn_styles
-from annotator.gui.timeline.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, reading_window
+from annotator.gui.timeline.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, place_stripes, reading_window
 from annotator.gui.timeline.timeline_toolbar import TimelineToolbar
 from annotator.gui.widgets.time_axis import (
     TimeAxisItem,
@@ -347,7 +347,8 @@ class TimelineView(QWidget):
         bottom = rows.rows - 0.5 if self.turn_band is not None else 0.5
         self.view_box.setLimits(yMin=-0.5, yMax=bottom, minYRange=bottom + 0.5, maxYRange=bottom + 0.5)
         self.view_box.setYRange(-0.5, bottom, padding=0)
-        self._place_stripes(rows.rows if self.turn_band is not None else 0)
+        self._stripes = place_stripes(self.view_box, self._stripes, self.full_range(),
+                                      rows.rows if self.turn_band is not None else 0)
         blocked = self.lane_scroll.blockSignals(True)
         self.lane_scroll.setRange(0, rows.last_first)
         self.lane_scroll.setPageStep(max(rows.slots, 1))
@@ -357,21 +358,6 @@ class TimelineView(QWidget):
         if self.selected_turn is not None and self.selection_shade.isVisible():
             shade = self.selection_shade.rect()
             self.selection_shade.setRect(QRectF(shade.left(), -0.5, shade.width(), rows.rows))
-
-    def _place_stripes(self, row_count: int) -> None:
-        """Every other row shaded, so a lane can be followed across the view."""
-        for stripe in self._stripes:
-            self.view_box.removeItem(stripe)
-        self._stripes = []
-        left, right = self.full_range()
-        stripe_brush = QBrush(theme_colour("lane_stripe"))
-        for row in range(1, row_count, 2):
-            stripe = QGraphicsRectItem(QRectF(left, row - 0.5, right - left, 1.0))
-            stripe.setPen(QPen(Qt.PenStyle.NoPen))
-            stripe.setBrush(stripe_brush)
-            stripe.setZValue(-10)
-            self.view_box.addItem(stripe, ignoreBounds=True)
-            self._stripes.append(stripe)
 
     def full_range(self) -> tuple[float, float]:
         """The x range that shows everything (what Fit sets), with a little margin."""
