@@ -26,8 +26,8 @@ from PySide6.QtCore import QEvent  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from window_waits import wait_for_validation  # noqa: E402
 
-from annotator.gui import opening  # noqa: E402
 from annotator.gui.app import parts_of  # noqa: E402
+from annotator.gui.opening import opener as opening  # noqa: E402
 
 STEPS = [
     "annotator.gui.opening.document_controller.DocumentController._show_document",

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from annotator.corpus.parallel import ProcessMap, _in_order, outcomes_of
+from annotator.corpus.parallel import ProcessMap, in_order, outcomes_of
 
 
 def test_the_first_outcome_is_yielded_before_the_first_submit():
@@ -24,7 +24,7 @@ def test_the_first_outcome_is_yielded_before_the_first_submit():
         events.append(("here", path.name))
         return path.name
 
-    outcomes = _in_order(paths, chunks, submit, lambda: submitted.pop(0),
+    outcomes = in_order(paths, chunks, submit, lambda: submitted.pop(0),
                          lambda index: outcomes_of(lambda path: path.name, [paths[i] for i in chunks[index]]),
                          in_flight=4, progress=None, here=here)
     assert next(outcomes) == (paths[0], "log-0.xml")

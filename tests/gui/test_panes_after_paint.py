@@ -10,8 +10,10 @@ from pathlib import Path
 import pytest
 from PySide6.QtCore import QEvent, QObject
 
-from annotator.gui import after_paint, opening, session_panes
 from annotator.gui.app import parts_of
+from annotator.gui.opening import opener as opening
+from annotator.gui.panes import session_panes
+from annotator.gui.runtime import after_paint
 
 REPO = Path(__file__).resolve().parents[2]
 TURNS = 1200
