@@ -22,7 +22,7 @@ from functools import lru_cache
 
 from lxml import etree
 
-from annotator.log.attributes import childless_copy
+from annotator.reading.attributes import childless_copy
 
 FAN_OUT = 128
 _XML_SPACE = " \t\r\n"

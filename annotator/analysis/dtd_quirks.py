@@ -37,7 +37,7 @@ from functools import lru_cache
 from lxml import etree
 
 from annotator.analysis.dtd_pieces import FAN_OUT, complaints
-from annotator.log.attributes import attributes_of
+from annotator.reading.attributes import attributes_of
 from annotator.resources import dtd_path
 
 # Attributes the standard's tables type as "string" while the DTD says NMTOKEN(S).

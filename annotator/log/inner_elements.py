@@ -12,11 +12,11 @@ from collections.abc import Iterator
 
 from lxml import etree
 
-from annotator.log.attributes import attributes_of
 from annotator.log.text import clean_text
 from annotator.log.times import TimeUnit, parse_number
 from annotator.log.turn_facts import ACTIVITY_TAGS, transcription_data
 from annotator.log.turn_ids import TurnKey, turn_key
+from annotator.reading.attributes import attributes_of
 
 
 class ElementView:

@@ -12,8 +12,8 @@ from lxml import etree
 from annotator.analysis.dtd_pieces import complaints
 from annotator.analysis.dtd_quirks import _VALIDATION_LOCK, dtd_problems, shipped_dtd
 from annotator.analysis.validation import validate_document
-from annotator.log.attributes import attributes_of, childless_copy
 from annotator.log.document import LogDocument
+from annotator.reading.attributes import attributes_of, childless_copy
 from tests.hostile.shapes import many_attributes_log
 
 ATTRIBUTES = 3_000
