@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from annotator.cli.counts import count_of
 from annotator.cli.force import add_force_argument, output_guard
 from annotator.cli.jobs import add_jobs_arguments
 
@@ -18,7 +19,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "a folder of them; or a corpus whose logs have per-annotator X-human-NAME.xml beside them")
     parser.add_argument("-o", "--output", type=Path, metavar="REPORT.html", help="write the HTML report here")
     parser.add_argument("--csv", type=Path, metavar="DIR", help="write the figures as CSV files into DIR")
-    parser.add_argument("--top", type=_count, default=DEFAULT_TOP, metavar="N",
+    parser.add_argument("--top", type=count_of("turns"), default=DEFAULT_TOP, metavar="N",
                         help=f"list the N most disagreeing turns (default {DEFAULT_TOP})")
     add_force_argument(parser)
     add_jobs_arguments(parser)
@@ -87,13 +88,3 @@ def _print_pairs(table) -> None:
     for row in [table.columns, *table.rows]:
         print("\t".join(row))
     sys.stdout.flush()
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of turns from 0")
-    return value

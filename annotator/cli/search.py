@@ -13,6 +13,7 @@ import json
 import sys
 from pathlib import Path
 
+from annotator.cli.counts import count_of
 from annotator.cli.jobs import add_jobs_arguments
 
 FIELDS = ("any", "transcription", "recognizer", "system", "concepts")
@@ -22,7 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("query", metavar="QUERY", help='words (all must appear), "a phrase", prefix*')
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
     parser.add_argument("--field", choices=FIELDS, default="any", help="search this field only (default: any)")
-    parser.add_argument("--limit", type=_count, metavar="N", help="print at most N hits")
+    parser.add_argument("--limit", type=count_of("hits"), metavar="N", help="print at most N hits")
     parser.add_argument("--json", action="store_true", help="one JSON object per hit and line")
     add_jobs_arguments(parser)
 
@@ -73,13 +74,3 @@ def _json_line(hit) -> str:
     return json.dumps({"file": str(hit.file), "session_id": hit.session_id, "session_index": hit.session_index,
                        "turn_id": hit.turn_id, "turn_index": hit.turn_index, "field": hit.field, "text": hit.text},
                       ensure_ascii=False)
-
-
-def _count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of hits from 0")
-    return value

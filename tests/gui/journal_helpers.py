@@ -71,3 +71,22 @@ def acceptable_states(lines: list[dict], within: float = GENEROUS_SECONDS) -> li
     first = old_enough[-1] if old_enough else 0
     return [line["state"] for line in states[first:]]
 
+
+def changed_behind_the_window(raw_log: Path) -> None:
+    """Another program sets the first session's task completion in RAW_LOG while the window has it open."""
+    from annotator.log.annotations import set_task_completion
+    from annotator.log.document import LogDocument
+
+    theirs = LogDocument.load(raw_log)
+    set_task_completion(theirs.sessions[0], "1")
+    theirs.save()
+
+
+def assert_reloaded_with_the_edit_on_top(window, typed: str) -> None:
+    """The window shows the file another program changed (changed_behind_the_window), TYPED back on top of it, unsaved."""
+    from annotator.gui.app import parts_of
+
+    session = parts_of(window).controller.document.sessions[0]
+    assert session.task_completion == "1", "the new file is loaded"
+    assert session.user_turns[0].transcription == typed, "and the unsaved edit is back on top of it"
+    assert window.isWindowModified()

@@ -11,9 +11,8 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.journal.files import journal_dir, others_holding
-from annotator.log.annotations import set_task_completion
-from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
+from tests.gui.journal_helpers import assert_reloaded_with_the_edit_on_top, changed_behind_the_window
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 TYPED = "i want to fly to boston on friday"
@@ -35,18 +34,13 @@ def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, ra
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     qtbot.waitUntil(lambda: "recovery journal cannot be written" in parts_of(window).recovery.warning.text(), timeout=10000)
-    theirs = LogDocument.load(raw_log)
-    set_task_completion(theirs.sessions[0], "1")  # another program changes the log meanwhile
-    theirs.save()
+    changed_behind_the_window(raw_log)
     answers = boxes("Reload", "Restore")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     question = answers.seen[0].informative
     assert "stay in the recovery journal" not in question and "kept in this window" in question
-    session = parts_of(window).controller.document.sessions[0]
-    assert session.task_completion == "1", "the new file is loaded"
-    assert session.user_turns[0].transcription == TYPED, "and the unsaved edit is back on top of it"
-    assert window.isWindowModified()
+    assert_reloaded_with_the_edit_on_top(window, TYPED)
 
 
 def test_the_lock_is_warned_about_then_written_once_the_folder_works(make_window, raw_log: Path, qtbot,

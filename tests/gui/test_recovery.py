@@ -9,10 +9,14 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.journal.files import journal_dir
-from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
-from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
+from tests.gui.journal_helpers import (
+    GENEROUS_SECONDS,
+    assert_reloaded_with_the_edit_on_top,
+    changed_behind_the_window,
+    run_and_kill,
+)
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 
@@ -102,14 +106,9 @@ def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # stored; the journal may not have it yet
-    theirs = LogDocument.load(raw_log)
-    set_task_completion(theirs.sessions[0], "1")  # another program changes the log meanwhile
-    theirs.save()
+    changed_behind_the_window(raw_log)
     answers = boxes("Reload", "Restore")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     assert "changed on disk" in answers.seen[1].informative
-    session = parts_of(window).controller.document.sessions[0]
-    assert session.task_completion == "1", "the new file is loaded"
-    assert session.user_turns[0].transcription == TYPED, "and the unsaved edit is back on top of it"
-    assert window.isWindowModified()
+    assert_reloaded_with_the_edit_on_top(window, TYPED)

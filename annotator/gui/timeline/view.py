@@ -30,14 +30,7 @@ from annotator.gui.timeline.timeline_lane_item import IntervalLaneItem
 from annotator.gui.timeline.timeline_legend import audio_styles, legend_entries, server_styles, turn_styles
 from annotator.gui.timeline.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, place_stripes, reading_window
 from annotator.gui.timeline.timeline_toolbar import TimelineToolbar
-from annotator.gui.widgets.time_axis import (
-    TimeAxisItem,
-    TimeViewBox,
-    add_cursor_line,
-    colour_plot,
-    cursor_pen,
-    time_plot,
-)
+from annotator.gui.widgets import time_axis
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.timeline import data
@@ -90,11 +83,11 @@ class TimelineView(QWidget):
 
     # ----- construction
     def _build_plot(self) -> None:
-        self.view_box = TimeViewBox(enableMenu=False)
+        self.view_box = time_axis.TimeViewBox(enableMenu=False)
         self.view_box.invertY(True)  # the turn band on top
         self.view_box.setMouseEnabled(x=True, y=False)
-        axes = {"bottom": TimeAxisItem("bottom"), "left": LaneAxisItem(self.scroll_lanes_by)}
-        self.plot = time_plot(self.view_box, axes, self.palette())
+        axes = {"bottom": time_axis.TimeAxisItem("bottom"), "left": LaneAxisItem(self.scroll_lanes_by)}
+        self.plot = time_axis.time_plot(self.view_box, axes, self.palette())
         item = self.plot.getPlotItem()
         item.showGrid(x=True, y=False, alpha=0.22)
         # Grid lines at major ticks only: minor ones double the cost of every redraw for little use.
@@ -107,7 +100,7 @@ class TimelineView(QWidget):
         self.selection_shade.setZValue(-5)
         self.selection_shade.hide()
         self.view_box.addItem(self.selection_shade, ignoreBounds=True)
-        self.cursor_line = add_cursor_line(self.view_box)
+        self.cursor_line = time_axis.add_cursor_line(self.view_box)
         scene = self.plot.scene()
         scene.sigMouseClicked.connect(self._on_scene_clicked)
         scene.sigMouseMoved.connect(self._on_scene_moved)
@@ -115,10 +108,10 @@ class TimelineView(QWidget):
     # ----- public API
     def restyle(self) -> None:
         """The theme changed: the plot, legend, lanes, stripes, selection and cursor in the new scheme's colours."""
-        colour_plot(self.plot, QApplication.palette(self))
+        time_axis.colour_plot(self.plot, QApplication.palette(self))
         self.legend.show_entries(legend_entries())
         self.selection_shade.setBrush(QBrush(theme_colour("selection_shade")))
-        self.cursor_line.setPen(cursor_pen())
+        self.cursor_line.setPen(time_axis.cursor_pen())
         self._rebuild_items()
 
     def set_session(self, session: Session | None, turn_index: int | None = None,
