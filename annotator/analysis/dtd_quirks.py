@@ -296,13 +296,13 @@ class _ElementFinder:
     """Finds the element a libxml2 error is about from its node path ("/GC_LOG/GC_SESSION/GC_TURN[3]"),
     which starts at ROOT (the element validated as the document's root).
 
-    Children lists and path prefixes are cached, so thousands of complaints
+    Children lists and paths are cached, so thousands of complaints
     about one big log cost one walk, not one XPath scan each.
     """
 
     def __init__(self, root: etree._Element):
         self.root = root
-        self._by_prefix: dict[str, etree._Element | None] = {}
+        self._by_path: dict[str, etree._Element | None] = {}
         self._children: dict[tuple[etree._Element, str], list[etree._Element]] = {}
 
     def find(self, path: str | None, line: int | None, message: str) -> etree._Element | None:
@@ -310,21 +310,25 @@ class _ElementFinder:
         return found if found is not None else self._by_line(line, message)
 
     def _resolve(self, path: str) -> etree._Element | None:
-        if path in self._by_prefix:
-            return self._by_prefix[path]
-        parent_path, _, step = path.rpartition("/")
-        match = _PATH_STEP.fullmatch(step)
-        found = None
-        if match:
+        """The element at PATH, walked down from the root one step at a time (not recursively: a legal
+        log nests 2,048 elements deep); each path's answer is kept."""
+        if path in self._by_path:
+            return self._by_path[path]
+        found: etree._Element | None = None
+        for depth, step in enumerate(path[1:].split("/")):
+            match = _PATH_STEP.fullmatch(step)
+            if match is None:
+                found = None
+                break
             name, index = match.group(1), int(match.group(2) or 1)
-            if not parent_path:
+            if depth == 0:
                 found = self.root if name == self.root.tag and index == 1 else None
             else:
-                parent = self._resolve(parent_path)
-                if parent is not None:
-                    children = self._children_named(parent, name)
-                    found = children[index - 1] if 0 < index <= len(children) else None
-        self._by_prefix[path] = found
+                children = self._children_named(found, name)
+                found = children[index - 1] if 0 < index <= len(children) else None
+            if found is None:
+                break
+        self._by_path[path] = found
         return found
 
     def _children_named(self, parent: etree._Element, name: str) -> list[etree._Element]:

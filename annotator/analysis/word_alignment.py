@@ -116,21 +116,57 @@ def too_long_to_diff(said: str | None, heard: str | None) -> int | None:
 
 
 def _alignments(pairs: list[tuple[Words, Words]]) -> list[list[AlignmentChunk]]:
-    """jiwer's chunks for each pair; the obvious ones made here, the others by one jiwer call."""
+    """jiwer's chunks for each pair; the obvious ones made here, the others by one jiwer call.
+
+    Only the middle of a pair goes to jiwer: the words both sides begin and end with are equal
+    stretches of every optimal alignment, and jiwer holds several copies of what it is given (a huge
+    transcription against its recognizer text that differ by a word needed 40 times the log's size)."""
     chunks: list[list[AlignmentChunk] | None] = []
+    trims: list[tuple[int, int, int, int]] = []  # (common start, common end, reference and hypothesis lengths)
     references: list[str] = []
     hypotheses: list[str] = []
     for ref_words, hyp_words in pairs:
         if not ref_words or not hyp_words or ref_words == hyp_words:
             chunks.append(_obvious_chunks(len(ref_words), len(hyp_words), ref_words == hyp_words))
-        else:
-            chunks.append(None)
-            references.append(" ".join(ref_words))
-            hypotheses.append(" ".join(hyp_words))
+            continue
+        start, end = _common_ends(ref_words, hyp_words)
+        ref_middle, hyp_middle = ref_words[start:len(ref_words) - end], hyp_words[start:len(hyp_words) - end]
+        if not ref_middle or not hyp_middle:
+            chunks.append(_trimmed(_obvious_chunks(len(ref_middle), len(hyp_middle), False),
+                                   (start, end, len(ref_words), len(hyp_words))))
+            continue
+        chunks.append(None)
+        trims.append((start, end, len(ref_words), len(hyp_words)))
+        references.append(" ".join(ref_middle))
+        hypotheses.append(" ".join(hyp_middle))
     if references:
-        aligned = iter(jiwer.process_words(references, hypotheses).alignments)
-        chunks = [next(aligned) if c is None else c for c in chunks]
+        aligned = iter(zip(jiwer.process_words(references, hypotheses).alignments, trims))
+        chunks = [_trimmed(*next(aligned)) if c is None else c for c in chunks]
     return chunks  # type: ignore[return-value]  # every None was replaced
+
+
+def _common_ends(reference: Words, hypothesis: Words) -> tuple[int, int]:
+    """How many words the two sides begin with in common, and then end with in common."""
+    shortest = min(len(reference), len(hypothesis))
+    start = 0
+    while start < shortest and reference[start] == hypothesis[start]:
+        start += 1
+    end = 0
+    while end < shortest - start and reference[-1 - end] == hypothesis[-1 - end]:
+        end += 1
+    return start, end
+
+
+def _trimmed(middle: list[AlignmentChunk], trim: tuple[int, int, int, int]) -> list[AlignmentChunk]:
+    """The chunks of a whole pair from those of its MIDDLE; TRIM is (common start, common end, reference
+    length, hypothesis length): equal stretches for the common ends."""
+    start, end, ref_len, hyp_len = trim
+    chunks = [AlignmentChunk("equal", 0, start, 0, start)] if start else []
+    chunks += [AlignmentChunk(c.type, c.ref_start_idx + start, c.ref_end_idx + start, c.hyp_start_idx + start,
+                              c.hyp_end_idx + start) for c in middle]
+    if end:
+        chunks.append(AlignmentChunk("equal", ref_len - end, ref_len, hyp_len - end, hyp_len))
+    return chunks
 
 
 def _obvious_chunks(ref_len: int, hyp_len: int, same: bool) -> list[AlignmentChunk]:

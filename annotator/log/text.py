@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import operator
 import re
 
 _SPACES = re.compile(r"\s+")
@@ -19,6 +20,9 @@ _SPACES = re.compile(r"\s+")
 # surrogates, and the two non-characters U+FFFE and U+FFFF.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _NONSPEECH = re.compile(r"\[[^\]]*\]|<[^>]*>")
+_WORD = re.compile(r"\S+")  # what str.split() keeps: both split on what str.isspace() calls whitespace
+_LONG_TEXT = 100_000  # characters from which normalize_words keeps one object per distinct word
+_matched = operator.methodcaller("group")
 _PUNCTUATION = re.compile(r"[^\w\s'-]|(?<!\w)['-]|['-](?!\w)")
 
 
@@ -50,7 +54,13 @@ def shorten(text: str, limit: int = SHOWN_CHARS) -> str:
 
 def normalize_words(text: str | None) -> list[str]:
     lowered = _NONSPEECH.sub(" ", clean_text(text).lower())
-    return _PUNCTUATION.sub(" ", lowered).split()
+    cleaned = _PUNCTUATION.sub(" ", lowered)
+    if len(cleaned) < _LONG_TEXT:
+        return cleaned.split()
+    # A huge transcription: each word made once (its repeats are the same object), and never all at
+    # once, where split() held a string object per word (50 bytes for "the"), twice the text's size.
+    seen: dict[str, str] = {}
+    return [seen.setdefault(word, word) for word in map(_matched, _WORD.finditer(cleaned))]
 
 
 def word_count(text: str | None) -> int:

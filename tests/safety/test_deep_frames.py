@@ -120,3 +120,14 @@ def test_extracted_deep_concepts_fold_back(command_runs, deep_log: Path, tmp_pat
     assert done.returncode == 0, done.stderr
     _, turn = _user_turn(deep_log)
     assert reference_concepts(LogDocument.load(folded).sessions[0].turns[1].facts()) == reference_concepts(turn.facts())
+
+
+def test_a_complaint_at_the_bottom_of_the_deepest_frame_is_found(tmp_path: Path):
+    """The DTD's complaint names its element by a path 2,048 steps long, followed without recursion."""
+    text = deep_frame_log(LOADER_DEPTH_LIMIT - 1).replace("deep value", 'deep value<GC_DATA key=":z" bogus="1"/>', 1)
+    assert deepest_element(text) == LOADER_DEPTH_LIMIT
+    path = tmp_path / "deep-hublog.xml"
+    path.write_text(text, encoding="utf-8")
+    done = _run("validate", path, "-j", "1")
+    assert done.returncode == 1, done.stderr
+    assert f"{path}:4: error: GC_DATA ':z': attribute bogus is not declared in the DTD" in done.stdout
