@@ -44,6 +44,7 @@ def fresh_dump(qtbot, turn) -> list:
 def test_moving_between_turns_rewrites_the_rows_in_place_and_shows_what_a_fresh_tree_shows(main_window, qtbot):
     window = main_window
     detail = parts_of(window).detail
+    parts_of(window).navigator.select_row(0)  # the first turn: every move below goes one row down
     window.table.setFocus()
     top = detail.topLevelItem(0)
     for _ in range(len(parts_of(window).navigator.session.turns) - 1):

@@ -190,6 +190,7 @@ class KeyboardMachine(RuleBasedStateMachine):
         word = f"w{next(self.copies)}x"
         was_on = navigator.current_turn()
         before = annotation_values(document)
+        window.statusBar().clearMessage()  # what it says next is this typing's, not an earlier step's
         QTest.keyClicks(focused(window), word)
         message = window.statusBar().currentMessage()
         if message == NO_USER_TURN_LEFT.format(session=shorten(navigator.session.id, SHOWN_ID_CHARS)):

@@ -214,7 +214,8 @@ window.set_close_guard(lambda: True)  # the typing is the test's, not work to ke
 def test_the_voice_activity_strip_marks_the_two_words(make_window, annotated_log: Path, qtbot, tmp_path: Path):
     spoken, gap_start, gap_end = words_with_silence(tmp_path, 1.0)
     os.replace(spoken, annotated_log.parent / "travel-20261121-001-turn01-system.wav")
-    window = make_window(annotated_log)  # opens on turn 1, whose audio is now the two words
+    window = make_window(annotated_log)
+    parts_of(window).navigator.select_row(0)  # turn 1, whose audio is now the two words
     strip = parts_of(window).listening.voice_activity
     qtbot.waitUntil(lambda: len(strip.intervals) == 2, timeout=20000)
     (_, first_end), (second_start, _) = strip.intervals

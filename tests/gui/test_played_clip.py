@@ -19,7 +19,7 @@ from annotator.gui.listening.played_clip import SPOT_SECONDS
 from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import noise, write_sound
 from tests.gui.test_other_side_and_speed import PLAY_HELPERS
-from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
+from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE, opening_on_the_greeting
 
 RATE = 8000
 LONG_SECONDS = 3 * SPOT_SECONDS
@@ -47,7 +47,7 @@ window.close()
 
 
 def _run(audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, body: str) -> dict:
-    script = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + SPY + body + SCRIPT_END
+    script = opening_on_the_greeting(WINDOW_PRELUDE) + UNTIL_STOPPED + PLAY_HELPERS + SPY + body + SCRIPT_END
     return audio_sink.run(script.format(settings=str(tmp_path / "settings"), log=str(annotated_log)))
 
 
@@ -64,7 +64,6 @@ def test_a_long_turn_is_measured_off_the_window_thread_and_played_at_its_gain_on
 from annotator.audio.loudness import meter_loaded
 from annotator.gui.app import parts_of
 loaded = meter_loaded()
-parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2: the long one
 preparing, held = playback.preparing, player.clip is None
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # asked before the gain is known
@@ -87,10 +86,8 @@ report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_whe
 def test_a_measurement_the_annotator_moved_away_from_is_never_loaded(
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
-parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
-parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4 before it is back: measured on the spot
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 state_when_asked = player.state.name
@@ -118,7 +115,6 @@ def _heard(played: np.ndarray, expected: np.ndarray) -> bool:
 def test_turning_normalising_off_while_a_long_turn_is_measured_plays_it_as_recorded(
         audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
     result = _run(audio_sink, annotated_log, tmp_path, """
-parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # waits for the measure
@@ -148,7 +144,6 @@ def stretch_spy(samples, rate, speed):
     return real_change_speed(samples, rate, speed)
 
 played_clip_module.change_speed = player_module.change_speed = stretch_spy
-parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)

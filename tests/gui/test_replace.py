@@ -68,6 +68,7 @@ def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoe
         assert dialog.summary.text() == "5 of 6 change(s) ticked, in 1 log(s)"
         qtbot.mouseClick(dialog.apply, Qt.MouseButton.LeftButton)
 
+    parts_of(window).navigator.select_row(0)  # the greeting, then turn 2: the editor shows it afresh
     parts_of(window).navigator.select_row(1, focus_editor=True)
     assert QApplication.focusWidget() is parts_of(window).navigator.editor.text  # Ctrl+H works while typing too
     _in_dialog(qtbot, act)

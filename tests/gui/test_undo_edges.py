@@ -61,6 +61,7 @@ def test_restoring_a_journal_is_one_step_ctrl_z_undoes_and_ctrl_shift_z_redoes(m
 
 def test_undoing_back_to_the_saved_state_leaves_nothing_unsaved(main_window, raw_log: Path, qtbot, boxes):
     window = main_window
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, CTRL)
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, CTRL)  # stored, and on to the next user turn
@@ -103,6 +104,7 @@ def test_undoing_a_task_completion_of_another_session_shows_that_session(make_wi
 def test_undoing_a_transcription_of_another_session_shows_that_session_and_turn(make_window, two_session_log,  # noqa: F811
                                                                                   qtbot):
     window = make_window(two_session_log)
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, CTRL)
     turn = parts_of(window).navigator.current_turn()
     type_text(qtbot, window, "to boston")

@@ -19,6 +19,21 @@ QTest.qWaitForWindowActive(window)
 assert parts_of(window).navigator.open_path({log!r})
 """
 
+# Put in WINDOW_PRELUDE before its open: the log opens on its first turn, the system's greeting, as a log
+# reopened where the annotator left it there would (a log opened for the first time opens on a user turn).
+OPEN_ON_THE_GREETING = """
+from pathlib import Path
+from annotator.gui.settings import AppSettings, LastPosition
+from annotator.log.document import LogDocument
+AppSettings().set_last_position(Path({log!r}), LastPosition(LogDocument.load(Path({log!r})).sessions[0].id, 0))
+"""
+
+
+def opening_on_the_greeting(prelude: str) -> str:
+    """PRELUDE (WINDOW_PRELUDE) opening its log on the greeting (OPEN_ON_THE_GREETING)."""
+    return prelude.replace("assert parts_of(window).navigator.open_path(", OPEN_ON_THE_GREETING + "assert parts_of(window).navigator.open_path(")
+
+
 # After WINDOW_PRELUDE: play until the player has played and stopped again; the states it passed.
 UNTIL_STOPPED = """
 def until_stopped():
