@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-from annotator.corpus.parallel import IN_FLIGHT_PER_WORKER, Outcome, chunks_of, in_order
+from annotator.corpus.chunks import IN_FLIGHT_PER_WORKER, Outcome, chunks_of, in_order
 from annotator.errors import AnnotatorError
 from annotator.progress import Progress
 

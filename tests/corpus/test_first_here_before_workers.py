@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from annotator.corpus.parallel import ProcessMap, in_order, outcomes_of
+from annotator.corpus.chunks import in_order, outcomes_of
+from annotator.corpus.parallel import ProcessMap
 
 
 def test_the_first_outcome_is_yielded_before_the_first_submit():

@@ -14,7 +14,8 @@ import time
 from functools import partial
 from pathlib import Path
 
-from annotator.corpus.parallel import CHUNK_BYTES, ProcessMap, chunks_of, serial_map
+from annotator.corpus.chunks import CHUNK_BYTES, chunks_of
+from annotator.corpus.parallel import ProcessMap, serial_map
 from annotator.corpus.scan import summarise_log
 from tests.conftest import REPO, SAMPLE_LOGS
 
