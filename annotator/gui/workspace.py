@@ -36,6 +36,7 @@ from annotator.gui.window_geometry import is_wide_screen
 from annotator.gui.worker import BackgroundTask
 from annotator.log.document import LogDocument
 from annotator.log.elements import ElementView, Session, Turn, view_of
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 Area = Qt.DockWidgetArea
 # Shares of the window for the docks on a first start (afterwards the window keeps what the annotator made of it);
@@ -203,8 +204,9 @@ class Workspace(QObject):
         self.browser.scan(self.corpus)
 
     def neighbour_session(self, step: int) -> bool | None:
-        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list;
-        None when no corpus is open."""
+        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list; True once
+        it is shown, or once the annotator has cancelled the move (the open session stays, in the list, the
+        table and the status bar); False at the end of the list; None when no corpus is open."""
         if self.corpus is None:
             return None
         document, session = self.navigator.document, self.navigator.session
@@ -215,7 +217,11 @@ class Workspace(QObject):
             return False
         self.browser.select_session(summary.file, summary.session_index)
         self._session_activated(summary.file, summary.session_index)
-        return self.navigator.document is not document
+        if self.navigator.document is document and self.controller.document is document:
+            self.browser.mark_open(document.path, session.index)  # the list shows again what the window shows
+            self.window.show_status(f"Still on session {shorten(session.id, SHOWN_ID_CHARS)} of {document.path.name}: "
+                                    f"{summary.file.name} was not opened")
+        return True
 
     def open_session(self, file: Path, session_index: int) -> bool:
         """Show session SESSION_INDEX of the log FILE (opened if need be); False when the log did not open."""

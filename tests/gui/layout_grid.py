@@ -17,7 +17,6 @@ from pathlib import Path
 from PySide6.QtCore import QRect
 from PySide6.QtGui import Qt, QTextDocument
 from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QPushButton, QWidget
-
 from pytestqt.exceptions import TimeoutError
 
 from annotator.gui.main_window import MainWindow
