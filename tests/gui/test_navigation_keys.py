@@ -7,12 +7,11 @@ import shutil
 from pathlib import Path
 
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMessageBox
 
 from annotator.gui.actions import ACTIONS
 from annotator.gui.models.roles import FINDING_ROLE
 from tests.conftest import REPO
-from tests.gui.conftest import current_summary, press, type_text
+from tests.gui.conftest import current_summary, press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 HOSTILE = REPO / "tests" / "hostile"
@@ -64,28 +63,6 @@ def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpu
 
     press(qtbot, window, Key.Key_PageUp, Mod.ControlModifier)
     assert window.controller.document.path == first
-
-
-def test_a_cancelled_move_to_the_next_log_shows_the_session_still_open(make_window, corpus: Path, qtbot,
-                                                                          answer_modal):
-    folder = corpus.parent / "two-logs"
-    folder.mkdir()
-    for name in ("travel-20261121-001", "travel-20261121-002"):
-        shutil.copytree(corpus / name, folder / name)
-    window = make_window(folder)
-    browser = window.workspace.browser
-    qtbot.waitUntil(lambda: browser.model.rowCount() == 2 and not browser.is_scanning, timeout=30000)
-    session = window.navigator.session
-    window.navigator.select_row(1, focus_editor=True)
-    type_text(qtbot, window, "unsaved words")
-    press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # stored: the log has unsaved work
-    answer = answer_modal(QMessageBox.StandardButton.Cancel)  # "save before going on?"
-    press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
-    assert answer.answered
-    assert window.navigator.session is session and window.navigator.model.rowCount() == len(session.turns)
-    assert current_summary(browser).session_id == session.id, "the list highlights the session still open"
-    assert status(window).startswith(f"Still on session {session.id} of travel-20261121-001-hublog.xml")
-    assert "last session" not in status(window)
 
 
 def test_a_single_log_says_where_the_sessions_end(main_window, qtbot):
