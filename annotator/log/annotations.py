@@ -67,7 +67,7 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
                 annotation.el, "GC_DATA",
                 {"key": TRANSCRIPTION_KEY, "type_utt_text": "transcription", "dtype": "string"},
             )
-            _indent_only_child(annotation.el, data_el)
+            _indent_last_child(annotation.el, data_el)
         else:
             data_el = data.el
         _set_text(data_el, new)
@@ -173,10 +173,7 @@ def _replace_data(found: tuple[etree._Element, etree._Element] | None, new: etre
     elif new is not None:
         annotation = make_annotation()
         annotation.append(new)
-        if len(annotation) == 1:
-            _indent_only_child(annotation, new)
-        else:
-            new.tail, annotation[-2].tail = annotation[-2].tail, annotation.text
+        _indent_last_child(annotation, new)
 
 
 def _concepts_holder(turn: Turn) -> tuple[etree._Element, etree._Element] | None:
@@ -251,6 +248,15 @@ def _new_annotation(parent: etree._Element, attributes: dict[str, str]) -> etree
         annotation.tail = leading
     parent.insert(0, annotation)
     return annotation
+
+
+def _indent_last_child(parent: etree._Element, child: etree._Element) -> None:
+    """CHILD, just appended to PARENT, on a line of its own indented like its siblings, the closing tag after it
+    where it was (e.g. a transcription added to the GC_ANNOT of a turn flagged before)."""
+    if len(parent) == 1:
+        _indent_only_child(parent, child)
+    else:
+        child.tail, parent[-2].tail = parent[-2].tail, parent.text
 
 
 def _indent_only_child(parent: etree._Element, child: etree._Element) -> None:

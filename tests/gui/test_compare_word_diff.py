@@ -31,5 +31,5 @@ def test_three_annotators_each_word_differing_from_any_other():
 
 
 def test_the_html_escapes_words_and_highlights_the_marked_ones():
-    html = words_html([("a<b", False), ("x&y", True)], "#ffcf8a")
-    assert html == 'a&lt;b <span style="background-color:#ffcf8a">x&amp;y</span>'
+    html = words_html([("a<b", False), ("x&y", True)], "#ffcf8a", "#000000")
+    assert html == 'a&lt;b <span style="background-color:#ffcf8a; color:#000000">x&amp;y</span>'

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication, QMenu
 import annotator.gui
 from annotator.gui.app import parts_of
 from annotator.gui.settings import AppSettings
-from annotator.gui.theme import MARK, THEME_COLOURS, apply_theme, dark_palette, theme_colour
+from annotator.gui.theme import MARK, THEME_COLOURS, apply_theme, dark_palette, light_palette, theme_colour
 from annotator.gui.timeline.timeline_style import TURN_FILL
 from annotator.timeline import data
 from tests.gui.conftest import close_window
@@ -158,3 +158,37 @@ def test_system_follows_a_change_of_the_desktops_scheme_and_a_forced_theme_does_
     apply_theme(qapp, "dark")
     qapp.styleHints().colorSchemeChanged.emit(Qt.ColorScheme.Light)
     assert qapp.palette().color(Role.Window).lightness() < 128
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_selected_and_hovered_rows_read_at_wcag_aa(qapp, dark):
+    """A selected row: the selection's text on the selection (the light theme darkens a style's pale selection);
+    a hovered one: the text on the base tinted with the selection."""
+    palette = dark_palette() if dark else light_palette(qapp)
+    for group in (QPalette.ColorGroup.Active, QPalette.ColorGroup.Inactive):
+        text, selection = palette.color(group, Role.HighlightedText), palette.color(group, Role.Highlight)
+        assert contrast(text, selection) >= 4.5, f"{group.name}: {text.name()} on {selection.name()}"
+    tint = QColor(palette.color(Role.Highlight))
+    tint.setAlphaF(0.25)
+    assert contrast(palette.color(Role.Text), opaque(tint, palette.color(Role.Base))) >= 4.5
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_compare_s_differing_words_read_in_a_selected_row(qtbot, make_window, tmp_path, theme):
+    """The marks keep their own ink: dark on the pale mark in the light theme, not the selection's white."""
+    from tests.gui.compare_helpers import make_team_log
+
+    window = make_window(make_team_log(tmp_path / "team"))
+    parts_of(window).appearance.set_theme(theme)
+    assert parts_of(window).compare.show_compare()
+    view = parts_of(window).compare.view
+    model = view.model
+    marked = [model.index(row, column) for row in range(model.rowCount()) for column in range(model.columnCount())
+              if "background-color" in (model.index(row, column).data() or "")]
+    assert marked, "planted disagreements are marked"
+    for index in marked:
+        for fill, ink in re.findall(r"background-color:(#\w{6}); color:(#\w{6})", index.data()):
+            assert contrast(QColor(fill), QColor(ink)) >= 4.5, f"{ink} on {fill} in {index.data()}"
+        assert index.data().count("background-color") == len(re.findall(r"; color:#", index.data())), index.data()
+    parts_of(window).appearance.set_theme("light")
+    close_window(window)

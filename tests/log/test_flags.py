@@ -127,3 +127,19 @@ def test_notes_add_no_dtd_validity_error(sample_logs, tmp_path):
     document.save(target)
     assert b":time_spent" in target.read_bytes() and b":reviewed" in target.read_bytes()
     assert _validity_errors(target) == _validity_errors(source)
+
+
+def test_a_transcription_added_to_a_flagged_turn_is_indented_like_its_neighbours(sample_logs, tmp_path):
+    document, turn = _sample(sample_logs)
+    set_flags(turn, ["noise"])
+    set_transcription(turn, "leaving from zürich")
+    target = tmp_path / "saved.xml"
+    document.save(target)
+    text = target.read_text(encoding="iso-8859-1")
+    block = text[text.index('<GC_ANNOT turnid="6"'):text.index("</GC_ANNOT>") + len("</GC_ANNOT>")]
+    lines = block.splitlines()
+    assert len(lines) == 4, block  # the opening tag, one GC_DATA a line, the closing tag
+    opening, closing = (len(line) - len(line.lstrip()) for line in (text[:text.index(block)].rsplit("\n", 1)[1] + lines[0],
+                                                                   lines[-1]))
+    assert [len(line) - len(line.lstrip()) for line in lines[1:-1]] == [opening + 2, opening + 2], block
+    assert closing == opening and lines[-1].strip() == "</GC_ANNOT>", block

@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QEvent, QSize, Qt
-from PySide6.QtGui import QFont, QFontMetrics
+from PySide6.QtCore import QSize, Qt
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QWidget
 
 from annotator.analysis.nbest_oracle import cached_turn_oracle
@@ -27,7 +26,6 @@ NO_LIST_TEXT = "No n-best list in the log for this turn"
 TRUTH_MARK = "= transcription"
 QWIDGETSIZE_MAX = (1 << 24) - 1
 SHOWN_LINES = 5  # of a longer list the editor makes room for these (the heading and four alternatives); the rest scrolls
-CELL_SLACK = 6  # pixels the rich text's table takes beyond its cells' texts
 
 
 def alternatives_of(turn: Turn | None) -> tuple[Hypothesis, ...]:
@@ -63,18 +61,16 @@ class NBestPane(QLabel):
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
         # One line per alternative, never wrapped (a wrapped label asks a height for a width it may not get):
-        # the pane takes its share of the editor's width and a longer alternative is cut (…) to leave its score.
+        # the pane takes its share of the editor's width and a longer alternative is cut at its edge, after its score.
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
         # Hidden on a system turn, it keeps its place: the text box beside it would be widened and laid out again
         # at every move between a user turn and a system turn.
         policy.setRetainSizeWhenHidden(True)
         self.setSizePolicy(policy)
         self.alternatives: tuple[Hypothesis, ...] = ()
-        self._turn: Turn | None = None
         self.show_turn(None)
 
     def show_turn(self, turn: Turn | None) -> None:
-        self._turn = turn
         if turn is None or turn.speaker == "system":
             self.alternatives = ()
             self.setText("")
@@ -82,61 +78,30 @@ class NBestPane(QLabel):
             self.hide()
             return
         self.alternatives = alternatives_of(turn)
-        self._show_alternatives()
+        self.setText(self._table(turn) if self.alternatives else f"<i>{NO_LIST_TEXT}.</i>")
+        whole = [f"Alt+{a.rank}: {a.text}" + ("" if a.score is None else f" ({a.score:g})") for a in self.alternatives]
+        self.setToolTip("\n".join(whole))  # a line cut at the pane's edge is whole here
         self.show()
 
-    def resizeEvent(self, event) -> None:
-        super().resizeEvent(event)
-        if event.size().width() != event.oldSize().width() and self.alternatives:
-            self._show_alternatives()  # the texts are cut to the new width
-
-    def changeEvent(self, event) -> None:
-        super().changeEvent(event)
-        if event.type() == QEvent.Type.FontChange and self.alternatives:
-            self._show_alternatives()  # a zoom: the texts are measured again
-
-    def _show_alternatives(self) -> None:
-        if not self.alternatives:
-            self.setText(f"<i>{NO_LIST_TEXT}.</i>")
-            self.setToolTip("")
-            return
-        shown = self._table(self._turn)
-        self.setText(shown)
-        whole = [f"Alt+{a.rank}: {a.text}" + ("" if a.score is None else f" ({a.score:g})") for a in self.alternatives]
-        self.setToolTip("\n".join(whole) if "…" in shown else "")  # what a cut line leaves out
-
     def _table(self, turn: Turn) -> str:
-        """The alternatives one a line, each text cut (…) so that the line, its key and its score fit the pane."""
+        """Key, score, text: a line longer than the pane loses the end of its text, never its score."""
         # The mark needs the transcription's words aligned with each alternative's: a megabyte's would hold the
         # move to the turn for a second.
         long = max(len(text) for text in [turn.transcription or "", *(a.text for a in self.alternatives)]) \
             > TRUTH_MARKED_UP_TO_CHARS
         oracle = None if long else cached_turn_oracle(turn)
         truth = oracle.rank_of_truth if oracle is not None else None
-        metrics, bold = self.fontMetrics(), QFont(self.font())
-        bold.setBold(True)
-        strong = QFontMetrics(bold)
-        scores = ["" if alternative.score is None else f"{alternative.score:g}" for alternative in self.alternatives]
-        key_width = max(metrics.horizontalAdvance(f"Alt+{ALTERNATIVE_KEYS}\u00a0"), strong.horizontalAdvance("N-best\u00a0"))
-        score_width = max(metrics.horizontalAdvance(f"\u00a0{score}") for score in [*scores, "score"])
-        room = max(metrics.averageCharWidth() * 4, self.width() - key_width - score_width - CELL_SLACK)
-
-        def fitted(text: str, mark: str = "") -> str:
-            return html.escape(metrics.elidedText(text, Qt.TextElideMode.ElideRight, room - strong.horizontalAdvance(mark)))
-
         rows = []
-        for alternative, score in zip(self.alternatives[:ALTERNATIVE_KEYS], scores, strict=False):
-            mark = f" {TRUTH_MARK}" if alternative.rank == truth else ""
-            text = fitted(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS), mark)
-            rows.append(f"<tr><td>Alt+{alternative.rank}&nbsp;</td>"
-                        f"<td>{text}{f'<b>{html.escape(mark)}</b>' if mark else ''}</td>"
-                        f"<td align='right'>&nbsp;{score}</td></tr>")
+        for alternative in self.alternatives[:ALTERNATIVE_KEYS]:
+            score = "" if alternative.score is None else f"{alternative.score:g}"
+            mark = f" <b>{TRUTH_MARK}</b>" if alternative.rank == truth else ""
+            rows.append(f"<tr><td>Alt+{alternative.rank}&nbsp;</td><td align='right'>{score}&nbsp;</td>"
+                        f"<td>{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</td></tr>")
         more = len(self.alternatives) - ALTERNATIVE_KEYS
-        tail = (f"<tr><td></td><td colspan='2'><i>{fitted(f'and {more} more, beyond the keys')}</i></td></tr>"
-                if more > 0 else "")
+        tail = (f"<tr><td></td><td></td><td><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else "")
         return ("<table cellspacing='0' cellpadding='0'>"
-                f"<tr><td><b>N-best</b>&nbsp;</td><td>{fitted('Alt+k puts alternative k in the editor')}</td>"
-                "<td align='right'>&nbsp;score</td></tr>" + "".join(rows) + tail + "</table>")
+                "<tr><td><b>N-best</b>&nbsp;</td><td align='right'>score&nbsp;</td>"
+                "<td>Alt+<i>k</i> puts alternative <i>k</i> in the editor</td></tr>" + "".join(rows) + tail + "</table>")
 
 
 class NBestArea(QScrollArea):

@@ -13,11 +13,11 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QBrush
+from PySide6.QtGui import QBrush, QGuiApplication, QPalette
 
 from annotator.agreement.adjudication import AGREED, CONCEPTS, LEFT, TRANSCRIPTION, value_text
 from annotator.gui.compare.comparison import Comparison, Row, current_value, rows_of, same_value
-from annotator.gui.compare.word_diff import differing_words, words_html
+from annotator.gui.compare.word_diff import differing_words, marked, words_html
 from annotator.gui.theme import theme_colour
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session
@@ -137,17 +137,18 @@ class CompareModel(QAbstractTableModel):
     def _annotator_html(self, row: Row, annotator: int) -> str:
         comparison, name = self.comparison, self.names[annotator]
         colour = theme_colour("compare_word_differs").name()
+        ink = QGuiApplication.palette().color(QPalette.ColorRole.Text).name()  # the pair the theme table checks
         parts = []
         for key in row.keys():
             given = comparison.given(key)
             if key[2] == TRANSCRIPTION:
                 texts = [given.get(other) for other in self.names]
                 words = differing_words(texts)[annotator]
-                parts.append("<i>(none)</i>" if words is None else words_html(words, colour))
+                parts.append("<i>(none)</i>" if words is None else words_html(words, colour, ink))
             elif name in given:
                 differs = comparison.disagrees(key)
                 text = html.escape(value_text(given[name]))
-                parts.append(f'<span style="background-color:{colour}">{text}</span>' if differs else text)
+                parts.append(marked(text, colour, ink) if differs else text)
         return "<br>".join(parts)
 
 

@@ -48,7 +48,12 @@ def differing_words(texts: list[str | None]) -> list[list[Word] | None]:
     return marked
 
 
-def words_html(words: list[Word], colour: str) -> str:
-    """WORDS as rich text, each differing word on a COLOUR background (a #rrggbb name)."""
-    return " ".join(f'<span style="background-color:{colour}">{html.escape(word)}</span>' if differs
-                    else html.escape(word) for word, differs in words)
+def marked(text_html: str, colour: str, ink: str) -> str:
+    """TEXT_HTML on a COLOUR background in INK (#rrggbb names): its own ink, so that the mark reads in a selected
+    row too, whose text is the selection's (white on blue) and would be white on the mark."""
+    return f'<span style="background-color:{colour}; color:{ink}">{text_html}</span>'
+
+
+def words_html(words: list[Word], colour: str, ink: str) -> str:
+    """WORDS as rich text, each differing word marked (a COLOUR background, INK text)."""
+    return " ".join(marked(html.escape(word), colour, ink) if differs else html.escape(word) for word, differs in words)

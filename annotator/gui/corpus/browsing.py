@@ -16,6 +16,7 @@ from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.settings import AppSettings
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
+from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 
 class CorpusBrowsing(QObject):
@@ -24,6 +25,7 @@ class CorpusBrowsing(QObject):
         """SHOW_DOCK: brings the Sessions dock to the front."""
         super().__init__(window)
         self.window, self.navigator, self.browser, self.settings = window, navigator, browser, settings
+        self.controller = controller
         self._show_dock = show_dock
         self.folder: Path | None = None  # the corpus open, if any
         navigator.corpus_requested.connect(self.open_corpus)
@@ -42,8 +44,9 @@ class CorpusBrowsing(QObject):
         self.browser.scan(self.folder)
 
     def neighbour_session(self, step: int) -> bool | None:
-        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list;
-        None when no corpus is open."""
+        """Ctrl+PgDown past the last session of the log: the next log's session in the Sessions list; True once
+        it is shown, or once the annotator has cancelled the move (the open session stays, in the list, the
+        table and the status bar); False at the end of the list; None when no corpus is open."""
         if self.folder is None:
             return None
         document, session = self.navigator.document, self.navigator.session
@@ -54,7 +57,11 @@ class CorpusBrowsing(QObject):
             return False
         self.browser.select_session(summary.file, summary.session_index)
         self._session_activated(summary.file, summary.session_index)
-        return self.navigator.document is not document
+        if self.navigator.document is document and self.controller.document is document:
+            self.browser.mark_open(document.path, session.index)  # the list shows again what the window shows
+            self.window.show_status(f"Still on session {shorten(session.id, SHOWN_ID_CHARS)} of {document.path.name}: "
+                                    f"{summary.file.name} was not opened")
+        return True
 
     def open_session(self, file: Path, session_index: int) -> bool:
         """Show session SESSION_INDEX of the log FILE (opened if need be); False when the log did not open."""
