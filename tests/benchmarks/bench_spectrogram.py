@@ -4,7 +4,7 @@
 
 The speech is espeak-ng's, resampled to 8 kHz mono by sox (else the sample logs' turns joined), cut to
 --seconds. Prints the median of RUNS runs of
-1. ours: spectrogram(samples, 8000), target < 50 ms (issue 15), against the baseline measured in the same run:
+1. ours: spectrogram(samples, 8000), target < 50 ms, against the baseline measured in the same run:
    numpy alone on the same frames (25 ms periodic Hann windows every 10 ms, one rfft of 256 over all frames,
    squared magnitude), the least any implementation must do;
 2. for information, where scipy is installed: scipy.signal.spectrogram (the reference our levels equal),

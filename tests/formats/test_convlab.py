@@ -46,7 +46,7 @@ def test_sample_logs_make_a_dataset_convlab_accepts(transcribed_corpus: Path, tm
     assert first["user_text"] == "prefer-transcription" and first["times_synthetic"] is False
     assert [t["speaker"] for t in first["turns"]] == ["system", "user"] * 6
     user = first["turns"][1]
-    # issue 13: without reference concepts, the user turn's acts and state are the parse's (it misheard Austin)
+    # Without reference concepts, the user turn's acts and state are the parse's (it misheard Austin)
     assert user["utterance"] == "i want to fly to boston" and "db_results" not in user
     assert user["state"] == {"concepts": {"destination": "Austin"}}
     assert user["dialogue_acts"]["non-categorical"] == [
@@ -74,7 +74,7 @@ def test_ontology_declares_acts_as_python_literals(transcribed_corpus: Path, tmp
         assert sorted(archive.namelist()) == ["data/dialogues.json", "data/ontology.json"]
         ontology = json.loads(archive.read("data/ontology.json"))
     assert set(ontology) == {"domains", "intents", "state", "dialogue_acts"}
-    # issue 13: the user turns' concept frames add the "concepts" domain, its slots and its state
+    # The user turns' concept frames add the "concepts" domain, its slots and its state
     binary = [entry for entry in ontology["dialogue_acts"]["binary"] if "'domain': 'general'" in entry]
     assert binary and all("'system': True" in entry and "true" not in entry for entry in binary)
     assert {ast.literal_eval(entry)["intent"] for entry in binary} == {"prompt", "error_message", "help_message"}
