@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from annotator.writes.save_lock import mark_private, unmark_private
+
 try:
     import fcntl
 except ImportError:  # Windows
@@ -50,6 +52,7 @@ class StagingFolder:
             if not os.path.lexists(path):
                 os.rename(made, path)
                 self.path, self._fd = path, fd
+                mark_private(path)  # its writer's saves need no save lock: its own flock keeps others out
                 return
             os.close(fd)  # that name is taken (one chance in 10^12): draw again
             os.rmdir(made)
@@ -57,6 +60,7 @@ class StagingFolder:
     def release(self) -> None:
         """The writer is done with the folder (removed, or renamed into place)."""
         if self._fd is not None:
+            unmark_private(self.path)
             os.close(self._fd)
             self._fd = None
 

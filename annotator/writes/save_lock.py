@@ -13,7 +13,9 @@ other saves into the same folder wait their turn, which costs nothing but a paus
 Within one process the lock is re-entrant (a fold of a folder holds it while its
 documents are saved). A folder that cannot be opened, or a system without flock, goes
 unlocked: the write itself says what is wrong. A lock held longer than WAIT_SECONDS
-is refused rather than waited for without end.
+is refused rather than waited for without end. A folder this process writes alone (a staging folder,
+itself held under its own flock while its writer lives: annotator.outputs.stale_staging) is marked
+private and its saves take no lock: nobody else saves there, and its flock would keep them waiting.
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ class _FolderLock:
 
 _locks: dict[str, _FolderLock] = {}
 _locks_guard = threading.Lock()
+_private: set[str] = set()  # folders only this process writes in (see mark_private)
+
+
+def mark_private(folder: str | Path) -> None:
+    """FOLDER is written by this process alone until unmark_private: saves into it take no lock."""
+    with _locks_guard:
+        _private.add(os.path.realpath(folder))
+
+
+def unmark_private(folder: str | Path) -> None:
+    with _locks_guard:
+        _private.discard(os.path.realpath(folder))
 
 
 def save_folder(path: str | Path) -> str:
@@ -59,7 +73,11 @@ def holding_save_lock(path: str | Path, wait_seconds: float = WAIT_SECONDS) -> I
     """Hold the save lock of PATH's folder (see module) while the block runs."""
     folder = save_folder(path)
     with _locks_guard:
+        private = folder in _private
         lock = _locks.setdefault(folder, _FolderLock())
+    if private:
+        yield
+        return
     deadline = time.monotonic() + wait_seconds
     if not lock.turn.acquire(timeout=wait_seconds):
         raise _busy(path, folder, wait_seconds)
