@@ -51,7 +51,11 @@ def test_searches_beside_a_fold_and_a_save(corpus: Path, annotated_log: Path, tm
     saver = _start(SAVER, annotated_log, corpus, 8)
     folds = [annotator("fold", corpus, annotations, "-o", corpus, "--force") for _ in range(2)]
     finished = [process.communicate(timeout=600) for process in [*searchers, saver]]
-    assert all(fold.returncode == 0 for fold in folds), [fold.stderr for fold in folds]
+    # A fold that read a log the saver then changed refuses it and writes nothing (the writers' exclusion);
+    # what matters here is that neither the index nor the logs were ever "locked" for anyone.
+    for fold in folds:
+        assert fold.returncode == 0 or (fold.returncode == 2 and "changed by another program" in fold.stderr), fold.stderr
+        assert "locked" not in fold.stderr and "Traceback" not in fold.stderr, fold.stderr
     for process, (_out, err) in zip([*searchers, saver], finished):
         assert process.returncode == 0, err
         assert "locked" not in err and "Traceback" not in err and "internal error" not in err, err
