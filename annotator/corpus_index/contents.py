@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from annotator.corpus_index.records import FileRecord, FileState
+from annotator.file_name_text import name_text
 
 if TYPE_CHECKING:
     from annotator.corpus.scan import SessionSummary
@@ -27,14 +28,15 @@ class KnownFile:
 def key_of(path: Path) -> str:
     """How the index names a file: its absolute path, the same from any folder. Links are not resolved
     (a resolve costs a system call per component: most of a check of an unchanged corpus); a log
-    reached by two paths is kept twice, which costs room, never a wrong answer."""
-    return os.path.abspath(path)
+    reached by two paths is kept twice, which costs room, never a wrong answer. A name that is not UTF-8
+    is kept in its escaped form (annotator.file_name_text): SQLite holds UTF-8 text only."""
+    return name_text(os.path.abspath(path))
 
 
 def keys_of(paths: list[Path]) -> list[str]:
     """key_of(path) for each of PATHS, the current folder asked once (abspath asks it per path)."""
     here = os.getcwd()
-    return [os.path.normpath(os.path.join(here, path)) for path in paths]
+    return [name_text(os.path.normpath(os.path.join(here, path))) for path in paths]
 
 
 def known_files(connection: sqlite3.Connection) -> dict[str, KnownFile]:
