@@ -129,6 +129,7 @@ class KeyboardOwner(QObject):
         super().__init__(navigator)
         self.navigator = navigator
         self.window = navigator.window
+        self._sending = False  # a key being handed to the editor: its refusal travels up, not back here
         QApplication.instance().installEventFilter(self)  # removed by Qt when this object dies
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
@@ -144,8 +145,16 @@ class KeyboardOwner(QObject):
         target = self.typing_target()
         if target is None:
             return True  # no user turn left: the key types nothing anywhere
-        QApplication.sendEvent(target, QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(),
-                                                 event.isAutoRepeat(), event.count()))
+        if target is watched or self._sending or (isinstance(target, QPlainTextEdit) and target.isReadOnly()):
+            # Already where typing goes, or handed there and refused: a text box shown read-only (its text too
+            # long to edit) lets the key go up to its parents, which must not hand it back again.
+            return False
+        self._sending = True
+        try:
+            QApplication.sendEvent(target, QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(),
+                                                     event.isAutoRepeat(), event.count()))
+        finally:
+            self._sending = False
         return True
 
     def typing_target(self) -> QWidget | None:
