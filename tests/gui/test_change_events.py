@@ -51,4 +51,4 @@ def test_in_the_gui_only_the_document_controller_listens_to_the_document():
     gui = Path(annotator.gui.__file__).parent
     listening = sorted(path.relative_to(gui).as_posix() for path in gui.rglob("*.py")
                        if "add_listener(" in path.read_text(encoding="utf-8"))
-    assert listening == ["document_controller.py"]
+    assert listening == ["opening/document_controller.py"]
