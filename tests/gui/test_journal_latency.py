@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from annotator.gui.annotating.transcription_text import EDITOR_MAX_CHARS
 from annotator.log.text import clean_text
 from tests.gui.journal_helpers import GENEROUS_SECONDS, acceptable_states, run_and_kill
 from tests.gui.window_driver import annotations_seen
@@ -35,10 +36,11 @@ def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window
 
 
 def test_a_busy_gui_thread_does_not_hold_the_journal_back(make_window, raw_log: Path, tmp_path: Path, boxes):
-    """A 100 KB transcription stored, then the GUI thread blocked for 5 s until the kill."""
-    plan = [{"row": 0}, {"keys": "Ctrl+Down"}, {"paste": 100_000}, {"keys": "Ctrl+Return"}, {"keys": "Ctrl+Alt+1"}, {"busy": 5}]
+    """The longest transcription the editor takes (a paste past EDITOR_MAX_CHARS is refused) stored, then the GUI
+    thread blocked for 5 s until the kill."""
+    plan = [{"row": 0}, {"keys": "Ctrl+Down"}, {"paste": EDITOR_MAX_CHARS - 100}, {"keys": "Ctrl+Return"}, {"keys": "Ctrl+Alt+1"}, {"busy": 5}]
     lines = run_and_kill(raw_log, tmp_path, plan)
     state = _restored(make_window, raw_log, boxes)
     assert state == lines[-1]["state"] == lines[-2]["state"], "every edit made before the GUI thread got busy"
-    assert len(state["transcriptions"]["02"]) == len(clean_text(lines[-1]["state"]["transcriptions"]["02"])) > 99_000
+    assert len(state["transcriptions"]["02"]) == len(clean_text(lines[-1]["state"]["transcriptions"]["02"])) > 11_000
     assert state["task"] == "1"

@@ -6,7 +6,7 @@ SIGKILL it: the recovery journal tests and the journal kill loop (tests/stress).
 PLAN_JSON is a list of steps, done in order once the log is open:
     {"keys": "Ctrl+I"}          a real key press (QKeySequence text) to the focus widget
     {"type": "some words"}      real key presses, one a character
-    {"paste": 100000}           that many characters through the clipboard and Ctrl+V
+    {"paste": 11000}            that many characters through the clipboard and Ctrl+V
     {"wait": 0.5}               seconds of the event loop running
     {"row": 0}                  select that row of the turn table, as a click on it would (0: the greeting)
     {"busy": 3}                 seconds of the GUI thread blocked (no events processed)
