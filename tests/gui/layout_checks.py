@@ -195,7 +195,8 @@ def test_a_corpus_with_markers_and_findings_keeps_the_window_on_the_screen(qtbot
 
 
 def dock_shown(window: MainWindow, name: str) -> QDockWidget:
-    dock = getattr(parts_of(window), name)
+    """The dock NAME ("sessions_dock", "findings_dock"...) raised and visible."""
+    dock = getattr(parts_of(window).docks, name.removesuffix("_dock"))
     dock.raise_()
     assert dock.isVisible() and not dock.visibleRegion().isEmpty()
     return dock
