@@ -182,7 +182,8 @@ def test_turns_sharing_an_id_are_extracted_apart_and_fold_back(tmp_path: Path):
                                           TurnRef(SessionRef("s"), 2, 2): "to denver"}
     for suffix in (".csv", ".xml"):
         write_annotations(tmp_path / f"a{suffix}", annotations, [doc])
-        raw = LogDocument.load(_write(tmp_path / "raw", _repeated_turns(False), f"raw{suffix}.xml"))
+        # the log the rows were written for, unannotated (its name is the one the rows' file column holds)
+        raw = LogDocument.load(_write(tmp_path / f"raw{suffix.replace('.', '-')}", _repeated_turns(False)))
         assert fold(raw, read_annotations(tmp_path / f"a{suffix}")) == 2
         assert [turn.transcription for turn in raw.sessions[0].turns] == [None, "to boston", "to denver"]
 
