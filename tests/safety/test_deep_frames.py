@@ -111,7 +111,8 @@ def test_the_exports_carry_the_deep_slot(command_runs, deep_log: Path):
 def test_extracted_deep_concepts_fold_back(command_runs, deep_log: Path, tmp_path: Path):
     """extract writes the deep path in the compact form; fold reads it and nests it again."""
     out: Path = command_runs["out"]
-    raw = tmp_path / "raw-hublog.xml"
+    raw = tmp_path / "raw" / deep_log.name  # the name the rows' file column holds: rows for another log are refused
+    raw.parent.mkdir()
     raw.write_text(deep_frame_log(deepest_element(deep_log.read_text(encoding="utf-8")), reference=False),
                    encoding="utf-8")
     assert reference_concepts(LogDocument.load(raw).sessions[0].turns[1].facts()) is None
