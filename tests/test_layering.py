@@ -125,19 +125,23 @@ GUI = PACKAGE / "gui"
 GUI_TOP_MODULES_AT_MOST = 12
 
 
-def _runtime_imports(path: Path) -> set[str]:
-    """The modules PATH imports, but for those under `if TYPE_CHECKING:`."""
+def _runtime_import_nodes(path: Path) -> list[ast.Import | ast.ImportFrom]:
+    """The import statements of PATH that run, those under `if TYPE_CHECKING:` (types only) aside."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
     typing_only = {id(node) for branch in ast.walk(tree)
                    if isinstance(branch, ast.If) and getattr(branch.test, "id", None) == "TYPE_CHECKING"
                    for node in ast.walk(branch)}
+    return [node for node in ast.walk(tree)
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in typing_only]
+
+
+def _runtime_imports(path: Path) -> set[str]:
+    """The modules PATH imports, but for those under `if TYPE_CHECKING:`."""
     names = set()
-    for node in ast.walk(tree):
-        if id(node) in typing_only:
-            continue
+    for node in _runtime_import_nodes(path):
         if isinstance(node, ast.Import):
             names |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom) and node.module:
+        elif node.module:
             names.add(node.module)
     return names
 
@@ -191,14 +195,8 @@ def test_no_two_modules_import_each_other_at_run_time():
     modules = {_module_name(path): path for path in PACKAGE.rglob("*.py")}
     graph = {}
     for name, path in modules.items():
-        tree = ast.parse(path.read_text(encoding="utf-8"))
-        typing_only = {id(node) for branch in ast.walk(tree)
-                       if isinstance(branch, ast.If) and getattr(branch.test, "id", None) == "TYPE_CHECKING"
-                       for node in ast.walk(branch)}
         needed = set()
-        for node in ast.walk(tree):
-            if id(node) in typing_only:
-                continue
+        for node in _runtime_import_nodes(path):
             if isinstance(node, ast.ImportFrom) and node.module in modules:
                 submodules = {f"{node.module}.{alias.name}" for alias in node.names} & modules.keys()
                 needed |= submodules if len(submodules) == len(node.names) else {node.module, *submodules}
