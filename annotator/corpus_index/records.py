@@ -9,6 +9,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from annotator.input_files import open_input_file
+
 if TYPE_CHECKING:
     from annotator.corpus.scan import SessionSummary
 
@@ -59,7 +61,7 @@ def content_hash(path: Path) -> str | None:
     library the fastest where processors compute it (three times BLAKE2b's speed on this one)."""
     digest = hashlib.sha256()
     try:
-        with open(path, "rb") as stream:
+        with open_input_file(path) as stream:  # a FIFO named like a log would block a plain open
             for chunk in iter(lambda: stream.read(HASH_CHUNK), b""):
                 digest.update(chunk)
     except (OSError, ValueError):

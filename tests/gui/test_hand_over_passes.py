@@ -22,6 +22,11 @@ def _views_state(window) -> dict:
             "playback turn": parts_of(window).playback.turn}
 
 
+def _first_user_row(session) -> int:
+    """Where an open lands when no turn is transcribed yet: the session's first user turn, not its greeting."""
+    return next(row for row, turn in enumerate(session.turns) if turn.speaker == "user")
+
+
 def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows_the_session(make_window,
                                                                                               raw_log: Path):
     window = make_window()
@@ -37,21 +42,23 @@ def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows
     parts_of(window).controller.document_opened.connect(at_the_hand_over)
     assert parts_of(window).navigator.open_path(raw_log)
     session = parts_of(window).navigator.session
-    assert seen["session"] is session and seen["turn"] is session.turns[1], "the key moved the selection"
+    moved = _first_user_row(session) + 1
+    assert seen["session"] is session and seen["turn"] is session.turns[moved], "the key moved the selection"
     assert seen["timeline session"] is None and seen["playback turn"] is None, \
         "the timer ran before the turn's and the session's views were filled"
-    assert _views_state(window) == {"session": session, "turn": session.turns[1], "timeline session": session,
-                                    "timeline turn": 1, "metrics": True, "playback turn": session.turns[1]}
-    assert parts_of(window).detail._element is session.turns[1]
+    assert _views_state(window) == {"session": session, "turn": session.turns[moved], "timeline session": session,
+                                    "timeline turn": moved, "metrics": True, "playback turn": session.turns[moved]}
+    assert parts_of(window).detail._element is session.turns[moved]
 
 
 def test_the_views_end_on_the_session_and_turn_shown(make_window, raw_log: Path, annotated_log: Path):
     window = make_window(raw_log)
     assert parts_of(window).navigator.open_path(annotated_log)
     session = parts_of(window).navigator.session
-    assert _views_state(window) == {"session": session, "turn": session.turns[0], "timeline session": session,
-                                    "timeline turn": 0, "metrics": True, "playback turn": session.turns[0]}
-    assert parts_of(window).detail._element is session.turns[0]
+    row = _first_user_row(session)
+    assert _views_state(window) == {"session": session, "turn": session.turns[row], "timeline session": session,
+                                    "timeline turn": row, "metrics": True, "playback turn": session.turns[row]}
+    assert parts_of(window).detail._element is session.turns[row]
     assert not parts_of(window).controller.after_hand_over.collecting
 
 
@@ -66,5 +73,6 @@ def test_a_close_asked_between_the_passes_closes_the_window_once_they_are_done(m
     assert not closed, "not in the middle of the passes"
     qtbot.waitUntil(lambda: not window.isVisible())
     session = parts_of(window).navigator.session
-    assert closed == [{"session": session, "turn": session.turns[0], "timeline session": session,
-                       "timeline turn": 0, "metrics": True, "playback turn": session.turns[0]}]
+    row = _first_user_row(session)
+    assert closed == [{"session": session, "turn": session.turns[row], "timeline session": session,
+                       "timeline turn": row, "metrics": True, "playback turn": session.turns[row]}]

@@ -29,8 +29,7 @@ def blocked_journal_folder() -> Path:
 
 def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, raw_log: Path, qtbot, boxes,
                                                                  blocked_journal_folder: Path):
-    window = make_window(raw_log)
-    press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
+    window = make_window(raw_log)  # it opens on the first user turn
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     qtbot.waitUntil(lambda: "recovery journal cannot be written" in parts_of(window).recovery.warning.text(), timeout=10000)

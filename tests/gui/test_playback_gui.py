@@ -19,7 +19,6 @@ from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """for action in window.menus.speeds.actions():
     if action.data() == {speed}:
         action.trigger()
-QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
 focus = QApplication.focusWidget()
 QTest.keyClick(focus, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 states = until_stopped()

@@ -126,7 +126,7 @@ def test_the_keys_dialog_opens_from_the_preferences_keys_page(make_window, qtbot
     qtbot.mouseClick(preferences.keys_button, Qt.MouseButton.LeftButton)
     dialog = parts_of(window).preferences.keys_dialog
     assert dialog is not None and dialog.isVisible()
-    assert len(dialog.names) == len(window.actions.__dict__), "every action is listed, with keys or not"
+    assert len(dialog.names) == len(list(window.actions)), "every action is listed, with keys or not"
     dialog.close()
     preferences.close()
     assert QApplication.activeModalWidget() is None

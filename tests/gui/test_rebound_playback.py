@@ -13,7 +13,6 @@ from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 # Ctrl+A: a key the editor would keep for itself (select all) unless the window's keys are let through.
 WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """keys = parts_of(window).preferences.keys
 keys.save({{**keys.effective, "play_pause": ("Ctrl+A",)}})
-QTest.keyClick(QApplication.focusWidget() or window, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
 focus = QApplication.focusWidget()
 QTest.keyClicks(focus, "hello")
 QTest.keyClick(focus, Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)

@@ -62,7 +62,8 @@ def test_opening_a_long_log_for_the_first_time_shows_its_first_turns(qtbot, make
     timeline = parts_of(window).timeline
     left, right = timeline.x_range()
     assert left <= 0.0 and turn_span(timeline, 3)[1] <= right < timeline.timeline.extent / 10
-    assert timeline.selected_turn == 0
+    first_user_turn = next(turn.index for turn in parts_of(window).navigator.session.turns if turn.speaker == "user")
+    assert timeline.selected_turn == first_user_turn
     close_window(window)
 
 
@@ -112,6 +113,7 @@ def test_the_playback_cursor_runs_over_the_system_audio_segment(qtbot, make_wind
     """The sample's system audio is named by synthesize but heard during play_audio: the cursor
     starts where the segment is drawn, not where the file was made."""
     window = open_window(make_window, annotated_log)
+    parts_of(window).navigator.select_row(0)  # the greeting, a system turn with its audio
     turn = parts_of(window).navigator.current_turn()
     assert turn.speaker == "system" and parts_of(window).playback.clip is not None
     timeline = parts_of(window).timeline
