@@ -184,8 +184,11 @@ class KeyboardOwner(QObject):
 
     def _reactivate(self) -> None:
         # Qt may name the window active again while the platform's focus has gone with the dialog's own
-        # window (offscreen, or no window manager): activating the window again is harmless when it has both.
-        if (self.window.isVisible() and QApplication.activeWindow() in (None, self.window)
+        # window, or keep naming the hidden dialog active (offscreen, or no window manager): the next key would
+        # go to the hidden dialog's button. Activating the window again is harmless when it has both.
+        active = QApplication.activeWindow()
+        stale = active is None or active is self.window or not active.isVisible()
+        if (self.window.isVisible() and stale
                 and QApplication.activeModalWidget() is None and QApplication.activePopupWidget() is None):
             self.window.activateWindow()
 

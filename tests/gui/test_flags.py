@@ -53,7 +53,6 @@ def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtb
 
 
 def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_step(qtbot, main_window):
-    parts_of(main_window).navigator.select_row(0)  # the greeting first, as the test was written
     row, turn = _select_first_user_turn(main_window)
     seen = answer_input(qtbot, "door slams, then quiet")
     press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
@@ -63,6 +62,7 @@ def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_ste
     cell = parts_of(main_window).navigator.model.index(row, Column.FLAGS)
     assert cell.data() == "C" and "door slams" in cell.data(Qt.ItemDataRole.ToolTipRole)
     answer_input(qtbot, "")  # an empty comment removes it
+    qtbot.waitUntil(lambda: QApplication.activeWindow() is main_window)  # the dialog gone, the window has the keys
     press(qtbot, main_window, Qt.Key.Key_C, ALT_SHIFT)
     qtbot.waitUntil(lambda: turn_comment(turn.facts()) is None)
     qtbot.waitUntil(lambda: QApplication.focusWidget() is not None)  # the window has the keyboard again
