@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from annotator.input_files import read_input_bytes
 from annotator.writes.atomic import write_atomic
 
 LIVE, DEAD, UNKNOWN = "live", "dead", "unknown"
@@ -89,7 +90,7 @@ def read_lock(path: Path) -> InstanceLock | None:
     """The lock at PATH, or None when there is none or it cannot be read (no live window wrote it:
     locks are written atomically)."""
     try:
-        return InstanceLock.parse(path.read_bytes())
+        return InstanceLock.parse(read_input_bytes(path))  # a FIFO put in the journal folder is never opened
     except (OSError, ValueError):
         return None
 

@@ -39,6 +39,7 @@ from datetime import datetime
 from pathlib import Path
 
 from annotator.errors import WriteError
+from annotator.input_files import read_input_bytes
 from annotator.journal import instance_lock
 from annotator.journal.baseline import JournalBaseline
 from annotator.journal.entries import (
@@ -178,7 +179,7 @@ class RecoveryJournal:
 
     def _read_leftover(self, path: Path, found: Leftovers) -> None:
         try:
-            raw = path.read_bytes()
+            raw = read_input_bytes(path)  # a FIFO named like a journal would block the window's start
         except OSError:
             return
         try:

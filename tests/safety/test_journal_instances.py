@@ -197,3 +197,18 @@ def test_a_write_a_dead_window_was_killed_in_leaves_nothing_behind(annotated_log
     die(a)
     window(annotated_log)[1].leftovers()
     assert not interrupted.exists()
+
+
+def test_fifos_named_like_a_lock_and_a_journal_are_never_opened(annotated_log: Path):
+    """A FIFO in the journal folder, named as another window's lock and journal would be, blocked the
+    window's start for good (an open for reading waits for a writer); they are passed over."""
+    doc, journal = window(annotated_log)
+    stem = journal_stem(annotated_log.resolve())
+    lock_fifo = journal.folder / f"{stem}.0badc0ffee00.lock"
+    journal_fifo = journal.folder / f"{stem}.0badc0ffee01.json"
+    os.mkfifo(lock_fifo)
+    os.mkfifo(journal_fifo)
+    assert read_lock(lock_fifo) is None
+    assert others_holding(annotated_log.resolve(), journal.instance, journal.folder) == {}
+    assert journal.leftovers().entries == [], "nothing was read from the FIFOs"
+    journal.discard()
