@@ -14,7 +14,7 @@ This is portable, unlike Linux's PR_SET_PDEATHSIG, which fires when the creating
 
 A program that quits calls stop_children(): every pool's worker is terminated at once, not waited for
 (a 100 MB log's validation kept a closed window's process alive 12-80 s), and whoever waits on its
-result gets BrokenProcessPool.
+result gets BrokenProcessPool; work on a log run through in_child_process gets a LogReadError instead.
 """
 
 from __future__ import annotations
@@ -22,10 +22,16 @@ from __future__ import annotations
 import multiprocessing
 import os
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing.connection import Connection
+from pathlib import Path
+from typing import Any, TypeVar
+
+from annotator.errors import LogReadError
+
+Result = TypeVar("Result")
 
 _running: set[ProcessPoolExecutor] = set()  # the pools of process_pool in use, for stop_children
 _running_lock = threading.Lock()
@@ -43,6 +49,23 @@ def process_pool(max_workers: int = 1) -> Iterator[ProcessPoolExecutor]:
         finally:
             with _running_lock:
                 _running.discard(pool)
+
+
+def in_child_process(path: str | Path, done: str, work: Callable[..., Result], *arguments: Any) -> Result:
+    """WORK(*ARGUMENTS) on the log at PATH in a child process (process_pool). A child that cannot start (the
+    program is quitting) or is stopped before it answers (stop_children, or killed) is a LogReadError saying
+    the log was not DONE ("read", "validated"), one line, as any unreadable log is."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    with process_pool() as pool:
+        try:
+            future = pool.submit(work, *arguments)
+        except RuntimeError as error:  # the program is exiting (a log opened just before quitting): no child now
+            raise LogReadError(path, f"not {done}: the program is quitting") from error
+        try:
+            return future.result()
+        except BrokenProcessPool as error:
+            raise LogReadError(path, f"not {done}: its process ended first") from error
 
 
 def stop_children() -> None:

@@ -38,7 +38,6 @@ from pathlib import Path
 from lxml import etree
 
 from annotator.analysis.dtd_quirks import describe, iter_dtd_problems, missing_required_attributes
-from annotator.errors import LogReadError
 from annotator.log.annotations import task_completion_problem
 from annotator.log.audio_refs import AudioResolver, resolver_for
 from annotator.log.document import LogDocument
@@ -356,16 +355,6 @@ def findings_with_paths_in_subprocess(path: str | Path) -> list[tuple[Finding, s
     """findings_with_paths in a child process: lxml holds the GIL while it validates against
     the DTD (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter.
     The child ends with this process, even when it is killed (annotator.analysis.child_processes)."""
-    from concurrent.futures.process import BrokenProcessPool
+    from annotator.analysis.child_processes import in_child_process
 
-    from annotator.analysis.child_processes import process_pool
-
-    with process_pool() as pool:
-        try:
-            future = pool.submit(findings_with_paths, str(path))
-        except RuntimeError as error:  # the program is exiting (a log opened just before quitting): no child now
-            raise LogReadError(path, "not validated: the program is quitting") from error
-        try:
-            return future.result()
-        except BrokenProcessPool as error:  # stopped by a quitting program (stop_children), or killed
-            raise LogReadError(path, "not validated: the validation process ended first") from error
+    return in_child_process(path, "validated", findings_with_paths, str(path))

@@ -6,7 +6,8 @@ files. While a command runs, each is raised in the main thread as Terminated, a 
 every `with` block and `finally` that cleans up after Ctrl+C (the staging folder removed, the worker
 processes terminated, the Dask client closed) runs, and the command ends with one line and the status
 a shell gives a process killed by that signal (143, 129). A second signal during that cleanup is
-ignored, so that the cleanup is not cut short; SIGKILL still ends everything, and the next run into the
+ignored, so that the cleanup is not cut short, and a step that must not be cut in half (making a staging
+folder and noting its name: annotator.writes.uninterrupted) finishes before the stop is raised; SIGKILL still ends everything, and the next run into the
 same place removes what it left (annotator.outputs.stale_staging).
 """
 
@@ -15,6 +16,8 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+from annotator.writes.uninterrupted import interrupt_now_or_later
 
 STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
@@ -38,7 +41,7 @@ class Terminated(KeyboardInterrupt):
 def _raise_terminated(number: int, _frame) -> None:
     for each in STOPPING_SIGNALS:
         signal.signal(each, signal.SIG_IGN)
-    raise Terminated(number)
+    interrupt_now_or_later(Terminated(number))  # a write step under way finishes first
 
 
 @contextmanager

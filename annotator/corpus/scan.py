@@ -23,7 +23,7 @@ from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, vali
 from annotator.annotation_files.annotation_set import SessionRef
 from annotator.corpus.parallel import FileMap, ProcessMap, available_cores, serial_map
 from annotator.corpus.paths import expand_log_paths
-from annotator.errors import AnnotatorError, LogReadError
+from annotator.errors import AnnotatorError
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 from annotator.log.flags import session_reviewer, turn_flags, turn_time_spent
@@ -190,17 +190,9 @@ def summarise_log(path: Path, markers: MarkerSet | None = None) -> list[SessionS
 def summarise_log_in_subprocess(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
     """summarise_log in a child process that ends with this one: lxml holds the GIL while it
     validates (seconds on a 100 MB log), which would stall a GUI thread sharing the interpreter."""
-    from concurrent.futures.process import BrokenProcessPool
+    from annotator.analysis.child_processes import in_child_process
 
-    from annotator.analysis.child_processes import process_pool
-
-    with process_pool() as pool:
-        try:
-            rows = pool.submit(summarise_log, Path(path), markers).result()
-        except RuntimeError as error:  # the program is exiting: no child now
-            raise LogReadError(path, "not read: the program is quitting") from error
-        except BrokenProcessPool as error:  # stopped by a quitting window (stop_children), or killed
-            raise LogReadError(path, "not read: the reading process ended first") from error
+    rows = in_child_process(path, "read", summarise_log, Path(path), markers)
     return with_team_facts(rows, human_files_beside(path))
 
 

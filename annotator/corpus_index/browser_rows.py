@@ -127,10 +127,9 @@ def rows_after_save(path: Path, given: list[Path], markers: MarkerSet | None) ->
 def refresh_saved_log(path: Path, given: list[Path]) -> list[SessionSummary]:
     """The rows of the log just saved at PATH, read in a child process (see summarise_log_in_subprocess),
     and the index of the corpus GIVEN updated with them at once."""
-    from annotator.analysis.child_processes import process_pool
+    from annotator.analysis.child_processes import in_child_process
 
-    with process_pool() as pool:
-        record = pool.submit(read_log_record, Path(path)).result()
+    record = in_child_process(path, "read", read_log_record, Path(path))
     store = open_index(given)
     try:
         store.write(lambda connection: contents.put_records(connection, [record]))

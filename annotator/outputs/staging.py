@@ -49,6 +49,7 @@ from annotator.writes.atomic import (
     refuse_unwritable,
     sync_folder,
 )
+from annotator.writes.uninterrupted import uninterrupted
 
 Writer = Callable[[BinaryIO], None]
 _NOT_CHANGED = "not written, and no output was changed"
@@ -82,8 +83,9 @@ class StagedFolder:
         try:
             if self.staging is None:  # made with the first file, so that a failure can name it
                 home = self.target if self.merge else _nearest_existing(self.target.parent)
-                self.claim = StagingFolder(home, self.target.name or "output")
-                self.staging = self.claim.path
+                with uninterrupted():  # a stop between the folder's making and its noting here left it behind
+                    self.claim = StagingFolder(home, self.target.name or "output")
+                    self.staging = self.claim.path
             staged = self.staging.joinpath(*parts)
             staged.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
@@ -160,14 +162,15 @@ class StagedFolder:
             try:
                 _make_folders(self.target.parent, made)
                 _set_default_mode(self._staging())
-                os.rename(self._staging(), self.target)
+                with uninterrupted():  # renamed and forgotten together: never removed once it is the output
+                    os.rename(self._staging(), self.target)
+                    self.staging = None
             except OSError:
                 _remove_folders(made)
                 if not self.target.is_dir():
                     raise
                 self.merge = True  # someone made the folder meanwhile: move the files into it
             else:
-                self.staging = None
                 sync_folder(self.target.parent)
                 return
         replace_together([(self._staging().joinpath(*key.split("/")), final)

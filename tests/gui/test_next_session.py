@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press, type_text
+from tests.gui.conftest import current_summary, press, type_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
@@ -77,7 +77,8 @@ def test_most_doubtful_first_goes_to_the_session_with_the_most_doubtful_turn(qtb
     assert _transcribe_and_go_on(qtbot, window, "to boston") == ("s2", "2")
 
 
-def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, make_window, tmp_path):
+def _two_log_corpus(qtbot, make_window, tmp_path: Path):
+    """A window on a corpus of two logs, a-hublog.xml's first user turn shown; the window and that log."""
     corpus = tmp_path / "corpus"
     corpus.mkdir()
     first = _log(corpus / "a-hublog.xml", {"s1": "hello"})
@@ -87,9 +88,42 @@ def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, m
         assert parts_of(window).navigator.open_path(corpus)
     assert parts_of(window).browsing.open_session(first, 0)
     _at_the_first_user_turn(qtbot, window)
+    return window, first
+
+
+def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, make_window, tmp_path):
+    window, first = _two_log_corpus(qtbot, make_window, tmp_path)
     type_text(qtbot, window, "hello")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)  # saved: the next log opens without a question
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     assert parts_of(window).controller.document.path.name == "b-hublog.xml"
     assert _shown(window) == ("s1", "2")
     assert "Session s1 is transcribed; on to session s1" in window.statusBar().currentMessage()
+
+
+def test_a_cancelled_move_into_the_next_log_leaves_the_list_the_table_and_the_status_bar_on_the_open_session(
+        qtbot, make_window, tmp_path, boxes):
+    window, first = _two_log_corpus(qtbot, make_window, tmp_path)
+    type_text(qtbot, window, "hello")
+    press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)  # stored, not saved: leaving the log asks first
+    assert parts_of(window).navigator.session.id == "s4"
+    answers = boxes("Cancel")
+    press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)  # past the log's last session: the next log
+    assert answers.seen, "leaving the log with unsaved work was asked about"
+    assert parts_of(window).controller.document.path == first
+    assert parts_of(window).navigator.session.id == "s4"
+    assert parts_of(window).navigator.model.rowCount() == len(parts_of(window).navigator.session.turns)
+    shown = current_summary(parts_of(window).browser)
+    assert (shown.file.name, shown.session_index) == ("a-hublog.xml", 1), "the list shows the session still open"
+    assert window.statusBar().currentMessage().startswith("Still on session s4 of a-hublog.xml")
+
+
+def test_a_cancelled_ctrl_enter_into_the_next_log_leaves_the_list_on_the_open_session(qtbot, make_window, tmp_path,
+                                                                                     boxes):
+    window, first = _two_log_corpus(qtbot, make_window, tmp_path)
+    answers = boxes("Cancel")
+    assert _transcribe_and_go_on(qtbot, window, "hello") == ("s1", "2"), "the log's last user turn, still shown"
+    assert answers.seen, "leaving the log with unsaved work was asked about"
+    assert parts_of(window).controller.document.path == first
+    shown = current_summary(parts_of(window).browser)
+    assert (shown.file.name, shown.session_index) == ("a-hublog.xml", 0), "the list shows the session still open"
