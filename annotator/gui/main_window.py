@@ -24,6 +24,7 @@ from annotator.gui.appearance.window_geometry import (
     restore_layout,
     save_layout,
     size_for_first_start,
+    widen_cut_tab_groups,
 )
 from annotator.gui.help_links import add_help_links
 from annotator.gui.settings import AppSettings
@@ -43,6 +44,7 @@ class MainWindow(QMainWindow):
         self._may_close: Callable[[], bool] = lambda: True  # asked before closing (unsaved work)
         self.on_demand_docks: list[QDockWidget] = []  # shown when they have something to show
         self._size_docks: Callable[[], None] = lambda: None  # the docks' default sizes for the window's size
+        self._shown_once = False
         self.splitter = QSplitter(Qt.Orientation.Vertical, self)
         self.splitter.setObjectName("table_editor_splitter")
         self.setAcceptDrops(True)
@@ -158,6 +160,9 @@ class MainWindow(QMainWindow):
     def showEvent(self, event) -> None:
         super().showEvent(event)
         QTimer.singleShot(0, self, lambda: fit_on_screen(self))  # once the window system has framed the window
+        if not self._shown_once:  # the stored layout laid out: its dock tabs can be measured
+            self._shown_once = True
+            QTimer.singleShot(0, self, lambda: widen_cut_tab_groups(self))
 
     def set_dock_sizer(self, size_docks: Callable[[], None]) -> None:
         """SIZE_DOCKS gives the docks their default shares of the window (View > Reset layout)."""

@@ -180,3 +180,35 @@ def test_a_layout_is_restored_by_a_window_with_the_same_docks_only(qtbot, make_w
     window.restore_layout()
     assert not details.isVisible()  # saved by a window without the new dock: the window keeps its own layout
     close_window(window)
+
+
+def _cut_tabs(window) -> list[str]:
+    """The titles of the dock tabs WINDOW shows narrower than their text: what the annotator reads as "De…"."""
+    from PySide6.QtWidgets import QTabBar
+
+    cut = []
+    for bar in window.findChildren(QTabBar):
+        if not bar.isVisible():
+            continue
+        for index in range(bar.count()):
+            text = bar.tabText(index)
+            if bar.tabRect(index).width() < bar.fontMetrics().horizontalAdvance(text):
+                cut.append(text)
+    return cut
+
+
+def test_a_stored_layout_that_squeezes_the_dock_tabs_is_widened_at_start(qtbot, make_window, latin1_log: Path):
+    window = make_window(latin1_log)
+    qtbot.waitExposed(window)
+    details = parts_of(window).docks.details
+    assert _cut_tabs(window) == [], "a first start shows every tab title whole"
+    window.resizeDocks([details], [60], Qt.Orientation.Horizontal)  # the annotator drags the side docks narrow
+    qtbot.waitUntil(lambda: _cut_tabs(window) != [])
+    window.save_layout()
+    close_window(window)
+    again = make_window(latin1_log)
+    qtbot.waitExposed(again)
+    qtbot.waitUntil(lambda: _cut_tabs(again) == [], timeout=3000)
+    assert again.table.viewport().height() >= 8 * again.table.verticalHeader().defaultSectionSize(), \
+        "the table keeps its rows"
+    close_window(again)

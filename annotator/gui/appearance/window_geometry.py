@@ -15,12 +15,13 @@ import zlib
 
 from PySide6.QtCore import QEvent, QMargins, QObject, QPoint, QRect, QSize, Qt, QTimer
 from PySide6.QtGui import QGuiApplication
-from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QWidget
+from PySide6.QtWidgets import QDockWidget, QMainWindow, QSplitter, QTabBar, QWidget
 
 from annotator.gui.settings import AppSettings
 
 WIDE_SCREEN_WIDTH = 1600  # from this many pixels of available width the docks sit side by side
 LARGEST_FIRST_SIZE = QSize(1920, 1200)  # a first start on a bigger screen opens this big, centred
+MOST_TAB_GROUP_SHARE = 0.4  # a group of tabbed docks is widened to show its titles up to this share of the window
 GEOMETRY_MAGIC, GEOMETRY_SCREEN_WIDTH = 0x1D9D0CB, 46  # QWidget.saveGeometry's format 3: its mark, where the screen width is
 
 
@@ -117,6 +118,24 @@ def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettin
     if not state.isEmpty() and window.restoreState(state, layout_version(window)):
         if not settings.splitter_state.isEmpty():
             splitter.restoreState(settings.splitter_state)
+
+
+def widen_cut_tab_groups(window: QMainWindow) -> None:
+    """Widen each group of tabbed docks whose tab titles are cut ("De… Me…", a stored layout dragged narrow),
+    up to MOST_TAB_GROUP_SHARE of the window: the titles are how the annotator finds a dock. Call once the
+    window is laid out (shown)."""
+    docks = {dock.windowTitle(): dock for dock in window.findChildren(QDockWidget)}
+    for bar in window.findChildren(QTabBar):
+        titled = [docks[bar.tabText(index)] for index in range(bar.count()) if bar.tabText(index) in docks]
+        if not bar.isVisible() or not titled:
+            continue  # a tab bar inside a pane, not a group of docks
+        needed = sum(bar.tabSizeHint(index).width() for index in range(bar.count()))
+        if bar.width() >= needed:
+            continue
+        widest = round(window.width() * MOST_TAB_GROUP_SHARE)
+        target = min(titled[0].width() + needed - bar.width(), widest)
+        if target > titled[0].width():
+            window.resizeDocks([titled[0]], [target], Qt.Orientation.Horizontal)
 
 
 def save_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettings) -> None:
