@@ -28,7 +28,6 @@ written beside its target, then all replace their targets together.
 from __future__ import annotations
 
 import os
-import secrets
 import shutil
 import stat
 import tempfile
@@ -40,7 +39,9 @@ from typing import BinaryIO
 from annotator.errors import AnnotatorError, WriteError
 from annotator.input_files import kind_words
 from annotator.outputs.guard import OutputGuard
+from annotator.outputs.kept_aside import keep_aside, put_back_kept_aside
 from annotator.outputs.stale_staging import StagingFolder
+from annotator.reading.disk_changes import lock_held, remove_stale_temp_files
 from annotator.writes.atomic import (
     existing_mode,
     keep_owner_and_mode,
@@ -196,13 +197,16 @@ def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None
     Missing folders are made, and removed again if the write fails. The paths written."""
     staged: list[tuple[Path, Path]] = []
     made: list[Path] = []
+    held: list[int] = []  # the temporary files' locks: a later run removes them only once this one is gone
     for final in contents:
         refuse_special_output(final)  # before the first temporary file is made
+        remove_stale_temp_files(final)  # what a run killed outright (SIGKILL) left beside it
     try:
         for final, content in contents.items():
             _make_folders(final.parent, made)
             handle, name = tempfile.mkstemp(prefix=f".{final.name}.", suffix=".tmp", dir=final.parent)
             staged.append((Path(name), final))
+            lock_held(handle, held)
             with os.fdopen(handle, "wb") as stream:
                 keep_owner_and_mode(stream.fileno(), _stat_or_none(final))
                 stream.write(content)
@@ -221,12 +225,16 @@ def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None
             where = where or (staged[-1][1] if staged else next(iter(contents), Path(".")))
             raise WriteError(f"{where}: {_NOT_CHANGED}: {error.strerror or error}") from None
         raise
+    finally:
+        for fd in held:
+            os.close(fd)
     return list(contents)
 
 
 def replace_together(moves: list[tuple[Path, Path]]) -> None:
     """Move each staged file onto its final path; if one move fails, every final path is put back as it was."""
     for _, final in moves:  # before any move: every output stays as it was
+        put_back_kept_aside(final)  # what a run killed while moving files into place left
         try:
             mode = os.lstat(final).st_mode
         except FileNotFoundError:
@@ -239,7 +247,7 @@ def replace_together(moves: list[tuple[Path, Path]]) -> None:
     try:
         for staged, final in moves:
             _make_folders(final.parent, made)
-            previous = _keep_aside(final) if os.path.lexists(final) else None
+            previous = keep_aside(final) if os.path.lexists(final) else None
             done.append((final, previous))
             os.replace(staged, final)
     except OSError:
@@ -259,22 +267,6 @@ def replace_together(moves: list[tuple[Path, Path]]) -> None:
             previous.unlink(missing_ok=True)
     for folder in dict.fromkeys(final.parent for _, final in moves):
         sync_folder(folder)
-
-
-def _keep_aside(final: Path) -> Path:
-    """A hidden hard link to FINAL's present file beside it (FINAL stays in place), or FINAL moved there."""
-    while True:
-        aside = final.with_name(f".{final.name}.{secrets.token_hex(4)}.previous")
-        try:
-            os.link(final, aside, follow_symlinks=False)
-            return aside
-        except FileExistsError:
-            continue
-        except OSError:
-            if os.path.lexists(aside):
-                continue
-            os.rename(final, aside)  # no hard links here: FINAL is missing until its replacement lands
-            return aside
 
 
 def _nearest_existing(folder: Path) -> Path:

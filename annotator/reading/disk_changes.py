@@ -67,15 +67,20 @@ def _sha256(path: str | Path) -> str:
     return digest.hexdigest()
 
 
+def lock_held(fd: int, held: list[int]) -> None:
+    """An flock on the temporary file open at FD, through a descriptor of its own added to HELD (the caller
+    closes them once the file has replaced its target): remove_stale_temp_files leaves it alone meanwhile."""
+    if fcntl is not None:
+        held.append(os.dup(fd))
+        fcntl.flock(held[-1], fcntl.LOCK_EX)
+
+
 def write_locked(target: Path, content: bytes | Writer) -> Written:
     """write_atomic(TARGET, CONTENT), holding an flock on the temporary file until it has replaced TARGET."""
     held: list[int] = []
 
     def write(stream: BinaryIO) -> None:
-        if fcntl is not None:
-            # A duplicate descriptor keeps the lock after write_atomic closes its stream, through os.replace.
-            held.append(os.dup(stream.fileno()))
-            fcntl.flock(held[-1], fcntl.LOCK_EX)
+        lock_held(stream.fileno(), held)  # kept after write_atomic closes its stream, through os.replace
         if isinstance(content, (bytes, bytearray)):
             stream.write(content)
         else:

@@ -158,3 +158,22 @@ def test_a_stop_just_after_the_staging_folder_is_made_still_removes_it(tmp_path:
                           text=True, cwd=REPO, env=_environment(), timeout=60)
     assert done.stdout.splitlines() == ["stopped by SIGTERM"], done.stderr
     assert _staging_folders(out) == [] and not out.exists()
+
+
+def test_temporary_files_a_killed_single_file_export_left_go_with_the_next_run(tmp_path: Path):
+    """A single-file output is written beside its target as `.NAME.xxxxxxxx.tmp`; SIGKILL left those for good.
+    The next run into the same place removes them, never one whose writer still holds its lock."""
+    import fcntl
+
+    out = tmp_path / "utterances.jsonl"
+    left, held = tmp_path / f".{out.name}.k1lled00.tmp", tmp_path / f".{out.name}.l1ve0000.tmp"
+    for temporary in (left, held):
+        temporary.write_bytes(b'{"partial": ')
+        os.utime(temporary, (time.time() - 60, time.time() - 60))
+    with open(held, "rb") as holder:
+        fcntl.flock(holder.fileno(), fcntl.LOCK_EX)  # a writer that still runs
+        done = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "lmc", "-o",
+                               str(out)], capture_output=True, text=True, cwd=REPO, env=_environment(), timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert out.is_file() and not left.exists() and held.exists()
+    assert sorted(path.name for path in tmp_path.iterdir()) == sorted([out.name, held.name])
