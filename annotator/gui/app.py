@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
 import weakref
 from dataclasses import dataclass, field
@@ -51,6 +52,7 @@ from annotator.gui.preferences.controller import Preferences
 from annotator.gui.recovery.draft import RestoredDraft
 from annotator.gui.recovery.watcher import RecoveryWatcher
 from annotator.gui.runtime.collector import GuiThreadCollector
+from annotator.gui.runtime.stop_signals import StopSignals
 from annotator.gui.search.corpus_search import CorpusSearch
 from annotator.gui.search.find_controller import FindController
 from annotator.gui.search.replace_controller import ReplaceController
@@ -240,6 +242,7 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     settings = AppSettings()
     settings.annotator_for_this_run = annotator
     annotator = build_annotator(settings)
+    stop_on_signals(annotator)
     annotator.window.show()
     target = Path(path) if path is not None else sample_session()
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
@@ -249,6 +252,21 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     status = app.exec()
     annotator.playback.close()
     end_process(status)
+
+
+def stop_on_signals(annotator: Annotator) -> None:
+    """SIGTERM and SIGHUP end the app with the annotator's work in the recovery journal, one line on stderr,
+    status 143 / 129 (gui/runtime/stop_signals.py); the next start offers the work back."""
+
+    def stop(number: int) -> None:
+        annotator.recovery.keep_for_next_start()
+        annotator.playback.close()
+        stop_children()
+        name = signal.Signals(number).name
+        print(f"annotator: stopped by {name}; unsaved work is kept in the recovery journal", file=sys.stderr)
+        end_process(128 + number)
+
+    StopSignals(stop, annotator.window)
 
 
 def end_process(status: int) -> NoReturn:

@@ -12,6 +12,7 @@ PLAN_JSON is a list of steps, done in order once the log is open:
     {"busy": 3}                 seconds of the GUI thread blocked (no events processed)
     {"child": 60}               the event loop running until a child process (validation) runs, at most that long
     {"kill": true}              SIGKILL this process
+    {"signal": "SIGTERM"}       send this process that signal (the app ends as its handler says)
 A step may carry "answer": [button texts] for the message boxes it raises. The open itself
 answers with ANSWERS (the environment variable WINDOW_ANSWERS, JSON: button texts in order
 of preference; a box with none of them gets its default button).
@@ -105,10 +106,11 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
 
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, settings)
-    from annotator.gui.app import build_window, make_application
+    from annotator.gui.app import build_window, make_application, stop_on_signals
 
     app = make_application()
     window = build_window()
+    stop_on_signals(parts_of(window))  # as the app's own main does: SIGTERM keeps the work in the journal
     window.show()
     window.activateWindow()
     QTest.qWaitForWindowActive(window)
@@ -151,6 +153,9 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
                 run_events(0.01)
         elif step.get("kill"):
             os.kill(os.getpid(), signal.SIGKILL)
+        elif "signal" in step:
+            os.kill(os.getpid(), signal.Signals[step["signal"]])
+            run_events(10)  # the handler ends the process
         _say("step", window, step=step if "paste" not in step else {"paste": step["paste"]}, title=window.windowTitle())
         if not window.isVisible():
             from annotator.gui.app import end_process

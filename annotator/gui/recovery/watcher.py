@@ -24,7 +24,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel, QMainWindow, QWidget
 
-from annotator.errors import AnnotatorError
+from annotator.errors import AnnotatorError, WriteError
 from annotator.file_name_text import name_from_text
 from annotator.gui.annotating.undo_commands import RestoreWork
 from annotator.gui.opening.document_controller import DocumentController
@@ -257,6 +257,18 @@ class RecoveryWatcher(QObject):
             self._baseline_reading = None
 
     def _closed(self) -> None:
+        self.release()
+
+    def keep_for_next_start(self) -> None:
+        """The process is about to end unasked (a stop signal): the editor's typing and every unsaved edit are
+        written to the journal now, then released, so that the next start offers them back."""
+        self._typing_changed()
+        for journal in (self._retired, self.journal):
+            if journal is not None:
+                try:
+                    journal.flush()
+                except WriteError:
+                    pass  # the journal's folder cannot be written: nothing more can be done at this point
         self.release()
 
     def release(self) -> None:
