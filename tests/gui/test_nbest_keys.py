@@ -75,6 +75,11 @@ def test_alt_2_then_ctrl_enter_stores_the_alternative_and_the_pane_marks_it(make
     assert turn.transcription == "leaving from zürich"
     parts_of(window).navigator.select_row(turn.index, focus_editor=True)
     assert f"leaving from zürich <b>{TRUTH_MARK}</b>" in window.editor.nbest.text()
+    # What the pane's edge cuts in a narrow window or at a large zoom is whole in its tooltip, the heading too.
+    tip = window.editor.nbest.toolTip().splitlines()
+    assert tip[0] == "Alt+k puts alternative k in the editor"
+    second = [line for line in tip if line.startswith("Alt+2: ")]
+    assert len(second) == 1 and second[0].startswith("Alt+2: leaving from zürich") and second[0].endswith(TRUTH_MARK)
 
 
 def test_alt_5_where_only_3_exist_changes_nothing_and_says_why(make_window, latin1_log, qtbot):

@@ -24,6 +24,8 @@ SHOWN_ALTERNATIVE_CHARS = 200  # a line of the pane; the key puts the whole text
 TRUTH_MARKED_UP_TO_CHARS = 10_000  # past this, in the transcription or an alternative, no mark is looked for
 NO_LIST_TEXT = "No n-best list in the log for this turn"
 TRUTH_MARK = "= transcription"
+HEADING = "Alt+k puts alternative k in the editor"
+HEADING_HTML = "Alt+<i>k</i> puts alternative <i>k</i> in the editor"
 QWIDGETSIZE_MAX = (1 << 24) - 1
 SHOWN_LINES = 5  # of a longer list the editor makes room for these (the heading and four alternatives); the rest scrolls
 
@@ -78,19 +80,25 @@ class NBestPane(QLabel):
             self.hide()
             return
         self.alternatives = alternatives_of(turn)
-        self.setText(self._table(turn) if self.alternatives else f"<i>{NO_LIST_TEXT}.</i>")
-        whole = [f"Alt+{a.rank}: {a.text}" + ("" if a.score is None else f" ({a.score:g})") for a in self.alternatives]
-        self.setToolTip("\n".join(whole))  # a line cut at the pane's edge is whole here
+        truth = self._rank_of_truth(turn) if self.alternatives else None
+        self.setText(self._table(truth) if self.alternatives else f"<i>{NO_LIST_TEXT}.</i>")
+        whole = [f"Alt+{a.rank}: {a.text}" + ("" if a.score is None else f" ({a.score:g})")
+                 + (f" {TRUTH_MARK}" if a.rank == truth else "") for a in self.alternatives]
+        # A line cut at the pane's edge (a narrow window, a large zoom) is whole here, the heading's too.
+        self.setToolTip("\n".join([HEADING, *whole]) if whole else NO_LIST_TEXT)
         self.show()
 
-    def _table(self, turn: Turn) -> str:
-        """Key, score, text: a line longer than the pane loses the end of its text, never its score."""
+    def _rank_of_truth(self, turn: Turn) -> int | None:
+        """The rank of the alternative equal to the transcription, if one is."""
         # The mark needs the transcription's words aligned with each alternative's: a megabyte's would hold the
         # move to the turn for a second.
         long = max(len(text) for text in [turn.transcription or "", *(a.text for a in self.alternatives)]) \
             > TRUTH_MARKED_UP_TO_CHARS
         oracle = None if long else cached_turn_oracle(turn)
-        truth = oracle.rank_of_truth if oracle is not None else None
+        return oracle.rank_of_truth if oracle is not None else None
+
+    def _table(self, truth: int | None) -> str:
+        """Key, score, text: a line longer than the pane loses the end of its text, never its score."""
         rows = []
         for alternative in self.alternatives[:ALTERNATIVE_KEYS]:
             score = "" if alternative.score is None else f"{alternative.score:g}"
@@ -101,7 +109,7 @@ class NBestPane(QLabel):
         tail = (f"<tr><td></td><td></td><td><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else "")
         return ("<table cellspacing='0' cellpadding='0'>"
                 "<tr><td><b>N-best</b>&nbsp;</td><td align='right'>score&nbsp;</td>"
-                "<td>Alt+<i>k</i> puts alternative <i>k</i> in the editor</td></tr>" + "".join(rows) + tail + "</table>")
+                f"<td>{HEADING_HTML}</td></tr>" + "".join(rows) + tail + "</table>")
 
 
 class NBestArea(QScrollArea):
