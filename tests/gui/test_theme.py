@@ -192,3 +192,21 @@ def test_compare_s_differing_words_read_in_a_selected_row(qtbot, make_window, tm
         assert index.data().count("background-color") == len(re.findall(r"; color:#", index.data())), index.data()
     parts_of(window).appearance.set_theme("light")
     close_window(window)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_a_hovered_row_is_drawn_as_it_is_unhovered(qtbot, make_window, annotated_log, theme):
+    """The tables draw no hover state (no WA_Hover, no style for it): a hovered row reads as the rows whose
+    contrast the tests above measure, which this grab of the real turn table shows."""
+    window = make_window(annotated_log)
+    parts_of(window).appearance.set_theme(theme)
+    table = window.table
+    viewport = table.viewport()
+    rect = table.visualRect(table.model().index(3, 4)).united(table.visualRect(table.model().index(3, 6)))
+    qtbot.mouseMove(viewport, table.visualRect(table.model().index(0, 0)).center())
+    before = viewport.grab(rect).toImage()
+    qtbot.mouseMove(viewport, rect.center())
+    qtbot.wait(100)
+    assert viewport.grab(rect).toImage() == before
+    parts_of(window).appearance.set_theme("light")
+    close_window(window)
