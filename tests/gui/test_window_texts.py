@@ -22,6 +22,7 @@ from annotator.gui.theme import theme_colour
 from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
 from tests.gui.conftest import press, when_modal
+from tests.gui.layout_grid import cut_labels
 
 QtRole = Qt.ItemDataRole
 HOSTILE = REPO / "tests" / "hostile"
@@ -56,6 +57,10 @@ def test_after_close_the_window_says_it_is_empty_and_how_to_open_a_log(main_wind
     assert main_window.statusBar().currentMessage() == NO_LOG_TEXT
     label = main_window.session_bar.progress
     assert shown_text(label) == NO_LOG_TEXT, "the text the label shows, '>' included"
+    assert label.toolTip() == NO_LOG_TEXT, "whole where a narrow window cuts the label"
+    assert main_window.session_bar.review.text() == "", "no 'not reviewed' without a session"
+    cut = cut_labels(main_window)
+    assert not [line for line in cut if "No log open" in line or "reviewed" in line], cut
 
 
 def shown_text(label: QLabel) -> str:

@@ -107,13 +107,19 @@ class SessionBar(LayoutBoundary):
         left = user_turns - transcribed
         text = f"{transcribed} of {user_turns} user turns transcribed"
         self.progress.setText(text + (f" · <b>{left} to go</b>" if left else " · all done"))
+        self.progress.setToolTip("")
 
     def show_counting(self) -> None:
         """The progress is being counted (a long session's facts are made on a worker)."""
         self.progress.setText(COUNTING_TEXT)
+        self.progress.setToolTip("")
 
     def show_no_log(self, text: str) -> None:
+        """No log is open: no review to speak of, and TEXT (a hint longer than a narrow window leaves it) whole
+        in the tooltip."""
+        self.review.setText("")
         self.progress.setText(html.escape(text))
+        self.progress.setToolTip(text)
 
     def _task_activated(self, position: int) -> None:
         self.task_completion_chosen.emit(self.task.itemData(position))
