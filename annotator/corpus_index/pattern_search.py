@@ -3,9 +3,11 @@ a corpus, answered from its index: the texts kept for each log unchanged since i
 and times) are matched where they are, and only the other logs are read (search_files). The same hits,
 in the same order, as searching every file; search_logs stands in for search_files.
 
-A plain text narrows the texts in SQLite before Python matches them (instr, exact, or on ASCII lower
-case for an ASCII text, with the few characters beyond ASCII that Python's case-insensitive match takes
-for ASCII letters), so a search costs the texts that may match, not the corpus."""
+A plain text narrows the texts in SQLite before Python matches them, so a search costs the texts that may
+match, not the corpus: through the index of every three characters of the texts (texts_trigram, folded to
+lower case) for a text of three characters or more, case-sensitive or ASCII, with the texts holding one of the
+few characters beyond ASCII that Python's case-insensitive match takes for ASCII letters (odd_case_texts);
+else by instr over every text of the fields, exact, or on ASCII lower case for an ASCII text."""
 
 from __future__ import annotations
 
@@ -15,12 +17,12 @@ from pathlib import Path
 from annotator.analysis.search import FIELDS, Hit, Query, matches, search_files
 from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index
+from annotator.corpus_index.store import ASCII_LOOKALIKES
 from annotator.errors import AnnotatorError
 
-# The characters beyond ASCII that Python's case-insensitive match takes for an ASCII letter (İ, ı, ſ and
-# the Kelvin sign: tests/corpus_index/test_pattern_search.py checks every code point). SQLite's lower()
-# folds ASCII alone, so a text holding one of them is always handed to Python.
-ASCII_LOOKALIKES = "\u0130\u0131\u017f\u212a"
+# SQLite's lower() folds ASCII alone, and its trigram index may not fold these (store.ASCII_LOOKALIKES), so a
+# text holding one of them is always handed to Python.
+TRIGRAM = 3  # the trigram index finds texts holding a text at least this long; a shorter one reads them all
 _LOOKALIKE_IN_TEXT = " OR ".join("instr(text, ?) > 0" for _ in ASCII_LOOKALIKES)
 
 
@@ -79,7 +81,12 @@ def _kept_hits(paths: list[Path], corpus: Path, query: Query,
 def _candidates(connection, query: Query, fields: tuple[str, ...]) -> list[tuple]:
     """The kept texts in FIELDS that may match QUERY, in the order a scan meets them (they were written so)."""
     where, parameters = [f"field IN ({', '.join('?' * len(fields))})"], list(fields)
-    if not query.regex and query.case_sensitive:
+    if not query.regex and len(query.text) >= TRIGRAM and (query.case_sensitive or query.text.isascii()):
+        # The trigram index folds case as Python does for ASCII, and the odd-case texts are the rest.
+        near = "id IN (SELECT rowid FROM texts_trigram WHERE texts_trigram MATCH ?)"
+        parameters.append('"' + query.text.replace('"', '""') + '"')
+        where.append(near if query.case_sensitive else f"({near} OR id IN (SELECT id FROM odd_case_texts))")
+    elif not query.regex and query.case_sensitive:
         where.append("instr(text, ?) > 0")
         parameters.append(query.text)
     elif not query.regex and query.text.isascii():

@@ -15,9 +15,14 @@ from pathlib import Path
 from typing import TypeVar
 
 T = TypeVar("T")
-SCHEMA_VERSION = "1"
+SCHEMA_VERSION = "2"  # 2: texts_trigram and odd_case_texts, for the window's searches by pattern
 BUSY_TIMEOUT_MS = 15_000  # SQLite's own wait for a lock, per statement
 BUSY_RETRIES = 8  # then ours, with a growing pause, should a statement still find the file busy
+# The characters beyond ASCII that Python's case-insensitive match takes for an ASCII letter (İ, ı, ſ and the
+# Kelvin sign; tests/corpus_index/test_pattern_search.py checks every code point): SQLite's folding may not.
+ASCII_LOOKALIKES = "\u0130\u0131\u017f\u212a"
+_NOTE_ODD_CASE = ("INSERT INTO odd_case_texts(id) SELECT new.id WHERE "
+                  + " OR ".join(f"instr(new.text, '{character}')" for character in ASCII_LOOKALIKES))
 SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
@@ -28,10 +33,28 @@ SCHEMA = (
     "CREATE INDEX texts_of_file ON texts(file_id)",
     "CREATE VIRTUAL TABLE texts_fts USING fts5(text, content='texts', content_rowid='id',"
     " tokenize='unicode61 remove_diacritics 2')",
+    # Every three characters of each text, folded to lower case: a plain-text search by the window narrows the
+    # texts to those holding its text (annotator.corpus_index.pattern_search) without reading them all.
+    "CREATE VIRTUAL TABLE texts_trigram USING fts5(text, content='texts', content_rowid='id',"
+    " tokenize='trigram case_sensitive 0')",
+    # The texts holding a character beyond ASCII that Python's case-insensitive match takes for an ASCII letter
+    # and SQLite's folding may not (ASCII_LOOKALIKES).
+    "CREATE TABLE odd_case_texts(id INTEGER PRIMARY KEY)",
     "CREATE TRIGGER text_added AFTER INSERT ON texts BEGIN"
-    " INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text); END",
+    " INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
+    " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
+    f" {_NOTE_ODD_CASE}; END",
     "CREATE TRIGGER text_removed AFTER DELETE ON texts BEGIN"
-    " INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text); END",
+    " INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
+    " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
+    " DELETE FROM odd_case_texts WHERE id = old.id; END",
+    "CREATE TRIGGER text_changed AFTER UPDATE OF text ON texts BEGIN"
+    " INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
+    " INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
+    " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
+    " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
+    " DELETE FROM odd_case_texts WHERE id = old.id;"
+    f" {_NOTE_ODD_CASE}; END",
     "CREATE TABLE memos(path TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, size INTEGER, mtime_ns INTEGER,"
     " ctime_ns INTEGER, digest TEXT, value TEXT NOT NULL, PRIMARY KEY (path, kind, key))",
 )

@@ -22,13 +22,16 @@ from tests.search.planted_logs import plant
 
 QUERIES = [Query("zanzibar"), Query("AUSTIN"), Query("flight"), Query(r"\bto\b", regex=True),
            Query("São", case_sensitive=True), Query("são"), Query("o"), Query("x*", regex=True),
-           Query("the (third|second)", regex=True), Query("Kelvin"), Query("kelvin", case_sensitive=True)]
+           Query("the (third|second)", regex=True), Query("Kelvin"), Query("kelvin", case_sensitive=True),
+           Query("istanbul"), Query("STOP"), Query("dinner"), Query("\u0131nn", case_sensitive=True), Query('"x"')]
 
 
 @pytest.fixture
 def indexed(corpus: Path, annotated_log: Path) -> Path:
-    # U+212A, the Kelvin sign, is a K to Python's case-insensitive match and not to SQLite's lower()
-    plant(annotated_log, {"2": "zanzibar to austin", "4": "the third one", "6": "\u212aelvin"})
+    # U+212A, the Kelvin sign, is a K to Python's case-insensitive match and not to SQLite's lower(); İ, ı and ſ
+    # are an i, an i and an s to it, which SQLite's trigram folding may not take them for.
+    plant(annotated_log, {"2": "zanzibar to austin", "4": "the third one", "6": "\u212aelvin",
+                          "8": '\u0130stanbul, \u017ftop for d\u0131nner, a "x" quoted'})
     (corpus / "zz-broken-hublog.xml").write_text("<GC_LOG><GC_SESSION>")
     store = open_index([corpus])
     up_to_date(store, [corpus])
