@@ -19,6 +19,7 @@ from pathlib import Path
 
 # A file kept aside less long ago than this may belong to a run still moving its files into place.
 ABANDONED_AFTER_SECONDS = 60.0
+_KEPT_ASIDE = re.compile(r"\.(.+)\.[0-9a-f]{8}\.previous")  # what keep_aside names: the output's name inside
 
 
 def keep_aside(final: Path) -> Path:
@@ -37,17 +38,32 @@ def keep_aside(final: Path) -> Path:
             return aside
 
 
-def put_back_kept_aside(final: Path) -> list[Path]:
-    """Deal with the files a killed run kept aside for FINAL: the newest put back when FINAL is missing, the
-    others removed; those kept aside in the last ABANDONED_AFTER_SECONDS are left alone. The files seen."""
-    pattern = re.compile(re.escape(f".{final.name}.") + r"[0-9a-f]{8}\.previous")
-    try:
-        names = [name for name in os.listdir(final.parent if str(final.parent) else ".") if pattern.fullmatch(name)]
-    except OSError:
-        return []
+def put_back_kept_aside(finals: list[Path]) -> list[Path]:
+    """Deal with the files a killed run kept aside for each of FINALS: the newest put back when its output is
+    missing, the others removed; those kept aside in the last ABANDONED_AFTER_SECONDS are left alone. Each
+    folder is listed once, however many outputs it holds. The files seen."""
+    wanted: dict[Path, set[str]] = {}
+    for final in finals:
+        wanted.setdefault(final.parent, set()).add(final.name)
+    seen = []
+    for folder, names in wanted.items():
+        try:
+            listed = os.listdir(folder if str(folder) else ".")
+        except OSError:
+            continue
+        kept: dict[str, list[str]] = {}
+        for name in listed:
+            found = _KEPT_ASIDE.fullmatch(name)
+            if found is not None and found.group(1) in names:
+                kept.setdefault(found.group(1), []).append(name)
+        for final_name, asides in kept.items():
+            seen += _put_back(folder / final_name, [folder / aside for aside in asides])
+    return seen
+
+
+def _put_back(final: Path, asides: list[Path]) -> list[Path]:
     now, abandoned = time.time(), []
-    for name in names:
-        path = final.parent / name
+    for path in asides:
         try:
             changed = os.lstat(path).st_ctime  # when it was linked or renamed aside, not its content's time
         except OSError:

@@ -233,8 +233,8 @@ def write_together(contents: dict[Path, bytes], guard: OutputGuard | None = None
 
 def replace_together(moves: list[tuple[Path, Path]]) -> None:
     """Move each staged file onto its final path; if one move fails, every final path is put back as it was."""
+    put_back_kept_aside([final for _, final in moves])  # what a run killed while moving files into place left
     for _, final in moves:  # before any move: every output stays as it was
-        put_back_kept_aside(final)  # what a run killed while moving files into place left
         try:
             mode = os.lstat(final).st_mode
         except FileNotFoundError:

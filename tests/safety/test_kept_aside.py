@@ -18,8 +18,7 @@ def test_a_missing_output_gets_its_file_back_and_a_present_one_loses_the_copy(tm
     linked = tmp_path / "b.txt"  # kept aside as a hard link: both names hold the same file
     linked.write_bytes(b"the user's b")
     os.link(linked, tmp_path / ".b.txt.89abcdef.previous")
-    kept_aside.put_back_kept_aside(renamed)
-    kept_aside.put_back_kept_aside(linked)
+    kept_aside.put_back_kept_aside([renamed, linked])
     assert renamed.read_bytes() == b"the user's a" and linked.read_bytes() == b"the user's b"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["a.txt", "b.txt"]
 
