@@ -6,9 +6,10 @@ files. While a command runs, each is raised in the main thread as Terminated, a 
 every `with` block and `finally` that cleans up after Ctrl+C (the staging folder removed, the worker
 processes terminated, the Dask client closed) runs, and the command ends with one line and the status
 a shell gives a process killed by that signal (143, 129). A second signal during that cleanup is
-ignored, so that the cleanup is not cut short, and a step that must not be cut in half (making a staging
-folder and noting its name: annotator.writes.uninterrupted) finishes before the stop is raised; SIGKILL still ends everything, and the next run into the
-same place removes what it left (annotator.outputs.stale_staging).
+ignored, so that the cleanup is not cut short, and a step that must not be cut in half (making a
+staging folder and noting its name: annotator.writes.uninterrupted) finishes before the stop is raised.
+SIGKILL still ends everything, and the next run into the same place removes what it left
+(annotator.outputs.stale_staging).
 """
 
 from __future__ import annotations

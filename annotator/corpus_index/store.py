@@ -21,8 +21,14 @@ BUSY_RETRIES = 8  # then ours, with a growing pause, should a statement still fi
 # The characters beyond ASCII that Python's case-insensitive match takes for an ASCII letter (İ, ı, ſ and the
 # Kelvin sign; tests/corpus_index/test_pattern_search.py checks every code point): SQLite's folding may not.
 ASCII_LOOKALIKES = "\u0130\u0131\u017f\u212a"
-_NOTE_ODD_CASE = ("INSERT INTO odd_case_texts(id) SELECT new.id WHERE "
-                  + " OR ".join(f"instr(new.text, '{character}')" for character in ASCII_LOOKALIKES))
+# What the triggers below do as a text comes and goes: its full-text and trigram entries, its odd-case mark.
+_TEXT_ADDED = ("INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
+               " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
+               " INSERT INTO odd_case_texts(id) SELECT new.id WHERE "
+               + " OR ".join(f"instr(new.text, '{character}')" for character in ASCII_LOOKALIKES) + ";")
+_TEXT_REMOVED = ("INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
+                 " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
+                 " DELETE FROM odd_case_texts WHERE id = old.id;")
 SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
@@ -40,21 +46,9 @@ SCHEMA = (
     # The texts holding a character beyond ASCII that Python's case-insensitive match takes for an ASCII letter
     # and SQLite's folding may not (ASCII_LOOKALIKES).
     "CREATE TABLE odd_case_texts(id INTEGER PRIMARY KEY)",
-    "CREATE TRIGGER text_added AFTER INSERT ON texts BEGIN"
-    " INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
-    " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
-    f" {_NOTE_ODD_CASE}; END",
-    "CREATE TRIGGER text_removed AFTER DELETE ON texts BEGIN"
-    " INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
-    " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
-    " DELETE FROM odd_case_texts WHERE id = old.id; END",
-    "CREATE TRIGGER text_changed AFTER UPDATE OF text ON texts BEGIN"
-    " INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
-    " INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
-    " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
-    " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
-    " DELETE FROM odd_case_texts WHERE id = old.id;"
-    f" {_NOTE_ODD_CASE}; END",
+    f"CREATE TRIGGER text_added AFTER INSERT ON texts BEGIN {_TEXT_ADDED} END",
+    f"CREATE TRIGGER text_removed AFTER DELETE ON texts BEGIN {_TEXT_REMOVED} END",
+    f"CREATE TRIGGER text_changed AFTER UPDATE OF text ON texts BEGIN {_TEXT_REMOVED} {_TEXT_ADDED} END",
     "CREATE TABLE memos(path TEXT NOT NULL, kind TEXT NOT NULL, key TEXT NOT NULL, size INTEGER, mtime_ns INTEGER,"
     " ctime_ns INTEGER, digest TEXT, value TEXT NOT NULL, PRIMARY KEY (path, kind, key))",
 )
