@@ -18,9 +18,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from annotator.writes.uninterrupted import interrupt_now_or_later
-
-STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+from annotator.writes.uninterrupted import STOPPING_SIGNALS, interrupt_now_or_later
 
 
 class Terminated(KeyboardInterrupt):

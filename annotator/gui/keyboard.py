@@ -187,8 +187,8 @@ class KeyboardOwner(QObject):
         # window, or keep naming the hidden dialog active (offscreen, or no window manager): the next key would
         # go to the hidden dialog's button. Activating the window again is harmless when it has both.
         active = QApplication.activeWindow()
-        stale = active is None or active is self.window or not active.isVisible()
-        if (self.window.isVisible() and stale
+        window_or_nothing_shown = active is None or active is self.window or not active.isVisible()
+        if (self.window.isVisible() and window_or_nothing_shown
                 and QApplication.activeModalWidget() is None and QApplication.activePopupWidget() is None):
             self.window.activateWindow()
 

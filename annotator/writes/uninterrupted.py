@@ -13,8 +13,12 @@ knows everything it has to undo.
 
 from __future__ import annotations
 
+import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
+
+# What stops a command or the window as Ctrl+C would (`timeout`, systemd, `kill`, a closed terminal, a logout).
+STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
 
 _depth = 0  # the steps running (the main thread's: signal handlers run there)
 _pending: list[BaseException] = []

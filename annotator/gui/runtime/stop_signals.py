@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QObject, QSocketNotifier
 
-STOPPING_SIGNALS = tuple(getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name))
+from annotator.writes.uninterrupted import STOPPING_SIGNALS
 
 
 def _noted(_number: int, _frame) -> None:
