@@ -19,18 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.conftest import REPO, SAMPLE_LOGS, command_environment
 from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log
 
 pytest.importorskip("dask.distributed")
 
 FAULTY_WORKER = Path(__file__).with_name("faulty_worker.py")
 
-
-def _environment() -> dict[str, str]:
-    """The test's environment as it is when the command starts: its own cache folder (tests/conftest.py), so
-    no earlier run's corpus index answers for the command."""
-    return {**os.environ, "PYTHONPATH": str(REPO)}
 
 
 class Scheduler:
@@ -50,7 +45,7 @@ class Scheduler:
     @staticmethod
     def _start(arguments: list[str], log: Path) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-m", *arguments], stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                                cwd=REPO, env=_environment(), start_new_session=True)
+                                cwd=REPO, env=command_environment(), start_new_session=True)
 
     def kill(self) -> None:
         if self.process.poll() is None:
@@ -89,7 +84,7 @@ def faulty_cluster(tmp_path_factory):
 
 def _annotator(*arguments: object, timeout: float = 180) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "annotator", *map(str, arguments)], capture_output=True, text=True,
-                          cwd=REPO, env=_environment(), timeout=timeout)
+                          cwd=REPO, env=command_environment(), timeout=timeout)
 
 
 def _assert_one_line(done: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -132,7 +127,7 @@ def test_a_scheduler_dying_mid_run_is_one_line(tmp_path: Path):
         command = subprocess.Popen([sys.executable, "-m", "annotator", "export", corpus, "--to", "sclite", "-o",
                                     tmp_path / "out", "--scheduler", scheduler.address],
                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                                   env=_environment())
+                                   env=command_environment())
         _wait_for(scheduler.log, re.compile("Receive client connection"))
         scheduler.kill()
         stdout, stderr = command.communicate(timeout=120)

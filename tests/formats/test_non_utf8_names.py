@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from annotator.file_name_text import name_from_text, name_text
 from annotator.log.document import LogDocument
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.conftest import REPO, SAMPLE_LOGS, command_environment
 
 LATIN1 = os.fsdecode(b"pr\xe9")  # "pr\udce9": the name as Python holds it
 ESCAPED = "pr%E9"
@@ -95,7 +95,7 @@ def test_export_convlab_writes_the_names_escaped(corpus: Path, tmp_path: Path):
         dialogues = json.loads(archive.read("data/dialogues.json"))
     assert dialogues[0]["log_file"] == f"{ESCAPED}.xml"
     rebuilt = subprocess.run([sys.executable, out / "communicator" / "preprocess.py"], capture_output=True,
-                             timeout=300, env={**os.environ, "PYTHONPATH": str(REPO)})
+                             timeout=300, env=command_environment())
     assert rebuilt.returncode == 0, rebuilt.stderr.decode("utf-8", "backslashreplace")
 
 

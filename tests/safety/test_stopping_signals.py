@@ -17,13 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS
-
-
-def _environment() -> dict[str, str]:
-    """The test's environment as it is when the command starts: its own cache folder (tests/conftest.py), so
-    no earlier run's corpus index answers for the command."""
-    return {**os.environ, "PYTHONPATH": str(REPO)}
+from tests.conftest import REPO, SAMPLE_LOGS, command_environment
 
 
 @pytest.fixture(scope="module")
@@ -40,7 +34,7 @@ def _export(corpus: Path, out: Path, kind: str) -> subprocess.Popen:
     end fills with its warnings and stops the command before its staging folder is made."""
     messages = (out.parent / f"{out.name}-messages.txt").open("w")
     command = subprocess.Popen([sys.executable, "-m", "annotator", "export", str(corpus), "--to", kind, "-o", str(out),
-                                "-j", "1"], stdout=subprocess.DEVNULL, stderr=messages, cwd=REPO, env=_environment())
+                                "-j", "1"], stdout=subprocess.DEVNULL, stderr=messages, cwd=REPO, env=command_environment())
     messages.close()
     return command
 
@@ -99,7 +93,7 @@ def test_a_staging_folder_left_by_sigkill_goes_with_the_next_run(corpus: Path, t
     killed.wait(timeout=60)
     assert all(path.exists() for path in left), "SIGKILL leaves it behind"
     again = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "csv", "-o",
-                            str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO, env=_environment(),
+                            str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO, env=command_environment(),
                            timeout=300)
     assert again.returncode == 0, again.stderr
     assert _staging_folders(out) == [] and (out / "turns.csv").is_file()
@@ -114,7 +108,7 @@ def test_the_staging_folder_of_a_running_writer_is_left_alone(corpus: Path, tmp_
         paused.send_signal(signal.SIGSTOP)
         other = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "human",
                                 "-o", str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO,
-                               env=_environment(), timeout=300)
+                               env=command_environment(), timeout=300)
         assert other.returncode == 0, other.stderr
         assert all(path.exists() for path in held), "the paused writer's folder was kept"
     finally:
@@ -155,7 +149,7 @@ def test_a_stop_just_after_the_staging_folder_is_made_still_removes_it(tmp_path:
     (a parquet export stopped at its start, once in a CI run)."""
     out = tmp_path / "out"
     done = subprocess.run([sys.executable, "-c", STOPPED_AS_THE_FOLDER_IS_MADE, str(out)], capture_output=True,
-                          text=True, cwd=REPO, env=_environment(), timeout=60)
+                          text=True, cwd=REPO, env=command_environment(), timeout=60)
     assert done.stdout.splitlines() == ["stopped by SIGTERM"], done.stderr
     assert _staging_folders(out) == [] and not out.exists()
 
@@ -173,7 +167,7 @@ def test_temporary_files_a_killed_single_file_export_left_go_with_the_next_run(t
     with open(held, "rb") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX)  # a writer that still runs
         done = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "lmc", "-o",
-                               str(out)], capture_output=True, text=True, cwd=REPO, env=_environment(), timeout=300)
+                               str(out)], capture_output=True, text=True, cwd=REPO, env=command_environment(), timeout=300)
     assert done.returncode == 0, done.stderr
     assert out.is_file() and not left.exists() and held.exists()
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([out.name, held.name])
