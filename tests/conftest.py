@@ -26,6 +26,17 @@ def sample_log_paths() -> list[Path]:
     return sorted(SAMPLE_LOGS.glob("*/*-hublog.xml"))
 
 
+@pytest.fixture(scope="session", autouse=True)
+def session_user_data(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Module- and session-wide fixtures run before any test's own folders exist: they get a run-wide pair, so a
+    command they start never meets the user's real journal or an index an older version left in the real cache."""
+    folder = tmp_path_factory.mktemp("session-user")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("ANNOTATOR_DATA_DIR", str(folder / "data"))
+        patch.setenv("ANNOTATOR_CACHE_DIR", str(folder / "cache"))
+        yield
+
+
 @pytest.fixture(autouse=True)
 def isolated_user_data(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The recovery journal (and any other per-user data) and the corpus index (the user's cache)
