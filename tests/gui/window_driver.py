@@ -20,10 +20,12 @@ of preference; a box with none of them gets its default button).
 Once a step has closed the window (Ctrl+Q), the driver says "closed" and ends the process as
 the app's own main does when its window closes.
 
-Each line on stdout is JSON: {"event": "opened" | "step" | "asked" | "closed" | "done", "t": time.monotonic()
+Each line on stdout is JSON: {"event": "opened" | "step" | "changed" | "asked" | "closed" | "done", "t": time.monotonic()
 (the same clock in every process on the machine), "state": the annotations the annotator
 sees: each user turn's transcription, with the editor's uncommitted text in its turn, and the
-session's task completion}. A step's line is written once the step is done.
+session's task completion}. A step's line is written once the step is done; a "changed" line the moment a
+step changes an annotation of the opened log, before the step goes on (a kill inside a step, after the
+journal took the change, then still finds the state said).
 """
 
 from __future__ import annotations
@@ -120,6 +122,9 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
     window.activateWindow()  # the offscreen platform does not give it back after a question
     QTest.qWaitForWindowActive(window)
     _say("opened", window, opened=opened, title=window.windowTitle())
+    document = parts_of(window).controller.document
+    if document is not None:  # said as it happens: a kill inside a step may come after the journal has it
+        document.add_listener(lambda _change: _say("changed", window))
 
     def focus():
         return QApplication.focusWidget() or window

@@ -47,6 +47,7 @@ class JournalKillReport:
     edits: int = 0  # steps that changed what a window showed
     edits_due: int = 0  # of them, older than 2 s at their window's kill: each had to come back
     kills_mid_burst: int = 0  # kills less than 0.3 s after the window's last edit
+    kills_inside_step: int = 0  # kills after a step changed an annotation and before the step ended
     restored_rounds: int = 0  # rounds whose first window was offered work and restored it
     children_left: int = 0  # validation children of killed windows still running at the end
     seconds: float = 0.0
@@ -56,7 +57,7 @@ class JournalKillReport:
         return (f"{self.kills} SIGKILLs of real windows in {self.rounds} rounds ({self.two_window_rounds} with two "
                 f"windows on one log) in {self.seconds:.0f} s: {self.edits} edits made, {self.edits_due} of them "
                 f"older than {RECOVER_WITHIN_SECONDS:.0f} s at their kill; {self.kills_mid_burst} kills came less "
-                f"than 0.3 s after an edit; {self.restored_rounds} restores, "
+                f"than 0.3 s after an edit, {self.kills_inside_step} inside a step that had changed one; {self.restored_rounds} restores, "
                 f"{len(self.failures)} of which lost an edit; {self.children_left} child processes left running")
 
 
@@ -71,8 +72,10 @@ class Window:
         self.children: list[tuple[int, int | None]] = []
         self._changed = threading.Condition()
         self._stderr: list[str] = []
-        threading.Thread(target=self._read, daemon=True).start()
-        threading.Thread(target=lambda: self._stderr.extend(self.process.stderr), daemon=True).start()
+        self._readers = [threading.Thread(target=self._read, daemon=True),
+                         threading.Thread(target=lambda: self._stderr.extend(self.process.stderr), daemon=True)]
+        for reader in self._readers:
+            reader.start()
 
     def _read(self) -> None:
         import json
@@ -100,9 +103,11 @@ class Window:
         self.killed_at = time.monotonic()
         self.process.send_signal(signal.SIGKILL)
         self.process.wait()
+        for reader in self._readers:  # the lines written just before the kill may still be in the pipe
+            reader.join()
 
     def states(self) -> list[dict]:
-        return [line for line in self.lines if line["event"] in ("opened", "step", "done")]
+        return [line for line in self.lines if line["event"] in ("opened", "step", "changed", "done")]
 
     def problem(self) -> str:
         return "".join(self._stderr[-20:])
@@ -201,8 +206,7 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         if asked not in ([], ["Restore unsaved work?"]):
             report.failures.append(f"round {round_number}: the first window was asked {asked}")
         if _canonical(opened["state"]) not in expected:
-            report.failures.append(f"round {round_number}: restored {opened['state']}, "
-                                   f"expected one of {list(expected.values())[:5]}...")
+            report.failures.append(f"round {round_number}: {_unexpected(opened['state'], expected)}")
         if two:
             second = Window(log, folder / f"settings-{round_number}-b", random_plan(rng, saves=False),
                             ["Edit here too"])
@@ -223,12 +227,15 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         report.edits += sum(_count_edits(window) for window in windows)
         report.edits_due += sum(_count_edits(window, due_only=True) for window in windows)
         report.kills_mid_burst += sum(_mid_burst(window) for window in windows)
+        report.kills_inside_step += sum(window.lines[-1]["event"] == "changed" for window in windows if window.lines)
         expected = _restorable(_values(file_state(log)),
                                [journalled_differences(window, base) for window, base in zip(windows, bases, strict=True)])
     last = Window(log, folder / "settings-last", [SAVE], ["Restore"])
     opened = last.wait_for(lambda line: line["event"] == "opened")
-    if opened is None or _canonical(opened["state"]) not in expected:
-        report.failures.append(f"last restore: {opened and opened['state']}, expected one of {list(expected.values())[:5]}")
+    if opened is None:
+        report.failures.append(f"last restore: the window did not open: {last.problem()}")
+    elif _canonical(opened["state"]) not in expected:
+        report.failures.append(f"last restore: {_unexpected(opened['state'], expected)}")
     last.wait_for(lambda line: line["event"] == "done")
     last.kill()
     time.sleep(2)
@@ -248,6 +255,15 @@ def _restorable(on_disk: dict, choices: list[list[dict]]) -> dict[str, dict]:
                 values |= difference
             found.setdefault(_canonical(_state(values)), _state(values))
     return found
+
+
+def _unexpected(restored: dict, expected: dict[str, dict]) -> str:
+    """What a restore showed against the expected state nearest to it: only the values that differ."""
+    shown = _values(restored)
+    nearest = min(expected.values(), key=lambda state: sum(shown.get(k) != v for k, v in _values(state).items()))
+    wanted = _values(nearest)
+    return (f"restored {({k: shown.get(k) for k in wanted if shown.get(k) != wanted[k]})} where the nearest of "
+            f"{len(expected)} expected states holds {({k: v for k, v in wanted.items() if shown.get(k) != v})}")
 
 
 def _canonical(state: dict) -> str:
