@@ -60,15 +60,10 @@ def shown(widget: QWidget) -> bool:
 
 def cut_labels(window: MainWindow) -> list[str]:
     """The labels in view that show less than their text: one line wider than the label, or wrapped lines
-    taller than it; a label that says what it leaves out in its tooltip is not counted."""
+    taller than it; a label whose tooltip holds its whole text is not counted."""
     cut = []
     for label in window.findChildren(QLabel):
-        if not shown(label) or not label.text() or label.toolTip():
-            continue
-        width, height = label.contentsRect().width(), label.contentsRect().height()
-        if label.wordWrap():
-            if label.heightForWidth(label.width()) > label.height() + 1:
-                cut.append(f"{label.objectName() or label.text()!r}: wrapped, {label.height()} px high")
+        if not shown(label) or not label.text():
             continue
         document = QTextDocument()
         document.setDefaultFont(label.font())
@@ -77,12 +72,37 @@ def cut_labels(window: MainWindow) -> list[str]:
             document.setHtml(label.text())
         else:
             document.setPlainText(label.text())
+        if says_it_all(label.toolTip(), document.toPlainText()):
+            continue
+        width, height = label.contentsRect().width(), label.contentsRect().height()
+        if label.wordWrap():
+            if label.heightForWidth(label.width()) > label.height() + 1:
+                cut.append(f"{label.objectName() or label.text()!r}: wrapped, {label.height()} px high")
+            continue
         needed = document.idealWidth() - 1
         if needed > width + label.indent() and needed > 0:
             cut.append(f"{label.text()!r}: {needed:.0f} px in {width} px")
         if document.size().height() - 2 > height:
             cut.append(f"{label.text()!r}: {document.size().height():.0f} px high in {height} px")
     return cut
+
+
+def says_it_all(tooltip: str, text: str) -> bool:
+    """TOOLTIP (plain or rich) holds every word of TEXT (a table's cells may be laid out in other words)."""
+    if not tooltip:
+        return False
+    if Qt.mightBeRichText(tooltip):
+        document = QTextDocument()
+        document.setHtml(tooltip)
+        tooltip = document.toPlainText()
+    return words(text) <= words(tooltip)
+
+
+def words(text: str) -> set[str]:
+    return {word.strip(PUNCTUATION) for word in text.split()} - {""}
+
+
+PUNCTUATION = ".,:;()[]…"
 
 
 def is_rich(label: QLabel) -> bool:

@@ -77,7 +77,7 @@ def test_alt_2_then_ctrl_enter_stores_the_alternative_and_the_pane_marks_it(make
     assert f"leaving from zürich <b>{TRUTH_MARK}</b>" in window.editor.nbest.text()
     # What the pane's edge cuts in a narrow window or at a large zoom is whole in its tooltip, the heading too.
     tip = window.editor.nbest.toolTip().splitlines()
-    assert tip[0] == "Alt+k puts alternative k in the editor"
+    assert tip[:2] == ["N-best list: each alternative and its score", "Alt+k puts alternative k in the editor"]
     second = [line for line in tip if line.startswith("Alt+2: ")]
     assert len(second) == 1 and second[0].startswith("Alt+2: leaving from zürich") and second[0].endswith(TRUTH_MARK)
 

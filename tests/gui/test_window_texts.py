@@ -10,7 +10,7 @@ from pathlib import Path
 from PySide6 import QtGui
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QTextDocument
-from PySide6.QtWidgets import QLabel, QMessageBox, QTreeWidgetItemIterator
+from PySide6.QtWidgets import QApplication, QLabel, QMessageBox, QTreeWidgetItemIterator
 
 from annotator.clock import format_duration
 from annotator.gui.annotating.navigation import NO_LOG_TEXT
@@ -23,6 +23,7 @@ from annotator.log.text import SHOWN_CHARS
 from tests.conftest import REPO
 from tests.gui.conftest import press, when_modal
 from tests.gui.layout_grid import cut_labels
+from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 QtRole = Qt.ItemDataRole
 HOSTILE = REPO / "tests" / "hostile"
@@ -140,3 +141,26 @@ def test_no_view_shows_a_huge_value_whole(make_window, raw_log, tmp_path, qtbot)
         for intervals in (lane.bars, lane.ticks):
             assert all(len(intervals.label(i)) < LIMIT for i in range(len(intervals)))
     assert model.index(0, Column.SYSTEM).data().endswith(" characters in all)")
+
+
+def test_a_long_session_id_reviewer_and_progress_cut_by_the_bar_are_whole_in_their_tooltips(make_window, settings,
+                                                                                                tmp_path, qtbot):
+    long_id = "session-" + "x" * 70 + "-of-a-corpus-with-long-names"
+    path = write_log(tmp_path / "long.xml", log_text([session(long_id, [
+        system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston")])]))
+    settings.annotator_name = "Maria.Fernanda.de.los.Angeles-Gutierrez1"
+    window = make_window(path)
+    window.resize(1280, 720)
+    parts_of(window).appearance.zoom.set_zoom(150)
+    press(qtbot, window, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
+    bar = parts_of(window).navigator.session_bar
+    assert bar.review.text() == "reviewed by Maria.Fernanda.de.los.Angeles-Gutierrez1"
+    QApplication.processEvents()
+    squeezed = [label for label in (bar.session_name, bar.review, bar.progress)
+                if label.width() < label.sizeHint().width()]
+    assert squeezed, "the bar cuts at least one of them at 1280 px and 150 %, or this test proves nothing"
+    for label in (bar.session_name, bar.review, bar.progress):
+        assert shown_text(label).rstrip("…") in label.toolTip(), (label.objectName(), label.toolTip())
+    cut = cut_labels(window)
+    assert not [line for line in cut if "reviewed" in line or "transcribed" in line or long_id[:20] in line], cut
+    parts_of(window).appearance.zoom.set_zoom(100)

@@ -25,6 +25,7 @@ TRUTH_MARKED_UP_TO_CHARS = 10_000  # past this, in the transcription or an alter
 NO_LIST_TEXT = "No n-best list in the log for this turn"
 TRUTH_MARK = "= transcription"
 HEADING = "Alt+k puts alternative k in the editor"
+TOOLTIP_TITLE = "N-best list: each alternative and its score"
 HEADING_HTML = "Alt+<i>k</i> puts alternative <i>k</i> in the editor"
 QWIDGETSIZE_MAX = (1 << 24) - 1
 SHOWN_LINES = 5  # of a longer list the editor makes room for these (the heading and four alternatives); the rest scrolls
@@ -82,11 +83,21 @@ class NBestPane(QLabel):
         self.alternatives = alternatives_of(turn)
         truth = self._rank_of_truth(turn) if self.alternatives else None
         self.setText(self._table(truth) if self.alternatives else f"<i>{NO_LIST_TEXT}.</i>")
-        whole = [f"Alt+{a.rank}: {a.text}" + ("" if a.score is None else f" ({a.score:g})")
-                 + (f" {TRUTH_MARK}" if a.rank == truth else "") for a in self.alternatives]
-        # A line cut at the pane's edge (a narrow window, a large zoom) is whole here, the heading's too.
-        self.setToolTip("\n".join([HEADING, *whole]) if whole else NO_LIST_TEXT)
+        self.setToolTip(self._whole_list(truth) if self.alternatives else NO_LIST_TEXT)
         self.show()
+
+    def _whole_list(self, truth: int | None) -> str:
+        """The pane's lines as plain text, none cut at the pane's edge (a narrow window, a large zoom), with the
+        alternatives beyond the keys listed too: for the tooltip."""
+        lines = [TOOLTIP_TITLE, HEADING]
+        for alternative in self.alternatives:
+            if alternative.rank == ALTERNATIVE_KEYS + 1:
+                lines.append(f"and {len(self.alternatives) - ALTERNATIVE_KEYS} more, beyond the keys:")
+            key = f"Alt+{alternative.rank}" if alternative.rank <= ALTERNATIVE_KEYS else str(alternative.rank)
+            lines.append(f"{key}: {shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS)}"
+                         + ("" if alternative.score is None else f" ({alternative.score:g})")
+                         + (f" {TRUTH_MARK}" if alternative.rank == truth else ""))
+        return "\n".join(lines)
 
     def _rank_of_truth(self, turn: Turn) -> int | None:
         """The rank of the alternative equal to the transcription, if one is."""

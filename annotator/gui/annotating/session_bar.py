@@ -13,6 +13,7 @@ from annotator.log.elements import Session
 from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 COUNTING_TEXT = "Counting the user turns transcribed…"
+REVIEW_HINT = "Whether the session was reviewed, and by whom (Ctrl+Shift+R)"
 TASK_CHOICES = (  # (value, label); the labels name the log's values so nobody has to remember them
     (None, "unset"),
     (TASK_COMPLETED, "completed (1)"),
@@ -44,7 +45,8 @@ class SessionBar(LayoutBoundary):
         task_label.setBuddy(self.task)
         self.review = QLabel(self)
         self.review.setObjectName("session_review")
-        self.review.setToolTip("Whether the session was reviewed, and by whom (Ctrl+Shift+R)")
+        self.review.setTextFormat(Qt.TextFormat.PlainText)  # a reviewer's name is shown as written
+        self.review.setToolTip(REVIEW_HINT)
         self.review.setContentsMargins(12, 0, 6, 0)
         self.review.setMinimumWidth(1)  # gives way on a narrow screen rather than widen the window
         self.progress = text_width_free(QLabel(self))  # it changes at every transcription
@@ -78,7 +80,9 @@ class SessionBar(LayoutBoundary):
         several = len(sessions) > 1
         self.sessions.setVisible(several)
         self.session_name.setVisible(not several)
-        self.session_name.setText(f"<b>{html.escape(shorten(sessions[0].id, SHOWN_ID_CHARS))}</b>" if len(sessions) == 1 else "—")
+        shown = shorten(sessions[0].id, SHOWN_ID_CHARS) if len(sessions) == 1 else None
+        self.session_name.setText("—" if shown is None else f"<b>{html.escape(shown)}</b>")
+        self.session_name.setToolTip("" if shown is None else f"Session {shown}")  # whole where the bar cuts it
         self.task.setEnabled(bool(sessions))
 
     def show_session(self, index: int) -> None:
@@ -100,14 +104,17 @@ class SessionBar(LayoutBoundary):
 
     def show_review(self, reviewer: str | None) -> None:
         """REVIEWER: who reviewed the session ('' unknown), None: not reviewed."""
-        self.review.setText("not reviewed" if reviewer is None else f"reviewed by {reviewer}" if reviewer
-                            else "reviewed")
+        text = ("not reviewed" if reviewer is None else f"reviewed by {shorten(reviewer, SHOWN_ID_CHARS)}"
+                if reviewer else "reviewed")
+        self.review.setText(text)
+        self.review.setToolTip(f"{text}: {REVIEW_HINT[0].lower()}{REVIEW_HINT[1:]}")  # a long name gets cut
 
     def show_progress(self, transcribed: int, user_turns: int) -> None:
         left = user_turns - transcribed
-        text = f"{transcribed} of {user_turns} user turns transcribed"
-        self.progress.setText(text + (f" · <b>{left} to go</b>" if left else " · all done"))
-        self.progress.setToolTip("")
+        done = f"{transcribed} of {user_turns} user turns transcribed"
+        rest = f"{left} to go" if left else "all done"
+        self.progress.setText(f"{done} · <b>{rest}</b>" if left else f"{done} · {rest}")
+        self.progress.setToolTip(f"{done} · {rest}")  # whole where a narrow window cuts the label
 
     def show_counting(self) -> None:
         """The progress is being counted (a long session's facts are made on a worker)."""
