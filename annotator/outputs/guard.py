@@ -7,7 +7,8 @@
 Every command that writes (export in every format, extract, fold, import,
 markers) asks the guard before it replaces anything; a refusal is an
 OutputRefusedError, one line, exit status 2, and nothing is written. --force
-(force=True) lets every write through.
+(force=True) lets every write through but into an input folder or in place of
+something that is not a regular file.
 
 - An output is an input when it is the same file (same device and inode,
   through symlinks and hard links), or, when it does not exist yet, the same
@@ -17,7 +18,10 @@ OutputRefusedError, one line, exit status 2, and nothing is written. --force
   of each ancestor, so symlinks and bind mounts do not hide it).
 - An output (file or folder) lies inside an input folder when one of its folders
   is a folder given as input (by device and inode): the next run over that folder
-  would read it as input. A file that belongs there (assign's assignment) is let through.
+  would read it as input, so --force does not let it through. An input itself
+  (fold --force rewriting a corpus in place), the copy of an original a rewrite
+  keeps (NAME.orig.xml, never read as a log) and a file that belongs there
+  (assign's assignment) are let through.
 - An output path that is a device, a FIFO, a socket (or a folder where a file is
   written, a file where a folder is) is refused whatever --force says: nothing is ever
   written in its place.
@@ -39,6 +43,7 @@ from pathlib import Path
 from annotator.corpus.paths import ANNOTATION_ROOT, expand_log_paths, root_tag
 from annotator.errors import WriteError
 from annotator.writes.atomic import existing_mode, refuse_not_regular, refuse_special_output
+from annotator.writes.original_copy import ORIGINAL_COPY_SUFFIX
 
 LOG_ROOTS = ("GC_LOG", "GC_SESSION")
 _FORCE_HINT = "use --force to write anyway"
@@ -62,11 +67,13 @@ class OutputGuard:
         human-annotation file, or inside an input folder (unless BELONGS_INSIDE: a corpus's own file)."""
         output = Path(output)
         refuse_special_output(output)
+        same = self._input_named(output)
+        if same is None and not belongs_inside and not output.name.lower().endswith(ORIGINAL_COPY_SUFFIX):
+            self._refuse_inside_an_input_folder(output)
         if self.force:
             return
-        self._refuse_an_input(output)
-        if not belongs_inside:
-            self._refuse_inside_an_input_folder(output)
+        if same is not None:
+            raise OutputRefusedError(f"{output}: this is the input {same}; nothing written ({_FORCE_HINT})")
         kind = existing_kind(output)
         if kind is not None:
             raise OutputRefusedError(f"{output}: an existing {kind} this command did not write; "
@@ -79,10 +86,10 @@ class OutputGuard:
         mode = existing_mode(folder)
         if mode is not None and not stat.S_ISDIR(mode):
             refuse_not_regular(folder, mode)  # a device, FIFO or socket: refused whatever --force says
+        self._refuse_inside_an_input_folder(folder)  # each file written into an input folder itself is checked
         if self.force:
             return
         self._refuse_an_input(folder)
-        self._refuse_inside_an_input_folder(folder)
         try:
             folder_id = _identity(os.stat(folder))
         except OSError:
@@ -101,7 +108,8 @@ class OutputGuard:
                     continue
 
     def _refuse_inside_an_input_folder(self, output: Path) -> None:
-        """Refuse OUTPUT below a folder given as input: a later run over that folder would read it as input."""
+        """Refuse OUTPUT below a folder given as input: a later run over that folder would read it as input,
+        however the user insists."""
         folders = self._input_folders()
         for ancestor in Path(os.path.abspath(output)).parents:
             try:
@@ -109,7 +117,8 @@ class OutputGuard:
             except OSError:
                 continue  # not made yet
             if given is not None:
-                raise OutputRefusedError(f"{output}: inside the input folder {given}; nothing written ({_FORCE_HINT})")
+                raise OutputRefusedError(f"{output}: inside the input folder {given}; nothing written (the next run "
+                                         "over that folder would read it as input: write somewhere else)")
 
     def _input_folders(self) -> dict[tuple[int, int], Path]:
         if self._folders is None:

@@ -18,11 +18,13 @@ from annotator.errors import WriteError
 from annotator.input_files import kind_words, read_input_bytes
 from annotator.writes.atomic import existing_mode, write_atomic
 
+ORIGINAL_COPY_SUFFIX = ".orig.xml"  # never read as a log (annotator.corpus.paths)
+
 
 def original_copy_path(log_path: Path) -> Path:
     """Where the first save keeps the untouched log: NAME.orig.xml beside NAME.xml."""
     stem = log_path.name[:-4] if log_path.name.lower().endswith(".xml") else log_path.name
-    return log_path.with_name(stem + ".orig.xml")
+    return log_path.with_name(stem + ORIGINAL_COPY_SUFFIX)
 
 
 def original_to_keep(log_path: Path) -> tuple[Path, bytes] | None:

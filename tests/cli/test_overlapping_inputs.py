@@ -104,17 +104,21 @@ def test_an_output_inside_an_input_folder_is_refused(corpus: Path, capsys, write
     status = main([str(part) for part in WRITERS[writer](corpus, inside)])
     err = capsys.readouterr().err
     assert status == 2, err
-    assert err.count("\n") == 1 and "inside the input folder" in err and "--force" in err, err
-    assert _tree(corpus) == before, "nothing written"
+    assert err.count("\n") == 1 and "inside the input folder" in err and "--force" not in err, err
+    assert main([str(part) for part in WRITERS[writer](corpus, inside)] + ["--force"]) == 2
+    assert "inside the input folder" in capsys.readouterr().err
+    assert _tree(corpus) == before, "nothing written, forced or not"
 
 
-def test_the_issues_export_into_a_log_folder_is_refused_and_force_writes(corpus: Path, capsys):
+def test_the_issues_export_into_a_log_folder_is_refused_even_with_force(corpus: Path, capsys):
     out = corpus / SUB
+    refusal = (f"annotator: {out}: inside the input folder {corpus}; nothing written (the next run over that "
+               "folder would read it as input: write somewhere else)\n")
     assert main(["export", str(corpus), "--to", "csv", "-o", str(out)]) == 2
-    assert capsys.readouterr().err == (f"annotator: {out}: inside the input folder {corpus}; nothing written "
-                                       "(use --force to write anyway)\n")
-    assert main(["export", str(corpus), "--to", "csv", "-o", str(out), "--force"]) == 0
-    assert (out / "sessions.csv").is_file()
+    assert capsys.readouterr().err == refusal
+    assert main(["export", str(corpus), "--to", "csv", "-o", str(out), "--force"]) == 2
+    assert capsys.readouterr().err == refusal
+    assert not (out / "sessions.csv").exists()
 
 
 def test_assign_still_writes_its_file_into_the_corpus(corpus: Path, capsys):
