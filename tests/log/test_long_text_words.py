@@ -4,6 +4,10 @@ are exactly those the short-text route gives (str.split after the same cleaning)
 from __future__ import annotations
 
 import random
+import re
+
+from hypothesis import given
+from hypothesis import strategies as st
 
 from annotator.log import text
 from annotator.log.text import normalize_words
@@ -25,3 +29,9 @@ def test_a_long_text_gives_the_words_of_a_short_one():
     assert words == _short_route(long_text) and len(words) > 40_000
     boston = [word for word in words if word == "boston"]
     assert all(word is boston[0] for word in boston), "one object per distinct word"
+
+
+@given(st.lists(st.sampled_from(PIECES) | st.text(max_size=3), max_size=60).map("".join))
+def test_clean_text_collapses_exactly_the_whitespace_the_pattern_collapses(value: str):
+    assert text.clean_text(value) == re.sub(r"\s+", " ", value).strip()
+    assert text.clean_text(None) == ""
