@@ -1,26 +1,32 @@
 """The session browser's rows from the index: a corpus seen before is listed at once from the rows
 kept for its unchanged logs (size and times unchanged), then the new and changed logs are read on
 every core, then the listed logs are hashed in the background and any whose bytes changed behind
-unchanged times is read again (Refreshed)."""
+unchanged times is read again (Refreshed). With markers the rows, counts included, are kept per
+marker set (by a hash of its files) and used while the log and its folder are unchanged."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
-from annotator.corpus.parallel import ProcessMap, available_cores
+from annotator import __version__
+from annotator.corpus.parallel import FileMap, ProcessMap, available_cores
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus.scan import (
     BACKGROUND_NICENESS,
     SessionSummary,
     iter_corpus_in_children,
+    summarise_log,
     summarise_log_in_subprocess,
+    unreadable_summary,
     with_team_facts,
 )
 from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index
+from annotator.corpus_index.memos import Memo, memoised_map
 from annotator.corpus_index.records import FileRecord, content_hash, read_log_record
 from annotator.markers import MarkerSet
 from annotator.team.files import HumanFileIndex, human_files_beside
@@ -82,13 +88,43 @@ def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
         store.close()
 
 
+def iter_marked_corpus(given: list[Path], markers: MarkerSet, *, cancelled: Cancelled,
+                       notice: Callable[[str], None] = lambda _line: None,
+                       file_map: FileMap | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+    """As corpus.scan.iter_corpus_in_children with MARKERS (whose fingerprint is known): the rows, marker counts
+    included, of each log unchanged since they were kept for the same markers come from the index; the other
+    logs are read on FILE_MAP (every core, in child processes, by default) and their rows kept."""
+    assert markers.fingerprint is not None
+    paths = expand_log_paths(given)
+    store = open_index(given, notice)
+    memo = Memo("browser-rows", f"{__version__}:{markers.fingerprint}",
+                lambda rows: [contents.summary_json(row) for row in rows],
+                lambda kept: [contents.summary_of(row, Path()) for row in kept])
+    file_map = file_map or ProcessMap(available_cores(), first_here=True, cancelled=cancelled,
+                                      niceness=BACKGROUND_NICENESS)
+    human_files = HumanFileIndex()
+    try:
+        outcomes = memoised_map(store, memo, partial(summarise_log, markers=markers), paths, file_map=file_map)
+        for done, (path, outcome) in enumerate(outcomes, start=1):
+            rows = ([replace(row, file=path) for row in outcome] if isinstance(outcome, list)
+                    else [unreadable_summary(path, str(outcome))])
+            yield done, len(paths), path, with_team_facts(rows, human_files.files_of(path))
+            if cancelled():
+                return
+    finally:
+        store.close()
+
+
 def browser_rows(given: list[Path], markers: MarkerSet | None, *, cancelled: Cancelled,
                  notice: Callable[[str], None]) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven
                                                            | Refreshed]:
-    """The session browser's rows of GIVEN: from the index (iter_indexed_corpus), or with MARKERS, whose
-    counts the index does not keep, every log read (corpus.scan.iter_corpus_in_children)."""
+    """The session browser's rows of GIVEN: from the index (iter_indexed_corpus), with MARKERS from the counts
+    kept for them (iter_marked_corpus), or, for markers of unknown origin, every log read
+    (corpus.scan.iter_corpus_in_children)."""
     if markers is None:
         return iter_indexed_corpus(given, cancelled=cancelled, notice=notice)
+    if markers.fingerprint is not None:
+        return iter_marked_corpus(given, markers, cancelled=cancelled, notice=notice)
     return iter_corpus_in_children(given, cancelled=cancelled, markers=markers)
 
 
@@ -139,7 +175,5 @@ def refresh_saved_log(path: Path, given: list[Path]) -> list[SessionSummary]:
 
 
 def _rows(record: FileRecord, human_files: dict[str, Path]) -> list[SessionSummary]:
-    from dataclasses import replace
-
     rows = [replace(row, file=record.path) for row in record.sessions]
     return with_team_facts(rows, human_files)

@@ -53,7 +53,7 @@ def put_records(connection: sqlite3.Connection, records: list[FileRecord]) -> No
         cursor = connection.execute(
             "INSERT INTO files(path, size, mtime_ns, ctime_ns, digest, sessions) VALUES (?, ?, ?, ?, ?, ?)",
             (key, state.size, state.mtime_ns, state.ctime_ns, record.digest,
-             json.dumps([_summary_json(row) for row in record.sessions])))
+             json.dumps([summary_json(row) for row in record.sessions])))
         file_id = cursor.lastrowid
         connection.executemany(
             "INSERT INTO texts(file_id, session_index, session_id, turn_index, turn_id, field, text)"
@@ -85,7 +85,7 @@ def session_rows(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[
     rows: dict[str, list[SessionSummary]] = {}
     for key, sessions in connection.execute("SELECT path, sessions FROM files"):
         if key in keys:
-            rows[key] = [_summary_of(item, keys[key]) for item in json.loads(sessions)]
+            rows[key] = [summary_of(item, keys[key]) for item in json.loads(sessions)]
     return rows
 
 
@@ -106,13 +106,13 @@ def _summary_fields(kind: type) -> frozenset[str]:
     return frozenset(field.name for field in fields(kind))
 
 
-def _summary_json(row: SessionSummary) -> dict:
+def summary_json(row: SessionSummary) -> dict:
     data = asdict(row)
     data["file"] = None  # named by the files row: a renamed or re-rooted file keeps its rows right
     return data
 
 
-def _summary_of(data: dict, file: Path) -> SessionSummary:
+def summary_of(data: dict, file: Path) -> SessionSummary:
     from annotator.corpus.scan import SessionSummary  # here: the search command needs no scanning code
 
     names = _summary_fields(SessionSummary)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import difflib
 import functools
+import hashlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,9 +81,12 @@ class Marker:
 class MarkerSet:
     """Markers in the order they were defined (files in sorted order)."""
 
-    def __init__(self, markers: list[Marker]):
+    def __init__(self, markers: list[Marker], fingerprint: str | None = None):
         self.markers = tuple(markers)
         self._by_name = {marker.name: marker for marker in markers}
+        # Names what the markers mean (a hash of their files' texts, in order), so that the counts of an unchanged
+        # log can be kept for them; None: not known (markers made in code), never kept.
+        self.fingerprint = fingerprint
 
     @property
     def names(self) -> list[str]:
@@ -121,9 +125,12 @@ def load_markers(path: str | Path) -> MarkerSet:
         raise MarkerConfigError(path, "no such file or folder")
     markers: list[Marker] = []
     defined: dict[str, Marker] = {}
+    fingerprint = hashlib.sha256()
     for file in files:
-        markers += _FileParser(file, defined).parse(_read_text(file))
-    return MarkerSet(markers)
+        text = _read_text(file)
+        fingerprint.update(text.encode("utf-8", "surrogatepass") + b"\0")
+        markers += _FileParser(file, defined).parse(text)
+    return MarkerSet(markers, fingerprint.hexdigest())
 
 
 def _read_text(file: Path) -> str:
