@@ -30,14 +30,15 @@ def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Call
                 cancelled: Callable[[], bool] = lambda: False) -> Iterator[Hit | AnnotatorError]:
     """As analysis.search.search_files: the hits of each log of PATHS in turn, an unreadable log's error.
     CORPUS is the folder (or the list's log) whose index holds them, as the session browser was given it."""
-    kept, problems = _kept_hits(paths, corpus, query, FIELDS)
+    pattern = query.pattern()
+    kept, problems = _kept_texts(paths, corpus, query, FIELDS)
     for done, path in enumerate(paths, 1):
         if cancelled():
             return
         if path in problems:
             yield AnnotatorError(problems[path])
         elif path in kept:
-            yield from kept[path]
+            yield from _hits(path, kept[path], pattern)  # matched as the log's turn comes: the first hits at once
         else:
             yield from search_files([path], query)
         if progress is not None:
@@ -47,15 +48,23 @@ def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Call
 def logs_that_may_match(paths: list[Path], corpus: Path, query: Query, fields: tuple[str, ...]) -> list[Path]:
     """The logs of PATHS worth reading for QUERY in FIELDS: those whose kept texts match, and those the
     index does not hold as they are now (new or changed since)."""
-    kept, _problems = _kept_hits(paths, corpus, query, fields)
-    return [path for path in paths if kept.get(path, True)]
-
-
-def _kept_hits(paths: list[Path], corpus: Path, query: Query,
-               fields: tuple[str, ...]) -> tuple[dict[Path, list[Hit]], dict[Path, str]]:
-    """(the hits in the kept texts of each log of PATHS unchanged since indexed, the one-line problem of
-    each such log that could not be read); a log changed since, or never indexed, is in neither."""
     pattern = query.pattern()
+    kept, _problems = _kept_texts(paths, corpus, query, fields)
+    return [path for path in paths if path not in kept or next(_hits(path, kept[path], pattern), None) is not None]
+
+
+def _hits(path: Path, rows: list[tuple], pattern) -> Iterator[Hit]:
+    for session_index, session_id, turn_index, turn_id, field, text in rows:
+        for start, end in matches(pattern, text):
+            yield Hit(path, session_id, session_index, turn_id, turn_index, field, text, start, end)
+
+
+def _kept_texts(paths: list[Path], corpus: Path, query: Query,
+                fields: tuple[str, ...]) -> tuple[dict[Path, list[tuple]], dict[Path, str]]:
+    """(the kept texts that may match QUERY of each log of PATHS unchanged since indexed, as (session index,
+    session id, turn index, turn id, field, text) in document order; the one-line problem of each such log
+    that could not be read); a log changed since, or never indexed, is in neither."""
+    query.pattern()  # a bad pattern is said before the index is opened
     if not paths:
         return {}, {}
     store = open_index([corpus])
@@ -69,12 +78,11 @@ def _kept_hits(paths: list[Path], corpus: Path, query: Query,
                     in store.run(lambda connection: contents.problems(connection, fresh)).items()}
     finally:
         store.close()
-    kept: dict[Path, list[Hit]] = {path: [] for path in file_of.values()}
-    for file_id, session_index, session_id, turn_index, turn_id, field, text in rows:
+    kept: dict[Path, list[tuple]] = {path: [] for path in file_of.values()}
+    for file_id, *row in rows:
         path = file_of.get(file_id)
         if path is not None:
-            kept[path] += [Hit(path, session_id, session_index, turn_id, turn_index, field, text, start, end)
-                           for start, end in matches(pattern, text)]
+            kept[path].append(row)
     return kept, problems
 
 
