@@ -164,7 +164,7 @@ def journalled_differences(window: Window, opened_on: dict) -> list[dict]:
 
         values = _values(states[-1]["state"])
         for key in [key for key in values if key[0] == "t"]:
-            for end in range(1, len(typing)):
+            for end in range(1, len(typing) + 1):  # its last key too: the journal may have it before the line
                 typed = values | {key: clean_text((values[key] or "") + typing[:end]) or None}
                 differences.append({k: value for k, value in typed.items() if base[k] != value})
     return differences

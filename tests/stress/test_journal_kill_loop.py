@@ -13,7 +13,7 @@ def test_no_edit_older_than_2_s_is_lost_to_a_sigkill(tmp_path: Path):
     count = count_from_environment()
     report = run(tmp_path, count)
     print(f"\njournal kill loop: {report}")
-    assert report.failures == []
+    assert report.failures == [], "\n".join(report.failures)
     assert report.kills == count
     assert report.edits_due > count, "the windows were editing when killed"
     assert report.two_window_rounds > 0 or count < 4
