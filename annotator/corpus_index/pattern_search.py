@@ -38,7 +38,7 @@ def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Call
         if path in problems:
             yield AnnotatorError(problems[path])
         elif path in kept:
-            yield from _hits(path, kept[path], pattern)  # matched as the log's turn comes: the first hits at once
+            yield from _hits(path, kept[path], pattern)  # matched log by log: the first hits come at once
         else:
             yield from search_files([path], query)
         if progress is not None:
@@ -64,7 +64,6 @@ def _kept_texts(paths: list[Path], corpus: Path, query: Query,
     """(the kept texts that may match QUERY of each log of PATHS unchanged since indexed, as (session index,
     session id, turn index, turn id, field, text) in document order; the one-line problem of each such log
     that could not be read); a log changed since, or never indexed, is in neither."""
-    query.pattern()  # a bad pattern is said before the index is opened
     if not paths:
         return {}, {}
     store = open_index([corpus])
