@@ -264,22 +264,32 @@ def with_typing(edits: AnnotationEdits, typed: Key | None) -> AnnotationEdits:
 
 
 def split_draft(doc: LogDocument, entries: list[JournalEntry]) -> tuple[list[JournalEntry], tuple[Turn, str] | None]:
-    """ENTRIES without the typing that was not yet stored, and that typing as (its turn in DOC, its text): the
-    newest entry's, unless a later entry stored that turn's value (None when there is none to restore)."""
-    draft: tuple[Turn, str] | None = None
+    """ENTRIES (oldest first) without the typing that was not yet stored of the newest entry that has some, and that
+    typing as (its turn in DOC, its text), None when a later entry stored that turn's value or there is none.
+
+    One editor shows one draft: the typing of an older entry (another window that died too) is restored as that
+    turn's value instead, unsaved like every restored value, so that nothing typed is lost."""
+    drafted = next((position for position in range(len(entries) - 1, -1, -1)
+                    if _typing_edit(doc, entries[position]) is not None), None)
     kept: list[JournalEntry] = []
-    for entry in entries:
-        edits, typed = entry.edits, entry.edits.typing
-        if draft is not None and any((edit.session_id, edit.turn_id) == (draft[0].session.id, draft[0].id)
-                                     for edit in edits.transcriptions):
-            draft = None  # stored later on
-        if typed is None:
-            kept.append(entry)
-            continue
-        typing = next(edit for edit in edits.transcriptions if (edit.session, edit.turn) == typed)
-        turn = _find_turn(doc, typing)
-        if turn is not None and typing.text:
+    draft: tuple[Turn, str] | None = None
+    for position, entry in enumerate(entries):
+        edits = replace(entry.edits, typing=None)
+        if position == drafted:
+            typing, turn = _typing_edit(doc, entry)
             draft = (turn, typing.text)
-            edits = replace(edits, transcriptions=tuple(e for e in edits.transcriptions if e is not typing), typing=None)
+            edits = replace(edits, transcriptions=tuple(e for e in edits.transcriptions if e is not typing))
+        elif draft is not None and any((edit.session_id, edit.turn_id) == (draft[0].session.id, draft[0].id)
+                                       for edit in edits.transcriptions):
+            draft = None  # stored later on
         kept.append(replace(entry, edits=edits))
     return kept, draft
+
+
+def _typing_edit(doc: LogDocument, entry: JournalEntry) -> tuple[TranscriptionEdit, Turn] | None:
+    """The edit of ENTRY's typing not yet stored and its turn in DOC, when it has one with text that DOC has."""
+    if entry.edits.typing is None:
+        return None
+    typing = next(edit for edit in entry.edits.transcriptions if (edit.session, edit.turn) == entry.edits.typing)
+    turn = _find_turn(doc, typing)
+    return (typing, turn) if turn is not None and typing.text else None

@@ -79,6 +79,29 @@ def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_windo
     assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
 
 
+def test_the_typing_of_two_crashed_windows_comes_back_the_newest_as_the_draft(make_window, raw_log: Path,
+                                                                                 tmp_path: Path, boxes):
+    """Neither window stored its typing (no Ctrl+Enter): one editor can hold one draft, the other typing comes back
+    as its turn's value, unsaved."""
+    first, _ = _editing_window(raw_log, tmp_path, "first", [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}])
+    try:
+        second, _ = _editing_window(raw_log, tmp_path, "second",
+                                    [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND}],
+                                    answers=["Edit here too", "Discard"])
+        _kill(second)
+    finally:
+        _kill(first)
+    answers = boxes("Restore")
+    window = make_window(raw_log)
+    assert answers.titles == ["Restore unsaved work?"]
+    users = parts_of(window).controller.document.sessions[0].user_turns
+    drafts = {turn.id: window.editor.text.toPlainText() for turn in users if turn is window.editor.turn}
+    shown = {turn.id: drafts.get(turn.id, turn.transcription) for turn in users[:2]}
+    assert shown == {users[0].id: FIRST, users[1].id: SECOND}, "both windows' typing is back"
+    assert len(drafts) == 1 and parts_of(window).controller.pending_text() is not None, "one of them as the draft"
+    assert window.isWindowModified()
+
+
 def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Path, tmp_path: Path, boxes):
     lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"},
                                              {"wait": GENEROUS_SECONDS}])
