@@ -63,18 +63,7 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
 
 def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_window, raw_log: Path, tmp_path: Path,
                                                                       boxes):
-    first, _ = _editing_window(raw_log, tmp_path, "first",
-                               [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
-    try:  # the second window edits too (and would say Discard if offered the first one's work)
-        second, _ = _editing_window(raw_log, tmp_path, "second",
-                                    [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND},
-                                     {"keys": "Ctrl+Return"}], answers=["Edit here too", "Discard"])
-        _kill(second)
-    finally:
-        _kill(first)
-    answers = boxes("Restore")
-    window = make_window(raw_log)
-    assert answers.titles == ["Restore unsaved work?"]
+    window = _restored_after_both_crash(make_window, raw_log, tmp_path, boxes, [{"keys": "Ctrl+Return"}])
     users = parts_of(window).controller.document.sessions[0].user_turns
     assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
 
@@ -83,23 +72,31 @@ def test_the_typing_of_two_crashed_windows_comes_back_the_newest_as_the_draft(ma
                                                                                  tmp_path: Path, boxes):
     """Neither window stored its typing (no Ctrl+Enter): one editor can hold one draft, the other typing comes back
     as its turn's value, unsaved."""
-    first, _ = _editing_window(raw_log, tmp_path, "first", [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}])
-    try:
-        second, _ = _editing_window(raw_log, tmp_path, "second",
-                                    [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND}],
-                                    answers=["Edit here too", "Discard"])
-        _kill(second)
-    finally:
-        _kill(first)
-    answers = boxes("Restore")
-    window = make_window(raw_log)
-    assert answers.titles == ["Restore unsaved work?"]
+    window = _restored_after_both_crash(make_window, raw_log, tmp_path, boxes, [])
     users = parts_of(window).controller.document.sessions[0].user_turns
     drafts = {turn.id: window.editor.text.toPlainText() for turn in users if turn is window.editor.turn}
     shown = {turn.id: drafts.get(turn.id, turn.transcription) for turn in users[:2]}
     assert shown == {users[0].id: FIRST, users[1].id: SECOND}, "both windows' typing is back"
     assert len(drafts) == 1 and parts_of(window).controller.pending_text() is not None, "one of them as the draft"
     assert window.isWindowModified()
+
+
+def _restored_after_both_crash(make_window, raw_log: Path, tmp_path: Path, boxes, after_typing: list[dict]):
+    """The first window types FIRST on the first user turn, the second SECOND on the next, each then doing
+    AFTER_TYPING; both are killed, and a new window restores their work."""
+    first, _ = _editing_window(raw_log, tmp_path, "first",
+                               [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, *after_typing])
+    try:  # the second window edits too (and would say Discard if offered the first one's work)
+        second, _ = _editing_window(raw_log, tmp_path, "second",
+                                    [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND},
+                                     *after_typing], answers=["Edit here too", "Discard"])
+        _kill(second)
+    finally:
+        _kill(first)
+    answers = boxes("Restore")
+    window = make_window(raw_log)
+    assert answers.titles == ["Restore unsaved work?"]
+    return window
 
 
 def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Path, tmp_path: Path, boxes):
