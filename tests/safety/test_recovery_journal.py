@@ -269,6 +269,36 @@ def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_pat
     watching.unwatch(watched_doc)
 
 
+def _typing_entry(raw_log: Path, folder: Path, instance: str, turn_position: int, text: str):
+    """The journal entry of a window (INSTANCE) that died typing TEXT, not stored, on the user turn at TURN_POSITION."""
+    from annotator.journal.entries import JournalEntry, parse_journal
+
+    doc = LogDocument.load(raw_log)
+    journal = RecoveryJournal(doc, folder=folder, instance=instance)
+    journal.watch(doc)
+    journal.set_typing(doc.sessions[0].user_turns[turn_position], text)
+    journal.flush()
+    path, sha256, written, edits = parse_journal(journal.file.read_bytes())
+    return JournalEntry(journal.file, path, sha256, written, edits, True, 0)
+
+
+def test_of_several_windows_typing_the_newest_is_the_draft_and_the_older_are_values(absolute_audio_log: Path,
+                                                                                       tmp_path: Path):
+    from annotator.journal.values import split_draft
+
+    older = _typing_entry(absolute_audio_log, tmp_path, "older", 0, "to boston")
+    newer = _typing_entry(absolute_audio_log, tmp_path, "newer", 1, "on fri")
+    fresh = LogDocument.load(absolute_audio_log)
+    users = fresh.sessions[0].user_turns
+    kept, draft = split_draft(fresh, [older, newer])
+    assert draft == (users[1], "on fri")
+    assert [[edit.text for edit in entry.edits.transcriptions] for entry in kept] == [["to boston"], []]
+    assert all(entry.edits.typing is None for entry in kept)
+    same_turn = _typing_entry(absolute_audio_log, tmp_path, "same", 1, "on friday")
+    kept, draft = split_draft(fresh, [newer, same_turn])
+    assert draft == (users[1], "on friday") and [edit.text for edit in kept[0].edits.transcriptions] == ["on fri"]
+
+
 def test_typing_not_yet_stored_is_journalled_as_typing_and_split_off_as_a_draft(absolute_audio_log: Path, tmp_path: Path):
     raw_log = absolute_audio_log
     from annotator.journal.entries import JournalEntry, UnreadableJournal, encode_journal, parse_journal
