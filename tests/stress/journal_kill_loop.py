@@ -185,6 +185,7 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
     started = time.monotonic()
     expected = {_canonical(file_state(log)): file_state(log)}  # what the next first window may show once restored
     killed: list[Window] = []
+    previous: list[Window] = []  # the windows the last round killed
     for round_number in itertools.count():
         if report.kills >= count:
             break
@@ -206,7 +207,8 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         if asked not in ([], ["Restore unsaved work?"]):
             report.failures.append(f"round {round_number}: the first window was asked {asked}")
         if _canonical(opened["state"]) not in expected:
-            report.failures.append(f"round {round_number}: {_unexpected(opened['state'], expected)}")
+            report.failures.append(f"round {round_number}: {_unexpected(opened['state'], expected)}; "
+                                   f"{_last_moments(previous, folder, round_number - 1)}")
         if two:
             second = Window(log, folder / f"settings-{round_number}-b", random_plan(rng, saves=False),
                             ["Edit here too"])
@@ -220,7 +222,9 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         for window in windows:
             time.sleep(rng.uniform(0.2, 6.0))
             window.kill()
+        _keep_journals(folder, round_number)
         killed += windows
+        previous = windows
         report.rounds += 1
         report.two_window_rounds += two
         report.kills += len(windows)
@@ -235,7 +239,8 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
     if opened is None:
         report.failures.append(f"last restore: the window did not open: {last.problem()}")
     elif _canonical(opened["state"]) not in expected:
-        report.failures.append(f"last restore: {_unexpected(opened['state'], expected)}")
+        report.failures.append(f"last restore: {_unexpected(opened['state'], expected)}; "
+                               f"{_last_moments(previous, folder, report.rounds - 1)}")
     last.wait_for(lambda line: line["event"] == "done")
     last.kill()
     time.sleep(2)
@@ -255,6 +260,24 @@ def _restorable(on_disk: dict, choices: list[list[dict]]) -> dict[str, dict]:
                 values |= difference
             found.setdefault(_canonical(_state(values)), _state(values))
     return found
+
+
+def _keep_journals(folder: Path, round_number: int) -> None:
+    """A copy of the journals the round's killed windows left, for a failure to be looked into."""
+    from annotator.journal.files import journal_dir
+
+    if journal_dir().is_dir():
+        shutil.copytree(journal_dir(), folder / f"journals-after-round-{round_number}")
+
+
+def _last_moments(windows: list[Window], folder: Path, round_number: int) -> str:
+    """What the last killed windows did last, and where their journals were kept."""
+    said = []
+    for window in windows:
+        lines = [line for line in window.lines if line["event"] in ("step", "changed")][-4:]
+        said.append(" then ".join(f"{line.get('step', 'changed')} at -{window.killed_at - line['t']:.2f} s"
+                                  for line in lines))
+    return f"the killed windows' last steps: {' | '.join(said)}; journals in {folder}/journals-after-round-{round_number}"
 
 
 def _unexpected(restored: dict, expected: dict[str, dict]) -> str:
