@@ -151,23 +151,35 @@ def journalled_differences(window: Window, opened_on: dict) -> list[dict]:
     made against (the file as the window opened it, OPENED_ON, or as a later save wrote it)."""
     states = window.states()
     due = [i for i, line in enumerate(states) if line["t"] <= window.killed_at - RECOVER_WITHIN_SECONDS]
+    first = due[-1] if due else 0
     base, differences = _values(opened_on), []
     for i, line in enumerate(states):
         values = _values(line["state"])
         if line.get("step") == SAVE:
             base = values
-        if i >= (due[-1] if due else 0):
+        if i > first and "type" in line.get("step", {}):
+            # The journal is written on its own thread, so it may hold the typing of a step half done.
+            differences += _half_typed(_values(states[i - 1]["state"]), values, line["step"]["type"], base)
+        if i >= first:
             differences.append({key: value for key, value in values.items() if base[key] != value})
     typing = _typing_at_kill(window)
     if typing and states:  # the kill came between two of its key presses, each journalled as typed
-        from annotator.log.text import clean_text
-
-        values = _values(states[-1]["state"])
-        for key in [key for key in values if key[0] == "t"]:
-            for end in range(1, len(typing) + 1):  # its last key too: the journal may have it before the line
-                typed = values | {key: clean_text((values[key] or "") + typing[:end]) or None}
-                differences.append({k: value for k, value in typed.items() if base[k] != value})
+        differences += _half_typed(_values(states[-1]["state"]), None, typing + " ", base)
     return differences
+
+
+def _half_typed(before: dict, after: dict | None, typing: str, base: dict) -> list[dict]:
+    """The differences from BASE of each state between BEFORE and AFTER (None: not known) as TYPING is typed a key
+    at a time into the turn it went to (any turn when not known)."""
+    from annotator.log.text import clean_text
+
+    turns = [key for key in before if key[0] == "t" and (after is None or before[key] != after[key])]
+    found = []
+    for key in turns or [key for key in before if key[0] == "t"]:
+        for end in range(1, len(typing)):
+            typed = before | {key: clean_text((before[key] or "") + typing[:end]) or None}
+            found.append({k: value for k, value in typed.items() if base[k] != value})
+    return found
 
 
 def _typing_at_kill(window: Window) -> str:
