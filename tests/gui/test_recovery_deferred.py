@@ -65,7 +65,7 @@ def test_a_log_replaced_before_its_values_are_read_leaves_no_reading_behind(make
     assert not first.baseline.ready
     assert parts_of(window).navigator.open_path(raw_log)
     journal = parts_of(window).recovery.journal
-    assert journal is not first and parts_of(window).recovery._baseline_reading.running
+    assert journal is not first  # its reading may be running or, on a small log, over already
     qtbot.waitUntil(lambda: journal.baseline.ready, timeout=60_000)
     assert not first.baseline.ready, "the replaced log's reading stopped with it"
     assert not parts_of(window).recovery._baseline_reading.running
