@@ -269,14 +269,14 @@ def split_draft(doc: LogDocument, entries: list[JournalEntry]) -> tuple[list[Jou
 
     One editor shows one draft: the typing of an older entry (another window that died too) is restored as that
     turn's value instead, unsaved like every restored value, so that nothing typed is lost."""
-    drafted = next((position for position in range(len(entries) - 1, -1, -1)
-                    if _typing_edit(doc, entries[position]) is not None), None)
+    typed = [(position, found) for position, entry in enumerate(entries)
+             if (found := _typing_edit(doc, entry)) is not None]
+    drafted, (typing, turn) = typed[-1] if typed else (None, (None, None))
     kept: list[JournalEntry] = []
     draft: tuple[Turn, str] | None = None
     for position, entry in enumerate(entries):
         edits = replace(entry.edits, typing=None)
         if position == drafted:
-            typing, turn = _typing_edit(doc, entry)
             draft = (turn, typing.text)
             edits = replace(edits, transcriptions=tuple(e for e in edits.transcriptions if e is not typing))
         elif draft is not None and any((edit.session_id, edit.turn_id) == (draft[0].session.id, draft[0].id)
