@@ -72,8 +72,7 @@ class OutputGuard:
             self._refuse_inside_an_input_folder(output)
         if self.force:
             return
-        if same is not None:
-            raise OutputRefusedError(f"{output}: this is the input {same}; nothing written ({_FORCE_HINT})")
+        _refuse_the_input(output, same)
         kind = existing_kind(output)
         if kind is not None:
             raise OutputRefusedError(f"{output}: an existing {kind} this command did not write; "
@@ -89,7 +88,7 @@ class OutputGuard:
         self._refuse_inside_an_input_folder(folder)  # each file written into an input folder itself is checked
         if self.force:
             return
-        self._refuse_an_input(folder)
+        _refuse_the_input(folder, self._input_named(folder))
         try:
             folder_id = _identity(os.stat(folder))
         except OSError:
@@ -131,11 +130,6 @@ class OutputGuard:
                 if stat.S_ISDIR(status.st_mode):
                     self._folders.setdefault(_identity(status), path)
         return self._folders
-
-    def _refuse_an_input(self, output: Path) -> None:
-        same = self._input_named(output)
-        if same is not None:
-            raise OutputRefusedError(f"{output}: this is the input {same}; nothing written ({_FORCE_HINT})")
 
     def _input_named(self, output: Path) -> Path | None:
         """The input OUTPUT is (same file, or same resolved path when OUTPUT does not exist), else None."""
@@ -180,3 +174,9 @@ def existing_kind(path: Path) -> str | None:
 
 def _identity(status: os.stat_result) -> tuple[int, int]:
     return status.st_dev, status.st_ino
+
+
+def _refuse_the_input(output: Path, same: Path | None) -> None:
+    """Refuse OUTPUT when it is the input SAME (OutputGuard._input_named's answer)."""
+    if same is not None:
+        raise OutputRefusedError(f"{output}: this is the input {same}; nothing written ({_FORCE_HINT})")
