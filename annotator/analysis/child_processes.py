@@ -15,6 +15,8 @@ This is portable, unlike Linux's PR_SET_PDEATHSIG, which fires when the creating
 A program that quits calls stop_children(): every pool's worker is terminated at once, not waited for
 (a 100 MB log's validation kept a closed window's process alive 12-80 s), and whoever waits on its
 result gets BrokenProcessPool; work on a log run through in_child_process gets a LogReadError instead.
+Its answer comes back through a file (analysis.result_files): a worker terminated in the middle of
+sending a big answer down the pool's pipe would leave the pool waiting for the rest for ever.
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, TypeVar
 
+from annotator.analysis.result_files import read_back, result_folder, through_file
 from annotator.errors import LogReadError
 
 Result = TypeVar("Result")
@@ -57,13 +60,13 @@ def in_child_process(path: str | Path, done: str, work: Callable[..., Result], *
     the log was not DONE ("read", "validated"), one line, as any unreadable log is."""
     from concurrent.futures.process import BrokenProcessPool
 
-    with process_pool() as pool:
+    with result_folder() as folder, process_pool() as pool:
         try:
-            future = pool.submit(work, *arguments)
+            future = pool.submit(through_file, folder, work, *arguments)
         except RuntimeError as error:  # the program is exiting (a log opened just before quitting): no child now
             raise LogReadError(path, f"not {done}: the program is quitting") from error
         try:
-            return future.result()
+            return read_back(future.result())
         except BrokenProcessPool as error:
             raise LogReadError(path, f"not {done}: its process ended first") from error
 

@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from annotator.analysis.child_processes import end_with_parent, lifeline, terminate_workers
+from annotator.analysis.result_files import read_back, result_folder, through_file
 from annotator.corpus.chunks import IN_FLIGHT_PER_WORKER, Outcome, T, chunks_of, in_order, outcome_of, outcomes_of
 from annotator.errors import AnnotatorError
 from annotator.progress import Progress
@@ -125,7 +126,7 @@ class ProcessMap:
         if self.first_here:
             chunks = [range(0, 1)] + [range(c.start + 1, c.stop + 1) for c in chunks_of(paths[1:], self.jobs)]
         context = _process_context()
-        with lifeline(context) as reader:
+        with lifeline(context) as reader, result_folder() as folder:
             pool = ProcessPoolExecutor(min(self.jobs, len(chunks) - self.first_here), mp_context=context,
                                        initializer=_start_worker, initargs=(reader, self.niceness))
             finished: queue.SimpleQueue = queue.SimpleQueue()
@@ -134,7 +135,7 @@ class ProcessMap:
                 def submit(index: int) -> Any:
                     chunk = [paths[i] for i in chunks[index]]
                     try:
-                        future = pool.submit(outcomes_of, work, chunk)
+                        future = pool.submit(through_file, folder, outcomes_of, work, chunk)
                     except BrokenProcessPool:  # a worker died since the last chunk was handed out
                         raise _worker_died(chunk[0]) from None
                     future.add_done_callback(lambda _: finished.put(index))
@@ -168,7 +169,7 @@ class ProcessMap:
 def _process_result(handle: tuple[Path, Future]) -> Any:
     path, future = handle
     try:
-        return future.result()
+        return read_back(future.result())
     except BrokenProcessPool:
         raise _worker_died(path) from None
 

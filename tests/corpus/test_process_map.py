@@ -10,10 +10,13 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from functools import partial
 from pathlib import Path
 
+from annotator.analysis.result_files import FOLDER_PREFIX
 from annotator.corpus.chunks import CHUNK_BYTES, chunks_of
 from annotator.corpus.parallel import ProcessMap, serial_map
 from annotator.corpus.scan import summarise_log
@@ -100,6 +103,34 @@ def test_cancelling_ends_the_files_running_too(tmp_path: Path):
     cancelled.append(True)
     assert list(outcomes) == []
     assert not list(tmp_path.glob("finished-*")), "the map waited for the running files instead of ending them"
+
+
+def big_answer(path: Path) -> bytes:
+    return b"x" * 30_000_000
+
+
+def _cancel_after_the_first(received: list) -> None:
+    cancelled: list[bool] = []
+    outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(big_answer, [Path(str(n)) for n in range(40)])
+    received.append(next(outcomes))
+    cancelled.append(True)
+    received.extend(outcomes)
+
+
+def test_cancelling_while_workers_send_big_answers_ends_the_map_and_leaves_no_files(tmp_path: Path):
+    """A worker terminated half-way through writing a big answer to the pool's pipe used to leave the
+    pool's manager thread waiting for the rest for ever: the map, and the interpreter's exit, hung.
+    Answers of 30 MB keep a worker writing most of the time, so the cancel lands mid-send (it did at
+    the first try before answers went through files)."""
+    before = set(Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*"))
+    for attempt in range(5):
+        received: list = []
+        runner = threading.Thread(target=_cancel_after_the_first, args=(received,), daemon=True)
+        runner.start()
+        runner.join(60)
+        assert not runner.is_alive(), f"attempt {attempt}: the cancelled map never ended"
+        assert received[0][1] == big_answer(Path("0")), "the answer came back whole"
+    assert set(Path(tempfile.gettempdir()).glob(f"{FOLDER_PREFIX}*")) == before, "a run's answer files were left"
 
 
 KILLED = """
