@@ -23,6 +23,12 @@ from annotator.errors import AnnotatorError
 # SQLite's lower() folds ASCII alone, and its trigram index may not fold these (store.ASCII_LOOKALIKES), so a
 # text holding one of them is always handed to Python.
 TRIGRAM = 3  # the trigram index finds texts holding a text at least this long; a shorter one reads them all
+# The first logs are asked of the index on their own, so that their hits (what the dock shows first) need
+# not wait for every candidate of the corpus to be fetched; the rest are asked together after.
+FIRST_LOGS = 8
+# A question about at most this many logs names their files in SQL; one about more fetches the candidates
+# of every file and keeps theirs (a long list of ids costs SQLite more than the rows it leaves out).
+NAMED_FILES_AT_MOST = 500
 _LOOKALIKE_IN_TEXT = " OR ".join("instr(text, ?) > 0" for _ in ASCII_LOOKALIKES)
 
 
@@ -31,18 +37,21 @@ def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Call
     """As analysis.search.search_files: the hits of each log of PATHS in turn, an unreadable log's error.
     CORPUS is the folder (or the list's log) whose index holds them, as the session browser was given it."""
     pattern = query.pattern()
-    kept, problems = _kept_texts(paths, corpus, query, FIELDS)
-    for done, path in enumerate(paths, 1):
-        if cancelled():
-            return
-        if path in problems:
-            yield AnnotatorError(problems[path])
-        elif path in kept:
-            yield from _hits(path, kept[path], pattern)  # matched log by log: the first hits come at once
-        else:
-            yield from search_files([path], query)
-        if progress is not None:
-            progress(done, len(paths))
+    done = 0
+    for part in (paths[:FIRST_LOGS], paths[FIRST_LOGS:]):
+        kept, problems = _kept_texts(part, corpus, query, FIELDS) if not cancelled() else ({}, {})
+        for path in part:
+            if cancelled():
+                return
+            if path in problems:
+                yield AnnotatorError(problems[path])
+            elif path in kept:
+                yield from _hits(path, kept[path], pattern)  # matched log by log: the first hits come at once
+            else:
+                yield from search_files([path], query)
+            done += 1
+            if progress is not None:
+                progress(done, len(paths))
 
 
 def logs_that_may_match(paths: list[Path], corpus: Path, query: Query, fields: tuple[str, ...]) -> list[Path]:
@@ -72,7 +81,8 @@ def _kept_texts(paths: list[Path], corpus: Path, query: Query,
         stale = set(todo.stale)
         fresh = {key: path for key, path in todo.keys.items() if path not in stale}
         file_of = {todo.known[key].id: path for key, path in fresh.items() if key in todo.known}
-        rows = store.run(lambda connection: _candidates(connection, query, fields))
+        named = sorted(file_of) if len(file_of) <= NAMED_FILES_AT_MOST else None
+        rows = store.run(lambda connection: _candidates(connection, query, fields, named)) if file_of else []
         problems = {fresh[key]: problem for key, problem
                     in store.run(lambda connection: contents.problems(connection, fresh)).items()}
     finally:
@@ -85,9 +95,13 @@ def _kept_texts(paths: list[Path], corpus: Path, query: Query,
     return kept, problems
 
 
-def _candidates(connection, query: Query, fields: tuple[str, ...]) -> list[tuple]:
-    """The kept texts in FIELDS that may match QUERY, in the order a scan meets them (they were written so)."""
+def _candidates(connection, query: Query, fields: tuple[str, ...], file_ids: list[int] | None) -> list[tuple]:
+    """The kept texts in FIELDS that may match QUERY, of the files FILE_IDS (None: of every file), in the
+    order a scan meets them (they were written so)."""
     where, parameters = [f"field IN ({', '.join('?' * len(fields))})"], list(fields)
+    if file_ids is not None:
+        where.append(f"file_id IN ({', '.join('?' * len(file_ids))})")
+        parameters += file_ids
     if not query.regex and len(query.text) >= TRIGRAM and (query.case_sensitive or query.text.isascii()):
         # The trigram index folds case as Python does for ASCII, and the odd-case texts are the rest.
         near = "id IN (SELECT rowid FROM texts_trigram WHERE texts_trigram MATCH ?)"

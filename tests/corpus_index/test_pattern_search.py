@@ -54,6 +54,21 @@ def test_search_logs_gives_what_reading_every_log_gives(indexed: Path, query: Qu
     assert _same(search_logs(paths, query, indexed)) == _same(search_files(paths, query))
 
 
+@pytest.mark.parametrize("first_logs, named_at_most", [(1, 500), (2, 0), (3, 2)])
+def test_the_first_logs_asked_apart_and_the_files_named_or_not_give_the_same_hits(
+        indexed: Path, monkeypatch: pytest.MonkeyPatch, first_logs: int, named_at_most: int):
+    """The first logs are asked of the index on their own (their hits come first), the rest together;
+    a few files are named in SQL, many are filtered after: every split gives what reading the logs gives."""
+    import annotator.corpus_index.pattern_search as pattern_search
+
+    paths = expand_log_paths([indexed])
+    assert len(paths) > first_logs + 1
+    monkeypatch.setattr(pattern_search, "FIRST_LOGS", first_logs)
+    monkeypatch.setattr(pattern_search, "NAMED_FILES_AT_MOST", named_at_most)
+    for query in QUERIES:
+        assert _same(search_logs(paths, query, indexed)) == _same(search_files(paths, query)), query
+
+
 @pytest.mark.parametrize("query", QUERIES, ids=[query.text for query in QUERIES])
 def test_every_log_with_a_replacement_is_a_candidate(indexed: Path, query: Query):
     paths = [path for path in expand_log_paths([indexed]) if "broken" not in path.name]
