@@ -38,8 +38,8 @@ def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Call
     CORPUS is the folder (or the list's log) whose index holds them, as the session browser was given it."""
     pattern = query.pattern()
     done = 0
-    for part in (paths[:FIRST_LOGS], paths[FIRST_LOGS:]):
-        kept, problems = _kept_texts(part, corpus, query, FIELDS) if not cancelled() else ({}, {})
+    parts = [paths[:FIRST_LOGS], paths[FIRST_LOGS:]]
+    for part, (kept, problems) in zip(parts, _kept_texts(paths, parts, corpus, query, FIELDS)):
         for path in part:
             if cancelled():
                 return
@@ -58,7 +58,7 @@ def logs_that_may_match(paths: list[Path], corpus: Path, query: Query, fields: t
     """The logs of PATHS worth reading for QUERY in FIELDS: those whose kept texts match, and those the
     index does not hold as they are now (new or changed since)."""
     pattern = query.pattern()
-    kept, _problems = _kept_texts(paths, corpus, query, fields)
+    kept, _problems = next(_kept_texts(paths, [paths], corpus, query, fields))
     return [path for path in paths if path not in kept or next(_hits(path, kept[path], pattern), None) is not None]
 
 
@@ -68,31 +68,34 @@ def _hits(path: Path, rows: list[tuple], pattern) -> Iterator[Hit]:
             yield Hit(path, session_id, session_index, turn_id, turn_index, field, text, start, end)
 
 
-def _kept_texts(paths: list[Path], corpus: Path, query: Query,
-                fields: tuple[str, ...]) -> tuple[dict[Path, list[tuple]], dict[Path, str]]:
-    """(the kept texts that may match QUERY of each log of PATHS unchanged since indexed, as (session index,
-    session id, turn index, turn id, field, text) in document order; the one-line problem of each such log
-    that could not be read); a log changed since, or never indexed, is in neither."""
+def _kept_texts(paths: list[Path], parts: list[list[Path]], corpus: Path, query: Query,
+                fields: tuple[str, ...]) -> Iterator[tuple[dict[Path, list[tuple]], dict[Path, str]]]:
+    """For each of PARTS (lists of PATHS, asked one after the other): (the kept texts that may match QUERY of
+    each of its logs unchanged since indexed, as (session index, session id, turn index, turn id, field, text)
+    in document order; the one-line problem of each such log that could not be read). A log changed since,
+    or never indexed, is in neither. A part's logs have their size and times checked as it is asked."""
     if not paths:
-        return {}, {}
+        yield from (({}, {}) for _ in parts)
+        return
     store = open_index([corpus])
     try:
-        todo = refresh.plan(store, paths, verify_content=False)
-        stale = set(todo.stale)
-        fresh = {key: path for key, path in todo.keys.items() if path not in stale}
-        file_of = {todo.known[key].id: path for key, path in fresh.items() if key in todo.known}
-        named = sorted(file_of) if len(file_of) <= NAMED_FILES_AT_MOST else None
-        rows = store.run(lambda connection: _candidates(connection, query, fields, named)) if file_of else []
-        problems = {fresh[key]: problem for key, problem
-                    in store.run(lambda connection: contents.problems(connection, fresh)).items()}
+        known = store.run(contents.known_files)
+        problems = store.run(lambda connection: contents.problems(connection, known))
+        for part in parts:
+            todo = refresh.plan(store, part, verify_content=False, known=known)
+            stale = set(todo.stale)
+            fresh = {key: path for key, path in todo.keys.items() if path not in stale}
+            file_of = {known[key].id: path for key, path in fresh.items() if key in known}
+            named = sorted(file_of) if len(file_of) <= NAMED_FILES_AT_MOST else None
+            rows = store.run(lambda connection, named=named: _candidates(connection, query, fields, named)) if file_of else []
+            kept: dict[Path, list[tuple]] = {path: [] for path in file_of.values()}
+            for file_id, *row in rows:
+                path = file_of.get(file_id)
+                if path is not None:
+                    kept[path].append(row)
+            yield kept, {path: problems[key] for key, path in fresh.items() if key in problems}
     finally:
         store.close()
-    kept: dict[Path, list[tuple]] = {path: [] for path in file_of.values()}
-    for file_id, *row in rows:
-        path = file_of.get(file_id)
-        if path is not None:
-            kept[path].append(row)
-    return kept, problems
 
 
 def _candidates(connection, query: Query, fields: tuple[str, ...], file_ids: list[int] | None) -> list[tuple]:

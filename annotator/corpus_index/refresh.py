@@ -30,12 +30,14 @@ class Plan:
     gone: list[str] = field(default_factory=list)
 
 
-def plan(store: IndexStore, paths: Iterable[Path], *, folders: Iterable[Path] = (), verify_content: bool = True) -> Plan:
+def plan(store: IndexStore, paths: Iterable[Path], *, folders: Iterable[Path] = (), verify_content: bool = True,
+         known: dict[str, contents.KnownFile] | None = None) -> Plan:
     """What must be done for PATHS to be answered from the index. FOLDERS are the folders PATHS were
     listed from: a log known under one of them and missing from PATHS is gone. VERIFY_CONTENT: a file
     whose size and times are unchanged is hashed all the same (the command line's answers are always
-    right; the window checks times at once and hashes in the background)."""
-    known = store.run(contents.known_files)
+    right; the window checks times at once and hashes in the background). KNOWN: what the index holds
+    (contents.known_files), when the caller read it already."""
+    known = store.run(contents.known_files) if known is None else known
     paths = list(paths)
     result = Plan(dict(zip(contents.keys_of(paths), paths)), known)
     for key, path in result.keys.items():
