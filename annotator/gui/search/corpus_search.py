@@ -11,6 +11,7 @@ summary. Cancel (or a new search) stops the worker; the hits found so far stay l
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
@@ -57,10 +58,10 @@ class CorpusSearch(QObject):
         self.results.open()
 
     def scope(self) -> tuple[Path | None, list[Path]]:
-        """(the folder hits are named against, the logs to search): the corpus, else the open log."""
+        """(the folder hits are named against, what to search: the corpus's folder, else the open log)."""
         corpus, document = self.browsing.folder, self.navigator.document
         if corpus is not None:
-            return corpus, expand_log_paths([corpus])
+            return corpus, [corpus]
         if document is not None:
             return document.path.parent, [document.path]
         return None, []
@@ -74,18 +75,18 @@ class CorpusSearch(QObject):
             self.results.finish(str(error))
             self.window.show_status(str(error))
             return
-        self._root, paths = self.scope()
-        if not paths:
+        self._root, given = self.scope()
+        if not given:
             self.results.finish("Open a log or a corpus first")
             return
         self.results.start()
         self.unreadable, self.failure = [], ""
-        document, open_sessions = self.navigator.document, []
-        if document is not None and any(_same(path, document.path) for path in paths):
-            open_sessions = list(document.sessions)
-            paths = [path for path in paths if not _same(path, document.path)]
+        document = self.navigator.document
+        open_sessions = list(document.sessions) if document is not None else []
+        open_path = document.path if document is not None else None
         root = self._root
-        task = BackgroundTask(lambda context: self._work(context, open_sessions, pattern, paths, query, root), self)
+        task = BackgroundTask(lambda context: self._work(context, open_sessions, open_path, pattern, given, query, root),
+                              self)
         task.published.connect(self._published)
         task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
         task.finished.connect(lambda: self._finished(task))
@@ -94,7 +95,14 @@ class CorpusSearch(QObject):
         task.start()
 
     @staticmethod
-    def _work(context, open_sessions, pattern, paths: list[Path], query, root: Path) -> None:
+    def _work(context, open_sessions, open_path: Path | None, pattern, given: list[Path], query, root: Path) -> None:
+        # Listing a corpus's logs stats each of them: on the worker, as the search, not on the GUI thread.
+        paths = expand_log_paths(given)
+        others = _other_than(paths, open_path) if open_path is not None else paths
+        if len(others) == len(paths):
+            open_sessions = []  # the open log is not among them
+        # The open log is searched in the window's document, its unsaved edits included, not on disk.
+        paths = others
         for session in open_sessions:
             if context.cancelled():
                 return
@@ -143,5 +151,18 @@ class CorpusSearch(QObject):
             self.navigator.select_turn(session.turns[hit.turn_index])
 
 
-def _same(a: Path, b: Path) -> bool:
-    return a.resolve() == b.resolve()
+def _other_than(paths: list[Path], opened: Path) -> list[Path]:
+    """PATHS but the file OPENED names, under whatever name (a link, another path to it)."""
+    try:
+        found = os.stat(opened)
+    except OSError:
+        return [path for path in paths if path != opened]
+    return [path for path in paths if not _is_file(path, (found.st_dev, found.st_ino))]
+
+
+def _is_file(path: Path, identity: tuple[int, int]) -> bool:
+    try:
+        found = os.stat(path)
+    except OSError:
+        return False
+    return (found.st_dev, found.st_ino) == identity
