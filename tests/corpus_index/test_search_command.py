@@ -27,11 +27,11 @@ def test_no_hit_is_exit_status_1_and_a_query_without_a_word_is_2(corpus: Path):
 
 
 def test_field_limit_and_json(corpus: Path, annotated_log: Path):
-    plant(annotated_log, {"2": "I want a flight\tto Austin\nplease"})
+    plant(annotated_log, {"2": "I want a flight\tto C:\\Austin\nplease"})
     only = annotator("search", "flight", corpus, "--field", "transcription")
+    # White space runs are one space, as everywhere a text is read; the backslash is escaped: one hit, one line.
     assert hits_of(only.stdout) == [(str(annotated_log), "travel:20261121:001", "2", "transcription",
-                                     "I want a flight\\tto Austin\\nplease")] or only.stdout.count("\n") == 1
-    assert only.stdout.count("\n") == 1
+                                     "I want a flight to C:\\\\Austin please")]
     limited = annotator("search", "flight", corpus, "--limit", "2", "--json")
     lines = [json.loads(line) for line in limited.stdout.splitlines()]
     assert len(lines) == 2 and lines[0]["file"] == str(annotated_log) and lines[0]["field"] == "transcription"
