@@ -89,16 +89,23 @@ def _once_each(paths: list[Path]) -> list[Path]:
     seen: set[tuple[int, int]] = set()
     kept: list[Path] = []
     for path in paths:
-        try:
-            info = os.stat(path)
-        except OSError:
+        identity = file_identity(path)
+        if identity is None:
             kept.append(path)
-            continue
-        identity = (info.st_dev, info.st_ino)
-        if identity not in seen:
+        elif identity not in seen:
             seen.add(identity)
             kept.append(path)
     return kept
+
+
+def file_identity(path: Path) -> tuple[int, int] | None:
+    """The file PATH names, whatever the name (a link, a second hard link): its device and inode; None
+    when it cannot be stat()ed."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return info.st_dev, info.st_ino
 
 
 def first_log_path(folder: Path) -> Path | None:

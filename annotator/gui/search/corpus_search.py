@@ -11,14 +11,13 @@ summary. Cancel (or a new search) stops the worker; the hits found so far stay l
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget
 
 from annotator.analysis.search import Hit, match_texts, walked_session_texts
-from annotator.corpus.paths import expand_log_paths
+from annotator.corpus.paths import expand_log_paths, file_identity
 from annotator.corpus_index.pattern_search import search_logs
 from annotator.errors import AnnotatorError
 from annotator.gui.annotating.navigation import Navigator
@@ -153,16 +152,5 @@ class CorpusSearch(QObject):
 
 def _other_than(paths: list[Path], opened: Path) -> list[Path]:
     """PATHS but the file OPENED names, under whatever name (a link, another path to it)."""
-    try:
-        found = os.stat(opened)
-    except OSError:
-        return [path for path in paths if path != opened]
-    return [path for path in paths if not _is_file(path, (found.st_dev, found.st_ino))]
-
-
-def _is_file(path: Path, identity: tuple[int, int]) -> bool:
-    try:
-        found = os.stat(path)
-    except OSError:
-        return False
-    return (found.st_dev, found.st_ino) == identity
+    identity = file_identity(opened)
+    return [path for path in paths if path != opened and (identity is None or file_identity(path) != identity)]
