@@ -7,6 +7,7 @@ import functools
 import json
 import os
 import sqlite3
+from collections.abc import Container
 from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -89,7 +90,7 @@ def session_rows(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[
     return rows
 
 
-def problems(connection: sqlite3.Connection, keys: dict[str, Path]) -> dict[str, str]:
+def problems(connection: sqlite3.Connection, keys: Container[str]) -> dict[str, str]:
     """The one-line problem of each file named by KEYS that could not be read (key -> problem)."""
     found = {}
     # A readable file's rows say "problem": null; JSON escapes the quotes of a text that says otherwise.
