@@ -64,18 +64,23 @@ class LogChangedOnDiskError(AnnotatorError):
         self.path = str(path)
         self.removed = removed
         if removed:
-            message = (f"{self.path} was deleted or moved by another program since it was opened; "
-                       "save with overwrite to write it again")
+            message = (
+                f"{self.path} was deleted or moved by another program since it was opened; "
+                "save with overwrite to write it again"
+            )
         else:
-            message = (f"{self.path} was changed by another program since it was opened; "
-                       "reload it or save with overwrite")
+            message = (
+                f"{self.path} was changed by another program since it was opened; reload it or save with overwrite"
+            )
         super().__init__(message)
 
     def command_line_message(self) -> str:
         """The refusal in the words of a command (which has no reload, no overwrite)."""
         what = "deleted or moved" if self.removed else "changed"
-        return (f"{self.path} was {what} by another program (another fold, replace, adjudicate or a window's "
-                "save) since this command read it; nothing written: run the command again")
+        return (
+            f"{self.path} was {what} by another program (another fold, replace, adjudicate or a window's "
+            "save) since this command read it; nothing written: run the command again"
+        )
 
     def __reduce__(self):
         return type(self), (self.path, self.removed)

@@ -78,8 +78,11 @@ def open_input_file(path: str | Path) -> BinaryIO:
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or (info.st_dev, info.st_ino) != (before.st_dev, before.st_ino):
-            raise _refusal(path, info.st_mode) if not stat.S_ISREG(info.st_mode) else OSError(
-                errno.EAGAIN, "was replaced while being opened; try again", str(path))
+            raise (
+                _refusal(path, info.st_mode)
+                if not stat.S_ISREG(info.st_mode)
+                else OSError(errno.EAGAIN, "was replaced while being opened; try again", str(path))
+            )
         if fcntl is not None and _OPEN_FLAGS & getattr(os, "O_NONBLOCK", 0):
             flags = fcntl.fcntl(fd, fcntl.F_GETFL)
             fcntl.fcntl(fd, fcntl.F_SETFL, flags & ~os.O_NONBLOCK)

@@ -36,8 +36,10 @@ def sample_session_path() -> Path:
     annotator/_resources/sample_session (see pyproject.toml).
     """
     name = f"{SAMPLE_SESSION}-hublog.xml"
-    for candidate in (_PACKAGE_DIR / "_resources" / "sample_session" / name,
-                      _PACKAGE_DIR.parent / "sample_logs" / SAMPLE_SESSION / name):
+    for candidate in (
+        _PACKAGE_DIR / "_resources" / "sample_session" / name,
+        _PACKAGE_DIR.parent / "sample_logs" / SAMPLE_SESSION / name,
+    ):
         if candidate.is_file():
             return candidate
     raise FileNotFoundError(f"the bundled sample session {name} is missing")

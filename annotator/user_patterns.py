@@ -47,8 +47,10 @@ class UserPattern:
             re.compile(text, flags)  # the syntax users are told about, with its messages
             expansion = _expansion(text, flags)
             if expansion > MAX_EXPANSION:
-                raise PatternError(f"regular expression {source!r} is too large: its counted repetitions spell out "
-                                   f"{expansion:,} items (at most {MAX_EXPANSION:,})")
+                raise PatternError(
+                    f"regular expression {source!r} is too large: its counted repetitions spell out "
+                    f"{expansion:,} items (at most {MAX_EXPANSION:,})"
+                )
             self._compiled = regex.compile(text, flags | regex.VERSION0)
         except (re.error, regex.error, OverflowError, RecursionError) as error:
             raise PatternError(f"bad regular expression {source!r}: {error}") from None
@@ -79,9 +81,11 @@ class UserPattern:
             raise self._too_slow(text) from None
 
     def _too_slow(self, text: str) -> PatternTooSlow:
-        return PatternTooSlow(f"regular expression {self.source!r} took longer than {LIMIT_S:g} s on one text of "
-                              f"{len(text):,} characters (it backtracks without end): simplify it, e.g. "
-                              "no repeated group that itself repeats")
+        return PatternTooSlow(
+            f"regular expression {self.source!r} took longer than {LIMIT_S:g} s on one text of "
+            f"{len(text):,} characters (it backtracks without end): simplify it, e.g. "
+            "no repeated group that itself repeats"
+        )
 
 
 def _expansion(text: str, flags: int) -> int:

@@ -57,6 +57,7 @@ AUDIO = ("audio", "localhost:15000")
 
 # ----------------------------------------------------------------------------- the dialogues
 
+
 @dataclass(frozen=True)
 class System:
     text: str
@@ -111,33 +112,47 @@ SESSIONS: tuple[SessionSpec, ...] = (
         task_completion="1",
         turns=(
             System("Welcome to the Communicator travel service. Where would you like to fly?", ":destination"),
-            User("i want to fly to boston", "i want to fly to austin",
-                 ("i want to fly to boston", "i want to fly to austin texas"),
-                 "flight_query", ((":destination", "Austin"),)),
+            User(
+                "i want to fly to boston",
+                "i want to fly to austin",
+                ("i want to fly to boston", "i want to fly to austin texas"),
+                "flight_query",
+                ((":destination", "Austin"),),
+            ),
             System("Austin. Is that right?", ":confirm_destination"),
-            User("no boston massachusetts", "no boston massachusetts",
-                 ("no boston massachusetts please",),
-                 "correction", ((":destination", "Boston"), (":state", "Massachusetts"))),
+            User(
+                "no boston massachusetts",
+                "no boston massachusetts",
+                ("no boston massachusetts please",),
+                "correction",
+                ((":destination", "Boston"), (":state", "Massachusetts")),
+            ),
             System("Boston. What city are you leaving from?", ":source"),
-            User("from chicago please", "um from chicago please",
-                 ("from chicago please", "um from chicago"),
-                 "give_source", ((":source", "Chicago"),),
-                 transcription="[noise] from chicago please"),
+            User(
+                "from chicago please",
+                "um from chicago please",
+                ("from chicago please", "um from chicago"),
+                "give_source",
+                ((":source", "Chicago"),),
+                transcription="[noise] from chicago please",
+            ),
             System("What day do you want to travel?", ":date"),
-            User("next tuesday morning", "next tuesday morning",
-                 ("next thursday morning", "next tuesday morning please"),
-                 "give_date", ((":date", "next tuesday"), (":time_of_day", "morning")),
-                 query=((":source", "Chicago"), (":destination", "Boston"), (":date", "2026-12-01")),
-                 flights=(("United", "UA512", "Chicago", "Boston", "2026-12-01T09:15", "2026-12-01T12:31"),
-                          ("American", "AA1448", "Chicago", "Boston", "2026-12-01T10:40", "2026-12-01T13:58"))),
+            User(
+                "next tuesday morning",
+                "next tuesday morning",
+                ("next thursday morning", "next tuesday morning please"),
+                "give_date",
+                ((":date", "next tuesday"), (":time_of_day", "morning")),
+                query=((":source", "Chicago"), (":destination", "Boston"), (":date", "2026-12-01")),
+                flights=(
+                    ("United", "UA512", "Chicago", "Boston", "2026-12-01T09:15", "2026-12-01T12:31"),
+                    ("American", "AA1448", "Chicago", "Boston", "2026-12-01T10:40", "2026-12-01T13:58"),
+                ),
+            ),
             System("United leaves at nine fifteen. Shall I book it?", ":confirm_booking"),
-            User("yes please book it", "yes please book it",
-                 ("yes please look it",),
-                 "confirm", ((":answer", "yes"),)),
+            User("yes please book it", "yes please book it", ("yes please look it",), "confirm", ((":answer", "yes"),)),
             System("Your flight is booked. Thank you for calling. Goodbye.", end_task=True),
-            User("thank you bye", "thank you bye",
-                 ("thank you by",),
-                 "goodbye"),
+            User("thank you bye", "thank you bye", ("thank you by",), "goodbye"),
         ),
     ),
     SessionSpec(
@@ -148,27 +163,34 @@ SESSIONS: tuple[SessionSpec, ...] = (
         padded_ids=True,
         turns=(
             System("Welcome to the Communicator travel service. Where would you like to go?", ":destination"),
-            User("i need to go to san francisco", "i need to go to san francisco",
-                 ("i need to go to san francisco please", "i need to go to francisco"),
-                 "flight_query", ((":destination", "San Francisco"),)),
+            User(
+                "i need to go to san francisco",
+                "i need to go to san francisco",
+                ("i need to go to san francisco please", "i need to go to francisco"),
+                "flight_query",
+                ((":destination", "San Francisco"),),
+            ),
             System("San Francisco. What city are you leaving from?", ":source"),
-            User("from the mile high city", "from the mile i city",
-                 ("from the mile high city", "for the mile i city"),
-                 None),
+            User(
+                "from the mile high city",
+                "from the mile i city",
+                ("from the mile high city", "for the mile i city"),
+                None,
+            ),
             System("Sorry, I did not understand. What city are you leaving from?", ":source", error=True),
-            User("denver", "denver",
-                 ("denver colorado",),
-                 "give_source", ((":source", "Denver"),)),
+            User("denver", "denver", ("denver colorado",), "give_source", ((":source", "Denver"),)),
             System("What day are you leaving?", ":date"),
-            User("on friday evening please", "on friday evening",
-                 ("on friday evening please", "on friday morning"),
-                 "give_date", ((":date", "friday"), (":time_of_day", "evening")),
-                 query=((":source", "Denver"), (":destination", "San Francisco"), (":date", "2026-11-27")),
-                 flights=()),
+            User(
+                "on friday evening please",
+                "on friday evening",
+                ("on friday evening please", "on friday morning"),
+                "give_date",
+                ((":date", "friday"), (":time_of_day", "evening")),
+                query=((":source", "Denver"), (":destination", "San Francisco"), (":date", "2026-11-27")),
+                flights=(),
+            ),
             System("Sorry, I found no flights for Friday evening. Goodbye."),
-            User("oh well goodbye", "oh well goodbye",
-                 ("oh well good bye",),
-                 "goodbye"),
+            User("oh well goodbye", "oh well goodbye", ("oh well good bye",), "goodbye"),
         ),
     ),
     SessionSpec(
@@ -177,43 +199,56 @@ SESSIONS: tuple[SessionSpec, ...] = (
         encoding="ISO-8859-1",
         turns=(
             System("Welcome to the Communicator travel service. How may I help you?", ":request"),
-            User("help", "help",
-                 ("hello",),
-                 "help"),
-            System("You can say two cities, like Köln and Málaga. Where would you like to fly?",
-                   ":destination", help=True),
-            User("i would like to fly to são paulo", "i would like to fly to são paulo",
-                 ("i would like to fly to são paulo brazil", "i would like to fly to paulo"),
-                 "flight_query", ((":destination", "São Paulo"),)),
+            User("help", "help", ("hello",), "help"),
+            System(
+                "You can say two cities, like Köln and Málaga. Where would you like to fly?", ":destination", help=True
+            ),
+            User(
+                "i would like to fly to são paulo",
+                "i would like to fly to são paulo",
+                ("i would like to fly to são paulo brazil", "i would like to fly to paulo"),
+                "flight_query",
+                ((":destination", "São Paulo"),),
+            ),
             System("São Paulo. What city are you leaving from?", ":source"),
-            User("leaving from zürich", "leaving from munich",
-                 ("leaving from zürich", "leaving from köln"),
-                 "give_source", ((":source", "Munich"),)),
+            User(
+                "leaving from zürich",
+                "leaving from munich",
+                ("leaving from zürich", "leaving from köln"),
+                "give_source",
+                ((":source", "Munich"),),
+            ),
             System("Leaving from Munich. Is that right?", ":confirm_source"),
-            User("no zürich", "no zürich",
-                 ("no munich",),
-                 "correction", ((":source", "Zürich"),)),
+            User("no zürich", "no zürich", ("no munich",), "correction", ((":source", "Zürich"),)),
             System("Zürich to São Paulo. What date?", ":date"),
-            User("the third of december", "the third of december",
-                 ("the third of september", "third of december"),
-                 "give_date", ((":date", "2026-12-03"),),
-                 query=((":source", "Zürich"), (":destination", "São Paulo"), (":date", "2026-12-03")),
-                 flights=(("Swiss", "LX92", "Zürich", "São Paulo", "2026-12-03T22:35", "2026-12-04T06:10"),
-                          ("Iberia", "IB3461", "Genève", "São Paulo", "2026-12-03T07:05", "2026-12-03T19:45"))),
+            User(
+                "the third of december",
+                "the third of december",
+                ("the third of september", "third of december"),
+                "give_date",
+                ((":date", "2026-12-03"),),
+                query=((":source", "Zürich"), (":destination", "São Paulo"), (":date", "2026-12-03")),
+                flights=(
+                    ("Swiss", "LX92", "Zürich", "São Paulo", "2026-12-03T22:35", "2026-12-04T06:10"),
+                    ("Iberia", "IB3461", "Genève", "São Paulo", "2026-12-03T07:05", "2026-12-03T19:45"),
+                ),
+            ),
             System("Swiss leaves Zürich at ten thirty five p m. Shall I book it?", ":confirm_booking"),
-            User("yes please", "yes please",
-                 ("yes police",),
-                 "confirm", ((":answer", "yes"),)),
+            User("yes please", "yes please", ("yes police",), "confirm", ((":answer", "yes"),)),
             System("Your flight to São Paulo is booked. Goodbye."),
-            User("thanks very much goodbye", "thanks much goodbye",
-                 ("thanks very much goodbye", "thanks much good bye"),
-                 "goodbye"),
+            User(
+                "thanks very much goodbye",
+                "thanks much goodbye",
+                ("thanks very much goodbye", "thanks much good bye"),
+                "goodbye",
+            ),
         ),
     ),
 )
 
 
 # ----------------------------------------------------------------------------- audio
+
 
 def audio_name(spec: SessionSpec, number: int, turn: System | User) -> str:
     side = "system" if isinstance(turn, System) else "user"
@@ -227,8 +262,24 @@ def speak(text: str, voice: str, target: Path) -> None:
         out = Path(tmp, "out.wav")
         subprocess.run(["espeak-ng", "-v", voice, "-s", SPEED, "-w", str(raw), "--", text], check=True)
         # -R: repeatable (fixed seeds, no time stamps); -D: no dither, so the bytes depend only on the input.
-        subprocess.run(["sox", "-R", "-D", str(raw), "-r", str(SAMPLE_RATE), "-c", "1", "-b", "16",
-                        "-e", "signed-integer", str(out)], check=True)
+        subprocess.run(
+            [
+                "sox",
+                "-R",
+                "-D",
+                str(raw),
+                "-r",
+                str(SAMPLE_RATE),
+                "-c",
+                "1",
+                "-b",
+                "16",
+                "-e",
+                "signed-integer",
+                str(out),
+            ],
+            check=True,
+        )
         write_atomic(target, out.read_bytes())
 
 
@@ -250,6 +301,7 @@ def read_durations(spec: SessionSpec, folder: Path) -> list[int]:
 
 
 # ----------------------------------------------------------------------------- the log
+
 
 class LogBuilder:
     """Builds one session's GC_LOG; all times are kept as integer epoch milliseconds."""
@@ -279,11 +331,28 @@ class LogBuilder:
             return f"{RECORDING_ROOT}/{self.spec.call}/{name}"
         return name
 
-    def operation(self, parent, name: str, where: tuple[str, str], turnid: str, start: int, end: int,
-                  *, virtual: str | None = None, **types: str) -> etree._Element:
+    def operation(
+        self,
+        parent,
+        name: str,
+        where: tuple[str, str],
+        turnid: str,
+        start: int,
+        end: int,
+        *,
+        virtual: str | None = None,
+        **types: str,
+    ) -> etree._Element:
         attrs = {"type": virtual} if virtual else {}
-        attrs.update(name=name, server=where[0], location=where[1], turnid=turnid, tidx=self.next_tidx(),
-                     stime=self.time(start), etime=self.time(end))
+        attrs.update(
+            name=name,
+            server=where[0],
+            location=where[1],
+            turnid=turnid,
+            tidx=self.next_tidx(),
+            stime=self.time(start),
+            etime=self.time(end),
+        )
         attrs.update(types)
         return etree.SubElement(parent, "GC_OPERATION", attrs)
 
@@ -327,7 +396,9 @@ class LogBuilder:
             flags["type_error_msg"] = "true"
         if turn.help:
             flags["type_help_msg"] = "true"
-        self.data(reply, ":reply_string", turn.text, type="text_output", type_utt_text="system", dtype="string", **flags)
+        self.data(
+            reply, ":reply_string", turn.text, type="text_output", type_utt_text="system", dtype="string", **flags
+        )
 
         t = end + self.jitter(5, 15)
         end = t + 90 + self.durations[number - 1] // 12 + self.jitter(0, 40)
@@ -336,8 +407,16 @@ class LogBuilder:
         self.operation(element, "synthesis_duration", SYNTH, turnid, t, end, virtual="synthesis_duration")
 
         t = end + self.jitter(5, 15)
-        self.point(element, "GC_EVENT", turnid, t, etype="LOCK", name=":hub_get_session_lock",
-                   server=AUDIO[0], location=AUDIO[1])
+        self.point(
+            element,
+            "GC_EVENT",
+            turnid,
+            t,
+            etype="LOCK",
+            name=":hub_get_session_lock",
+            server=AUDIO[0],
+            location=AUDIO[1],
+        )
 
         t += self.jitter(10, 30)
         end = t + self.durations[number - 1]
@@ -347,8 +426,16 @@ class LogBuilder:
         self.operation(element, "play_audio", AUDIO, turnid, t, end, **play)
 
         t = end + self.jitter(5, 20)
-        message = self.point(element, "GC_MESSAGE", turnid, t, name="filelog", direction="server_to_hub",
-                             server=AUDIO[0], location=AUDIO[1])
+        message = self.point(
+            element,
+            "GC_MESSAGE",
+            turnid,
+            t,
+            name="filelog",
+            direction="server_to_hub",
+            server=AUDIO[0],
+            location=AUDIO[1],
+        )
         self.data(message, ":synth_log_filename", path, dtype="string")
 
         finish = t + self.jitter(3, 8)
@@ -361,15 +448,35 @@ class LogBuilder:
         element = etree.SubElement(session, "GC_TURN", id=self.turn_id(number))
         if self.spec.annotated:
             annotation = etree.SubElement(element, "GC_ANNOT", turnid=turnid)
-            self.data(annotation, ":transcription", turn.transcription or turn.said,
-                      type_utt_text="transcription", dtype="string")
+            self.data(
+                annotation,
+                ":transcription",
+                turn.transcription or turn.said,
+                type_utt_text="transcription",
+                dtype="string",
+            )
 
         t = start + self.jitter(3, 8)
         end = t + self.durations[number - 1]
-        record = self.operation(element, "record_utterance", AUDIO, turnid, t, end,
-                                type_new_turn="user", type_start_utt="user", type_end_utt="user")
-        self.data(record, ":utterance_file", self.audio_path(audio_name(self.spec, number, turn)),
-                  type="audio_input", mime_type="audio/x-wav", dtype="string")
+        record = self.operation(
+            element,
+            "record_utterance",
+            AUDIO,
+            turnid,
+            t,
+            end,
+            type_new_turn="user",
+            type_start_utt="user",
+            type_end_utt="user",
+        )
+        self.data(
+            record,
+            ":utterance_file",
+            self.audio_path(audio_name(self.spec, number, turn)),
+            type="audio_input",
+            mime_type="audio/x-wav",
+            dtype="string",
+        )
 
         t = end + self.jitter(5, 15)
         end = t + 250 + self.durations[number - 1] // 5 + self.jitter(0, 120)
@@ -394,8 +501,13 @@ class LogBuilder:
         parse = self.operation(element, "parse", NL, turnid, t, end)
         if turn.intent is not None:
             self.frame(self.data(parse, ":parse_frame", type="concept"), turn.intent, turn.slots)
-        self.data(parse, ":input_parse_successful", "1" if turn.intent else "0",
-                  type="input_parse_successful", dtype="integer")
+        self.data(
+            parse,
+            ":input_parse_successful",
+            "1" if turn.intent else "0",
+            type="input_parse_successful",
+            dtype="integer",
+        )
 
         if turn.flights is not None:
             t = end + self.jitter(5, 15)
@@ -404,7 +516,9 @@ class LogBuilder:
             for key, value in turn.query:
                 self.data(query, key, value, direction="in", dtype="string")
             self.data(query, ":num_found", str(len(turn.flights)), direction="out", dtype="integer")
-            results = etree.SubElement(self.data(query, ":flight_list", direction="out"), "GC_LIST", name=":flight_list")
+            results = etree.SubElement(
+                self.data(query, ":flight_list", direction="out"), "GC_LIST", name=":flight_list"
+            )
             for i, flight in enumerate(turn.flights):
                 self.frame(self.data(results, f":flight_list[{i}]"), "flight", tuple(zip(FLIGHT_KEYS, flight)))
 
@@ -449,6 +563,7 @@ def build_log(spec: SessionSpec, durations: list[int]) -> bytes:
 
 # ----------------------------------------------------------------------------- files
 
+
 def log_name(spec: SessionSpec) -> str:
     return f"{spec.name}-hublog.xml"
 
@@ -468,8 +583,11 @@ def generate(out: Path, *, audio: bool = True) -> list[Path]:
         write_atomic(log, build_log(spec, read_durations(spec, folder)))
         written.append(log)
         for stale in sorted(folder.iterdir()):  # files an earlier version of this script wrote
-            if stale.is_file() and stale.name not in expected_files(spec) and (
-                    stale.suffix == ".wav" or stale.name.endswith(("-hublog.xml", ".tmp"))):
+            if (
+                stale.is_file()
+                and stale.name not in expected_files(spec)
+                and (stale.suffix == ".wav" or stale.name.endswith(("-hublog.xml", ".tmp")))
+            ):
                 stale.unlink()
     return written
 
@@ -477,21 +595,33 @@ def generate(out: Path, *, audio: bool = True) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help="where to write (default: sample_logs/)")
-    parser.add_argument("--xml-only", action="store_true",
-                        help="do not speak the audio: rewrite the logs from the WAV files already there")
+    parser.add_argument(
+        "--xml-only",
+        action="store_true",
+        help="do not speak the audio: rewrite the logs from the WAV files already there",
+    )
     args = parser.parse_args(argv)
     if not args.xml_only:
         missing = [tool for tool in ("espeak-ng", "sox") if shutil.which(tool) is None]
         if missing:
-            print(f"make_sample_logs: {' and '.join(missing)} not found (apt-get install -y espeak-ng sox)",
-                  file=sys.stderr)
+            print(
+                f"make_sample_logs: {' and '.join(missing)} not found (apt-get install -y espeak-ng sox)",
+                file=sys.stderr,
+            )
             return 2
     if args.xml_only:
-        missing = [str(args.out / spec.name / name) for spec in SESSIONS for name in sorted(expected_files(spec))
-                   if name.endswith(".wav") and not (args.out / spec.name / name).is_file()]
+        missing = [
+            str(args.out / spec.name / name)
+            for spec in SESSIONS
+            for name in sorted(expected_files(spec))
+            if name.endswith(".wav") and not (args.out / spec.name / name).is_file()
+        ]
         if missing:
-            print(f"make_sample_logs: --xml-only needs the WAV files; missing {missing[0]}"
-                  + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""), file=sys.stderr)
+            print(
+                f"make_sample_logs: --xml-only needs the WAV files; missing {missing[0]}"
+                + (f" and {len(missing) - 1} more" if len(missing) > 1 else ""),
+                file=sys.stderr,
+            )
             return 2
     for log in generate(args.out, audio=not args.xml_only):
         print(log)

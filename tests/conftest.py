@@ -19,6 +19,8 @@ def command_environment() -> dict[str, str]:
     """The environment of a command a test starts, taken when it starts: the test's own data and cache folders
     (isolated_user_data), so no earlier run's journal or corpus index answers for it, and this repository's code."""
     return {**os.environ, "PYTHONPATH": str(REPO)}
+
+
 SAMPLE_LOGS = REPO / "sample_logs"
 
 

@@ -30,6 +30,9 @@ def test_every_error_survives_pickling_with_its_message_and_fields(error: errors
 
 
 def test_every_error_class_with_its_own_arguments_is_among_the_examples():
-    own_arguments = {value for value in vars(errors).values() if isinstance(value, type)
-                     and issubclass(value, errors.AnnotatorError) and "__init__" in vars(value)}
+    own_arguments = {
+        value
+        for value in vars(errors).values()
+        if isinstance(value, type) and issubclass(value, errors.AnnotatorError) and "__init__" in vars(value)
+    }
     assert own_arguments <= {type(error) for error in EXAMPLES}

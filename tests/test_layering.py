@@ -24,16 +24,21 @@ def _imported_modules(path: Path) -> set[str]:
 
 
 def test_no_qt_import_outside_the_gui_package():
-    offenders = [str(path.relative_to(PACKAGE.parent)) for path in PACKAGE.rglob("*.py")
-                 if "gui" not in path.relative_to(PACKAGE).parts[:1]
-                 and any(name.split(".")[0] in QT for name in _imported_modules(path))]
+    offenders = [
+        str(path.relative_to(PACKAGE.parent))
+        for path in PACKAGE.rglob("*.py")
+        if "gui" not in path.relative_to(PACKAGE).parts[:1]
+        and any(name.split(".")[0] in QT for name in _imported_modules(path))
+    ]
     assert offenders == []
 
 
 def test_the_core_loads_without_qt_in_the_process():
-    script = ("import sys; import annotator.cli.main, annotator.analysis.validation, annotator.export.formats, "
-              "annotator.markers, annotator.audio, annotator.timeline.data, annotator.timeline.hits; "
-              "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')))")
+    script = (
+        "import sys; import annotator.cli.main, annotator.analysis.validation, annotator.export.formats, "
+        "annotator.markers, annotator.audio, annotator.timeline.data, annotator.timeline.hits; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'pyqtgraph')))"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
 
@@ -66,7 +71,14 @@ MAY_IMPORT = {
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
     "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
-    "gui": OUTPUTS | {"imports", "export", "agreement", "corpus_index", "journal"},  # Compare reads and records as `annotator adjudicate`
+    "gui": OUTPUTS
+    | {
+        "imports",
+        "export",
+        "agreement",
+        "corpus_index",
+        "journal",
+    },  # Compare reads and records as `annotator adjudicate`
     "cli": OUTPUTS | {"imports", "export", "gui", "agreement", "corpus_index"},  # `annotator gui` starts the window
 }
 
@@ -128,11 +140,17 @@ GUI_TOP_MODULES_AT_MOST = 12
 def _runtime_import_nodes(path: Path) -> list[ast.Import | ast.ImportFrom]:
     """The import statements of PATH that run, those under `if TYPE_CHECKING:` (types only) aside."""
     tree = ast.parse(path.read_text(encoding="utf-8"))
-    typing_only = {id(node) for branch in ast.walk(tree)
-                   if isinstance(branch, ast.If) and getattr(branch.test, "id", None) == "TYPE_CHECKING"
-                   for node in ast.walk(branch)}
-    return [node for node in ast.walk(tree)
-            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in typing_only]
+    typing_only = {
+        id(node)
+        for branch in ast.walk(tree)
+        if isinstance(branch, ast.If) and getattr(branch.test, "id", None) == "TYPE_CHECKING"
+        for node in ast.walk(branch)
+    }
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in typing_only
+    ]
 
 
 def _runtime_imports(path: Path) -> set[str]:
@@ -157,8 +175,12 @@ def test_the_window_is_built_from_feature_packages():
     assert len(top_modules) <= GUI_TOP_MODULES_AT_MOST, top_modules
     packages = {path.name for path in GUI.iterdir() if (path / "__init__.py").is_file()}
     assert packages == set(GUI_MAY_IMPORT), "a new package of the window needs its place in GUI_MAY_IMPORT"
-    undocumented = [name for name in packages if "May import" not in (ast.get_docstring(
-        ast.parse((GUI / name / "__init__.py").read_text(encoding="utf-8"))) or "")]
+    undocumented = [
+        name
+        for name in packages
+        if "May import"
+        not in (ast.get_docstring(ast.parse((GUI / name / "__init__.py").read_text(encoding="utf-8"))) or "")
+    ]
     assert undocumented == [], "each package's __init__ says what it holds and what it may import"
 
 

@@ -157,8 +157,10 @@ def test_turns_alternate_and_times_nest(name: str):
 
 def test_the_annotated_session_has_recognition_errors():
     session = load("travel-20261121-001").getroot().find("GC_SESSION")
-    pairs = [(turn.find("GC_ANNOT/GC_DATA").text, turn.find(".//GC_DATA[@type_utt_text='asr']").text)
-             for turn in session.findall("GC_TURN")[1::2]]
+    pairs = [
+        (turn.find("GC_ANNOT/GC_DATA").text, turn.find(".//GC_DATA[@type_utt_text='asr']").text)
+        for turn in session.findall("GC_TURN")[1::2]
+    ]
     assert sum(truth != heard for truth, heard in pairs) == 2
     assert any("[noise]" in truth for truth, _ in pairs)
 

@@ -115,9 +115,17 @@ def _same(value: Value) -> Hashable:
     return value
 
 
-def _decide(works: list[AnnotatorWork], of: Callable[[AnnotatorWork], dict], ref: Hashable,
-            key: Callable[[Value], Hashable], prefer: str | None, session: SessionRef, turn: TurnRef | None,
-            turn_id: str, field: str) -> Decision | None:
+def _decide(
+    works: list[AnnotatorWork],
+    of: Callable[[AnnotatorWork], dict],
+    ref: Hashable,
+    key: Callable[[Value], Hashable],
+    prefer: str | None,
+    session: SessionRef,
+    turn: TurnRef | None,
+    turn_id: str,
+    field: str,
+) -> Decision | None:
     given = tuple((work.name, value) for work in works if (value := of(work).get(ref)) is not None)
     if not given:
         return None
@@ -125,8 +133,9 @@ def _decide(works: list[AnnotatorWork], of: Callable[[AnnotatorWork], dict], ref
     return Decision(session, turn, turn_id, field, given, value, source)
 
 
-def _rule(given: tuple[tuple[str, Value], ...], key: Callable[[Value], Hashable],
-          prefer: str | None) -> tuple[Value | None, str]:
+def _rule(
+    given: tuple[tuple[str, Value], ...], key: Callable[[Value], Hashable], prefer: str | None
+) -> tuple[Value | None, str]:
     counts: dict[Hashable, int] = {}
     first: dict[Hashable, Value] = {}
     for _name, value in given:
@@ -150,16 +159,30 @@ def _choose(chosen: AnnotationSet, decision: Decision) -> None:
     if decision.field == TASK_COMPLETION:
         chosen.add_task_completion(session.id, decision.value, session_occurrence=session.occurrence)
     elif decision.field == TRANSCRIPTION:
-        chosen.add_transcription(session.id, decision.turn_id, decision.value,
-                                 session_occurrence=session.occurrence, turn_occurrence=decision.turn.occurrence)
+        chosen.add_transcription(
+            session.id,
+            decision.turn_id,
+            decision.value,
+            session_occurrence=session.occurrence,
+            turn_occurrence=decision.turn.occurrence,
+        )
     else:
-        chosen.add_concepts(session.id, decision.turn_id, decision.value,
-                            session_occurrence=session.occurrence, turn_occurrence=decision.turn.occurrence)
+        chosen.add_concepts(
+            session.id,
+            decision.turn_id,
+            decision.value,
+            session_occurrence=session.occurrence,
+            turn_occurrence=decision.turn.occurrence,
+        )
 
 
 def describe(decision: Decision) -> str:
     """One line for a person: where, and who gave what."""
-    where = f"{decision.session} task completion" if decision.turn is None else f"{decision.session} turn {decision.turn_id}"
+    where = (
+        f"{decision.session} task completion"
+        if decision.turn is None
+        else f"{decision.session} turn {decision.turn_id}"
+    )
     if decision.field == CONCEPTS:
         where += " concepts"
     return f"{where}: " + " / ".join(f"{name} {value_text(value)!r}" for name, value in decision.given)

@@ -23,10 +23,19 @@ def sidecar_path(output: Path) -> Path:
 
 def record_rows(decisions: list[Decision], adjudicator: str, when: datetime) -> list[tuple[str, ...]]:
     time = when.astimezone(UTC).isoformat(timespec="seconds")
-    return [(str(decision.session), decision.turn_id, decision.field,
-             "" if decision.value is None else value_text(decision.value), decision.source,
-             "; ".join(f"{name}={value_text(value)}" for name, value in decision.given), adjudicator, time)
-            for decision in decisions]
+    return [
+        (
+            str(decision.session),
+            decision.turn_id,
+            decision.field,
+            "" if decision.value is None else value_text(decision.value),
+            decision.source,
+            "; ".join(f"{name}={value_text(value)}" for name, value in decision.given),
+            adjudicator,
+            time,
+        )
+        for decision in decisions
+    ]
 
 
 def write_record(path: Path, decisions: list[Decision], adjudicator: str, when: datetime) -> None:
@@ -35,8 +44,9 @@ def write_record(path: Path, decisions: list[Decision], adjudicator: str, when: 
     write_atomic(path, csv_bytes(table))
 
 
-def save_with_record(path: Path, decisions: list[Decision], adjudicator: str, when: datetime,
-                     save_log: Callable[[], bool]) -> bool:
+def save_with_record(
+    path: Path, decisions: list[Decision], adjudicator: str, when: datetime, save_log: Callable[[], bool]
+) -> bool:
     """Write the sidecar at PATH, then the adjudicated log through SAVE_LOG (False, or an exception: not
     written), so that neither is left without the other: the sidecar goes first because it is the
     smaller write and the more likely to be refused, and should the log then not be written the sidecar

@@ -144,8 +144,13 @@ def agreement(works: list[AnnotatorWork]) -> Agreement:
         _pool(overall.concepts, figures.concepts)
     rows = _task_completion_rows(works)
     fleiss = fleiss_kappa([row for row in rows if all(value is not None for value in row)])
-    sessions.sort(key=lambda figures: (_session_order(figures.session), names.index(figures.pair[0]),
-                                       names.index(figures.pair[1])))
+    sessions.sort(
+        key=lambda figures: (
+            _session_order(figures.session),
+            names.index(figures.pair[0]),
+            names.index(figures.pair[1]),
+        )
+    )
     turns.sort(key=lambda turn: _turn_order(turn.turn))
     return Agreement(names, pairs, overall, fleiss, krippendorff_alpha(rows), sessions, turns)
 
@@ -159,15 +164,18 @@ def _compare_pair(a: AnnotatorWork, b: AnnotatorWork) -> tuple[PairFigures, list
     compared = []
     per_session: dict[SessionRef, SessionFigures] = {}
     for ref, (text_a, text_b), (_b_words, a_words), counts in zip(refs, texts, words, align_words(words)):
-        turn = TurnComparison(pair, ref, a.annotations.turn_id(ref), text_a, text_b, counts,
-                              reversed_counts(counts, len(a_words)))
+        turn = TurnComparison(
+            pair, ref, a.annotations.turn_id(ref), text_a, text_b, counts, reversed_counts(counts, len(a_words))
+        )
         compared.append(turn)
         figures.words.add(turn.a_against_b, turn.b_against_a)
         _session(per_session, ref.session, pair).words.add(turn.a_against_b, turn.b_against_a)
     _compare_concepts(figures.concepts, a.annotations.concepts, b.annotations.concepts)
     for session in a.annotations.task_completion.keys() | b.annotations.task_completion.keys():
-        _session(per_session, session, pair).task_completion = (a.annotations.task_completion.get(session),
-                                                                b.annotations.task_completion.get(session))
+        _session(per_session, session, pair).task_completion = (
+            a.annotations.task_completion.get(session),
+            b.annotations.task_completion.get(session),
+        )
     figures.kappa = cohens_kappa(_rated_by_both(a, b))
     return figures, list(per_session.values()), compared
 

@@ -90,8 +90,9 @@ def _specs_of(name: str | None, path: Path) -> list[WorkSpec]:
         beside = [(annotator, file) for log in logs for annotator, file in index.files_of(log).items()]
         if beside:
             if name is not None:
-                raise AnnotatorError(f"{path}: holds per-annotator human files, which name their annotators; "
-                                     f"give it without {name}=")
+                raise AnnotatorError(
+                    f"{path}: holds per-annotator human files, which name their annotators; give it without {name}="
+                )
             return [WorkSpec(annotator, (file,)) for annotator, file in beside]
         if not logs:
             raise AnnotatorError(f"{path}: no logs, human files or annotation CSVs in this folder")
@@ -115,8 +116,10 @@ def read_file_work(path: Path) -> FileWork:
         return FileWork(path, extract(doc))
     tree = parse_annotation_xml(path)
     if tree.getroot().tag != ROOT_TAG:
-        raise AnnotationFileError(f"{path}: neither a log, a MITRE human-annotation file nor an annotations CSV "
-                                  f"(the root is <{tree.getroot().tag}>)")
+        raise AnnotationFileError(
+            f"{path}: neither a log, a MITRE human-annotation file nor an annotations CSV "
+            f"(the root is <{tree.getroot().tag}>)"
+        )
     return FileWork(path, annotations_from_human_tree(tree, path), _recorded_name(tree))
 
 

@@ -22,8 +22,10 @@ import numpy as np
 
 from annotator.errors import AnnotatorError
 
-NEEDS_LIBRARIES = ("agreement figures need statsmodels and krippendorff, which this install lacks: "
-                   "pip install statsmodels krippendorff")
+NEEDS_LIBRARIES = (
+    "agreement figures need statsmodels and krippendorff, which this install lacks: "
+    "pip install statsmodels krippendorff"
+)
 
 Rating = str | None  # one annotator's value for one item; None: not rated
 

@@ -22,13 +22,18 @@ def heat_map(title: str, labels: list[str], values: list[list[float | None]], hi
     value drawn darkest (0 lightest)."""
     size = len(labels)
     width, height = LABEL + CELL * size + 10, TOP + CELL * size + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="heat-map" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="heat-map" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>'
+    ]
     for index, label in enumerate(labels):
-        parts.append(f'<text x="{LABEL - 6}" y="{TOP + CELL * index + CELL // 2 + 4}" '
-                     f'text-anchor="end">{escape(label)}</text>')
-        parts.append(f'<text x="{LABEL + CELL * index + CELL // 2}" y="{TOP - 8}" '
-                     f'text-anchor="middle">{escape(label[:10])}</text>')
+        parts.append(
+            f'<text x="{LABEL - 6}" y="{TOP + CELL * index + CELL // 2 + 4}" text-anchor="end">{escape(label)}</text>'
+        )
+        parts.append(
+            f'<text x="{LABEL + CELL * index + CELL // 2}" y="{TOP - 8}" '
+            f'text-anchor="middle">{escape(label[:10])}</text>'
+        )
     for row, line in enumerate(values):
         for column, value in enumerate(line):
             x, y = LABEL + CELL * column, TOP + CELL * row
@@ -36,9 +41,11 @@ def heat_map(title: str, labels: list[str], values: list[list[float | None]], hi
             fill = "#dddddd" if share is None else _colour(share)
             ink = "#ffffff" if share is not None and share > 0.55 else "#000000"
             text = "n/a" if value is None else f"{value:.2f}"
-            parts.append(f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#ffffff"/>'
-                         f'<text x="{x + CELL // 2}" y="{y + CELL // 2 + 4}" text-anchor="middle" '
-                         f'fill="{ink}">{text}</text>')
+            parts.append(
+                f'<rect x="{x}" y="{y}" width="{CELL}" height="{CELL}" fill="{fill}" stroke="#ffffff"/>'
+                f'<text x="{x + CELL // 2}" y="{y + CELL // 2 + 4}" text-anchor="middle" '
+                f'fill="{ink}">{text}</text>'
+            )
     parts.append("</svg>")
     return "".join(parts)
 
@@ -51,23 +58,30 @@ def histogram(title: str, rates: list[float], bins: int = 10, top: float = 1.0) 
     width, height, left, bottom, bar = 520, 260, 50, 40, 44
     plot = height - bottom - 20
     most = max(counts, default=0) or 1
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" class="histogram" width="{width}" height="{height}" '
-             f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>',
-             f'<line x1="{left}" y1="{height - bottom}" x2="{left + bar * bins}" y2="{height - bottom}" stroke="#000"/>',
-             f'<line x1="{left}" y1="20" x2="{left}" y2="{height - bottom}" stroke="#000"/>',
-             f'<text x="{left - 6}" y="24" text-anchor="end">{most}</text>',
-             f'<text x="{left - 6}" y="{height - bottom}" text-anchor="end">0</text>']
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="histogram" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" role="img" aria-label="{escape(title)}"><title>{escape(title)}</title>',
+        f'<line x1="{left}" y1="{height - bottom}" x2="{left + bar * bins}" y2="{height - bottom}" stroke="#000"/>',
+        f'<line x1="{left}" y1="20" x2="{left}" y2="{height - bottom}" stroke="#000"/>',
+        f'<text x="{left - 6}" y="24" text-anchor="end">{most}</text>',
+        f'<text x="{left - 6}" y="{height - bottom}" text-anchor="end">0</text>',
+    ]
     for index, count in enumerate(counts):
         bar_height = round(plot * count / most)
         x = left + bar * index
-        parts.append(f'<rect x="{x + 2}" y="{height - bottom - bar_height}" width="{bar - 4}" height="{bar_height}" '
-                     f'fill="{_colour(0.7)}"><title>{count} turn(s)</title></rect>')
+        parts.append(
+            f'<rect x="{x + 2}" y="{height - bottom - bar_height}" width="{bar - 4}" height="{bar_height}" '
+            f'fill="{_colour(0.7)}"><title>{count} turn(s)</title></rect>'
+        )
         if count:
-            parts.append(f'<text x="{x + bar // 2}" y="{height - bottom - bar_height - 4}" '
-                         f'text-anchor="middle">{count}</text>')
+            parts.append(
+                f'<text x="{x + bar // 2}" y="{height - bottom - bar_height - 4}" text-anchor="middle">{count}</text>'
+            )
         low = top * index / bins
         parts.append(f'<text x="{x}" y="{height - bottom + 16}" text-anchor="middle">{low:.1f}</text>')
     parts.append(f'<text x="{left + bar * bins}" y="{height - bottom + 16}" text-anchor="middle">{top:.1f}+</text>')
-    parts.append(f'<text x="{left + bar * bins // 2}" y="{height - 4}" text-anchor="middle">'
-                 f'per-turn inter-annotator WER</text></svg>')
+    parts.append(
+        f'<text x="{left + bar * bins // 2}" y="{height - 4}" text-anchor="middle">'
+        f"per-turn inter-annotator WER</text></svg>"
+    )
     return "".join(parts)

@@ -43,8 +43,10 @@ _running_lock = threading.Lock()
 @contextmanager
 def process_pool(max_workers: int = 1) -> Iterator[ProcessPoolExecutor]:
     context = multiprocessing.get_context("spawn")
-    with lifeline(context) as reader, ProcessPoolExecutor(max_workers, mp_context=context,
-                                                          initializer=end_with_parent, initargs=(reader,)) as pool:
+    with (
+        lifeline(context) as reader,
+        ProcessPoolExecutor(max_workers, mp_context=context, initializer=end_with_parent, initargs=(reader,)) as pool,
+    ):
         with _running_lock:
             _running.add(pool)
         try:

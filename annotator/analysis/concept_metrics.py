@@ -64,8 +64,7 @@ class ConceptCounts(WerCounts):
 
 def concept_pairs(concepts: Concepts) -> list[tuple[str, str]]:
     """The (path, normalised value) pairs a frame is scored by, the frame name's pair first."""
-    return [(path, " ".join(normalize_words(value)))
-            for path, value in ((FRAME_PATH, concepts.frame), *concepts.slots)]
+    return [(path, " ".join(normalize_words(value))) for path, value in ((FRAME_PATH, concepts.frame), *concepts.slots)]
 
 
 def turn_concept_counts(reference: Concepts, hypothesis: Concepts | None) -> ConceptCounts:
@@ -121,8 +120,9 @@ class SessionConcepts:
         return self.correct_turns / self.scored_turns if self.scored_turns else None
 
     def __add__(self, other: SessionConcepts) -> SessionConcepts:
-        return SessionConcepts(self.counts + other.counts, self.scored_turns + other.scored_turns,
-                               self.correct_turns + other.correct_turns)
+        return SessionConcepts(
+            self.counts + other.counts, self.scored_turns + other.scored_turns, self.correct_turns + other.correct_turns
+        )
 
     def with_turn(self, counts: ConceptCounts | None, sign: int = 1) -> SessionConcepts:
         """These figures with one turn's COUNTS added (SIGN -1: taken out); None (an unscored turn) changes nothing."""

@@ -41,7 +41,8 @@ DENIAL_WORDS = frozenset(("no", "nope", "wrong"))
 SCORE_UNITS = ((":nframes", "frame"), (":nphones", "phone"), (":nwords", "word"))
 _CONFIRMATION_PROMPT = re.compile(r"confirm|verif", re.IGNORECASE)
 _CONFIRMATION_TEXT = re.compile(
-    r"\b(is that (right|correct|ok|okay)|did you say|do you mean|you said|shall i|should i|correct\s*\?)", re.IGNORECASE)
+    r"\b(is that (right|correct|ok|okay)|did you say|do you mean|you said|shall i|should i|correct\s*\?)", re.IGNORECASE
+)
 _FAILED = ("false", "0", "no")
 _TRUE_FLAG = "true"
 DOUBT_STEPS = 5  # the steps of the strips' colour ramp (the turn table's and the timeline's)
@@ -89,11 +90,15 @@ def turn_inputs(facts: TurnFacts) -> _TurnInputs:
         first_word=words[0] if words else None,
         prompt_type=prompt,
         system_text=" ".join(system_words) or None,
-        error_or_help=any((data.get("type_error_msg") or "").strip().lower() == _TRUE_FLAG
-                          or (data.get("type_help_msg") or "").strip().lower() == _TRUE_FLAG
-                          for data in facts.system_data),
-        asks_confirmation=bool((prompt and _CONFIRMATION_PROMPT.search(prompt))
-                               or (facts.system_text and _CONFIRMATION_TEXT.search(facts.system_text))),
+        error_or_help=any(
+            (data.get("type_error_msg") or "").strip().lower() == _TRUE_FLAG
+            or (data.get("type_help_msg") or "").strip().lower() == _TRUE_FLAG
+            for data in facts.system_data
+        ),
+        asks_confirmation=bool(
+            (prompt and _CONFIRMATION_PROMPT.search(prompt))
+            or (facts.system_text and _CONFIRMATION_TEXT.search(facts.system_text))
+        ),
     )
 
 
@@ -146,7 +151,7 @@ def word_distance(one: list[str], other: list[str]) -> int:
     tail = 0
     while tail < limit - shared and one[-1 - tail] == other[-1 - tail]:
         tail += 1
-    one, other = one[shared:len(one) - tail], other[shared:len(other) - tail]
+    one, other = one[shared : len(one) - tail], other[shared : len(other) - tail]
     previous = list(range(len(other) + 1))
     for i, word in enumerate(one, start=1):
         current = [i]
@@ -170,8 +175,9 @@ def session_doubts(facts: list[TurnFacts]) -> list[Doubt | None]:
     """Each turn's Doubt (None for a turn that is not the user's), in one pass over the session."""
     inputs = [turn_inputs(f) for f in facts]
     unit, mean, spread = _score_scale(inputs)
-    return [_doubt(inputs, index, unit, mean, spread) if one.speaker == "user" else None
-            for index, one in enumerate(inputs)]
+    return [
+        _doubt(inputs, index, unit, mean, spread) if one.speaker == "user" else None for index, one in enumerate(inputs)
+    ]
 
 
 def cached_session_doubts(session: Session) -> list[Doubt | None]:
@@ -229,12 +235,22 @@ def _doubt(inputs: list[_TurnInputs], index: int, unit: str | None, mean: float,
     shares: list[tuple[str, float, str]] = []  # (input, share, reason)
     if unit is not None and unit in one.score_per_unit:
         below = (mean - one.score_per_unit[unit]) / spread
-        shares.append(("score", min(max(below / SCORE_SPREAD, 0.0), 1.0),
-                       f"recognizer score per {unit} {abs(below):.1f} SD {'below' if below > 0 else 'above'} "
-                       "the session's mean"))
+        shares.append(
+            (
+                "score",
+                min(max(below / SCORE_SPREAD, 0.0), 1.0),
+                f"recognizer score per {unit} {abs(below):.1f} SD {'below' if below > 0 else 'above'} "
+                "the session's mean",
+            )
+        )
     if one.nbest_distance is not None:
-        shares.append(("nbest", one.nbest_distance,
-                       f"the n-best alternatives differ from the top in {one.nbest_distance:.0%} of the words"))
+        shares.append(
+            (
+                "nbest",
+                one.nbest_distance,
+                f"the n-best alternatives differ from the top in {one.nbest_distance:.0%} of the words",
+            )
+        )
     if one.parse_failed is not None:
         shares.append(("parse", float(one.parse_failed), "the parse failed" if one.parse_failed else "parsed"))
     reply = _neighbour(inputs, index, 1, "system")
@@ -244,8 +260,15 @@ def _doubt(inputs: list[_TurnInputs], index: int, unit: str | None, mean: float,
             answer = _neighbour(inputs, reply, 1, "user")
             if answer is not None and inputs[answer].first_word is not None:
                 denied = inputs[answer].first_word in DENIAL_WORDS
-                shares.append(("denial", float(denied), "the user said no to the system's confirmation of it"
-                               if denied else "the user did not deny the system's confirmation of it"))
+                shares.append(
+                    (
+                        "denial",
+                        float(denied),
+                        "the user said no to the system's confirmation of it"
+                        if denied
+                        else "the user did not deny the system's confirmation of it",
+                    )
+                )
     asked = _neighbour(inputs, index, -1, "system")
     if asked is not None and inputs[asked].asks_confirmation and one.first_word in DENIAL_WORDS:
         shares.append(("denial_itself", 1.0, "it says no to a confirmation: its correction was misheard before"))

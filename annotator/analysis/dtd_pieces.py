@@ -41,8 +41,9 @@ class Complaint:
     element: etree._Element | None = None
 
 
-def complaints(root: etree._Element, dtd: etree.DTD, lock: threading.Lock,
-               fan_out: int = FAN_OUT) -> Iterator[Complaint]:
+def complaints(
+    root: etree._Element, dtd: etree.DTD, lock: threading.Lock, fan_out: int = FAN_OUT
+) -> Iterator[Complaint]:
     """Every complaint of DTD about the tree under ROOT, piece by piece in document order."""
     models = _content_models(dtd)
     split = _to_split(root, fan_out, models)
@@ -73,8 +74,9 @@ def _to_split(root: etree._Element, fan_out: int, models: _Models) -> set[etree.
     return {el for el in split if models.may_split(el.tag)}
 
 
-def _validate(dtd: etree.DTD, lock: threading.Lock, piece: etree._Element,
-              original: etree._Element | None) -> Iterator[Complaint]:
+def _validate(
+    dtd: etree.DTD, lock: threading.Lock, piece: etree._Element, original: etree._Element | None
+) -> Iterator[Complaint]:
     """Complaints about PIECE; those about a childless copy are about ORIGINAL, on its line."""
     with lock:  # an lxml DTD keeps the error log of its last run on itself
         if dtd.validate(piece):
@@ -137,8 +139,7 @@ def _content_problem(el: etree._Element, model: tuple[str, frozenset[str]] | Non
     if model is None:
         return None
     text, allowed = model
-    has_text = bool((el.text or "").strip(_XML_SPACE)) or any(
-        (child.tail or "").strip(_XML_SPACE) for child in el)
+    has_text = bool((el.text or "").strip(_XML_SPACE)) or any((child.tail or "").strip(_XML_SPACE) for child in el)
     children = [child.tag for child in el.iterchildren(tag=etree.Element)]
     if not has_text and all(tag in allowed for tag in children):
         return None

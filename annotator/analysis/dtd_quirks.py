@@ -51,9 +51,11 @@ STRING_ATTRIBUTES = {
 }
 
 # XML 1.0 (fifth edition) NameChar: what an NMTOKEN is made of.
-_NAME_CHAR = (":A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d"
-              "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
-              "\\-.0-9\u00b7\u0300-\u036f\u203f\u2040")
+_NAME_CHAR = (
+    ":A-Z_a-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c\u200d"
+    "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+    "\\-.0-9\u00b7\u0300-\u036f\u203f\u2040"
+)
 _NMTOKEN_BUT_SLASHES_AND_SPACES = re.compile(f"[{_NAME_CHAR}/\\s]+")
 _TOKEN = r"[A-Za-z0-9!#$%&'*+.^_`|~-]+"
 _MIME_TYPE = re.compile(rf"\s*{_TOKEN}/{_TOKEN}(\s*;\s*{_TOKEN}=({_TOKEN}|\"[^\"]*\"))*\s*")
@@ -165,12 +167,20 @@ def _bad_value(el: etree._Element | None, tag: str, name: str, get: Getter) -> t
     shown = _show(value)
     if name in STRING_ATTRIBUTES.get(tag, ()):
         if name == "mime_type" and _MIME_TYPE.fullmatch(value):
-            return ("dtd-quirk-mime-type", f"{where}: mime_type {shown} is a MIME type, which the standard's DTD "
-                    "wrongly declares NMTOKEN (no '/' allowed)")
+            return (
+                "dtd-quirk-mime-type",
+                f"{where}: mime_type {shown} is a MIME type, which the standard's DTD "
+                "wrongly declares NMTOKEN (no '/' allowed)",
+            )
         if value.strip() and _NMTOKEN_BUT_SLASHES_AND_SPACES.fullmatch(value):
-            what = " and ".join(word for word, present in (("a '/'", "/" in value), ("spaces", _has_space(value))) if present)
-            return ("dtd-quirk-nmtoken", f"{where}: {name} {shown} holds {what}, which the DTD's NMTOKEN "
-                    "forbids though the standard calls the value a string")
+            what = " and ".join(
+                word for word, present in (("a '/'", "/" in value), ("spaces", _has_space(value))) if present
+            )
+            return (
+                "dtd-quirk-nmtoken",
+                f"{where}: {name} {shown} holds {what}, which the DTD's NMTOKEN "
+                "forbids though the standard calls the value a string",
+            )
         return "dtd", f"{where}: {name} {shown} is not a valid NMTOKEN as the DTD requires"
     return "dtd", f"{where}: {name} {shown} is not a valid NMTOKEN as the DTD requires (the standard wants a number)"
 
@@ -178,11 +188,16 @@ def _bad_value(el: etree._Element | None, tag: str, name: str, get: Getter) -> t
 def _undeclared(el: etree._Element | None, tag: str, name: str, get: Getter) -> tuple[str, str]:
     where = describe(el, get=get) if el is not None else tag
     if el is not None and tag == "GC_FRAME" and name == "type":
-        return ("dtd-quirk-frame-type", f"{where}: attribute type is used by the standard's own GC_FRAME example "
-                "but not declared in its DTD")
+        return (
+            "dtd-quirk-frame-type",
+            f"{where}: attribute type is used by the standard's own GC_FRAME example but not declared in its DTD",
+        )
     if el is not None and tag == "GC_DATA" and name == "name" and _holds_list(el):
-        return ("dtd-quirk-data-name", f"{where}: attribute name on a GC_DATA holding a GC_LIST is used by the "
-                "standard's own example but not declared in its DTD")
+        return (
+            "dtd-quirk-data-name",
+            f"{where}: attribute name on a GC_DATA holding a GC_LIST is used by the "
+            "standard's own example but not declared in its DTD",
+        )
     hint = ""
     if tag == "GC_ANNOT" and name == "task_completion":
         hint = " (MITRE's annotation-file spelling; the DTD's is type_task_completion)"
@@ -195,11 +210,17 @@ def _missing(el: etree._Element, name: str, get: Getter | None = None) -> tuple[
     if el.tag == "GC_DATA" and name == "key":
         parent = el.getparent()
         if parent is not None and parent.tag == "GC_ANNOT":
-            return ("dtd-quirk-annot-data-key", f"{where} inside GC_ANNOT has no key; the standard's own GC_ANNOT "
-                    "example omits it though its DTD requires it")
+            return (
+                "dtd-quirk-annot-data-key",
+                f"{where} inside GC_ANNOT has no key; the standard's own GC_ANNOT "
+                "example omits it though its DTD requires it",
+            )
         if get(el, "name") is not None and _holds_list(el):
-            return ("dtd-quirk-data-name", f"{where} holding a GC_LIST is named by name instead of the key its "
-                    "DTD requires, as in the standard's own example")
+            return (
+                "dtd-quirk-data-name",
+                f"{where} holding a GC_LIST is named by name instead of the key its "
+                "DTD requires, as in the standard's own example",
+            )
     return "missing-attribute", f"{where} lacks the required attribute {name}"
 
 
@@ -211,8 +232,10 @@ def _bad_content(el: etree._Element, expecting: str) -> str | None:
         return f"{describe(el)} holds text {_show(el.text.strip())}, which the DTD does not allow there (allowed: {listed})"
     for child in el:
         if isinstance(child.tag, str) and child.tag not in allowed:
-            return (f"{describe(el)} holds {child.tag} (line {child.sourceline}), which the DTD does not allow "
-                    f"there (allowed: {listed})")
+            return (
+                f"{describe(el)} holds {child.tag} (line {child.sourceline}), which the DTD does not allow "
+                f"there (allowed: {listed})"
+            )
         if child.tail and child.tail.strip():
             return f"{describe(el)} holds text {_show(child.tail.strip())}, which the DTD does not allow there (allowed: {listed})"
     return None
@@ -283,13 +306,13 @@ def _show(value: str) -> str:
     text = re.sub(r"\s+", " ", value)
     text = text.encode("unicode_escape").decode("ascii") if not text.isprintable() else text
     if len(text) > _MAX_VALUE_SHOWN:
-        text = text[:_MAX_VALUE_SHOWN - 3] + "..."
+        text = text[: _MAX_VALUE_SHOWN - 3] + "..."
     return f"'{text}'"
 
 
 def _shorten(message: str) -> str:
     message = " ".join(message.split())
-    return message if len(message) <= _MAX_MESSAGE else message[:_MAX_MESSAGE - 3] + "..."
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 3] + "..."
 
 
 class _ElementFinder:

@@ -122,8 +122,16 @@ CONTENT_COLUMNS = [
 ]
 SESSION_METRIC_COLUMNS: list[str] = DMA_COLUMNS + CONTENT_COLUMNS + ["time_to_completion_kind"] + CONCEPT_COLUMNS
 
-TIME_COLUMNS = ("time_to_completion", "response_latency", "mean_system_utterance_s", "mean_system_turn_s",
-                "session_duration_s", "recognition_s", "synthesis_s", "output_presentation_s")
+TIME_COLUMNS = (
+    "time_to_completion",
+    "response_latency",
+    "mean_system_utterance_s",
+    "mean_system_turn_s",
+    "session_duration_s",
+    "recognition_s",
+    "synthesis_s",
+    "output_presentation_s",
+)
 
 Value = float | int | str | None
 
@@ -178,8 +186,11 @@ def session_metrics_parts(session: Session, walk: SessionPass | None = None) -> 
     facts, scan = walk.facts, walk.scan
     metrics = SessionMetrics(session.id)
     metrics.turn_groups = [(g.side, list(g.turn_indices)) for g in scan.groups]
-    metrics.turn_transcriptions = {index: turn_facts.transcription for index, turn_facts in enumerate(facts)
-                                   if turn_facts.transcription is not None}
+    metrics.turn_transcriptions = {
+        index: turn_facts.transcription
+        for index, turn_facts in enumerate(facts)
+        if turn_facts.transcription is not None
+    }
     transcription_words = {index: normalize_words(text) for index, text in metrics.turn_transcriptions.items()}
     compute.task(metrics, session, scan)
     compute.turns_and_words(metrics, scan)
@@ -189,8 +200,9 @@ def session_metrics_parts(session: Session, walk: SessionPass | None = None) -> 
     compute.timing(metrics, session, scan)
     compute.content(metrics, session, scan)
     users = [index for index, turn_facts in enumerate(facts) if turn_facts.speaker == "user"]
-    results = turns_wer_counts([(transcription_words.get(index), facts_recognizer_text(facts[index]))
-                                for index in users])
+    results = turns_wer_counts(
+        [(transcription_words.get(index), facts_recognizer_text(facts[index])) for index in users]
+    )
     wer = compute.WerTotals(len(users))
     turn_counts = {}
     for index, (counts, reason) in zip(users, results):
@@ -198,8 +210,11 @@ def session_metrics_parts(session: Session, walk: SessionPass | None = None) -> 
         wer.add(counts)
         turn_counts[index] = counts
     compute.word_error_rate(metrics, wer)
-    metrics.turn_concepts = {index: counts for index, turn_facts in enumerate(facts)
-                             if (counts := facts_concept_counts(None, turn_facts)) is not None}
+    metrics.turn_concepts = {
+        index: counts
+        for index, turn_facts in enumerate(facts)
+        if (counts := facts_concept_counts(None, turn_facts)) is not None
+    }
     set_concept_values(metrics, concepts_of_counts(metrics.turn_concepts.values()))
     for name in TIME_COLUMNS:
         if isinstance(metrics.values.get(name), float):

@@ -23,8 +23,11 @@ def _side_count(groups: list[TurnGroup], side: str) -> int:
 
 def task_completion(metrics: SessionMetrics, session: Session) -> None:
     completion = session.task_completion
-    metrics.set("task_completion", completion,
-                None if completion is not None else "the session has no GC_ANNOT with type_task_completion")
+    metrics.set(
+        "task_completion",
+        completion,
+        None if completion is not None else "the session has no GC_ANNOT with type_task_completion",
+    )
 
 
 def task(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
@@ -37,15 +40,20 @@ def task(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
     elif end is None:
         metrics.set("time_to_completion", None, "no element carries type_end_task")
     elif end.position < start.position:
-        metrics.set("time_to_completion", None,
-                    f"the type_end_task element (line {end.line}) comes before the type_start_task element (line {start.line})")
+        metrics.set(
+            "time_to_completion",
+            None,
+            f"the type_end_task element (line {end.line}) comes before the type_start_task element (line {start.line})",
+        )
     elif start.raw_time is None or end.raw_time is None:
         metrics.set("time_to_completion", None, "the task marker elements have no usable times")
     else:
         note = None
         if scan.start_task_count > 1 or scan.end_task_count > 1:
-            note = (f"{scan.start_task_count} type_start_task and {scan.end_task_count} type_end_task elements: "
-                    "measured from the first start to the last end")
+            note = (
+                f"{scan.start_task_count} type_start_task and {scan.end_task_count} type_end_task elements: "
+                "measured from the first start to the last end"
+            )
         metrics.set("time_to_completion", session.unit.to_seconds(end.raw_time - start.raw_time), note)
 
 
@@ -105,8 +113,10 @@ def turns_and_words(metrics: SessionMetrics, scan: SessionScan) -> None:
     if no_span:
         metrics.set("system_words_to_completion", None, no_span)
     elif scan.system_data:
-        metrics.set("system_words_to_completion",
-                    sum(n for pos, n in scan.system_words_at if start.position <= pos <= end.position))
+        metrics.set(
+            "system_words_to_completion",
+            sum(n for pos, n in scan.system_words_at if start.position <= pos <= end.position),
+        )
     else:
         metrics.set("system_words_to_completion", None, 'no GC_DATA carries type_utt_text="system"')
 
@@ -119,8 +129,11 @@ def user_words(metrics: SessionMetrics, scan: SessionScan, words: UserWords) -> 
         metrics.set("mean_user_words_per_turn", None, "the session has no user turn")
     else:
         transcribed, user_gc_turns = words.of_user_turns, words.user_gc_turns
-        note = (f"only {transcribed} of {user_gc_turns} user GC_TURNs are transcribed"
-                if transcribed < user_gc_turns else None)
+        note = (
+            f"only {transcribed} of {user_gc_turns} user GC_TURNs are transcribed"
+            if transcribed < user_gc_turns
+            else None
+        )
         metrics.set("mean_user_words_per_turn", words.total / words.n_user, note)
     no_span = _task_span_problem(scan)
     if no_span:
@@ -142,8 +155,10 @@ def _task_span_problem(scan: SessionScan) -> str | None:
 
 
 def messages(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
-    for name, count, attribute in (("error_messages", scan.error_messages, "type_error_msg"),
-                                   ("help_messages", scan.help_messages, "type_help_msg")):
+    for name, count, attribute in (
+        ("error_messages", scan.error_messages, "type_error_msg"),
+        ("help_messages", scan.help_messages, "type_help_msg"),
+    ):
         if not scan.system_data:
             metrics.set(name, None, 'no GC_DATA carries type_utt_text="system"')
         elif count == 0 and not session.document.data_carries(attribute):
@@ -164,12 +179,14 @@ def timing(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None
     if not scan.user_utterance_ends:
         metrics.set("response_latency", None, 'no element carries type_end_utt="user"')
     elif not scan.latencies:
-        metrics.set("response_latency", None,
-                    'no type_end_utt="user" element is followed by a timed type_start_utt="system" element')
+        metrics.set(
+            "response_latency",
+            None,
+            'no type_end_utt="user" element is followed by a timed type_start_utt="system" element',
+        )
     else:
         unanswered = scan.user_utterance_ends - len(scan.latencies)
-        note = (f"{unanswered} user utterance end(s) have no later system start and are left out"
-                if unanswered else None)
+        note = f"{unanswered} user utterance end(s) have no later system start and are left out" if unanswered else None
         metrics.set("response_latency", _mean([latency for _, latency in scan.latencies]), note)
 
     missing = _system_utterance_problem(scan)
@@ -182,10 +199,16 @@ def timing(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None
         note = f"{unpaired} system utterance start(s) have no timed end and are left out" if unpaired else None
         metrics.set("mean_system_utterance_s", _mean(scan.system_utterances), note)
     else:
-        metrics.set("mean_system_utterance_s", None,
-                    'no type_start_utt="system" element is followed by a timed type_end_utt="system" element')
-    spans = [session.unit.to_seconds(g.last_system_end - g.first_system_start) for g in scan.groups
-             if g.side == "system" and g.first_system_start is not None and g.last_system_end is not None]
+        metrics.set(
+            "mean_system_utterance_s",
+            None,
+            'no type_start_utt="system" element is followed by a timed type_end_utt="system" element',
+        )
+    spans = [
+        session.unit.to_seconds(g.last_system_end - g.first_system_start)
+        for g in scan.groups
+        if g.side == "system" and g.first_system_start is not None and g.last_system_end is not None
+    ]
     if spans:
         metrics.set("mean_system_turn_s", _mean(spans))
     else:
@@ -202,32 +225,59 @@ def _system_utterance_problem(scan: SessionScan) -> str | None:
 
 def content(metrics: SessionMetrics, session: Session, scan: SessionScan) -> None:
     duration = session.duration
-    metrics.set("session_duration_s", duration,
-                None if duration is not None else "the GC_SESSION has no usable stime and etime")
+    metrics.set(
+        "session_duration_s", duration, None if duration is not None else "the GC_SESSION has no usable stime and etime"
+    )
     metrics.set("n_turns", len(session.turns))
     metrics.set("n_user_turns", sum(1 for side in scan.sides if side == "user"))
     metrics.set("n_system_turns", sum(1 for side in scan.sides if side == "system"))
-    _duration_with_fallback(metrics, "recognition_s", scan.recognition_virtual, "recognition_duration",
-                            scan.recognizer_operations, 'operations of servers whose name contains "recogni"')
-    _duration_with_fallback(metrics, "synthesis_s", scan.synthesis_virtual, "synthesis_duration",
-                            scan.synthesizer_operations, 'operations of servers whose name contains "synth"')
+    _duration_with_fallback(
+        metrics,
+        "recognition_s",
+        scan.recognition_virtual,
+        "recognition_duration",
+        scan.recognizer_operations,
+        'operations of servers whose name contains "recogni"',
+    )
+    _duration_with_fallback(
+        metrics,
+        "synthesis_s",
+        scan.synthesis_virtual,
+        "synthesis_duration",
+        scan.synthesizer_operations,
+        'operations of servers whose name contains "synth"',
+    )
     if scan.presentation_virtual.count:
         metrics.set("output_presentation_s", scan.presentation_virtual.total)
     elif scan.system_utterances:
-        metrics.set("output_presentation_s", sum(scan.system_utterances),
-                    "estimated from the system utterances (type_start_utt/type_end_utt=\"system\"): "
-                    "no presentation_duration virtual operations")
+        metrics.set(
+            "output_presentation_s",
+            sum(scan.system_utterances),
+            'estimated from the system utterances (type_start_utt/type_end_utt="system"): '
+            "no presentation_duration virtual operations",
+        )
     else:
-        metrics.set("output_presentation_s", None,
-                    'no presentation_duration virtual operations and no timed type_start_utt/type_end_utt="system" pairs')
+        metrics.set(
+            "output_presentation_s",
+            None,
+            'no presentation_duration virtual operations and no timed type_start_utt/type_end_utt="system" pairs',
+        )
     if scan.parse_results:
         metrics.set("parse_success_rate", scan.parse_successes / scan.parse_results)
     else:
-        metrics.set("parse_success_rate", None, 'no GC_DATA with key ":input_parse_successful" or type input_parse_successful')
+        metrics.set(
+            "parse_success_rate", None, 'no GC_DATA with key ":input_parse_successful" or type input_parse_successful'
+        )
 
 
-def _duration_with_fallback(metrics: SessionMetrics, name: str, virtual: DurationSum, virtual_type: str,
-                            operations: DurationSum, operations_what: str) -> None:
+def _duration_with_fallback(
+    metrics: SessionMetrics,
+    name: str,
+    virtual: DurationSum,
+    virtual_type: str,
+    operations: DurationSum,
+    operations_what: str,
+) -> None:
     if virtual.count:
         metrics.set(name, virtual.total)
     elif operations.count:
@@ -264,14 +314,20 @@ def word_error_rate(metrics: SessionMetrics, totals: WerTotals) -> None:
     """The session's WER from the summed counts (the turns' own are set by turn_word_error_rate)."""
     total = totals.total
     metrics.wer_substitutions, metrics.wer_deletions, metrics.wer_insertions = (
-        total.substitutions, total.deletions, total.insertions)
+        total.substitutions,
+        total.deletions,
+        total.insertions,
+    )
     metrics.wer_errors, metrics.wer_reference_words = total.errors, total.reference_words
     skipped = totals.user_turns - totals.aligned
     if not totals.aligned:
         metrics.set("word_error_rate", None, "no user turn has both a transcription and recognizer text")
     elif total.rate is None:
-        metrics.set("word_error_rate", None,
-                    f"the transcriptions have no words but the recognizer heard {total.insertions}")
+        metrics.set(
+            "word_error_rate", None, f"the transcriptions have no words but the recognizer heard {total.insertions}"
+        )
     else:
-        note = f"{skipped} user GC_TURN(s) lack a transcription or recognizer text and are left out" if skipped else None
+        note = (
+            f"{skipped} user GC_TURN(s) lack a transcription or recognizer text and are left out" if skipped else None
+        )
         metrics.set("word_error_rate", total.rate, note)

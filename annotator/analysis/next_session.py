@@ -24,14 +24,15 @@ from annotator.log.gc_pause import gc_paused
 def later_session_to_transcribe(document: LogDocument, current: int) -> int | None:
     """The first session after CURRENT with a user turn still to transcribe."""
     cache = document.facts_cache
-    return next((session.index for session in document.sessions[current + 1:] if cache.untranscribed(session)), None)
+    return next((session.index for session in document.sessions[current + 1 :] if cache.untranscribed(session)), None)
 
 
 def earlier_session_to_transcribe(document: LogDocument, current: int) -> int | None:
     """The first session before CURRENT with a user turn still to transcribe."""
     cache = document.facts_cache
-    return next((session.index for session in document.sessions[:max(current, 0)] if cache.untranscribed(session)),
-                None)
+    return next(
+        (session.index for session in document.sessions[: max(current, 0)] if cache.untranscribed(session)), None
+    )
 
 
 def most_doubtful_session_to_transcribe(document: LogDocument, current: int) -> int | None:
@@ -65,4 +66,3 @@ def prepare_doubts(document: LogDocument, cancelled: Callable[[], bool]) -> bool
             cache.adopt(session, facts, revision)
             cache.offer_session_value(session, DOUBTS, session_doubts(facts))
     return True
-

@@ -49,7 +49,7 @@ def replaced(pattern: UserPattern, regex: bool, replacement: str, text: str) -> 
     try:
         for found in pattern.finditer(text):
             if found.end() > found.start():
-                pieces += [text[at:found.start()], found.expand(template)]
+                pieces += [text[at : found.start()], found.expand(template)]
                 at = found.end()
     except TEMPLATE_ERRORS as error:
         raise SearchError(f"bad replacement {replacement!r}: {error}") from None
@@ -65,15 +65,21 @@ def transcriptions(document: LogDocument, *, walked: bool = False) -> list[Plann
     """Each transcribed turn of DOCUMENT as a change to nothing yet (after = before): what a plan reads from
     the document. WALKED: read off the GUI thread while that thread may edit (FactsCache.make_session_facts)."""
     cache = document.facts_cache
-    return [PlannedChange(document.path, session.id, session.index, turn.id, turn.index, facts.transcription,
-                          facts.transcription)
-            for session in document.sessions
-            for turn, facts in zip(session.turns, cache.make_session_facts(session) if walked else session.turn_facts(),
-                                   strict=True) if facts.transcription]
+    return [
+        PlannedChange(
+            document.path, session.id, session.index, turn.id, turn.index, facts.transcription, facts.transcription
+        )
+        for session in document.sessions
+        for turn, facts in zip(
+            session.turns, cache.make_session_facts(session) if walked else session.turn_facts(), strict=True
+        )
+        if facts.transcription
+    ]
 
 
-def plan_over(turns: list[PlannedChange], query: Query, replacement: str,
-              cancelled: Callable[[], bool] = lambda: False) -> list[PlannedChange]:
+def plan_over(
+    turns: list[PlannedChange], query: Query, replacement: str, cancelled: Callable[[], bool] = lambda: False
+) -> list[PlannedChange]:
     """The changes the replacement makes to TURNS' transcriptions (their befores); those so far once CANCELLED."""
     pattern = query.pattern()
     changes: list[PlannedChange] = []
@@ -106,5 +112,7 @@ def check_plan(document: LogDocument, changes: list[PlannedChange]) -> None:
     """SearchError naming the first change whose transcription is no longer its planned before."""
     for change in changes:
         if change.turn_in(document).transcription != change.before:
-            raise SearchError(f"{change.file}: session {change.session_id}, turn {change.turn_id}: "
-                              "the transcription changed since the replacement was planned")
+            raise SearchError(
+                f"{change.file}: session {change.session_id}, turn {change.turn_id}: "
+                "the transcription changed since the replacement was planned"
+            )

@@ -31,9 +31,11 @@ def check_storable(changes: list) -> None:
     for change in changes:
         bad = first_not_xml(change.after) if change.after is not None else None
         if bad is not None:
-            raise ReplaceRefusedError(f"{change.file}: session {change.session_id}, turn {change.turn_id}: the "
-                                      f"replacement leaves the control character U+{ord(bad):04X}, which XML cannot "
-                                      "store; nothing written")
+            raise ReplaceRefusedError(
+                f"{change.file}: session {change.session_id}, turn {change.turn_id}: the "
+                f"replacement leaves the control character U+{ord(bad):04X}, which XML cannot "
+                "store; nothing written"
+            )
 
 
 def check_rewritable(log: Path) -> None:
@@ -60,8 +62,10 @@ def check_inside(log: Path, given: list[Path]) -> None:
             continue
         home = Path(os.path.realpath(folder))
         if not real.is_relative_to(home):
-            raise ReplaceRefusedError(f"{log}: a link to {real}, outside {folder}; nothing written "
-                                      "(use --force to write through links that leave the folders given)")
+            raise ReplaceRefusedError(
+                f"{log}: a link to {real}, outside {folder}; nothing written "
+                "(use --force to write through links that leave the folders given)"
+            )
 
 
 def _below(path: Path, folder: Path) -> bool:

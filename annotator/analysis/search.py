@@ -66,13 +66,13 @@ class Hit:
 
     def context(self, width: int = CONTEXT_CHARACTERS) -> tuple[str, str, str]:
         """(before, the match, after), each side cut to WIDTH characters with an ellipsis."""
-        before = self.text[max(0, self.start - width):self.start]
-        after = self.text[self.end:self.end + width]
+        before = self.text[max(0, self.start - width) : self.start]
+        after = self.text[self.end : self.end + width]
         if self.start > width:
             before = "…" + before
         if len(self.text) - self.end > width:
             after += "…"
-        return before, self.text[self.start:self.end], after
+        return before, self.text[self.start : self.end], after
 
 
 def field_texts(facts: TurnFacts) -> Iterator[tuple[str, str]]:
@@ -118,24 +118,34 @@ def session_texts(session: Session, file: Path | None = None) -> list[TurnTexts]
     """The searched texts of SESSION's turns, from the facts cache (no pattern runs here: this is the
     part of a search that must read the document, on the thread that owns it)."""
     cache = session.document.facts_cache
-    return [TurnTexts(file, session.id, session.index, turn.id, turn.index,
-                      cache.derived(turn, SEARCHED_TEXTS, _searched_texts)) for turn in session.turns]
+    return [
+        TurnTexts(
+            file, session.id, session.index, turn.id, turn.index, cache.derived(turn, SEARCHED_TEXTS, _searched_texts)
+        )
+        for turn in session.turns
+    ]
 
 
 def walked_session_texts(session: Session, file: Path | None = None) -> list[TurnTexts]:
     """session_texts for a walk off the GUI thread while that thread may edit: the facts made (or kept) by
     FactsCache.make_session_facts, the texts made from them without filling the cache."""
     facts = session.document.facts_cache.make_session_facts(session)
-    return [TurnTexts(file, session.id, session.index, turn.id, turn.index, tuple(field_texts(made)))
-            for turn, made in zip(session.turns, facts, strict=True)]
+    return [
+        TurnTexts(file, session.id, session.index, turn.id, turn.index, tuple(field_texts(made)))
+        for turn, made in zip(session.turns, facts, strict=True)
+    ]
 
 
 def document_texts(document: LogDocument) -> list[TurnTexts]:
     return [texts for session in document.sessions for texts in session_texts(session, document.path)]
 
 
-def match_texts(turns: Iterable[TurnTexts], pattern: UserPattern, fields: Iterable[str] = FIELDS,
-                cancelled: Callable[[], bool] = lambda: False) -> list[Hit]:
+def match_texts(
+    turns: Iterable[TurnTexts],
+    pattern: UserPattern,
+    fields: Iterable[str] = FIELDS,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> list[Hit]:
     """The hits in TURNS, in turn order, then field order, then position; the hits so far once CANCELLED."""
     wanted = set(fields)
     hits: list[Hit] = []
@@ -144,13 +154,26 @@ def match_texts(turns: Iterable[TurnTexts], pattern: UserPattern, fields: Iterab
             break
         for field, text in turn.texts:
             if field in wanted:
-                hits += [Hit(turn.file, turn.session_id, turn.session_index, turn.turn_id, turn.turn_index,
-                             field, text, start, end) for start, end in matches(pattern, text)]
+                hits += [
+                    Hit(
+                        turn.file,
+                        turn.session_id,
+                        turn.session_index,
+                        turn.turn_id,
+                        turn.turn_index,
+                        field,
+                        text,
+                        start,
+                        end,
+                    )
+                    for start, end in matches(pattern, text)
+                ]
     return hits
 
 
-def search_session(session: Session, pattern: UserPattern, file: Path | None = None,
-                   fields: Iterable[str] = FIELDS) -> list[Hit]:
+def search_session(
+    session: Session, pattern: UserPattern, file: Path | None = None, fields: Iterable[str] = FIELDS
+) -> list[Hit]:
     return match_texts(session_texts(session, file), pattern, fields)
 
 
@@ -158,8 +181,13 @@ def search_document(document: LogDocument, query: Query) -> list[Hit]:
     return match_texts(document_texts(document), query.pattern())
 
 
-def search_files(paths: list[Path], query: Query, *, progress: Callable[[int, int], None] | None = None,
-                 cancelled: Callable[[], bool] = lambda: False) -> Iterator[Hit | AnnotatorError]:
+def search_files(
+    paths: list[Path],
+    query: Query,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> Iterator[Hit | AnnotatorError]:
     """The hits of each log in PATHS, file by file; a log that cannot be read gives its AnnotatorError
     (one line naming it) in place of hits, and the search goes on. PROGRESS(done, total) after each."""
     pattern = query.pattern()

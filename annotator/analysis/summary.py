@@ -63,5 +63,7 @@ def _concepts(figures: SessionConcepts) -> str:
     """'CER 0.500, accuracy 0.500, 0 of 1 turn(s) fully right', or that no turn has reference concepts."""
     if not figures.scored_turns:
         return "no reference concepts"
-    return (f"CER {_value(figures.error_rate)}, accuracy {_value(figures.accuracy)}, "
-            f"{figures.correct_turns} of {figures.scored_turns} turn(s) fully right")
+    return (
+        f"CER {_value(figures.error_rate)}, accuracy {_value(figures.accuracy)}, "
+        f"{figures.correct_turns} of {figures.scored_turns} turn(s) fully right"
+    )

@@ -114,8 +114,9 @@ def validate_path(path: str | Path, *, dtd: bool = True, audio: bool = True) -> 
     return validate_document(LogDocument.load(path), dtd=dtd, audio=audio)
 
 
-def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True,
-                      keep: int | None = None) -> list[Finding]:
+def validate_document(
+    doc: LogDocument, *, dtd: bool = True, audio: bool = True, keep: int | None = None
+) -> list[Finding]:
     """Every finding about DOC, sorted by line (file-wide findings first).
 
     With KEEP, only the first KEEP findings of each code are listed; the others are counted, in
@@ -126,15 +127,33 @@ def validate_document(doc: LogDocument, *, dtd: bool = True, audio: bool = True,
     findings += [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
     named_dtd = doc.tree.docinfo.system_url or doc.tree.docinfo.public_id
     if named_dtd:
-        findings += [Finding(file, None, Severity.INFO, _one_line(
-            f"the DOCTYPE names the DTD {named_dtd!r}; it is never read: the log is checked against the "
-            "shipped DTD of the standard"), None, "named-dtd")]
+        findings += [
+            Finding(
+                file,
+                None,
+                Severity.INFO,
+                _one_line(
+                    f"the DOCTYPE names the DTD {named_dtd!r}; it is never read: the log is checked against the "
+                    "shipped DTD of the standard"
+                ),
+                None,
+                "named-dtd",
+            )
+        ]
     judged: set[tuple[etree._Element, str | None]] = set()  # times the DTD already complained about
     for problem in iter_dtd_problems(doc.tree) if dtd else missing_required_attributes(doc.tree):
         if problem.element is not None and problem.attribute in _TIMES:
             judged.add((problem.element, problem.attribute))
-        findings += [Finding(file, problem.line, Severity.QUIRK if problem.is_quirk else Severity.ERROR,
-                             _one_line(problem.message), problem.element, problem.code)]
+        findings += [
+            Finding(
+                file,
+                problem.line,
+                Severity.QUIRK if problem.is_quirk else Severity.ERROR,
+                _one_line(problem.message),
+                problem.element,
+                problem.code,
+            )
+        ]
     checks = _SessionChecks(file, resolver_for(doc.path) if audio else None, judged)
     for session in doc.sessions:
         findings += checks.run(session)
@@ -171,8 +190,11 @@ class _Capped:
 
     def _summary(self, first: Finding, count: int, session_index: int | None) -> Finding:
         where = "in the file" if session_index is None else f"in {describe(self._sessions_by_index[session_index].el)}"
-        return dataclasses.replace(first, omitted=count, message=f"{count:,} more findings like this ({first.code}) "
-                                                                  f"{where} not listed, the first here")
+        return dataclasses.replace(
+            first,
+            omitted=count,
+            message=f"{count:,} more findings like this ({first.code}) {where} not listed, the first here",
+        )
 
     @functools.cached_property
     def _sessions_by_index(self) -> dict[int, Session]:
@@ -210,9 +232,15 @@ class _SessionChecks:
             turn_span = _span_of(turn)
             findings += self._reversed(turn, turn_span)
             if _outside(turn_span, session_span):
-                findings.append(self._finding(turn.el, Severity.WARNING, "outside-session",
-                                              f"{describe(turn.el)} ({_span(turn_span)}) lies outside "
-                                              f"{describe(session.el)} ({_span(session_span)})"))
+                findings.append(
+                    self._finding(
+                        turn.el,
+                        Severity.WARNING,
+                        "outside-session",
+                        f"{describe(turn.el)} ({_span(turn_span)}) lies outside "
+                        f"{describe(session.el)} ({_span(session_span)})",
+                    )
+                )
             findings += self._activities(turn, turn_span)
             if self.resolver is not None:
                 findings += self._audio(turn)
@@ -225,13 +253,19 @@ class _SessionChecks:
             for name in _TIME_ATTRIBUTES[el.tag]:
                 raw = el.get(name)
                 if raw is not None and parse_number(raw) is None and (el, name) not in self.judged:
-                    yield self._finding(el, Severity.ERROR, "bad-time", f"{describe(el)}: {name} {_quoted(raw)} is not a number")
+                    yield self._finding(
+                        el, Severity.ERROR, "bad-time", f"{describe(el)}: {name} {_quoted(raw)} is not a number"
+                    )
 
     def _reversed(self, view: TimedView, span: _Span) -> Iterator[Finding]:
         start, end = span
         if start is not None and end is not None and end < start:
-            yield self._finding(view.el, Severity.ERROR, "etime-before-stime",
-                                f"{describe(view.el)} ends before it starts: etime {_seconds(end)} < stime {_seconds(start)}")
+            yield self._finding(
+                view.el,
+                Severity.ERROR,
+                "etime-before-stime",
+                f"{describe(view.el)} ends before it starts: etime {_seconds(end)} < stime {_seconds(start)}",
+            )
 
     def _activities(self, turn: Turn, turn_span: _Span) -> Iterator[Finding]:
         for activity in turn.activities:
@@ -242,8 +276,12 @@ class _SessionChecks:
                 continue
             start, end = span
             when = f"at {_seconds(start)}" if start == end else f"from {_seconds(start)} to {_seconds(end)}"
-            yield self._finding(activity.el, Severity.WARNING, "outside-turn",
-                                f"{describe(activity.el)} {when} lies outside its turn ({_span(turn_span)})")
+            yield self._finding(
+                activity.el,
+                Severity.WARNING,
+                "outside-turn",
+                f"{describe(activity.el)} {when} lies outside its turn ({_span(turn_span)})",
+            )
 
     def _duplicate_turns(self, session: Session) -> Iterator[Finding]:
         first: dict[object, Turn] = {}
@@ -253,9 +291,13 @@ class _SessionChecks:
             if turn.key in first:
                 earlier = first[turn.key]
                 spelled = f" (id {_quoted(earlier.id)})" if earlier.id != turn.id else ""
-                yield self._finding(turn.el, Severity.ERROR, "duplicate-turn-id",
-                                    f"GC_TURN id {_quoted(turn.id)} is already used in session {session.id} by the "
-                                    f"GC_TURN on line {earlier.line}{spelled}")
+                yield self._finding(
+                    turn.el,
+                    Severity.ERROR,
+                    "duplicate-turn-id",
+                    f"GC_TURN id {_quoted(turn.id)} is already used in session {session.id} by the "
+                    f"GC_TURN on line {earlier.line}{spelled}",
+                )
             else:
                 first[turn.key] = turn
 
@@ -265,8 +307,12 @@ class _SessionChecks:
             if raw is None or not raw.strip():
                 continue  # absent or empty: the DTD's business
             if session.turn(raw) is None:
-                yield self._finding(el, Severity.WARNING, "unknown-turnid",
-                                    f"{describe(el, with_turn=False)}: turnid {raw.strip()} names no GC_TURN of session {session.id}")
+                yield self._finding(
+                    el,
+                    Severity.WARNING,
+                    "unknown-turnid",
+                    f"{describe(el, with_turn=False)}: turnid {raw.strip()} names no GC_TURN of session {session.id}",
+                )
 
     def _task_completion(self, session: Session) -> Iterator[Finding]:
         for el in session.el.iterchildren("GC_ANNOT"):  # where task completion is read from
@@ -300,9 +346,15 @@ def _duplicate_sessions(file: str, sessions: list[Session]) -> Iterator[Finding]
         if not session_id:
             continue  # no id: the DTD's business
         if session_id in first:
-            yield Finding(file, session.line, Severity.ERROR,
-                          f"GC_SESSION id {_quoted(session.id)} is already used by the GC_SESSION on line "
-                          f"{first[session_id].line}", session.el, "duplicate-session-id")
+            yield Finding(
+                file,
+                session.line,
+                Severity.ERROR,
+                f"GC_SESSION id {_quoted(session.id)} is already used by the GC_SESSION on line "
+                f"{first[session_id].line}",
+                session.el,
+                "duplicate-session-id",
+            )
         else:
             first[session_id] = session
 

@@ -58,8 +58,12 @@ class WerCounts:
 
     def plus(self, other: WerCounts, sign: int = 1) -> WerCounts:
         """These counts with OTHER's added (SIGN -1: taken out), of this class (concept counts stay so)."""
-        return type(self)(self.substitutions + sign * other.substitutions, self.deletions + sign * other.deletions,
-                          self.insertions + sign * other.insertions, self.reference_words + sign * other.reference_words)
+        return type(self)(
+            self.substitutions + sign * other.substitutions,
+            self.deletions + sign * other.deletions,
+            self.insertions + sign * other.insertions,
+            self.reference_words + sign * other.reference_words,
+        )
 
 
 @dataclass(frozen=True)
@@ -98,8 +102,8 @@ def word_diff(said: str | None, heard: str | None) -> WordDiff:
     words: list[DiffWord] = []
     for chunk in chunks:
         kind = _KINDS[chunk.type]
-        said_part = reference[chunk.ref_start_idx:chunk.ref_end_idx]
-        heard_part = hypothesis[chunk.hyp_start_idx:chunk.hyp_end_idx]
+        said_part = reference[chunk.ref_start_idx : chunk.ref_end_idx]
+        heard_part = hypothesis[chunk.hyp_start_idx : chunk.hyp_end_idx]
         if kind == MISSED:
             words += [DiffWord(kind, word, None) for word in said_part]
         elif kind == INSERTED:
@@ -130,10 +134,14 @@ def _alignments(pairs: list[tuple[Words, Words]]) -> list[list[AlignmentChunk]]:
             chunks.append(_obvious_chunks(len(ref_words), len(hyp_words), ref_words == hyp_words))
             continue
         start, end = _common_ends(ref_words, hyp_words)
-        ref_middle, hyp_middle = ref_words[start:len(ref_words) - end], hyp_words[start:len(hyp_words) - end]
+        ref_middle, hyp_middle = ref_words[start : len(ref_words) - end], hyp_words[start : len(hyp_words) - end]
         if not ref_middle or not hyp_middle:
-            chunks.append(_trimmed(_obvious_chunks(len(ref_middle), len(hyp_middle), False),
-                                   (start, end, len(ref_words), len(hyp_words))))
+            chunks.append(
+                _trimmed(
+                    _obvious_chunks(len(ref_middle), len(hyp_middle), False),
+                    (start, end, len(ref_words), len(hyp_words)),
+                )
+            )
             continue
         chunks.append(None)
         trims.append((start, end, len(ref_words), len(hyp_words)))
@@ -162,8 +170,12 @@ def _trimmed(middle: list[AlignmentChunk], trim: tuple[int, int, int, int]) -> l
     length, hypothesis length): equal stretches for the common ends."""
     start, end, ref_len, hyp_len = trim
     chunks = [AlignmentChunk("equal", 0, start, 0, start)] if start else []
-    chunks += [AlignmentChunk(c.type, c.ref_start_idx + start, c.ref_end_idx + start, c.hyp_start_idx + start,
-                              c.hyp_end_idx + start) for c in middle]
+    chunks += [
+        AlignmentChunk(
+            c.type, c.ref_start_idx + start, c.ref_end_idx + start, c.hyp_start_idx + start, c.hyp_end_idx + start
+        )
+        for c in middle
+    ]
     if end:
         chunks.append(AlignmentChunk("equal", ref_len - end, ref_len, hyp_len - end, hyp_len))
     return chunks
@@ -173,7 +185,8 @@ def _obvious_chunks(ref_len: int, hyp_len: int, same: bool) -> list[AlignmentChu
     if same:
         return [AlignmentChunk("equal", 0, ref_len, 0, hyp_len)] if ref_len else []
     return ([AlignmentChunk("delete", 0, ref_len, 0, 0)] if ref_len else []) + (
-        [AlignmentChunk("insert", 0, 0, 0, hyp_len)] if hyp_len else [])
+        [AlignmentChunk("insert", 0, 0, 0, hyp_len)] if hyp_len else []
+    )
 
 
 def _counts(chunks: list[AlignmentChunk], reference_words: int) -> WerCounts:

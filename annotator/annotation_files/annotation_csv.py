@@ -37,8 +37,15 @@ if TYPE_CHECKING:
 
 __all__ = ["ANNOTATION_COLUMNS", "neutralise_cell", "read_annotation_csv", "unneutralise_cell", "write_annotation_csv"]
 
-ANNOTATION_COLUMNS = ("file", "session_id", "turn_id", "transcription", "task_completion", SESSION_OCCURRENCE,
-                      TURN_OCCURRENCE)
+ANNOTATION_COLUMNS = (
+    "file",
+    "session_id",
+    "turn_id",
+    "transcription",
+    "task_completion",
+    SESSION_OCCURRENCE,
+    TURN_OCCURRENCE,
+)
 CONCEPTS_COLUMN = "concepts"
 # The notes (annotator.log.flags) as turns.csv and sessions.csv of the export name them.
 NOTE_COLUMNS = {"flags": "flags", "comment": "comment", "time_spent_s": "time_spent"}  # column -> note kind
@@ -55,7 +62,8 @@ def read_annotation_csv(path: str | Path) -> AnnotationSet:
     if "session_id" not in columns or not has_turns and not columns & {"task_completion", "reviewed"}:
         raise AnnotationFileError(
             f"{path}: {_missing_columns(columns)}; an annotation CSV needs session_id and either "
-            "turn_id + transcription (turns.csv) or task_completion (sessions.csv)")
+            "turn_id + transcription (turns.csv) or task_completion (sessions.csv)"
+        )
     annotations = AnnotationSet()
     for number, row in enumerate(frame.to_dict("records"), start=2):  # row 1 is the header
         cells = {name: unneutralise_cell(value) for name, value in row.items() if name in _READ_COLUMNS}
@@ -66,7 +74,9 @@ def read_annotation_csv(path: str | Path) -> AnnotationSet:
         except ValueError as error:
             raise AnnotationFileError(f"{path}: row {number}: {error}") from None
         if (cells.get("file") or "").strip():  # the log the row was written for: folding checks it
-            annotations.named_logs.append((strip_id(cells["session_id"]), cells["file"].strip(), f"{path}: row {number}"))
+            annotations.named_logs.append(
+                (strip_id(cells["session_id"]), cells["file"].strip(), f"{path}: row {number}")
+            )
     return annotations
 
 
@@ -77,9 +87,13 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
     if transcription.strip():
         if not cells.get("turn_id", "").strip():
             raise ValueError("a transcription without a turn_id")
-        annotations.add_transcription(session_id, cells["turn_id"], transcription,
-                                      session_occurrence=session_occurrence,
-                                      turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
+        annotations.add_transcription(
+            session_id,
+            cells["turn_id"],
+            transcription,
+            session_occurrence=session_occurrence,
+            turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE),
+        )
     concepts = cells.get(CONCEPTS_COLUMN, "") if has_turns else ""
     if concepts.strip():
         if not cells.get("turn_id", "").strip():
@@ -88,8 +102,13 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
             parsed = parse_compact(concepts)
         except AnnotationError as error:
             raise ValueError(f"column {CONCEPTS_COLUMN}: {error}") from None
-        annotations.add_concepts(session_id, cells["turn_id"], parsed, session_occurrence=session_occurrence,
-                                 turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
+        annotations.add_concepts(
+            session_id,
+            cells["turn_id"],
+            parsed,
+            session_occurrence=session_occurrence,
+            turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE),
+        )
     task_completion = cells.get("task_completion", "")
     if task_completion.strip():
         annotations.add_task_completion(session_id, task_completion, session_occurrence=session_occurrence)
@@ -99,8 +118,14 @@ def _read_row(annotations: AnnotationSet, cells: dict[str, str], has_turns: bool
             if not cells.get("turn_id", "").strip():
                 raise ValueError(f"{column} without a turn_id")
             try:
-                annotations.add_note(session_id, cells["turn_id"], kind, text, session_occurrence=session_occurrence,
-                                     turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE))
+                annotations.add_note(
+                    session_id,
+                    cells["turn_id"],
+                    kind,
+                    text,
+                    session_occurrence=session_occurrence,
+                    turn_occurrence=occurrence_number(cells.get(TURN_OCCURRENCE), TURN_OCCURRENCE),
+                )
             except ValueError as error:
                 raise ValueError(f"column {column}: {error}") from None
     if cells.get("reviewed", "").strip() not in ("", "0"):  # the export writes 1 or 0
@@ -170,14 +195,36 @@ def write_annotation_csv(path: str | Path, annotations: AnnotationSet, sessions:
         reviewer = annotations.reviewed.get(session_ref)
         if session_ref in annotations.task_completion or reviewer is not None:
             review = ("", "", "", "1" if reviewer is not None else "", reviewer or "") if noted else ()
-            writer.writerow(_cells(file, session_ref.id, "", "", annotations.task_completion.get(session_ref, ""),
-                                   which, "", *("" for _ in extra), *review))
+            writer.writerow(
+                _cells(
+                    file,
+                    session_ref.id,
+                    "",
+                    "",
+                    annotations.task_completion.get(session_ref, ""),
+                    which,
+                    "",
+                    *("" for _ in extra),
+                    *review,
+                )
+            )
         for ref in refs:
             frame = (concepts[ref].compact() if ref in concepts else "" for _ in extra)
             notes = annotations.notes.get(ref, {})
             note_cells = (*(notes.get(kind, "") for kind in NOTE_COLUMNS.values()), "", "") if noted else ()
-            writer.writerow(_cells(file, session_ref.id, annotations.turn_id(ref), annotations.transcriptions.get(ref, ""),
-                                   "", which, _number(ref.occurrence), *frame, *note_cells))
+            writer.writerow(
+                _cells(
+                    file,
+                    session_ref.id,
+                    annotations.turn_id(ref),
+                    annotations.transcriptions.get(ref, ""),
+                    "",
+                    which,
+                    _number(ref.occurrence),
+                    *frame,
+                    *note_cells,
+                )
+            )
     write_atomic(path, buffer.getvalue().encode("utf-8"))
 
 

@@ -56,8 +56,15 @@ class AnnotationSet:
     # (session id, a row's file cell as written, where the row is): which log the rows were written for
     named_logs: list[tuple[str, str, str]] = field(default_factory=list, compare=False, repr=False)
 
-    def add_transcription(self, session_id: str, turn_id: str, text: str | None, *,
-                          session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
+    def add_transcription(
+        self,
+        session_id: str,
+        turn_id: str,
+        text: str | None,
+        *,
+        session_occurrence: int | None = None,
+        turn_occurrence: int | None = None,
+    ) -> None:
         """Record a transcription; blank text means no annotation. Raises AnnotationConflict, ValueError."""
         text = clean_text(text)
         if not text:
@@ -65,23 +72,42 @@ class AnnotationSet:
         ref = self._turn_ref(session_id, turn_id, session_occurrence, turn_occurrence, "a transcription")
         old = self.transcriptions.get(ref)
         if old is not None and old != text:
-            raise AnnotationConflict(f"two transcriptions for {self.describe_turn(ref)}: {old[:30]!r} and {text[:30]!r}")
+            raise AnnotationConflict(
+                f"two transcriptions for {self.describe_turn(ref)}: {old[:30]!r} and {text[:30]!r}"
+            )
         self.transcriptions[ref] = text
 
-    def add_concepts(self, session_id: str, turn_id: str, concepts: Concepts | None, *,
-                     session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
+    def add_concepts(
+        self,
+        session_id: str,
+        turn_id: str,
+        concepts: Concepts | None,
+        *,
+        session_occurrence: int | None = None,
+        turn_occurrence: int | None = None,
+    ) -> None:
         """Record a turn's reference concepts; None means none. Raises AnnotationConflict, ValueError."""
         if concepts is None:
             return
         ref = self._turn_ref(session_id, turn_id, session_occurrence, turn_occurrence, "concepts")
         old = self.concepts.get(ref)
         if old is not None and old != concepts:
-            raise AnnotationConflict(f"two concept frames for {self.describe_turn(ref)}: "
-                                     f"{old.compact()[:30]!r} and {concepts.compact()[:30]!r}")
+            raise AnnotationConflict(
+                f"two concept frames for {self.describe_turn(ref)}: "
+                f"{old.compact()[:30]!r} and {concepts.compact()[:30]!r}"
+            )
         self.concepts[ref] = concepts
 
-    def add_note(self, session_id: str, turn_id: str, kind: str, text: str | None, *,
-                 session_occurrence: int | None = None, turn_occurrence: int | None = None) -> None:
+    def add_note(
+        self,
+        session_id: str,
+        turn_id: str,
+        kind: str,
+        text: str | None,
+        *,
+        session_occurrence: int | None = None,
+        turn_occurrence: int | None = None,
+    ) -> None:
         """Record a turn's flags, comment or time spent (KIND, as the log stores it); blank means none.
         Raises AnnotationConflict, ValueError (an unknown flag, a time that is no number)."""
         text = clean_text(text)
@@ -110,8 +136,9 @@ class AnnotationSet:
             raise AnnotationConflict(f"two reviewers for session {ref}: {old!r} and {reviewer!r}")
         self.reviewed[ref] = reviewer
 
-    def _turn_ref(self, session_id: str, turn_id: str, session_occurrence: int | None,
-                  turn_occurrence: int | None, what: str) -> TurnRef:
+    def _turn_ref(
+        self, session_id: str, turn_id: str, session_occurrence: int | None, turn_occurrence: int | None, what: str
+    ) -> TurnRef:
         key = turn_key(turn_id)
         if key is None:
             raise ValueError(f"{what} without a turn id")
@@ -140,12 +167,20 @@ class AnnotationSet:
 
     @property
     def session_refs(self) -> set[SessionRef]:
-        return (set(self.task_completion) | set(self.reviewed)
-                | {ref.session for ref in (*self.transcriptions, *self.concepts, *self.notes)})
+        return (
+            set(self.task_completion)
+            | set(self.reviewed)
+            | {ref.session for ref in (*self.transcriptions, *self.concepts, *self.notes)}
+        )
 
     def __len__(self) -> int:
-        return (len(self.transcriptions) + len(self.task_completion) + len(self.concepts)
-                + sum(map(len, self.notes.values())) + len(self.reviewed))
+        return (
+            len(self.transcriptions)
+            + len(self.task_completion)
+            + len(self.concepts)
+            + sum(map(len, self.notes.values()))
+            + len(self.reviewed)
+        )
 
     def in_order(self, sessions: Iterable[Session] = ()) -> list[tuple[SessionRef, Session | None, list[TurnRef]]]:
         """For writers: (session ref, its view or None, its annotated turns) for the sessions of
@@ -174,6 +209,7 @@ class AnnotationSet:
                 conflicts.append(str(conflict))
 
         for part in sets:
+
             def turn(ref: TurnRef, part: AnnotationSet = part) -> tuple[str, str]:
                 return ref.session.id, part.turn_id(ref)
 
@@ -201,15 +237,21 @@ def session_refs_of(sessions: list[Session]) -> dict[SessionRef, Session]:
     """The ref of each session (in order): its id, with its occurrence where the id repeats;
     a session without id cannot be named and is left out."""
     ids = [strip_id(session.id) or None for session in sessions]
-    return {SessionRef(session_id, occurrence): session
-            for session, session_id, occurrence in zip(sessions, ids, occurrences(ids)) if session_id is not None}
+    return {
+        SessionRef(session_id, occurrence): session
+        for session, session_id, occurrence in zip(sessions, ids, occurrences(ids))
+        if session_id is not None
+    }
 
 
 def turn_refs_of(session_ref: SessionRef, session: Session) -> list[tuple[TurnRef, int]]:
     """(ref, index) of each turn of SESSION that has an id, in order; occurrences where keys repeat."""
     keys = [turn.key for turn in session.turns]
-    return [(TurnRef(session_ref, key, occurrence), index)
-            for index, (key, occurrence) in enumerate(zip(keys, occurrences(keys))) if key is not None]
+    return [
+        (TurnRef(session_ref, key, occurrence), index)
+        for index, (key, occurrence) in enumerate(zip(keys, occurrences(keys)))
+        if key is not None
+    ]
 
 
 def _session_ref(raw: str | None, occurrence: int | None) -> SessionRef:
@@ -228,8 +270,9 @@ def _turn_order(refs: list[TurnRef], session: Session | None) -> list[TurnRef]:
             if ref.occurrence is None:
                 position[ref.key, 1] = index
     last = len(session.turns) if session is not None else 0
-    return sorted(refs, key=lambda ref: (position.get((ref.key, ref.occurrence), last), _sortable(ref.key),
-                                         ref.occurrence or 0))
+    return sorted(
+        refs, key=lambda ref: (position.get((ref.key, ref.occurrence), last), _sortable(ref.key), ref.occurrence or 0)
+    )
 
 
 def _sortable(key: TurnKey) -> tuple[int, int | str]:

@@ -50,22 +50,38 @@ def extract_all(docs: Iterable[LogDocument]) -> AnnotationSet:
     sessions = session_refs_of([session for doc in docs for session in doc.sessions])
     for session_ref, session in sessions.items():
         if session.task_completion is not None:
-            annotations.add_task_completion(session_ref.id, session.task_completion,
-                                            session_occurrence=session_ref.occurrence)
+            annotations.add_task_completion(
+                session_ref.id, session.task_completion, session_occurrence=session_ref.occurrence
+            )
         reviewer = session.reviewer if isinstance(session, ExtractedSession) else session_reviewer(session.el)
         annotations.add_reviewed(session_ref.id, reviewer, session_occurrence=session_ref.occurrence)
         for turn_ref, index in turn_refs_of(session_ref, session):
             turn = session.turns[index]
             if turn.transcription:
-                annotations.add_transcription(session_ref.id, turn.id, turn.transcription,
-                                              session_occurrence=session_ref.occurrence,
-                                              turn_occurrence=turn_ref.occurrence)
+                annotations.add_transcription(
+                    session_ref.id,
+                    turn.id,
+                    turn.transcription,
+                    session_occurrence=session_ref.occurrence,
+                    turn_occurrence=turn_ref.occurrence,
+                )
             concepts = turn.concepts if isinstance(turn, ExtractedTurn) else reference_concepts(turn.facts())
-            annotations.add_concepts(session_ref.id, turn.id, concepts, session_occurrence=session_ref.occurrence,
-                                     turn_occurrence=turn_ref.occurrence)
-            for kind, text in (turn.notes if isinstance(turn, ExtractedTurn) else turn_notes(turn)):
-                annotations.add_note(session_ref.id, turn.id, kind, text, session_occurrence=session_ref.occurrence,
-                                     turn_occurrence=turn_ref.occurrence)
+            annotations.add_concepts(
+                session_ref.id,
+                turn.id,
+                concepts,
+                session_occurrence=session_ref.occurrence,
+                turn_occurrence=turn_ref.occurrence,
+            )
+            for kind, text in turn.notes if isinstance(turn, ExtractedTurn) else turn_notes(turn):
+                annotations.add_note(
+                    session_ref.id,
+                    turn.id,
+                    kind,
+                    text,
+                    session_occurrence=session_ref.occurrence,
+                    turn_occurrence=turn_ref.occurrence,
+                )
     return annotations
 
 
@@ -127,12 +143,26 @@ def extracted_log(path: Path) -> ExtractedLog:
     """The log at PATH as an ExtractedLog (picklable per-file work, annotator.corpus.parallel)."""
     doc = LogDocument.load(path)
     sessions = tuple(
-        ExtractedSession(session.id, session.task_completion,
-                         {name: value for name in ("stime", "etime") if (value := session.get(name)) is not None},
-                         tuple(ExtractedTurn(turn.id, turn.key, turn.transcription, turn_tidx(turn),
-                                             reference_concepts(turn.facts()), turn_notes(turn))
-                               for turn in session.turns), doc.path, session_reviewer(session.el))
-        for session in doc.sessions)
+        ExtractedSession(
+            session.id,
+            session.task_completion,
+            {name: value for name in ("stime", "etime") if (value := session.get(name)) is not None},
+            tuple(
+                ExtractedTurn(
+                    turn.id,
+                    turn.key,
+                    turn.transcription,
+                    turn_tidx(turn),
+                    reference_concepts(turn.facts()),
+                    turn_notes(turn),
+                )
+                for turn in session.turns
+            ),
+            doc.path,
+            session_reviewer(session.el),
+        )
+        for session in doc.sessions
+    )
     return ExtractedLog(doc.path, sessions)
 
 
@@ -208,7 +238,9 @@ def write_annotations(path: str | Path, annotations: AnnotationSet, docs: Iterab
     elif suffix == ".xml":
         write_human_file(path, annotations, sessions)
     else:
-        raise AnnotationFileError(f"{path}: annotations are written as .csv or .xml, not {suffix or 'a file without extension'}")
+        raise AnnotationFileError(
+            f"{path}: annotations are written as .csv or .xml, not {suffix or 'a file without extension'}"
+        )
 
 
 def canonical_without_annotations(xml_bytes: bytes) -> bytes:

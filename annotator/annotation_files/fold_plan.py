@@ -38,8 +38,15 @@ _BAD_TASK_COMPLETION = "task completion not 1 (completed) or 0 (not completed)"
 _AMBIGUOUS = {"session": "ambiguous session ids", "turn": "ambiguous turns"}
 _UNKNOWN = {"session": "unknown session ids", "turn": "unknown turns"}
 _NOUNS = {"session": "sessions", "turn": "GC_TURNs"}
-_KINDS = ("unknown session ids", "ambiguous session ids", "unknown turns", "ambiguous turns", "two values for one place",
-          "characters XML cannot hold in", _BAD_TASK_COMPLETION)
+_KINDS = (
+    "unknown session ids",
+    "ambiguous session ids",
+    "unknown turns",
+    "ambiguous turns",
+    "two values for one place",
+    "characters XML cannot hold in",
+    _BAD_TASK_COMPLETION,
+)
 
 
 @dataclass
@@ -58,8 +65,11 @@ class FoldPlan:
         return changes + sum(set_concepts(turn, concepts) for turn, concepts in self.concepts.items())
 
 
-_NOTE_SETTERS = {"flags": lambda turn, text: set_flags(turn, text.split()), "comment": set_comment,
-                 "time_spent": lambda turn, text: set_time_spent(turn, float(text))}
+_NOTE_SETTERS = {
+    "flags": lambda turn, text: set_flags(turn, text.split()),
+    "comment": set_comment,
+    "time_spent": lambda turn, text: set_time_spent(turn, float(text)),
+}
 
 
 def plan_fold(docs: list[LogDocument], annotations: AnnotationSet) -> FoldPlan:
@@ -101,13 +111,17 @@ class _Planner:
             turn = None if session is None else self._turn(session, ref, where)
             planned = plan.concepts.get(turn) if turn is not None else None
             if planned is not None and planned != concepts:
-                self._problem("two values for one place", f"{where}: {planned.compact()[:30]!r} and {concepts.compact()[:30]!r}")
+                self._problem(
+                    "two values for one place", f"{where}: {planned.compact()[:30]!r} and {concepts.compact()[:30]!r}"
+                )
             elif turn is not None:
                 plan.concepts[turn] = concepts
         self._plan_notes(annotations, plan)
         if self.problems:
-            raise AnnotationFileError("; ".join(f"{kind}: {', '.join(self._items(kind))}" for kind in _KINDS
-                                                if kind in self.problems) + "; nothing was folded")
+            raise AnnotationFileError(
+                "; ".join(f"{kind}: {', '.join(self._items(kind))}" for kind in _KINDS if kind in self.problems)
+                + "; nothing was folded"
+            )
         return plan
 
     def _plan_notes(self, annotations: AnnotationSet, plan: FoldPlan) -> None:
@@ -146,8 +160,11 @@ class _Planner:
     def _one_of(self, candidates: list, occurrence: int | None, where: str, what: str):
         """The candidate OCCURRENCE names (the only one when it is None), or None and a problem."""
         if occurrence is None and len(candidates) > 1:
-            self._problem(_AMBIGUOUS[what], f"{where} names {len(candidates)} {_NOUNS[what]} "
-                          f"({self._places(candidates)}), say which with {what}_occurrence 1 to {len(candidates)}")
+            self._problem(
+                _AMBIGUOUS[what],
+                f"{where} names {len(candidates)} {_NOUNS[what]} "
+                f"({self._places(candidates)}), say which with {what}_occurrence 1 to {len(candidates)}",
+            )
             return None
         index = (occurrence or 1) - 1
         if index >= len(candidates):
@@ -164,8 +181,12 @@ class _Planner:
         return True
 
     def _places(self, views: list[Session] | list[Turn]) -> str:
-        shown = [f"{view.session.document.path.name if isinstance(view, Turn) else view.document.path.name}:{view.line}"
-                 if self.several_logs else f"line {view.line}" for view in views[:_PLACES_SHOWN]]
+        shown = [
+            f"{view.session.document.path.name if isinstance(view, Turn) else view.document.path.name}:{view.line}"
+            if self.several_logs
+            else f"line {view.line}"
+            for view in views[:_PLACES_SHOWN]
+        ]
         return ", ".join(shown) + (" ..." if len(views) > _PLACES_SHOWN else "")
 
     def _problem(self, kind: str, item: str) -> None:

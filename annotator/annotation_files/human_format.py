@@ -120,7 +120,9 @@ def annotations_from_human_tree(tree: etree._ElementTree, path: str | Path) -> A
 def _content_of_tree(tree: etree._ElementTree, path: str | Path) -> HumanFileContent:
     root = tree.getroot()
     if root.tag != ROOT_TAG:
-        raise AnnotationFileError(f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>")
+        raise AnnotationFileError(
+            f"{path}: not a MITRE human-annotation file: the root is <{root.tag}>, expected <{ROOT_TAG}>"
+        )
     content = HumanFileContent(annotator=root.get(ANNOTATOR))
     for session in root.iter("GC_SESSION"):
         try:
@@ -154,8 +156,9 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
     if kind in TURN_NOTES:
         turnid, which = _turn_of(el, f"a {kind}")
         turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
-        annotations.add_note(session.id, turnid, kind, el.text, session_occurrence=session.occurrence,
-                             turn_occurrence=turn_occurrence)
+        annotations.add_note(
+            session.id, turnid, kind, el.text, session_occurrence=session.occurrence, turn_occurrence=turn_occurrence
+        )
         return None  # the turn's change time is its transcription's
     if kind == CONCEPTS_UTT_TEXT:
         add, value, what = annotations.add_concepts, concepts_in(el), "concepts"
@@ -179,15 +182,27 @@ def _turn_of(el: etree._Element, what: str) -> tuple[str, str | None]:
     return turnid, el.get(TURN_OCCURRENCE) or (wrapper.get(TURN_OCCURRENCE) if wrapper is not None else None)
 
 
-def write_human_file(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = (), *,
-                     annotator: str | None = None, changed: Changed | None = None) -> None:
+def write_human_file(
+    path: str | Path,
+    annotations: AnnotationSet,
+    sessions: Iterable[Session] = (),
+    *,
+    annotator: str | None = None,
+    changed: Changed | None = None,
+) -> None:
     """Write ANNOTATIONS as one human-annotation file (UTF-8); SESSIONS give stime, etime and tidx;
     a team member's file names its ANNOTATOR and when each value CHANGED."""
     write_atomic(path, human_file_bytes(path, annotations, sessions, annotator=annotator, changed=changed))
 
 
-def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Iterable[Session] = (), *,
-                     annotator: str | None = None, changed: Changed | None = None) -> bytes:
+def human_file_bytes(
+    path: str | Path,
+    annotations: AnnotationSet,
+    sessions: Iterable[Session] = (),
+    *,
+    annotator: str | None = None,
+    changed: Changed | None = None,
+) -> bytes:
     """The bytes write_human_file writes to PATH (named in the error when a text cannot be written)."""
     root = etree.Element(ROOT_TAG, annot_version=ANNOT_VERSION)
     if annotator is not None:
@@ -201,8 +216,14 @@ def human_file_bytes(path: str | Path, annotations: AnnotationSet, sessions: Ite
     return _DECLARATION + etree.tostring(root, encoding="UTF-8") + b"\n"
 
 
-def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: SessionRef,
-                 session: Session | None, refs: list[TurnRef], changed: Changed) -> None:
+def _add_session(
+    root: etree._Element,
+    annotations: AnnotationSet,
+    session_ref: SessionRef,
+    session: Session | None,
+    refs: list[TurnRef],
+    changed: Changed,
+) -> None:
     attributes = {"id": session_ref.id}
     if session_ref.occurrence is not None:
         attributes[SESSION_OCCURRENCE] = str(session_ref.occurrence)
@@ -219,7 +240,12 @@ def _add_session(root: etree._Element, annotations: AnnotationSet, session_ref: 
     for ref in refs:
         which = {} if ref.occurrence is None else {TURN_OCCURRENCE: str(ref.occurrence)}
         if ref in annotations.transcriptions:
-            attributes = {"type_utt_text": "transcription", "dtype": "string", "turnid": annotations.turn_id(ref), **which}
+            attributes = {
+                "type_utt_text": "transcription",
+                "dtype": "string",
+                "turnid": annotations.turn_id(ref),
+                **which,
+            }
             index = turns.get(ref)
             tidx = turn_tidx(session.turns[index]) if index is not None else None
             if tidx:

@@ -38,9 +38,11 @@ def check_rows_name_their_logs(annotations: AnnotationSet, docs: Iterable) -> No
     for session_id, named, where in annotations.named_logs:
         logs = holders.get(session_id, [])
         if logs and not any(_names(named, log) for log in logs):
-            raise RowForAnotherLogError(f"{where}: the file column names {named}, not {_listed(logs)}, which holds "
-                                      f"session {session_id}: rows written for another log are never folded "
-                                      "(empty the file cells to fold them anyway); nothing written")
+            raise RowForAnotherLogError(
+                f"{where}: the file column names {named}, not {_listed(logs)}, which holds "
+                f"session {session_id}: rows written for another log are never folded "
+                "(empty the file cells to fold them anyway); nothing written"
+            )
 
 
 def _names(cell: str, log: Path) -> bool:

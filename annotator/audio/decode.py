@@ -186,5 +186,3 @@ def _one_line(error: object) -> str:
 
 def _megabytes(count: int) -> str:
     return f"{count / (1 << 20):.1f} MB"
-
-

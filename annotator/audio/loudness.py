@@ -65,15 +65,21 @@ def integrated_loudness(samples: np.ndarray, samplerate: int) -> float | None:
     return float(loudness) if np.isfinite(loudness) else None
 
 
-def normalise(samples: np.ndarray, samplerate: int, target_lufs: float = DEFAULT_TARGET_LUFS,
-              ceiling_dbfs: float = CEILING_DBFS) -> Normalised:
+def normalise(
+    samples: np.ndarray, samplerate: int, target_lufs: float = DEFAULT_TARGET_LUFS, ceiling_dbfs: float = CEILING_DBFS
+) -> Normalised:
     """SAMPLES raised to TARGET_LUFS when quieter, peaks limited to CEILING_DBFS (see the module docstring)."""
     loudness = integrated_loudness(samples, samplerate)
     if loudness is None:
         seconds = samples.shape[0] / samplerate if samplerate else 0.0
         why = "too short to measure" if seconds <= BLOCK_SECONDS else "silent"
-        return Normalised(samples, None, 0.0, False, f"loudness not normalised: the audio is {why} "
-                                                        f"({seconds:.2f} s); played as recorded")
+        return Normalised(
+            samples,
+            None,
+            0.0,
+            False,
+            f"loudness not normalised: the audio is {why} ({seconds:.2f} s); played as recorded",
+        )
     gain_db = min(MAX_GAIN_DB, target_lufs - loudness)
     if gain_db <= 0.0:
         return Normalised(samples, loudness, 0.0, False, "")
@@ -83,8 +89,9 @@ def normalise(samples: np.ndarray, samplerate: int, target_lufs: float = DEFAULT
     return Normalised(limited, loudness, gain_db, acted, "")
 
 
-def normalise_parts(samples: np.ndarray, samplerate: int, spans: Sequence[tuple[int, int]],
-                    target_lufs: float = DEFAULT_TARGET_LUFS) -> np.ndarray:
+def normalise_parts(
+    samples: np.ndarray, samplerate: int, spans: Sequence[tuple[int, int]], target_lufs: float = DEFAULT_TARGET_LUFS
+) -> np.ndarray:
     """SAMPLES with each (start, end) frame span normalised on its own (an exchange: the system prompt and
     the user's quieter reply each at the target); frames outside every span are kept."""
     if len(spans) <= 1:
@@ -101,8 +108,10 @@ def played_clip(clip: Clip, target_lufs: float = DEFAULT_TARGET_LUFS) -> tuple[C
     of an exchange on its own), or CLIP itself when nothing changes; and why it was left as recorded when
     it could not be measured ("" otherwise)."""
     if len(clip.parts) > 1:
-        spans = [(round(part.start * clip.samplerate), round((part.start + part.duration) * clip.samplerate))
-                 for part in clip.parts]
+        spans = [
+            (round(part.start * clip.samplerate), round((part.start + part.duration) * clip.samplerate))
+            for part in clip.parts
+        ]
         samples, note = normalise_parts(clip.samples, clip.samplerate, spans, target_lufs), ""
     else:
         result = normalise(clip.samples, clip.samplerate, target_lufs)

@@ -76,19 +76,27 @@ def spectrogram(samples: np.ndarray, samplerate: int) -> Spectrogram:
     levels = np.empty((int(kept.sum()), frame_count), dtype=np.float32)
     for first in range(0, frame_count, BLOCK_FRAMES):
         count = min(BLOCK_FRAMES, frame_count - first)
-        span = padded[first * hop:(first + count - 1) * hop + window]
-        levels[:, first:first + count] = _levels(span, samplerate, window, hop, fft_length, kept)
+        span = padded[first * hop : (first + count - 1) * hop + window]
+        levels[:, first : first + count] = _levels(span, samplerate, window, hop, fft_length, kept)
     times = (np.arange(frame_count) * hop) / samplerate
     return Spectrogram(levels, times, frequencies[kept], len(signal) / samplerate)
 
 
-def _levels(span: np.ndarray, samplerate: int, window: int, hop: int, fft_length: int,
-            kept: np.ndarray) -> np.ndarray:
+def _levels(span: np.ndarray, samplerate: int, window: int, hop: int, fft_length: int, kept: np.ndarray) -> np.ndarray:
     """dB levels (kept frequencies x frames) of the frames of SPAN."""
     from scipy.signal import spectrogram as power_spectrogram  # 1.5 s of CPU to import: on the worker, once
 
-    _, _, power = power_spectrogram(span, samplerate, window="hann", nperseg=window, noverlap=window - hop,
-                                    nfft=fft_length, detrend="constant", scaling="spectrum", mode="psd")
+    _, _, power = power_spectrogram(
+        span,
+        samplerate,
+        window="hann",
+        nperseg=window,
+        noverlap=window - hop,
+        nfft=fft_length,
+        detrend="constant",
+        scaling="spectrum",
+        mode="psd",
+    )
     levels = 10.0 * np.log10(np.maximum(power[kept], np.float32(10.0 ** (FLOOR_DB / 10.0))))
     # The floor's power is not exact in float32 (log10 of it is -100.00001 with numpy 2.4's float32 log10):
     # clipped again in dB so that silence is FLOOR_DB exactly, whatever numpy rounds.

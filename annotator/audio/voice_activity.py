@@ -67,5 +67,7 @@ def _threshold_db(levels: np.ndarray) -> float:
 def _runs(speech: np.ndarray, frame: int, hop: int, samplerate: int, total: int) -> list[tuple[float, float]]:
     """Runs of True frames as seconds: from the first frame's start to the last frame's end."""
     edges = np.flatnonzero(np.diff(np.concatenate([[0], speech.astype(np.int8), [0]])))
-    return [(float(start * hop / samplerate), float(min(total, (end - 1) * hop + frame) / samplerate))
-            for start, end in zip(edges[::2], edges[1::2], strict=True)]
+    return [
+        (float(start * hop / samplerate), float(min(total, (end - 1) * hop + frame) / samplerate))
+        for start, end in zip(edges[::2], edges[1::2], strict=True)
+    ]

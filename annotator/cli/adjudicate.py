@@ -9,21 +9,28 @@ from pathlib import Path
 
 from annotator.cli.force import add_force_argument, output_guard
 
-EPILOG = ("Turns and sessions the rule cannot decide are listed on stdout, one line each, and left as LOG has "
-          "them; the exit status is 0 even when some are left. The decisions are recorded in "
-          "OUT-STEM.adjudication.csv beside OUT.")
+EPILOG = (
+    "Turns and sessions the rule cannot decide are listed on stdout, one line each, and left as LOG has "
+    "them; the exit status is 0 even when some are left. The decisions are recorded in "
+    "OUT-STEM.adjudication.csv beside OUT."
+)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.epilog = EPILOG
     parser.add_argument("log", type=Path, metavar="LOG", help="the log to adjudicate (one file)")
-    parser.add_argument("works", nargs="*", metavar="NAME=PATH",
-                        help="one annotator's work, as for `annotator agree`; none: the per-annotator "
-                             "X-human-NAME.xml files beside LOG (team mode)")
+    parser.add_argument(
+        "works",
+        nargs="*",
+        metavar="NAME=PATH",
+        help="one annotator's work, as for `annotator agree`; none: the per-annotator "
+        "X-human-NAME.xml files beside LOG (team mode)",
+    )
     rule = parser.add_mutually_exclusive_group(required=True)
     rule.add_argument("--prefer", metavar="NAME", help="where annotators disagree, take NAME's value")
-    rule.add_argument("--majority", action="store_true",
-                      help="where annotators disagree, take the value more than half of them gave")
+    rule.add_argument(
+        "--majority", action="store_true", help="where annotators disagree, take the value more than half of them gave"
+    )
     parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT", help="the adjudicated log")
     parser.add_argument("--adjudicator", metavar="NAME", help="who adjudicates (default: the login name)")
     add_force_argument(parser)
@@ -46,8 +53,10 @@ def run(args: argparse.Namespace) -> int:
     specs = parse_specs(args.works or [str(args.log)])
     inputs = [file for spec in specs for file in spec.files]
     if not args.works and args.log in inputs:
-        raise AnnotatorError(f"{args.log}: no per-annotator human files (X-human-NAME.xml) beside this log; "
-                             "give the annotators' work as NAME=PATH")
+        raise AnnotatorError(
+            f"{args.log}: no per-annotator human files (X-human-NAME.xml) beside this log; "
+            "give the annotators' work as NAME=PATH"
+        )
     record = sidecar_path(args.output)
     guard = output_guard(args, logs=[args.log], others=inputs)
     guard.check_file(args.output)
@@ -55,7 +64,9 @@ def run(args: argparse.Namespace) -> int:
     works = gather(specs, lambda files: [read_file_work(file) for file in files])
     names = [work.name for work in works]
     if len(works) < 2:
-        raise AnnotatorError(f"adjudication needs the work of at least two annotators; found {', '.join(names) or 'none'}")
+        raise AnnotatorError(
+            f"adjudication needs the work of at least two annotators; found {', '.join(names) or 'none'}"
+        )
     if args.prefer is not None and args.prefer not in names:
         raise AnnotatorError(f"--prefer {args.prefer}: not one of the annotators ({', '.join(names)})")
     doc = LogDocument.load(args.log)
@@ -64,8 +75,13 @@ def run(args: argparse.Namespace) -> int:
     result = adjudicate(works, args.prefer, doc.sessions)
     changes = fold(doc, result.chosen)
     when = datetime.now(UTC)
-    save_with_record(record, result.decisions, args.adjudicator or login_name(), when,
-                     lambda: bool(doc.save(args.output, keep_original=True)))
+    save_with_record(
+        record,
+        result.decisions,
+        args.adjudicator or login_name(),
+        when,
+        lambda: bool(doc.save(args.output, keep_original=True)),
+    )
     for decision in result.left:
         print(describe(decision))
     decided = len(result.decisions) - len(result.left)
@@ -74,6 +90,8 @@ def run(args: argparse.Namespace) -> int:
     for notice in doc.save_notices:
         print(f"annotator: note: {notice}", file=sys.stderr)
     if doc.kept_original is not None:
-        print(f"annotator: note: the original is kept as {doc.kept_original.name} in {doc.kept_original.parent}",
-              file=sys.stderr)
+        print(
+            f"annotator: note: the original is kept as {doc.kept_original.name} in {doc.kept_original.parent}",
+            file=sys.stderr,
+        )
     return 0

@@ -14,13 +14,22 @@ DEFAULT_TOP = 20
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("works", nargs="+", metavar="[NAME=]PATH",
-                        help="one annotator's work: a human-annotation file, an annotations CSV, an annotated log or "
-                             "a folder of them; or a corpus whose logs have per-annotator X-human-NAME.xml beside them")
+    parser.add_argument(
+        "works",
+        nargs="+",
+        metavar="[NAME=]PATH",
+        help="one annotator's work: a human-annotation file, an annotations CSV, an annotated log or "
+        "a folder of them; or a corpus whose logs have per-annotator X-human-NAME.xml beside them",
+    )
     parser.add_argument("-o", "--output", type=Path, metavar="REPORT.html", help="write the HTML report here")
     parser.add_argument("--csv", type=Path, metavar="DIR", help="write the figures as CSV files into DIR")
-    parser.add_argument("--top", type=count_of("turns"), default=DEFAULT_TOP, metavar="N",
-                        help=f"list the N most disagreeing turns (default {DEFAULT_TOP})")
+    parser.add_argument(
+        "--top",
+        type=count_of("turns"),
+        default=DEFAULT_TOP,
+        metavar="N",
+        help=f"list the N most disagreeing turns (default {DEFAULT_TOP})",
+    )
     add_force_argument(parser)
     add_jobs_arguments(parser)
 
@@ -78,8 +87,10 @@ def _refuse_without_common_sessions(works) -> None:
 
     sessions = [{ref.id for ref in work.annotations.session_refs} for work in works]
     if not any(first & second for first, second in combinations(sessions, 2)):
-        named = ", ".join(f"{work.name} ({', '.join(map(str, work.paths[:2]))}{', ...' if len(work.paths) > 2 else ''})"
-                          for work in works)
+        named = ", ".join(
+            f"{work.name} ({', '.join(map(str, work.paths[:2]))}{', ...' if len(work.paths) > 2 else ''})"
+            for work in works
+        )
         raise AnnotatorError(f"no two annotators share a session, so there is nothing to compare: {named}")
 
 

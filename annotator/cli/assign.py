@@ -12,12 +12,22 @@ from annotator.cli.force import add_force_argument, output_guard
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("corpus", type=Path, metavar="CORPUS", help="the folder of logs to share out")
     parser.add_argument("--annotators", required=True, metavar="A,B,...", help="the annotators' names, comma-separated")
-    parser.add_argument("--overlap", type=float, default=0.0, metavar="SHARE",
-                        help="the share of sessions given to two annotators, 0 to 1 (default 0; halves round up)")
+    parser.add_argument(
+        "--overlap",
+        type=float,
+        default=0.0,
+        metavar="SHARE",
+        help="the share of sessions given to two annotators, 0 to 1 (default 0; halves round up)",
+    )
     parser.add_argument("--seed", required=True, metavar="S", help="any text: the same seed gives the same assignment")
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE",
-                        help="the CSV to write (default CORPUS/annotator-assignment.csv, where the browser's "
-                             "'mine' looks); rows it already holds are kept, new sessions added to them")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="the CSV to write (default CORPUS/annotator-assignment.csv, where the browser's "
+        "'mine' looks); rows it already holds are kept, new sessions added to them",
+    )
     parser.add_argument("--fresh", action="store_true", help="ignore the rows FILE holds: assign every session anew")
     add_force_argument(parser)
 
@@ -45,12 +55,17 @@ def run(args: argparse.Namespace) -> int:
     still = sum(row.session in present for row in earlier)  # rows of sessions gone from the corpus are dropped
     dropped = f", {len(earlier) - still} dropped (their sessions are gone)" if len(earlier) > still else ""
     kept = f", {still} row(s) of the earlier assignment kept{dropped}" if earlier else ""
-    print(f"assigned {len(rows)} session(s), {sum(row.double for row in rows)} of them to two annotators"
-          f"{kept}: {', '.join(f'{name} {count}' for name, count in sorted(load.items()))}; wrote {output}",
-          file=sys.stderr)
+    print(
+        f"assigned {len(rows)} session(s), {sum(row.double for row in rows)} of them to two annotators"
+        f"{kept}: {', '.join(f'{name} {count}' for name, count in sorted(load.items()))}; wrote {output}",
+        file=sys.stderr,
+    )
     if not in_team_mode(args.corpus):
-        print(f"note: {args.corpus} is not in team mode yet: annotators' saves go into the logs until it is "
-              f"(File > Team mode for this corpus, or create {args.corpus / MARKER_NAME}; docs/team.md)", file=sys.stderr)
+        print(
+            f"note: {args.corpus} is not in team mode yet: annotators' saves go into the logs until it is "
+            f"(File > Team mode for this corpus, or create {args.corpus / MARKER_NAME}; docs/team.md)",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -8,6 +8,7 @@ from collections.abc import Callable
 
 def count_of(what: str) -> Callable[[str], int]:
     """An argparse type for a number of WHAT (e.g. "hits") from 0."""
+
     def count(text: str) -> int:
         try:
             value = int(text)

@@ -21,24 +21,41 @@ FORMATS = ("csv", "parquet", "convlab", "dialbb", "lmc", "lmc-text", "sclite", "
 TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
 SPLITS = ("train", "validation", "test")
 SPEAKERS = ("user", "system", "both")
-_OPTION_FLAGS = {"text": "--text", "dataset": "--dataset", "split": "--split", "split_ratios": "--split-ratios",
-                 "seed": "--seed", "speaker": "--speaker"}
+_OPTION_FLAGS = {
+    "text": "--text",
+    "dataset": "--dataset",
+    "split": "--split",
+    "split_ratios": "--split-ratios",
+    "seed": "--seed",
+    "speaker": "--speaker",
+}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
     parser.add_argument("--to", choices=FORMATS, default="csv", help="output format (default: csv)")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT",
-                        help="output folder (csv, parquet, convlab, sclite, human, textgrid, eaf) or file "
-                             "(dialbb, lmc, lmc-text)")
-    parser.add_argument("--text", choices=TEXT_CHOICES,
-                        help="user text for convlab, dialbb, lmc, lmc-text: the transcription, the recognizer's "
-                             "text (asr), or the transcription where there is one (default: prefer-transcription)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="OUT",
+        help="output folder (csv, parquet, convlab, sclite, human, textgrid, eaf) or file (dialbb, lmc, lmc-text)",
+    )
+    parser.add_argument(
+        "--text",
+        choices=TEXT_CHOICES,
+        help="user text for convlab, dialbb, lmc, lmc-text: the transcription, the recognizer's "
+        "text (asr), or the transcription where there is one (default: prefer-transcription)",
+    )
     parser.add_argument("--dataset", metavar="NAME", help="convlab: dataset name and folder (default: communicator)")
     splits = parser.add_mutually_exclusive_group()
     splits.add_argument("--split", choices=SPLITS, help="convlab: put every dialogue in this split")
-    splits.add_argument("--split-ratios", metavar="T,V,T",
-                        help="convlab: shares of train, validation and test, e.g. 0.8,0.1,0.1 (with --seed)")
+    splits.add_argument(
+        "--split-ratios",
+        metavar="T,V,T",
+        help="convlab: shares of train, validation and test, e.g. 0.8,0.1,0.1 (with --seed)",
+    )
     parser.add_argument("--seed", type=int, help="convlab: seed of the shuffle before --split-ratios cut (default 42)")
     parser.add_argument("--speaker", choices=SPEAKERS, help="lmc, lmc-text: whose utterances (default: user)")
     add_force_argument(parser)
@@ -57,9 +74,14 @@ def run(args: argparse.Namespace) -> int:
     guard = output_guard(args, logs=args.paths)
     if not fmt.output_is_folder:  # a folder is checked by the format, in the folder it writes (convlab: OUT/NAME)
         guard.check_file(args.output)
-    report = fmt.run(list(args.paths), args.output, options,
-                     progress=lambda items, total=None: progress(items, "exporting", total), guard=guard,
-                     file_map=file_map(args))
+    report = fmt.run(
+        list(args.paths),
+        args.output,
+        options,
+        progress=lambda items, total=None: progress(items, "exporting", total),
+        guard=guard,
+        file_map=file_map(args),
+    )
     for warning in report.warnings:
         print(f"annotator: warning: {one_line(warning)}", file=sys.stderr)
     print(report, file=sys.stderr)

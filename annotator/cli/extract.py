@@ -12,8 +12,14 @@ from annotator.cli.jobs import add_jobs_arguments
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", type=Path, metavar="LOG", help="annotated log files or folders")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="FILE",
-                        help="FILE.csv (annotations CSV) or FILE.xml (MITRE human-annotation file)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="FILE",
+        help="FILE.csv (annotations CSV) or FILE.xml (MITRE human-annotation file)",
+    )
     add_force_argument(parser)
     add_jobs_arguments(parser)
 
@@ -30,13 +36,17 @@ def run(args: argparse.Namespace) -> int:
         raise AnnotatorError(f"{args.output}: the output must end in .csv or .xml")
     output_guard(args, logs=args.logs).check_file(args.output)
     failed: list[AnnotatorError] = []
-    outcomes = file_map(args)(extracted_log, expand_log_paths(args.logs),
-                              lambda items, total=None: progress(items, "extracting", total))
+    outcomes = file_map(args)(
+        extracted_log, expand_log_paths(args.logs), lambda items, total=None: progress(items, "extracting", total)
+    )
     logs = [log for _, log in first_results(outcomes, failed)]
     raise_if_failed(failed)
     annotations = extract_all(logs)  # sessions sharing an id stay apart, numbered by occurrence
     write_annotations(args.output, annotations, logs)
     frames = f", {len(annotations.concepts)} concept frame(s)" if annotations.concepts else ""
-    print(f"extracted {len(annotations.transcriptions)} transcription(s){frames} and "
-          f"{len(annotations.task_completion)} task completion value(s)", file=sys.stderr)
+    print(
+        f"extracted {len(annotations.transcriptions)} transcription(s){frames} and "
+        f"{len(annotations.task_completion)} task completion value(s)",
+        file=sys.stderr,
+    )
     return 0

@@ -29,11 +29,17 @@ if TYPE_CHECKING:
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", type=Path, metavar="LOG", help="a log file or a folder of logs")
-    parser.add_argument("annotations", nargs="*", type=Path, metavar="ANNOTATIONS",
-                        help="turns.csv / sessions.csv / annotations CSV / MITRE *-human.xml / a TextGrid or EAF "
-                             "of `annotator export --to textgrid|eaf` (its transcription and concepts tiers)")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="OUT",
-                        help="the folded log (a folder when LOG is a folder)")
+    parser.add_argument(
+        "annotations",
+        nargs="*",
+        type=Path,
+        metavar="ANNOTATIONS",
+        help="turns.csv / sessions.csv / annotations CSV / MITRE *-human.xml / a TextGrid or EAF "
+        "of `annotator export --to textgrid|eaf` (its transcription and concepts tiers)",
+    )
+    parser.add_argument(
+        "-o", "--output", type=Path, required=True, metavar="OUT", help="the folded log (a folder when LOG is a folder)"
+    )
     add_force_argument(parser)
 
 

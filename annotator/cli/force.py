@@ -6,8 +6,7 @@ import argparse
 from collections.abc import Iterable
 from pathlib import Path
 
-FORCE_HELP = ("write even over an input, an existing log or an existing human-annotation file "
-              "(refused by default)")
+FORCE_HELP = "write even over an input, an existing log or an existing human-annotation file (refused by default)"
 
 
 def add_force_argument(parser: argparse.ArgumentParser, help_text: str = FORCE_HELP) -> None:

@@ -17,12 +17,23 @@ SOURCES = ("convlab", "dialbb")  # kept here so that building the parser imports
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--from", dest="source_format", choices=SOURCES, required=True,
-                        help="convlab: a data.zip, a dataset folder or a dialogues JSON file; "
-                             "dialbb: a test scenario (or dialbb-test output)")
+    parser.add_argument(
+        "--from",
+        dest="source_format",
+        choices=SOURCES,
+        required=True,
+        help="convlab: a data.zip, a dataset folder or a dialogues JSON file; "
+        "dialbb: a test scenario (or dialbb-test output)",
+    )
     parser.add_argument("source", type=Path, metavar="SRC", help="what to import")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="DIR",
-                        help="folder for the logs (DIR/NAME-hublog.xml, one per dialogue)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="DIR",
+        help="folder for the logs (DIR/NAME-hublog.xml, one per dialogue)",
+    )
     add_force_argument(parser, "replace logs already in DIR (refused by default: they may have been annotated since)")
 
 
@@ -37,7 +48,8 @@ def run(args: argparse.Namespace) -> int:
     if args.output.exists() and not args.output.is_dir():
         raise WriteError(f"{args.output}: the logs are written into a folder, and this is a file")
     report = IMPORT_FORMATS[args.source_format].run(
-        args.source, args.output, progress=lambda items, total=None: progress(items, "importing", total), guard=guard)
+        args.source, args.output, progress=lambda items, total=None: progress(items, "importing", total), guard=guard
+    )
     for warning in report.warnings:
         print(f"annotator: warning: {one_line(warning)}", file=sys.stderr)
     print(report, file=sys.stderr)

@@ -46,11 +46,14 @@ def run(args: argparse.Namespace) -> int:
         return 0
     store = open_index(args.paths, note)
     try:
-        keys = up_to_date(store, args.paths, file_map=file_map(args),
-                          progress=lambda items, total=None: progress(items, "indexing", total))
+        keys = up_to_date(
+            store,
+            args.paths,
+            file_map=file_map(args),
+            progress=lambda items, total=None: progress(items, "indexing", total),
+        )
     finally:
         store.close()
-    size = sum(Path(str(file) + suffix).stat().st_size for suffix in ("", "-wal")
-               if Path(str(file) + suffix).exists())
+    size = sum(Path(str(file) + suffix).stat().st_size for suffix in ("", "-wal") if Path(str(file) + suffix).exists())
     print(f"{len(keys)} log(s) indexed in {file} ({size / 1e6:.1f} MB)", file=sys.stderr)
     return 0

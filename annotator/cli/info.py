@@ -29,8 +29,14 @@ def run(args: argparse.Namespace) -> int:
     bad = BadFiles()
     shown = 0
     store = open_index(args.paths, note)  # each unchanged log's summary is the one kept there
-    outcomes = memoised_map(store, Memo("info", ""), described, paths, file_map=file_map(args),
-                            progress=lambda items, total=None: progress(items, "info", total))
+    outcomes = memoised_map(
+        store,
+        Memo("info", ""),
+        described,
+        paths,
+        file_map=file_map(args),
+        progress=lambda items, total=None: progress(items, "info", total),
+    )
     for _, outcome in outcomes:
         if isinstance(outcome, AnnotatorError):
             bad.report(outcome)

@@ -18,8 +18,10 @@ if TYPE_CHECKING:
     from annotator.errors import AnnotatorError
 
 JOBS_HELP = "process the files in N processes (default: every core; 1: one after the other)"
-SCHEDULER_HELP = ("run the per-file work on the dask.distributed scheduler at ADDRESS, e.g. tcp://host:8786 "
-                  "(default: $DASK_SCHEDULER_ADDRESS unless --jobs is given); the workers must see the same paths")
+SCHEDULER_HELP = (
+    "run the per-file work on the dask.distributed scheduler at ADDRESS, e.g. tcp://host:8786 "
+    "(default: $DASK_SCHEDULER_ADDRESS unless --jobs is given); the workers must see the same paths"
+)
 
 
 def add_jobs_arguments(parser: argparse.ArgumentParser) -> None:
@@ -46,8 +48,10 @@ def capped_jobs(jobs: int | None) -> int | None:
     cores = available_cores()
     if jobs is None or jobs <= cores:
         return jobs
-    print(f"annotator: note: --jobs {jobs} is more than the {cores} core(s) available; running {cores} "
-          "process(es)", file=sys.stderr)
+    print(
+        f"annotator: note: --jobs {jobs} is more than the {cores} core(s) available; running {cores} process(es)",
+        file=sys.stderr,
+    )
     return cores
 
 

@@ -18,18 +18,26 @@ COMMANDS = {
     "gui": ("gui", "open the desktop annotator on a log, a folder of logs, or the sample session"),
     "validate": ("validate", "check logs against the standard's DTD and for semantic problems"),
     "info": ("info", "summarise each session: turns, durations, audio, annotation progress"),
-    "export": ("export", "export logs to CSV, ConvLab, DialBB, LM Challenge, sclite, MITRE files, or Praat and "
-                         "ELAN with each session's audio"),
+    "export": (
+        "export",
+        "export logs to CSV, ConvLab, DialBB, LM Challenge, sclite, MITRE files, or Praat and "
+        "ELAN with each session's audio",
+    ),
     "fold": ("fold", "fold transcriptions and task completion into logs as GC_ANNOT"),
     "replace": ("replace", "replace text in the transcriptions of logs, printing each change (--dry-run: only print)"),
     "extract": ("extract", "extract the annotations of annotated logs to CSV or MITRE XML"),
     "import": ("import_", "import a ConvLab dataset or DialBB scenario as logs, one per dialogue"),
     "agree": ("agree", "measure agreement between annotators: WER, kappa, alpha; an HTML report and CSVs"),
-    "adjudicate": ("adjudicate", "take one value per turn out of several annotators' work (agreed, --prefer or "
-                                 "--majority) and fold it into a log"),
+    "adjudicate": (
+        "adjudicate",
+        "take one value per turn out of several annotators' work (agreed, --prefer or "
+        "--majority) and fold it into a log",
+    ),
     "assign": ("assign", "share a corpus's sessions out to annotators, a share of them to two (team mode)"),
-    "search": ("search", 'find turns whose texts hold every word of a query (words, "a phrase", prefix*), '
-                         "from the corpus's index"),
+    "search": (
+        "search",
+        'find turns whose texts hold every word of a query (words, "a phrase", prefix*), from the corpus\'s index',
+    ),
     "index": ("index", "bring a corpus's index up to date (--where: where it is kept, --clear: remove it)"),
     "markers": ("markers", "find Rasa-style markers (KPIs, points of interest) in logs, with statistics"),
 }
@@ -94,8 +102,10 @@ def run_reporting_errors(run, args, stop_on_signals: bool = False) -> int:
     except Exception as error:  # a bug: one line unless the user asks for the traceback
         if os.environ.get("ANNOTATOR_DEBUG"):
             raise
-        print(f"annotator: internal error ({type(error).__name__}: {one_line(str(error))}); set ANNOTATOR_DEBUG=1 for details",
-              file=sys.stderr)
+        print(
+            f"annotator: internal error ({type(error).__name__}: {one_line(str(error))}); set ANNOTATOR_DEBUG=1 for details",
+            file=sys.stderr,
+        )
         return 70
 
 

@@ -20,15 +20,29 @@ from annotator.cli.jobs import add_jobs_arguments
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", type=Path, required=True, metavar="MARKERS",
-                        help="marker definitions: a YAML file or a folder of them")
+    parser.add_argument(
+        "--config",
+        type=Path,
+        required=True,
+        metavar="MARKERS",
+        help="marker definitions: a YAML file or a folder of them",
+    )
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="log files or folders of logs")
-    parser.add_argument("-o", "--output", type=Path, required=True, metavar="CSV",
-                        help="the extracted markers, e.g. extracted_markers.csv")
-    parser.add_argument("--no-stats", dest="stats", action="store_false",
-                        help="do not write the statistics files")
-    parser.add_argument("--stats-file-prefix", default="stats", metavar="P",
-                        help="write P-per-session.csv and P-overall.csv (default: stats)")
+    parser.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        required=True,
+        metavar="CSV",
+        help="the extracted markers, e.g. extracted_markers.csv",
+    )
+    parser.add_argument("--no-stats", dest="stats", action="store_false", help="do not write the statistics files")
+    parser.add_argument(
+        "--stats-file-prefix",
+        default="stats",
+        metavar="P",
+        help="write P-per-session.csv and P-overall.csv (default: stats)",
+    )
     add_force_argument(parser, "overwrite existing output files, even an input (refused by default)")
     add_jobs_arguments(parser)
 
@@ -53,8 +67,10 @@ def run(args: argparse.Namespace) -> int:
 
     outputs = [args.output] + (list(stats_paths(args.stats_file_prefix)) if args.stats else [])
     if len({path.resolve() for path in outputs}) < len(outputs):
-        raise WriteError(f"{', '.join(map(str, outputs))}: two of the outputs are the same file; "
-                         "choose another -o or --stats-file-prefix")
+        raise WriteError(
+            f"{', '.join(map(str, outputs))}: two of the outputs are the same file; "
+            "choose another -o or --stats-file-prefix"
+        )
     guard = output_guard(args, logs=args.paths, others=[args.config])
     for path in outputs:
         guard.check_file(path)
@@ -67,7 +83,9 @@ def run(args: argparse.Namespace) -> int:
     if not paths:
         raise AnnotatorError(f"{', '.join(map(str, args.paths))}: no logs found, nothing written")
     failed: list[AnnotatorError] = []
-    outcomes = file_map(args)(partial(log_markers, markers), paths, lambda items, total=None: progress(items, "markers", total))
+    outcomes = file_map(args)(
+        partial(log_markers, markers), paths, lambda items, total=None: progress(items, "markers", total)
+    )
     results = [row for _, rows in first_results(outcomes, failed) for row in rows]
     raise_if_failed(failed)
     contents = {args.output: extracted_markers_csv(results).encode("utf-8")}
@@ -78,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
         contents[overall] = statistics.overall_csv().encode("utf-8")
     write_together(contents, guard)  # all three files, or none
     hits = sum(len(rows) for result in results for rows in result.events.values())
-    print(f"{len(markers)} marker(s) reported at {hits} event(s) in {len(results)} session(s) of "
-          f"{len(paths)} log(s); wrote {', '.join(map(str, outputs))}", file=sys.stderr)
+    print(
+        f"{len(markers)} marker(s) reported at {hits} event(s) in {len(results)} session(s) of "
+        f"{len(paths)} log(s); wrote {', '.join(map(str, outputs))}",
+        file=sys.stderr,
+    )
     return 0

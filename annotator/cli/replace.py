@@ -25,8 +25,12 @@ from annotator.cli.force import add_force_argument
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("paths", nargs="+", type=Path, metavar="PATH", help="a log file or a folder of logs")
     parser.add_argument("--find", required=True, metavar="TEXT", help="the text (or with --regex, the pattern)")
-    parser.add_argument("--replace", required=True, metavar="TEXT",
-                        help="what replaces it (with --regex, \\1 or \\g<name> name a group)")
+    parser.add_argument(
+        "--replace",
+        required=True,
+        metavar="TEXT",
+        help="what replaces it (with --regex, \\1 or \\g<name> name a group)",
+    )
     parser.add_argument("--regex", action="store_true", help="--find is a Python regular expression")
     parser.add_argument("--case-sensitive", action="store_true", help="match case (ignored by default)")
     parser.add_argument("--dry-run", action="store_true", help="print the changes and write nothing")
@@ -47,8 +51,10 @@ def run(args: argparse.Namespace) -> int:
     for path in expand_log_paths(args.paths):
         marker = team_marker(path)
         if marker is not None:
-            raise SearchError(f"{path}: in team mode ({marker}): annotations go to each annotator's own file, "
-                              "never into the log; replace in the window instead")
+            raise SearchError(
+                f"{path}: in team mode ({marker}): annotations go to each annotator's own file, "
+                "never into the log; replace in the window instead"
+            )
         if not args.force:
             check_inside(path, args.paths)
         changes = plan_replacements(LogDocument.load(path), query, args.replace)
@@ -60,8 +66,9 @@ def run(args: argparse.Namespace) -> int:
             print(change.describe())
     count = sum(len(changes) for _, changes in plans)
     if args.dry_run:
-        print(f"would replace {count} transcription(s) in {len(plans)} log(s) (dry run: nothing written)",
-              file=sys.stderr)
+        print(
+            f"would replace {count} transcription(s) in {len(plans)} log(s) (dry run: nothing written)", file=sys.stderr
+        )
         return 0
     written = _write(plans)
     print(f"replaced {count} transcription(s) in {len(written)} log(s)", file=sys.stderr)
@@ -85,8 +92,10 @@ def _write(plans: list) -> list[Path]:
                 raise
             worded = getattr(error, "command_line_message", None)
             text = worded() if callable(worded) else str(error)
-            raise WriteError(f"{text}; already written before it, each with its original kept as NAME.orig.xml: "
-                             f"{', '.join(map(str, written))}") from None
+            raise WriteError(
+                f"{text}; already written before it, each with its original kept as NAME.orig.xml: "
+                f"{', '.join(map(str, written))}"
+            ) from None
         written.append(path)
         for notice in document.save_notices:
             print(f"annotator: note: {notice}", file=sys.stderr)

@@ -40,11 +40,21 @@ def run(args: argparse.Namespace) -> int:
     parse(args.query)  # a query with no word is refused before any log is read
     store = open_index(args.paths, note)
     try:
+
         def ask(keys: dict[str, Path]) -> tuple:
-            return (keys, search_index(store, keys, args.query, FIELD_CHOICES[args.field], args.limit),
-                    store.run(lambda connection: contents.problems(connection, keys)))
-        keys, hits, problems = answered(store, args.paths, ask, file_map=file_map(args),
-                                    progress=lambda items, total=None: progress(items, "indexing", total))
+            return (
+                keys,
+                search_index(store, keys, args.query, FIELD_CHOICES[args.field], args.limit),
+                store.run(lambda connection: contents.problems(connection, keys)),
+            )
+
+        keys, hits, problems = answered(
+            store,
+            args.paths,
+            ask,
+            file_map=file_map(args),
+            progress=lambda items, total=None: progress(items, "indexing", total),
+        )
     finally:
         store.close()
     for hit in hits:
@@ -71,6 +81,15 @@ def _escaped(text: str) -> str:
 
 
 def _json_line(hit) -> str:
-    return json.dumps({"file": str(hit.file), "session_id": hit.session_id, "session_index": hit.session_index,
-                       "turn_id": hit.turn_id, "turn_index": hit.turn_index, "field": hit.field, "text": hit.text},
-                      ensure_ascii=False)
+    return json.dumps(
+        {
+            "file": str(hit.file),
+            "session_id": hit.session_id,
+            "session_index": hit.session_index,
+            "turn_id": hit.turn_id,
+            "turn_index": hit.turn_index,
+            "field": hit.field,
+            "text": hit.text,
+        },
+        ensure_ascii=False,
+    )

@@ -29,8 +29,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-dtd", action="store_true", help="skip validation against the DTD")
     parser.add_argument("--no-audio", action="store_true", help="do not check that audio files exist")
     parser.add_argument("--hide-quirks", action="store_true", help="do not print quirks of the standard's DTD")
-    parser.add_argument("--all", action="store_true",
-                        help="list every finding (by default the first 100 of each kind, then how many more)")
+    parser.add_argument(
+        "--all",
+        action="store_true",
+        help="list every finding (by default the first 100 of each kind, then how many more)",
+    )
     add_jobs_arguments(parser)
 
 
@@ -46,15 +49,30 @@ def run(args: argparse.Namespace) -> int:
     from annotator.errors import AnnotatorError
 
     paths = expand_log_paths(args.paths)
-    options = dict(dtd=not args.no_dtd, audio=not args.no_audio, keep=None if args.all else KEEP_PER_KIND,
-                   quirks=not args.hide_quirks, strict=args.strict)
-    memo = Memo("validate", json.dumps(options, sort_keys=True), lambda done: [done.lines, done.counted],
-                lambda kept: LogValidation(*kept))
+    options = dict(
+        dtd=not args.no_dtd,
+        audio=not args.no_audio,
+        keep=None if args.all else KEEP_PER_KIND,
+        quirks=not args.hide_quirks,
+        strict=args.strict,
+    )
+    memo = Memo(
+        "validate",
+        json.dumps(options, sort_keys=True),
+        lambda done: [done.lines, done.counted],
+        lambda kept: LogValidation(*kept),
+    )
     unreadable: list[AnnotatorError] = []
     findings_counted = 0
     store = open_index(args.paths, note)  # each unchanged log's findings are the ones kept there
-    for path, outcome in memoised_map(store, memo, partial(validate_log, **options), paths, file_map=file_map(args),
-                                      progress=lambda items, total=None: progress(items, "validating", total)):
+    for path, outcome in memoised_map(
+        store,
+        memo,
+        partial(validate_log, **options),
+        paths,
+        file_map=file_map(args),
+        progress=lambda items, total=None: progress(items, "validating", total),
+    ):
         if isinstance(outcome, AnnotatorError):
             print(f"{_where(outcome, path)}: error: {getattr(outcome, 'reason', outcome)}")
             unreadable.append(outcome)
@@ -79,8 +97,7 @@ class LogValidation:
     counted: int
 
 
-def validate_log(path: Path, *, dtd: bool, audio: bool, keep: int | None, quirks: bool,
-                 strict: bool) -> LogValidation:
+def validate_log(path: Path, *, dtd: bool, audio: bool, keep: int | None, quirks: bool, strict: bool) -> LogValidation:
     """The per-file work of `validate` (picklable, for annotator.corpus.parallel)."""
     from annotator.analysis.validation import Severity, validate_document
     from annotator.log.document import LogDocument
@@ -100,8 +117,9 @@ def validate_log(path: Path, *, dtd: bool, audio: bool, keep: int | None, quirks
         if not quirk or strict:
             counted += finding.severity is not Severity.INFO
     for (severity, code), count in more.items():
-        lines.append(f"{doc.path}: {severity}: and {count:,} more findings of this kind ({code}), not listed "
-                     "(--all lists them)")
+        lines.append(
+            f"{doc.path}: {severity}: and {count:,} more findings of this kind ({code}), not listed (--all lists them)"
+        )
     return LogValidation(lines, counted)
 
 

@@ -61,9 +61,16 @@ def chunks_of(paths: Sequence[Path], workers: int) -> list[range]:
     return chunks
 
 
-def in_order(paths: Sequence[Path], chunks: Sequence[range], submit: Callable[[int], Any],
-              next_finished: Callable[[], int | None], result: Callable[[Any], list], in_flight: int,
-              progress: Progress | None, here: Callable[[Path], Any] | None = None) -> Iterator[Outcome]:
+def in_order(
+    paths: Sequence[Path],
+    chunks: Sequence[range],
+    submit: Callable[[int], Any],
+    next_finished: Callable[[], int | None],
+    result: Callable[[Any], list],
+    in_flight: int,
+    progress: Progress | None,
+    here: Callable[[Path], Any] | None = None,
+) -> Iterator[Outcome]:
     """Keep IN_FLIGHT chunks submitted; tick PROGRESS for each file of a chunk as it finishes; yield the
     outcomes file by file in input order.
 

@@ -70,16 +70,19 @@ def scheduler_endpoint(address: str) -> tuple[str, int]:
     if not separator:
         scheme, rest = "tcp", address.strip()
     if scheme != "tcp":
-        raise AnnotatorError(f"--scheduler {address}: {scheme}:// addresses are not supported; give the "
-                             "scheduler's tcp://HOST:PORT address")
+        raise AnnotatorError(
+            f"--scheduler {address}: {scheme}:// addresses are not supported; give the "
+            "scheduler's tcp://HOST:PORT address"
+        )
     if rest.startswith("["):  # [IPv6]:PORT
         host, _, port = rest[1:].partition("]")
         port = port.removeprefix(":") if port.startswith(":") else ""
     else:
         host, _, port = rest.rpartition(":")
     if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise AnnotatorError(f"--scheduler {address}: not a scheduler address; expected tcp://HOST:PORT, "
-                             "e.g. tcp://127.0.0.1:8786")
+        raise AnnotatorError(
+            f"--scheduler {address}: not a scheduler address; expected tcp://HOST:PORT, e.g. tcp://127.0.0.1:8786"
+        )
     return host, int(port)
 
 
@@ -110,8 +113,9 @@ class DaskMap:
         self.address = address
         self.host, self.port = scheduler_endpoint(address)
 
-    def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
-                 progress: Progress | None = None) -> Iterator[Outcome]:
+    def __call__(
+        self, work: Callable[[Path], T], paths: Sequence[Path], progress: Progress | None = None
+    ) -> Iterator[Outcome]:
         if not _dask_installed():  # said before dialling the address
             raise AnnotatorError(NEEDS_DASK)
         probe(self.address, self.host, self.port)
@@ -120,8 +124,9 @@ class DaskMap:
             try:
                 client = distributed.Client(self.address, timeout=f"{HANDSHAKE_SECONDS}s")
             except Exception as error:  # noqa: BLE001 - OSError, TimeoutError, or whatever the comm raises
-                raise AnnotatorError(f"--scheduler {self.address}: cannot reach the Dask scheduler: "
-                                     f"{_described(error)}") from None
+                raise AnnotatorError(
+                    f"--scheduler {self.address}: cannot reach the Dask scheduler: {_described(error)}"
+                ) from None
             try:
                 workers = max(1, sum(client.nthreads().values()))
                 chunks = chunks_of(paths, workers)
@@ -133,8 +138,9 @@ class DaskMap:
                     future.add_done_callback(lambda _: finished.put(index))
                     return chunk[0], future
 
-                yield from in_order(paths, chunks, submit, finished.get, self._chunk_result,
-                                    workers * IN_FLIGHT_PER_WORKER, progress)
+                yield from in_order(
+                    paths, chunks, submit, finished.get, self._chunk_result, workers * IN_FLIGHT_PER_WORKER, progress
+                )
             except AnnotatorError:
                 raise
             except Exception as error:  # noqa: BLE001 - the connection lost while submitting or asking
@@ -150,15 +156,19 @@ class DaskMap:
             if future.status == "cancelled" or "connection" in str(error).lower():
                 raise self._lost(error) from None
             if type(error).__name__ == "KilledWorker":
-                raise AnnotatorError(f"{first}: the Dask workers that took this file died (killed, or out of "
-                                     "memory?); the run stopped") from None
-            raise AnnotatorError(f"{first}: the Dask workers could not run the work on this file "
-                                 f"({_described(error)}; do they have this version of annotator installed?)"
-                                 ) from None
+                raise AnnotatorError(
+                    f"{first}: the Dask workers that took this file died (killed, or out of memory?); the run stopped"
+                ) from None
+            raise AnnotatorError(
+                f"{first}: the Dask workers could not run the work on this file "
+                f"({_described(error)}; do they have this version of annotator installed?)"
+            ) from None
 
     def _lost(self, error: BaseException) -> AnnotatorError:
-        return AnnotatorError(f"--scheduler {self.address}: lost the connection to the Dask scheduler during "
-                              f"the run ({type(error).__name__}); the run stopped")
+        return AnnotatorError(
+            f"--scheduler {self.address}: lost the connection to the Dask scheduler during "
+            f"the run ({type(error).__name__}); the run stopped"
+        )
 
 
 def _described(error: BaseException) -> str:

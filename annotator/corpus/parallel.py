@@ -52,12 +52,12 @@ _PRELOAD = ["annotator.log.document", "annotator.analysis.metrics", "annotator.c
 
 
 class FileMap(Protocol):
-    def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
-                 progress: Progress | None = None) -> Iterator[Outcome]: ...
+    def __call__(
+        self, work: Callable[[Path], T], paths: Sequence[Path], progress: Progress | None = None
+    ) -> Iterator[Outcome]: ...
 
 
-def serial_map(work: Callable[[Path], T], paths: Sequence[Path],
-               progress: Progress | None = None) -> Iterator[Outcome]:
+def serial_map(work: Callable[[Path], T], paths: Sequence[Path], progress: Progress | None = None) -> Iterator[Outcome]:
     """WORK over PATHS one after the other, in this process."""
     items = paths if progress is None else progress(paths, total=len(paths))
     for path in items:
@@ -110,15 +110,17 @@ class ProcessMap:
     the workers' priority by as much (where the system has os.nice): a window reading a corpus in
     the background gets the cores whenever it needs them, and the workers the rest."""
 
-    def __init__(self, jobs: int, *, first_here: bool = False, cancelled: Callable[[], bool] | None = None,
-                 niceness: int = 0):
+    def __init__(
+        self, jobs: int, *, first_here: bool = False, cancelled: Callable[[], bool] | None = None, niceness: int = 0
+    ):
         self.jobs = jobs
         self.first_here = first_here
         self.cancelled = cancelled
         self.niceness = niceness
 
-    def __call__(self, work: Callable[[Path], T], paths: Sequence[Path],
-                 progress: Progress | None = None) -> Iterator[Outcome]:
+    def __call__(
+        self, work: Callable[[Path], T], paths: Sequence[Path], progress: Progress | None = None
+    ) -> Iterator[Outcome]:
         if len(paths) < 2:  # a pool would only add its start
             yield from serial_map(work, paths, progress)
             return
@@ -127,11 +129,16 @@ class ProcessMap:
             chunks = [range(0, 1)] + [range(c.start + 1, c.stop + 1) for c in chunks_of(paths[1:], self.jobs)]
         context = _process_context()
         with lifeline(context) as reader, result_folder() as folder:
-            pool = ProcessPoolExecutor(min(self.jobs, len(chunks) - self.first_here), mp_context=context,
-                                       initializer=_start_worker, initargs=(reader, self.niceness))
+            pool = ProcessPoolExecutor(
+                min(self.jobs, len(chunks) - self.first_here),
+                mp_context=context,
+                initializer=_start_worker,
+                initargs=(reader, self.niceness),
+            )
             finished: queue.SimpleQueue = queue.SimpleQueue()
             completed = False
             try:
+
                 def submit(index: int) -> Any:
                     chunk = [paths[i] for i in chunks[index]]
                     try:
@@ -141,9 +148,16 @@ class ProcessMap:
                     future.add_done_callback(lambda _: finished.put(index))
                     return chunk[0], future
 
-                yield from in_order(paths, chunks, submit, self._waiter(finished), _process_result,
-                                     self.jobs * IN_FLIGHT_PER_WORKER, progress,
-                                     here=work if self.first_here else None)
+                yield from in_order(
+                    paths,
+                    chunks,
+                    submit,
+                    self._waiter(finished),
+                    _process_result,
+                    self.jobs * IN_FLIGHT_PER_WORKER,
+                    progress,
+                    here=work if self.first_here else None,
+                )
                 completed = self.cancelled is None or not self.cancelled()  # cancelled: the chunks running go too
             finally:
                 if not completed:  # interrupted, an error, cancelled, or the caller stopped reading: stop now
@@ -163,6 +177,7 @@ class ProcessMap:
                 except queue.Empty:
                     continue
             return None
+
         return next_finished
 
 
@@ -175,8 +190,10 @@ def _process_result(handle: tuple[Path, Future]) -> Any:
 
 
 def _worker_died(path: Path) -> AnnotatorError:
-    return AnnotatorError(f"{path}: a worker process ended abruptly (killed, or out of memory?) before this file "
-                          "was done; the run stopped")
+    return AnnotatorError(
+        f"{path}: a worker process ended abruptly (killed, or out of memory?) before this file "
+        "was done; the run stopped"
+    )
 
 
 def _process_context():

@@ -151,8 +151,9 @@ def common_root(paths: list[Path] | list[str]) -> Path:
 
 def root_tag(path: Path) -> str | None:
     """The root element's name, read from the first bytes only (None if that fails: loading will say why)."""
-    parser = etree.XMLPullParser(events=("start",), resolve_entities=False, no_network=True, load_dtd=False,
-                                 huge_tree=True)
+    parser = etree.XMLPullParser(
+        events=("start",), resolve_entities=False, no_network=True, load_dtd=False, huge_tree=True
+    )
     try:
         with open_input_file(path) as stream:
             for chunk in iter(lambda: stream.read(1 << 16), b""):

@@ -70,6 +70,7 @@ class SessionSummary:
         if not self.double:
             return str(len(self.annotators)) if self.annotators else ""
         return f"{len(self.annotators)} double{', disagreeing' if self.disagreeing else ''}"
+
     doubt: float | None = None  # the doubt of the most doubtful user turn still to transcribe; None if none is
     n_flagged: int = 0  # turns with a flag (annotator.log.flags)
     reviewer: str | None = None  # who marked the session reviewed ('' unknown); None: not reviewed
@@ -105,8 +106,9 @@ def unreadable_summary(path: Path, problem: str) -> SessionSummary:
     return SessionSummary(path, "", 0, 0, None, 0, 0, None, 0, 0, 0, " ".join(problem.split()))
 
 
-def summarize_session(session: Session, findings: Iterable[Finding] = (),
-                      marker_counts: tuple[tuple[str, int], ...] = ()) -> SessionSummary:
+def summarize_session(
+    session: Session, findings: Iterable[Finding] = (), marker_counts: tuple[tuple[str, int], ...] = ()
+) -> SessionSummary:
     """One session's row; FINDINGS are those about it (see findings_by_session)."""
     users = session.user_turns
     doubts = cached_session_doubts(session)
@@ -143,7 +145,7 @@ def findings_by_session(doc: LogDocument, findings: Iterable[Finding]) -> list[l
     split: list[list[Finding]] = [[] for _ in doc.sessions]
     for finding in findings:
         index = _session_index(finding.element, index_of)
-        for target in (range(len(split)) if index is None else (index,)):
+        for target in range(len(split)) if index is None else (index,):
             split[target].append(finding)
     return split
 
@@ -156,24 +158,26 @@ def _session_index(el: etree._Element | None, index_of: dict[etree._Element, int
     return None
 
 
-def summarize_document(doc: LogDocument, findings: list[Finding] | None = None,
-                       markers: MarkerSet | None = None) -> list[SessionSummary]:
+def summarize_document(
+    doc: LogDocument, findings: list[Finding] | None = None, markers: MarkerSet | None = None
+) -> list[SessionSummary]:
     """One row per session of DOC (validating it unless FINDINGS are given), e.g. to refresh
     the browser after the annotator saved; with MARKERS, each row counts their hits."""
     if findings is None:
         findings = validate_document(doc, keep=KEEP_PER_KIND)
     per_session = findings_by_session(doc, findings)
     counts = _marker_counts(doc, markers)
-    return [summarize_session(session, mine, counts[session.index])
-            for session, mine in zip(doc.sessions, per_session)]
+    return [summarize_session(session, mine, counts[session.index]) for session, mine in zip(doc.sessions, per_session)]
 
 
 def _marker_counts(doc: LogDocument, markers: MarkerSet | None) -> list[tuple[tuple[str, int], ...]]:
     if markers is None:
         return [()] * len(doc.sessions)
     per_session = hits_per_session(apply_markers(markers, doc))
-    return [tuple((name, per_session.get(session.index, {}).get(name, 0)) for name in markers.names)
-            for session in doc.sessions]
+    return [
+        tuple((name, per_session.get(session.index, {}).get(name, 0)) for name in markers.names)
+        for session in doc.sessions
+    ]
 
 
 def summarise_log(path: Path, markers: MarkerSet | None = None) -> list[SessionSummary]:
@@ -205,8 +209,9 @@ def with_team_facts(rows: list[SessionSummary], files: dict[str, Path]) -> list[
     result = []
     for row, session_id, occurrence in zip(rows, ids, occurrences(ids)):
         found = facts.get(SessionRef(session_id, occurrence)) if session_id and row.is_readable else None
-        result.append(row if found is None else replace(row, annotators=tuple(found.annotators),
-                                                        disagreeing=found.disagreeing))
+        result.append(
+            row if found is None else replace(row, annotators=tuple(found.annotators), disagreeing=found.disagreeing)
+        )
     return result
 
 
@@ -218,9 +223,13 @@ def _reason(path: Path, error: Exception) -> str:
     return f"{path}: could not be summarised ({type(error).__name__}: {error})"
 
 
-def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled: Cancelled | None = None,
-                markers: MarkerSet | None = None,
-                file_map: FileMap = serial_map) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+def iter_corpus(
+    folder_or_paths: Path | str | Iterable[Path | str],
+    *,
+    cancelled: Cancelled | None = None,
+    markers: MarkerSet | None = None,
+    file_map: FileMap = serial_map,
+) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
     """(files done, files in all, file, its rows) for each log in turn, the logs summarised by
     FILE_MAP (in this process unless told otherwise); stops early once CANCELLED()."""
     if isinstance(folder_or_paths, (str, os.PathLike)):
@@ -247,8 +256,9 @@ def iter_corpus(folder_or_paths: Path | str | Iterable[Path | str], *, cancelled
 BACKGROUND_NICENESS = 10  # of 19: the window first, the scan in whatever time is left
 
 
-def iter_corpus_in_children(paths: Iterable[Path], *, cancelled: Cancelled,
-                            markers: MarkerSet | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+def iter_corpus_in_children(
+    paths: Iterable[Path], *, cancelled: Cancelled, markers: MarkerSet | None = None
+) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
     """iter_corpus for a window: the logs are read in child processes, one per core even on one core,
     because lxml holds the GIL while it validates, which in a thread of the window's process would
     stall the window. The first log is read here while they start, so the first rows come at once.
@@ -266,8 +276,9 @@ def _size(path: Path) -> int:
         return 0
 
 
-def scan_corpus(folder_or_paths: Path | str | Iterable[Path | str], *,
-                markers: MarkerSet | None = None) -> list[SessionSummary]:
+def scan_corpus(
+    folder_or_paths: Path | str | Iterable[Path | str], *, markers: MarkerSet | None = None
+) -> list[SessionSummary]:
     """Every session of every log in FOLDER_OR_PATHS (a folder, a log, or a list of them), in file order.
 
     iter_corpus gives the same rows file by file, for a caller that shows progress or may cancel.

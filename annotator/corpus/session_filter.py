@@ -34,27 +34,38 @@ def _has_untranscribed(s: SessionSummary) -> bool:
 
 FILTER_KEYWORDS: dict[str, tuple[str, Callable[[SessionSummary], bool]]] = {
     "untranscribed": ("sessions with a user turn still to transcribe", _has_untranscribed),
-    "no task completion": ("sessions whose task completion is not set",
-                           lambda s: s.is_readable and s.task_completion is None),
+    "no task completion": (
+        "sessions whose task completion is not set",
+        lambda s: s.is_readable and s.task_completion is None,
+    ),
     "task completed": ("sessions annotated as completed", lambda s: s.task_completion == "1"),
     "task not completed": ("sessions annotated as not completed", lambda s: s.task_completion == "0"),
     "errors": ("sessions with validation errors, and unreadable logs", lambda s: s.n_errors > 0 or not s.is_readable),
     "warnings": ("sessions with validation warnings", lambda s: s.n_warnings > 0),
     "unreadable": ("logs that could not be read", lambda s: not s.is_readable),
-    "mine": ("sessions assigned to me in the corpus's annotator-assignment.csv, else those I annotated in team mode",
-             lambda s: False),  # decided by the query's MineTest, which knows who "me" is
+    "mine": (
+        "sessions assigned to me in the corpus's annotator-assignment.csv, else those I annotated in team mode",
+        lambda s: False,
+    ),  # decided by the query's MineTest, which knows who "me" is
     "double": ("sessions two or more annotators worked on (team mode)", lambda s: s.double),
-    "disagreeing": ("sessions where two annotators' transcriptions (after WER normalisation) or task completion differ",
-                    lambda s: s.disagreeing),
-    "flagged": ("sessions with a turn flagged inaudible, cross-talk, truncated, non-native or noise",
-                lambda s: s.n_flagged > 0),
+    "disagreeing": (
+        "sessions where two annotators' transcriptions (after WER normalisation) or task completion differ",
+        lambda s: s.disagreeing,
+    ),
+    "flagged": (
+        "sessions with a turn flagged inaudible, cross-talk, truncated, non-native or noise",
+        lambda s: s.n_flagged > 0,
+    ),
     "unreviewed": ("sessions nobody marked reviewed (Ctrl+Shift+R)", lambda s: s.is_readable and s.reviewer is None),
     "reviewed": ("sessions marked reviewed", lambda s: s.reviewer is not None),
 }
 MINE = "mine"
 _KEYWORD_PATTERN = re.compile(
-    r"(?<!\w)(" + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(FILTER_KEYWORDS, key=len, reverse=True))
-    + r")(?!\w)", re.IGNORECASE)
+    r"(?<!\w)("
+    + "|".join(re.escape(k).replace(r"\ ", r"\s+") for k in sorted(FILTER_KEYWORDS, key=len, reverse=True))
+    + r")(?!\w)",
+    re.IGNORECASE,
+)
 _MARKER_PATTERN = re.compile(r"(?<!\S)(!?)marker:(\S+)", re.IGNORECASE)
 
 
@@ -93,8 +104,10 @@ class SessionQuery:
     def matches(self, summary: SessionSummary, shown_name: str, mine: MineTest | None = None) -> bool:
         """Whether SUMMARY's session passes; SHOWN_NAME is its file's name as the list shows it
         (read only when the query has words); MINE says which sessions are the annotator's."""
-        if not all(mine is not None and mine(summary) if keyword == MINE else FILTER_KEYWORDS[keyword][1](summary)
-                   for keyword in self.keywords):
+        if not all(
+            mine is not None and mine(summary) if keyword == MINE else FILTER_KEYWORDS[keyword][1](summary)
+            for keyword in self.keywords
+        ):
             return False
         if not all(_marker_applied(summary, name) == wanted for name, wanted in self.markers):
             return False
@@ -116,8 +129,11 @@ class MineTest:
         path = corpus / ASSIGNMENT_FILE if corpus is not None else None
         if path is not None and path.is_file():
             try:
-                self.assigned = {(row.session.log, row.session.session_id) for row in read_assignment(path)
-                                 if annotator in row.annotators}
+                self.assigned = {
+                    (row.session.log, row.session.session_id)
+                    for row in read_assignment(path)
+                    if annotator in row.annotators
+                }
             except AnnotatorError as error:
                 self.problem = str(error)
 

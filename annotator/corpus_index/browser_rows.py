@@ -48,9 +48,12 @@ class Refreshed:
     rows: list[SessionSummary]
 
 
-def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
-                        notice: Callable[[str], None] = lambda _line: None,
-                        ) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven | Refreshed]:
+def iter_indexed_corpus(
+    given: list[Path],
+    *,
+    cancelled: Cancelled,
+    notice: Callable[[str], None] = lambda _line: None,
+) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven | Refreshed]:
     """As corpus.scan.iter_corpus_in_children (files done, files in all, file, its rows), the rows of
     unchanged logs first, from the index, then KeptRowsGiven; then those of the new and changed logs as
     they are read; then Refreshed items for logs whose bytes changed unseen."""
@@ -68,8 +71,7 @@ def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
             yield done, len(paths), path, with_team_facts(kept.get(key, []), human_files.files_of(path))
         yield KeptRowsGiven()
         todo.stale = [path for path in paths if path in stale]
-        in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled,
-                                 niceness=BACKGROUND_NICENESS)
+        in_children = ProcessMap(available_cores(), first_here=True, cancelled=cancelled, niceness=BACKGROUND_NICENESS)
         for record in refresh.apply(store, todo, file_map=in_children):
             done += 1
             yield done, len(paths), record.path, _rows(record, human_files.files_of(record.path))
@@ -88,26 +90,38 @@ def iter_indexed_corpus(given: list[Path], *, cancelled: Cancelled,
         store.close()
 
 
-def iter_marked_corpus(given: list[Path], markers: MarkerSet, *, cancelled: Cancelled,
-                       notice: Callable[[str], None] = lambda _line: None,
-                       file_map: FileMap | None = None) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
+def iter_marked_corpus(
+    given: list[Path],
+    markers: MarkerSet,
+    *,
+    cancelled: Cancelled,
+    notice: Callable[[str], None] = lambda _line: None,
+    file_map: FileMap | None = None,
+) -> Iterator[tuple[int, int, Path, list[SessionSummary]]]:
     """As corpus.scan.iter_corpus_in_children with MARKERS (whose fingerprint is known): the rows, marker counts
     included, of each log unchanged since they were kept for the same markers come from the index; the other
     logs are read on FILE_MAP (every core, in child processes, by default) and their rows kept."""
     assert markers.fingerprint is not None
     paths = expand_log_paths(given)
     store = open_index(given, notice)
-    memo = Memo("browser-rows", f"{__version__}:{markers.fingerprint}",
-                lambda rows: [contents.summary_json(row) for row in rows],
-                lambda kept: [contents.summary_of(row, Path()) for row in kept])
-    file_map = file_map or ProcessMap(available_cores(), first_here=True, cancelled=cancelled,
-                                      niceness=BACKGROUND_NICENESS)
+    memo = Memo(
+        "browser-rows",
+        f"{__version__}:{markers.fingerprint}",
+        lambda rows: [contents.summary_json(row) for row in rows],
+        lambda kept: [contents.summary_of(row, Path()) for row in kept],
+    )
+    file_map = file_map or ProcessMap(
+        available_cores(), first_here=True, cancelled=cancelled, niceness=BACKGROUND_NICENESS
+    )
     human_files = HumanFileIndex()
     try:
         outcomes = memoised_map(store, memo, partial(summarise_log, markers=markers), paths, file_map=file_map)
         for done, (path, outcome) in enumerate(outcomes, start=1):
-            rows = ([replace(row, file=path) for row in outcome] if isinstance(outcome, list)
-                    else [unreadable_summary(path, str(outcome))])
+            rows = (
+                [replace(row, file=path) for row in outcome]
+                if isinstance(outcome, list)
+                else [unreadable_summary(path, str(outcome))]
+            )
             yield done, len(paths), path, with_team_facts(rows, human_files.files_of(path))
             if cancelled():
                 return
@@ -115,9 +129,9 @@ def iter_marked_corpus(given: list[Path], markers: MarkerSet, *, cancelled: Canc
         store.close()
 
 
-def browser_rows(given: list[Path], markers: MarkerSet | None, *, cancelled: Cancelled,
-                 notice: Callable[[str], None]) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven
-                                                           | Refreshed]:
+def browser_rows(
+    given: list[Path], markers: MarkerSet | None, *, cancelled: Cancelled, notice: Callable[[str], None]
+) -> Iterator[tuple[int, int, Path, list[SessionSummary]] | KeptRowsGiven | Refreshed]:
     """The session browser's rows of GIVEN: from the index (iter_indexed_corpus), with MARKERS from the counts
     kept for them (iter_marked_corpus), or, for markers of unknown origin, every log read
     (corpus.scan.iter_corpus_in_children)."""

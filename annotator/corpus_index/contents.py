@@ -41,8 +41,12 @@ def keys_of(paths: list[Path]) -> list[str]:
 
 
 def known_files(connection: sqlite3.Connection) -> dict[str, KnownFile]:
-    return {path: KnownFile(id_, FileState(size, mtime, ctime), digest) for id_, path, size, mtime, ctime, digest
-            in connection.execute("SELECT id, path, size, mtime_ns, ctime_ns, digest FROM files")}
+    return {
+        path: KnownFile(id_, FileState(size, mtime, ctime), digest)
+        for id_, path, size, mtime, ctime, digest in connection.execute(
+            "SELECT id, path, size, mtime_ns, ctime_ns, digest FROM files"
+        )
+    }
 
 
 def put_records(connection: sqlite3.Connection, records: list[FileRecord]) -> None:
@@ -53,19 +57,29 @@ def put_records(connection: sqlite3.Connection, records: list[FileRecord]) -> No
         state = record.state or FileState(-1, -1, -1)
         cursor = connection.execute(
             "INSERT INTO files(path, size, mtime_ns, ctime_ns, digest, sessions) VALUES (?, ?, ?, ?, ?, ?)",
-            (key, state.size, state.mtime_ns, state.ctime_ns, record.digest,
-             json.dumps([summary_json(row) for row in record.sessions])))
+            (
+                key,
+                state.size,
+                state.mtime_ns,
+                state.ctime_ns,
+                record.digest,
+                json.dumps([summary_json(row) for row in record.sessions]),
+            ),
+        )
         file_id = cursor.lastrowid
         connection.executemany(
             "INSERT INTO texts(file_id, session_index, session_id, turn_index, turn_id, field, text)"
             " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [(file_id, t.session_index, t.session_id, t.turn_index, t.turn_id, t.field, t.text) for t in record.texts])
+            [(file_id, t.session_index, t.session_id, t.turn_index, t.turn_id, t.field, t.text) for t in record.texts],
+        )
 
 
 def touch(connection: sqlite3.Connection, key: str, state: FileState) -> None:
     """A file whose times changed and whose bytes did not: its new times, nothing read again."""
-    connection.execute("UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ? WHERE path = ?",
-                       (state.size, state.mtime_ns, state.ctime_ns, key))
+    connection.execute(
+        "UPDATE files SET size = ?, mtime_ns = ?, ctime_ns = ? WHERE path = ?",
+        (state.size, state.mtime_ns, state.ctime_ns, key),
+    )
 
 
 def drop_files(connection: sqlite3.Connection, keys: list[str]) -> None:
@@ -94,7 +108,9 @@ def problems(connection: sqlite3.Connection, keys: Container[str]) -> dict[str, 
     """The one-line problem of each file named by KEYS that could not be read (key -> problem)."""
     found = {}
     # A readable file's rows say "problem": null; JSON escapes the quotes of a text that says otherwise.
-    for key, sessions in connection.execute("""SELECT path, sessions FROM files WHERE sessions LIKE '%"problem": "%'"""):
+    for key, sessions in connection.execute(
+        """SELECT path, sessions FROM files WHERE sessions LIKE '%"problem": "%'"""
+    ):
         if key in keys:
             rows = json.loads(sessions)
             if rows and rows[0].get("problem"):

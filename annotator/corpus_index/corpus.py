@@ -23,18 +23,26 @@ def open_index(given: list[Path], notice: Callable[[str], None] = lambda _line: 
     return IndexStore(index_file(corpus_root(given)), notice)
 
 
-def up_to_date(store: IndexStore, given: list[Path], *, file_map: FileMap = serial_map,
-               progress: Progress | None = None) -> dict[str, Path]:
+def up_to_date(
+    store: IndexStore, given: list[Path], *, file_map: FileMap = serial_map, progress: Progress | None = None
+) -> dict[str, Path]:
     """The logs of GIVEN, the index brought up to date for them (every changed file read again, hashes
     compared): key -> path, in the order the files are listed."""
     paths = expand_log_paths(given)
-    todo = refresh.update(store, paths, folders=[path for path in given if Path(path).is_dir()],
-                          file_map=file_map, progress=progress)
+    todo = refresh.update(
+        store, paths, folders=[path for path in given if Path(path).is_dir()], file_map=file_map, progress=progress
+    )
     return todo.keys
 
 
-def answered(store: IndexStore, given: list[Path], ask: Callable[[dict[str, Path]], T], *,
-             file_map: FileMap = serial_map, progress: Progress | None = None) -> T:
+def answered(
+    store: IndexStore,
+    given: list[Path],
+    ask: Callable[[dict[str, Path]], T],
+    *,
+    file_map: FileMap = serial_map,
+    progress: Progress | None = None,
+) -> T:
     """ASK(keys) of the index brought up to date for GIVEN (see up_to_date). Should the index be found
     damaged on the way (and made again, empty), the update and the question are made again: an answer
     is never read from an index that lost files after they were brought up to date."""
@@ -44,5 +52,7 @@ def answered(store: IndexStore, given: list[Path], ask: Callable[[dict[str, Path
         answer = ask(keys)
         if store.generation == generation:
             return answer
-    raise AnnotatorError(f"{store.file}: the index was found damaged {ATTEMPTS} times over; remove it "
-                         "(annotator index --clear) and check the disk")
+    raise AnnotatorError(
+        f"{store.file}: the index was found damaged {ATTEMPTS} times over; remove it "
+        "(annotator index --clear) and check the disk"
+    )

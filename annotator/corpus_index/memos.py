@@ -36,8 +36,15 @@ class Memo:
     decode: Callable[[Any], Any] = lambda value: value
 
 
-def memoised_map(store: IndexStore, memo: Memo, work: Callable[[Path], Any], paths: list[Path], *,
-                 file_map: FileMap = serial_map, progress: Progress | None = None) -> Iterator[Outcome]:
+def memoised_map(
+    store: IndexStore,
+    memo: Memo,
+    work: Callable[[Path], Any],
+    paths: list[Path],
+    *,
+    file_map: FileMap = serial_map,
+    progress: Progress | None = None,
+) -> Iterator[Outcome]:
     """(path, outcome) for every path in order, as FILE_MAP(WORK, PATHS) gives them: kept outputs of
     unchanged logs as they were kept, the others computed on FILE_MAP (and kept)."""
     kept = store.run(lambda connection: _kept(connection, memo))
@@ -75,8 +82,9 @@ def memoised_map(store: IndexStore, memo: Memo, work: Callable[[Path], Any], pat
 def _kept(connection, memo: Memo) -> dict[str, tuple]:
     kept = {}
     for key, size, mtime, ctime, digest, value in connection.execute(
-            "SELECT path, size, mtime_ns, ctime_ns, digest, value FROM memos WHERE kind = ? AND key = ?",
-            (memo.kind, memo.options)):
+        "SELECT path, size, mtime_ns, ctime_ns, digest, value FROM memos WHERE kind = ? AND key = ?",
+        (memo.kind, memo.options),
+    ):
         data = json.loads(value)
         kept[key] = (FileState(size, mtime, ctime), digest, data["context"], data["value"])
     return kept
@@ -85,10 +93,13 @@ def _kept(connection, memo: Memo) -> dict[str, tuple]:
 def _keep(store: IndexStore, memo: Memo, pending: list[tuple]) -> None:
     if not pending:
         return
-    rows = [(key, memo.kind, memo.options, state.size, state.mtime_ns, state.ctime_ns, digest, value)
-            for key, state, digest, value in pending]
-    store.write(lambda connection: connection.executemany("INSERT OR REPLACE INTO memos VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                                                          rows))
+    rows = [
+        (key, memo.kind, memo.options, state.size, state.mtime_ns, state.ctime_ns, digest, value)
+        for key, state, digest, value in pending
+    ]
+    store.write(
+        lambda connection: connection.executemany("INSERT OR REPLACE INTO memos VALUES (?, ?, ?, ?, ?, ?, ?, ?)", rows)
+    )
     pending.clear()
 
 
@@ -109,6 +120,7 @@ class FolderTimes:
                     times.append(f"{os.path.relpath(root, folder)}:{os.stat(root).st_mtime_ns}")
                 except OSError:
                     continue
-            found = self._known[folder] = hashlib.blake2b("|".join(times).encode("utf-8", "surrogateescape"),
-                                                          digest_size=16).hexdigest()
+            found = self._known[folder] = hashlib.blake2b(
+                "|".join(times).encode("utf-8", "surrogateescape"), digest_size=16
+            ).hexdigest()
         return found

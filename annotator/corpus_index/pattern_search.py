@@ -32,8 +32,14 @@ NAMED_FILES_AT_MOST = 500
 _LOOKALIKE_IN_TEXT = " OR ".join("instr(text, ?) > 0" for _ in ASCII_LOOKALIKES)
 
 
-def search_logs(paths: list[Path], query: Query, corpus: Path, *, progress: Callable[[int, int], None] | None = None,
-                cancelled: Callable[[], bool] = lambda: False) -> Iterator[Hit | AnnotatorError]:
+def search_logs(
+    paths: list[Path],
+    query: Query,
+    corpus: Path,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+) -> Iterator[Hit | AnnotatorError]:
     """As analysis.search.search_files: the hits of each log of PATHS in turn, an unreadable log's error.
     CORPUS is the folder (or the list's log) whose index holds them, as the session browser was given it."""
     pattern = query.pattern()
@@ -68,8 +74,9 @@ def _hits(path: Path, rows: list[tuple], pattern) -> Iterator[Hit]:
             yield Hit(path, session_id, session_index, turn_id, turn_index, field, text, start, end)
 
 
-def _kept_texts(paths: list[Path], parts: list[list[Path]], corpus: Path, query: Query,
-                fields: tuple[str, ...]) -> Iterator[tuple[dict[Path, list[tuple]], dict[Path, str]]]:
+def _kept_texts(
+    paths: list[Path], parts: list[list[Path]], corpus: Path, query: Query, fields: tuple[str, ...]
+) -> Iterator[tuple[dict[Path, list[tuple]], dict[Path, str]]]:
     """For each of PARTS (lists of PATHS, asked one after the other): (the kept texts that may match QUERY of
     each of its logs unchanged since indexed, as (session index, session id, turn index, turn id, field, text)
     in document order; the one-line problem of each such log that could not be read). A log changed since,
@@ -87,7 +94,11 @@ def _kept_texts(paths: list[Path], parts: list[list[Path]], corpus: Path, query:
             fresh = {key: path for key, path in todo.keys.items() if path not in stale}
             file_of = {known[key].id: path for key, path in fresh.items() if key in known}
             named = sorted(file_of) if len(file_of) <= NAMED_FILES_AT_MOST else None
-            rows = store.run(lambda connection, named=named: _candidates(connection, query, fields, named)) if file_of else []
+            rows = (
+                store.run(lambda connection, named=named: _candidates(connection, query, fields, named))
+                if file_of
+                else []
+            )
             kept: dict[Path, list[tuple]] = {path: [] for path in file_of.values()}
             for file_id, *row in rows:
                 path = file_of.get(file_id)
@@ -118,4 +129,6 @@ def _candidates(connection, query: Query, fields: tuple[str, ...], file_ids: lis
         parameters += [query.text.lower(), *ASCII_LOOKALIKES]
     return connection.execute(
         "SELECT file_id, session_index, session_id, turn_index, turn_id, field, text FROM texts"
-        f" WHERE {' AND '.join(where)} ORDER BY id", parameters).fetchall()
+        f" WHERE {' AND '.join(where)} ORDER BY id",
+        parameters,
+    ).fetchall()

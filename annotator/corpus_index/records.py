@@ -95,6 +95,8 @@ def _read(path: Path, state: FileState | None, digest: str | None) -> FileRecord
     texts = []
     for session in document.sessions:
         for turn, facts in zip(session.turns, session.turn_facts()):
-            texts += [TurnText(session.index, session.id, turn.index, turn.id, field, text)
-                      for field, text in field_texts(facts)]
+            texts += [
+                TurnText(session.index, session.id, turn.index, turn.id, field, text)
+                for field, text in field_texts(facts)
+            ]
     return FileRecord(path, state, digest, sessions, tuple(texts))

@@ -30,8 +30,14 @@ class Plan:
     gone: list[str] = field(default_factory=list)
 
 
-def plan(store: IndexStore, paths: Iterable[Path], *, folders: Iterable[Path] = (), verify_content: bool = True,
-         known: dict[str, contents.KnownFile] | None = None) -> Plan:
+def plan(
+    store: IndexStore,
+    paths: Iterable[Path],
+    *,
+    folders: Iterable[Path] = (),
+    verify_content: bool = True,
+    known: dict[str, contents.KnownFile] | None = None,
+) -> Plan:
     """What must be done for PATHS to be answered from the index. FOLDERS are the folders PATHS were
     listed from: a log known under one of them and missing from PATHS is gone. VERIFY_CONTENT: a file
     whose size and times are unchanged is hashed all the same (the command line's answers are always
@@ -56,16 +62,19 @@ def plan(store: IndexStore, paths: Iterable[Path], *, folders: Iterable[Path] = 
     return result
 
 
-def apply(store: IndexStore, todo: Plan, *, file_map: FileMap = serial_map,
-          progress: Progress | None = None) -> Iterator[FileRecord]:
+def apply(
+    store: IndexStore, todo: Plan, *, file_map: FileMap = serial_map, progress: Progress | None = None
+) -> Iterator[FileRecord]:
     """Carry out TODO: the times of the touched files and the drops at once, then each stale log read
     on FILE_MAP and yielded as it comes (in the order of TODO.stale), written in batches. Stopping
     the iteration early keeps what was read."""
     if todo.touched or todo.gone:
+
         def small_changes(connection) -> None:
             for key, state in todo.touched:
                 contents.touch(connection, key, state)
             contents.drop_files(connection, todo.gone)
+
         store.write(small_changes)
     if not todo.stale:
         return
@@ -83,8 +92,15 @@ def apply(store: IndexStore, todo: Plan, *, file_map: FileMap = serial_map,
         _write(store, batch)
 
 
-def update(store: IndexStore, paths: list[Path], *, folders: Iterable[Path] = (), file_map: FileMap = serial_map,
-           progress: Progress | None = None, verify_content: bool = True) -> Plan:
+def update(
+    store: IndexStore,
+    paths: list[Path],
+    *,
+    folders: Iterable[Path] = (),
+    file_map: FileMap = serial_map,
+    progress: Progress | None = None,
+    verify_content: bool = True,
+) -> Plan:
     """PLAN and APPLY to the end: the index answers for PATHS as the files are now."""
     todo = plan(store, paths, folders=folders, verify_content=verify_content)
     for _record in apply(store, todo, file_map=file_map, progress=progress):

@@ -30,8 +30,9 @@ class IndexHit:
     text: str
 
 
-def search_index(store: IndexStore, keys: dict[str, Path], query: str, fields: tuple[str, ...] = FIELDS,
-                 limit: int | None = None) -> list[IndexHit]:
+def search_index(
+    store: IndexStore, keys: dict[str, Path], query: str, fields: tuple[str, ...] = FIELDS, limit: int | None = None
+) -> list[IndexHit]:
     """The texts in FIELDS of the files named by KEYS (key -> the caller's path, in the caller's order)
     that hold every term of QUERY; BadQuery when it has none. At most LIMIT."""
     expression = fts_query(parse(query))
@@ -43,12 +44,16 @@ def search_index(store: IndexStore, keys: dict[str, Path], query: str, fields: t
         return connection.execute(
             "SELECT f.path, t.session_index, t.session_id, t.turn_index, t.turn_id, t.field, t.text"
             " FROM texts_fts JOIN texts t ON t.id = texts_fts.rowid JOIN files f ON f.id = t.file_id"
-            " WHERE texts_fts MATCH ?", (expression,)).fetchall()
+            " WHERE texts_fts MATCH ?",
+            (expression,),
+        ).fetchall()
 
     rows = [row for row in store.run(found) if row[0] in order and row[5] in wanted]
     rows.sort(key=lambda row: (order[row[0]], row[1], row[3], rank.get(row[5], len(rank))))
-    hits = [IndexHit(keys[key], session_id, session_index, turn_id, turn_index, field, text)
-            for key, session_index, session_id, turn_index, turn_id, field, text in rows]
+    hits = [
+        IndexHit(keys[key], session_id, session_index, turn_id, turn_index, field, text)
+        for key, session_index, session_id, turn_index, turn_id, field, text in rows
+    ]
     return hits if limit is None else hits[:limit]
 
 
@@ -61,9 +66,12 @@ def texts_of(store: IndexStore, keys: dict[str, Path]) -> list[IndexHit]:
     def every(connection) -> list[tuple]:
         return connection.execute(
             "SELECT f.path, t.session_index, t.session_id, t.turn_index, t.turn_id, t.field, t.text"
-            " FROM texts t JOIN files f ON f.id = t.file_id").fetchall()
+            " FROM texts t JOIN files f ON f.id = t.file_id"
+        ).fetchall()
 
     rows = [row for row in store.run(every) if row[0] in order]
     rows.sort(key=lambda row: (order[row[0]], row[1], row[3], rank.get(row[5], len(rank))))
-    return [IndexHit(keys[key], session_id, session_index, turn_id, turn_index, field, text)
-            for key, session_index, session_id, turn_index, turn_id, field, text in rows]
+    return [
+        IndexHit(keys[key], session_id, session_index, turn_id, turn_index, field, text)
+        for key, session_index, session_id, turn_index, turn_id, field, text in rows
+    ]

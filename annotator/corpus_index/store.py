@@ -22,13 +22,18 @@ BUSY_RETRIES = 8  # then ours, with a growing pause, should a statement still fi
 # Kelvin sign; tests/corpus_index/test_pattern_search.py checks every code point): SQLite's folding may not.
 ASCII_LOOKALIKES = "\u0130\u0131\u017f\u212a"
 # What the triggers below do as a text comes and goes: its full-text and trigram entries, its odd-case mark.
-_TEXT_ADDED = ("INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
-               " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
-               " INSERT INTO odd_case_texts(id) SELECT new.id WHERE "
-               + " OR ".join(f"instr(new.text, '{character}')" for character in ASCII_LOOKALIKES) + ";")
-_TEXT_REMOVED = ("INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
-                 " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
-                 " DELETE FROM odd_case_texts WHERE id = old.id;")
+_TEXT_ADDED = (
+    "INSERT INTO texts_fts(rowid, text) VALUES (new.id, new.text);"
+    " INSERT INTO texts_trigram(rowid, text) VALUES (new.id, new.text);"
+    " INSERT INTO odd_case_texts(id) SELECT new.id WHERE "
+    + " OR ".join(f"instr(new.text, '{character}')" for character in ASCII_LOOKALIKES)
+    + ";"
+)
+_TEXT_REMOVED = (
+    "INSERT INTO texts_fts(texts_fts, rowid, text) VALUES ('delete', old.id, old.text);"
+    " INSERT INTO texts_trigram(texts_trigram, rowid, text) VALUES ('delete', old.id, old.text);"
+    " DELETE FROM odd_case_texts WHERE id = old.id;"
+)
 SCHEMA = (
     "CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "CREATE TABLE files(id INTEGER PRIMARY KEY, path TEXT UNIQUE NOT NULL, size INTEGER, mtime_ns INTEGER,"
@@ -97,6 +102,7 @@ class IndexStore:
 
     def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """WORK in one write transaction (all of it or none), through run."""
+
         def transaction(connection: sqlite3.Connection) -> T:
             connection.execute("BEGIN IMMEDIATE")
             try:
@@ -106,6 +112,7 @@ class IndexStore:
                 raise
             connection.execute("COMMIT")
             return result
+
         return self.run(transaction)
 
     def close(self) -> None:
@@ -166,8 +173,7 @@ class IndexStore:
 
 
 def _connect(target: str) -> sqlite3.Connection:
-    connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                 check_same_thread=False)
+    connection = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None, check_same_thread=False)
     connection.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
     return connection
 

@@ -65,9 +65,14 @@ SHUFFLE_SEED = 42  # check.py's
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)  # fixed, so the same logs give the same bytes
 
 
-def export_convlab(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                   progress: Progress | None = None, guard: OutputGuard | None = None,
-                   file_map: FileMap = serial_map) -> ExportReport:
+def export_convlab(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     options = options or ExportOptions()
     name = check_dataset_name(options.dataset)
     check_split_options(options)
@@ -86,26 +91,30 @@ def export_convlab(paths: list[Path], out_dir: Path, options: ExportOptions | No
     with StagedFolder(folder, guard) as staged:
         for file_name, content in files.items():
             staged.write(file_name, content)
-    return ExportReport("convlab", folder, staged.files, len(dialogues),
-                        sum(len(d["turns"]) for d in dialogues), warnings)
+    return ExportReport(
+        "convlab", folder, staged.files, len(dialogues), sum(len(d["turns"]) for d in dialogues), warnings
+    )
 
 
 def check_dataset_name(name: str) -> str:
     if not NAME_PATTERN.fullmatch(name or ""):
-        raise ExportOptionError(f"--dataset {name!r}: a ConvLab dataset name is letters, digits and _ "
-                                "(no '-': ConvLab splits dialogue ids on it), not starting with a digit")
+        raise ExportOptionError(
+            f"--dataset {name!r}: a ConvLab dataset name is letters, digits and _ "
+            "(no '-': ConvLab splits dialogue ids on it), not starting with a digit"
+        )
     return name
 
 
 def parse_split_ratios(text: str) -> tuple[float, float, float]:
-    """"0.8,0.1,0.1" -> (0.8, 0.1, 0.1): train, validation, test shares (any positive total)."""
+    """ "0.8,0.1,0.1" -> (0.8, 0.1, 0.1): train, validation, test shares (any positive total)."""
     try:
         values = tuple(float(part) for part in text.split(","))
     except ValueError:
         values = ()
     if len(values) != 3 or not all(math.isfinite(v) and v >= 0 for v in values) or sum(values) <= 0:
-        raise ExportOptionError(f"--split-ratios {text!r}: expected three shares for train, validation and test, "
-                                "like 0.8,0.1,0.1")
+        raise ExportOptionError(
+            f"--split-ratios {text!r}: expected three shares for train, validation and test, like 0.8,0.1,0.1"
+        )
     return values  # type: ignore[return-value]
 
 
@@ -142,7 +151,7 @@ def ratio_splits(count: int, ratios: tuple[float, float, float], seed: int) -> l
     splits = [""] * count
     start = 0
     for split, size in zip(SPLITS, sizes):
-        for position in order[start:start + size]:
+        for position in order[start : start + size]:
             splits[position] = split
         start += size
     return splits
@@ -201,12 +210,21 @@ def turn_record(utterance: Utterance, position: int, state: dict[str, dict[str, 
 
 
 def _log_turn(part, user: bool) -> dict[str, Any]:
-    entry = {"turn_id": part.turn_id, "start_time": finite(part.stime), "end_time": finite(part.etime),
-             "audio": part.audio, "text_source": part.source}
+    entry = {
+        "turn_id": part.turn_id,
+        "start_time": finite(part.stime),
+        "end_time": finite(part.etime),
+        "audio": part.audio,
+        "text_source": part.source,
+    }
     if user:
-        entry.update(asr_text=part.asr_text, transcription=part.transcription, wer=part.wer,
-                     concepts=None if part.concepts is None else part.concepts.compact(),
-                     concepts_source=part.concepts_source)
+        entry.update(
+            asr_text=part.asr_text,
+            transcription=part.transcription,
+            wer=part.wer,
+            concepts=None if part.concepts is None else part.concepts.compact(),
+            concepts_source=part.concepts_source,
+        )
     return entry
 
 
@@ -235,13 +253,17 @@ def split_statistics(dialogues: list[dict[str, Any]], sources: list[Dialogue]) -
         tokens = sum(len(t["utterance"].strip().split(" ")) for t in turns)
         errors = sum(sources[i].wer_errors for i in chosen)
         reference = sum(sources[i].wer_reference_words for i in chosen)
-        rows.append({
-            "split": split, "dialogues": len(chosen), "utterances": len(turns),
-            "avg_utt": round(len(turns) / len(chosen), 2) if chosen else 0,
-            "avg_tokens": round(tokens / len(turns), 2) if turns else 0,
-            "transcribed user turns": f"{sum(1 for p in user_parts if p['transcription'])}/{len(user_parts)}",
-            "WER": f"{errors / reference:.3f}" if reference else "-",
-        })
+        rows.append(
+            {
+                "split": split,
+                "dialogues": len(chosen),
+                "utterances": len(turns),
+                "avg_utt": round(len(turns) / len(chosen), 2) if chosen else 0,
+                "avg_tokens": round(tokens / len(turns), 2) if turns else 0,
+                "transcribed user turns": f"{sum(1 for p in user_parts if p['transcription'])}/{len(user_parts)}",
+                "WER": f"{errors / reference:.3f}" if reference else "-",
+            }
+        )
     return rows
 
 

@@ -21,8 +21,10 @@ from typing import Any
 from annotator.log.concepts import PATH_SEPARATOR, Concepts
 
 CONCEPT_DOMAIN = "concepts"
-CONCEPT_DOMAIN_DESCRIPTION = ("the slots of the parser's concept frames, or of the annotator's reference concepts "
-                              "where a turn has them (the frame name is the intent)")
+CONCEPT_DOMAIN_DESCRIPTION = (
+    "the slots of the parser's concept frames, or of the annotator's reference concepts "
+    "where a turn has them (the frame name is the intent)"
+)
 NAMELESS_INTENT = "inform"
 
 

@@ -69,10 +69,16 @@ def build_ontology(dialogues: list[dict[str, Any]]) -> dict[str, Any]:
         acts[act_type].append(act_string(intent, domain, slot, user="user" in who, system="system" in who))
     slots = concept_slots(dialogues)
     return {
-        "domains": {domain: {"description": _DOMAIN_DESCRIPTIONS.get(domain, ""),
-                             "slots": {slot: {"description": "", "is_categorical": False, "possible_values": []}
-                                       for slot in slots.get(domain, [])}}
-                    for domain in domains},
+        "domains": {
+            domain: {
+                "description": _DOMAIN_DESCRIPTIONS.get(domain, ""),
+                "slots": {
+                    slot: {"description": "", "is_categorical": False, "possible_values": []}
+                    for slot in slots.get(domain, [])
+                },
+            }
+            for domain in domains
+        },
         "intents": {intent: {"description": INTENT_DESCRIPTIONS.get(intent, "")} for intent in intents},
         "state": {domain: dict.fromkeys(names, "") for domain, names in slots.items()},
         "dialogue_acts": acts,

@@ -58,8 +58,9 @@ def preprocess_text(paths: list[Path], folder: Path, name: str, split_arguments:
     return _PREPROCESS.format(name=name, logs=logs, options=["--text", text, *split_arguments])
 
 
-def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptions,
-                statistics: list[dict[str, Any]]) -> str:
+def readme_text(
+    name: str, dialogues: list[dict[str, Any]], options: ExportOptions, statistics: list[dict[str, Any]]
+) -> str:
     acts = sum(len(t["dialogue_acts"]["binary"]) for d in dialogues for t in d["turns"] if t["speaker"] == "system")
     sources = _concept_sources(dialogues)
     synthetic = sum(1 for d in dialogues if d["times_synthetic"])
@@ -92,7 +93,7 @@ def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptio
         "- **Extra attributes** (what the log knows and the format has no field for): on each dialogue "
         "`original_id` (the session id), `session_id`, `log_file` (relative to the exported folder), "
         "`start_time`, `end_time` (seconds, as in the log), `times_synthetic`, `user_text` (the `--text` "
-        "choice), `task_completion` (the human annotation, \"1\" completed), `wer` (word error rate of the "
+        'choice), `task_completion` (the human annotation, "1" completed), `wer` (word error rate of the '
         "recognizer against the transcriptions); on each turn `start_time`, `end_time` and `log_turns`: the "
         "GC_TURNs merged into it, each with `turn_id`, `start_time`, `end_time`, `audio` (the path as written "
         "in the log), `text_source` and, for user turns, `asr_text`, `transcription`, `wer`, `concepts` (the "
@@ -100,10 +101,20 @@ def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptio
     ]
     if synthetic:
         lines.append(f"- {synthetic} dialogue(s) were imported from text corpora: their times are synthesised.")
-    lines += ["", "### Supported Tasks and Leaderboards", "",
-              "NLG and end-to-end response generation from the system side; language modelling and "
-              "recognition-robust NLU from the user side (compare `asr_text` with `transcription`).",
-              "", "### Languages", "", "English, as logged.", "", "### Data Splits", ""]
+    lines += [
+        "",
+        "### Supported Tasks and Leaderboards",
+        "",
+        "NLG and end-to-end response generation from the system side; language modelling and "
+        "recognition-robust NLU from the user side (compare `asr_text` with `transcription`).",
+        "",
+        "### Languages",
+        "",
+        "English, as logged.",
+        "",
+        "### Data Splits",
+        "",
+    ]
     if options.split is not None:
         split_note = f"`--split {options.split}`: every dialogue in {options.split}"
     elif options.split_ratios is not None:
@@ -111,22 +122,26 @@ def readme_text(name: str, dialogues: list[dict[str, Any]], options: ExportOptio
         split_note = f"`--split-ratios {ratios} --seed {options.seed}` (a deterministic shuffle, then cut)"
     else:
         split_note = "train, except dialogues imported from a ConvLab dataset, which keep their split"
-    lines += [f"Splits: {split_note}.", ""] + _table(statistics) + [
-        "",
-        "- **avg_utt**, **avg_tokens**: utterances per dialogue and space-separated tokens per utterance, "
-        "counted as ConvLab-3's check.py counts them.",
-        "- **WER**: the recognizer's word errors over the transcriptions' words, over the user turns that have "
-        "both (brackets and punctuation removed, lower case).",
-        "",
-        "### Citation",
-        "",
-        "Cite the Communicator corpus the logs come from.",
-        "",
-        "### Licensing Information",
-        "",
-        "That of the logs.",
-        "",
-    ]
+    lines += (
+        [f"Splits: {split_note}.", ""]
+        + _table(statistics)
+        + [
+            "",
+            "- **avg_utt**, **avg_tokens**: utterances per dialogue and space-separated tokens per utterance, "
+            "counted as ConvLab-3's check.py counts them.",
+            "- **WER**: the recognizer's word errors over the transcriptions' words, over the user turns that have "
+            "both (brackets and punctuation removed, lower case).",
+            "",
+            "### Citation",
+            "",
+            "Cite the Communicator corpus the logs come from.",
+            "",
+            "### Licensing Information",
+            "",
+            "That of the logs.",
+            "",
+        ]
+    )
     return "\n".join(lines)
 
 
@@ -137,13 +152,16 @@ def _concept_sources(dialogues: list[dict[str, Any]]) -> str:
         for turn in dialogue["turns"]:
             for part in turn["log_turns"] if turn["speaker"] == "user" else ():
                 counts[part["concepts_source"]] += 1
-    return (f"{counts['reference']} user GC_TURN(s) from the reference concepts, {counts['parse']} from the parse, "
-            f"{counts[None]} with neither")
+    return (
+        f"{counts['reference']} user GC_TURN(s) from the reference concepts, {counts['parse']} from the parse, "
+        f"{counts[None]} with neither"
+    )
 
 
 def _table(rows: list[dict[str, Any]]) -> list[str]:
     if not rows:
         return []
     keys = list(rows[0])
-    return (["| " + " | ".join(keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"]
-            + ["| " + " | ".join(str(row[k]) for k in keys) + " |" for row in rows])
+    return ["| " + " | ".join(keys) + " |", "|" + "|".join(" --- " for _ in keys) + "|"] + [
+        "| " + " | ".join(str(row[k]) for k in keys) + " |" for row in rows
+    ]

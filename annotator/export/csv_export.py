@@ -61,8 +61,10 @@ class ExportSummary:
         return [self.out_dir / name for name in FILE_NAMES]
 
     def __str__(self) -> str:
-        text = (f"exported {len(self.logs)} log(s): {self.sessions} session(s), {self.turns} turn(s), "
-                f"{self.events} operation(s)/message(s)/event(s) to {self.out_dir}")
+        text = (
+            f"exported {len(self.logs)} log(s): {self.sessions} session(s), {self.turns} turn(s), "
+            f"{self.events} operation(s)/message(s)/event(s) to {self.out_dir}"
+        )
         if self.skipped:
             text += f"; skipped {len(self.skipped)} annotation file(s)"
         if self.errors:
@@ -71,9 +73,14 @@ class ExportSummary:
         return text
 
 
-def export_csv(paths: list[Path], out_dir: Path, progress: Progress | None = None,
-               skip_unreadable: bool = False, guard: OutputGuard | None = None,
-               file_map: FileMap = serial_map) -> ExportSummary:
+def export_csv(
+    paths: list[Path],
+    out_dir: Path,
+    progress: Progress | None = None,
+    skip_unreadable: bool = False,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportSummary:
     """Write OUT_DIR/sessions.csv, turns.csv and events.csv for the logs at PATHS (files or folders).
 
     A log that cannot be read raises its LogReadError (and nothing is written),
@@ -99,8 +106,9 @@ def export_document_csv(doc: LogDocument, out_dir: Path, guard: OutputGuard | No
     return write_csv(iter([(doc.path, rows)]), Path(out_dir), False, guard)
 
 
-def write_csv(outcomes: Iterator[Outcome], out_dir: Path, skip_unreadable: bool,
-              guard: OutputGuard | None) -> ExportSummary:
+def write_csv(
+    outcomes: Iterator[Outcome], out_dir: Path, skip_unreadable: bool, guard: OutputGuard | None
+) -> ExportSummary:
     """Write the three files from each log's rows (or its error), in the order given."""
     summary = ExportSummary(out_dir)
     with StagedFolder(out_dir, guard) as staged, ExitStack() as streams:
@@ -110,8 +118,9 @@ def write_csv(outcomes: Iterator[Outcome], out_dir: Path, skip_unreadable: bool,
     return summary
 
 
-def csv_blocks(outcomes: Iterator[Outcome], summary: ExportSummary,
-               skip_unreadable: bool) -> Iterator[tuple[str, bytes]]:
+def csv_blocks(
+    outcomes: Iterator[Outcome], summary: ExportSummary, skip_unreadable: bool
+) -> Iterator[tuple[str, bytes]]:
     """(file name, bytes to append to it): the three header lines, then each log's rows in the order
     of OUTCOMES, sessions sharing an id numbered across the logs in that order. SUMMARY counts them.
     An unreadable log is listed in SUMMARY and left out with SKIP_UNREADABLE; otherwise the other

@@ -45,8 +45,21 @@ from annotator.log.turn_ids import TurnKey, strip_id
 if TYPE_CHECKING:
     from annotator.log.document import LogDocument
 
-_SESSION_BASE = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
-                 "task_completion", "n_transcribed", "wer", "recognition_s", "synthesis_s"]
+_SESSION_BASE = [
+    "file",
+    "session_id",
+    "stime",
+    "etime",
+    "duration_s",
+    "n_turns",
+    "n_user_turns",
+    "n_system_turns",
+    "task_completion",
+    "n_transcribed",
+    "wer",
+    "recognition_s",
+    "synthesis_s",
+]
 # metric columns named as in SESSION_METRIC_COLUMNS; "wer" above is word_error_rate again under its short name
 SESSION_METRIC_EXTRAS = [name for name in SESSION_METRIC_COLUMNS if name not in _SESSION_BASE]
 # Which of the sessions sharing a session_id (counted over the exported logs in order), and which of
@@ -54,22 +67,61 @@ SESSION_METRIC_EXTRAS = [name for name in SESSION_METRIC_COLUMNS if name not in 
 # oracle_wer and nbest_truth_share / nbest_rank_of_truth: what a rescoring of the n-best lists could gain
 # (annotator.analysis.nbest_oracle).
 # time_spent_s: the annotators' active time on its turns; reviewed ("1" or "0") and by whom (annotator.log.flags)
-SESSION_COLUMNS = _SESSION_BASE + SESSION_METRIC_EXTRAS + ["oracle_wer", "nbest_truth_share",
-                                                           "time_spent_s", "reviewed", "reviewed_by",
-                                                           "session_occurrence"]
-TURN_COLUMNS = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
-                "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency",
-                # extras
-                "n_messages", "n_events", "audio_input_written", "audio_output_written", "oracle_wer",
-                "nbest_rank_of_truth",
-                "concepts", "concept_error_rate", "concept_accuracy",  # the reference concepts, compact, and their score
-                "doubt",
-                "flags", "comment", "time_spent_s",  # the annotator's notes (annotator.log.flags)
-                "session_occurrence", "turn_occurrence"]
-EVENT_COLUMNS = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
-                 "duration_s", "type",
-                 # extra: the element's own turnid attribute, as written
-                 "turnid"]
+SESSION_COLUMNS = (
+    _SESSION_BASE
+    + SESSION_METRIC_EXTRAS
+    + ["oracle_wer", "nbest_truth_share", "time_spent_s", "reviewed", "reviewed_by", "session_occurrence"]
+)
+TURN_COLUMNS = [
+    "file",
+    "session_id",
+    "turn_id",
+    "index",
+    "speaker",
+    "stime",
+    "etime",
+    "duration_s",
+    "n_operations",
+    "asr_text",
+    "system_text",
+    "audio_input",
+    "audio_output",
+    "transcription",
+    "wer",
+    "response_latency",
+    # extras
+    "n_messages",
+    "n_events",
+    "audio_input_written",
+    "audio_output_written",
+    "oracle_wer",
+    "nbest_rank_of_truth",
+    "concepts",
+    "concept_error_rate",
+    "concept_accuracy",  # the reference concepts, compact, and their score
+    "doubt",
+    "flags",
+    "comment",
+    "time_spent_s",  # the annotator's notes (annotator.log.flags)
+    "session_occurrence",
+    "turn_occurrence",
+]
+EVENT_COLUMNS = [
+    "file",
+    "session_id",
+    "turn_id",
+    "element",
+    "name",
+    "server",
+    "location",
+    "tidx",
+    "stime",
+    "etime",
+    "duration_s",
+    "type",
+    # extra: the element's own turnid attribute, as written
+    "turnid",
+]
 _EVENT_VARIABLE_COMMAS = len(EVENT_COLUMNS) - 4  # commas between the cells after turn_id
 
 
@@ -98,8 +150,7 @@ class FileRows:
     n_events: int = 0
 
 
-def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: SessionPass,
-                     audio: AudioCells) -> None:
+def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: SessionPass, audio: AudioCells) -> None:
     """Walk SESSION once (WALK, not yet walked) and add its rows to ROWS: the events rows are made
     while the pass gathers the turns' facts and the metrics, instead of in a second walk."""
     events: list[str] = []
@@ -114,10 +165,18 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
     metrics = session_metrics(session, walk)
     oracles = turns_oracle(walk.facts)
     lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER, oracles)
-    line = session_line(file_cell, session, metrics, transcribed, OCCURRENCE_PLACEHOLDER, session_oracle(oracles),
-                        sum(turn_time_spent(facts) for facts in walk.facts))
-    rows.sessions.append(SessionRows(strip_id(session.id), line.encode("utf-8"), "".join(lines).encode("utf-8"),
-                                     len(lines)))
+    line = session_line(
+        file_cell,
+        session,
+        metrics,
+        transcribed,
+        OCCURRENCE_PLACEHOLDER,
+        session_oracle(oracles),
+        sum(turn_time_spent(facts) for facts in walk.facts),
+    )
+    rows.sessions.append(
+        SessionRows(strip_id(session.id), line.encode("utf-8"), "".join(lines).encode("utf-8"), len(lines))
+    )
     rows.events.append("".join(events).encode("utf-8"))
 
 
@@ -138,12 +197,22 @@ def _times(el: etree._Element, divisor: float) -> tuple[str, str, str]:
     """stime, etime, duration cells of a session or turn (durations from the raw numbers)."""
     start, end = number(el.get("stime")), number(el.get("etime"))
     duration = None if start is None or end is None else (end - start) / divisor
-    return (seconds_cell(None if start is None else start / divisor),
-            seconds_cell(None if end is None else end / divisor), duration_cell(duration))
+    return (
+        seconds_cell(None if start is None else start / divisor),
+        seconds_cell(None if end is None else end / divisor),
+        duration_cell(duration),
+    )
 
 
-def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_transcribed: int,
-                 occurrence: int | str, oracle: SessionOracle | None = None, time_spent: float | None = None) -> str:
+def session_line(
+    file_cell: str,
+    session: Session,
+    metrics: SessionMetrics,
+    n_transcribed: int,
+    occurrence: int | str,
+    oracle: SessionOracle | None = None,
+    time_spent: float | None = None,
+) -> str:
     """ORACLE is the session_oracle of its turns, TIME_SPENT the sum of their time spent (both made from
     session.turn_facts() when not given)."""
     if oracle is None:
@@ -153,21 +222,42 @@ def session_line(file_cell: str, session: Session, metrics: SessionMetrics, n_tr
     reviewer = session_reviewer(session.el)
     values = metrics.values
     stime, etime, duration = _times(session.el, _divisor(session.unit))
-    cells = [file_cell, text_cell(session.id), stime, etime, duration,
-             value_cell(values.get("n_turns")), value_cell(values.get("n_user_turns")),
-             value_cell(values.get("n_system_turns")), text_cell(session.task_completion), str(n_transcribed),
-             value_cell(values.get("word_error_rate")), value_cell(values.get("recognition_s")),
-             value_cell(values.get("synthesis_s"))]
+    cells = [
+        file_cell,
+        text_cell(session.id),
+        stime,
+        etime,
+        duration,
+        value_cell(values.get("n_turns")),
+        value_cell(values.get("n_user_turns")),
+        value_cell(values.get("n_system_turns")),
+        text_cell(session.task_completion),
+        str(n_transcribed),
+        value_cell(values.get("word_error_rate")),
+        value_cell(values.get("recognition_s")),
+        value_cell(values.get("synthesis_s")),
+    ]
     cells += [value_cell(values.get(name)) for name in SESSION_METRIC_EXTRAS]
-    cells += [value_cell(oracle.oracle_wer), value_cell(oracle.truth_share),
-              text_cell(seconds_text(time_spent)), "0" if reviewer is None else "1", text_cell(reviewer),
-              str(occurrence)]
+    cells += [
+        value_cell(oracle.oracle_wer),
+        value_cell(oracle.truth_share),
+        text_cell(seconds_text(time_spent)),
+        "0" if reviewer is None else "1",
+        text_cell(reviewer),
+        str(occurrence),
+    ]
     return csv_line(cells)
 
 
-def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio: AudioCells,
-               facts: list[TurnFacts] | None, occurrence: int | str,
-               oracles: list[TurnOracle | None] | None = None) -> tuple[list[str], int]:
+def turn_lines(
+    file_cell: str,
+    session: Session,
+    metrics: SessionMetrics,
+    audio: AudioCells,
+    facts: list[TurnFacts] | None,
+    occurrence: int | str,
+    oracles: list[TurnOracle | None] | None = None,
+) -> tuple[list[str], int]:
     """The session's turns.csv lines and how many user turns are transcribed.
 
     FACTS are session.turn_facts() (read here when not given); speakers,
@@ -197,22 +287,43 @@ def turn_lines(file_cell: str, session: Session, metrics: SessionMetrics, audio:
         audio_input = _written(turn_facts.audio_input)
         audio_output = _written(turn_facts.audio_output)
         concepts = turn_concepts.get(index)  # None: no reference concepts, and then no compact form either
-        lines.append(csv_line([
-            file_cell, session_cell, _text_cell(turn.id), str(index), side or "", stime, etime, duration,
-            str(turn_facts.n_operations), text_cell(turn_facts.asr_text), text_cell(turn_facts.system_text),
-            text_cell(audio.cell(audio_input)), text_cell(audio.cell(audio_output)),
-            text_cell(transcription), value_cell(turn_wer.get(index)), value_cell(latency.get(index)),
-            str(turn_facts.n_messages), str(turn_facts.n_events), text_cell(audio_input), text_cell(audio_output),
-            "" if oracle is None else value_cell(oracle.oracle_wer),
-            "" if oracle is None or oracle.rank_of_truth is None else str(oracle.rank_of_truth),
-            "" if concepts is None else text_cell(reference_concepts(turn_facts).compact()),
-            value_cell(None if concepts is None else concepts.error_rate),
-            value_cell(None if concepts is None else concepts.accuracy),
-            value_cell(None if doubt is None else doubt.score),
-            " ".join(turn_flags(turn_facts)), text_cell(turn_comment(turn_facts)),
-            text_cell(seconds_text(turn_time_spent(turn_facts))),
-            str(occurrence), "" if key is None else str(keys_seen[key]),
-        ]))
+        lines.append(
+            csv_line(
+                [
+                    file_cell,
+                    session_cell,
+                    _text_cell(turn.id),
+                    str(index),
+                    side or "",
+                    stime,
+                    etime,
+                    duration,
+                    str(turn_facts.n_operations),
+                    text_cell(turn_facts.asr_text),
+                    text_cell(turn_facts.system_text),
+                    text_cell(audio.cell(audio_input)),
+                    text_cell(audio.cell(audio_output)),
+                    text_cell(transcription),
+                    value_cell(turn_wer.get(index)),
+                    value_cell(latency.get(index)),
+                    str(turn_facts.n_messages),
+                    str(turn_facts.n_events),
+                    text_cell(audio_input),
+                    text_cell(audio_output),
+                    "" if oracle is None else value_cell(oracle.oracle_wer),
+                    "" if oracle is None or oracle.rank_of_truth is None else str(oracle.rank_of_truth),
+                    "" if concepts is None else text_cell(reference_concepts(turn_facts).compact()),
+                    value_cell(None if concepts is None else concepts.error_rate),
+                    value_cell(None if concepts is None else concepts.accuracy),
+                    value_cell(None if doubt is None else doubt.score),
+                    " ".join(turn_flags(turn_facts)),
+                    text_cell(turn_comment(turn_facts)),
+                    text_cell(seconds_text(turn_time_spent(turn_facts))),
+                    str(occurrence),
+                    "" if key is None else str(keys_seen[key]),
+                ]
+            )
+        )
     return lines, transcribed
 
 
@@ -227,8 +338,11 @@ def _operation_times(raw_start: str | None, raw_end: str | None, divisor: float)
     event_lines has this inline for the usual case (both times there and finite)."""
     start, end = number(raw_start), number(raw_end)
     duration = None if start is None or end is None else (end - start) / divisor
-    return (seconds_cell(None if start is None else start / divisor),
-            seconds_cell(None if end is None else end / divisor), duration_cell(duration))
+    return (
+        seconds_cell(None if start is None else start / divisor),
+        seconds_cell(None if end is None else end / divisor),
+        duration_cell(duration),
+    )
 
 
 _NAN = float("nan")
@@ -257,8 +371,12 @@ def session_activities(session: Session) -> Iterator[tuple[etree._Element, int |
             yield el, index
 
 
-def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
-                activities: Iterable[tuple[etree._Element, int | None]] | None = None) -> int:
+def event_lines(
+    file_cell: str,
+    session: Session,
+    append: Callable[[str], None],
+    activities: Iterable[tuple[etree._Element, int | None]] | None = None,
+) -> int:
     """Append the events.csv lines of the session's operations, messages and events; return how many.
 
     ACTIVITIES are session_activities(session) or a SessionPass over the
@@ -328,8 +446,7 @@ def event_lines(file_cell: str, session: Session, append: Callable[[str], None],
             turnid = _neutralised(turnid)
         cells = (tag, name, server, location, tidx, stime, etime, duration, kind, turnid)
         variable = ",".join(cells)
-        if variable.count(",") != _EVENT_VARIABLE_COMMAS or '"' in variable or "\n" in variable \
-                or "\r" in variable:
+        if variable.count(",") != _EVENT_VARIABLE_COMMAS or '"' in variable or "\n" in variable or "\r" in variable:
             variable = ",".join(map(quote, cells))
         if turn_index is None:
             head = outside_head

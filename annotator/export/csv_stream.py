@@ -206,8 +206,9 @@ class _StreamedLog:
                 last = node
         yield from self._hand_over(walk, held, last, None)
 
-    def _hand_over(self, walk: SessionPass, held: etree._Element, last: etree._Element | None,
-                   up_to: etree._Element | None) -> Iterator[etree._Element]:
+    def _hand_over(
+        self, walk: SessionPass, held: etree._Element, last: etree._Element | None, up_to: etree._Element | None
+    ) -> Iterator[etree._Element]:
         """The children after LAST up to UP_TO (all of them for None)."""
         session = walk.session
         child = next(session.el.iterchildren(), None) if last is None else last.getnext()

@@ -37,12 +37,18 @@ PREFIXES = {"user": "User: ", "system": "System: "}
 _SPEAKER_LABEL = re.compile(r"(User|System): ")
 
 
-def export_dialbb(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None, guard: OutputGuard | None = None,
-                  file_map: FileMap = serial_map) -> ExportReport:
+def export_dialbb(
+    paths: list[Path],
+    out_file: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     options = options or ExportOptions()
-    dialogues, warnings = read_dialogues(paths, options.text or DEFAULT_TEXT, keep_empty=False, progress=progress,
-                                        file_map=file_map)
+    dialogues, warnings = read_dialogues(
+        paths, options.text or DEFAULT_TEXT, keep_empty=False, progress=progress, file_map=file_map
+    )
     lines: list[str] = []
     utterances = 0
     for dialogue in dialogues:

@@ -45,6 +45,7 @@ TEXT_CHOICES = ("prefer-transcription", "transcription", "asr")
 DEFAULT_TEXT = "prefer-transcription"
 SPEAKER_CHOICES = ("user", "system", "both")
 
+
 class ExportOptionError(AnnotatorError):
     """An export option that cannot be used (a bad dataset name, split ratios...)."""
 
@@ -74,8 +75,9 @@ class ExportReport:
     summary: str = ""
 
     def __str__(self) -> str:
-        return self.summary or (f"exported {self.sessions} session(s), {self.utterances} utterance(s) "
-                                f"as {self.format} to {self.output}")
+        return self.summary or (
+            f"exported {self.sessions} session(s), {self.utterances} utterance(s) as {self.format} to {self.output}"
+        )
 
 
 @dataclass(frozen=True)
@@ -141,9 +143,13 @@ class Dialogue:
         return self.imported.get(":synthetic_times") == "true"
 
 
-def read_dialogues(paths: list[Path], text: str = DEFAULT_TEXT, keep_empty: bool = False,
-                   progress: Progress | None = None,
-                   file_map: FileMap = serial_map) -> tuple[list[Dialogue], list[str]]:
+def read_dialogues(
+    paths: list[Path],
+    text: str = DEFAULT_TEXT,
+    keep_empty: bool = False,
+    progress: Progress | None = None,
+    file_map: FileMap = serial_map,
+) -> tuple[list[Dialogue], list[str]]:
     """The dialogues of the logs at PATHS (files or folders), and the warnings for the caller.
 
     Each log is read by FILE_MAP's work (log_dialogues); logs that cannot be read are all named
@@ -177,14 +183,17 @@ def load_log(path: Path) -> LogDocument | None:
     return None if root_tag(path) == ANNOTATION_ROOT else LogDocument.load(path)
 
 
-def session_dialogue(session: Session, path: Path, log_name: str, text: str, keep_empty: bool,
-                     warnings: list[str]) -> Dialogue | None:
+def session_dialogue(
+    session: Session, path: Path, log_name: str, text: str, keep_empty: bool, warnings: list[str]
+) -> Dialogue | None:
     """One session as a Dialogue, or None (with a warning) when it has no user turn to export."""
     where = f"{log_name}: session {session.id}"
     metrics = session_metrics(session)
     transcriptions = transcriptions_by_turn(session)
-    turns = [_turn_text(turn, transcriptions.get(turn.index), text, metrics.turn_wer.get(turn.index))
-             for turn in session.turns]
+    turns = [
+        _turn_text(turn, transcriptions.get(turn.index), text, metrics.turn_wer.get(turn.index))
+        for turn in session.turns
+    ]
     turns = [t for t in turns if t is not None]
     if not any(t.speaker == "user" for t in turns):
         warnings.append(f"{where}: skipped, it has no user turn")
@@ -196,14 +205,23 @@ def session_dialogue(session: Session, path: Path, log_name: str, text: str, kee
             warnings.append(f"{where}: skipped, no user turn has {_wanted(text)}")
             return None
         if textless:
-            warnings.append(f"{where}: {len(textless)} user turn(s) without {_wanted(text)} left out "
-                            f"(turn {', '.join(textless)})")
+            warnings.append(
+                f"{where}: {len(textless)} user turn(s) without {_wanted(text)} left out (turn {', '.join(textless)})"
+            )
     wer = metrics.values.get("word_error_rate")
     return Dialogue(
-        session_id=session.id, log_path=path, log_name=log_name, stime=session.stime, etime=session.etime,
-        task_completion=session.task_completion, wer=wer if isinstance(wer, float) else None,
-        wer_errors=metrics.wer_errors, wer_reference_words=metrics.wer_reference_words,
-        imported=import_marker(session), utterances=merge_turns(turns))
+        session_id=session.id,
+        log_path=path,
+        log_name=log_name,
+        stime=session.stime,
+        etime=session.etime,
+        task_completion=session.task_completion,
+        wer=wer if isinstance(wer, float) else None,
+        wer_errors=metrics.wer_errors,
+        wer_reference_words=metrics.wer_reference_words,
+        imported=import_marker(session),
+        utterances=merge_turns(turns),
+    )
 
 
 def merge_turns(turns: list[TurnText]) -> list[Utterance]:
@@ -254,24 +272,42 @@ def _turn_text(turn: Turn, transcription: str | None, text: str, wer: float | No
         facts = turn.facts()
         reference = reference_concepts(facts)
         concepts = reference if reference is not None else parsed_concepts(facts)
-        return TurnText(turn.id, turn.index, speaker, chosen, source, turn.stime, turn.etime,
-                        audio.text if audio is not None else None, asr, clean_text(transcription) or None, wer,
-                        concepts=concepts,
-                        concepts_source=None if concepts is None else "reference" if reference is not None else "parse")
+        return TurnText(
+            turn.id,
+            turn.index,
+            speaker,
+            chosen,
+            source,
+            turn.stime,
+            turn.etime,
+            audio.text if audio is not None else None,
+            asr,
+            clean_text(transcription) or None,
+            wer,
+            concepts=concepts,
+            concepts_source=None if concepts is None else "reference" if reference is not None else "parse",
+        )
     if speaker == "system":
         said = clean_text(turn.system_text)
         audio = turn.audio_data("output")
         data = turn.system_data
-        return TurnText(turn.id, turn.index, speaker, said, "system" if said else None, turn.stime, turn.etime,
-                        audio.text if audio is not None else None,
-                        prompts=tuple(p for a in turn.activities if (p := (a.get("type_prompt") or "").strip())),
-                        error_message=any(d.get("type_error_msg") == "true" for d in data),
-                        help_message=any(d.get("type_help_msg") == "true" for d in data))
+        return TurnText(
+            turn.id,
+            turn.index,
+            speaker,
+            said,
+            "system" if said else None,
+            turn.stime,
+            turn.etime,
+            audio.text if audio is not None else None,
+            prompts=tuple(p for a in turn.activities if (p := (a.get("type_prompt") or "").strip())),
+            error_message=any(d.get("type_error_msg") == "true" for d in data),
+            help_message=any(d.get("type_help_msg") == "true" for d in data),
+        )
     return None
 
 
 def _wanted(text: str) -> str:
     return {"transcription": "a transcription", "asr": "recognizer text"}.get(
-        text, "a transcription or recognizer text")
-
-
+        text, "a transcription or recognizer text"
+    )

@@ -59,8 +59,9 @@ def read_eaf_tiers(path: Path) -> tuple[dict[str, list[Interval]], str | None]:
     except OSError as error:
         raise AnnotationFileError(f"{path}: cannot be read ({error.strerror or error})") from None
     except KeyError as error:  # an element without an attribute pympi needs
-        raise AnnotationFileError(f"{path}: not an ELAN file (no {error.args[0] if error.args else 'attribute'} "
-                                  "where ELAN writes one)") from None
+        raise AnnotationFileError(
+            f"{path}: not an ELAN file (no {error.args[0] if error.args else 'attribute'} where ELAN writes one)"
+        ) from None
     except Exception as error:  # pympi raises bare Exception, and others, for what is not EAF
         raise AnnotationFileError(f"{path}: not an ELAN file ({error or type(error).__name__})") from None
     tiers: dict[str, list[Interval]] = {}
@@ -71,7 +72,9 @@ def read_eaf_tiers(path: Path) -> tuple[dict[str, list[Interval]], str | None]:
             found = eaf.get_annotation_data_for_tier(name)
         except (KeyError, TypeError) as error:
             raise AnnotationFileError(f"{path}: tier {name}: an annotation without a time ({error})") from None
-        tiers[name] = sorted((Interval(int(start), int(end), value) for start, end, value, *_ in found if value.strip()),
-                             key=lambda interval: (interval.start, interval.end))
+        tiers[name] = sorted(
+            (Interval(int(start), int(end), value) for start, end, value, *_ in found if value.strip()),
+            key=lambda interval: (interval.start, interval.end),
+        )
     session = next((value for key, value in eaf.properties if key == SESSION_PROPERTY), None)
     return tiers, session

@@ -38,9 +38,15 @@ class ExportFormat:
     function: str
     file_suffix: str = ""  # the usual suffix of the output file, for save dialogs
 
-    def run(self, paths: list[Path], output: Path, options: ExportOptions | None = None,
-            progress: Progress | None = None, guard: OutputGuard | None = None,
-            file_map: FileMap | None = None) -> ExportReport:
+    def run(
+        self,
+        paths: list[Path],
+        output: Path,
+        options: ExportOptions | None = None,
+        progress: Progress | None = None,
+        guard: OutputGuard | None = None,
+        file_map: FileMap | None = None,
+    ) -> ExportReport:
         """Export; GUARD, if given, checks every file before it replaces anything (see output_guard);
         FILE_MAP, if given, runs the per-file work (in this process by default)."""
         exporter = getattr(importlib.import_module(f"annotator.export.{self.module}"), self.function)
@@ -48,30 +54,74 @@ class ExportFormat:
         return exporter([Path(p) for p in paths], Path(output), options or ExportOptions(), progress, guard, **mapped)
 
 
-EXPORT_FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
-    ExportFormat("csv", "CSV tables: sessions.csv, turns.csv, events.csv", True, (), "formats", "export_csv_report"),
-    ExportFormat("parquet", "Parquet tables: sessions.parquet, turns.parquet, events.parquet", True, (),
-                 "parquet", "export_parquet"),
-    ExportFormat("convlab", "ConvLab-3 unified dataset (a dataset folder with data.zip)", True,
-                 ("text", "dataset", "split", "split_ratios", "seed"), "convlab", "export_convlab"),
-    ExportFormat("dialbb", "DialBB test scenario", False, ("text",), "dialbb", "export_dialbb", ".txt"),
-    ExportFormat("lmc", "LM Challenge corpus (user marked-up jsonlines)", False, ("text", "speaker"),
-                 "lmc", "export_lmc", ".jsonl"),
-    ExportFormat("lmc-text", "LM Challenge corpus (plain text, one utterance a line)", False, ("text", "speaker"),
-                 "lmc", "export_lmc_text", ".txt"),
-    ExportFormat("sclite", "NIST sclite reference and hypothesis (ref.trn, hyp.trn)", True, (),
-                 "sclite", "export_sclite"),
-    ExportFormat("human", "MITRE human-annotation files (X-human.xml for each X-hublog.xml)", True, (),
-                 "human_files", "export_human"),
-    ExportFormat("textgrid", "Praat TextGrid, with each session's audio as a WAV", True, (),
-                 "praat_elan", "export_textgrid"),
-    ExportFormat("eaf", "ELAN (EAF), with each session's audio as a WAV", True, (), "praat_elan", "export_eaf"),
-)}
+EXPORT_FORMATS: dict[str, ExportFormat] = {
+    f.name: f
+    for f in (
+        ExportFormat(
+            "csv", "CSV tables: sessions.csv, turns.csv, events.csv", True, (), "formats", "export_csv_report"
+        ),
+        ExportFormat(
+            "parquet",
+            "Parquet tables: sessions.parquet, turns.parquet, events.parquet",
+            True,
+            (),
+            "parquet",
+            "export_parquet",
+        ),
+        ExportFormat(
+            "convlab",
+            "ConvLab-3 unified dataset (a dataset folder with data.zip)",
+            True,
+            ("text", "dataset", "split", "split_ratios", "seed"),
+            "convlab",
+            "export_convlab",
+        ),
+        ExportFormat("dialbb", "DialBB test scenario", False, ("text",), "dialbb", "export_dialbb", ".txt"),
+        ExportFormat(
+            "lmc",
+            "LM Challenge corpus (user marked-up jsonlines)",
+            False,
+            ("text", "speaker"),
+            "lmc",
+            "export_lmc",
+            ".jsonl",
+        ),
+        ExportFormat(
+            "lmc-text",
+            "LM Challenge corpus (plain text, one utterance a line)",
+            False,
+            ("text", "speaker"),
+            "lmc",
+            "export_lmc_text",
+            ".txt",
+        ),
+        ExportFormat(
+            "sclite", "NIST sclite reference and hypothesis (ref.trn, hyp.trn)", True, (), "sclite", "export_sclite"
+        ),
+        ExportFormat(
+            "human",
+            "MITRE human-annotation files (X-human.xml for each X-hublog.xml)",
+            True,
+            (),
+            "human_files",
+            "export_human",
+        ),
+        ExportFormat(
+            "textgrid", "Praat TextGrid, with each session's audio as a WAV", True, (), "praat_elan", "export_textgrid"
+        ),
+        ExportFormat("eaf", "ELAN (EAF), with each session's audio as a WAV", True, (), "praat_elan", "export_eaf"),
+    )
+}
 
 
-def export_csv_report(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                      progress: Progress | None = None, guard: OutputGuard | None = None,
-                      file_map: FileMap = serial_map) -> ExportReport:
+def export_csv_report(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     """The CSV export (annotator.export.csv_export) behind the same interface as the others."""
     from annotator.export.csv_export import export_csv
 

@@ -39,9 +39,14 @@ class HumanFile:
     transcriptions: int
 
 
-def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                 progress: Progress | None = None, guard: OutputGuard | None = None,
-                 file_map: FileMap = serial_map) -> ExportReport:
+def export_human(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     paths = [Path(p) for p in paths]
     out_dir = Path(out_dir)
     work = partial(human_file_of, root=common_root(paths) if paths else Path.cwd(), out_dir=out_dir)
@@ -56,8 +61,10 @@ def export_human(paths: list[Path], out_dir: Path, options: ExportOptions | None
             report.utterances += human.transcriptions
         raise_if_failed(failed)
     report.files = staged.files
-    report.summary = (f"wrote {len(report.files)} human-annotation file(s) for {report.sessions} session(s), "
-                      f"{report.utterances} transcription(s), to {out_dir}")
+    report.summary = (
+        f"wrote {len(report.files)} human-annotation file(s) for {report.sessions} session(s), "
+        f"{report.utterances} transcription(s), to {out_dir}"
+    )
     return report
 
 

@@ -48,19 +48,32 @@ from annotator.outputs.staging import write_together
 from annotator.progress import Progress
 
 
-def export_lmc(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-               progress: Progress | None = None, guard: OutputGuard | None = None,
-               file_map: FileMap = serial_map) -> ExportReport:
+def export_lmc(
+    paths: list[Path],
+    out_file: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     options = options or ExportOptions()
     groups, warnings, sessions = _grouped(paths, options, progress, file_map)
-    lines = [json.dumps(_record(session_id, utterance, options.speaker), ensure_ascii=False)
-             for session_id, utterances in groups.items() for utterance in utterances]
+    lines = [
+        json.dumps(_record(session_id, utterance, options.speaker), ensure_ascii=False)
+        for session_id, utterances in groups.items()
+        for utterance in utterances
+    ]
     return _write("lmc", out_file, lines, sessions, warnings, guard)
 
 
-def export_lmc_text(paths: list[Path], out_file: Path, options: ExportOptions | None = None,
-                    progress: Progress | None = None, guard: OutputGuard | None = None,
-                    file_map: FileMap = serial_map) -> ExportReport:
+def export_lmc_text(
+    paths: list[Path],
+    out_file: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     options = options or ExportOptions()
     groups, warnings, sessions = _grouped(paths, options, progress, file_map)
     lines = [utterance.text for utterances in groups.values() for utterance in utterances]
@@ -72,12 +85,12 @@ def timestamp_ms(utterance: Utterance) -> int | None:
     return round(start * 1000) if start is not None and math.isfinite(start) else None
 
 
-def _grouped(paths: list[Path], options: ExportOptions, progress: Progress | None,
-             file_map: FileMap) -> tuple[dict[str, list[Utterance]], list[str], int]:
+def _grouped(
+    paths: list[Path], options: ExportOptions, progress: Progress | None, file_map: FileMap
+) -> tuple[dict[str, list[Utterance]], list[str], int]:
     if options.speaker not in SPEAKER_CHOICES:
         raise ExportOptionError(f"--speaker {options.speaker}: expected one of {', '.join(SPEAKER_CHOICES)}")
-    dialogues, warnings = read_dialogues(paths, options.text, keep_empty=False, progress=progress,
-                                        file_map=file_map)
+    dialogues, warnings = read_dialogues(paths, options.text, keep_empty=False, progress=progress, file_map=file_map)
     groups: dict[str, list[Utterance]] = {}
     ids = [strip_id(dialogue.session_id) for dialogue in dialogues]
     for dialogue, session_id, occurrence in zip(dialogues, ids, occurrences(ids)):
@@ -117,8 +130,9 @@ def _record(session_id: str, utterance: Utterance, speaker: str) -> dict:
     return record
 
 
-def _write(name: str, out_file: Path, lines: list[str], sessions: int, warnings: list[str],
-           guard: OutputGuard | None) -> ExportReport:
+def _write(
+    name: str, out_file: Path, lines: list[str], sessions: int, warnings: list[str], guard: OutputGuard | None
+) -> ExportReport:
     out_file = Path(out_file)
     write_together({out_file: "".join(line + "\n" for line in lines).encode("utf-8")}, guard)
     return ExportReport(name, out_file, [out_file], sessions, len(lines), warnings)

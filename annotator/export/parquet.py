@@ -42,9 +42,14 @@ class ParquetUnavailableError(AnnotatorError):
     """pyarrow is not installed."""
 
 
-def export_parquet(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                   progress: Progress | None = None, guard: OutputGuard | None = None,
-                   file_map: FileMap = serial_map) -> ExportReport:
+def export_parquet(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     try:
         import pyarrow  # noqa: F401
         import pyarrow.parquet  # noqa: F401
@@ -53,17 +58,25 @@ def export_parquet(paths: list[Path], out_dir: Path, options: ExportOptions | No
     summary = ExportSummary(Path(out_dir))
     names = [f"{table}.parquet" for table in TABLES]
     with StagedFolder(out_dir, guard) as staged, ExitStack() as streams:
-        writers = {f"{table}.csv": TableWriter(table, streams.enter_context(staged.open(name)))
-                   for table, name in zip(TABLES, names)}
+        writers = {
+            f"{table}.csv": TableWriter(table, streams.enter_context(staged.open(name)))
+            for table, name in zip(TABLES, names)
+        }
         for writer in writers.values():  # on an error, each writer lets go before its stream closes
             streams.callback(writer.end)
         for name, block in csv_blocks(log_rows(paths, progress, file_map), summary, skip_unreadable=False):
             writers[name].add(block)
         for writer in writers.values():
             writer.close()
-    return ExportReport("parquet", out_dir, [out_dir / name for name in names], summary.sessions, summary.turns,
-                        summary=f"exported {summary.sessions} session(s), {summary.turns} turn(s), "
-                                f"{summary.events} operation(s)/message(s)/event(s) to {out_dir} (Parquet)")
+    return ExportReport(
+        "parquet",
+        out_dir,
+        [out_dir / name for name in names],
+        summary.sessions,
+        summary.turns,
+        summary=f"exported {summary.sessions} session(s), {summary.turns} turn(s), "
+        f"{summary.events} operation(s)/message(s)/event(s) to {out_dir} (Parquet)",
+    )
 
 
 class TableWriter:

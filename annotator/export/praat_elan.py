@@ -54,20 +54,31 @@ class SessionPair:
     warnings: list[str] = field(default_factory=list)
 
 
-def export_textgrid(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                    progress: Progress | None = None, guard: OutputGuard | None = None,
-                    file_map: FileMap = serial_map) -> ExportReport:
+def export_textgrid(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     return _export("textgrid", paths, out_dir, progress, guard, file_map)
 
 
-def export_eaf(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-               progress: Progress | None = None, guard: OutputGuard | None = None,
-               file_map: FileMap = serial_map) -> ExportReport:
+def export_eaf(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     return _export("eaf", paths, out_dir, progress, guard, file_map)
 
 
-def _export(kind: str, paths: list[Path], out_dir: Path, progress: Progress | None, guard: OutputGuard | None,
-            file_map: FileMap) -> ExportReport:
+def _export(
+    kind: str, paths: list[Path], out_dir: Path, progress: Progress | None, guard: OutputGuard | None, file_map: FileMap
+) -> ExportReport:
     paths = [Path(p) for p in paths]
     out_dir = Path(out_dir)
     work = partial(session_pairs, root=common_root(paths) if paths else Path.cwd())
@@ -84,16 +95,22 @@ def _export(kind: str, paths: list[Path], out_dir: Path, progress: Progress | No
                 annotation, wav = f"{name}{SUFFIXES[kind]}", f"{name}.wav"
                 staged.write(wav, pair.wav)
                 staged.write(annotation, annotation_bytes(kind, pair, out_dir / wav))
-                rows.writerow([neutralise_cell(text) for text in (pair.log_name, pair.tiers.session_id, annotation, wav)])
+                rows.writerow(
+                    [neutralise_cell(text) for text in (pair.log_name, pair.tiers.session_id, annotation, wav)]
+                )
                 report.sessions += 1
                 report.utterances += len(pair.tiers.user_turns)
-                report.warnings += [f"{pair.log_name}: session {pair.tiers.session_id}: {said}" for said in pair.warnings]
+                report.warnings += [
+                    f"{pair.log_name}: session {pair.tiers.session_id}: {said}" for said in pair.warnings
+                ]
         raise_if_failed(failed)
         staged.write(INDEX_FILE, index.getvalue().encode("utf-8"))
     report.files = staged.files
     tool = "Praat TextGrid" if kind == "textgrid" else "ELAN"
-    report.summary = (f"wrote {report.sessions} {tool} file(s), each with the session's WAV, "
-                      f"{report.utterances} user turn(s), to {out_dir}")
+    report.summary = (
+        f"wrote {report.sessions} {tool} file(s), each with the session's WAV, "
+        f"{report.utterances} user turn(s), to {out_dir}"
+    )
     return report
 
 

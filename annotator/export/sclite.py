@@ -70,9 +70,14 @@ def _unique(candidate: str, taken: set[str]) -> str:
     return result
 
 
-def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | None = None,
-                  progress: Progress | None = None, guard: OutputGuard | None = None,
-                  file_map: FileMap = serial_map) -> ExportReport:
+def export_sclite(
+    paths: list[Path],
+    out_dir: Path,
+    options: ExportOptions | None = None,
+    progress: Progress | None = None,
+    guard: OutputGuard | None = None,
+    file_map: FileMap = serial_map,
+) -> ExportReport:
     out_dir = Path(out_dir)
     ids = _Ids()
     reference: list[str] = []
@@ -85,8 +90,10 @@ def export_sclite(paths: list[Path], out_dir: Path, options: ExportOptions | Non
     for path, scored in first_results(file_map(scored_sessions, expand_log_paths(paths), progress), failed):
         for session_id, pairs in scored:
             if not pairs:
-                warnings.append(f"{relative_name(path, root)}: session {session_id}: skipped, no user turn has "
-                                "both a transcription and recognizer text")
+                warnings.append(
+                    f"{relative_name(path, root)}: session {session_id}: skipped, no user turn has "
+                    "both a transcription and recognizer text"
+                )
                 continue
             sessions += 1
             speaker = ids.speaker(session_id)

@@ -46,7 +46,7 @@ def session_wav(timeline: TimelineData, duration_ms: int) -> tuple[bytes, list[s
     frames = max([int(round(duration_ms * rate / 1000)), *(at + len(samples) for at, _, samples in clips), 1])
     pcm = np.zeros((frames, 2), dtype=np.int16)  # the session's length in 16-bit: a quarter of it in float64
     for at, channel, samples in clips:
-        place = pcm[at:at + len(samples), channel]
+        place = pcm[at : at + len(samples), channel]
         mixed = place / _FULL_SCALE + samples  # silence, or a clip of the same side already there
         place[:] = (np.clip(mixed, -1.0, 1.0) * _FULL_SCALE).round()
     stream = io.BytesIO()
@@ -62,8 +62,9 @@ def _turn_name(timeline: TimelineData, segment: AudioSegment) -> str:
 
 def _mono_clip(segment: AudioSegment, turn: str, warnings: list[str]) -> Clip | None:
     if segment.path is None:
-        warnings.append(f"{segment.side} audio of {turn}: {segment.problem or f'missing ({segment.written})'}; "
-                        "silence there")
+        warnings.append(
+            f"{segment.side} audio of {turn}: {segment.problem or f'missing ({segment.written})'}; silence there"
+        )
         return None
     try:
         return with_channels(load_audio(segment.path), 1)

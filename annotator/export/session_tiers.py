@@ -66,25 +66,32 @@ class SessionTiers:
 def session_tiers(session: Session, timeline: TimelineData) -> SessionTiers:
     """The tiers of SESSION, placed as TIMELINE (build_timeline of the session) places its turns."""
     turns = timeline.turns
-    spans = [(_ms(start), _ms(end), index)
-             for start, end, index in zip(turns.starts.tolist(), turns.ends.tolist(), turns.payloads)]
-    turn_tier = [Interval(start, end, f"{session.turns[index].id} {timeline.speakers[index] or 'unknown'}")
-                 for start, end, index in _cut_overlaps(spans)]
+    spans = [
+        (_ms(start), _ms(end), index)
+        for start, end, index in zip(turns.starts.tolist(), turns.ends.tolist(), turns.payloads)
+    ]
+    turn_tier = [
+        Interval(start, end, f"{session.turns[index].id} {timeline.speakers[index] or 'unknown'}")
+        for start, end, index in _cut_overlaps(spans)
+    ]
     by_side: dict[str, list[tuple[int, int, int]]] = {"user": [], "system": []}
     for span in spans:
         by_side.get(timeline.speakers[span[2]] or "", []).append(span)
     users = _cut_overlaps(by_side["user"])
     origin = session.origin
-    result = SessionTiers(session.id, 0, {TURNS: turn_tier},
-                          started=None if origin is None else session.unit.to_seconds(origin))
+    result = SessionTiers(
+        session.id, 0, {TURNS: turn_tier}, started=None if origin is None else session.unit.to_seconds(origin)
+    )
     result.tiers[RECOGNIZER] = [Interval(s, e, clean_text(session.turns[i].asr_text)) for s, e, i in users]
     result.tiers[TRANSCRIPTION] = [Interval(s, e, clean_text(session.turns[i].transcription)) for s, e, i in users]
-    result.tiers[SYSTEM] = [Interval(s, e, clean_text(session.turns[i].system_text))
-                            for s, e, i in _cut_overlaps(by_side["system"])]
+    result.tiers[SYSTEM] = [
+        Interval(s, e, clean_text(session.turns[i].system_text)) for s, e, i in _cut_overlaps(by_side["system"])
+    ]
     concepts = [reference_concepts(session.turns[i].facts()) for _s, _e, i in users]
     if any(found is not None for found in concepts):
-        result.tiers[CONCEPTS] = [Interval(s, e, "" if found is None else concepts_text(found))
-                                  for (s, e, _i), found in zip(users, concepts)]
+        result.tiers[CONCEPTS] = [
+            Interval(s, e, "" if found is None else concepts_text(found)) for (s, e, _i), found in zip(users, concepts)
+        ]
     result.user_turns = [(interval, index) for interval, (_s, _e, index) in zip(result.tiers[RECOGNIZER], users)]
     ends = [interval.end for tier in result.tiers.values() for interval in tier]
     result.duration_ms = max([_ms(timeline.extent), *ends, 1])

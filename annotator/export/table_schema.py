@@ -18,14 +18,38 @@ from annotator.export.csv_rows import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COLUM
 
 TEXT, FLOAT, INT, NULLABLE_INT = "string", "float64", "int64", "Int64"
 
-_FLOATS = {"stime", "etime", "duration_s", "wer", "response_latency", *TIME_COLUMNS,
-           "mean_user_words_per_turn", "mean_system_words_per_turn", "word_error_rate", "parse_success_rate",
-           "oracle_wer", "nbest_truth_share", "doubt", "time_spent_s", *CONCEPT_COLUMNS}
+_FLOATS = {
+    "stime",
+    "etime",
+    "duration_s",
+    "wer",
+    "response_latency",
+    *TIME_COLUMNS,
+    "mean_user_words_per_turn",
+    "mean_system_words_per_turn",
+    "word_error_rate",
+    "parse_success_rate",
+    "oracle_wer",
+    "nbest_truth_share",
+    "doubt",
+    "time_spent_s",
+    *CONCEPT_COLUMNS,
+}
 _ALWAYS_WRITTEN = {"index", "n_operations", "n_messages", "n_events", "n_transcribed", "session_occurrence"}
-_COUNTS = {"n_turns", "n_user_turns", "n_system_turns", "turns_to_completion", "error_messages", "help_messages",
-           "user_words_to_completion", "system_words_to_completion", "system_reprompts", "turn_occurrence",
-           "nbest_rank_of_truth",
-           *_ALWAYS_WRITTEN}
+_COUNTS = {
+    "n_turns",
+    "n_user_turns",
+    "n_system_turns",
+    "turns_to_completion",
+    "error_messages",
+    "help_messages",
+    "user_words_to_completion",
+    "system_words_to_completion",
+    "system_reprompts",
+    "turn_occurrence",
+    "nbest_rank_of_truth",
+    *_ALWAYS_WRITTEN,
+}
 
 
 def column_type(name: str) -> str:
@@ -49,5 +73,6 @@ def read_table(csv: bytes, table: str):
     import pandas
 
     schema = SCHEMAS[table]
-    return pandas.read_csv(io.BytesIO(csv), dtype=schema, keep_default_na=False, na_values={n: [""] for n in schema},
-                           encoding="utf-8")
+    return pandas.read_csv(
+        io.BytesIO(csv), dtype=schema, keep_default_na=False, na_values={n: [""] for n in schema}, encoding="utf-8"
+    )

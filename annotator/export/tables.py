@@ -40,8 +40,13 @@ class Tables:
     skipped: list[Path]  # human-annotation files met among the logs
 
 
-def tables(paths: PathArgument | list[PathArgument], *, file_map: FileMap = serial_map, skip_unreadable: bool = False,
-           progress: Progress | None = None) -> Tables:
+def tables(
+    paths: PathArgument | list[PathArgument],
+    *,
+    file_map: FileMap = serial_map,
+    skip_unreadable: bool = False,
+    progress: Progress | None = None,
+) -> Tables:
     """The sessions, turns and events tables of the logs at PATHS (a log, a folder of logs, or a list; each
     a str, bytes or os.PathLike; a log met through several of them counts once).
 
@@ -54,8 +59,13 @@ def tables(paths: PathArgument | list[PathArgument], *, file_map: FileMap = seri
     return tables_from(_as_paths(paths), file_map=file_map, skip_unreadable=skip_unreadable, progress=progress)
 
 
-def tables_from(paths: list[Path], *, file_map: FileMap = serial_map, skip_unreadable: bool = False,
-                progress: Progress | None = None) -> Tables:
+def tables_from(
+    paths: list[Path],
+    *,
+    file_map: FileMap = serial_map,
+    skip_unreadable: bool = False,
+    progress: Progress | None = None,
+) -> Tables:
     summary = ExportSummary(Path("."))
     blocks: dict[str, list[bytes]] = defaultdict(list)
     for name, block in csv_blocks(log_rows(paths, progress, file_map), summary, skip_unreadable):
@@ -71,5 +81,6 @@ def _as_paths(paths: PathArgument | list[PathArgument]) -> list[Path]:
     try:
         return [Path(os.fsdecode(path)) for path in given]
     except TypeError:
-        raise TypeError(f"annotator.tables: give a path (str, bytes or os.PathLike) or a list of them, "
-                        f"not {type(paths).__name__}") from None
+        raise TypeError(
+            f"annotator.tables: give a path (str, bytes or os.PathLike) or a list of them, not {type(paths).__name__}"
+        ) from None

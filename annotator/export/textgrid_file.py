@@ -53,12 +53,15 @@ def read_textgrid_tiers(path: Path) -> dict[str, list[Interval]]:
     except PraatioException as error:
         raise AnnotationFileError(f"{path}: not a TextGrid Praat can read ({' '.join(str(error).split())})") from None
     except (ValueError, KeyError, IndexError, AttributeError, TypeError):  # praatio's parser met no TextGrid
-        raise AnnotationFileError(f"{path}: not a TextGrid Praat can read (its header and tiers are not there)") from None
+        raise AnnotationFileError(
+            f"{path}: not a TextGrid Praat can read (its header and tiers are not there)"
+        ) from None
     tiers: dict[str, list[Interval]] = {}
     for tier in parsed.get("tiers", []):
         if tier.get("class") == "IntervalTier":
-            tiers.setdefault(tier["name"], [Interval(_ms(start), _ms(end), str(label))
-                                            for start, end, label in tier["entries"]])
+            tiers.setdefault(
+                tier["name"], [Interval(_ms(start), _ms(end), str(label)) for start, end, label in tier["entries"]]
+            )
     return tiers
 
 

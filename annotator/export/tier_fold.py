@@ -137,11 +137,13 @@ class _Reader:
 
     def _another_session(self, given: list[Interval], candidates: list[tuple]) -> None:
         """Fail at the first turn where the file parts from the session it is closest to."""
+
         def agreeing(candidate) -> int:
             want = candidate[2].tiers[TURNS]
             pairs = zip(given, want)
-            return next((n for n, (a, b) in enumerate(pairs) if a.text.strip() != b.text.strip()),
-                        min(len(given), len(want)))
+            return next(
+                (n for n, (a, b) in enumerate(pairs) if a.text.strip() != b.text.strip()), min(len(given), len(want))
+            )
 
         if not candidates:
             self._fail(TURNS, None, "the logs have no session to fold into")
@@ -149,20 +151,29 @@ class _Reader:
         at = agreeing(closest)
         want = closest[2].tiers[TURNS]
         if at >= len(given):
-            self._fail(TURNS, want[at].start, f"the file ends after {len(given)} turn(s), session {closest[0]} has "
-                       f"{len(want)}: a file of another session")
+            self._fail(
+                TURNS,
+                want[at].start,
+                f"the file ends after {len(given)} turn(s), session {closest[0]} has "
+                f"{len(want)}: a file of another session",
+            )
         wanted = repr(want[at].text.strip()) if at < len(want) else f"only {len(want)} turn(s)"
-        self._fail(TURNS, given[at].start, f"{given[at].text.strip()!r} where session {closest[0]} has {wanted}: "
-                   "a file of another session")
+        self._fail(
+            TURNS,
+            given[at].start,
+            f"{given[at].text.strip()!r} where session {closest[0]} has {wanted}: a file of another session",
+        )
 
     def _user_turn(self, tier: str, interval: Interval, expected: SessionTiers) -> int:
         """The index of the one user turn INTERVAL covers, its bounds within the tolerance."""
         users = expected.user_turns  # in time order, none overlapping: starts and ends both sorted
         first = bisect_right(expected.user_ends, interval.start)
         covered = []
-        for want, index in users[first:bisect_left(expected.user_starts, interval.end, lo=first)]:
-            if (min(want.end, interval.end) - max(want.start, interval.start) > TOLERANCE_MS
-                    or (want.start, want.end) == (interval.start, interval.end)):
+        for want, index in users[first : bisect_left(expected.user_starts, interval.end, lo=first)]:
+            if min(want.end, interval.end) - max(want.start, interval.start) > TOLERANCE_MS or (
+                want.start,
+                want.end,
+            ) == (interval.start, interval.end):
                 covered.append((want, index))
                 if len(covered) == 2:
                     break
@@ -177,8 +188,11 @@ class _Reader:
 
     def _check_bounds(self, tier: str, have: Interval, want: Interval, what: str) -> None:
         if abs(have.start - want.start) > TOLERANCE_MS or abs(have.end - want.end) > TOLERANCE_MS:
-            self._fail(tier, have.start, f"{_span(have)} where {what} is {_span(want)}: the times are off by more "
-                       f"than {TOLERANCE_MS} ms")
+            self._fail(
+                tier,
+                have.start,
+                f"{_span(have)} where {what} is {_span(want)}: the times are off by more than {TOLERANCE_MS} ms",
+            )
 
     def _fail(self, tier: str, at_ms: int | None, problem: str):
         where = f"tier {tier}" + ("" if at_ms is None else f" at {at_ms / 1000:.3f} s")

@@ -20,8 +20,10 @@ from annotator import __version__
 
 APP_NAME = "Communicator Annotator"
 LICENCE = "MIT"
-SUMMARY = ("Listen to, transcribe and annotate DARPA Communicator spoken-dialogue logs; "
-           "the annotations are folded into the log.")
+SUMMARY = (
+    "Listen to, transcribe and annotate DARPA Communicator spoken-dialogue logs; "
+    "the annotations are folded into the log."
+)
 ICON_SIZES = (16, 32, 48, 64, 128, 256)
 NOT_AVAILABLE = "not available: "
 
@@ -145,10 +147,14 @@ class AboutDialog(QDialog):
         self.setMinimumWidth(520)
 
     def _html(self) -> str:
-        rows = "".join(f"<tr><td>{library.name}</td><td>&nbsp;&nbsp;{_escape(library.version)}</td></tr>"
-                       for library in self.libraries)
-        return (f"<h3>{APP_NAME}</h3><p>Version {__version__}</p><p>{SUMMARY}</p>"
-                f"<p>Licence: {LICENCE}</p><p>Built on:</p><table>{rows}</table>")
+        rows = "".join(
+            f"<tr><td>{library.name}</td><td>&nbsp;&nbsp;{_escape(library.version)}</td></tr>"
+            for library in self.libraries
+        )
+        return (
+            f"<h3>{APP_NAME}</h3><p>Version {__version__}</p><p>{SUMMARY}</p>"
+            f"<p>Licence: {LICENCE}</p><p>Built on:</p><table>{rows}</table>"
+        )
 
     def copy_to_clipboard(self) -> None:
         QGuiApplication.clipboard().setText(about_text(self.libraries))

@@ -166,19 +166,25 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
     detail, concepts, metrics = DetailPanel(window), ConceptsPanel(controller.undo_stack, window), MetricsPanel(window)
     timeline, waveform = TimelineView(window), WaveformView(window)
     audio_panel, browser, findings = AudioPanel(waveform, window), SessionBrowser(window), FindingsPanel(window)
-    for widget, name in ((timeline, "timeline"), (waveform, "waveform"), (browser, "session_browser"),
-                         (findings, "findings")):
+    for widget, name in (
+        (timeline, "timeline"),
+        (waveform, "waveform"),
+        (browser, "session_browser"),
+        (findings, "findings"),
+    ):
         widget.setObjectName(name)
     docks = arrange_docks(window, DockedViews(detail, concepts, metrics, timeline, audio_panel, browser, findings))
     window.set_dock_sizer(lambda: size_docks(window, docks))
     panes = SessionPanes(controller, metrics, timeline, lambda: _turn_index(navigator.current_turn()))
     cursor = PlaybackCursor(window, playback, audio_panel, timeline)
-    following = PanesFollowing(window, navigator, controller, playback, detail, concepts, metrics, timeline, panes,
-                               cursor, docks)
+    following = PanesFollowing(
+        window, navigator, controller, playback, detail, concepts, metrics, timeline, panes, cursor, docks
+    )
     controller.opener.audio_indexed.connect(playback.use_resolver)
     validation = Validation(window, navigator, controller, findings, docks, following.show_element)
-    browsing = CorpusBrowsing(window, navigator, controller, browser, settings,
-                              lambda: docks.bring_forward(docks.sessions))
+    browsing = CorpusBrowsing(
+        window, navigator, controller, browser, settings, lambda: docks.bring_forward(docks.sessions)
+    )
     playback_menu = PlaybackMenu(playback, settings, audio_panel, navigator.current_turn)
     listening = ListeningKit(playback, settings, waveform, navigator.editor, actions, window)
     corpus = lambda: browsing.folder  # noqa: E731  the corpus open now, read when it is needed
@@ -191,16 +197,42 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
     panes.pending_changed.connect(recovery.hold_baseline_reading)
     panes.facts_made.connect(lambda _session: recovery.hold_baseline_reading(False))
     annotator = Annotator(
-        window, settings, actions, menus, controller, recovery, playback, navigator, detail, concepts, metrics,
-        timeline, waveform, audio_panel, browser, findings, docks, panes, cursor, following, validation, browsing,
-        playback_menu, listening, markers, exports,
+        window,
+        settings,
+        actions,
+        menus,
+        controller,
+        recovery,
+        playback,
+        navigator,
+        detail,
+        concepts,
+        metrics,
+        timeline,
+        waveform,
+        audio_panel,
+        browser,
+        findings,
+        docks,
+        panes,
+        cursor,
+        following,
+        validation,
+        browsing,
+        playback_menu,
+        listening,
+        markers,
+        exports,
         appearance=Appearance(settings, menus.view, navigator.table, navigator.editor),
-        find=find, corpus_search=CorpusSearch(window, navigator, browsing, find, docks.timeline),
+        find=find,
+        corpus_search=CorpusSearch(window, navigator, browsing, find, docks.timeline),
         replace=ReplaceController(window, navigator, controller, browsing, browser, recovery, find),
         team=TeamSwitch(controller, actions.team_mode, corpus),
-        compare=compare, flags=FlagsController(window, navigator, controller, settings, playback),
+        compare=compare,
+        flags=FlagsController(window, navigator, controller, settings, playback),
         praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat),
-        switches=MenuSwitches(navigator, settings))
+        switches=MenuSwitches(navigator, settings),
+    )
     annotator.preferences = Preferences(window, settings, annotator)
     _COMPOSED[window] = annotator
     _show_settings(settings, actions, menus, playback_menu)

@@ -42,13 +42,19 @@ if TYPE_CHECKING:
     from annotator.gui.annotating.navigation import Navigator
 
 TAKES_TYPING = "takes_typing"  # a widget property: the widget (an editable table) wants typed characters itself
-SHORTCUT_MODIFIERS = (Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
-                      | Qt.KeyboardModifier.MetaModifier)
+SHORTCUT_MODIFIERS = (
+    Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.MetaModifier
+)
 PRESSING_KEYS = (Qt.Key.Key_Space, Qt.Key.Key_Return, Qt.Key.Key_Enter, Qt.Key.Key_Select)
 # Keys that type or edit text although Qt gives some of them no text: never a shortcut without a modifier.
-EDITING_KEYS = {Qt.Key.Key_Space: "Space types a space", Qt.Key.Key_Return: "Return breaks a line",
-                Qt.Key.Key_Enter: "Enter breaks a line", Qt.Key.Key_Backspace: "Backspace deletes typed text",
-                Qt.Key.Key_Delete: "Delete deletes typed text", Qt.Key.Key_Tab: "Tab moves the focus"}
+EDITING_KEYS = {
+    Qt.Key.Key_Space: "Space types a space",
+    Qt.Key.Key_Return: "Return breaks a line",
+    Qt.Key.Key_Enter: "Enter breaks a line",
+    Qt.Key.Key_Backspace: "Backspace deletes typed text",
+    Qt.Key.Key_Delete: "Delete deletes typed text",
+    Qt.Key.Key_Tab: "Tab moves the focus",
+}
 UNDO, REDO = QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z")
 TYPING_HERE = "Turn {turn} · typing here"
 NO_USER_TURN_LEFT = "No user turn left to transcribe in session {session}: nothing was typed"
@@ -95,8 +101,10 @@ def typing_key_reason(key: str | QKeySequence) -> str | None:
     if code in EDITING_KEYS:
         return f"{shown} cannot be a shortcut: {EDITING_KEYS[code]} in the transcription"
     if 0x20 < code.value < 0x1000000 and chr(code.value).isprintable():
-        return (f"{shown} cannot be a shortcut: it types a character in the transcription "
-                "(add Ctrl, Alt or Meta, or choose an F-key or a navigation key)")
+        return (
+            f"{shown} cannot be a shortcut: it types a character in the transcription "
+            "(add Ctrl, Alt or Meta, or choose an F-key or a navigation key)"
+        )
     return None
 
 
@@ -151,8 +159,12 @@ class KeyboardOwner(QObject):
             return False
         self._sending = True
         try:
-            QApplication.sendEvent(target, QKeyEvent(event.type(), event.key(), event.modifiers(), event.text(),
-                                                     event.isAutoRepeat(), event.count()))
+            QApplication.sendEvent(
+                target,
+                QKeyEvent(
+                    event.type(), event.key(), event.modifiers(), event.text(), event.isAutoRepeat(), event.count()
+                ),
+            )
         finally:
             self._sending = False
         return True
@@ -167,8 +179,7 @@ class KeyboardOwner(QObject):
         if turn is None or turn.speaker == "system":
             row = navigator.next_user_row(navigator.table.current_row())
             if row is None:
-                self.window.show_status(NO_USER_TURN_LEFT.format(
-                    session=shorten(navigator.session.id, SHOWN_ID_CHARS)))
+                self.window.show_status(NO_USER_TURN_LEFT.format(session=shorten(navigator.session.id, SHOWN_ID_CHARS)))
                 return None
             navigator.select_row(row)
             turn = navigator.current_turn()
@@ -188,8 +199,12 @@ class KeyboardOwner(QObject):
         # go to the hidden dialog's button. Activating the window again is harmless when it has both.
         active = QApplication.activeWindow()
         window_or_nothing_shown = active is None or active is self.window or not active.isVisible()
-        if (self.window.isVisible() and window_or_nothing_shown
-                and QApplication.activeModalWidget() is None and QApplication.activePopupWidget() is None):
+        if (
+            self.window.isVisible()
+            and window_or_nothing_shown
+            and QApplication.activeModalWidget() is None
+            and QApplication.activePopupWidget() is None
+        ):
             self.window.activateWindow()
 
     def _is_stray_typing(self, watched: QWidget, event: QKeyEvent) -> bool:

@@ -26,9 +26,17 @@ ACCELERATED_LABELS = {
 }
 
 
-def message_box(parent: QWidget | None, icon: Icon, title: str, text: str,
-                buttons: Button = Button.Ok, *, informative: str | None = None,
-                labels: dict[Button, str] | None = None, default: Button | None = None) -> QMessageBox:
+def message_box(
+    parent: QWidget | None,
+    icon: Icon,
+    title: str,
+    text: str,
+    buttons: Button = Button.Ok,
+    *,
+    informative: str | None = None,
+    labels: dict[Button, str] | None = None,
+    default: Button | None = None,
+) -> QMessageBox:
     """A message box showing TEXT (and INFORMATIVE) as plain text; LABELS rename standard buttons
     (give them an '&' letter too); the others get ACCELERATED_LABELS."""
     box = QMessageBox(icon, title, text, buttons, parent)

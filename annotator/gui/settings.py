@@ -87,29 +87,53 @@ class AppSettings:
     auto_play = Setting("playback/auto_play", bool, True, "play the next turn's audio after Ctrl+Enter moves to it")
     loop = Setting("playback/loop", bool, False, "repeat the turn's audio until stopped")
     speed = Setting("playback/speed", float, 1.0, "playback speed, 0.5 to 2, pitch kept")
-    prefill_automatically = Setting("annotate/prefill", bool, False,
-                                    "start an untranscribed turn's editor with the recognizer text")
-    next_turn_order = Setting("annotate/next_turn_order", str, LOG_ORDER,
-                              "the user turn Ctrl+Enter goes to: the next in log order (\"log\") or the most "
-                              "doubtful still to transcribe (\"doubt\", docs/metrics.md)")
+    prefill_automatically = Setting(
+        "annotate/prefill", bool, False, "start an untranscribed turn's editor with the recognizer text"
+    )
+    next_turn_order = Setting(
+        "annotate/next_turn_order",
+        str,
+        LOG_ORDER,
+        'the user turn Ctrl+Enter goes to: the next in log order ("log") or the most '
+        'doubtful still to transcribe ("doubt", docs/metrics.md)',
+    )
 
-    annotator_name = Setting("team/annotator", str, "",
-                             "the annotator's name in team mode (docs/team.md); empty: the login name")
+    annotator_name = Setting(
+        "team/annotator", str, "", "the annotator's name in team mode (docs/team.md); empty: the login name"
+    )
 
     # Playback, the listening kit (docs/guide.md, "A listening kit for telephone speech").
     back_seconds = Setting("playback/back_seconds", float, 2.0, "how far Playback > Back jumps, in seconds")
-    rewind_on_resume = Setting("playback/rewind_on_resume", float, 1.0,
-                               "resuming after a pause starts this many seconds earlier (0: where it paused)")
-    normalise_loudness = Setting("playback/normalise_loudness", bool, True,
-                                 "play quiet turns at a common loudness (ITU-R BS.1770); the files never change")
-    loudness_target = Setting("playback/loudness_target", float, -23.0, "the loudness normalised playback aims at, LUFS")
-    pause_while_typing = Setting("playback/pause_while_typing", bool, False,
-                                 "a keystroke in the editor pauses playback; it resumes after typing_idle_seconds")
-    typing_idle_seconds = Setting("playback/typing_idle_seconds", float, 1.5,
-                                  "with pause_while_typing: the idle time after the last keystroke before resuming")
+    rewind_on_resume = Setting(
+        "playback/rewind_on_resume",
+        float,
+        1.0,
+        "resuming after a pause starts this many seconds earlier (0: where it paused)",
+    )
+    normalise_loudness = Setting(
+        "playback/normalise_loudness",
+        bool,
+        True,
+        "play quiet turns at a common loudness (ITU-R BS.1770); the files never change",
+    )
+    loudness_target = Setting(
+        "playback/loudness_target", float, -23.0, "the loudness normalised playback aims at, LUFS"
+    )
+    pause_while_typing = Setting(
+        "playback/pause_while_typing",
+        bool,
+        False,
+        "a keystroke in the editor pauses playback; it resumes after typing_idle_seconds",
+    )
+    typing_idle_seconds = Setting(
+        "playback/typing_idle_seconds",
+        float,
+        1.5,
+        "with pause_while_typing: the idle time after the last keystroke before resuming",
+    )
 
     # Appearance.
-    theme = Setting("appearance/theme", str, "system", "\"system\" (follow the desktop), \"light\" or \"dark\"")
+    theme = Setting("appearance/theme", str, "system", '"system" (follow the desktop), "light" or "dark"')
     zoom = Setting("appearance/zoom", int, 100, "text size of the turn table and the editor, percent of the default")
     editor_font_size = Setting("annotate/font_size", float, 0.0, "the editor's font size in points (0: the system's)")
     show_spectrogram = Setting("view/spectrogram", bool, False, "the waveform dock shows the turn's spectrogram too")
@@ -118,8 +142,9 @@ class AppSettings:
     # table's default (gui/actions.py), so a new version's new defaults reach users who rebound something else.
     shortcut_overrides = Setting("keys/overrides", str, "{}", "the user's own keys, by action name")
 
-    journal_folder = Setting("paths/journal_folder", str, "",
-                             "where unsaved work is journalled (empty: the per-user data folder)")
+    journal_folder = Setting(
+        "paths/journal_folder", str, "", "where unsaved work is journalled (empty: the per-user data folder)"
+    )
 
     def __init__(self, qsettings: QSettings | None = None):
         self.qsettings = qsettings if qsettings is not None else QSettings()
@@ -157,7 +182,11 @@ class AppSettings:
             return None
 
     def set_last_position(self, log_path: str | Path, position: LastPosition) -> None:
-        stored = {"path": name_text(Path(log_path).resolve()), "session": position.session_id, "turn": position.turn_index}
+        stored = {
+            "path": name_text(Path(log_path).resolve()),
+            "session": position.session_id,
+            "turn": position.turn_index,
+        }
         self.qsettings.setValue(_position_key(log_path), json.dumps(stored))
 
     # The log last opened from a corpus folder, so reopening the corpus returns to it.

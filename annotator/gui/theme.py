@@ -39,23 +39,41 @@ _DOUBT = tuple(f"doubt_{step}" for step in range(5))
 
 THEME_COLOURS: dict[str, ColourPair] = {
     # tables and lists
-    "warning_text": ColourPair("#a35200", "#ffb870", "a value shown as it is but probably wrong (a negative duration)",
-                               against=(*ROWS, "untranscribed_background")),
-    "greyed_text": ColourPair("#696969", "#a6a6a6", "a row or value that matters less (a quirk, an unknown, "
-                              "a metric that cannot be computed)"),
-    "untranscribed_background": ColourPair("#fff1cc", "#3b3320", "a user turn (or a session) still to transcribe",
-                                           FILL, ("untranscribed_text", "placeholder_text", "text")),
-    "untranscribed_text": ColourPair("#3a3000", "#f3e4b5", "the text of a row still to transcribe",
-                                     against=("untranscribed_background",)),
-    "placeholder_text": ColourPair("#6e5f35", "#cdbd8f", "the transcription cell of a turn still to transcribe",
-                                   against=("untranscribed_background",)),
-    "untranscribed_marker": ColourPair("#a86400", "#f0a030", "the dot of a user turn still to transcribe", MARK,
-                                       ("untranscribed_background",)),
+    "warning_text": ColourPair(
+        "#a35200",
+        "#ffb870",
+        "a value shown as it is but probably wrong (a negative duration)",
+        against=(*ROWS, "untranscribed_background"),
+    ),
+    "greyed_text": ColourPair(
+        "#696969", "#a6a6a6", "a row or value that matters less (a quirk, an unknown, a metric that cannot be computed)"
+    ),
+    "untranscribed_background": ColourPair(
+        "#fff1cc",
+        "#3b3320",
+        "a user turn (or a session) still to transcribe",
+        FILL,
+        ("untranscribed_text", "placeholder_text", "text"),
+    ),
+    "untranscribed_text": ColourPair(
+        "#3a3000", "#f3e4b5", "the text of a row still to transcribe", against=("untranscribed_background",)
+    ),
+    "placeholder_text": ColourPair(
+        "#6e5f35",
+        "#cdbd8f",
+        "the transcription cell of a turn still to transcribe",
+        against=("untranscribed_background",),
+    ),
+    "untranscribed_marker": ColourPair(
+        "#a86400", "#f0a030", "the dot of a user turn still to transcribe", MARK, ("untranscribed_background",)
+    ),
     "unreadable_text": ColourPair("#b02420", "#ff8f85", "a log of the session list that could not be read"),
-    "alert_text": ColourPair("#ffffff", "#ffffff", "a warning banner's text (the journal cannot be written)",
-                             against=("alert_background",)),
-    "alert_background": ColourPair("#b3261e", "#b3261e", "a warning banner, alike in both schemes", FILL,
-                                   ("alert_text",)),
+    "alert_text": ColourPair(
+        "#ffffff", "#ffffff", "a warning banner's text (the journal cannot be written)", against=("alert_background",)
+    ),
+    "alert_background": ColourPair(
+        "#b3261e", "#b3261e", "a warning banner, alike in both schemes", FILL, ("alert_text",)
+    ),
     "attribute_text": ColourPair("#5f6368", "#a9aeb4", "an attribute's name in the element tree", against=("base",)),
     "severity_error": ColourPair("#d0312d", "#ff6b63", "the dot of an error finding", MARK),
     "severity_warning": ColourPair("#b86e00", "#f0a030", "the dot of a warning finding", MARK),
@@ -63,8 +81,9 @@ THEME_COLOURS: dict[str, ColourPair] = {
     "severity_info": ColourPair("#3b7dd8", "#6fa8f0", "the dot of an informative finding", MARK),
     # the transcription editor's word diff, on the window's background
     "heard_text": ColourPair("#b3261e", "#ff8f85", "recognizer words that are wrong", against=("window",)),
-    "said_text": ColourPair("#1d7a35", "#7fd890", "transcription words the recognizer got wrong or missed",
-                            against=("window",)),
+    "said_text": ColourPair(
+        "#1d7a35", "#7fd890", "transcription words the recognizer got wrong or missed", against=("window",)
+    ),
     # the doubt ramp (docs/metrics.md, "Doubt"): little doubt to much, distinct in hue and in lightness; the session
     # list writes the score on it in the palette's text colour
     "doubt_0": ColourPair("#cfe8c4", "#2c4a2a", "doubt: little", FILL, ("text",)),
@@ -75,20 +94,36 @@ THEME_COLOURS: dict[str, ColourPair] = {
     # the timeline: bars (labelled in label_text), ticks, the selection; the waveform; the playback cursor
     "turn_unknown": ColourPair("#b9bec6", "#5a5f66", "a turn of no known speaker", FILL, ("label_text",)),
     "turn_system": ColourPair("#8c9db5", "#44546b", "a system turn, and the system's audio", FILL, ("label_text",)),
-    "turn_user": ColourPair("#6fb06f", "#2f6a35", "a transcribed user turn, and the user's audio", FILL,
-                            ("label_text",)),
-    "turn_untranscribed": ColourPair("#e7a93b", "#7a5410", "a user turn still to transcribe (hatched)", FILL,
-                                     ("label_text",)),
+    "turn_user": ColourPair(
+        "#6fb06f", "#2f6a35", "a transcribed user turn, and the user's audio", FILL, ("label_text",)
+    ),
+    "turn_untranscribed": ColourPair(
+        "#e7a93b", "#7a5410", "a user turn still to transcribe (hatched)", FILL, ("label_text",)
+    ),
     "turn_hatch": ColourPair("#6e784600", "#8cffd080", "the hatching of a turn still to transcribe", FILL, ()),
-    "audio_missing": ColourPair("#fbe3e0", "#4a2522", "audio the log names that cannot be played", FILL,
-                                ("missing_audio_mark",)),
-    "missing_audio_mark": ColourPair("#c0392b", "#ff7b6b", "the outline and hatching of missing audio", MARK,
-                                     ("base", "audio_missing")),
-    **{f"lane_{n}": ColourPair(light, dark, f"the bars of the {n + 1}th server lane (then again from the first)",
-                               FILL, ("label_text",))
-       for n, (light, dark) in enumerate((("#5b8fc7", "#2f5784"), ("#d08c4c", "#7d4c1c"), ("#58a89a", "#236458"),
-                                          ("#a679b8", "#5e3a6e"), ("#c9b04a", "#6b5c16"), ("#cc6f7b", "#7a3440"),
-                                          ("#7f9a55", "#45592a"), ("#9a8f80", "#574e42")))},
+    "audio_missing": ColourPair(
+        "#fbe3e0", "#4a2522", "audio the log names that cannot be played", FILL, ("missing_audio_mark",)
+    ),
+    "missing_audio_mark": ColourPair(
+        "#c0392b", "#ff7b6b", "the outline and hatching of missing audio", MARK, ("base", "audio_missing")
+    ),
+    **{
+        f"lane_{n}": ColourPair(
+            light, dark, f"the bars of the {n + 1}th server lane (then again from the first)", FILL, ("label_text",)
+        )
+        for n, (light, dark) in enumerate(
+            (
+                ("#5b8fc7", "#2f5784"),
+                ("#d08c4c", "#7d4c1c"),
+                ("#58a89a", "#236458"),
+                ("#a679b8", "#5e3a6e"),
+                ("#c9b04a", "#6b5c16"),
+                ("#cc6f7b", "#7a3440"),
+                ("#7f9a55", "#45592a"),
+                ("#9a8f80", "#574e42"),
+            )
+        )
+    },
     "label_text": ColourPair("#16202a", "#eef2f6", "the label of a timeline bar", against=_LANES),
     "selected_outline": ColourPair("#1c2733", "#f2f5f8", "the outline of the selected turn", MARK, ("base", *_LANES)),
     "selection_shade": ColourPair("#1c3c6ec8", "#285a96f0", "the selected turn's span across every lane", FILL, ()),
@@ -99,19 +134,30 @@ THEME_COLOURS: dict[str, ColourPair] = {
     "playback_cursor": ColourPair("#d62728", "#ff5c5c", "the playback position", MARK, ("base",)),
     "waveform": ColourPair("#3f6fa8", "#7fb0ea", "the waveform's trace", MARK, ("base",)),
     # the find bar's hits in the turn table (gui/search/find_controller.py), under the row's own text
-    "search_hit_background": ColourPair("#fff0a0", "#5a4f00", "a turn-table cell holding a hit of the find bar", FILL,
-                                        ("text",)),
-    "search_current_hit_background": ColourPair("#ffc266", "#8a4a00", "the cell of the hit the find bar is on", FILL,
-                                                ("text",)),
+    "search_hit_background": ColourPair(
+        "#fff0a0", "#5a4f00", "a turn-table cell holding a hit of the find bar", FILL, ("text",)
+    ),
+    "search_current_hit_background": ColourPair(
+        "#ffc266", "#8a4a00", "the cell of the hit the find bar is on", FILL, ("text",)
+    ),
     # Compare (gui/compare): the annotators' differing words, and the rows where they disagree
-    "compare_word_differs": ColourPair("#ffcf8a", "#8a5200", "a word of one annotator's transcription that another "
-                                       "annotator did not write there", FILL, ("text",)),
-    "compare_disagreement": ColourPair("#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators "
-                                       "disagree", FILL, ("text",)),
+    "compare_word_differs": ColourPair(
+        "#ffcf8a",
+        "#8a5200",
+        "a word of one annotator's transcription that another annotator did not write there",
+        FILL,
+        ("text",),
+    ),
+    "compare_disagreement": ColourPair(
+        "#fff4e5", "#3a2c1a", "the background of a Compare row where the annotators disagree", FILL, ("text",)
+    ),
     # the turn table's Flags column (gui/annotating/flag_icons.py)
-    "flag_mark": ColourPair("#c0392b", "#ff8a7a", "the pennant of a flagged turn", MARK, ("base", "untranscribed_background")),
-    "comment_mark": ColourPair("#2c6fb7", "#8cc1ff", "the bubble of a turn with a comment", MARK,
-                               ("base", "untranscribed_background")),
+    "flag_mark": ColourPair(
+        "#c0392b", "#ff8a7a", "the pennant of a flagged turn", MARK, ("base", "untranscribed_background")
+    ),
+    "comment_mark": ColourPair(
+        "#2c6fb7", "#8cc1ff", "the bubble of a turn with a comment", MARK, ("base", "untranscribed_background")
+    ),
     # the listening kit's voice-activity strip under the waveform (gui/listening/voice_activity_strip.py)
     "voice_activity": ColourPair("#2e7d32", "#81c784", "speech found by the voice-activity detector", MARK, ("base",)),
 }
@@ -121,15 +167,37 @@ LANE_COLOURS = tuple(f"lane_{n}" for n in range(8))
 
 # The dark scheme, for the Fusion style: every role of the active and inactive groups, and the disabled ones greyed.
 DARK_PALETTE = {
-    "Window": "#2b2b2b", "WindowText": "#e8e8e8", "Base": "#1f1f1f", "AlternateBase": "#272727",
-    "ToolTipBase": "#3a3a3a", "ToolTipText": "#e8e8e8", "PlaceholderText": "#a0a0a0", "Text": "#e8e8e8",
-    "Button": "#353535", "ButtonText": "#e8e8e8", "BrightText": "#ff6b6b", "Light": "#4a4a4a",
-    "Midlight": "#3e3e3e", "Mid": "#2f2f2f", "Dark": "#1a1a1a", "Shadow": "#0d0d0d", "Highlight": "#2f62b8",
-    "HighlightedText": "#ffffff", "Link": "#80b4ff", "LinkVisited": "#c39cf5", "Accent": "#2f62b8",
+    "Window": "#2b2b2b",
+    "WindowText": "#e8e8e8",
+    "Base": "#1f1f1f",
+    "AlternateBase": "#272727",
+    "ToolTipBase": "#3a3a3a",
+    "ToolTipText": "#e8e8e8",
+    "PlaceholderText": "#a0a0a0",
+    "Text": "#e8e8e8",
+    "Button": "#353535",
+    "ButtonText": "#e8e8e8",
+    "BrightText": "#ff6b6b",
+    "Light": "#4a4a4a",
+    "Midlight": "#3e3e3e",
+    "Mid": "#2f2f2f",
+    "Dark": "#1a1a1a",
+    "Shadow": "#0d0d0d",
+    "Highlight": "#2f62b8",
+    "HighlightedText": "#ffffff",
+    "Link": "#80b4ff",
+    "LinkVisited": "#c39cf5",
+    "Accent": "#2f62b8",
 }
 LIGHT_SELECTION = "#2f62b8"  # white on it reads at 6:1
-DARK_DISABLED = {"WindowText": "#808080", "Text": "#808080", "ButtonText": "#808080", "HighlightedText": "#b0b0b0",
-                 "Highlight": "#3a3a3a", "PlaceholderText": "#6a6a6a"}
+DARK_DISABLED = {
+    "WindowText": "#808080",
+    "Text": "#808080",
+    "ButtonText": "#808080",
+    "HighlightedText": "#b0b0b0",
+    "Highlight": "#3a3a3a",
+    "PlaceholderText": "#6a6a6a",
+}
 _PROPERTY = "annotator_theme"  # the theme the application was asked for, kept on the application
 _STYLE_PROPERTY = "annotator_style"  # the style the application had before the dark theme asked for Fusion
 
@@ -225,4 +293,3 @@ def theme_changes() -> ThemeChanges:
     if _changes is None:
         _changes = ThemeChanges(QGuiApplication.instance())
     return _changes
-

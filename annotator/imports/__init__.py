@@ -30,8 +30,10 @@ class ImportReport:
     warnings: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return (f"imported {len(self.files)} dialogue(s), {self.turns} turn(s), from {self.source} "
-                f"as {self.format} into {self.out_dir}")
+        return (
+            f"imported {len(self.files)} dialogue(s), {self.turns} turn(s), from {self.source} "
+            f"as {self.format} into {self.out_dir}"
+        )
 
 
 @dataclass(frozen=True)
@@ -48,9 +50,18 @@ class ImportFormat:
         return importer(Path(source), Path(out_dir), progress, guard)
 
 
-IMPORT_FORMATS: dict[str, ImportFormat] = {f.name: f for f in (
-    ImportFormat("convlab", "ConvLab-3 unified dataset", "data.zip, a dataset folder, or a dialogues JSON file",
-                 "convlab", "import_convlab"),
-    ImportFormat("dialbb", "DialBB test scenario (or dialbb-test output)", "a scenario text file",
-                 "dialbb", "import_dialbb"),
-)}
+IMPORT_FORMATS: dict[str, ImportFormat] = {
+    f.name: f
+    for f in (
+        ImportFormat(
+            "convlab",
+            "ConvLab-3 unified dataset",
+            "data.zip, a dataset folder, or a dialogues JSON file",
+            "convlab",
+            "import_convlab",
+        ),
+        ImportFormat(
+            "dialbb", "DialBB test scenario (or dialbb-test output)", "a scenario text file", "dialbb", "import_dialbb"
+        ),
+    )
+}

@@ -36,8 +36,9 @@ _CANONICAL_ID = re.compile(r"([^-]+)-([^-]+)-([0-9]+)")  # ASCII digits: int() r
 MAX_STEM = 120  # file names stay well under the 255 bytes file systems allow; unique_names tells cut ones apart
 
 
-def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None,
-                   guard: OutputGuard | None = None) -> ImportReport:
+def import_convlab(
+    source: Path, out_dir: Path, progress: Progress | None = None, guard: OutputGuard | None = None
+) -> ImportReport:
     dialogues = read_dialogues_json(source)
     report = ImportReport("convlab", source, out_dir)
     ids = [str(d.get("dialogue_id") or f"dialogue-{i}") if isinstance(d, dict) else "" for i, d in enumerate(dialogues)]
@@ -51,10 +52,12 @@ def import_convlab(source: Path, out_dir: Path, progress: Progress | None = None
             report.warnings.append(f"{where}: skipped, it has no turns")
             continue
         session = TextSession(session_ids[position], turns, _source_record(dialogue, dialogue_id, source))
-        comment = (f"Imported by the Communicator Log Annotator from ConvLab dialogue {dialogue_id} of "
-                   f"{name_text(source.name)}: "
-                   "text turns only, no audio; every time is synthesised, not recorded "
-                   '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
+        comment = (
+            f"Imported by the Communicator Log Annotator from ConvLab dialogue {dialogue_id} of "
+            f"{name_text(source.name)}: "
+            "text turns only, no audio; every time is synthesised, not recorded "
+            '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")'
+        )
         planned.append((stems[position], session, comment))
         report.turns += len(turns)
     report.files = write_logs(out_dir, planned, progress, guard)
@@ -80,8 +83,11 @@ def _dialogues_from(stream: BinaryIO, source: Path) -> list[Any]:
         if zipfile.is_zipfile(stream):
             with zipfile.ZipFile(stream) as archive:
                 names = archive.namelist()
-                member = DIALOGUES_MEMBER if DIALOGUES_MEMBER in names else next(
-                    (n for n in names if n.endswith("/dialogues.json") or n == "dialogues.json"), None)
+                member = (
+                    DIALOGUES_MEMBER
+                    if DIALOGUES_MEMBER in names
+                    else next((n for n in names if n.endswith("/dialogues.json") or n == "dialogues.json"), None)
+                )
                 if member is None:
                     raise ImportFormatError(f"{source}: the archive holds no {DIALOGUES_MEMBER}")
                 raw, where = archive.read(member), f"{source}: {member}"
@@ -111,7 +117,7 @@ def text_turns(dialogue: Any, where: str) -> list[TextTurn]:
     turns = []
     for index, turn in enumerate(dialogue["turns"]):
         if not isinstance(turn, dict) or turn.get("speaker") not in ("user", "system"):
-            raise ImportFormatError(f"{where}: turn {index}: the speaker must be \"user\" or \"system\"")
+            raise ImportFormatError(f'{where}: turn {index}: the speaker must be "user" or "system"')
         utterance = turn.get("utterance")
         if not isinstance(utterance, str):
             raise ImportFormatError(f"{where}: turn {index}: the utterance must be a string")
@@ -139,8 +145,10 @@ def file_stems(dialogue_ids: list[str]) -> list[str]:
     """File stems from dialogue ids: canonical NAME-SPLIT-N ones with N zero-padded to a common width."""
     matches = [_CANONICAL_ID.fullmatch(i) for i in dialogue_ids]
     width = max([len(m.group(3)) for m in matches if m] + [5])
-    stems = [nmtoken(f"{m.group(1)}-{m.group(2)}-{m.group(3).zfill(width)}" if m else i, "dialogue")
-             for m, i in zip(matches, dialogue_ids)]
+    stems = [
+        nmtoken(f"{m.group(1)}-{m.group(2)}-{m.group(3).zfill(width)}" if m else i, "dialogue")
+        for m, i in zip(matches, dialogue_ids)
+    ]
     return [stem[:MAX_STEM] for stem in stems]
 
 
@@ -160,8 +168,11 @@ def _shown(dialogue_id: str) -> str:
 
 def _source_record(dialogue: dict[str, Any], dialogue_id: str, source: Path) -> dict[str, str]:
     record = {":import_format": "convlab", ":import_source": name_text(source.name)}
-    for key, field in ((":source_dataset", "dataset"), (":source_split", "data_split"),
-                       (":original_id", "original_id")):
+    for key, field in (
+        (":source_dataset", "dataset"),
+        (":source_split", "data_split"),
+        (":original_id", "original_id"),
+    ):
         if isinstance(dialogue.get(field), str) and dialogue[field]:
             record[key] = dialogue[field]
     record[":source_dialogue_id"] = dialogue_id

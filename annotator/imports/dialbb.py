@@ -26,8 +26,9 @@ SESSION_MARK = "----"
 LABELS = {"System:": "system", "User:": "user"}
 
 
-def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
-                  guard: OutputGuard | None = None) -> ImportReport:
+def import_dialbb(
+    source: Path, out_dir: Path, progress: Progress | None = None, guard: OutputGuard | None = None
+) -> ImportReport:
     sessions = read_scenario(source)
     report = ImportReport("dialbb", source, out_dir)
     stem = nmtoken(source.name.rsplit(".", 1)[0] if "." in source.name else source.name, "scenario")
@@ -39,9 +40,11 @@ def import_dialbb(source: Path, out_dir: Path, progress: Progress | None = None,
             report.warnings.append(f"{source}:{line}: session {number}: skipped, it has no utterance")
             continue
         record = {":import_format": "dialbb", ":import_source": name_text(source.name), ":source_session": str(number)}
-        comment = (f"Imported by the Communicator Log Annotator from session {number} of the DialBB scenario "
-                   f"{name_text(source.name)}: text turns only, no audio; every time is synthesised, not recorded "
-                   '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")')
+        comment = (
+            f"Imported by the Communicator Log Annotator from session {number} of the DialBB scenario "
+            f"{name_text(source.name)}: text turns only, no audio; every time is synthesised, not recorded "
+            '(GC_EVENT etype="IMPORT", GC_DATA key=":synthetic_times")'
+        )
         planned.append((name, TextSession(name, turns, record), comment))
         report.turns += len(turns)
     report.files = write_logs(out_dir, planned, progress, guard)
@@ -62,11 +65,12 @@ def read_scenario(source: Path) -> list[tuple[int, list[TextTurn]]]:
             continue
         label = next((label for label in LABELS if line.startswith(label)), None)
         if label is None:
-            raise ImportFormatError(f"{source}:{number}: expected \"----init\", \"System: ...\" or \"User: ...\", "
-                                    f"found {line[:40]!r}")
+            raise ImportFormatError(
+                f'{source}:{number}: expected "----init", "System: ..." or "User: ...", found {line[:40]!r}'
+            )
         if not sessions:
             sessions.append((number, []))
-        utterance = line[len(label):].removeprefix(" ")
+        utterance = line[len(label) :].removeprefix(" ")
         if utterance.strip():
             sessions[-1][1].append(TextTurn(LABELS[label], utterance))
     return sessions

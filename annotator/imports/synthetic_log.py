@@ -81,8 +81,9 @@ def build_log(session: TextSession, comment: str) -> bytes:
     return _DECLARATION + note + b"\n" + etree.tostring(root, encoding="UTF-8") + b"\n"
 
 
-def write_logs(out_dir: Path, sessions: list[tuple[str, TextSession, str]], progress=None,
-               guard: OutputGuard | None = None) -> list[Path]:
+def write_logs(
+    out_dir: Path, sessions: list[tuple[str, TextSession, str]], progress=None, guard: OutputGuard | None = None
+) -> list[Path]:
     """Write each (file stem, session, comment) as OUT_DIR/STEM-hublog.xml, all or none; the paths written.
 
     GUARD, if given, refuses replacing a log already in OUT_DIR (one annotated since an earlier import)."""
@@ -111,8 +112,7 @@ def import_marker(session: Session) -> dict[str, str]:
     """What an import recorded in SESSION's IMPORT event ({} for a real log)."""
     for event in session.el.iter("GC_EVENT"):
         if event.get("etype") == IMPORT_EVENT_TYPE:
-            return {data.get("key"): clean_text(data.text) for data in event.iterchildren("GC_DATA")
-                    if data.get("key")}
+            return {data.get("key"): clean_text(data.text) for data in event.iterchildren("GC_DATA") if data.get("key")}
     return {}
 
 
@@ -135,19 +135,40 @@ def comment_safe(text: str) -> str:
 
 
 def _add_import_event(turn_el: etree._Element, turn_id: str, time: float, source: dict[str, str]) -> None:
-    event = etree.SubElement(turn_el, "GC_EVENT", etype=IMPORT_EVENT_TYPE, name="import", server="annotator",
-                             location="annotator", turnid=turn_id, time=_time(time))
+    event = etree.SubElement(
+        turn_el,
+        "GC_EVENT",
+        etype=IMPORT_EVENT_TYPE,
+        name="import",
+        server="annotator",
+        location="annotator",
+        turnid=turn_id,
+        time=_time(time),
+    )
     for key, value in {SYNTHETIC_TIMES_KEY: "true", **source}.items():
         etree.SubElement(event, "GC_DATA", key=key, dtype="string").text = xml_safe(value)
 
 
-def _add_operation(turn_el: etree._Element, turn: TextTurn, turn_id: str, position: int, start: float, end: float,
-                   text: str) -> None:
+def _add_operation(
+    turn_el: etree._Element, turn: TextTurn, turn_id: str, position: int, start: float, end: float, text: str
+) -> None:
     side = turn.speaker
-    operation = etree.SubElement(turn_el, "GC_OPERATION", {
-        "name": "user_input" if side == "user" else "system_output", "server": "import", "location": "import",
-        "turnid": turn_id, "tidx": str(position), "stime": _time(start), "etime": _time(end),
-        "type_new_turn": side, "type_start_utt": side, "type_end_utt": side})
+    operation = etree.SubElement(
+        turn_el,
+        "GC_OPERATION",
+        {
+            "name": "user_input" if side == "user" else "system_output",
+            "server": "import",
+            "location": "import",
+            "turnid": turn_id,
+            "tidx": str(position),
+            "stime": _time(start),
+            "etime": _time(end),
+            "type_new_turn": side,
+            "type_start_utt": side,
+            "type_end_utt": side,
+        },
+    )
     if side == "user":
         attributes = {"key": ":input_string", "type": "text_input", "type_utt_text": "asr", "dtype": "string"}
     else:

@@ -80,20 +80,27 @@ class AnnotationEdits:
     typing: tuple[int, int] | None = None
 
     def __len__(self) -> int:
-        return (len(self.transcriptions) + len(self.task_completion) + len(self.concepts) + len(self.notes)
-                + len(self.reviewed))
+        return (
+            len(self.transcriptions)
+            + len(self.task_completion)
+            + len(self.concepts)
+            + len(self.notes)
+            + len(self.reviewed)
+        )
 
     def describe(self) -> str:
         """'5 transcriptions, 1 removed transcription, 1 task completion and 2 concept frames'."""
         written = sum(edit.text is not None for edit in self.transcriptions)
         framed = sum(edit.text is not None for edit in self.concepts)
-        parts = [count(written, "transcription"),
-                 count(len(self.transcriptions) - written, "removed transcription"),
-                 count(len(self.task_completion), "task completion"),
-                 count(framed, "concept frame"),
-                 count(len(self.concepts) - framed, "removed concept frame"),
-                 *(count(sum(edit.kind == kind for edit in self.notes), noun) for kind, noun in _NOTE_NOUNS.items()),
-                 count(len(self.reviewed), "review")]
+        parts = [
+            count(written, "transcription"),
+            count(len(self.transcriptions) - written, "removed transcription"),
+            count(len(self.task_completion), "task completion"),
+            count(framed, "concept frame"),
+            count(len(self.concepts) - framed, "removed concept frame"),
+            *(count(sum(edit.kind == kind for edit in self.notes), noun) for kind, noun in _NOTE_NOUNS.items()),
+            count(len(self.reviewed), "review"),
+        ]
         parts = [part for part in parts if part]
         return " and ".join(parts) if len(parts) < 3 else f"{', '.join(parts[:-1])} and {parts[-1]}"
 
@@ -150,19 +157,50 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
         content = json.loads(raw.decode("utf-8"))
         if not isinstance(content, dict) or content.get("format") != FORMAT:
             raise UnreadableJournal("not a recovery journal of this program (no format 1)")
-        texts = tuple(TranscriptionEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
-                                        _text(e["turn_id"]), _value(e["text"]), _value(e["was"]))
-                      for e in _entries(content["transcriptions"]))
-        tasks = tuple(TaskCompletionEdit(_position(e["session"]), _text(e["session_id"]), _task_value(e["value"]),
-                                         _value(e["was"])) for e in _entries(content["task_completion"]))
-        frames = tuple(ConceptsEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
-                                    _text(e["turn_id"]), _compact(e["text"]), _compact(e["was"]))
-                       for e in _entries(content.get("concepts", [])))  # none in a journal older than concepts
-        notes = tuple(NoteEdit(_position(e["session"]), _text(e["session_id"]), _position(e["turn"]),
-                               _text(e["turn_id"]), _note(e["kind"], e["text"]), _value(e["was"]), e["kind"])
-                      for e in _entries(content.get("notes", [])))  # none in a journal older than notes
-        reviews = tuple(ReviewedEdit(_position(e["session"]), _text(e["session_id"]), _value(e["value"]),
-                                     _value(e["was"])) for e in _entries(content.get("reviewed", [])))
+        texts = tuple(
+            TranscriptionEdit(
+                _position(e["session"]),
+                _text(e["session_id"]),
+                _position(e["turn"]),
+                _text(e["turn_id"]),
+                _value(e["text"]),
+                _value(e["was"]),
+            )
+            for e in _entries(content["transcriptions"])
+        )
+        tasks = tuple(
+            TaskCompletionEdit(
+                _position(e["session"]), _text(e["session_id"]), _task_value(e["value"]), _value(e["was"])
+            )
+            for e in _entries(content["task_completion"])
+        )
+        frames = tuple(
+            ConceptsEdit(
+                _position(e["session"]),
+                _text(e["session_id"]),
+                _position(e["turn"]),
+                _text(e["turn_id"]),
+                _compact(e["text"]),
+                _compact(e["was"]),
+            )
+            for e in _entries(content.get("concepts", []))
+        )  # none in a journal older than concepts
+        notes = tuple(
+            NoteEdit(
+                _position(e["session"]),
+                _text(e["session_id"]),
+                _position(e["turn"]),
+                _text(e["turn_id"]),
+                _note(e["kind"], e["text"]),
+                _value(e["was"]),
+                e["kind"],
+            )
+            for e in _entries(content.get("notes", []))
+        )  # none in a journal older than notes
+        reviews = tuple(
+            ReviewedEdit(_position(e["session"]), _text(e["session_id"]), _value(e["value"]), _value(e["was"]))
+            for e in _entries(content.get("reviewed", []))
+        )
         written = datetime.fromisoformat(_text(content["written"])).astimezone()
         typing = _typing(content.get("typing"), texts)  # none in a journal older than drafts
         edits = AnnotationEdits(texts, tasks, frames, notes, reviews, typing)

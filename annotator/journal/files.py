@@ -15,6 +15,7 @@ from annotator.journal import instance_lock
 APP_NAME = "communicator-annotator"
 DATA_DIR_VARIABLE = "ANNOTATOR_DATA_DIR"
 
+
 def data_dir() -> Path:
     """The user's data folder for the annotator ($ANNOTATOR_DATA_DIR overrides it)."""
     override = os.environ.get(DATA_DIR_VARIABLE)
@@ -56,5 +57,5 @@ def journal_stem(log_path: Path) -> str:
 
 def owner_of(stem: str, path: Path) -> str | None:
     """The instance a journal or lock file belongs to; None for a journal of the old one-per-log kind."""
-    rest = path.name[len(stem) + 1:]
+    rest = path.name[len(stem) + 1 :]
     return rest.split(".")[0] if rest.count(".") else None

@@ -44,8 +44,13 @@ class InstanceLock:
         return cls(os.getpid(), this_host(), _boot_id(), process_start_time(os.getpid()), datetime.now().astimezone())
 
     def to_bytes(self) -> bytes:
-        content = {"pid": self.pid, "host": self.host, "boot": self.boot, "started": self.started,
-                   "since": self.since.isoformat(timespec="seconds")}
+        content = {
+            "pid": self.pid,
+            "host": self.host,
+            "boot": self.boot,
+            "started": self.started,
+            "since": self.since.isoformat(timespec="seconds"),
+        }
         return json.dumps(content).encode("utf-8")
 
     @classmethod
@@ -57,8 +62,13 @@ class InstanceLock:
             since = datetime.fromisoformat(content["since"]).astimezone()
         except (KeyError, TypeError, AttributeError, OverflowError, RecursionError) as error:
             raise ValueError(f"not a lock file: {error}") from None
-        if not (_is_int(pid) and pid > 0 and isinstance(host, str) and (boot is None or isinstance(boot, str))
-                and (started is None or _is_int(started))):
+        if not (
+            _is_int(pid)
+            and pid > 0
+            and isinstance(host, str)
+            and (boot is None or isinstance(boot, str))
+            and (started is None or _is_int(started))
+        ):
             raise ValueError("not a lock file: a field has the wrong type")
         return cls(pid, host, boot, started, since)
 

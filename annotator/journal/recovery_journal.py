@@ -83,8 +83,9 @@ class Leftovers:
 class RecoveryJournal:
     """The journal of one window on one log (see the module's docstring)."""
 
-    def __init__(self, doc: LogDocument, folder: Path | None = None, instance: str | None = None,
-                 deferred_baseline: bool = False):
+    def __init__(
+        self, doc: LogDocument, folder: Path | None = None, instance: str | None = None, deferred_baseline: bool = False
+    ):
         self.folder = folder if folder is not None else journal_dir()
         self.instance = instance or new_instance()
         self._lock = threading.Lock()  # guards what the writer thread reads: baseline, changes, typing
@@ -190,15 +191,19 @@ class RecoveryJournal:
                 os.replace(path, kept)
             except OSError:
                 kept = path
-            found.set_aside.append(f"The recovery journal {kept.name} could not be read ({error}); "
-                                   f"it is kept in {self.folder} and nothing was restored from it.")
+            found.set_aside.append(
+                f"The recovery journal {kept.name} could not be read ({error}); "
+                f"it is kept in {self.folder} and nothing was restored from it."
+            )
             return
         if not would_change(self._file_values(), entry.edits):
             _forget(path)  # the file already holds it (killed between a save and the cleanup)
             return
         found.entries.append(entry)
 
-    def entry_of(self, path: Path, log_path: str, sha256: str, written: datetime, edits: AnnotationEdits) -> JournalEntry:
+    def entry_of(
+        self, path: Path, log_path: str, sha256: str, written: datetime, edits: AnnotationEdits
+    ) -> JournalEntry:
         """EDITS made against the file whose hash is SHA256 (a journal's, or edits a window kept in memory), to offer
         here; when the file moved on, counting the edits whose file value is no longer what they were made against."""
         matches = sha256 == self.sha256
@@ -333,14 +338,17 @@ class RecoveryJournal:
             _remove(self.file)
             return
         self._make_folder()
-        write_locked(self.file, encode_journal(self.log_path, self.sha256, edits))  # a kill leaves a .tmp: see leftovers
+        write_locked(
+            self.file, encode_journal(self.log_path, self.sha256, edits)
+        )  # a kill leaves a .tmp: see leftovers
 
     def _make_folder(self) -> None:
         try:
             self.folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         except OSError as error:
-            raise WriteError(f"{self.folder}: cannot create the recovery journal folder: "
-                             f"{error.strerror or error}") from None
+            raise WriteError(
+                f"{self.folder}: cannot create the recovery journal folder: {error.strerror or error}"
+            ) from None
 
 
 def _remove(path: Path) -> None:
@@ -356,5 +364,3 @@ def _forget(path: Path) -> None:
         path.unlink(missing_ok=True)
     except OSError:
         pass
-
-

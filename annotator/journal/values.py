@@ -115,8 +115,11 @@ def difference(baseline: dict[Key, Value], values: dict[Key, Value]) -> Annotati
             continue
         s, t, kind = key[0], key[1], key[2] if len(key) == 3 else None
         if t is None:
-            (reviews.append(ReviewedEdit(s, session_id, value, was)) if kind == REVIEWED
-             else tasks.append(TaskCompletionEdit(s, session_id, value, was)))
+            (
+                reviews.append(ReviewedEdit(s, session_id, value, was))
+                if kind == REVIEWED
+                else tasks.append(TaskCompletionEdit(s, session_id, value, was))
+            )
         elif kind == CONCEPTS:
             frames.append(ConceptsEdit(s, session_id, t, turn_id, value, was))
         elif kind is not None:
@@ -134,8 +137,9 @@ def would_change(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
 
 def changed_since(baseline: dict[Key, Value], edits: AnnotationEdits) -> int:
     """How many EDITS find the file (BASELINE) holding neither the value they were made against nor their own."""
-    tasks = sum(baseline.get(_session_key(e), _NONE)[2] not in (e.was, e.value)
-                for e in edits.task_completion + edits.reviewed)
+    tasks = sum(
+        baseline.get(_session_key(e), _NONE)[2] not in (e.was, e.value) for e in edits.task_completion + edits.reviewed
+    )
     return tasks + sum(baseline.get(_edit_key(e), _NONE)[2] not in (e.was, e.text) for e in _turn_edits(edits))
 
 
@@ -144,8 +148,11 @@ def _turn_edits(edits: AnnotationEdits) -> tuple[TranscriptionEdit, ...]:
 
 
 def _edit_key(edit: TranscriptionEdit) -> Key:
-    return (edit.session, edit.turn, _turn_kind(edit)) if _turn_kind(edit) != "transcription" else (edit.session,
-                                                                                                    edit.turn)
+    return (
+        (edit.session, edit.turn, _turn_kind(edit))
+        if _turn_kind(edit) != "transcription"
+        else (edit.session, edit.turn)
+    )
 
 
 def _turn_kind(edit: TranscriptionEdit) -> str:
@@ -192,8 +199,10 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
             missing += [f"{edit.session_id} turn {edit.turn_id}"] if turn is None else []
             plan += [((turn, kind), edit.text)] if turn is not None else []
     if missing:
-        raise AnnotationFileError(f"{where}: the log has no {', '.join(missing[:5])}"
-                                  f"{' and more' if len(missing) > 5 else ''}; nothing was restored")
+        raise AnnotationFileError(
+            f"{where}: the log has no {', '.join(missing[:5])}"
+            f"{' and more' if len(missing) > 5 else ''}; nothing was restored"
+        )
     done: list[tuple[Target, str | None]] = []
     try:
         for target, value in plan:
@@ -204,8 +213,11 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
             _set(target, value, restoring=True)  # what the log held, even a value the app would not offer
         raise AnnotationFileError(f"{where}: {error}; nothing was restored") from None
     first_old = dict(reversed(done))  # a target set twice keeps the value DOC held before the first
-    return [RestoredValue(target, old, _get((target, kind)), kind)
-            for (target, kind), old in first_old.items() if _get((target, kind)) != old]
+    return [
+        RestoredValue(target, old, _get((target, kind)), kind)
+        for (target, kind), old in first_old.items()
+        if _get((target, kind)) != old
+    ]
 
 
 def _in_log_order(item: tuple[Key, Value]) -> tuple[int, int, int]:
@@ -269,8 +281,9 @@ def split_draft(doc: LogDocument, entries: list[JournalEntry]) -> tuple[list[Jou
 
     One editor shows one draft: the typing of an older entry (another window that died too) is restored as that
     turn's value instead, unsaved like every restored value, so that nothing typed is lost."""
-    typed = [(position, found) for position, entry in enumerate(entries)
-             if (found := _typing_edit(doc, entry)) is not None]
+    typed = [
+        (position, found) for position, entry in enumerate(entries) if (found := _typing_edit(doc, entry)) is not None
+    ]
     drafted, (typing, turn) = typed[-1] if typed else (None, (None, None))
     kept: list[JournalEntry] = []
     draft: tuple[Turn, str] | None = None
@@ -279,8 +292,9 @@ def split_draft(doc: LogDocument, entries: list[JournalEntry]) -> tuple[list[Jou
         if position == drafted:
             draft = (turn, typing.text)
             edits = replace(edits, transcriptions=tuple(e for e in edits.transcriptions if e is not typing))
-        elif draft is not None and any((edit.session_id, edit.turn_id) == (draft[0].session.id, draft[0].id)
-                                       for edit in edits.transcriptions):
+        elif draft is not None and any(
+            (edit.session_id, edit.turn_id) == (draft[0].session.id, draft[0].id) for edit in edits.transcriptions
+        ):
             draft = None  # stored later on
         kept.append(replace(entry, edits=edits))
     return kept, draft

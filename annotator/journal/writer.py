@@ -31,8 +31,13 @@ Snapshot = TypeVar("Snapshot")
 
 
 class BackgroundWriter(Generic[Snapshot]):
-    def __init__(self, take: Callable[[], Snapshot], write: Callable[[Snapshot], None],
-                 report: Callable[[Exception | None], None], delay: float):
+    def __init__(
+        self,
+        take: Callable[[], Snapshot],
+        write: Callable[[Snapshot], None],
+        report: Callable[[Exception | None], None],
+        delay: float,
+    ):
         self._take = take
         self._write = write
         self._report = report

@@ -49,8 +49,9 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
         return False
     bad = first_not_xml(new) if new is not None else None
     if bad is not None:  # refused before the tree is touched: no empty GC_ANNOT is left behind
-        raise AnnotationError(f"turn {turn.id}: the transcription holds the control character U+{ord(bad):04X}, "
-                              "which XML cannot store")
+        raise AnnotationError(
+            f"turn {turn.id}: the transcription holds the control character U+{ord(bad):04X}, which XML cannot store"
+        )
     annotation = turn.transcription_annotation()
     if annotation is not None and annotation.el.getparent() is not turn.el:
         _remove_transcription(annotation)  # a session-level one moves into its turn
@@ -64,7 +65,8 @@ def set_transcription(turn: Turn, text: str | None) -> bool:
         data = annotation.transcription_data()
         if data is None:
             data_el = etree.SubElement(
-                annotation.el, "GC_DATA",
+                annotation.el,
+                "GC_DATA",
                 {"key": TRANSCRIPTION_KEY, "type_utt_text": "transcription", "dtype": "string"},
             )
             _indent_last_child(annotation.el, data_el)
@@ -83,17 +85,24 @@ def set_concepts(turn: Turn, concepts: Concepts | None) -> bool:
     old_concepts = reference_concepts(turn.facts())
     if old_concepts == concepts:
         return False
-    for path, value in (concepts.slots if concepts is not None else ()):
+    for path, value in concepts.slots if concepts is not None else ():
         bad = first_not_xml(concepts.frame + path + value)
         if bad is not None:
-            raise AnnotationError(f"turn {turn.id}: the concepts hold the control character U+{ord(bad):04X}, "
-                                  "which XML cannot store")
-    _replace_data(_concepts_holder(turn), None if concepts is None else concepts_element(concepts),
-                  lambda: _turn_annotation(turn))
-    turn.session.document.announce(AnnotationChange(
-        turn.session, turn, "concepts",
-        None if old_concepts is None else old_concepts.compact(),
-        None if concepts is None else concepts.compact()))
+            raise AnnotationError(
+                f"turn {turn.id}: the concepts hold the control character U+{ord(bad):04X}, which XML cannot store"
+            )
+    _replace_data(
+        _concepts_holder(turn), None if concepts is None else concepts_element(concepts), lambda: _turn_annotation(turn)
+    )
+    turn.session.document.announce(
+        AnnotationChange(
+            turn.session,
+            turn,
+            "concepts",
+            None if old_concepts is None else old_concepts.compact(),
+            None if concepts is None else concepts.compact(),
+        )
+    )
     return True
 
 
@@ -107,8 +116,9 @@ def set_comment(turn: Turn, comment: str | None) -> bool:
     text = clean_text(comment) or None
     bad = first_not_xml(text) if text is not None else None
     if bad is not None:
-        raise AnnotationError(f"turn {turn.id}: the comment holds the control character U+{ord(bad):04X}, "
-                              "which XML cannot store")
+        raise AnnotationError(
+            f"turn {turn.id}: the comment holds the control character U+{ord(bad):04X}, which XML cannot store"
+        )
     return _set_note(turn, "comment", text)
 
 
@@ -127,8 +137,15 @@ def _set_note(turn: Turn, kind: str, text: str | None) -> bool:
     if old == text:
         return False
     key = TURN_NOTES[kind][0]
-    holder = next(((annotation, data) for annotation in turn.el.iterchildren("GC_ANNOT")
-                   for data in [note_data(annotation, key)] if data is not None), None)
+    holder = next(
+        (
+            (annotation, data)
+            for annotation in turn.el.iterchildren("GC_ANNOT")
+            for data in [note_data(annotation, key)]
+            if data is not None
+        ),
+        None,
+    )
     _replace_data(holder, None if text is None else note_element(kind, text), lambda: _turn_annotation(turn))
     turn.session.document.announce(AnnotationChange(turn.session, turn, kind, old, text))
     return True
@@ -139,8 +156,10 @@ def set_reviewed(session: Session, reviewer: str | None) -> bool:
     new = None if reviewer is None else clean_text(reviewer)
     bad = first_not_xml(new) if new else None
     if bad is not None:
-        raise AnnotationError(f"session {session.id}: the reviewer's name holds the control character "
-                              f"U+{ord(bad):04X}, which XML cannot store")
+        raise AnnotationError(
+            f"session {session.id}: the reviewer's name holds the control character "
+            f"U+{ord(bad):04X}, which XML cannot store"
+        )
     old = session_reviewer(session.el)
     if new == old:
         return False
@@ -153,8 +172,11 @@ def set_reviewed(session: Session, reviewer: str | None) -> bool:
     return True
 
 
-def _replace_data(found: tuple[etree._Element, etree._Element] | None, new: etree._Element | None,
-                  make_annotation: Callable[[], etree._Element]) -> None:
+def _replace_data(
+    found: tuple[etree._Element, etree._Element] | None,
+    new: etree._Element | None,
+    make_annotation: Callable[[], etree._Element],
+) -> None:
     """Put NEW in place of the GC_DATA FOUND (its GC_ANNOT, itself) or, when nothing was found, last in
     the GC_ANNOT MAKE_ANNOTATION gives; NEW None removes FOUND, and its GC_ANNOT when nothing else is left."""
     if found is not None:
@@ -189,8 +211,11 @@ def _turn_annotation(turn: Turn) -> etree._Element:
     """The turn's own GC_ANNOT to add a transcription, concepts or a note to: the one already holding
     one of them, else a new first child of the turn."""
     for annotation in turn.el.iterchildren("GC_ANNOT"):
-        if (concepts_data(annotation) is not None or transcription_data(annotation) is not None
-                or read_notes(annotation, None)):
+        if (
+            concepts_data(annotation) is not None
+            or transcription_data(annotation) is not None
+            or read_notes(annotation, None)
+        ):
             return annotation
     return _new_annotation(turn.el, {"turnid": turn.id})
 

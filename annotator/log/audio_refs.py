@@ -97,8 +97,12 @@ class AudioResolver:
     def _unfound(self, written: str, checked: Located | None) -> Located:
         """Why WRITTEN gives no file; CHECKED is the verdict on its target (None: it does not exist)."""
         if not os.path.isabs(written) and _climbs_out(written):
-            return Located(None, f"audio path {written!r} points outside the log's folder: it climbs out of "
-                                 "the log's folder; not opened", True)
+            return Located(
+                None,
+                f"audio path {written!r} points outside the log's folder: it climbs out of "
+                "the log's folder; not opened",
+                True,
+            )
         if checked is not None:
             return checked
         return Located(None, f"audio file not found: {written} (also looked for its name under {self._folder_text})")

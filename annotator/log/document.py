@@ -91,7 +91,11 @@ class LogDocument:
             note = "the root element is GC_SESSION without the enclosing GC_LOG; read as a log of one session"
             self.notes.append(note)
         else:
-            raise LogReadError(self.path, f"not a Communicator log: the root element is <{root.tag}>, expected <GC_LOG>", root.sourceline)
+            raise LogReadError(
+                self.path,
+                f"not a Communicator log: the root element is <{root.tag}>, expected <GC_LOG>",
+                root.sourceline,
+            )
         self.unit = detect_unit(sample_times(elements))
         self.sessions = [Session(el, self.unit, self, i) for i, el in enumerate(elements)]
 

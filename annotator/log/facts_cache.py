@@ -44,8 +44,18 @@ if TYPE_CHECKING:
 class _SessionFacts:
     """The cached facts of one session's turns."""
 
-    __slots__ = ("session", "facts", "derived", "whole", "rankings", "_session_level", "_untranscribed",
-                 "_turns_by_key", "users", "watches")
+    __slots__ = (
+        "session",
+        "facts",
+        "derived",
+        "whole",
+        "rankings",
+        "_session_level",
+        "_untranscribed",
+        "_turns_by_key",
+        "users",
+        "watches",
+    )
 
     def __init__(self, session: Session):
         self.session = session
@@ -100,8 +110,11 @@ class _SessionFacts:
         """A transcription of TURN changed: forget what it can have changed."""
         key = turn.key
         if self._session_level is not None and key in self._session_level:
-            still = [el for el in self._session_level[key]
-                     if el.getparent() is self.session.el and turn_facts.transcription_data(el) is not None]
+            still = [
+                el
+                for el in self._session_level[key]
+                if el.getparent() is self.session.el and turn_facts.transcription_data(el) is not None
+            ]
             if still:
                 self._session_level[key] = still
             else:
@@ -277,8 +290,9 @@ class FactsCache:
         with self._adopting:
             self._of(session).whole.setdefault(name, value)
 
-    def first_untranscribed_in(self, session: Session, name: str, rank: Callable[[], list[int]],
-                               besides: int | None = None) -> int | None:
+    def first_untranscribed_in(
+        self, session: Session, name: str, rank: Callable[[], list[int]], besides: int | None = None
+    ) -> int | None:
         """The first turn still to transcribe in the order RANK() gives (turn indices of SESSION, asked once
         and kept under NAME), other than BESIDES unless no other is left; None when none is left."""
         cached = self._of(session)

@@ -39,8 +39,11 @@ COMMENT_KEY = ":comment"
 TIME_SPENT_KEY = ":time_spent"
 REVIEWED_KEY = ":reviewed"
 # The change kind (AnnotationChange.kind) of each turn note, and its GC_DATA key and dtype.
-TURN_NOTES = {"flags": (FLAGS_KEY, "string"), "comment": (COMMENT_KEY, "string"),
-              "time_spent": (TIME_SPENT_KEY, "float")}
+TURN_NOTES = {
+    "flags": (FLAGS_KEY, "string"),
+    "comment": (COMMENT_KEY, "string"),
+    "time_spent": (TIME_SPENT_KEY, "float"),
+}
 NOTE_KEYS = {key: kind for kind, (key, _dtype) in TURN_NOTES.items()}
 REVIEWED = "reviewed"
 

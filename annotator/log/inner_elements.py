@@ -234,8 +234,7 @@ class ListView(ElementView):
 
 
 _VIEW_CLASSES = {
-    cls.tag: cls
-    for cls in (OperationView, MessageView, EventView, AnnotationView, DataView, FrameView, ListView)
+    cls.tag: cls for cls in (OperationView, MessageView, EventView, AnnotationView, DataView, FrameView, ListView)
 }
 
 

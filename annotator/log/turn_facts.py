@@ -55,14 +55,33 @@ REC_SCORES_KEY = ":rec_scores"
 CONCEPT_TYPE = "concept"
 
 
-
 class TurnFacts:
     """A snapshot of what one GC_TURN says (elements are lxml elements, texts are collapsed)."""
 
-    __slots__ = ("speaker", "asr_data", "asr_marked", "asr_text", "system_data", "system_marked", "system_data_at",
-                 "system_text", "audio_input", "audio_output", "transcription", "parse_data",
-                 "hypothesis_data", "score_data", "concept_data", "reference_concepts_data", "notes", "prompt_type",
-                 "n_operations", "n_messages", "n_events", "hypotheses_memo")
+    __slots__ = (
+        "speaker",
+        "asr_data",
+        "asr_marked",
+        "asr_text",
+        "system_data",
+        "system_marked",
+        "system_data_at",
+        "system_text",
+        "audio_input",
+        "audio_output",
+        "transcription",
+        "parse_data",
+        "hypothesis_data",
+        "score_data",
+        "concept_data",
+        "reference_concepts_data",
+        "notes",
+        "prompt_type",
+        "n_operations",
+        "n_messages",
+        "n_events",
+        "hypotheses_memo",
+    )
 
     def __init__(self) -> None:
         self.speaker: str | None = None  # "user", "system" or None

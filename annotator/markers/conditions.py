@@ -105,8 +105,7 @@ class FlagCondition:
 class IntentCondition:
     tag: str = "intent"
     negated_tag: str = "not_intent"
-    meaning: str = ("an element of a user turn that carries GC_DATA of type concept "
-                    "whose first GC_FRAME is named X")
+    meaning: str = "an element of a user turn that carries GC_DATA of type concept whose first GC_FRAME is named X"
     example: str = "intent: flight_query"
 
     def parse_value(self, raw: object, text: str) -> str:
@@ -126,8 +125,10 @@ class SlotCondition:
 
     tag: str = "slot_was_set"
     negated_tag: str = "slot_was_not_set"
-    meaning: str = ("every element from one that carries GC_DATA with key K and non-empty text "
-                    "until one that carries key K with empty text (the colon of \":K\" is optional)")
+    meaning: str = (
+        "every element from one that carries GC_DATA with key K and non-empty text "
+        'until one that carries key K with empty text (the colon of ":K" is optional)'
+    )
     example: str = "slot_was_set: destination"
 
     def parse_value(self, raw: object, text: str) -> str:
@@ -163,10 +164,12 @@ def _forward_fill(state: np.ndarray) -> np.ndarray:
 class TextCondition:
     tag: str = "text_matches"
     negated_tag: str = "not_text_matches"
-    meaning: str = ("carries recognizer, system or transcription text (type_utt_text asr / system / "
-                    "transcription, type text_input / text_output, or a GC_ANNOT's :transcription) "
-                    "in which the regular expression is found (re.search, whitespace collapsed; a pattern "
-                    "still matching one text after a second is refused)")
+    meaning: str = (
+        "carries recognizer, system or transcription text (type_utt_text asr / system / "
+        "transcription, type text_input / text_output, or a GC_ANNOT's :transcription) "
+        "in which the regular expression is found (re.search, whitespace collapsed; a pattern "
+        "still matching one text after a second is refused)"
+    )
     example: str = 'text_matches: "(?i)\\\\bhelp\\\\b"'
 
     def parse_value(self, raw: object, text: str) -> UserPattern:
@@ -186,24 +189,51 @@ class TextCondition:
 
 
 CONDITION_KINDS: tuple[ConditionKind, ...] = (
-    AttributeCondition("action", "not_action", "names",
-                       "a GC_OPERATION or GC_MESSAGE named X", "action: query_flights"),
+    AttributeCondition(
+        "action", "not_action", "names", "a GC_OPERATION or GC_MESSAGE named X", "action: query_flights"
+    ),
     IntentCondition(),
     SlotCondition(),
-    AttributeCondition("server", "not_server", "servers",
-                       "a GC_OPERATION, GC_MESSAGE or GC_EVENT of server S", "server: recognizer"),
+    AttributeCondition(
+        "server", "not_server", "servers", "a GC_OPERATION, GC_MESSAGE or GC_EVENT of server S", "server: recognizer"
+    ),
     AttributeCondition("event", "not_event", "etypes", "a GC_EVENT of etype E", "event: LOCK"),
-    AttributeCondition("data_type", "not_data_type", "data_types",
-                       "an element that carries GC_DATA of type T", "data_type: audio_input"),
-    FlagCondition("error_message", "not_error_message", "error",
-                  "an element that carries system text marked type_error_msg=\"true\"", "error_message: true"),
-    FlagCondition("help_message", "not_help_message", "help",
-                  "an element that carries system text marked type_help_msg=\"true\"", "help_message: true"),
-    AttributeCondition("prompt", "not_prompt", "prompts",
-                       "an element with type_prompt P (the colon of \":P\" is optional)", "prompt: source",
-                       normalise=True),
-    AttributeCondition("task_completion", "not_task_completion", "completions",
-                       "a GC_ANNOT whose type_task_completion (or task_completion) is V", 'task_completion: "1"'),
+    AttributeCondition(
+        "data_type",
+        "not_data_type",
+        "data_types",
+        "an element that carries GC_DATA of type T",
+        "data_type: audio_input",
+    ),
+    FlagCondition(
+        "error_message",
+        "not_error_message",
+        "error",
+        'an element that carries system text marked type_error_msg="true"',
+        "error_message: true",
+    ),
+    FlagCondition(
+        "help_message",
+        "not_help_message",
+        "help",
+        'an element that carries system text marked type_help_msg="true"',
+        "help_message: true",
+    ),
+    AttributeCondition(
+        "prompt",
+        "not_prompt",
+        "prompts",
+        'an element with type_prompt P (the colon of ":P" is optional)',
+        "prompt: source",
+        normalise=True,
+    ),
+    AttributeCondition(
+        "task_completion",
+        "not_task_completion",
+        "completions",
+        "a GC_ANNOT whose type_task_completion (or task_completion) is V",
+        'task_completion: "1"',
+    ),
     TextCondition(),
 )
 

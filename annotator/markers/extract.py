@@ -105,7 +105,9 @@ def _evaluate_log(markers: MarkerSet, doc: LogDocument) -> LogEvaluation:
     user_starts = _user_turn_starts(evaluation, context)
     for name, positions in evaluation.reported.items():
         session_starts = context.session_starts[evaluation.sessions[name]]
-        evaluation.preceding[name] = np.searchsorted(user_starts, positions) - np.searchsorted(user_starts, session_starts)
+        evaluation.preceding[name] = np.searchsorted(user_starts, positions) - np.searchsorted(
+            user_starts, session_starts
+        )
     return evaluation
 
 
@@ -154,7 +156,7 @@ def session_markers(evaluation: LogEvaluation, sender_id: str) -> list[SessionMa
         bounds = np.searchsorted(sessions, np.arange(count + 1)).tolist()
         rows = list(zip(positions.tolist(), evaluation.preceding[name].tolist()))
         for index, result in enumerate(results):
-            result.events[name] = rows[bounds[index]:bounds[index + 1]]
+            result.events[name] = rows[bounds[index] : bounds[index + 1]]
     return results
 
 
@@ -163,7 +165,9 @@ def sender_id(path: Path) -> str:
     return name_text(Path(path).stem)
 
 
-def extract_markers(markers: MarkerSet, paths: Sequence[Path], progress: Progress | None = None) -> list[SessionMarkers]:
+def extract_markers(
+    markers: MarkerSet, paths: Sequence[Path], progress: Progress | None = None
+) -> list[SessionMarkers]:
     """Load each log in turn (one in memory at a time) and collect its sessions' rows."""
     results: list[SessionMarkers] = []
     for path in progress(paths, total=len(paths)) if progress else paths:

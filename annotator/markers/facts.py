@@ -27,7 +27,12 @@ if TYPE_CHECKING:
 
     from annotator.log.document import LogDocument
 
-TEXT_KINDS = ("asr", "system", "transcription", "transciption")  # type_utt_text values text_matches reads (the standard spells it "transciption")
+TEXT_KINDS = (
+    "asr",
+    "system",
+    "transcription",
+    "transciption",
+)  # type_utt_text values text_matches reads (the standard spells it "transciption")
 
 
 def normalise_key(key: str) -> str:
@@ -127,7 +132,12 @@ def _event_scanner(facts: LogFacts, needs: FactNeeds):
     want_names, want_servers, want_etypes = needs.names, needs.servers, needs.etypes
     want_prompts, want_completions = needs.prompts, needs.completions
     names, servers, etypes, prompts, completions = (
-        facts.names, facts.servers, facts.etypes, facts.prompts, facts.completions)
+        facts.names,
+        facts.servers,
+        facts.etypes,
+        facts.prompts,
+        facts.completions,
+    )
     scan_data = _data_scanner(facts, needs) if needs.data else None
     if not (want_names or want_servers or want_etypes or want_prompts or want_completions or scan_data):
         return None
@@ -203,8 +213,14 @@ def _data_scanner(facts: LogFacts, needs: FactNeeds):
                     value = data.get(attribute)
                     if value is not None and value.strip().lower() == "true":
                         flags[flag].append(index)
-            if want_texts and (system or utt in TEXT_KINDS or "text_input" in tokens or "text_output" in tokens
-                               or in_annotation and data.get("key") == TRANSCRIPTION_KEY):
+            if want_texts and (
+                system
+                or utt in TEXT_KINDS
+                or "text_input" in tokens
+                or "text_output" in tokens
+                or in_annotation
+                and data.get("key") == TRANSCRIPTION_KEY
+            ):
                 texts.append((index, data.text or ""))
 
     return scan

@@ -115,8 +115,13 @@ def load_markers(path: str | Path) -> MarkerSet:
     """The markers of a YAML file, or of all YAML files in a folder tree."""
     path = Path(path)
     if path.is_dir():
-        files = sorted(p for p in path.rglob("*") if p.suffix.lower() in YAML_SUFFIXES and p.is_file()
-                       and not any(part.startswith(".") for part in p.relative_to(path).parts))
+        files = sorted(
+            p
+            for p in path.rglob("*")
+            if p.suffix.lower() in YAML_SUFFIXES
+            and p.is_file()
+            and not any(part.startswith(".") for part in p.relative_to(path).parts)
+        )
         if not files:
             raise MarkerConfigError(path, "no marker files (*.yml, *.yaml) in this folder")
     elif path.exists():
@@ -180,12 +185,19 @@ class _FileParser:
             return self._markers(root)
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
-            raise MarkerConfigError(self.path, f"not valid YAML: {error.problem or error.context}", self.marker,
-                                    line=mark.line + 1 if mark else None) from None
+            raise MarkerConfigError(
+                self.path,
+                f"not valid YAML: {error.problem or error.context}",
+                self.marker,
+                line=mark.line + 1 if mark else None,
+            ) from None
         except yaml.reader.ReaderError as error:  # a character YAML does not allow
             line = text.count("\n", 0, error.position) + 1 if isinstance(error.position, int) else None
-            raise MarkerConfigError(self.path, f"not valid YAML: the character #x{error.character:04x} is not "
-                                    "allowed (control characters are not)", line=line) from None
+            raise MarkerConfigError(
+                self.path,
+                f"not valid YAML: the character #x{error.character:04x} is not allowed (control characters are not)",
+                line=line,
+            ) from None
         except yaml.YAMLError as error:
             raise MarkerConfigError(self.path, f"not valid YAML: {error}", self.marker) from None
         except _TooLarge as error:
@@ -200,8 +212,11 @@ class _FileParser:
         if root is None or isinstance(root, ScalarNode) and root.tag.endswith(":null"):
             raise self.error(root, "no markers defined (the file is empty)")
         if not isinstance(root, MappingNode):
-            raise self.error(root, "expected marker names, each mapped to a condition or operator "
-                                   f"(e.g. `marker_help: {{help_message: true}}`), found {_describe(root)}")
+            raise self.error(
+                root,
+                "expected marker names, each mapped to a condition or operator "
+                f"(e.g. `marker_help: {{help_message: true}}`), found {_describe(root)}",
+            )
         markers = []
         for key_node, value_node in self._entries(root):
             self.marker = None
@@ -234,8 +249,11 @@ class _FileParser:
         if value in self.defined:
             first = self.defined[value]
             where = "" if first.path == self.path else f"{first.path}:"
-            raise self.error(node, f"marker {value!r} is defined twice (first at {where}line {first.line}); "
-                                   "names must be unique across all marker files")
+            raise self.error(
+                node,
+                f"marker {value!r} is defined twice (first at {where}line {first.line}); "
+                "names must be unique across all marker files",
+            )
         return value
 
     def _marker(self, node: Node, depth: int) -> tuple[Condition | Operator, str | None]:
@@ -243,8 +261,9 @@ class _FileParser:
         if depth > _MAX_DEPTH:
             raise self.error(node, f"markers nested more than {_MAX_DEPTH} levels deep")
         if not isinstance(node, MappingNode):
-            raise self.error(node, "expected one condition or operator such as `intent: greet`, "
-                                   f"found {_describe(node)}")
+            raise self.error(
+                node, f"expected one condition or operator such as `intent: greet`, found {_describe(node)}"
+            )
         description, entries = None, []
         for key_node, value_node in self._entries(node):
             key = self._scalar(key_node) if isinstance(key_node, ScalarNode) else None
@@ -270,8 +289,9 @@ class _FileParser:
     def _operator(self, tag: str, node: Node, depth: int) -> Operator:
         cls, negated = OPERATORS_BY_TAG[tag]
         if not isinstance(node, SequenceNode):
-            raise self.error(node, f"{tag} takes a list of sub-markers (`- intent: greet` lines under it), "
-                                   f"found {_describe(node)}")
+            raise self.error(
+                node, f"{tag} takes a list of sub-markers (`- intent: greet` lines under it), found {_describe(node)}"
+            )
         children = [self._marker(item, depth + 1)[0] for item in node.value]
         try:
             return cls(children, negated=negated)
@@ -321,8 +341,11 @@ def _check_size(root: Node | None) -> None:
             pending.discard(id(node))
             size = 1 + sum(sizes[id(child)] for child in children)
             if size > MAX_EXPANDED_NODES:
-                raise _TooLarge(f"the YAML expands to more than {MAX_EXPANDED_NODES} nodes "
-                                "(through aliases or merge keys); marker files are small", node)
+                raise _TooLarge(
+                    f"the YAML expands to more than {MAX_EXPANDED_NODES} nodes "
+                    "(through aliases or merge keys); marker files are small",
+                    node,
+                )
             sizes[id(node)] = size
             continue
         if id(node) in pending:

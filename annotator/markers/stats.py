@@ -69,7 +69,8 @@ class MarkerStatistics:
         self.marker_names = sorted(marker_names)
         self.sessions: list[tuple[str, int]] = []
         self.per_session: dict[str, dict[str, list[int | float]]] = {
-            name: {stat: [] for stat in sorted(compute_statistics([]))} for name in self.marker_names}
+            name: {stat: [] for stat in sorted(compute_statistics([]))} for name in self.marker_names
+        }
         self.collected: dict[str, list[int]] = {name: [] for name in self.marker_names}
         self.sessions_applied: dict[str, int] = {name: 0 for name in self.marker_names}
 
@@ -107,7 +108,9 @@ class MarkerStatistics:
             applied = self.sessions_applied[name]
             marker = neutralise_cell(name)
             rows.append((ALL_SENDERS, ALL_SESSIONS, marker, SESSIONS_APPLIED, applied))
-            rows.append((ALL_SENDERS, ALL_SESSIONS, marker, PERCENTAGE_APPLIED, applied / total * 100 if total else 100.0))
+            rows.append(
+                (ALL_SENDERS, ALL_SESSIONS, marker, PERCENTAGE_APPLIED, applied / total * 100 if total else 100.0)
+            )
         for name in names:
             for stat, value in compute_statistics(self.collected[name]).items():
                 rows.append((ALL_SENDERS, ALL_SESSIONS, neutralise_cell(name), statistic_name(stat), value))

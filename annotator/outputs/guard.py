@@ -75,8 +75,9 @@ class OutputGuard:
         _refuse_the_input(output, same)
         kind = existing_kind(output)
         if kind is not None:
-            raise OutputRefusedError(f"{output}: an existing {kind} this command did not write; "
-                                     f"nothing written ({_FORCE_HINT})")
+            raise OutputRefusedError(
+                f"{output}: an existing {kind} this command did not write; nothing written ({_FORCE_HINT})"
+            )
 
     def check_folder(self, folder: str | Path) -> None:
         """Refuse writing files into FOLDER if it is something else than a folder (even with --force), an
@@ -101,8 +102,9 @@ class OutputGuard:
             for ancestor in ancestors:
                 try:
                     if _identity(os.stat(ancestor)) == folder_id:
-                        raise OutputRefusedError(f"{folder}: this folder holds the input {log}; nothing written "
-                                                 f"({_FORCE_HINT})")
+                        raise OutputRefusedError(
+                            f"{folder}: this folder holds the input {log}; nothing written ({_FORCE_HINT})"
+                        )
                 except OSError:
                     continue
 
@@ -116,8 +118,10 @@ class OutputGuard:
             except OSError:
                 continue  # not made yet
             if given is not None:
-                raise OutputRefusedError(f"{output}: inside the input folder {given}; nothing written (the next run "
-                                         "over that folder would read it as input: write somewhere else)")
+                raise OutputRefusedError(
+                    f"{output}: inside the input folder {given}; nothing written (the next run "
+                    "over that folder would read it as input: write somewhere else)"
+                )
 
     def _input_folders(self) -> dict[tuple[int, int], Path]:
         if self._folders is None:
@@ -145,8 +149,9 @@ class OutputGuard:
     def _input_identities(self) -> dict[tuple[int, int], Path]:
         if self._identities is None:
             self._identities = {}
-            others = [found for path in self.others
-                      for found in ([path, *path.rglob("*")] if path.is_dir() else [path])]
+            others = [
+                found for path in self.others for found in ([path, *path.rglob("*")] if path.is_dir() else [path])
+            ]
             for path in [*expand_log_paths(self.logs), *self.logs, *others]:
                 try:
                     self._identities.setdefault(_identity(os.stat(path)), path)
@@ -157,7 +162,7 @@ class OutputGuard:
 
 
 def existing_kind(path: Path) -> str | None:
-    """"log" or "human-annotation file" when PATH is an existing regular file of that kind, else None."""
+    """ "log" or "human-annotation file" when PATH is an existing regular file of that kind, else None."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             return None

@@ -136,8 +136,10 @@ class StagedFolder:
         try:
             self._commit()
         except OSError as failure:
-            raise WriteError(f"{self.target}: cannot move the new files into place, no output was changed: "
-                             f"{failure.strerror or failure}") from None
+            raise WriteError(
+                f"{self.target}: cannot move the new files into place, no output was changed: "
+                f"{failure.strerror or failure}"
+            ) from None
         finally:
             self._remove_staging()
         return False
@@ -174,8 +176,9 @@ class StagedFolder:
             else:
                 sync_folder(self.target.parent)
                 return
-        replace_together([(self._staging().joinpath(*key.split("/")), final)
-                          for key, final in zip(self.relatives, finals)])
+        replace_together(
+            [(self._staging().joinpath(*key.split("/")), final) for key, final in zip(self.relatives, finals)]
+        )
 
     def _staging(self) -> Path:
         assert self.staging is not None, "StagedFolder used outside its with block"

@@ -48,7 +48,7 @@ class StagingFolder:
             made = Path(tempfile.mkdtemp(prefix=f".{name}.", suffix=_UNLOCKED_SUFFIX, dir=home))
             fd = os.open(made, _DIRECTORY_FLAGS)
             fcntl.flock(fd, fcntl.LOCK_EX)
-            path = made.with_name(made.name[:-len(_UNLOCKED_SUFFIX)] + STAGING_SUFFIX)
+            path = made.with_name(made.name[: -len(_UNLOCKED_SUFFIX)] + STAGING_SUFFIX)
             if not os.path.lexists(path):
                 os.rename(made, path)
                 self.path, self._fd = path, fd
@@ -76,9 +76,13 @@ def remove_stale(home: Path, name: str) -> list[Path]:
     except OSError:
         return []
     for entry in entries:
-        middle, suffix = entry.name[len(prefix):-4], entry.name[-4:]
-        if not (entry.name.startswith(prefix) and suffix in (STAGING_SUFFIX, _UNLOCKED_SUFFIX)
-                and len(middle) == _RANDOM_LENGTH and entry.is_dir(follow_symlinks=False)):
+        middle, suffix = entry.name[len(prefix) : -4], entry.name[-4:]
+        if not (
+            entry.name.startswith(prefix)
+            and suffix in (STAGING_SUFFIX, _UNLOCKED_SUFFIX)
+            and len(middle) == _RANDOM_LENGTH
+            and entry.is_dir(follow_symlinks=False)
+        ):
             continue
         if suffix == _UNLOCKED_SUFFIX and not _older_than(entry, _ABANDONED_SECONDS):
             continue

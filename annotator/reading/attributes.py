@@ -44,6 +44,12 @@ def _qualified(name: str, prefixes: dict[str, str]) -> str:
 
 
 def _quoted(value: str) -> str:
-    escaped = (value.replace("&", "&amp;").replace("<", "&lt;").replace('"', "&quot;")
-               .replace("\t", "&#9;").replace("\n", "&#10;").replace("\r", "&#13;"))
+    escaped = (
+        value.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace('"', "&quot;")
+        .replace("\t", "&#9;")
+        .replace("\n", "&#10;")
+        .replace("\r", "&#13;")
+    )
     return f'"{escaped}"'

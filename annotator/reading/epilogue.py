@@ -77,9 +77,9 @@ def _misc_items(text: str) -> list[tuple[str, ...]] | None:
             return items
         if text.startswith("<!--", pos):
             end = text.find("-->", pos + 4)
-            if end < 0 or "--" in text[pos + 4:end]:
+            if end < 0 or "--" in text[pos + 4 : end]:
                 return None
-            items.append(("comment", text[pos + 4:end]))
+            items.append(("comment", text[pos + 4 : end]))
             pos = end + 3
         elif text.startswith("<?", pos):
             end = text.find("?>", pos + 2)

@@ -37,8 +37,9 @@ _LONGEST_DECLARATION = 1 << 16  # past this, whatever the file starts with is no
 _MISMATCH_HINT = "(a file saved in another encoding, e.g. Latin-1, without saying so?)"
 
 
-def make_parser(encoding: str | None = None, events: tuple[str, ...] | None = None,
-                tag: tuple[str, ...] | None = None) -> etree.XMLParser:
+def make_parser(
+    encoding: str | None = None, events: tuple[str, ...] | None = None, tag: tuple[str, ...] | None = None
+) -> etree.XMLParser:
     """The one parser configuration for logs and annotation files; ENCODING overrides the declared one.
 
     With EVENTS, an XMLPullParser of the same configuration reporting those events (for TAG)."""
@@ -59,8 +60,10 @@ def make_parser(encoding: str | None = None, events: tuple[str, ...] | None = No
 
 
 def entities_refusal(names: list[str]) -> str:
-    return (f"refused: the DOCTYPE declares entities ({', '.join(names[:5])}); "
-            "entity declarations can read files or explode in memory")
+    return (
+        f"refused: the DOCTYPE declares entities ({', '.join(names[:5])}); "
+        "entity declarations can read files or explode in memory"
+    )
 
 
 class LogReader:
@@ -83,7 +86,7 @@ class LogReader:
             if not self._resolve(final=False):
                 return
             chunk, self.head = bytes(self.head), None
-            chunk = chunk if self.encoding.native else chunk[len(self.encoding.bom):]
+            chunk = chunk if self.encoding.native else chunk[len(self.encoding.bom) :]
         self._pass_on(chunk, final=False)
 
     def close(self) -> etree._ElementTree:
@@ -92,7 +95,7 @@ class LogReader:
         if self.head is not None:
             self._resolve(final=True)
             chunk, self.head = bytes(self.head), None
-            self._pass_on(chunk if self.encoding.native else chunk[len(self.encoding.bom):], final=False)
+            self._pass_on(chunk if self.encoding.native else chunk[len(self.encoding.bom) :], final=False)
         self._pass_on(b"", final=True)
         try:
             root = self.parser.close()
@@ -141,8 +144,9 @@ class LogReader:
         try:
             return self.transcoder.decode(raw, final)
         except DecodeProblem as problem:
-            raise LogReadError(self.path, _mismatch(self.encoding.name, problem.offset, declared=True),
-                               problem.line, problem.column) from None
+            raise LogReadError(
+                self.path, _mismatch(self.encoding.name, problem.offset, declared=True), problem.line, problem.column
+            ) from None
 
     # --- the prolog ------------------------------------------------------------------------------------
     def _end_of_prolog(self) -> None:
@@ -152,11 +156,14 @@ class LogReader:
             if found.entities:
                 raise UnsafeLogError(self.path, entities_refusal(found.entities))
             if found.pe_references:
-                raise UnsafeLogError(self.path, f"refused: the DOCTYPE refers to parameter entities "
-                                                f"({', '.join(found.pe_references[:5])}); they could read files")
-            self.prolog = self._raw_prolog(bytes(data[:found.root_start]))
+                raise UnsafeLogError(
+                    self.path,
+                    f"refused: the DOCTYPE refers to parameter entities "
+                    f"({', '.join(found.pe_references[:5])}); they could read files",
+                )
+            self.prolog = self._raw_prolog(bytes(data[: found.root_start]))
             if found.subset is not None:
-                self._check_subset(bytes(data[:found.subset[1]]))
+                self._check_subset(bytes(data[: found.subset[1]]))
                 blank(data, *found.subset)
         self.raw_start = bytearray()
         self._parse(bytes(data))
@@ -196,8 +203,9 @@ class LogReader:
             return UnsafeLogError(self.path, f"refused: entity expansion blow-up ({message})", line, column)
         if self.encoding is not None and self.encoding.native and ("utf-8" in lowered or "encoding" in lowered):
             offset = _first_undecodable_byte(self.path, self.encoding.codec)
-            return LogReadError(self.path, _mismatch(self.encoding.name, offset, self.encoding.declared is not None),
-                                line, column)
+            return LogReadError(
+                self.path, _mismatch(self.encoding.name, offset, self.encoding.declared is not None), line, column
+            )
         return LogReadError(self.path, f"not well-formed XML{where}: {message}", line, column)
 
 
@@ -214,8 +222,10 @@ def _mismatch(name: str, offset: int | None, declared: bool) -> str:
     where = f" at byte offset {offset}" if offset is not None else ""
     if declared:
         return f"the bytes do not match the declared encoding {name}{where} {_MISMATCH_HINT}"
-    return (f"the bytes do not match UTF-8{where}, the encoding of a log that declares none "
-            "(if it is Latin-1, say so: <?xml version=\"1.0\" encoding=\"ISO-8859-1\"?>)")
+    return (
+        f"the bytes do not match UTF-8{where}, the encoding of a log that declares none "
+        '(if it is Latin-1, say so: <?xml version="1.0" encoding="ISO-8859-1"?>)'
+    )
 
 
 def _first_undecodable_byte(path: Path, codec: str | None) -> int | None:

@@ -126,8 +126,11 @@ class PrologScanner:
     # --- the grammar ---------------------------------------------------------------------------------
     def _prolog(self) -> _Scan:
         pos = 3 if (yield from self._starts(0, b"\xef\xbb\xbf")) else 0
-        if (yield from self._starts(pos, b"<?xml")) and (yield from self._need(pos + 6)) \
-                and self.data[pos + 5] in _WHITESPACE:
+        if (
+            (yield from self._starts(pos, b"<?xml"))
+            and (yield from self._need(pos + 6))
+            and self.data[pos + 5] in _WHITESPACE
+        ):
             pos = (yield from self._find(b"?>", pos + 5)) + 2
         prolog = Prolog(-1)
         seen_doctype = False
@@ -177,7 +180,7 @@ class PrologScanner:
         """The position after the quoted literal at POS, or -1."""
         if not (yield from self._need(pos + 1)) or self.data[pos] not in b"\"'":
             return -1
-        return (yield from self._find(self.data[pos:pos + 1], pos + 1)) + 1
+        return (yield from self._find(self.data[pos : pos + 1], pos + 1)) + 1
 
     def _internal_subset(self, pos: int, prolog: Prolog) -> Generator[None, None, int]:
         """Scan the declarations from POS; the position of the closing `]`, or -1."""
@@ -189,7 +192,7 @@ class PrologScanner:
                 return pos
             if self.data[pos] == 0x25:  # %name;
                 end = (yield from self._search(_PE_REFERENCE_END, pos + 1)).start()
-                prolog.pe_references.append(self.data[pos:end + 1].decode("utf-8", "replace"))
+                prolog.pe_references.append(self.data[pos : end + 1].decode("utf-8", "replace"))
                 pos = end + 1
                 continue
             end = yield from self._comment_or_pi(pos)

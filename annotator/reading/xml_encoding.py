@@ -35,12 +35,18 @@ _XML_WHITESPACE = " \t\r\n"
 
 # (first bytes, codec of the rest, family name): longest first, UTF-32 before UTF-16.
 _SIGNATURES = (
-    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"), (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
-    (codecs.BOM_UTF8, "utf-8", None), (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
+    (codecs.BOM_UTF32_LE, "utf-32-le", "UTF-32"),
+    (codecs.BOM_UTF32_BE, "utf-32-be", "UTF-32"),
+    (codecs.BOM_UTF8, "utf-8", None),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16"),
     (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16"),
 )
-_BOMLESS = ((b"<\x00\x00\x00", "utf-32-le"), (b"\x00\x00\x00<", "utf-32-be"), (b"<\x00", "utf-16-le"),
-            (b"\x00<", "utf-16-be"))
+_BOMLESS = (
+    (b"<\x00\x00\x00", "utf-32-le"),
+    (b"\x00\x00\x00<", "utf-32-be"),
+    (b"<\x00", "utf-16-le"),
+    (b"\x00<", "utf-16-be"),
+)
 
 
 class UnknownEncodingError(ValueError):
@@ -85,7 +91,7 @@ def sniff(head: bytes) -> tuple[bytes, str | None]:
 
 def declared_name(head: bytes, bom: bytes, family: str | None) -> tuple[str | None, bool]:
     """(the encoding name the XML declaration gives or None, whether the declaration is complete in HEAD)."""
-    body = head[len(bom):]
+    body = head[len(bom) :]
     if family is not None:
         unit = 4 if family.startswith("utf-32") else 2
         body = body[: len(body) - len(body) % unit].decode(family, errors="replace")
@@ -96,7 +102,7 @@ def declared_name(head: bytes, bom: bytes, family: str | None) -> tuple[str | No
     end = body.find("?>")
     if end < 0:
         return None, False
-    match = _DECLARATION_NAME.match(body[:end + 2])
+    match = _DECLARATION_NAME.match(body[: end + 2])
     return (match.group(2) if match else None), True
 
 
@@ -185,7 +191,7 @@ class Transcoder:
         try:
             text = self.decoder.decode(raw, final)
         except UnicodeDecodeError as error:
-            before = error.object[:error.start]
+            before = error.object[: error.start]
             good = before.decode(error.encoding, errors="replace")
             self._count(good)
             offset = self.consumed - pending + error.start

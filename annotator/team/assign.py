@@ -58,8 +58,9 @@ def double_count(overlap: float, sessions: int) -> int:
     return int(overlap * sessions + 0.5)
 
 
-def assign(sessions: Iterable[SessionKey], annotators: list[str], overlap: float, seed: str,
-           earlier: Iterable[Assignment] = ()) -> list[Assignment]:
+def assign(
+    sessions: Iterable[SessionKey], annotators: list[str], overlap: float, seed: str, earlier: Iterable[Assignment] = ()
+) -> list[Assignment]:
     """Every session given to one annotator, the overlap's share to two (see the module's rule); in SESSIONS' order."""
     annotators = [check_annotator_name(name, "--annotators:") for name in annotators]
     if not annotators or len(set(annotators)) != len(annotators):
@@ -69,8 +70,11 @@ def assign(sessions: Iterable[SessionKey], annotators: list[str], overlap: float
     sessions = list(sessions)
     present = set(sessions)
     kept = {row.session: row for row in earlier if row.session in present}
-    if overlap > 0 and len(annotators) < 2 and double_count(overlap, len(sessions)) > len(
-            [row for row in kept.values() if row.double]):
+    if (
+        overlap > 0
+        and len(annotators) < 2
+        and double_count(overlap, len(sessions)) > len([row for row in kept.values() if row.double])
+    ):
         raise AssignmentError("--overlap: sessions for two annotators need at least two annotators")
     load = {name: 0 for name in annotators}
     for row in kept.values():

@@ -14,8 +14,10 @@ from annotator.errors import WriteError
 from annotator.writes.atomic import write_atomic
 
 MARKER_NAME = ".annotator-team"
-MARKER_TEXT = (b"# annotator: team mode for the logs in this folder and below it: each annotator saves to\n"
-               b"# <log-stem>-human-<annotator>.xml beside the log, never into the log (docs/team.md).\n")
+MARKER_TEXT = (
+    b"# annotator: team mode for the logs in this folder and below it: each annotator saves to\n"
+    b"# <log-stem>-human-<annotator>.xml beside the log, never into the log (docs/team.md).\n"
+)
 
 
 def team_marker(log_or_folder: str | Path) -> Path | None:

@@ -36,8 +36,9 @@ def annotator_of_file_name(file_name: str) -> str | None:
 def check_annotator_name(name: str, where: str = "annotator name") -> str:
     """NAME unchanged, or AnnotatorNameError saying what is allowed (WHERE names the source of it)."""
     if not is_annotator_name(name):
-        raise AnnotatorNameError(f"{where} {name!r}: use 1 to 40 letters, digits, '_', '.' or '-', "
-                                 "starting with a letter or digit")
+        raise AnnotatorNameError(
+            f"{where} {name!r}: use 1 to 40 letters, digits, '_', '.' or '-', starting with a letter or digit"
+        )
     return name
 
 

@@ -62,21 +62,31 @@ class TeamWork:
         """The document's annotations that the log does not hold itself: the annotator's work."""
         now = extract(self.doc)
         logged = self.log_values
-        transcriptions = {ref: text for ref, text in now.transcriptions.items() if logged.transcriptions.get(ref) != text}
-        task_completion = {ref: value for ref, value in now.task_completion.items()
-                           if logged.task_completion.get(ref) != value}
+        transcriptions = {
+            ref: text for ref, text in now.transcriptions.items() if logged.transcriptions.get(ref) != text
+        }
+        task_completion = {
+            ref: value for ref, value in now.task_completion.items() if logged.task_completion.get(ref) != value
+        }
         concepts = {ref: frame for ref, frame in now.concepts.items() if logged.concepts.get(ref) != frame}
         notes = {ref: values for ref, values in now.notes.items() if logged.notes.get(ref) != values}
         reviewed = {ref: name for ref, name in now.reviewed.items() if logged.reviewed.get(ref) != name}
-        return AnnotationSet(transcriptions, task_completion, concepts,
-                             {ref: now.turn_id(ref) for ref in transcriptions.keys() | concepts.keys() | notes.keys()},
-                             notes, reviewed)
+        return AnnotationSet(
+            transcriptions,
+            task_completion,
+            concepts,
+            {ref: now.turn_id(ref) for ref in transcriptions.keys() | concepts.keys() | notes.keys()},
+            notes,
+            reviewed,
+        )
 
     def save(self) -> None:
         """Write the annotator's file atomically; the log stays as it is. Raises AnnotatorError."""
         refs = {place: ref for ref, place in places_of(self.doc).items()}
         changed = {refs[place]: when for place, when in self._changed.items() if place in refs}
-        write_human_file(self.file, self.own_annotations(), self.doc.sessions, annotator=self.annotator, changed=changed)
+        write_human_file(
+            self.file, self.own_annotations(), self.doc.sessions, annotator=self.annotator, changed=changed
+        )
         self.doc.settle()
 
     def log_saved(self) -> None:

@@ -129,8 +129,9 @@ class AudioPlacer:
         self.resolver = resolver
         self.folder = str(resolver.folder)
 
-    def turn_audio(self, turn_index: int, facts: TurnFacts, marks: UtteranceMarks,
-                   turn_span: tuple[float, float] | None) -> list[PlacedAudio]:
+    def turn_audio(
+        self, turn_index: int, facts: TurnFacts, marks: UtteranceMarks, turn_span: tuple[float, float] | None
+    ) -> list[PlacedAudio]:
         placed = []
         for direction in ("input", "output"):
             data = facts.audio(direction)
@@ -156,8 +157,9 @@ class AudioPlacer:
                     placed.append(PlacedAudio(self._segment(None, side, activity, data), *span))
         return placed
 
-    def _segment(self, turn_index: int | None, side: str, carrier: etree._Element,
-                 data: etree._Element) -> AudioSegment:
+    def _segment(
+        self, turn_index: int | None, side: str, carrier: etree._Element, data: etree._Element
+    ) -> AudioSegment:
         written = clean_text(data.text)  # as playback reads it (DataView.text)
         return AudioSegment(turn_index, side, carrier, written, self.folder, self.resolver.locate(written))
 

@@ -141,7 +141,9 @@ def build_timeline(session: Session | None, resolver: AudioResolver | None = Non
     numbers = {name: _lane_numbers(raw) for name, raw in raw_lanes.items()}
     origin = session.origin
     if origin is None:
-        found = [n[0].min() for n in numbers.values() if len(n[0])] + [n[2].min() for n in numbers.values() if len(n[2])]
+        found = [n[0].min() for n in numbers.values() if len(n[0])] + [
+            n[2].min() for n in numbers.values() if len(n[2])
+        ]
         origin = float(min(found)) if found else 0.0
     unit = session.unit
 
@@ -158,20 +160,30 @@ def build_timeline(session: Session | None, resolver: AudioResolver | None = Non
         untimed += len(raw.bar_els) - len(kept_bars) + len(raw.tick_els) - len(kept_ticks)
         kinds = [VIRTUAL_OPERATION if _is_virtual(raw.bar_types[i]) else OPERATION for i in kept_bars]
         tick_kinds = [raw.tick_kinds[i] for i in kept_ticks]
-        lanes.append(Lane(
-            shorten(name, SHOWN_ID_CHARS),
-            Intervals.build(seconds(starts), seconds(ends), [raw.bar_els[i] for i in kept_bars], kinds,
-                            label_of=element_name),
-            Intervals.build(seconds(times), seconds(times), [raw.tick_els[i] for i in kept_ticks], tick_kinds,
-                            label_of=element_name),
-        ))
+        lanes.append(
+            Lane(
+                shorten(name, SHOWN_ID_CHARS),
+                Intervals.build(
+                    seconds(starts), seconds(ends), [raw.bar_els[i] for i in kept_bars], kinds, label_of=element_name
+                ),
+                Intervals.build(
+                    seconds(times),
+                    seconds(times),
+                    [raw.tick_els[i] for i in kept_ticks],
+                    tick_kinds,
+                    label_of=element_name,
+                ),
+            )
+        )
     turn_intervals = _turn_intervals(session, turn_spans, speakers, seconds)
     bounds = [b for lane in lanes for b in (lane.bars.bounds(), lane.ticks.bounds())] + [turn_intervals.bounds()]
     extent = max([b[1] for b in bounds if b is not None] + [0.0])
     session_end = parse_number(session.get("etime"))
     if session_end is not None:
         extent = max(extent, float(unit.to_seconds(session_end - origin)))
-    return TimelineData(session, extent, turn_intervals, lanes, untimed, speakers, _doubt_intervals(session, turn_intervals))
+    return TimelineData(
+        session, extent, turn_intervals, lanes, untimed, speakers, _doubt_intervals(session, turn_intervals)
+    )
 
 
 def _lane_numbers(raw: _RawLane) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[int], list[int]]:
@@ -182,8 +194,13 @@ def _lane_numbers(raw: _RawLane) -> tuple[np.ndarray, np.ndarray, np.ndarray, li
     timed = np.isfinite(starts)
     times = _floats(raw.tick_times)
     timed_ticks = np.isfinite(times)
-    return (starts[timed], ends[timed], times[timed_ticks],
-            np.flatnonzero(timed).tolist(), np.flatnonzero(timed_ticks).tolist())
+    return (
+        starts[timed],
+        ends[timed],
+        times[timed_ticks],
+        np.flatnonzero(timed).tolist(),
+        np.flatnonzero(timed_ticks).tolist(),
+    )
 
 
 def _floats(texts: list[str | None]) -> np.ndarray:
@@ -209,12 +226,17 @@ def _audio_lane(placed: list[PlacedAudio], seconds) -> Lane:
     # "user · file.wav", "user missing · file.wav": narrow segments show what is before " · "
     # (see the lane item's label fitting)
     labels = [f"{s.side}{' missing' if s.path is None else ''} · {s.file_name or 'audio'}" for s in segments]
-    return Lane(AUDIO_LANE, Intervals.build(seconds([p.start for p in placed]), seconds([p.end for p in placed]),
-                                            segments, kinds, labels=labels))
+    return Lane(
+        AUDIO_LANE,
+        Intervals.build(
+            seconds([p.start for p in placed]), seconds([p.end for p in placed]), segments, kinds, labels=labels
+        ),
+    )
 
 
-def _turn_intervals(session: Session, spans: list[tuple[int, float, float]], speakers: list[str | None],
-                    seconds) -> Intervals:
+def _turn_intervals(
+    session: Session, spans: list[tuple[int, float, float]], speakers: list[str | None], seconds
+) -> Intervals:
     indexes = [index for index, _, _ in spans]
     starts_s, ends_s = seconds([start for _, start, _ in spans]), seconds([end for _, _, end in spans])
     labels = [f"{session.turns[i].id} · {end - start:.1f} s" for i, start, end in zip(indexes, starts_s, ends_s)]
@@ -227,8 +249,12 @@ def _doubt_intervals(session: Session, turns: Intervals) -> Intervals:
     """The spans of the turns that have a doubt score, each of the kind of its step on the ramp."""
     doubts = cached_session_doubts(session)
     kept = [position for position, index in enumerate(turns.payloads) if doubts[index] is not None]
-    return Intervals.build(turns.starts[kept], turns.ends[kept], [turns.payloads[p] for p in kept],
-                           [doubt_step(doubts[turns.payloads[p]].score) for p in kept])
+    return Intervals.build(
+        turns.starts[kept],
+        turns.ends[kept],
+        [turns.payloads[p] for p in kept],
+        [doubt_step(doubts[turns.payloads[p]].score) for p in kept],
+    )
 
 
 def _turn_span(turn: Turn) -> tuple[float, float] | None:
@@ -243,8 +269,9 @@ def _turn_span(turn: Turn) -> tuple[float, float] | None:
     return (min(inner), max(inner)) if inner else None
 
 
-def restyle_turns(session: Session, turns: Intervals, speakers: list[str | None],
-                  positions: list[int] | None = None) -> None:
+def restyle_turns(
+    session: Session, turns: Intervals, speakers: list[str | None], positions: list[int] | None = None
+) -> None:
     """Recompute in place the kind of each turn (or of those at POSITIONS in TURNS): its speaker
     (SPEAKERS, by turn index), and whether a user turn is transcribed (the turn's cached facts)."""
     for position in range(len(turns.payloads)) if positions is None else positions:

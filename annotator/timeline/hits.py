@@ -46,7 +46,9 @@ def hit_test(timeline: TimelineData, lanes: list[Lane], row: int, x: float, tole
     position = lane.ticks.hit(x, tolerance)
     if position is not None:
         kind = {data.MESSAGE: "message", data.EVENT: "event"}.get(int(lane.ticks.kinds[position]), "marker")
-        return TimelineHit(kind, row, position, lane.ticks.payloads[position], _tick_text(timeline, lane, position, kind))
+        return TimelineHit(
+            kind, row, position, lane.ticks.payloads[position], _tick_text(timeline, lane, position, kind)
+        )
     position = lane.bars.hit(x, tolerance)
     if position is None:
         return None
@@ -62,15 +64,19 @@ def _turn_text(timeline: TimelineData, position: int) -> str:
     duration = turns.ends[position] - turns.starts[position]
     state = _TURN_STATES.get(int(turns.kinds[position]), "")
     doubt = turn_doubt(turn)
-    return (f"turn {turn.id} · {state}\nduration: {format_duration(duration)}\n"
-            f"from {turns.starts[position]:.2f} s to {turns.ends[position]:.2f} s"
-            + ("" if doubt is None else "\n" + doubt.describe()))
+    return (
+        f"turn {turn.id} · {state}\nduration: {format_duration(duration)}\n"
+        f"from {turns.starts[position]:.2f} s to {turns.ends[position]:.2f} s"
+        + ("" if doubt is None else "\n" + doubt.describe())
+    )
 
 
 def _span_lines(intervals, position: int) -> list[str]:
     duration = intervals.ends[position] - intervals.starts[position]
-    return [f"duration: {format_duration(duration)}",
-            f"from {intervals.starts[position]:.3f} s to {intervals.ends[position]:.3f} s"]
+    return [
+        f"duration: {format_duration(duration)}",
+        f"from {intervals.starts[position]:.3f} s to {intervals.ends[position]:.3f} s",
+    ]
 
 
 def audio_summary(timeline: TimelineData, segment: AudioSegment) -> str:
@@ -78,8 +84,10 @@ def audio_summary(timeline: TimelineData, segment: AudioSegment) -> str:
     turn = f"turn {timeline.session.turns[segment.turn_index].id}: " if segment.turn_index is not None else ""
     if segment.path is not None:
         return f"{turn}{segment.side} audio {segment.path}"
-    return (f"{turn}{segment.side} audio missing: {segment.written or '(empty path)'} "
-            f"(looked for {segment.looked_for}): {segment.problem}")
+    return (
+        f"{turn}{segment.side} audio missing: {segment.written or '(empty path)'} "
+        f"(looked for {segment.looked_for}): {segment.problem}"
+    )
 
 
 def _audio_text(timeline: TimelineData, lane: Lane, position: int) -> str:

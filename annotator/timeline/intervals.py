@@ -41,9 +41,15 @@ class Intervals:
     label_of: Callable[[object], str] | None = None
 
     @classmethod
-    def build(cls, starts: Sequence[float], ends: Sequence[float], payloads: Sequence[object] = (),
-              kinds: Sequence[int] = (), labels: Sequence[str] | None = None,
-              label_of: Callable[[object], str] | None = None) -> Intervals:
+    def build(
+        cls,
+        starts: Sequence[float],
+        ends: Sequence[float],
+        payloads: Sequence[object] = (),
+        kinds: Sequence[int] = (),
+        labels: Sequence[str] | None = None,
+        label_of: Callable[[object], str] | None = None,
+    ) -> Intervals:
         starts_array = np.asarray(starts, dtype=np.float64)
         count = len(starts_array)
         ends_array = np.maximum(np.asarray(ends, dtype=np.float64), starts_array) if count else np.empty(0)
@@ -111,8 +117,9 @@ class PixelBars:
     merged_width: np.ndarray
 
 
-def to_pixel_bars(intervals: Intervals, i0: int, i1: int, scale: float, offset: float, width: int,
-                  mask: np.ndarray | None = None) -> PixelBars:
+def to_pixel_bars(
+    intervals: Intervals, i0: int, i1: int, scale: float, offset: float, width: int, mask: np.ndarray | None = None
+) -> PixelBars:
     """Map intervals [i0, i1) to pixels (x_px = x * scale + offset) within [0, width).
 
     Bars narrower than DETAIL_MIN_PIXELS are merged into runs of covered
@@ -164,8 +171,9 @@ def _coverage_runs(left: np.ndarray, right: np.ndarray, width: int) -> tuple[np.
     return starts.astype(np.float64), (stops - starts).astype(np.float64)
 
 
-def to_pixel_ticks(intervals: Intervals, i0: int, i1: int, scale: float, offset: float, width: int,
-                   mask: np.ndarray | None = None) -> np.ndarray:
+def to_pixel_ticks(
+    intervals: Intervals, i0: int, i1: int, scale: float, offset: float, width: int, mask: np.ndarray | None = None
+) -> np.ndarray:
     """Distinct pixel columns (centres) of the point intervals [i0, i1): many ticks in one pixel are one line."""
     starts = intervals.starts[i0:i1]
     if mask is not None:

@@ -40,8 +40,9 @@ def write_target(path: str | Path) -> Path:
         final = os.path.realpath(path)
         raise WriteError(f"{path}: is a symbolic link to {final}, which does not exist; not written") from None
     except OSError as error:
-        raise WriteError(f"{path}: is a symbolic link that cannot be followed ({error.strerror or error}); "
-                         "not written") from None
+        raise WriteError(
+            f"{path}: is a symbolic link that cannot be followed ({error.strerror or error}); not written"
+        ) from None
 
 
 def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
@@ -96,8 +97,10 @@ def refuse_unwritable(path: str | Path, existing: os.stat_result | None = None, 
     if existing.st_mode & 0o222 == 0:
         raise WriteError(f"{path}: is read-only ({mode}); not written: make it writable or write to another file")
     if not (os.access(target, os.W_OK) or _on_read_only_file_system(target)):
-        raise WriteError(f"{path}: not written, the previous file is intact: {os.strerror(errno.EACCES)} "
-                         f"(this user may not write it: {mode}, owner id {existing.st_uid})")
+        raise WriteError(
+            f"{path}: not written, the previous file is intact: {os.strerror(errno.EACCES)} "
+            f"(this user may not write it: {mode}, owner id {existing.st_uid})"
+        )
 
 
 def refuse_not_regular(path: str | Path, mode: int) -> None:

@@ -65,8 +65,10 @@ def side_files(target: Path) -> tuple[Path, Path]:
 
 def _links_notice(path: Path, others: int) -> str:
     plural = "s" if others != 1 else ""
-    return (f"{path} has {others} other hard link{plural}: it was written in place (not replaced), "
-            "so every name of the file shows the change")
+    return (
+        f"{path} has {others} other hard link{plural}: it was written in place (not replaced), "
+        "so every name of the file shows the change"
+    )
 
 
 def write_in_place(path: Path, target: Path, content: bytes | Writer, others: int) -> Written:
@@ -101,8 +103,10 @@ def _restore_after_failure(path: Path, target: Path, backup: Path, error: OSErro
     try:
         _copy_over(backup, target)
     except OSError:
-        raise WriteError(f"{path}: not written ({error.strerror or error}), and putting the previous content "
-                         f"back failed too: it is in {backup}") from None
+        raise WriteError(
+            f"{path}: not written ({error.strerror or error}), and putting the previous content "
+            f"back failed too: it is in {backup}"
+        ) from None
 
 
 def _complete_file(final: Path, target: Path, fill: Callable[[BinaryIO], None]) -> None:
@@ -173,14 +177,18 @@ def recover_interrupted_write(path: str | Path) -> list[str]:
         lock(held, exclusive=True)  # a live writer finishes first
         outcome = _recover_locked(real, new_file, backup)
     except OSError as error:
-        raise LogReadError(path, f"holds a save interrupted half way that could not be put right "
-                                 f"({error.strerror or error}); the previous content is in {backup}") from None
+        raise LogReadError(
+            path,
+            f"holds a save interrupted half way that could not be put right "
+            f"({error.strerror or error}); the previous content is in {backup}",
+        ) from None
     finally:
         os.close(held)
     if outcome is None:
         return []
-    return [f"a save of this file was interrupted while it was written in place (it has other hard links) "
-            f"and {outcome}"]
+    return [
+        f"a save of this file was interrupted while it was written in place (it has other hard links) and {outcome}"
+    ]
 
 
 def _recover_locked(target: Path, new_file: Path, backup: Path) -> str | None:

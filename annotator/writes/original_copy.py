@@ -51,8 +51,9 @@ def check_original_keepable(log_path: Path) -> bool:
     if mode is not None and stat.S_ISREG(mode):
         return True
     kind = "is a link to nothing" if mode is None else kind_words(mode)
-    raise WriteError(f"{log_path}: its original copy {target} {kind}; not written, as no copy of the original "
-                     "could be kept")
+    raise WriteError(
+        f"{log_path}: its original copy {target} {kind}; not written, as no copy of the original could be kept"
+    )
 
 
 def keep_original(log_path: Path) -> Path | None:

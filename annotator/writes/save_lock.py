@@ -122,5 +122,7 @@ def _locked_folder(path: str | Path, folder: str, deadline: float, wait_seconds:
 
 
 def _busy(path: str | Path, folder: str, wait_seconds: float) -> WriteError:
-    return WriteError(f"{path}: another program has been saving into {folder} for {wait_seconds:g} s; "
-                      "nothing written: try again when it has finished")
+    return WriteError(
+        f"{path}: another program has been saving into {folder} for {wait_seconds:g} s; "
+        "nothing written: try again when it has finished"
+    )

@@ -20,12 +20,11 @@ import sys
 def self_test() -> int:
     import numpy as np
 
+    from annotator.analysis.validation import findings_with_paths_in_subprocess
     from annotator.audio import devices, stretch
     from annotator.errors import AudioError
-    from annotator.analysis.validation import findings_with_paths_in_subprocess
-    from annotator.resources import sample_session_path
-
     from annotator.gui.about import library_versions
+    from annotator.resources import sample_session_path
 
     print(f"self-test: children get LD_LIBRARY_PATH={os.environ.get('LD_LIBRARY_PATH', '(unset)')}")
     # Help > About reads versions from package metadata, which the spec must have copied.

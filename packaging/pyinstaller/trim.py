@@ -88,8 +88,9 @@ def trim(binaries: list, datas: list, report: Path) -> tuple[list, list]:
         else:
             kept.append(entry)
     libraries = {Path(dest).name: source for dest, source, kind in kept if _is_shared_library(dest, kind)}
-    roots = [source for dest, source, kind in kept
-             if not _is_shared_library(dest, kind) or DLOPENED.match(Path(dest).name)]
+    roots = [
+        source for dest, source, kind in kept if not _is_shared_library(dest, kind) or DLOPENED.match(Path(dest).name)
+    ]
     needed = _reachable(roots, libraries)
     binaries = []
     for entry in kept:

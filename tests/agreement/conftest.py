@@ -14,7 +14,8 @@ from tests.cli.test_cli import annotator
 def team_run(tmp_path_factory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("agree")
     corpus = planted.make_team_corpus(folder / "corpus")
-    done = annotator("agree", corpus, "-o", folder / "report.html", "--csv", folder / "figures", "--top", "3",
-                     "--jobs", "1")
+    done = annotator(
+        "agree", corpus, "-o", folder / "report.html", "--csv", folder / "figures", "--top", "3", "--jobs", "1"
+    )
     assert done.returncode == 0, done.stderr
     return folder / "report.html", folder / "figures"

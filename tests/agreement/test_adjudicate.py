@@ -70,9 +70,11 @@ def _transcriptions(texts: dict[str, str]) -> AnnotationSet:
 
 def _by_turn(log: Path) -> tuple[dict[str, str], dict[str, Concepts], dict[str, str]]:
     annotations = extract(LogDocument.load(log))
-    return ({annotations.turn_id(ref): text for ref, text in annotations.transcriptions.items()},
-            {annotations.turn_id(ref): value for ref, value in annotations.concepts.items()},
-            {ref.id: value for ref, value in annotations.task_completion.items()})
+    return (
+        {annotations.turn_id(ref): text for ref, text in annotations.transcriptions.items()},
+        {annotations.turn_id(ref): value for ref, value in annotations.concepts.items()},
+        {ref.id: value for ref, value in annotations.task_completion.items()},
+    )
 
 
 def _record(out: Path) -> dict[tuple[str, str], dict[str, str]]:
@@ -99,12 +101,19 @@ def test_majority_takes_what_most_gave_and_lists_the_rest(team, tmp_path):
     ]
     record = _record(out)
     assert {key: row["source"] for key, row in record.items()} == {
-        ("2", "transcription"): "majority", ("2", "concepts"): "majority", ("4", "transcription"): "agreed",
-        ("6", "transcription"): "left", ("8", "transcription"): "majority", ("10", "transcription"): "left",
-        ("", "task_completion"): "majority"}
+        ("2", "transcription"): "majority",
+        ("2", "concepts"): "majority",
+        ("4", "transcription"): "agreed",
+        ("6", "transcription"): "left",
+        ("8", "transcription"): "majority",
+        ("10", "transcription"): "left",
+        ("", "task_completion"): "majority",
+    }
     row = record["2", "transcription"]
     assert row["value"] == base["2"] and row["session_id"] == SESSION and row["adjudicator"] == "carol"
-    assert row["annotators"] == "ann1=i want to fly to boston; ann2=i want to fly to austin; ann3=i want to fly to boston"
+    assert (
+        row["annotators"] == "ann1=i want to fly to boston; ann2=i want to fly to austin; ann3=i want to fly to boston"
+    )
     assert record["2", "concepts"]["value"] == BOSTON.compact() and record["6", "transcription"]["value"] == ""
     assert row["time"].endswith("+00:00")
 
@@ -125,8 +134,16 @@ def test_prefer_takes_that_annotators_value_where_they_gave_one(team, tmp_path):
 def test_prefer_with_two_named_annotators_and_concepts(team, tmp_path):
     out = tmp_path / "prefer-ann3.xml"
     folder = team.parent
-    done = annotator("adjudicate", team, f"a={folder / 'planted-001-human-ann1.xml'}",
-                     f"c={folder / 'planted-001-human-ann3.xml'}", "--prefer", "c", "-o", out)
+    done = annotator(
+        "adjudicate",
+        team,
+        f"a={folder / 'planted-001-human-ann1.xml'}",
+        f"c={folder / 'planted-001-human-ann3.xml'}",
+        "--prefer",
+        "c",
+        "-o",
+        out,
+    )
     assert done.returncode == 0, done.stderr
     texts, concepts, task = _by_turn(out)
     assert texts["8"] == "next tuesday" and texts["6"] == "from denver please" and texts["10"] == "yes book it"
@@ -137,8 +154,15 @@ def test_prefer_with_two_named_annotators_and_concepts(team, tmp_path):
 def test_majority_of_two_who_disagree_leaves_the_turn(team, tmp_path):
     out = tmp_path / "two.xml"
     folder = team.parent
-    done = annotator("adjudicate", team, f"a={folder / 'planted-001-human-ann1.xml'}",
-                     f"b={folder / 'planted-001-human-ann2.xml'}", "--majority", "-o", out)
+    done = annotator(
+        "adjudicate",
+        team,
+        f"a={folder / 'planted-001-human-ann1.xml'}",
+        f"b={folder / 'planted-001-human-ann2.xml'}",
+        "--majority",
+        "-o",
+        out,
+    )
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert f"{SESSION} turn 2: a 'i want to fly to boston' / b 'i want to fly to austin'" in lines
@@ -168,10 +192,13 @@ def test_writing_over_the_log_needs_force_and_keeps_the_original_once(team):
     assert second.returncode == 0 and kept.read_bytes() == original
 
 
-@pytest.mark.parametrize(("arguments", "message"), [
-    (["--prefer", "dave"], "--prefer dave: not one of the annotators (ann1, ann2, ann3)"),
-    (["a=missing.xml", "--majority"], "missing.xml: no such file or folder"),
-])
+@pytest.mark.parametrize(
+    ("arguments", "message"),
+    [
+        (["--prefer", "dave"], "--prefer dave: not one of the annotators (ann1, ann2, ann3)"),
+        (["a=missing.xml", "--majority"], "missing.xml: no such file or folder"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(team, tmp_path, arguments, message):
     out = tmp_path / "bad.xml"
     done = annotator("adjudicate", team, *arguments, "-o", out)
@@ -187,7 +214,8 @@ def test_help_says_the_exit_status_is_0_with_turns_left():
 def test_a_folder_as_log_is_refused(tmp_path):
     done = annotator("adjudicate", tmp_path, "--majority", "-o", tmp_path / "out.xml")
     assert done.returncode == 2 and done.stderr.splitlines() == [
-        f"annotator: {tmp_path}: not a log file (adjudicate takes one log)"]
+        f"annotator: {tmp_path}: not a log file (adjudicate takes one log)"
+    ]
 
 
 def test_a_log_without_team_files_beside_it_is_refused(tmp_path):
@@ -219,8 +247,13 @@ def test_a_log_that_cannot_be_written_takes_its_new_record_back(team, tmp_path):
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     assert team.stat().st_size > limit
-    done = subprocess.run([sys.executable, "-m", "annotator", "adjudicate", str(team), "--majority", "-o", str(out),
-                           "--force"], capture_output=True, text=True, timeout=300, preexec_fn=small_files)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "adjudicate", str(team), "--majority", "-o", str(out), "--force"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=small_files,
+    )
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
     assert str(out) in done.stderr and not out.exists()
     assert record.read_text(encoding="utf-8") == "the earlier record\n"

@@ -59,8 +59,10 @@ def test_the_most_disagreeing_turns_come_first(team_run):
     _report, figures = team_run
     top = read_table(figures / "disagreements.csv")
     assert [(row["session_id"], row["turn_id"], row["annotator_a"], row["annotator_b"]) for row in top] == [
-        (planted.session_id(1), "8", "ann1", "ann3"), (planted.session_id(1), "8", "ann2", "ann3"),
-        (planted.session_id(1), "2", "ann1", "ann2")]
+        (planted.session_id(1), "8", "ann1", "ann3"),
+        (planted.session_id(1), "8", "ann2", "ann3"),
+        (planted.session_id(1), "2", "ann1", "ann2"),
+    ]
     assert float(top[0]["wer"]) == pytest.approx((1 / 2 + 1 / 3) / 2, abs=5e-5)
     assert top[2]["transcription_b"] == "i want to fly to austin"
     assert len(read_table(figures / "turns.csv")) == 88
@@ -72,7 +74,10 @@ def test_per_session_rows_hold_each_pairs_words_and_task_completion(team_run):
     assert len(rows) == planted.SESSIONS * 3
     last = [row for row in rows if row["session_id"] == planted.session_id(5)]
     assert [(row["annotator_a"], row["annotator_b"], row["turns"]) for row in last] == [
-        ("ann1", "ann2", "6"), ("ann1", "ann3", "5"), ("ann2", "ann3", "5")]
+        ("ann1", "ann2", "6"),
+        ("ann1", "ann3", "5"),
+        ("ann2", "ann3", "5"),
+    ]
     second = next(row for row in rows if row["session_id"] == planted.session_id(2) and row["annotator_b"] == "ann3")
     assert (second["task_completion_a"], second["task_completion_b"], second["identical_share"]) == ("1", "0", "1.0000")
 
@@ -84,8 +89,9 @@ def test_named_works_in_every_format_give_the_same_figures(tmp_path, team_run):
     table = tmp_path / "two.csv"
     write_annotation_csv(table, read_annotations(planted.merged_human_file(tmp_path / "two.xml", "ann2")))
     logs = planted.annotated_logs(tmp_path / "logs", "ann3")
-    done = annotator("agree", f"ann1={human}", f"ann2={table}", f"ann3={logs}", "--csv", tmp_path / "figures",
-                     "--jobs", "1")
+    done = annotator(
+        "agree", f"ann1={human}", f"ann2={table}", f"ann3={logs}", "--csv", tmp_path / "figures", "--jobs", "1"
+    )
     assert done.returncode == 0, done.stderr
     assert read_table(tmp_path / "figures" / "pairs.csv") == read_table(team_figures / "pairs.csv")
     assert done.stdout.splitlines()[0].startswith("annotator_a\tannotator_b\tturns")
@@ -100,15 +106,19 @@ def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
     done = annotator("agree", first, second, third, "--jobs", "1")
     assert done.returncode == 0, done.stderr
     assert [line.split("\t")[:2] for line in done.stdout.splitlines()[1:4]] == [
-        ["alice", "bob"], ["alice", "third"], ["bob", "third"]]
+        ["alice", "bob"],
+        ["alice", "third"],
+        ["bob", "third"],
+    ]
 
 
 def test_a_corpus_names_its_annotators_itself(tmp_path):
     corpus = planted.make_team_corpus(tmp_path / "corpus", ("ann1", "ann2"))
     done = annotator("agree", f"someone={corpus}", "--jobs", "1")
     assert done.returncode == 2
-    assert done.stderr == (f"annotator: {corpus}: holds per-annotator human files, which name their annotators; "
-                           "give it without someone=\n")
+    assert done.stderr == (
+        f"annotator: {corpus}: holds per-annotator human files, which name their annotators; give it without someone=\n"
+    )
 
 
 @pytest.mark.parametrize("problem", ["missing", "not xml", "one annotator", "conflict", "bad report name"])
@@ -140,10 +150,15 @@ def test_without_the_agreement_libraries_the_command_says_how_to_install_them(tm
     # The libraries made unimportable in the child (an install that lost them): its one line names them.
     first = planted.merged_human_file(tmp_path / "first.xml", "ann1")
     second = planted.merged_human_file(tmp_path / "second.xml", "ann3")
-    script = ("import sys; sys.modules['statsmodels'] = sys.modules['krippendorff'] = None; "
-              "from annotator.cli.main import main; sys.exit(main(sys.argv[1:]))")
-    done = subprocess.run([sys.executable, "-c", script, "agree", str(first), str(second)],
-                          capture_output=True, text=True, timeout=300)
+    script = (
+        "import sys; sys.modules['statsmodels'] = sys.modules['krippendorff'] = None; "
+        "from annotator.cli.main import main; sys.exit(main(sys.argv[1:]))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, "agree", str(first), str(second)], capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 2
-    assert done.stderr == ("annotator: agreement figures need statsmodels and krippendorff, which this "
-                           "install lacks: pip install statsmodels krippendorff\n")
+    assert done.stderr == (
+        "annotator: agreement figures need statsmodels and krippendorff, which this "
+        "install lacks: pip install statsmodels krippendorff\n"
+    )

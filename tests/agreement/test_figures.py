@@ -11,8 +11,9 @@ from annotator.agreement.sources import AnnotatorWork, read_file_work
 from annotator.annotation_files.annotation_set import AnnotationSet
 
 
-def work(name: str, turns: dict[str, str], task_completion: str | None = None, session: str = "s1",
-         concepts=None) -> AnnotatorWork:
+def work(
+    name: str, turns: dict[str, str], task_completion: str | None = None, session: str = "s1", concepts=None
+) -> AnnotatorWork:
     annotations = AnnotationSet()
     for turn_id, text in turns.items():
         annotations.add_transcription(session, turn_id, text)

@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_chromium = pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed (scripts/system-deps.sh installs it)")
+needs_chromium = pytest.mark.skipif(
+    CHROMIUM is None, reason="chromium is not installed (scripts/system-deps.sh installs it)"
+)
 CONSOLE_MESSAGE = re.compile(r":CONSOLE[:(]")  # how chromium's --enable-logging writes a page's console output
 HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]
 
@@ -36,8 +38,8 @@ def png_pixels(png: Path) -> tuple[int, int, list[bytes]]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     position, idat, header = 8, b"", b""
     while position < len(data):
-        length, kind = struct.unpack(">I4s", data[position:position + 8])
-        chunk = data[position + 8:position + 8 + length]
+        length, kind = struct.unpack(">I4s", data[position : position + 8])
+        chunk = data[position + 8 : position + 8 + length]
         header = chunk if kind == b"IHDR" else header
         idat += chunk if kind == b"IDAT" else b""
         position += 12 + length
@@ -46,7 +48,7 @@ def png_pixels(png: Path) -> tuple[int, int, list[bytes]]:
     step = 3 if colour == 2 else 4
     raw, stride, rows, previous = zlib.decompress(idat), width * step, [], bytearray(width * step)
     for y in range(height):
-        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        kind, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1 : (y + 1) * (stride + 1)])
         for x in range(stride):
             left = line[x - step] if x >= step else 0
             up, corner = previous[x], previous[x - step] if x >= step else 0
@@ -58,8 +60,9 @@ def png_pixels(png: Path) -> tuple[int, int, list[bytes]]:
                 line[x] = (line[x] + (left + up) // 2) & 255
             elif kind == 4:
                 estimate = left + up - corner
-                nearest = min((abs(estimate - left), 0, left), (abs(estimate - up), 1, up),
-                              (abs(estimate - corner), 2, corner))[2]
+                nearest = min(
+                    (abs(estimate - left), 0, left), (abs(estimate - up), 1, up), (abs(estimate - corner), 2, corner)
+                )[2]
                 line[x] = (line[x] + nearest) & 255
         rows.append(bytes(line[i] for i in range(stride) if i % step < 3))
         previous = line
@@ -94,7 +97,7 @@ def test_the_screenshot_is_not_blank_and_shows_the_heat_map(team_run, tmp_path):
     screenshot(report, png)
     width, height, rows = png_pixels(png)
     assert (width, height) == (1280, 900)
-    pixels = [row[x:x + 3] for row in rows for x in range(0, len(row), 3)]
+    pixels = [row[x : x + 3] for row in rows for x in range(0, len(row), 3)]
     white = sum(pixel == b"\xff\xff\xff" for pixel in pixels)
     assert white < 0.97 * len(pixels)  # text, tables and plots cover more than 3% of the page
     assert len(set(pixels)) > 50  # drawn, not one flat colour
@@ -118,4 +121,4 @@ def test_a_blank_page_reads_as_blank(tmp_path):
     png = tmp_path / "empty.png"
     screenshot(page, png)
     _width, _height, rows = png_pixels(png)
-    assert {row[x:x + 3] for row in rows for x in range(0, len(row), 3)} == {b"\xff\xff\xff"}
+    assert {row[x : x + 3] for row in rows for x in range(0, len(row), 3)} == {b"\xff\xff\xff"}

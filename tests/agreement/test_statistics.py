@@ -19,8 +19,18 @@ def test_cohens_kappa_of_the_grant_proposals_example():
 def test_fleiss_kappa_of_the_fourteen_raters_example():
     # Source: Wikipedia, "Fleiss' kappa", worked example (14 raters, 10 subjects, 5 categories):
     # P-bar = 0.378, P-bar_e = 0.213, kappa = 0.210. Rows give how many raters chose each category.
-    counts = [(0, 0, 0, 0, 14), (0, 2, 6, 4, 2), (0, 0, 3, 5, 6), (0, 3, 9, 2, 0), (2, 2, 8, 1, 1),
-              (7, 7, 0, 0, 0), (3, 2, 6, 3, 0), (2, 5, 3, 2, 2), (6, 5, 2, 1, 0), (0, 2, 2, 3, 7)]
+    counts = [
+        (0, 0, 0, 0, 14),
+        (0, 2, 6, 4, 2),
+        (0, 0, 3, 5, 6),
+        (0, 3, 9, 2, 0),
+        (2, 2, 8, 1, 1),
+        (7, 7, 0, 0, 0),
+        (3, 2, 6, 3, 0),
+        (2, 5, 3, 2, 2),
+        (6, 5, 2, 1, 0),
+        (0, 2, 2, 3, 7),
+    ]
     rows = [[str(category) for category, n in enumerate(row, start=1) for _ in range(n)] for row in counts]
     kappa = fleiss_kappa(rows)
     assert kappa.value == pytest.approx(0.20993, abs=5e-5)
@@ -30,8 +40,12 @@ def test_fleiss_kappa_of_the_fourteen_raters_example():
 def test_krippendorff_alpha_of_the_nominal_example_with_missing_values():
     # Source: Krippendorff (2011), "Computing Krippendorff's Alpha-Reliability", example C: four observers,
     # twelve units, values 1-5, missing values; nominal alpha = 0.743. Rows here are units (observers A-D).
-    observers = ["1 2 3 3 2 1 4 1 2 . . .", "1 2 3 3 2 2 4 1 2 5 . 3", ". 3 3 3 2 3 4 2 2 5 1 .",
-                 "1 2 3 3 2 4 4 1 2 5 1 ."]
+    observers = [
+        "1 2 3 3 2 1 4 1 2 . . .",
+        "1 2 3 3 2 2 4 1 2 5 . 3",
+        ". 3 3 3 2 3 4 2 2 5 1 .",
+        "1 2 3 3 2 4 4 1 2 5 1 .",
+    ]
     table = [[None if value == "." else value for value in line.split()] for line in observers]
     units = [list(column) for column in zip(*table)]
     alpha = krippendorff_alpha(units)

@@ -42,7 +42,8 @@ class _Log:
             f'<GC_TURN id="{self.turn}" {self._times(2.0)}><GC_OPERATION name="paraphrase_reply" server="nl" '
             f'turnid="{self.turn}" {self._times(0.1)} type_new_turn="system"{prompt_attr}>'
             f'<GC_DATA key=":reply_string" type="text_output" type_utt_text="system"{error_attr}>{escape(text)}</GC_DATA>'
-            "</GC_OPERATION></GC_TURN>")
+            "</GC_OPERATION></GC_TURN>"
+        )
 
     def user(self, said: str, misheard: bool) -> str:
         """Write a user turn that said SAID; return what the recognizer heard."""
@@ -64,8 +65,10 @@ class _Log:
             alternatives.append(" ".join(alternative))
         parse = "0" if rng.random() < (0.25 if misheard else 0.05) else "1"
         self.turn += 1
-        nbest = "".join(f'<GC_DATA key=":nbest_list[{i}]" type="text_input_hypothesis">{text}</GC_DATA>'
-                        for i, text in enumerate(alternatives))
+        nbest = "".join(
+            f'<GC_DATA key=":nbest_list[{i}]" type="text_input_hypothesis">{text}</GC_DATA>'
+            for i, text in enumerate(alternatives)
+        )
         self.lines.append(
             f'<GC_TURN id="{self.turn}" {self._times(3.0)}><GC_OPERATION name="recognize" server="recognizer" '
             f'turnid="{self.turn}" {self._times(0.5)} type_new_turn="user">'
@@ -76,7 +79,8 @@ class _Log:
             f'</GC_OPERATION><GC_OPERATION name="parse" server="nl" turnid="{self.turn}" {self._times(0.1)}>'
             f'<GC_DATA key=":input_parse_successful" type="input_parse_successful">{parse}</GC_DATA>'
             f'</GC_OPERATION><GC_ANNOT><GC_DATA key=":transcription" type_utt_text="transcription">{said}'
-            "</GC_DATA></GC_ANNOT></GC_TURN>")
+            "</GC_DATA></GC_ANNOT></GC_TURN>"
+        )
         return heard
 
     def exchange(self, slot: str) -> None:

@@ -22,15 +22,27 @@ def millis_clock(t: float) -> str:
     return str(round((EPOCH + t) * 1000))
 
 
-def op(clock: Clock, turnid: str, start: float, end: float, name: str = "op", server: str = "nl",
-       attrs: str = "", body: str = "") -> str:
-    return (f'<GC_OPERATION name="{name}" server="{server}" location="l:1" turnid="{turnid}" '
-            f'stime="{clock(start)}" etime="{clock(end)}" {attrs}>{body}</GC_OPERATION>')
+def op(
+    clock: Clock,
+    turnid: str,
+    start: float,
+    end: float,
+    name: str = "op",
+    server: str = "nl",
+    attrs: str = "",
+    body: str = "",
+) -> str:
+    return (
+        f'<GC_OPERATION name="{name}" server="{server}" location="l:1" turnid="{turnid}" '
+        f'stime="{clock(start)}" etime="{clock(end)}" {attrs}>{body}</GC_OPERATION>'
+    )
 
 
 def message(clock: Clock, turnid: str, at: float, attrs: str = "") -> str:
-    return (f'<GC_MESSAGE name="note" direction="server_to_hub" server="audio" location="l:1" '
-            f'turnid="{turnid}" time="{clock(at)}" {attrs}/>')
+    return (
+        f'<GC_MESSAGE name="note" direction="server_to_hub" server="audio" location="l:1" '
+        f'turnid="{turnid}" time="{clock(at)}" {attrs}/>'
+    )
 
 
 def event(clock: Clock, turnid: str, at: float, attrs: str = "") -> str:
@@ -38,8 +50,9 @@ def event(clock: Clock, turnid: str, at: float, attrs: str = "") -> str:
 
 
 def transcription(turnid: str, text: str) -> str:
-    return (f'<GC_ANNOT turnid="{turnid}">'
-            f'<GC_DATA type_utt_text="transcription" dtype="string">{text}</GC_DATA></GC_ANNOT>')
+    return (
+        f'<GC_ANNOT turnid="{turnid}"><GC_DATA type_utt_text="transcription" dtype="string">{text}</GC_DATA></GC_ANNOT>'
+    )
 
 
 def system_said(text: str, attrs: str = "") -> str:
@@ -54,10 +67,13 @@ def turn(clock: Clock, turn_id: str, start: float, end: float, body: str) -> str
     return f'<GC_TURN id="{turn_id}" stime="{clock(start)}" etime="{clock(end)}">{body}</GC_TURN>'
 
 
-def session(clock: Clock, turns: list[str], start: float = 0.0, end: float = 30.0, extra: str = "",
-            session_id: str = "s") -> str:
-    return (f'<GC_SESSION id="{session_id}" stime="{clock(start)}" etime="{clock(end)}">'
-            f'{extra}{"".join(turns)}</GC_SESSION>')
+def session(
+    clock: Clock, turns: list[str], start: float = 0.0, end: float = 30.0, extra: str = "", session_id: str = "s"
+) -> str:
+    return (
+        f'<GC_SESSION id="{session_id}" stime="{clock(start)}" etime="{clock(end)}">'
+        f"{extra}{''.join(turns)}</GC_SESSION>"
+    )
 
 
 def load(tmp_path: Path, *sessions: str, name: str = "log.xml") -> LogDocument:

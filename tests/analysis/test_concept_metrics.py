@@ -37,14 +37,17 @@ def test_sample_003_turn_6_munich_for_zurich_is_one_error_in_two_pairs(sample_lo
     assert (counts.error_rate, counts.accuracy) == (0.5, 0.5)
 
 
-@pytest.mark.parametrize("reference, hypothesis, expected", [
-    ("f(:a=Zürich)", "f(:a=zürich.)", ConceptCounts(0, 0, 0, 2)),  # values normalised like words
-    ("f(:a=1, :b=2)", "g(:a=1)", ConceptCounts(1, 1, 0, 3)),  # frame name substituted, :b deleted
-    ("f(:a=1)", "f(:a=1, :c=3, :d=4)", ConceptCounts(0, 0, 2, 2)),  # two insertions
-    ("f(:x/[0]=a, :x/[0]=b)", "f(:x/[0]=b)", ConceptCounts(1, 1, 0, 3)),  # repeated paths pair in order
-    ("f(:a=1)", None, ConceptCounts(0, 2, 0, 2)),  # no parse: everything is deleted
-    ("help()", "help()", ConceptCounts(0, 0, 0, 1)),
-])
+@pytest.mark.parametrize(
+    "reference, hypothesis, expected",
+    [
+        ("f(:a=Zürich)", "f(:a=zürich.)", ConceptCounts(0, 0, 0, 2)),  # values normalised like words
+        ("f(:a=1, :b=2)", "g(:a=1)", ConceptCounts(1, 1, 0, 3)),  # frame name substituted, :b deleted
+        ("f(:a=1)", "f(:a=1, :c=3, :d=4)", ConceptCounts(0, 0, 2, 2)),  # two insertions
+        ("f(:x/[0]=a, :x/[0]=b)", "f(:x/[0]=b)", ConceptCounts(1, 1, 0, 3)),  # repeated paths pair in order
+        ("f(:a=1)", None, ConceptCounts(0, 2, 0, 2)),  # no parse: everything is deleted
+        ("help()", "help()", ConceptCounts(0, 0, 0, 1)),
+    ],
+)
 def test_pairs_align_by_path(reference, hypothesis, expected):
     hyp = None if hypothesis is None else parse_compact(hypothesis)
     assert turn_concept_counts(parse_compact(reference), hyp) == expected
@@ -59,8 +62,11 @@ def test_a_session_sums_its_scored_turns_and_counts_the_fully_right_ones(sample_
     document = _sample(sample_logs)
     assert session_concepts(document.sessions[0]).error_rate is None
     set_concepts(_turn(document, "6"), Concepts("give_source", ((":source", "Zürich"),)))
-    right = next(t for t in document.sessions[0].turns
-                 if t.id != "6" and cached_turn_concept_counts(t) is None and _parse(t) is not None)
+    right = next(
+        t
+        for t in document.sessions[0].turns
+        if t.id != "6" and cached_turn_concept_counts(t) is None and _parse(t) is not None
+    )
     set_concepts(right, _parse(right))
     figures = session_concepts(document.sessions[0])
     pairs = 2 + 1 + len(_parse(right).slots)
@@ -91,8 +97,11 @@ def test_session_metrics_carry_the_concept_figures_and_follow_each_change_live(s
     live = LiveMetrics(session)
     document.add_listener(live.on_change)
     empty = session_metrics(session)
-    assert [empty.values[name] for name in ("concept_error_rate", "concept_accuracy", "concept_sentence_accuracy")] \
-        == [None, None, None]
+    assert [empty.values[name] for name in ("concept_error_rate", "concept_accuracy", "concept_sentence_accuracy")] == [
+        None,
+        None,
+        None,
+    ]
     assert empty.reasons["concept_error_rate"] == "no turn has reference concepts"
     turn = _turn(document, "6")
     set_concepts(turn, Concepts("give_source", ((":source", "Zürich"),)))
@@ -116,24 +125,37 @@ def test_annotator_info_shows_the_concept_figures(sample_logs, tmp_path, capsys)
     annotated = document.save(tmp_path / "b" / "annotated-hublog.xml")
     assert main(["info", str(bare), str(annotated)]) == 0
     lines = [line.strip() for line in capsys.readouterr().out.splitlines() if line.strip().startswith("concepts")]
-    assert lines == ["concepts     no reference concepts",
-                     "concepts     CER 0.500, accuracy 0.500, 0 of 1 turn(s) fully right"]
+    assert lines == [
+        "concepts     no reference concepts",
+        "concepts     CER 0.500, accuracy 0.500, 0 of 1 turn(s) fully right",
+    ]
 
 
-NESTED_PARSE = ('<GC_DATA key=":parse_frame" type="concept"><GC_FRAME name="flight">'
-                '<GC_DATA key=":destination">Denver</GC_DATA><GC_DATA key=":date"><GC_FRAME name="date">'
-                '<GC_DATA key=":month">May</GC_DATA><GC_DATA key=":day">3</GC_DATA></GC_FRAME></GC_DATA>'
-                '</GC_FRAME></GC_DATA>')
+NESTED_PARSE = (
+    '<GC_DATA key=":parse_frame" type="concept"><GC_FRAME name="flight">'
+    '<GC_DATA key=":destination">Denver</GC_DATA><GC_DATA key=":date"><GC_FRAME name="date">'
+    '<GC_DATA key=":month">May</GC_DATA><GC_DATA key=":day">3</GC_DATA></GC_FRAME></GC_DATA>'
+    "</GC_FRAME></GC_DATA>"
+)
 
 
 def test_a_generated_log_with_a_nested_parse_is_scored_on_its_flattened_paths(tmp_path):
-    turns = [system_turn("1", 1000, "where to"), user_turn("2", 1002, "to denver on may third",
-                                                              extra=operation("2", 1002, 1003, "parse", "nl", "", NESTED_PARSE)),
-             system_turn("3", 1004, "when"), user_turn("4", 1006, "yes")]
+    turns = [
+        system_turn("1", 1000, "where to"),
+        user_turn(
+            "2", 1002, "to denver on may third", extra=operation("2", 1002, 1003, "parse", "nl", "", NESTED_PARSE)
+        ),
+        system_turn("3", 1004, "when"),
+        user_turn("4", 1006, "yes"),
+    ]
     document = LogDocument.load(write_log(tmp_path / "log.xml", log_text([session("s", turns)])))
     first, second = document.sessions[0].turns[1], document.sessions[0].turns[3]
-    set_concepts(first, Concepts("flight", ((":destination", "Reno"), (":date/:month", "may"), (":date/:day", "3"),
-                                            (":return", "june"))))
+    set_concepts(
+        first,
+        Concepts(
+            "flight", ((":destination", "Reno"), (":date/:month", "may"), (":date/:day", "3"), (":return", "june"))
+        ),
+    )
     set_concepts(second, Concepts("confirm"))  # no parse at all: the frame pair is deleted
     assert cached_turn_concept_counts(first) == ConceptCounts(1, 1, 0, 5)
     assert cached_turn_concept_counts(second) == ConceptCounts(0, 1, 0, 1)

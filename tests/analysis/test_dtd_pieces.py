@@ -33,8 +33,10 @@ def _broken_session(number: int) -> str:
 
 
 def _signature(doc: LogDocument, fan_out: int) -> Counter:
-    return Counter((p.line, p.code, p.message, p.attribute, doc.tree.getpath(p.element) if p.element is not None else None)
-                   for p in dtd_problems(doc.tree, fan_out))
+    return Counter(
+        (p.line, p.code, p.message, p.attribute, doc.tree.getpath(p.element) if p.element is not None else None)
+        for p in dtd_problems(doc.tree, fan_out)
+    )
 
 
 def _same_either_way(path: Path) -> None:
@@ -45,8 +47,10 @@ def _same_either_way(path: Path) -> None:
 
 
 def test_a_log_broken_in_every_way_the_dtd_notices(tmp_path: Path):
-    path = write_log(tmp_path / "broken.xml", log_text([_broken_session(n) for n in range(4)])
-                     .replace("<GC_LOG>", "<GC_LOG undeclared='1'>text<GC_OTHER/>"))
+    path = write_log(
+        tmp_path / "broken.xml",
+        log_text([_broken_session(n) for n in range(4)]).replace("<GC_LOG>", "<GC_LOG undeclared='1'>text<GC_OTHER/>"),
+    )
     assert len(dtd_problems(LogDocument.load(path).tree, WHOLE)) > 40  # the test means something
     _same_either_way(path)
 
@@ -54,8 +58,9 @@ def test_a_log_broken_in_every_way_the_dtd_notices(tmp_path: Path):
 def test_a_log_longer_than_65535_lines(tmp_path: Path):
     """libxml2 keeps line numbers above 65535 elsewhere: a piece's root must still get its own."""
     turns = "\n".join(f'<GC_TURN id="{i}" stime="{i}"/>' for i in range(300))
-    sessions = "\n".join(f'<GC_SESSION id="s{n}" stime="1" etime="2" extra="x">\n{turns}\n</GC_SESSION>'
-                         for n in range(240))
+    sessions = "\n".join(
+        f'<GC_SESSION id="s{n}" stime="1" etime="2" extra="x">\n{turns}\n</GC_SESSION>' for n in range(240)
+    )
     path = write_log(tmp_path / "long.xml", f'<?xml version="1.0"?>\n<GC_LOG>\n{sessions}\n</GC_LOG>\n')
     doc = LogDocument.load(path)
     assert doc.tree.getroot()[-1].sourceline > 70000

@@ -23,12 +23,14 @@ def test_every_undeclared_attribute_is_named_once_on_its_element(tmp_path: Path)
     path = tmp_path / "attributes-hublog.xml"
     text = many_attributes_log(ATTRIBUTES)
     extra = " ".join(f'x{number}="{number}"' for number in range(ATTRIBUTES))  # before the element's own as well
-    path.write_text(text.replace(f" {extra}/>", "/>").replace("<GC_OPERATION ", f"<GC_OPERATION {extra} "),
-                    encoding="utf-8")
+    path.write_text(
+        text.replace(f" {extra}/>", "/>").replace("<GC_OPERATION ", f"<GC_OPERATION {extra} "), encoding="utf-8"
+    )
     findings = validate_document(LogDocument.load(path), audio=False)
     named = [finding.message for finding in findings if "is not declared" in finding.message]
-    assert named == [f"GC_OPERATION 'greet' (turn 1): attribute x{number} is not declared in the DTD"
-                     for number in range(ATTRIBUTES)]
+    assert named == [
+        f"GC_OPERATION 'greet' (turn 1): attribute x{number} is not declared in the DTD" for number in range(ATTRIBUTES)
+    ]
     assert {finding.line for finding in findings if "is not declared" in finding.message} == {3}
 
 
@@ -38,8 +40,7 @@ def _wide_element_with_many_attributes(namespaced: bool = True) -> etree._Elemen
     attributes += " " + " ".join(f'b{number}="&#9;{number}&lt;"' for number in range(50))
     turns = "".join(f'<GC_TURN id="{number}" stime="1"/>' for number in range(200))
     declaration = ' xmlns:n="urn:n"' if namespaced else ""
-    text = (f'<GC_LOG{declaration}><GC_SESSION {attributes} id="s" stime="1" etime="2">{turns}'
-            "</GC_SESSION></GC_LOG>")
+    text = f'<GC_LOG{declaration}><GC_SESSION {attributes} id="s" stime="1" etime="2">{turns}</GC_SESSION></GC_LOG>'
     return etree.fromstring(text)
 
 

@@ -32,8 +32,9 @@ def test_sample_logs(sample_logs):
             metrics = session_metrics(s)
             assert list(metrics.values) == SESSION_METRIC_COLUMNS
             assert all(name in metrics.reasons for name, value in metrics.values.items() if value is None)
-            assert transcriptions_by_turn(s) == {t.index: t.transcription for t in s.turns
-                                                 if t.transcription is not None}
+            assert transcriptions_by_turn(s) == {
+                t.index: t.transcription for t in s.turns if t.transcription is not None
+            }
             assert metrics.turn_wer == {t.index: turn_wer(t) for t in s.user_turns}
 
 
@@ -47,8 +48,10 @@ def _edit_distance(a: list[str], b: list[str]) -> int:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["to", "boston", "denver", "a", "flight", "[noise]"]), max_size=8),
-       st.lists(st.sampled_from(["to", "boston", "austin", "a", "flight", "uh"]), max_size=8))
+@given(
+    st.lists(st.sampled_from(["to", "boston", "denver", "a", "flight", "[noise]"]), max_size=8),
+    st.lists(st.sampled_from(["to", "boston", "austin", "a", "flight", "uh"]), max_size=8),
+)
 def test_alignment_errors_are_the_word_edit_distance(reference: list[str], hypothesis: list[str]):
     counts = align(" ".join(reference), " ".join(hypothesis))
     ref_words = [w for w in reference if w != "[noise]"]
@@ -58,8 +61,15 @@ def test_alignment_errors_are_the_word_edit_distance(reference: list[str], hypot
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.tuples(st.lists(st.sampled_from(["to", "boston", "denver", "a", "[noise]"]), max_size=6),
-                          st.lists(st.sampled_from(["to", "boston", "austin", "a"]), max_size=6)), max_size=6))
+@given(
+    st.lists(
+        st.tuples(
+            st.lists(st.sampled_from(["to", "boston", "denver", "a", "[noise]"]), max_size=6),
+            st.lists(st.sampled_from(["to", "boston", "austin", "a"]), max_size=6),
+        ),
+        max_size=6,
+    )
+)
 def test_aligning_turns_together_counts_as_aligning_each_alone(pairs: list[tuple[list[str], list[str]]]):
     # a session's turns go to jiwer in one call, and equal word lists skip it
     words = [(normalize_words(" ".join(ref)), normalize_words(" ".join(hyp))) for ref, hyp in pairs]
@@ -71,7 +81,10 @@ def test_aligning_turns_together_counts_as_aligning_each_alone(pairs: list[tuple
         if ref and hyp and ref != hyp:
             out = jiwer.process_words(" ".join(ref), " ".join(hyp))
             assert (counts.substitutions, counts.deletions, counts.insertions) == (
-                out.substitutions, out.deletions, out.insertions)
+                out.substitutions,
+                out.deletions,
+                out.insertions,
+            )
 
 
 def test_metrics_from_a_pass_read_once_equal_the_metrics_of_a_fresh_pass(sample_logs):

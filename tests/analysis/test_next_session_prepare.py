@@ -13,9 +13,18 @@ FAILED_PARSE = operation("2", 1, 2, "parse", "nl", "", data(":input_parse_succes
 
 
 def _log(tmp_path):
-    sessions = [session(f"s{n}", [system_turn("1", 1000 + 100 * n, "where to?"),
-                                  user_turn("2", 1010 + 100 * n, "boston", extra=FAILED_PARSE if n in (3, 5) else "")],
-                        start=1000 + 100 * n, end=1099 + 100 * n) for n in range(8)]
+    sessions = [
+        session(
+            f"s{n}",
+            [
+                system_turn("1", 1000 + 100 * n, "where to?"),
+                user_turn("2", 1010 + 100 * n, "boston", extra=FAILED_PARSE if n in (3, 5) else ""),
+            ],
+            start=1000 + 100 * n,
+            end=1099 + 100 * n,
+        )
+        for n in range(8)
+    ]
     return write_log(tmp_path / "eight-hublog.xml", log_text(sessions))
 
 
@@ -31,8 +40,10 @@ def test_prepared_doubts_and_facts_are_what_a_press_makes(tmp_path):
 
 
 def _read(facts) -> list[tuple]:
-    return [(f.speaker, f.asr_text, f.system_text, f.transcription, f.prompt_type, f.n_operations, len(f.parse_data))
-            for f in facts]
+    return [
+        (f.speaker, f.asr_text, f.system_text, f.transcription, f.prompt_type, f.n_operations, len(f.parse_data))
+        for f in facts
+    ]
 
 
 def test_a_stop_leaves_the_rest_undone(tmp_path):

@@ -87,7 +87,10 @@ def test_severities_are_ordered_and_worst_picks_the_highest():
 
 
 def test_a_finding_prints_as_file_line_severity_message():
-    assert str(Finding("logs/a.xml", 12, Severity.ERROR, "it is broken", code="dtd")) == "logs/a.xml:12: error: it is broken"
+    assert (
+        str(Finding("logs/a.xml", 12, Severity.ERROR, "it is broken", code="dtd"))
+        == "logs/a.xml:12: error: it is broken"
+    )
     assert str(Finding("logs/a.xml", None, Severity.WARNING, "a remark")) == "logs/a.xml: warning: a remark"
     assert str(Finding("a.xml", 3, Severity.QUIRK, "q")) == "a.xml:3: quirk: q"
 
@@ -106,36 +109,53 @@ def test_findings_compare_without_their_element():
 def test_a_valid_log_gives_only_the_mime_type_quirk(tmp_path: Path):
     findings = findings_of(tmp_path, VALID)
     assert [(f.line, f.severity, f.code) for f in findings] == [
-        (line_of(VALID, 'mime_type="audio/x-wav"'), Severity.QUIRK, "dtd-quirk-mime-type")]
+        (line_of(VALID, 'mime_type="audio/x-wav"'), Severity.QUIRK, "dtd-quirk-mime-type")
+    ]
     assert findings[0].element.tag == "GC_DATA" and findings[0].element.get("key") == ":utterance_file"
     assert "audio/x-wav" in findings[0].message
     assert worst(findings) is Severity.QUIRK
 
 
 def test_the_standards_own_examples_are_quirks_not_errors(tmp_path: Path):
-    frame = ('<GC_DATA key=":rec_scores">\n<GC_FRAME name="scores" type="clause">\n'
-             '<GC_DATA key=":nwords" dtype="integer">8</GC_DATA>\n</GC_FRAME>\n</GC_DATA>\n')
-    nbest = ('<GC_DATA name=":nbest_list">\n<GC_LIST name=":nbest_list">\n'
-             '<GC_DATA key=":nbest_list[0]" dtype="string">from boston</GC_DATA>\n</GC_LIST>\n</GC_DATA>\n')
-    annot = ('<GC_ANNOT turnid="2" tidx="129">\n'
-             '<GC_DATA type_utt_text="transcription" dtype="string">from boston</GC_DATA>\n</GC_ANNOT>\n')
+    frame = (
+        '<GC_DATA key=":rec_scores">\n<GC_FRAME name="scores" type="clause">\n'
+        '<GC_DATA key=":nwords" dtype="integer">8</GC_DATA>\n</GC_FRAME>\n</GC_DATA>\n'
+    )
+    nbest = (
+        '<GC_DATA name=":nbest_list">\n<GC_LIST name=":nbest_list">\n'
+        '<GC_DATA key=":nbest_list[0]" dtype="string">from boston</GC_DATA>\n</GC_LIST>\n</GC_DATA>\n'
+    )
+    annot = (
+        '<GC_ANNOT turnid="2" tidx="129">\n'
+        '<GC_DATA type_utt_text="transcription" dtype="string">from boston</GC_DATA>\n</GC_ANNOT>\n'
+    )
     text = edit('<GC_DATA key=":input_string"', frame + nbest + '<GC_DATA key=":input_string"')
-    text = edit('<GC_TURN id="2" stime="105.00" etime="110.00">\n', '<GC_TURN id="2" stime="105.00" etime="110.00">\n' + annot, text)
+    text = edit(
+        '<GC_TURN id="2" stime="105.00" etime="110.00">\n',
+        '<GC_TURN id="2" stime="105.00" etime="110.00">\n' + annot,
+        text,
+    )
     findings = findings_of(tmp_path, text)
     assert {f.severity for f in findings} == {Severity.QUIRK}
     got = sorted((f.line, f.code) for f in findings if f.code != "dtd-quirk-mime-type")
-    assert got == sorted([
-        (line_of(text, '<GC_FRAME name="scores" type="clause">'), "dtd-quirk-frame-type"),
-        (line_of(text, '<GC_DATA name=":nbest_list">'), "dtd-quirk-data-name"),  # name not declared
-        (line_of(text, '<GC_DATA name=":nbest_list">'), "dtd-quirk-data-name"),  # key missing
-        (line_of(text, 'type_utt_text="transcription"'), "dtd-quirk-annot-data-key"),
-    ])
+    assert got == sorted(
+        [
+            (line_of(text, '<GC_FRAME name="scores" type="clause">'), "dtd-quirk-frame-type"),
+            (line_of(text, '<GC_DATA name=":nbest_list">'), "dtd-quirk-data-name"),  # name not declared
+            (line_of(text, '<GC_DATA name=":nbest_list">'), "dtd-quirk-data-name"),  # key missing
+            (line_of(text, 'type_utt_text="transcription"'), "dtd-quirk-annot-data-key"),
+        ]
+    )
 
 
 def test_nmtoken_on_a_string_attribute_is_a_quirk_on_a_number_an_error(tmp_path: Path):
     text = edit('location="localhost:16000"', 'location="recognizer host/1:16000"')
     text = edit('time="109.00"/>', 'time="109.00" tidx="5/6"/>', text)
-    text = edit('type="text_output" type_utt_text', 'type="text_output" mime_type="text/plain; charset=utf-8" type_utt_text', text)
+    text = edit(
+        'type="text_output" type_utt_text',
+        'type="text_output" mime_type="text/plain; charset=utf-8" type_utt_text',
+        text,
+    )
     findings = findings_of(tmp_path, text)
     location = with_code(findings, "dtd-quirk-nmtoken")
     assert [(f.line, f.severity) for f in location] == [(line_of(text, "recognizer host/1"), Severity.QUIRK)]
@@ -155,8 +175,11 @@ def test_a_mime_type_that_is_no_mime_type_is_an_error(tmp_path: Path):
 
 def test_dtd_errors_name_what_is_wrong(tmp_path: Path):
     text = edit('<GC_EVENT etype="LOCK"', '<FOO/>\n<GC_EVENT etype="LOCK"')
-    text = edit('<GC_TURN id="1" stime="100.00" etime="105.00">\n',
-                '<GC_TURN id="1" stime="100.00" etime="105.00">\nstray words\n<GC_ANNOT task_completion="1"/>\n', text)
+    text = edit(
+        '<GC_TURN id="1" stime="100.00" etime="105.00">\n',
+        '<GC_TURN id="1" stime="100.00" etime="105.00">\nstray words\n<GC_ANNOT task_completion="1"/>\n',
+        text,
+    )
     findings = [f for f in findings_of(tmp_path, text) if f.code == "dtd"]
     by_line = {f.line: f for f in findings}
     assert all(f.severity is Severity.ERROR for f in findings)
@@ -186,9 +209,16 @@ def test_without_the_dtd_no_dtd_findings(tmp_path: Path):
 
 
 def test_several_complaints_on_one_line_point_at_their_own_elements(tmp_path: Path):
-    body = operation("1", 1000, 1001, "record", "audio", "",
-                     data(":a", "u2.wav", 'type="audio_input" mime_type="audio/x-wav"')
-                     + data(":b", "u2.wav", 'mime_type="audio/basic"'))
+    body = operation(
+        "1",
+        1000,
+        1001,
+        "record",
+        "audio",
+        "",
+        data(":a", "u2.wav", 'type="audio_input" mime_type="audio/x-wav"')
+        + data(":b", "u2.wav", 'mime_type="audio/basic"'),
+    )
     text = log_text([session("s", ['<GC_TURN id="1" stime="1000" etime="1001">' + body + "</GC_TURN>"])])
     path = write_log(tmp_path / "one-line.xml", text)
     (tmp_path / "u2.wav").write_bytes(b"RIFF")
@@ -202,11 +232,16 @@ def test_dtd_lines_equal_those_of_xmllint(tmp_path: Path):
     text = edit('server="recognizer" ', "")
     text = edit('<GC_EVENT etype="LOCK"', '<FOO/>\n<GC_EVENT etype="LOCK"', text)
     text = edit('time="108.50"', 'time="108 50" tidx="a/b"', text)
-    text = edit("</GC_SESSION>", '<GC_OPERATION name="late" server="nl" location="x" turnid="2" stime="1" etime="2"/>\n</GC_SESSION>', text)
+    text = edit(
+        "</GC_SESSION>",
+        '<GC_OPERATION name="late" server="nl" location="x" turnid="2" stime="1" etime="2"/>\n</GC_SESSION>',
+        text,
+    )
     text = edit('<GC_DATA key=":reply_string"', '<GC_DATA bogus="1" mime_type="text/plain"', text)
     path = write(tmp_path, text)
-    run = subprocess.run(["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)],
-                         capture_output=True, text=True, check=False)
+    run = subprocess.run(
+        ["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)], capture_output=True, text=True, check=False
+    )
     assert run.returncode != 0
     xmllint_lines = [int(m.group(1)) for m in re.finditer(r"^.*?:(\d+): element \S+: validity error", run.stderr, re.M)]
     ours = [f for f in validate_path(path) if is_from_dtd(f)]
@@ -222,7 +257,9 @@ def test_a_time_that_is_no_number_is_an_error(tmp_path: Path):
     text = edit('time="109.00"', 'time="9:05"', text)
     findings = with_code(findings_of(tmp_path, text), "bad-time")
     assert [(f.line, f.severity) for f in findings] == [
-        (line_of(text, 'stime="soon"'), Severity.ERROR), (line_of(text, 'time="9:05"'), Severity.ERROR)]
+        (line_of(text, 'stime="soon"'), Severity.ERROR),
+        (line_of(text, 'time="9:05"'), Severity.ERROR),
+    ]
     assert findings[0].message == "GC_TURN 2: stime 'soon' is not a number"
 
 
@@ -243,7 +280,10 @@ def test_ending_before_starting_is_an_error(tmp_path: Path):
         (line_of(text, '<GC_TURN id="1"'), Severity.ERROR),
         (line_of(text, 'name="recognize"'), Severity.ERROR),
     ]
-    assert findings[2].message == "GC_OPERATION 'recognize' (turn 2) ends before it starts: etime 107.40 s < stime 107.90 s"
+    assert (
+        findings[2].message
+        == "GC_OPERATION 'recognize' (turn 2) ends before it starts: etime 107.40 s < stime 107.90 s"
+    )
     assert findings[0].message == "GC_SESSION travel:001 ends before it starts: etime 90.00 s < stime 100.00 s"
 
 
@@ -256,7 +296,9 @@ def test_activities_outside_their_turn_are_warnings_beyond_a_millisecond(tmp_pat
         (line_of(text, 'name="recognize"'), Severity.WARNING),
         (line_of(text, "<GC_MESSAGE"), Severity.WARNING),
     ]
-    assert findings[1].message == "GC_MESSAGE 'filelog' (turn 2) at 110.50 s lies outside its turn (105.00 s to 110.00 s)"
+    assert (
+        findings[1].message == "GC_MESSAGE 'filelog' (turn 2) at 110.50 s lies outside its turn (105.00 s to 110.00 s)"
+    )
 
 
 def test_turns_outside_their_session_are_warnings(tmp_path: Path):
@@ -285,7 +327,9 @@ def test_a_turnid_naming_no_turn_is_a_warning_and_ids_match_numerically(tmp_path
     text = edit("</GC_SESSION>", '<GC_ANNOT turnid="-1"/>\n</GC_SESSION>', text)
     findings = with_code(findings_of(tmp_path, text), "unknown-turnid")
     assert [(f.line, f.severity) for f in findings] == [
-        (line_of(text, 'turnid="7"'), Severity.WARNING), (line_of(text, 'turnid="-1"'), Severity.WARNING)]
+        (line_of(text, 'turnid="7"'), Severity.WARNING),
+        (line_of(text, 'turnid="-1"'), Severity.WARNING),
+    ]
     assert findings[0].message == "GC_EVENT ':hub_get_session_lock': turnid 7 names no GC_TURN of session travel:001"
 
 
@@ -294,15 +338,18 @@ def test_a_turn_id_used_twice_is_an_error(tmp_path: Path):
     findings = with_code(findings_of(tmp_path, text), "duplicate-turn-id")
     assert [(f.line, f.severity) for f in findings] == [(line_of(text, '<GC_TURN id="01"'), Severity.ERROR)]
     first_line = line_of(text, '<GC_TURN id="1"')
-    assert findings[0].message == (f"GC_TURN id '01' is already used in session travel:001 by the GC_TURN "
-                                   f"on line {first_line} (id '1')")
+    assert findings[0].message == (
+        f"GC_TURN id '01' is already used in session travel:001 by the GC_TURN on line {first_line} (id '1')"
+    )
 
 
 def test_audio_findings_say_what_the_resolver_found(tmp_path: Path):
     # the resolver decides what is refused and why; validation reports its words
-    expected = {"../../../nonexistent.wav": ("unsafe-audio-path", "climbs out of the log's folder; not opened"),
-                "/dev/null": ("unsafe-audio-path", "audio path '/dev/null' points outside the log's folder; not opened"),
-                "nowhere.wav": ("missing-audio", "audio file not found: nowhere.wav")}
+    expected = {
+        "../../../nonexistent.wav": ("unsafe-audio-path", "climbs out of the log's folder; not opened"),
+        "/dev/null": ("unsafe-audio-path", "audio path '/dev/null' points outside the log's folder; not opened"),
+        "nowhere.wav": ("missing-audio", "audio file not found: nowhere.wav"),
+    }
     for written, (code, words) in expected.items():
         text = edit(">u2.wav<", f">{written}<")
         findings = [f for f in findings_of(tmp_path, text) if "audio" in f.code]
@@ -314,16 +361,19 @@ def test_audio_findings_say_what_the_resolver_found(tmp_path: Path):
 # --- audio -----------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("written", "code"), [
-    ("nowhere.wav", "missing-audio"),
-    ("/home/recorder/logs/001/gone.wav", "missing-audio"),
-    ("/home/recorder/logs/001/u2.wav", None),  # found by name beside the log
-    ("../secret.wav", "unsafe-audio-path"),
-    ("../../../nonexistent.wav", "unsafe-audio-path"),
-    (r"..\..\nonexistent.wav", "unsafe-audio-path"),
-    ("/dev/null", "unsafe-audio-path"),
-    ("subfolder", "unsafe-audio-path"),
-])
+@pytest.mark.parametrize(
+    ("written", "code"),
+    [
+        ("nowhere.wav", "missing-audio"),
+        ("/home/recorder/logs/001/gone.wav", "missing-audio"),
+        ("/home/recorder/logs/001/u2.wav", None),  # found by name beside the log
+        ("../secret.wav", "unsafe-audio-path"),
+        ("../../../nonexistent.wav", "unsafe-audio-path"),
+        (r"..\..\nonexistent.wav", "unsafe-audio-path"),
+        ("/dev/null", "unsafe-audio-path"),
+        ("subfolder", "unsafe-audio-path"),
+    ],
+)
 def test_audio_that_cannot_be_found_or_is_refused(tmp_path: Path, written: str, code: str | None):
     (tmp_path / "secret.wav").write_bytes(b"RIFF")
     (tmp_path / "logs" / "subfolder").mkdir(parents=True)
@@ -334,7 +384,8 @@ def test_audio_that_cannot_be_found_or_is_refused(tmp_path: Path, written: str, 
         assert findings == []
     else:
         assert [(f.line, f.severity, f.code) for f in findings] == [
-            (line_of(text, ":utterance_file"), expected[code], code)]
+            (line_of(text, ":utterance_file"), expected[code], code)
+        ]
         assert findings[0].message.startswith("GC_TURN 2 input audio: ")
     assert not [f for f in findings_of(tmp_path / "logs", text, audio=False) if "audio" in f.code]
 

@@ -37,17 +37,27 @@ def test_the_first_of_each_kind_are_kept_and_the_rest_counted_per_session(tmp_pa
     doc = LogDocument.load(_log(tmp_path, [4, 5]))
     every = validate_document(doc, audio=False)
     capped = validate_document(doc, audio=False, keep=3)
-    assert _counts(capped) == _counts(every) == Counter({(Severity.ERROR, "missing-attribute"): 9,
-                                                        (Severity.ERROR, "bad-time"): 9})
+    assert (
+        _counts(capped)
+        == _counts(every)
+        == Counter({(Severity.ERROR, "missing-attribute"): 9, (Severity.ERROR, "bad-time"): 9})
+    )
     listed = [f for f in capped if not f.omitted]
     assert Counter(f.code for f in listed) == Counter({"missing-attribute": 3, "bad-time": 3})
     assert listed == [f for f in every if f in listed][:6]  # the first ones, in order
     summaries = [f for f in capped if f.omitted]
     assert [(f.code, f.omitted, f.line) for f in summaries] == [
-        ("missing-attribute", 1, 7), ("missing-attribute", 5, 10), ("bad-time", 1, 7), ("bad-time", 5, 10)]
-    assert summaries[1].message == "5 more findings like this (missing-attribute) in GC_SESSION s1 not listed, the first here"
+        ("missing-attribute", 1, 7),
+        ("missing-attribute", 5, 10),
+        ("bad-time", 1, 7),
+        ("bad-time", 5, 10),
+    ]
+    assert (
+        summaries[1].message
+        == "5 more findings like this (missing-attribute) in GC_SESSION s1 not listed, the first here"
+    )
     assert summaries[1].element is doc.sessions[1].turns[0].el
-    assert capped[-len(summaries):] == summaries  # after the listed ones
+    assert capped[-len(summaries) :] == summaries  # after the listed ones
 
 
 def test_the_session_browser_counts_what_was_left_out(tmp_path: Path):
@@ -64,21 +74,31 @@ def test_the_apps_findings_keep_their_contract_and_the_cap(tmp_path: Path):
     summaries = [(finding, where) for finding, where in result if finding.omitted]
     assert [(f.code, f.omitted, where) for f, where in summaries] == [
         ("missing-attribute", 50, f"/GC_LOG/GC_SESSION/GC_TURN[{KEEP_PER_KIND + 1}]"),
-        ("bad-time", 50, f"/GC_LOG/GC_SESSION/GC_TURN[{KEEP_PER_KIND + 1}]")]
+        ("bad-time", 50, f"/GC_LOG/GC_SESSION/GC_TURN[{KEEP_PER_KIND + 1}]"),
+    ]
 
 
 def test_the_cli_lists_the_first_of_each_kind_then_says_how_many_more(tmp_path: Path):
     path = _log(tmp_path, [KEEP_PER_KIND + 150, 20])
-    result = subprocess.run([sys.executable, "-m", "annotator", "validate", "--no-audio", str(path)],
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "validate", "--no-audio", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     lines = result.stdout.splitlines()
     assert result.returncode == 1
     assert sum("lacks the required attribute etime" in line for line in lines) == KEEP_PER_KIND
     assert lines[-2:] == [
         f"{path}: error: and 170 more findings of this kind (missing-attribute), not listed (--all lists them)",
-        f"{path}: error: and 170 more findings of this kind (bad-time), not listed (--all lists them)"]
-    every = subprocess.run([sys.executable, "-m", "annotator", "validate", "--no-audio", "--all", str(path)],
-                           capture_output=True, text=True, timeout=300)
+        f"{path}: error: and 170 more findings of this kind (bad-time), not listed (--all lists them)",
+    ]
+    every = subprocess.run(
+        [sys.executable, "-m", "annotator", "validate", "--no-audio", "--all", str(path)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert len(every.stdout.splitlines()) == 2 * (KEEP_PER_KIND + 170)
     helped = subprocess.run([sys.executable, "-m", "annotator", "validate", "--help"], capture_output=True, text=True)
     assert f"the first {KEEP_PER_KIND} of each kind" in " ".join(helped.stdout.split())

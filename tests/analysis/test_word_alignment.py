@@ -8,14 +8,17 @@ from annotator.analysis.word_alignment import EQUAL, INSERTED, MISSED, SUBSTITUT
 from annotator.log.document import LogDocument
 
 
-@pytest.mark.parametrize(("said", "heard", "kinds", "rate"), [
-    ("i want to fly to boston", "i want to fly to austin", [EQUAL] * 5 + [SUBSTITUTED], 1 / 6),
-    ("[noise] from chicago please", "um from chicago please", [INSERTED, EQUAL, EQUAL, EQUAL], 1 / 3),
-    ("Yes, please.", "yes", [EQUAL, MISSED], 0.5),
-    ("", "hello", [INSERTED], None),
-    ("hello", "", [MISSED], 1.0),
-    ("", "", [], 0.0),
-])
+@pytest.mark.parametrize(
+    ("said", "heard", "kinds", "rate"),
+    [
+        ("i want to fly to boston", "i want to fly to austin", [EQUAL] * 5 + [SUBSTITUTED], 1 / 6),
+        ("[noise] from chicago please", "um from chicago please", [INSERTED, EQUAL, EQUAL, EQUAL], 1 / 3),
+        ("Yes, please.", "yes", [EQUAL, MISSED], 0.5),
+        ("", "hello", [INSERTED], None),
+        ("hello", "", [MISSED], 1.0),
+        ("", "", [], 0.0),
+    ],
+)
 def test_word_diff_counts_what_the_metrics_count(said, heard, kinds, rate):
     diff = word_diff(said, heard)
     assert [word.kind for word in diff.words] == kinds

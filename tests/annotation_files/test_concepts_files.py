@@ -53,7 +53,8 @@ def _frames(path: Path) -> dict[str, Concepts]:
 
 @pytest.mark.parametrize("suffix", [".csv", ".xml"])
 def test_extract_then_fold_brings_the_concepts_back_and_nothing_else_changes(
-        annotated_003: Path, sample_003: Path, tmp_path: Path, suffix: str, capsys):
+    annotated_003: Path, sample_003: Path, tmp_path: Path, suffix: str, capsys
+):
     annotations = tmp_path / f"annotations{suffix}"
     assert main(["extract", str(annotated_003), "-o", str(annotations)]) == 0, capsys.readouterr().err
     folded = tmp_path / "folded.xml"
@@ -82,7 +83,10 @@ def test_the_human_file_holds_the_frame_after_the_transcription(annotated_003: P
     text = human.read_text(encoding="utf-8")
     transcription = text.index('type_utt_text="transcription" dtype="string" turnid="6"')
     frame = text.index('<GC_DATA key=":concepts" type_utt_text="concepts" turnid="6">')
-    assert transcription < frame < text.index('<GC_FRAME name="give_source">') and '<GC_DATA key=":source" dtype="string">Zürich</GC_DATA>' in text
+    assert (
+        transcription < frame < text.index('<GC_FRAME name="give_source">')
+        and '<GC_DATA key=":source" dtype="string">Zürich</GC_DATA>' in text
+    )
 
 
 def test_turns_csv_concepts_fold_back(annotated_003: Path, sample_003: Path, tmp_path: Path, capsys):

@@ -43,17 +43,26 @@ def noted_003(sample_003: Path, tmp_path: Path) -> Path:
 
 def _notes(path: Path) -> tuple[dict, str | None]:
     session = LogDocument.load(path).sessions[0]
-    return ({turn.id: (turn_flags(turn.facts()), turn_comment(turn.facts()), turn_time_spent(turn.facts()))
-             for turn in session.turns if turn.facts().notes}, session_reviewer(session.el))
+    return (
+        {
+            turn.id: (turn_flags(turn.facts()), turn_comment(turn.facts()), turn_time_spent(turn.facts()))
+            for turn in session.turns
+            if turn.facts().notes
+        },
+        session_reviewer(session.el),
+    )
 
 
-EXPECTED = ({"4": (("truncated",), None, 8.0), "6": (("cross-talk", "noise"), 'a "second" voice, far away', 61.5)},
-            "alice")
+EXPECTED = (
+    {"4": (("truncated",), None, 8.0), "6": (("cross-talk", "noise"), 'a "second" voice, far away', 61.5)},
+    "alice",
+)
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xml"])
 def test_extract_then_fold_brings_the_notes_back_and_nothing_else_changes(
-        noted_003: Path, sample_003: Path, tmp_path: Path, suffix: str, capsys):
+    noted_003: Path, sample_003: Path, tmp_path: Path, suffix: str, capsys
+):
     annotations = tmp_path / f"annotations{suffix}"
     assert main(["extract", str(noted_003), "-o", str(annotations)]) == 0, capsys.readouterr().err
     folded = tmp_path / "folded.xml"
@@ -64,8 +73,9 @@ def test_extract_then_fold_brings_the_notes_back_and_nothing_else_changes(
     assert _validity_errors(folded) == _validity_errors(sample_003)
 
 
-def test_the_annotations_csv_and_human_file_carry_the_documented_columns_and_elements(noted_003: Path,
-                                                                                      tmp_path: Path, capsys):
+def test_the_annotations_csv_and_human_file_carry_the_documented_columns_and_elements(
+    noted_003: Path, tmp_path: Path, capsys
+):
     table = tmp_path / "annotations.csv"
     human = tmp_path / "annotations.xml"
     assert main(["extract", str(noted_003), "-o", str(table)]) == 0, capsys.readouterr().err
@@ -73,7 +83,10 @@ def test_the_annotations_csv_and_human_file_carry_the_documented_columns_and_ele
     with table.open(encoding="utf-8", newline="") as stream:
         rows = list(csv.DictReader(stream))
     assert [(r["turn_id"], r["flags"], r["time_spent_s"], r["reviewed"], r["reviewed_by"]) for r in rows] == [
-        ("", "", "", "1", "alice"), ("4", "truncated", "8.0", "", ""), ("6", "cross-talk noise", "61.5", "", "")]
+        ("", "", "", "1", "alice"),
+        ("4", "truncated", "8.0", "", ""),
+        ("6", "cross-talk noise", "61.5", "", ""),
+    ]
     text = human.read_text(encoding="utf-8")
     assert '<GC_DATA key=":flags" dtype="string" type_utt_text="flags" turnid="6">cross-talk noise</GC_DATA>' in text
     assert '<GC_DATA key=":reviewed" type_utt_text="reviewed" dtype="string">alice</GC_DATA>' in text
@@ -83,8 +96,9 @@ def test_the_exports_turns_and_sessions_csv_fold_back(noted_003: Path, sample_00
     out = tmp_path / "export"
     assert main(["export", str(noted_003), "-o", str(out)]) == 0, capsys.readouterr().err
     folded = tmp_path / "folded.xml"
-    assert main(["fold", str(sample_003), str(out / "turns.csv"), str(out / "sessions.csv"),
-                 "-o", str(folded)]) == 0, capsys.readouterr().err
+    assert main(["fold", str(sample_003), str(out / "turns.csv"), str(out / "sessions.csv"), "-o", str(folded)]) == 0, (
+        capsys.readouterr().err
+    )
     assert _notes(folded) == EXPECTED
 
 
@@ -114,4 +128,7 @@ def test_a_team_members_file_keeps_their_notes_and_brings_them_back(sample_003: 
     TeamWork(again, "carol")
     back = again.sessions[0].turns[turn.index].facts()
     assert (turn_flags(back), turn_time_spent(back), session_reviewer(again.sessions[0].el)) == (
-        ("inaudible",), 12.0, "carol")
+        ("inaudible",),
+        12.0,
+        "carol",
+    )

@@ -149,8 +149,10 @@ def test_fold_many_spreads_sessions_over_logs_and_refuses_strays(tmp_path: Path)
     good = AnnotationSet(task_completion={SessionRef("a"): "1", SessionRef("b"): "0"})
     good.add_transcription("b", "-02", "to boston")
     assert fold_many(docs, good) == 3
-    assert [extract(doc) for doc in docs] == [AnnotationSet(task_completion={SessionRef("a"): "1"}),
-                                             AnnotationSet({TurnRef(SessionRef("b"), -2): "to boston"}, {SessionRef("b"): "0"})]
+    assert [extract(doc) for doc in docs] == [
+        AnnotationSet(task_completion={SessionRef("a"): "1"}),
+        AnnotationSet({TurnRef(SessionRef("b"), -2): "to boston"}, {SessionRef("b"): "0"}),
+    ]
 
 
 def test_read_annotations_dispatches_by_content(tmp_path: Path):
@@ -178,7 +180,7 @@ def test_default_annotation_file_is_the_human_file_beside_the_log(tmp_path: Path
 
 def test_canonical_form_ignores_annotations_and_keeps_comments():
     plain = b'<?xml version="1.0"?>\n<!-- top --><GC_LOG>\n  <GC_SESSION id="s">\n    <GC_TURN id="1"/>\n  </GC_SESSION>\n</GC_LOG>'
-    annotated = plain.replace(b'<GC_TURN', b'<GC_ANNOT type_task_completion="1"/>\n    <GC_TURN')
+    annotated = plain.replace(b"<GC_TURN", b'<GC_ANNOT type_task_completion="1"/>\n    <GC_TURN')
     assert canonical_without_annotations(annotated) == canonical_without_annotations(plain)
     assert b"<!-- top -->" in canonical_without_annotations(plain)
     assert canonical_without_annotations(plain.replace(b"top", b"changed")) != canonical_without_annotations(plain)

@@ -100,7 +100,7 @@ def test_a_real_turn_from_the_sample_logs(annotated_log):
     signal = clip.samples[:, 0].astype(np.float64)
     padded = np.pad(signal, (100, 100))
     window = np.hanning(202)[1:-1]  # the periodic Hann window of 200 samples scipy uses
-    sample_energy = np.array([np.sum((padded[i * 80:i * 80 + 200] * window) ** 2) for i in range(len(result.times))])
+    sample_energy = np.array([np.sum((padded[i * 80 : i * 80 + 200] * window) ** 2) for i in range(len(result.times))])
     column_energy = np.sum(10.0 ** (result.levels.astype(np.float64) / 10.0), axis=0)
     loud = sample_energy > sample_energy.max() * 1e-4
     assert np.corrcoef(np.log(sample_energy[loud]), np.log(column_energy[loud]))[0, 1] > 0.99
@@ -122,8 +122,15 @@ def test_the_same_levels_as_scipy_signal_spectrogram(rate, seconds):
     ours = spectrogram(samples, rate)
     window, hop, fft_length = frame_lengths(rate)
     frequencies, times, power = signal.spectrogram(
-        np.pad(samples, (window // 2, window // 2)), rate, window="hann", nperseg=window,
-        noverlap=window - hop, nfft=fft_length, scaling="spectrum", mode="psd")
+        np.pad(samples, (window // 2, window // 2)),
+        rate,
+        window="hann",
+        nperseg=window,
+        noverlap=window - hop,
+        nfft=fft_length,
+        scaling="spectrum",
+        mode="psd",
+    )
     kept = frequencies <= TOP_HZ
     assert np.allclose(ours.frequencies, frequencies[kept])
     assert np.allclose(ours.times, times - (window // 2) / rate)

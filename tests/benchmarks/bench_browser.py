@@ -63,8 +63,9 @@ def cached_corpus(files: int, kb: int) -> Path:
     for number in range(files):
         target = folder / f"day{number // 100:03d}" / f"travel-{number:05d}-hublog.xml"
         target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(SESSION_NUMBER.sub(lambda m, n=number: m[1] + f"{n:05d}.{m[2].decode()}".encode() + m[3],
-                                              template))
+        target.write_bytes(
+            SESSION_NUMBER.sub(lambda m, n=number: m[1] + f"{n:05d}.{m[2].decode()}".encode() + m[3], template)
+        )
     # Named to come last: the window opens a corpus's first log, and an unreadable one would ask about it.
     (folder / f"day{(files - 1) // 100:03d}" / "unreadable-hublog.xml").write_bytes(UNREADABLE)
     done.touch()
@@ -132,10 +133,14 @@ class StallStacks:
                 if frame is not None:
                     # Where the other threads running Python were (one of them holds the GIL, when the GUI
                     # thread waits for it): their innermost lines.
-                    others = [f"  thread {ident}: " + "".join(traceback.format_stack(other)[-2:]).strip()
-                              for ident, other in frames.items() if ident not in (self.gui_thread, threading.get_ident())]
-                    self.stalls.setdefault(last, []).append("".join(traceback.format_stack(frame)[-6:])
-                                                            + "\n".join(others))
+                    others = [
+                        f"  thread {ident}: " + "".join(traceback.format_stack(other)[-2:]).strip()
+                        for ident, other in frames.items()
+                        if ident not in (self.gui_thread, threading.get_ident())
+                    ]
+                    self.stalls.setdefault(last, []).append(
+                        "".join(traceback.format_stack(frame)[-6:]) + "\n".join(others)
+                    )
 
     def report(self, stalls: int = 3) -> None:
         self.running = False
@@ -191,8 +196,11 @@ class Ticks:
         """The longest gap that began before the clock's BEGAN_BEFORE seconds (BEFORE), or at or after it,
         and what the threads did meanwhile (see spent)."""
         limit = None if began_before is None else began_before * 1000
-        chosen = [index for index, (gap, end) in enumerate(zip(self.gaps, self.ends))
-                  if (not before if limit is None else ((end - gap) < limit) == before)]
+        chosen = [
+            index
+            for index, (gap, end) in enumerate(zip(self.gaps, self.ends))
+            if (not before if limit is None else ((end - gap) < limit) == before)
+        ]
         if not chosen:
             return 0, ""
         index = max(chosen, key=lambda index: self.gaps[index])
@@ -210,8 +218,10 @@ class Ticks:
         """What the GUI thread did during gap INDEX, and how long the process's other threads ran."""
         ran, waited, others = self.spent[index]
         slept = max(0.0, self.gaps[index] - ran - waited)
-        return (f"the GUI thread ran {ran:.0f} ms, waited for a core {waited:.0f} ms, slept {slept:.0f} ms; "
-                f"the process's other threads ran {others:.0f} ms")
+        return (
+            f"the GUI thread ran {ran:.0f} ms, waited for a core {waited:.0f} ms, slept {slept:.0f} ms; "
+            f"the process's other threads ran {others:.0f} ms"
+        )
 
     def _tick(self) -> None:
         now = self.clock.elapsed()
@@ -231,8 +241,11 @@ def main() -> None:
     args = parser.parse_args()
     folder = cached_corpus(args.files, args.kb)
     logs = sorted(folder.rglob("*.xml"))
-    print(f"corpus: {folder} ({len(logs)} logs, {sum(p.stat().st_size for p in logs) / 1e6:.0f} MB), "
-          f"{os.cpu_count()} CPUs", flush=True)
+    print(
+        f"corpus: {folder} ({len(logs)} logs, {sum(p.stat().st_size for p in logs) / 1e6:.0f} MB), "
+        f"{os.cpu_count()} CPUs",
+        flush=True,
+    )
 
     app = make_application()
     window = build_window()
@@ -249,7 +262,9 @@ def main() -> None:
     browser.progress_bar.valueChanged.connect(lambda value: loop.quit() if value >= half_way else None)
     ticks = Ticks()
     stacks = StallStacks(ticks) if args.stacks else None
-    log_painted = PaintedAt(parts_of(window).navigator.table.viewport(), lambda: parts_of(window).controller.document is not None)
+    log_painted = PaintedAt(
+        parts_of(window).navigator.table.viewport(), lambda: parts_of(window).controller.document is not None
+    )
 
     # The ticks run from before open_path: it shows the first log (its hand-over's passes and first paint run in
     # its event loop) beside the scan starting, and that is the opening the stall counts.
@@ -260,16 +275,21 @@ def main() -> None:
     opened_s = time.perf_counter() - start
     run_until(loop, lambda: first.at is not None)
     first_s = first.at - start
-    print(f"first rows shown: {first_s:.3f} s (target < 1 s) {'PASS' if first_s < 1 else 'MISS'}; of which "
-          f"the window opening the corpus's first log on the GUI thread (open_path): {opened_s:.3f} s", flush=True)
+    print(
+        f"first rows shown: {first_s:.3f} s (target < 1 s) {'PASS' if first_s < 1 else 'MISS'}; of which "
+        f"the window opening the corpus's first log on the GUI thread (open_path): {opened_s:.3f} s",
+        flush=True,
+    )
 
     # Half way through, the annotator sorts by findings and types a filter: the rows still arrive.
     run_until(loop, lambda: browser.progress_bar.value() >= half_way or finished)
     quiet_stall = ticks.stop()
     quiet_at, quiet_spent = ticks.worst()
     shown = None if log_painted.at is None else log_painted.at - clock_start
-    (opening_part, opening_spent), (filling_part, filling_spent) = (ticks.longest(shown, before=True),
-                                                                    ticks.longest(shown, before=False))
+    (opening_part, opening_spent), (filling_part, filling_spent) = (
+        ticks.longest(shown, before=True),
+        ticks.longest(shown, before=False),
+    )
     ticks.start()
     table.horizontalHeader().setSortIndicator(Column.FINDINGS, Qt.SortOrder.AscendingOrder)
     for n in range(1, len("untranscribed") + 1):
@@ -282,16 +302,27 @@ def main() -> None:
     whole_s = finished[0] - start
     rows, files = browser.model.rowCount(), len({s.file for s in browser.model.summaries})
     print(f"whole list: {whole_s:.1f} s ({rows} rows from {files} files, {browser.count_label.text()!r})")
-    for name, stall, at, spent in (("while filling", quiet_stall, quiet_at, quiet_spent),
-                                   ("while filling, sorting and filtering", busy_stall, busy_at, busy_spent)):
-        print(f"GUI-thread stall {name}: longest 10 ms timer gap {stall} ms (target <= {STALL_TARGET_MS} ms) "
-              f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}, ending {at:.2f} s after the open; "
-              f"meanwhile {spent}", flush=True)
-    print(f"  of which: gaps that began before the opened log's turns were painted "
-          f"({'never' if shown is None else f'{log_painted.at - start:.2f} s after the open'}): longest "
-          f"{opening_part} ms ({opening_spent})", flush=True)
-    print(f"  and after, the list filling alone: longest {filling_part} ms "
-          f"{'PASS' if filling_part <= STALL_TARGET_MS else 'MISS'} ({filling_spent})", flush=True)
+    for name, stall, at, spent in (
+        ("while filling", quiet_stall, quiet_at, quiet_spent),
+        ("while filling, sorting and filtering", busy_stall, busy_at, busy_spent),
+    ):
+        print(
+            f"GUI-thread stall {name}: longest 10 ms timer gap {stall} ms (target <= {STALL_TARGET_MS} ms) "
+            f"{'PASS' if stall <= STALL_TARGET_MS else 'MISS'}, ending {at:.2f} s after the open; "
+            f"meanwhile {spent}",
+            flush=True,
+        )
+    print(
+        f"  of which: gaps that began before the opened log's turns were painted "
+        f"({'never' if shown is None else f'{log_painted.at - start:.2f} s after the open'}): longest "
+        f"{opening_part} ms ({opening_spent})",
+        flush=True,
+    )
+    print(
+        f"  and after, the list filling alone: longest {filling_part} ms "
+        f"{'PASS' if filling_part <= STALL_TARGET_MS else 'MISS'} ({filling_spent})",
+        flush=True,
+    )
     if stacks is not None:
         stacks.report()
     parts_of(window).controller.undo_stack.setClean()

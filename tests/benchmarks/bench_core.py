@@ -62,12 +62,16 @@ def median_time(action: Callable[[], object], runs: int = RUNS, slow: float | No
 def report(name: str, ours: float, baseline: float, target: float, unit: str = "s") -> bool:
     ratio = ours / baseline
     verdict = "PASS" if ratio <= target else "MISS"
-    print(f"{name}: ours {ours:.3f} {unit} / baseline {baseline:.3f} {unit} = ratio {ratio:.3f} "
-          f"(target <= {target}) {verdict}", flush=True)
+    print(
+        f"{name}: ours {ours:.3f} {unit} / baseline {baseline:.3f} {unit} = ratio {ratio:.3f} "
+        f"(target <= {target}) {verdict}",
+        flush=True,
+    )
     return ratio <= target
 
 
 # --- peak memory, each in a fresh interpreter ---------------------------------------------------
+
 
 def _max_rss_mb() -> float:
     import resource
@@ -99,12 +103,14 @@ def child_memory(kind: str, path: str) -> None:
 
 
 def peak_memory(kind: str, path: Path) -> float:
-    out = subprocess.run([sys.executable, __file__, "--child-memory", kind, str(path)],
-                         check=True, capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child-memory", kind, str(path)], check=True, capture_output=True, text=True
+    )
     return float(out.stdout.strip())
 
 
 # --- the measurements ---------------------------------------------------------------------------
+
 
 def bench_load(path: Path) -> bool:
     from lxml import etree
@@ -138,8 +144,11 @@ def bench_info(path: Path, shape: str) -> bool:
     met = report(f"info ({shape}): LogDocument.load + describe_document vs lxml.etree.parse", ours, bare, 1.3)
     root = etree.parse(str(path), etree.XMLParser(huge_tree=True)).getroot()
     floor = median_time(lambda: _read_rule_attributes(root))
-    print(f"  floor: three attributes of every activity and GC_DATA read from Python: {floor:.3f} s = "
-          f"{floor / bare:.2f} of the parse", flush=True)
+    print(
+        f"  floor: three attributes of every activity and GC_DATA read from Python: {floor:.3f} s = "
+        f"{floor / bare:.2f} of the parse",
+        flush=True,
+    )
     return met
 
 
@@ -175,10 +184,17 @@ def bench_export(path: Path, scratch: Path, shape: str) -> bool:
     if baseline[0][1] < SLOW_BASELINE_S:
         baseline += [cpu_and_wall(lambda: pandas.read_xml(path, xpath="//GC_OPERATION")) for _ in range(RUNS - 1)]
     cpu = statistics.median(c for c, _ in ours) / statistics.median(c for c, _ in baseline)
-    print(f"  (CPU time, {shape}: ours {statistics.median(c for c, _ in ours):.3f} s / pandas "
-          f"{statistics.median(c for c, _ in baseline):.3f} s = {cpu:.3f})", flush=True)
-    return report(f"CSV export, {shape} (streamed, 3 files) vs pandas.read_xml(//GC_OPERATION)",
-                  statistics.median(w for _, w in ours), statistics.median(w for _, w in baseline), 0.3)
+    print(
+        f"  (CPU time, {shape}: ours {statistics.median(c for c, _ in ours):.3f} s / pandas "
+        f"{statistics.median(c for c, _ in baseline):.3f} s = {cpu:.3f})",
+        flush=True,
+    )
+    return report(
+        f"CSV export, {shape} (streamed, 3 files) vs pandas.read_xml(//GC_OPERATION)",
+        statistics.median(w for _, w in ours),
+        statistics.median(w for _, w in baseline),
+        0.3,
+    )
 
 
 def streaming_floor(path: Path) -> None:
@@ -203,11 +219,15 @@ def streaming_floor(path: Path) -> None:
             el.clear()
 
     with tempfile.TemporaryDirectory(prefix="bench-core-floor-") as scratch:
-        stages = {"iterparse with clearing": cpu_and_wall(parse_only)[0],
-                  "+ reading 8 attributes of each activity": cpu_and_wall(attributes_too)[0],
-                  "whole streaming export": cpu_and_wall(lambda: export_csv([path], Path(scratch)))[0]}
-    print("streaming stages (CPU s, one run): " + ", ".join(f"{name} {cpu:.2f}" for name, cpu in stages.items()),
-          flush=True)
+        stages = {
+            "iterparse with clearing": cpu_and_wall(parse_only)[0],
+            "+ reading 8 attributes of each activity": cpu_and_wall(attributes_too)[0],
+            "whole streaming export": cpu_and_wall(lambda: export_csv([path], Path(scratch)))[0],
+        }
+    print(
+        "streaming stages (CPU s, one run): " + ", ".join(f"{name} {cpu:.2f}" for name, cpu in stages.items()),
+        flush=True,
+    )
 
 
 def export_breakdown(path: Path) -> None:
@@ -286,12 +306,12 @@ def count_start_tags(path: Path, tag: bytes) -> int:
             data = carry + chunk
             at = data.find(needle)
             while at >= 0:
-                after = data[at + len(needle):at + len(needle) + 1]
+                after = data[at + len(needle) : at + len(needle) + 1]
                 if after and after in b" \t\r\n/>":
                     count += 1
                 at = data.find(needle, at + 1)
             # A tag cut by the chunk boundary (or lacking the byte after it) is counted in the next round.
-            carry = data[-len(needle):]
+            carry = data[-len(needle) :]
     return count
 
 
@@ -302,8 +322,10 @@ def describe_machine(path: Path) -> None:
 
     size_mb = path.stat().st_size / 1_000_000
     operations = count_start_tags(path, b"GC_OPERATION")
-    print(f"machine: {os.cpu_count()} CPU(s), {platform.machine()}, Python {platform.python_version()}, "
-          f"lxml {etree.__version__} (libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}), pandas {version('pandas')}")
+    print(
+        f"machine: {os.cpu_count()} CPU(s), {platform.machine()}, Python {platform.python_version()}, "
+        f"lxml {etree.__version__} (libxml2 {'.'.join(map(str, etree.LIBXML_VERSION))}), pandas {version('pandas')}"
+    )
     print(f"log: {path} ({size_mb:.1f} MB, {operations} GC_OPERATION)", flush=True)
 
 

@@ -60,8 +60,9 @@ def corpus(files: int, kb: float) -> Path:
 
 def run(argv: list, jobs: int) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "annotator", *map(str, argv), "--jobs", str(jobs)],
-                          capture_output=True, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, argv), "--jobs", str(jobs)], capture_output=True, cwd=REPO
+    )
     return time.perf_counter() - start, done
 
 
@@ -81,8 +82,11 @@ def main() -> int:
     args = parser.parse_args()
     folder = corpus(args.files, args.kb)
     size = sum(path.stat().st_size for path in folder.rglob("*.xml"))
-    print(f"corpus: {args.files} logs, {size / 1e6:.1f} MB; cores this process may use: "
-          f"{len(os.sched_getaffinity(0))}; Python {sys.version.split()[0]}", flush=True)
+    print(
+        f"corpus: {args.files} logs, {size / 1e6:.1f} MB; cores this process may use: "
+        f"{len(os.sched_getaffinity(0))}; Python {sys.version.split()[0]}",
+        flush=True,
+    )
     misses = 0
     for name in args.only or COMMANDS:
         with tempfile.TemporaryDirectory(prefix="bench-corpus-") as scratch:
@@ -103,16 +107,21 @@ def main() -> int:
                 for kept, (seconds, _) in zip(times, runs):
                     kept.append(seconds)
             serial, parallel = min(times[0]), min(times[1])
-            same = (serial_done.returncode == parallel_done.returncode and serial_done.stdout == parallel_done.stdout
-                    and same_outputs(outs[0] / "files", outs[1] / "files"))
+            same = (
+                serial_done.returncode == parallel_done.returncode
+                and serial_done.stdout == parallel_done.stdout
+                and same_outputs(outs[0] / "files", outs[1] / "files")
+            )
         ratio = parallel / serial
         ok = same and ratio <= TARGET and serial_done.returncode in (0, 1)
         misses += not ok
-        print(f"{name}: --jobs 1 {serial:.2f} s, --jobs 2 {parallel:.2f} s = ratio {ratio:.2f} "
-              f"(target <= {TARGET}) {'PASS' if ok else 'MISS'}; outputs {'identical' if same else 'DIFFER'}"
-              f"{'' if args.repeat == 1 else f'; fastest of {args.repeat}: ' + ', '.join(f'{t:.1f}' for t in times[0] + times[1])}"
-              f"{'' if serial_done.returncode in (0, 1) else f'; exit {serial_done.returncode}: ' + serial_done.stderr.decode()[:200]}",
-              flush=True)
+        print(
+            f"{name}: --jobs 1 {serial:.2f} s, --jobs 2 {parallel:.2f} s = ratio {ratio:.2f} "
+            f"(target <= {TARGET}) {'PASS' if ok else 'MISS'}; outputs {'identical' if same else 'DIFFER'}"
+            f"{'' if args.repeat == 1 else f'; fastest of {args.repeat}: ' + ', '.join(f'{t:.1f}' for t in times[0] + times[1])}"
+            f"{'' if serial_done.returncode in (0, 1) else f'; exit {serial_done.returncode}: ' + serial_done.stderr.decode()[:200]}",
+            flush=True,
+        )
     return 1 if misses else 0
 
 

@@ -29,7 +29,8 @@ REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
 _ALSA = Path(tempfile.mkdtemp(prefix="bench-gui-"))
 (_ALSA / "asound.conf").write_text(
-    f'</usr/share/alsa/alsa.conf>\npcm.!default {{ type file; slave.pcm "null"; file "{_ALSA}/played.wav"; format "wav" }}\n')
+    f'</usr/share/alsa/alsa.conf>\npcm.!default {{ type file; slave.pcm "null"; file "{_ALSA}/played.wav"; format "wav" }}\n'
+)
 os.environ["ALSA_CONFIG_PATH"] = str(_ALSA / "asound.conf")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("ANNOTATOR_DATA_DIR", str(_ALSA / "data"))
@@ -84,8 +85,10 @@ class StallSampler:
         if self._current is not None:
             # The CPU time over the stall of the GUI thread and of the process: the GUI thread's near the
             # stall's length, it was busy itself; near nothing, it waited (for the GIL, the disk or a core).
-            self._current[f"(CPU over the stall: GUI thread {(gui_cpu - self.last_gui_cpu) * 1000:.0f} ms, "
-                          f"process {(cpu - self.last_cpu) * 1000:.0f} ms)"] = 0
+            self._current[
+                f"(CPU over the stall: GUI thread {(gui_cpu - self.last_gui_cpu) * 1000:.0f} ms, "
+                f"process {(cpu - self.last_cpu) * 1000:.0f} ms)"
+            ] = 0
             self.stalls.append(((now - self.last_tick) * 1000, self._current))
             self._current = None
         self.last_tick, self.last_cpu, self.last_gui_cpu = now, cpu, gui_cpu
@@ -100,8 +103,11 @@ class StallSampler:
                 continue
             stack = "".join(traceback.format_stack(frame)[-12:])
             # Where the other threads were (the one holding the GIL is among them): its last lines.
-            others = [f"  thread {ident}: " + "".join(traceback.format_stack(other)[-3:]).strip()
-                      for ident, other in frames.items() if ident not in (self.gui_thread, threading.get_ident())]
+            others = [
+                f"  thread {ident}: " + "".join(traceback.format_stack(other)[-3:]).strip()
+                for ident, other in frames.items()
+                if ident not in (self.gui_thread, threading.get_ident())
+            ]
             stack += "\n".join(others)
             current = self._current if self._current is not None else {}
             current[stack] = current.get(stack, 0) + 1
@@ -112,7 +118,8 @@ class StallSampler:
         for length, stacks in sorted(self.stalls, key=lambda stall: -stall[0])[:6]:
             print(f"  stall of {length:.0f} ms; GUI thread stacks sampled (count):")
             for stack, count in sorted(stacks.items(), key=lambda item: -item[1])[:3] + [
-                    (stack, count) for stack, count in stacks.items() if count == 0]:
+                (stack, count) for stack, count in stacks.items() if count == 0
+            ]:
                 print(f"    [{count}]\n" + "\n".join("      " + line for line in stack.splitlines()))
 
 
@@ -174,8 +181,9 @@ class GapWatch:
         return float(max((gap for end, gap in self.gaps if since <= end <= until), default=0))
 
 
-def first_paint(app: QApplication, window, path: Path,
-                stacks: bool = False) -> tuple[float, float, float, float, float]:
+def first_paint(
+    app: QApplication, window, path: Path, stacks: bool = False
+) -> tuple[float, float, float, float, float]:
     """Seconds from the open's start until the turn table has painted the log, the longest GUI-thread
     stalls in ms: while the log is read in the background, and from its hand-over to the paint; then,
     from the paint until the open's background work is in (a long session's panes: facts, metrics,
@@ -202,8 +210,13 @@ def first_paint(app: QApplication, window, path: Path,
     if watch.sampler is not None:
         watch.sampler.report()
     mark = reported[-1] if reported else float("inf")
-    return (elapsed, watch.longest_ms(until=mark), watch.longest_ms(since=mark + 1, until=painted_at),
-            watch.longest_ms(since=painted_at + 1), settled_s)
+    return (
+        elapsed,
+        watch.longest_ms(until=mark),
+        watch.longest_ms(since=mark + 1, until=painted_at),
+        watch.longest_ms(since=painted_at + 1),
+        settled_s,
+    )
 
 
 def longest_gap(app: QApplication, seconds: float) -> float:
@@ -231,10 +244,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=float, default=100)
     parser.add_argument("--shapes", default="many,one", help="comma-separated: many, one")
-    parser.add_argument("--log", type=Path, action="append", default=[],
-                        help="also open this log (e.g. a 70k-turn session); may be repeated")
-    parser.add_argument("--stacks", action="store_true",
-                        help="print the GUI thread's stack sampled during each stall over 100 ms")
+    parser.add_argument(
+        "--log",
+        type=Path,
+        action="append",
+        default=[],
+        help="also open this log (e.g. a 70k-turn session); may be repeated",
+    )
+    parser.add_argument(
+        "--stacks", action="store_true", help="print the GUI thread's stack sampled during each stall over 100 ms"
+    )
     parser.add_argument("--no-audio", action="store_true", help="measure the opens only")
     args = parser.parse_args()
     app = make_application()
@@ -249,16 +268,24 @@ def main() -> None:
         ratio = paint_s / parse_s
         document = parts_of(window).controller.document
         turns = sum(len(session.turns) for session in document.sessions)
-        print(f"log ({shape}): {path} ({path.stat().st_size / 1e6:.1f} MB, {len(document.sessions):,} sessions, "
-              f"{turns:,} turns)")
-        print(f"  first paint: ours {paint_s:.3f} s / bare lxml parse {parse_s:.3f} s = ratio {ratio:.2f} "
-              f"(target <= 2) {'PASS' if ratio <= 2 else 'MISS'}")
-        print(f"  longest GUI-thread stall during the open ({STALL_TICK_MS} ms timer): {stall_ms:.0f} ms "
-              f"(target <= 100 ms) {'PASS' if stall_ms <= 100 else 'MISS'}: {reading_ms:.0f} ms while the log is read "
-              f"in the background, {showing_ms:.0f} ms from its hand-over to the paint (the views on the GUI thread), "
-              f"{after_ms:.0f} ms over the {after_s:.1f} s after the paint until the background work was in "
-              f"(a long session's facts, metrics and timeline; the validation; the recovery journal's reading of the file)")
-        parts_of(window).navigator.open_path(REPO / "sample_logs" / "travel-20261121-002" / "travel-20261121-002-hublog.xml")
+        print(
+            f"log ({shape}): {path} ({path.stat().st_size / 1e6:.1f} MB, {len(document.sessions):,} sessions, "
+            f"{turns:,} turns)"
+        )
+        print(
+            f"  first paint: ours {paint_s:.3f} s / bare lxml parse {parse_s:.3f} s = ratio {ratio:.2f} "
+            f"(target <= 2) {'PASS' if ratio <= 2 else 'MISS'}"
+        )
+        print(
+            f"  longest GUI-thread stall during the open ({STALL_TICK_MS} ms timer): {stall_ms:.0f} ms "
+            f"(target <= 100 ms) {'PASS' if stall_ms <= 100 else 'MISS'}: {reading_ms:.0f} ms while the log is read "
+            f"in the background, {showing_ms:.0f} ms from its hand-over to the paint (the views on the GUI thread), "
+            f"{after_ms:.0f} ms over the {after_s:.1f} s after the paint until the background work was in "
+            f"(a long session's facts, metrics and timeline; the validation; the recovery journal's reading of the file)"
+        )
+        parts_of(window).navigator.open_path(
+            REPO / "sample_logs" / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
+        )
         del document
         gc.collect()
     if args.no_audio:
@@ -280,8 +307,10 @@ def main() -> None:
     state = playback.player.state.name
     playback.stop()
     playback.close()
-    print(f"GUI stall while audio plays (state {state}): longest gap {playing:.1f} ms "
-          f"(no audio: {idle:.1f} ms) (target <= 50 ms) {'PASS' if playing <= 50 else 'MISS'}")
+    print(
+        f"GUI stall while audio plays (state {state}): longest gap {playing:.1f} ms "
+        f"(no audio: {idle:.1f} ms) (target <= 50 ms) {'PASS' if playing <= 50 else 'MISS'}"
+    )
 
 
 if __name__ == "__main__":

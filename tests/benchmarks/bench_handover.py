@@ -43,8 +43,13 @@ STEPS = [
     "annotator.gui.recovery.watcher.RecoveryWatcher._opened",
     "annotator.gui.panes.validation.Validation._document_opened",
 ]
-TIMED_EVENTS = {QEvent.Type.Paint, QEvent.Type.UpdateRequest, QEvent.Type.LayoutRequest, QEvent.Type.Timer,
-                QEvent.Type.MetaCall}
+TIMED_EVENTS = {
+    QEvent.Type.Paint,
+    QEvent.Type.UpdateRequest,
+    QEvent.Type.LayoutRequest,
+    QEvent.Type.Timer,
+    QEvent.Type.MetaCall,
+}
 
 
 class _State:
@@ -79,7 +84,9 @@ def timed(step: str) -> None:
         try:
             return original(*args, **kwargs)
         finally:
-            _State.steps.append((f"{owner}.{name}", (time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000))
+            _State.steps.append(
+                (f"{owner}.{name}", (time.thread_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
+            )
 
     setattr(cls, name, measured)
 
@@ -118,12 +125,16 @@ def main() -> None:
         while not painted.seen:
             app.processEvents()
     _State.measuring = False
-    print(f"{path.name}: hand-over to open_path's return {(returned - handed['wall']) * 1000:.0f} ms; to the paint "
-          f"{(time.perf_counter() - handed['wall']) * 1000:.0f} ms wall, GUI-thread CPU "
-          f"{(time.thread_time() - handed['cpu']) * 1000:.0f} ms; longest timer gap {watch.longest_ms():.0f} ms")
+    print(
+        f"{path.name}: hand-over to open_path's return {(returned - handed['wall']) * 1000:.0f} ms; to the paint "
+        f"{(time.perf_counter() - handed['wall']) * 1000:.0f} ms wall, GUI-thread CPU "
+        f"{(time.thread_time() - handed['cpu']) * 1000:.0f} ms; longest timer gap {watch.longest_ms():.0f} ms"
+    )
     handed_ms = watch.now() - (time.perf_counter() - handed["wall"]) * 1000
-    print("  timer gaps from the hand-over on (ms): "
-          + " ".join(f"{gap:.0f}" for end, gap in watch.gaps if end >= handed_ms and gap > bench_gui.STALL_TICK_MS * 1.5))
+    print(
+        "  timer gaps from the hand-over on (ms): "
+        + " ".join(f"{gap:.0f}" for end, gap in watch.gaps if end >= handed_ms and gap > bench_gui.STALL_TICK_MS * 1.5)
+    )
     for step, cpu, wall in _State.steps:
         print(f"  {step:55s} CPU {cpu:6.1f} ms  wall {wall:6.1f} ms")
     for name, (count, cpu) in sorted(_State.events.items(), key=lambda item: -item[1][1])[:12]:

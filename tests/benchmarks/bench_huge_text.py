@@ -31,8 +31,9 @@ finally:
 
 
 def peak_kb(body: str, argv: list[str]) -> int:
-    done = subprocess.run([sys.executable, "-c", _PEAK.format(argv=argv, body=body)], capture_output=True,
-                          text=True, cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-c", _PEAK.format(argv=argv, body=body)], capture_output=True, text=True, cwd=REPO
+    )
     return int(done.stderr.strip().splitlines()[-1])
 
 
@@ -45,8 +46,9 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "huge-hublog.xml"
         log.write_text(huge_transcription_log(characters), encoding="utf-8")
-        bare = peak_kb("from lxml import etree; etree.parse(sys.argv[1], etree.XMLParser(huge_tree=True))",
-                       ["x", str(log)])
+        bare = peak_kb(
+            "from lxml import etree; etree.parse(sys.argv[1], etree.XMLParser(huge_tree=True))", ["x", str(log)]
+        )
         print(f"log {log.stat().st_size / 1e6:.1f} MB; bare tree: {bare / 1e3:.0f} MB", flush=True)
         run = "runpy.run_module('annotator', run_name='__main__')"
         commands = {

@@ -91,8 +91,11 @@ def main() -> None:
             navigator.select_row(short.index, focus_editor=True)
             app.processEvents()
             QApplication.clipboard().setText(text)
-            return busy_ms(app, lambda: QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_V,
-                                                       Qt.KeyboardModifier.ControlModifier))
+            return busy_ms(
+                app,
+                lambda: QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier),
+            )
+
         return run
 
     def key_after_paste() -> float:
@@ -111,24 +114,32 @@ def main() -> None:
 
     move_base = median(lambda: move_onto(short))
     key_base = median(lambda: key_on(short))
-    print(f"baselines: move onto a short turn {move_base:.1f} ms; a key on a short turn {key_base:.1f} ms "
-          f"(turns {len(turns)}, repeat {repeat})")
-    rows = [("move onto a 1,000,000-character word", lambda: move_onto(one_word), move_base),
-            ("move onto a megabyte of words", lambda: move_onto(words), move_base),
-            ("a key on the 1,000,000-character word", lambda: key_on(one_word), key_base),
-            ("a key on the megabyte of words", lambda: key_on(words), key_base),
-            ("paste 210,000 characters (refused)", paste("boston " * 30_000), key_base),
-            (f"paste one word of {EDITOR_MAX_CHARS - 100:,} characters", paste("y" * (EDITOR_MAX_CHARS - 100)),
-             key_base),
-            ("a key after that paste", key_after_paste, key_base)]
+    print(
+        f"baselines: move onto a short turn {move_base:.1f} ms; a key on a short turn {key_base:.1f} ms "
+        f"(turns {len(turns)}, repeat {repeat})"
+    )
+    rows = [
+        ("move onto a 1,000,000-character word", lambda: move_onto(one_word), move_base),
+        ("move onto a megabyte of words", lambda: move_onto(words), move_base),
+        ("a key on the 1,000,000-character word", lambda: key_on(one_word), key_base),
+        ("a key on the megabyte of words", lambda: key_on(words), key_base),
+        ("paste 210,000 characters (refused)", paste("boston " * 30_000), key_base),
+        (f"paste one word of {EDITOR_MAX_CHARS - 100:,} characters", paste("y" * (EDITOR_MAX_CHARS - 100)), key_base),
+        ("a key after that paste", key_after_paste, key_base),
+    ]
     worst = 0.0
     for name, measure, base in rows:
         value = median(measure)
         worst = max(worst, value)
-        print(f"{name:45s} {value:8.1f} ms  x{value / base:5.1f} its baseline  "
-              f"{'ok' if value <= TARGET_MS else 'OVER'} (target {TARGET_MS:.0f} ms)", flush=True)
-    print(f"worst {worst:.1f} ms; width {window.width()} px on a screen of "
-          f"{window.screen().availableGeometry().width()} px")
+        print(
+            f"{name:45s} {value:8.1f} ms  x{value / base:5.1f} its baseline  "
+            f"{'ok' if value <= TARGET_MS else 'OVER'} (target {TARGET_MS:.0f} ms)",
+            flush=True,
+        )
+    print(
+        f"worst {worst:.1f} ms; width {window.width()} px on a screen of "
+        f"{window.screen().availableGeometry().width()} px"
+    )
     parts_of(window).controller.undo_stack.setClean()
     window.close()
 

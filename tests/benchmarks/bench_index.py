@@ -61,6 +61,7 @@ def browser_fill(folder: Path, files: int) -> tuple[float, float]:
         model = browser.model
         if not listed and len({model.summary_at(row).file for row in range(model.rowCount())}) >= len(logs):
             listed.append(time.perf_counter())
+
     browser.model.rowsInserted.connect(lambda *_: rows())
     browser.scan_finished.connect(lambda _ok: loop.quit())
     start = time.perf_counter()
@@ -73,8 +74,9 @@ def browser_fill(folder: Path, files: int) -> tuple[float, float]:
 
 def command(*argv) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True,
-                          cwd=REPO)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, cwd=REPO
+    )
     return time.perf_counter() - start, done
 
 
@@ -92,13 +94,17 @@ def main() -> int:
         info_first, first = command("info", folder)
         info_second, second = command("info", folder)
         same = first.stdout == second.stdout and first.returncode == second.returncode
-        print(f"info: first {info_first:.2f} s, second {info_second:.2f} s = ratio {info_second / info_first:.2f} "
-              f"(target <= 0.3); output {'identical' if same else 'DIFFERS'}", flush=True)
+        print(
+            f"info: first {info_first:.2f} s, second {info_second:.2f} s = ratio {info_second / info_first:.2f} "
+            f"(target <= 0.3); output {'identical' if same else 'DIFFERS'}",
+            flush=True,
+        )
         listed, done = browser_fill(folder, args.files)
         print(f"browser first fill: every row {listed:.2f} s, done {done:.2f} s", flush=True)
     listed, done = browser_fill(folder, args.files)
-    print(f"browser second fill: every row {listed:.2f} s (target < 1 s), done (hashes checked) {done:.2f} s",
-          flush=True)
+    print(
+        f"browser second fill: every row {listed:.2f} s (target < 1 s), done (hashes checked) {done:.2f} s", flush=True
+    )
     paths = expand_log_paths([folder])
     for text in ("flight", "Boston", r"\bto (boston|denver)\b"):
         query = Query(text, regex=text.startswith("\\"))
@@ -110,17 +116,25 @@ def main() -> int:
             firsts.append(time.perf_counter() - start)
             hits += sum(1 for _ in found)
             times.append(time.perf_counter() - start)
-        print(f"Ctrl+Shift+F {text!r}: {min(times) * 1000:.0f} ms (target < 100 ms), {hits} hits, the first after "
-              f"{min(firsts) * 1000:.0f} ms", flush=True)
+        print(
+            f"Ctrl+Shift+F {text!r}: {min(times) * 1000:.0f} ms (target < 100 ms), {hits} hits, the first after "
+            f"{min(firsts) * 1000:.0f} ms",
+            flush=True,
+        )
     for text in ("flight", "boston*", '"to boston"'):
         seconds, found = command("search", text, folder)
-        print(f"annotator search {text!r}: {seconds:.2f} s, {found.stdout.count(chr(10))} hits, exit {found.returncode}",
-              flush=True)
+        print(
+            f"annotator search {text!r}: {seconds:.2f} s, {found.stdout.count(chr(10))} hits, exit {found.returncode}",
+            flush=True,
+        )
     file = index_file(corpus_root([folder]))
-    index_bytes = sum(Path(str(file) + suffix).stat().st_size for suffix in ("", "-wal")
-                      if Path(str(file) + suffix).exists())
-    print(f"index size: {index_bytes / 1e6:.1f} MB for {size / 1e6:.1f} MB of logs "
-          f"({100 * index_bytes / size:.0f}%)", flush=True)
+    index_bytes = sum(
+        Path(str(file) + suffix).stat().st_size for suffix in ("", "-wal") if Path(str(file) + suffix).exists()
+    )
+    print(
+        f"index size: {index_bytes / 1e6:.1f} MB for {size / 1e6:.1f} MB of logs ({100 * index_bytes / size:.0f}%)",
+        flush=True,
+    )
     del application
     return 0
 

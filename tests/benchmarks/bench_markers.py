@@ -96,9 +96,12 @@ def breakdown(markers, path: Path) -> None:
     clock_rows = time.perf_counter()
     rows = session_markers(evaluation, "big")
     done = time.perf_counter()
-    print(f"breakdown (one run; {facts.count} events, {len(rows)} sessions, {hits} hits): "
-          f"scan {scanned - clock:.3f} s, markers {evaluated - scanned:.3f} s, "
-          f"rows {done - clock_rows:.3f} s", flush=True)
+    print(
+        f"breakdown (one run; {facts.count} events, {len(rows)} sessions, {hits} hits): "
+        f"scan {scanned - clock:.3f} s, markers {evaluated - scanned:.3f} s, "
+        f"rows {done - clock_rows:.3f} s",
+        flush=True,
+    )
 
 
 def main() -> None:

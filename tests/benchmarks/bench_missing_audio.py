@@ -36,8 +36,10 @@ def main() -> None:
                 describe_log(path)
             rate = (time.perf_counter() - start) / count * 1000
             first = first or rate
-            print(f"{count:,} logs in one folder: {rate:.2f} s per 1,000 logs (ratio {rate / first:.2f} to the "
-                  "smallest)", flush=True)
+            print(
+                f"{count:,} logs in one folder: {rate:.2f} s per 1,000 logs (ratio {rate / first:.2f} to the smallest)",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -102,8 +102,9 @@ def op_save(path: Path, out: Path) -> None:
     from annotator.log.annotations import set_transcription
 
     doc = _load(path)
-    last_user_turn = next(turn for session in reversed(doc.sessions) for turn in reversed(session.turns)
-                          if turn.speaker == "user")
+    last_user_turn = next(
+        turn for session in reversed(doc.sessions) for turn in reversed(session.turns) if turn.speaker == "user"
+    )
     set_transcription(last_user_turn, "one more edit")
     doc.save(out / "saved.xml")
 
@@ -127,9 +128,18 @@ def _export_through_the_command(fmt: str, output: str):
 
 
 # Every other format `annotator export` writes (CSV is op_export_csv, the streaming path itself).
-EXPORTS = [_export_through_the_command(fmt, output) for fmt, output in (
-    ("parquet", "parquet"), ("convlab", "convlab"), ("dialbb", "scenario.txt"), ("lmc", "corpus.jsonl"),
-    ("lmc-text", "corpus.txt"), ("sclite", "sclite"), ("human", "human"))]
+EXPORTS = [
+    _export_through_the_command(fmt, output)
+    for fmt, output in (
+        ("parquet", "parquet"),
+        ("convlab", "convlab"),
+        ("dialbb", "scenario.txt"),
+        ("lmc", "corpus.jsonl"),
+        ("lmc-text", "corpus.txt"),
+        ("sclite", "sclite"),
+        ("human", "human"),
+    )
+]
 
 OPERATIONS = [op_open, op_info, op_validate, op_export_csv, *EXPORTS, op_markers, op_extract, op_fold, op_save]
 
@@ -173,9 +183,12 @@ def main() -> int:
         ok = many_done and one_done and ratio <= TARGET
         misses += not ok
         stopped = "" if one_done and many_done else " (stopped: did not finish)"
-        print(f"{name}: many {on_many:.3f} s, one {on_one:.3f} s = ratio {ratio:.2f} (target <= {TARGET}) "
-              f"{'PASS' if ok else 'MISS'}{stopped}  [one / lxml parse: {on_one / parse_one:.1f}]  "
-              f"(wall: many {wall_many:.3f} s, one {wall_one:.3f} s)", flush=True)
+        print(
+            f"{name}: many {on_many:.3f} s, one {on_one:.3f} s = ratio {ratio:.2f} (target <= {TARGET}) "
+            f"{'PASS' if ok else 'MISS'}{stopped}  [one / lxml parse: {on_one / parse_one:.1f}]  "
+            f"(wall: many {wall_many:.3f} s, one {wall_one:.3f} s)",
+            flush=True,
+        )
     return 1 if misses else 0
 
 

@@ -33,8 +33,10 @@ sys.path.insert(0, str(REPO))  # the repository, when run as a script
 RUNS = 21
 TARGET_MS = 50.0
 RATE = 8000
-TEXT = ("I would like to fly from Boston to San Francisco on the third of December, leaving in the morning, "
-        "and come back on the seventh. Is there anything with a window seat? ")
+TEXT = (
+    "I would like to fly from Boston to San Francisco on the third of December, leaving in the morning, "
+    "and come back on the seventh. Is there anything with a window seat? "
+)
 
 
 def speech(seconds: float, wav: Path | None) -> np.ndarray:
@@ -73,8 +75,16 @@ def numpy_frames_fft(samples: np.ndarray) -> np.ndarray:
 def scipy_spectrogram(samples: np.ndarray) -> np.ndarray:
     from scipy.signal import spectrogram
 
-    return spectrogram(np.pad(samples, (100, 100)), RATE, window="hann", nperseg=200, noverlap=120, nfft=256,
-                       scaling="spectrum", mode="psd")[2]
+    return spectrogram(
+        np.pad(samples, (100, 100)),
+        RATE,
+        window="hann",
+        nperseg=200,
+        noverlap=120,
+        nfft=256,
+        scaling="spectrum",
+        mode="psd",
+    )[2]
 
 
 def short_time_fft(samples: np.ndarray) -> np.ndarray:
@@ -111,21 +121,28 @@ def main() -> None:
 
     samples = speech(args.seconds, args.wav)
     result = spectrogram(samples, RATE)
-    print(f"python {sys.version.split()[0]}, numpy {np.__version__}; "
-          f"{len(samples) / RATE:g} s at {RATE} Hz -> {result.levels.shape[1]} windows x "
-          f"{result.levels.shape[0]} rows (0-{result.frequencies[-1]:g} Hz); median of {RUNS} runs")
+    print(
+        f"python {sys.version.split()[0]}, numpy {np.__version__}; "
+        f"{len(samples) / RATE:g} s at {RATE} Hz -> {result.levels.shape[1]} windows x "
+        f"{result.levels.shape[0]} rows (0-{result.frequencies[-1]:g} Hz); median of {RUNS} runs"
+    )
     ours = median_ms(lambda: spectrogram(samples, RATE))
     baseline = median_ms(lambda: numpy_frames_fft(samples))
     verdict = "PASS" if ours < TARGET_MS else "MISS"
-    print(f"spectrogram: ours {ours:.2f} ms / numpy FFT of the same frames {baseline:.2f} ms = ratio "
-          f"{ours / baseline:.2f} (target < {TARGET_MS:g} ms) {verdict}", flush=True)
+    print(
+        f"spectrogram: ours {ours:.2f} ms / numpy FFT of the same frames {baseline:.2f} ms = ratio "
+        f"{ours / baseline:.2f} (target < {TARGET_MS:g} ms) {verdict}",
+        flush=True,
+    )
     try:
         import scipy
     except ImportError:
         return
-    print(f"for information, scipy {scipy.__version__}: scipy.signal.spectrogram "
-          f"{median_ms(lambda: scipy_spectrogram(samples)):.2f} ms; ShortTimeFFT "
-          f"{median_ms(lambda: short_time_fft(samples), 5):.2f} ms; cold import of scipy.signal {cold_import_ms():.0f} ms")
+    print(
+        f"for information, scipy {scipy.__version__}: scipy.signal.spectrogram "
+        f"{median_ms(lambda: scipy_spectrogram(samples)):.2f} ms; ShortTimeFFT "
+        f"{median_ms(lambda: short_time_fft(samples), 5):.2f} ms; cold import of scipy.signal {cold_import_ms():.0f} ms"
+    )
 
 
 if __name__ == "__main__":

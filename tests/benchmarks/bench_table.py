@@ -78,8 +78,16 @@ def timed(app: QApplication, window, action: Callable[[], None]) -> tuple[float,
 def wheel_step(table) -> None:
     viewport = table.viewport()
     centre = QPointF(viewport.width() / 2, viewport.height() / 2)
-    event = QWheelEvent(centre, viewport.mapToGlobal(centre), QPoint(0, 0), QPoint(0, -120),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        centre,
+        viewport.mapToGlobal(centre),
+        QPoint(0, 0),
+        QPoint(0, -120),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(viewport, event)
 
 
@@ -88,8 +96,10 @@ def report(name: str, measured: list[tuple[float, float]]) -> None:
     median = statistics.median(times)
     p90 = times[min(len(times) - 1, int(0.9 * len(times)))]
     verdict = "PASS" if median <= TARGET_MS else "MISS"
-    print(f"{name:<14} median {median:6.2f} ms  p90 {p90:6.2f} ms  GUI-thread CPU median {statistics.median(cpu):6.2f} ms"
-          f"  (n={len(times)}, target median <= {TARGET_MS:.0f} ms) {verdict}")
+    print(
+        f"{name:<14} median {median:6.2f} ms  p90 {p90:6.2f} ms  GUI-thread CPU median {statistics.median(cpu):6.2f} ms"
+        f"  (n={len(times)}, target median <= {TARGET_MS:.0f} ms) {verdict}"
+    )
 
 
 def main() -> None:
@@ -123,14 +133,20 @@ def main() -> None:
     table.setFocus()
     settle(app, window)
     report("wheel step", [timed(app, window, lambda: wheel_step(table)) for _ in range(args.repeat)])
-    report("page down", [timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_PageDown))
-                         for _ in range(args.repeat)])
+    report(
+        "page down",
+        [timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_PageDown)) for _ in range(args.repeat)],
+    )
     jumps = []
     for _ in range(args.repeat // 2):
         table.setFocus()
-        jumps.append(timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier)))
+        jumps.append(
+            timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier))
+        )
         assert table.current_row() == len(navigator.session.turns) - 1
-        jumps.append(timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)))
+        jumps.append(
+            timed(app, window, lambda: QTest.keyClick(table, Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier))
+        )
     report("jump to last", jumps)
 
     parts_of(window).playback.set_loop(False)
@@ -143,8 +159,9 @@ def main() -> None:
         QTest.keyClicks(editor, f"to boston {number}")
         settle(app, window)
         before = navigator.current_turn()
-        commits.append(timed(app, window, lambda: QTest.keyClick(editor, Qt.Key.Key_Return,
-                                                                  Qt.KeyboardModifier.ControlModifier)))
+        commits.append(
+            timed(app, window, lambda: QTest.keyClick(editor, Qt.Key.Key_Return, Qt.KeyboardModifier.ControlModifier))
+        )
         assert before.transcription == f"to boston {number}" and navigator.current_turn() is not before
     parts_of(window).playback.stop()
     report("Ctrl+Enter", commits)

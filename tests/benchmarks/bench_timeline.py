@@ -181,11 +181,15 @@ def main() -> None:
     print(f"  with the session: median {median_loaded:.2f} ms (p90 {_p90(loaded):.2f} ms, max {max(loaded):.2f} ms)")
     print(f"  whole session in view: median {statistics.median(fit_view):.2f} ms")
     print(f"  baseline, empty timeline: median {median_baseline:.2f} ms")
-    print(f"playback cursor step with the whole session in view: median {statistics.median(cursor):.2f} ms, "
-          f"max {max(cursor):.2f} ms")
+    print(
+        f"playback cursor step with the whole session in view: median {statistics.median(cursor):.2f} ms, "
+        f"max {max(cursor):.2f} ms"
+    )
     verdict = "OK" if median_loaded <= TARGET_MS else "OVER TARGET"
-    print(f"median redraw {median_loaded:.2f} ms (baseline {median_baseline:.2f} ms, "
-          f"timeline's own share {median_loaded - median_baseline:.2f} ms); target <= {TARGET_MS:.0f} ms: {verdict}")
+    print(
+        f"median redraw {median_loaded:.2f} ms (baseline {median_baseline:.2f} ms, "
+        f"timeline's own share {median_loaded - median_baseline:.2f} ms); target <= {TARGET_MS:.0f} ms: {verdict}"
+    )
 
 
 def _p90(samples: list[float]) -> float:

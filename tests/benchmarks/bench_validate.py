@@ -34,10 +34,12 @@ SESSIONS_WHEN_SPREAD = 1000
 def write_log(path: Path, errors: int, shape: str) -> None:
     if shape == "attributes":
         extra = " ".join(f'x{number}="{number}"' for number in range(errors))
-        path.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<GC_LOG><GC_SESSION id="s" stime="1" etime="2">'
-                        f'<GC_TURN id="1" stime="1" etime="2"><GC_OPERATION {extra} name="greet" server="s" '
-                        'location="l:1" turnid="1" stime="1" etime="2"/></GC_TURN></GC_SESSION></GC_LOG>\n',
-                        encoding="utf-8")
+        path.write_text(
+            f'<?xml version="1.0" encoding="UTF-8"?>\n<GC_LOG><GC_SESSION id="s" stime="1" etime="2">'
+            f'<GC_TURN id="1" stime="1" etime="2"><GC_OPERATION {extra} name="greet" server="s" '
+            'location="l:1" turnid="1" stime="1" etime="2"/></GC_TURN></GC_SESSION></GC_LOG>\n',
+            encoding="utf-8",
+        )
         return
     with open(path, "w", encoding="utf-8") as out:
         out.write('<?xml version="1.0" encoding="UTF-8"?>\n<GC_LOG>\n')
@@ -77,8 +79,11 @@ def main() -> None:
     shapes = ("flat", "spread", "attributes") if args.shape == "all" else (args.shape,)
     import lxml.etree
 
-    print(f"Python {sys.version.split()[0]}, lxml {lxml.etree.__version__}, libxml2 "
-          f"{'.'.join(map(str, lxml.etree.LIBXML_VERSION))}", flush=True)
+    print(
+        f"Python {sys.version.split()[0]}, lxml {lxml.etree.__version__}, libxml2 "
+        f"{'.'.join(map(str, lxml.etree.LIBXML_VERSION))}",
+        flush=True,
+    )
     with tempfile.TemporaryDirectory() as folder:
         for shape in shapes:
             first_rate = None
@@ -88,9 +93,12 @@ def main() -> None:
                 load_s, validate_s, found = measure(path)
                 rate = (load_s + validate_s) / errors * 10_000
                 first_rate = first_rate or rate
-                print(f"{shape} {errors:,} errors ({path.stat().st_size / 1e6:.1f} MB, {found:,} findings): "
-                      f"load {load_s:.2f} s, validate {validate_s:.2f} s = {rate:.3f} s per 10k errors "
-                      f"(ratio {rate / first_rate:.2f} to the smallest)", flush=True)
+                print(
+                    f"{shape} {errors:,} errors ({path.stat().st_size / 1e6:.1f} MB, {found:,} findings): "
+                    f"load {load_s:.2f} s, validate {validate_s:.2f} s = {rate:.3f} s per 10k errors "
+                    f"(ratio {rate / first_rate:.2f} to the smallest)",
+                    flush=True,
+                )
                 path.unlink()
 
 

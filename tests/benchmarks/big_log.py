@@ -21,8 +21,24 @@ from pathlib import Path
 CACHE = Path(__file__).resolve().parent / ".cache"
 VERSION = 2  # bump when the generated log changes, so that stale cached logs are not used
 
-CITIES = ["boston", "newark", "san francisco", "denver", "chicago", "atlanta", "seattle", "zürich", "dallas",
-          "miami", "portland", "houston", "phoenix", "detroit", "minneapolis", "salt lake city"]
+CITIES = [
+    "boston",
+    "newark",
+    "san francisco",
+    "denver",
+    "chicago",
+    "atlanta",
+    "seattle",
+    "zürich",
+    "dallas",
+    "miami",
+    "portland",
+    "houston",
+    "phoenix",
+    "detroit",
+    "minneapolis",
+    "salt lake city",
+]
 AIRLINES = ["american", "united", "delta", "continental", "northwest", "us airways"]
 PROMPTS = [
     ("destination", "Where would you like to fly to?"),
@@ -33,8 +49,15 @@ PROMPTS = [
     ("confirm", "I have a {airline} flight from {src} to {dst} leaving at {hour} {ampm}. Shall I book it?"),
 ]
 USER_SAYS = [
-    "i'd like to fly to {dst}", "from {src}", "next {day} please", "in the {part}", "{airline} if possible",
-    "yes book it", "uh i want a flight from {src} to {dst} on {day}", "no the {part} flight", "[noise] {dst}",
+    "i'd like to fly to {dst}",
+    "from {src}",
+    "next {day} please",
+    "in the {part}",
+    "{airline} if possible",
+    "yes book it",
+    "uh i want a flight from {src} to {dst} on {day}",
+    "no the {part} flight",
+    "[noise] {dst}",
 ]
 DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 PARTS = ["morning", "afternoon", "evening"]
@@ -60,24 +83,38 @@ class _Writer:
         self.tidx += 1
         return self.tidx
 
-    def operation(self, turnid: str, name: str, server: str, port: int, body: str = "", attrs: str = "",
-                  span: tuple[float, float] = (0.01, 0.4)) -> None:
+    def operation(
+        self,
+        turnid: str,
+        name: str,
+        server: str,
+        port: int,
+        body: str = "",
+        attrs: str = "",
+        span: tuple[float, float] = (0.01, 0.4),
+    ) -> None:
         start = self.tick(0.005, 0.05)
         end = self.tick(*span)
         self.operations += 1
         close = f">\n{body}      </GC_OPERATION>\n" if body else "/>\n"
-        self.out.write(f'      <GC_OPERATION name="{name}" server="{server}" location="localhost:{port}" '
-                       f'turnid="{turnid}" stime="{start:.3f}" etime="{end:.3f}" tidx="{self.next_tidx()}"'
-                       f' reply_status="normal"{attrs}{close}')
+        self.out.write(
+            f'      <GC_OPERATION name="{name}" server="{server}" location="localhost:{port}" '
+            f'turnid="{turnid}" stime="{start:.3f}" etime="{end:.3f}" tidx="{self.next_tidx()}"'
+            f' reply_status="normal"{attrs}{close}'
+        )
 
     def message(self, turnid: str, name: str, server: str, port: int, body: str = "") -> None:
-        self.out.write(f'      <GC_MESSAGE name="{name}" direction="server_to_hub" server="{server}" '
-                       f'location="localhost:{port}" turnid="{turnid}" time="{self.tick(0.001, 0.02):.3f}" '
-                       f'tidx="{self.next_tidx()}">\n{body}      </GC_MESSAGE>\n')
+        self.out.write(
+            f'      <GC_MESSAGE name="{name}" direction="server_to_hub" server="{server}" '
+            f'location="localhost:{port}" turnid="{turnid}" time="{self.tick(0.001, 0.02):.3f}" '
+            f'tidx="{self.next_tidx()}">\n{body}      </GC_MESSAGE>\n'
+        )
 
     def event(self, turnid: str, etype: str, name: str) -> None:
-        self.out.write(f'      <GC_EVENT etype="{etype}" server="hub" location="localhost:15000" turnid="{turnid}" '
-                       f'time="{self.tick(0.001, 0.01):.3f}" name="{name}" tidx="{self.next_tidx()}"/>\n')
+        self.out.write(
+            f'      <GC_EVENT etype="{etype}" server="hub" location="localhost:15000" turnid="{turnid}" '
+            f'time="{self.tick(0.001, 0.01):.3f}" name="{name}" tidx="{self.next_tidx()}"/>\n'
+        )
 
 
 def _data(key: str, text: str, attrs: str = "", indent: str = "        ") -> str:
@@ -88,8 +125,17 @@ def _fill(template: str, slots: dict[str, str]) -> str:
     return template.format(**slots)
 
 
-def _system_turn(w: _Writer, session_tag: str, turn_id: str, number: int, prompt: tuple[str, str],
-                 slots: dict[str, str], error: bool, first: bool, last: bool) -> None:
+def _system_turn(
+    w: _Writer,
+    session_tag: str,
+    turn_id: str,
+    number: int,
+    prompt: tuple[str, str],
+    slots: dict[str, str],
+    error: bool,
+    first: bool,
+    last: bool,
+) -> None:
     key, text = prompt
     text = _fill(text, slots)
     if error:
@@ -97,59 +143,129 @@ def _system_turn(w: _Writer, session_tag: str, turn_id: str, number: int, prompt
     error_attr = ' type_error_msg="true"' if error else ""
     w.operation(turn_id, "generate_response", "dialogue", 11200, _data(":reply_key", key))
     w.operation(turn_id, "set_turn_context", "hub", 15000)
-    frame = ('        <GC_DATA key=":reply_frame" dtype="frame">\n          <GC_FRAME name="reply" frame_type="clause">\n'
-             + _data(":prompt_key", key, indent="            ") + _data(":domain", "flight", indent="            ")
-             + "          </GC_FRAME>\n        </GC_DATA>\n")
-    w.operation(turn_id, "paraphrase_reply", "nl", 11000,
-                _data(":reply_string", text, f' type="text_output" type_utt_text="system"{error_attr}') + frame,
-                f' type_new_turn="system" type_prompt="{key}"' + (' type_start_task="total"' if first else ""))
+    frame = (
+        '        <GC_DATA key=":reply_frame" dtype="frame">\n          <GC_FRAME name="reply" frame_type="clause">\n'
+        + _data(":prompt_key", key, indent="            ")
+        + _data(":domain", "flight", indent="            ")
+        + "          </GC_FRAME>\n        </GC_DATA>\n"
+    )
+    w.operation(
+        turn_id,
+        "paraphrase_reply",
+        "nl",
+        11000,
+        _data(":reply_string", text, f' type="text_output" type_utt_text="system"{error_attr}') + frame,
+        f' type_new_turn="system" type_prompt="{key}"' + (' type_start_task="total"' if first else ""),
+    )
     w.event(turn_id, "LOCK", ":hub_get_session_lock")
     wav = f"{session_tag}-synth-{number:03d}.wav"
-    w.operation(turn_id, "synthesize", "synthesizer", 15500,
-                _data(":synth_wavfile", wav, ' type="audio_output" mime_type="audio/x-wav"'), span=(0.1, 0.6))
+    w.operation(
+        turn_id,
+        "synthesize",
+        "synthesizer",
+        15500,
+        _data(":synth_wavfile", wav, ' type="audio_output" mime_type="audio/x-wav"'),
+        span=(0.1, 0.6),
+    )
     w.operation(turn_id, "synthesis_duration", "synthesizer", 15500, "", ' type="synthesis_duration"', (0.1, 0.6))
-    w.message(turn_id, "filelog", "audio", 15000,
-              _data(":synth_log_filename", f"/home/communicator/logs/{session_tag}/{wav}"))
-    w.operation(turn_id, "play_audio", "audio", 15000, _data(":duration", f"{w.rng.uniform(1, 6):.2f}"),
-                ' type_start_utt="system" type_end_utt="system"' + (' type_end_task="true"' if last else ""), (1.0, 5.0))
+    w.message(
+        turn_id, "filelog", "audio", 15000, _data(":synth_log_filename", f"/home/communicator/logs/{session_tag}/{wav}")
+    )
+    w.operation(
+        turn_id,
+        "play_audio",
+        "audio",
+        15000,
+        _data(":duration", f"{w.rng.uniform(1, 6):.2f}"),
+        ' type_start_utt="system" type_end_utt="system"' + (' type_end_task="true"' if last else ""),
+        (1.0, 5.0),
+    )
     w.operation(turn_id, "reset_timeout", "hub", 15000)
     w.event(turn_id, "UNLOCK", ":hub_release_session_lock")
 
 
-def _user_turn(w: _Writer, session_tag: str, turn_id: str, number: int, said: str, heard: str,
-               annotate: bool, slots: dict[str, str]) -> None:
+def _user_turn(
+    w: _Writer,
+    session_tag: str,
+    turn_id: str,
+    number: int,
+    said: str,
+    heard: str,
+    annotate: bool,
+    slots: dict[str, str],
+) -> None:
     if annotate:
-        w.out.write(f'      <GC_ANNOT turnid="{turn_id}">\n' + _data(":transcription", said, ' type_utt_text="transcription"')
-                    + "      </GC_ANNOT>\n")
+        w.out.write(
+            f'      <GC_ANNOT turnid="{turn_id}">\n'
+            + _data(":transcription", said, ' type_utt_text="transcription"')
+            + "      </GC_ANNOT>\n"
+        )
     wav = f"{session_tag}-utt-{number:03d}.wav"
-    w.operation(turn_id, "record_utterance", "audio", 15000,
-                _data(":utterance_file", wav, ' type="audio_input" mime_type="audio/x-wav"'),
-                ' type_new_turn="user" type_start_utt="user" type_end_utt="user"', (1.0, 4.0))
+    w.operation(
+        turn_id,
+        "record_utterance",
+        "audio",
+        15000,
+        _data(":utterance_file", wav, ' type="audio_input" mime_type="audio/x-wav"'),
+        ' type_new_turn="user" type_start_utt="user" type_end_utt="user"',
+        (1.0, 4.0),
+    )
     w.message(turn_id, "audio_ready", "audio", 15000, _data(":sample_rate", "8000"))
     w.operation(turn_id, "check_hangup", "audio", 15000)
     words = heard.split()
-    nbest = "".join(_data(f":nbest_list[{i}]", " ".join(words[:-1] + [w.rng.choice(CITIES)]) if i else heard,
-                          ' type="text_input_hypothesis"', "            ") for i in range(4))
-    scores = "".join(_data(f":{name}", f"{w.rng.uniform(-700, -10):.4f}", indent="            ")
-                     for name in ("acoustic_score", "ngram_score", "total_score"))
-    w.operation(turn_id, "recognize", "recognizer", 11100,
-                _data(":input_string", heard, ' type="text_input" type_utt_text="asr"')
-                + '        <GC_DATA key=":nbest_list">\n          <GC_LIST name=":nbest_list">\n' + nbest
-                + "          </GC_LIST>\n        </GC_DATA>\n"
-                + '        <GC_DATA key=":rec_scores">\n          <GC_FRAME name="scores" frame_type="clause">\n' + scores
-                + "          </GC_FRAME>\n        </GC_DATA>\n", span=(0.2, 1.2))
+    nbest = "".join(
+        _data(
+            f":nbest_list[{i}]",
+            " ".join(words[:-1] + [w.rng.choice(CITIES)]) if i else heard,
+            ' type="text_input_hypothesis"',
+            "            ",
+        )
+        for i in range(4)
+    )
+    scores = "".join(
+        _data(f":{name}", f"{w.rng.uniform(-700, -10):.4f}", indent="            ")
+        for name in ("acoustic_score", "ngram_score", "total_score")
+    )
+    w.operation(
+        turn_id,
+        "recognize",
+        "recognizer",
+        11100,
+        _data(":input_string", heard, ' type="text_input" type_utt_text="asr"')
+        + '        <GC_DATA key=":nbest_list">\n          <GC_LIST name=":nbest_list">\n'
+        + nbest
+        + "          </GC_LIST>\n        </GC_DATA>\n"
+        + '        <GC_DATA key=":rec_scores">\n          <GC_FRAME name="scores" frame_type="clause">\n'
+        + scores
+        + "          </GC_FRAME>\n        </GC_DATA>\n",
+        span=(0.2, 1.2),
+    )
     w.operation(turn_id, "recognition_duration", "recognizer", 11100, "", ' type="recognition_duration"', (0.2, 1.2))
-    concepts = "".join(_data(f":{k}", v, indent="            ") for k, v in
-                       (("destination", slots["dst"]), ("source", slots["src"]), ("date", slots["day"])))
-    w.operation(turn_id, "parse", "nl", 11000,
-                '        <GC_DATA key=":parse_frame" type="concept">\n          <GC_FRAME name="flight_query" frame_type="clause">\n'
-                + concepts + "          </GC_FRAME>\n        </GC_DATA>\n"
-                + _data(":parse_ok", "1", ' type="input_parse_successful"'))
+    concepts = "".join(
+        _data(f":{k}", v, indent="            ")
+        for k, v in (("destination", slots["dst"]), ("source", slots["src"]), ("date", slots["day"]))
+    )
+    w.operation(
+        turn_id,
+        "parse",
+        "nl",
+        11000,
+        '        <GC_DATA key=":parse_frame" type="concept">\n          <GC_FRAME name="flight_query" frame_type="clause">\n'
+        + concepts
+        + "          </GC_FRAME>\n        </GC_DATA>\n"
+        + _data(":parse_ok", "1", ' type="input_parse_successful"'),
+    )
     w.event(turn_id, "LOCK", ":hub_get_session_lock")
     w.operation(turn_id, "turn_management", "dialogue", 11200, _data(":dialogue_state", f"state_{number}"))
     w.operation(turn_id, "update_context", "dialogue", 11200)
-    w.operation(turn_id, "query_flights", "backend", 11300, _data(":sql", f"select * from flights where dst='{slots['dst']}'"),
-                span=(0.05, 0.8))
+    w.operation(
+        turn_id,
+        "query_flights",
+        "backend",
+        11300,
+        _data(":sql", f"select * from flights where dst='{slots['dst']}'"),
+        span=(0.05, 0.8),
+    )
     w.message(turn_id, "db_result", "backend", 11300, _data(":n_rows", str(w.rng.randint(0, 40))))
     w.event(turn_id, "UNLOCK", ":hub_release_session_lock")
 
@@ -170,18 +286,38 @@ def _session(w: _Writer, number: int, one_session: bool = False) -> None:
     task = rng.choice("1110")
     if annotate and not one_session:
         w.out.write(f'    <GC_ANNOT type_task_completion="{task}"/>\n')
-    ids = (lambda turn: f"{number}{turn:02d}", lambda turn: f"{number}{turn:02d}") if one_session else \
-        (lambda turn: f"-{turn:02d}", lambda turn: f"{turn:02d}")
+    ids = (
+        (lambda turn: f"{number}{turn:02d}", lambda turn: f"{number}{turn:02d}")
+        if one_session
+        else (lambda turn: f"-{turn:02d}", lambda turn: f"{turn:02d}")
+    )
     n_exchanges = rng.randint(5, 9)
     turn = 0
     for exchange in range(n_exchanges):
-        slots = {"dst": rng.choice(CITIES), "src": rng.choice(CITIES), "day": rng.choice(DAYS),
-                 "part": rng.choice(PARTS), "airline": rng.choice(AIRLINES), "hour": str(rng.randint(1, 12)),
-                 "ampm": rng.choice(["am", "pm"])}
+        slots = {
+            "dst": rng.choice(CITIES),
+            "src": rng.choice(CITIES),
+            "day": rng.choice(DAYS),
+            "part": rng.choice(PARTS),
+            "airline": rng.choice(AIRLINES),
+            "hour": str(rng.randint(1, 12)),
+            "ampm": rng.choice(["am", "pm"]),
+        }
         turn += 1
         error = rng.random() < 0.1
-        _turn(w, ids[0](turn), _system_turn, tag, ids[0](turn), turn, PROMPTS[exchange % len(PROMPTS)], slots, error,
-              exchange == 0, exchange == n_exchanges - 1)
+        _turn(
+            w,
+            ids[0](turn),
+            _system_turn,
+            tag,
+            ids[0](turn),
+            turn,
+            PROMPTS[exchange % len(PROMPTS)],
+            slots,
+            error,
+            exchange == 0,
+            exchange == n_exchanges - 1,
+        )
         turn += 1
         said = _fill(rng.choice(USER_SAYS), slots)
         heard_words = said.replace("[noise] ", "").replace("uh ", "").split()
@@ -193,7 +329,9 @@ def _session(w: _Writer, number: int, one_session: bool = False) -> None:
     if one_session:
         out.write(body)
         return
-    out.write(f'  <GC_SESSION id="129.10.2.200:1010:{number}" stime="{start:.3f}" etime="{w.clock:.3f}">\n{body}  </GC_SESSION>\n')
+    out.write(
+        f'  <GC_SESSION id="129.10.2.200:1010:{number}" stime="{start:.3f}" etime="{w.clock:.3f}">\n{body}  </GC_SESSION>\n'
+    )
 
 
 def _turn(w: _Writer, turn_id: str, make, *args) -> None:
@@ -204,7 +342,9 @@ def _turn(w: _Writer, turn_id: str, make, *args) -> None:
     start = w.clock
     make(w, *args)
     w.out = session_parts
-    w.out.write(f'    <GC_TURN id="{turn_id}" stime="{start:.3f}" etime="{w.clock:.3f}">\n{"".join(body)}    </GC_TURN>\n')
+    w.out.write(
+        f'    <GC_TURN id="{turn_id}" stime="{start:.3f}" etime="{w.clock:.3f}">\n{"".join(body)}    </GC_TURN>\n'
+    )
 
 
 class _Buffer:
@@ -213,8 +353,6 @@ class _Buffer:
 
     def write(self, text: str) -> None:
         self.parts.append(text)
-
-
 
 
 def make_big_log(path: str | Path, target_mb: float = 100, one_session: bool = False) -> Path:

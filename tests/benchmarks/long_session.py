@@ -30,29 +30,35 @@ def _system_turn(out, number: int, at: float, rng: random.Random) -> None:
         f'      <GC_OPERATION name="paraphrase_reply" server="nl" turnid="{number}" stime="{at:.3f}" etime="{at + 0.1:.3f}"'
         f' type_new_turn="system" type_prompt=":p{number % 7}">\n'
         f'        <GC_DATA key=":reply_string" type="text_output" type_utt_text="system">{_sentence(rng, 8)}</GC_DATA>\n'
-        f'      </GC_OPERATION>\n'
+        f"      </GC_OPERATION>\n"
         f'      <GC_OPERATION name="play_audio" server="audio" turnid="{number}" stime="{at + 0.2:.3f}" etime="{at + 1.9:.3f}"'
         f' type_start_utt="system" type_end_utt="system">\n'
         f'        <GC_DATA key=":synth_file" type="audio_output">turn{number}-system.wav</GC_DATA>\n'
-        f'      </GC_OPERATION>\n'
-        f'    </GC_TURN>\n')
+        f"      </GC_OPERATION>\n"
+        f"    </GC_TURN>\n"
+    )
 
 
 def _user_turn(out, number: int, at: float, rng: random.Random, said: str | None) -> None:
-    annotation = ("" if said is None else
-                  f'      <GC_ANNOT turnid="{number}">\n'
-                  f'        <GC_DATA key=":transcription" type_utt_text="transcription">{said}</GC_DATA>\n'
-                  f'      </GC_ANNOT>\n')
+    annotation = (
+        ""
+        if said is None
+        else f'      <GC_ANNOT turnid="{number}">\n'
+        f'        <GC_DATA key=":transcription" type_utt_text="transcription">{said}</GC_DATA>\n'
+        f"      </GC_ANNOT>\n"
+    )
     out.write(
-        f'    <GC_TURN id="{number}" stime="{at:.3f}" etime="{at + 2:.3f}">\n' + annotation +
-        f'      <GC_OPERATION name="record_utterance" server="audio" turnid="{number}" stime="{at:.3f}" etime="{at + 1.5:.3f}"'
+        f'    <GC_TURN id="{number}" stime="{at:.3f}" etime="{at + 2:.3f}">\n'
+        + annotation
+        + f'      <GC_OPERATION name="record_utterance" server="audio" turnid="{number}" stime="{at:.3f}" etime="{at + 1.5:.3f}"'
         f' type_new_turn="user" type_start_utt="user" type_end_utt="user">\n'
         f'        <GC_DATA key=":utterance_file" type="audio_input">turn{number}-user.wav</GC_DATA>\n'
-        f'      </GC_OPERATION>\n'
+        f"      </GC_OPERATION>\n"
         f'      <GC_OPERATION name="recognize" server="recognizer" turnid="{number}" stime="{at + 1.5:.3f}" etime="{at + 1.9:.3f}">\n'
         f'        <GC_DATA key=":input_string" type="text_input" type_utt_text="asr">{_sentence(rng, 7)}</GC_DATA>\n'
-        f'      </GC_OPERATION>\n'
-        f'    </GC_TURN>\n')
+        f"      </GC_OPERATION>\n"
+        f"    </GC_TURN>\n"
+    )
 
 
 def make_long_session(path: str | Path, turns: int = 70_000, seed: int = 12) -> Path:
@@ -73,9 +79,11 @@ def make_long_session(path: str | Path, turns: int = 70_000, seed: int = 12) -> 
                 session_level.append((number, said))
             _user_turn(out, number, at, rng, said if user % 3 == 0 else None)
         for number, said in session_level:
-            out.write(f'    <GC_ANNOT turnid="{number}">\n'
-                      f'      <GC_DATA key=":transcription" type_utt_text="transcription">{said}</GC_DATA>\n'
-                      f'    </GC_ANNOT>\n')
+            out.write(
+                f'    <GC_ANNOT turnid="{number}">\n'
+                f'      <GC_DATA key=":transcription" type_utt_text="transcription">{said}</GC_DATA>\n'
+                f"    </GC_ANNOT>\n"
+            )
         out.write("  </GC_SESSION>\n</GC_LOG>\n")
     return path
 

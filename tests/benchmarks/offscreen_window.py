@@ -21,8 +21,24 @@ def isolated_offscreen(prefix: str) -> Path:
     folder = Path(tempfile.mkdtemp(prefix=prefix))
     screen = folder / "offscreen-screen.json"
     width, height = SCREEN
-    screen.write_text(json.dumps({"screens": [{"name": "laptop", "x": 0, "y": 0, "width": width, "height": height,
-                                               "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    screen.write_text(
+        json.dumps(
+            {
+                "screens": [
+                    {
+                        "name": "laptop",
+                        "x": 0,
+                        "y": 0,
+                        "width": width,
+                        "height": height,
+                        "logicalDpi": 96,
+                        "logicalBaseDpi": 96,
+                        "dpr": 1,
+                    }
+                ]
+            }
+        )
+    )
     os.environ.setdefault("QT_QPA_PLATFORM", f"offscreen:configfile={screen}")
     os.environ.setdefault("ANNOTATOR_DATA_DIR", str(folder / "data"))
     os.environ.setdefault("ANNOTATOR_CACHE_DIR", str(folder / "cache"))  # the corpus index (corpus_index)

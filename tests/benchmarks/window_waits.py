@@ -31,4 +31,6 @@ def wait_for_panes(app: QApplication, window) -> None:
 
 def wait_for_journal_baseline(app: QApplication, window) -> None:
     """The recovery journal's reading of the file's values, in slices on the GUI thread after an open."""
-    events_until(app, lambda: parts_of(window).recovery.journal is None or parts_of(window).recovery.journal.baseline.ready)
+    events_until(
+        app, lambda: parts_of(window).recovery.journal is None or parts_of(window).recovery.journal.baseline.ready
+    )

@@ -21,6 +21,14 @@ WRITERS: dict[str, Callable[[Path, Path], list]] = {
     "export-eaf": lambda c, out: ["export", c, "--to", "eaf", "-o", out],
     "extract-csv": lambda c, out: ["extract", c, "-o", out / "annotations.csv"],
     "extract-xml": lambda c, out: ["extract", c, "-o", out / "annotations.xml"],
-    "markers": lambda c, out: ["markers", "--config", KPIS, c, "-o", out / "markers.csv",
-                               "--stats-file-prefix", out / "stats"],
+    "markers": lambda c, out: [
+        "markers",
+        "--config",
+        KPIS,
+        c,
+        "-o",
+        out / "markers.csv",
+        "--stats-file-prefix",
+        out / "stats",
+    ],
 }

@@ -18,8 +18,9 @@ from annotator.log.document import LogDocument
 
 
 def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
 
 
 def test_version_and_help():
@@ -30,8 +31,9 @@ def test_version_and_help():
 
 def _smoke(*args: str | Path) -> subprocess.CompletedProcess:
     env = {**os.environ, "ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)],
-                          capture_output=True, text=True, timeout=120, env=env)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=120, env=env
+    )
 
 
 def test_no_command_opens_the_window_on_the_sample_session_or_the_given_log(latin1_log: Path):
@@ -51,8 +53,9 @@ def test_the_gui_script_declared_in_pyproject_opens_the_same_window(latin1_log: 
     env = {**os.environ, "ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"}
 
     def run(*args: str | Path) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-c", call, *map(str, args)], capture_output=True, text=True,
-                              timeout=120, env=env)
+        return subprocess.run(
+            [sys.executable, "-c", call, *map(str, args)], capture_output=True, text=True, timeout=120, env=env
+        )
 
     assert run("--version").stdout.strip() == f"annotator-gui {__version__}"
     opened = run(latin1_log)
@@ -81,7 +84,9 @@ def test_validate_reports_findings_and_unreadable_logs(tmp_path: Path, annotated
     assert result.returncode == 2
     assert result.stdout.startswith(f"{truncated}:") and "Traceback" not in result.stdout + result.stderr
     hostile = tmp_path / "xxe.xml"
-    hostile.write_text('<?xml version="1.0"?><!DOCTYPE GC_LOG [<!ENTITY x SYSTEM "file:///etc/passwd">]><GC_LOG>&x;</GC_LOG>')
+    hostile.write_text(
+        '<?xml version="1.0"?><!DOCTYPE GC_LOG [<!ENTITY x SYSTEM "file:///etc/passwd">]><GC_LOG>&x;</GC_LOG>'
+    )
     result = annotator("info", hostile)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "refused" in result.stderr
 
@@ -97,8 +102,11 @@ def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     result = annotator("export", corpus, "--to", "csv", "-o", out)
     assert result.returncode == 0, result.stderr
-    for name, first in (("sessions.csv", "file,session_id,stime"), ("turns.csv", "file,session_id,turn_id,index"),
-                        ("events.csv", "file,session_id,turn_id,element")):
+    for name, first in (
+        ("sessions.csv", "file,session_id,stime"),
+        ("turns.csv", "file,session_id,turn_id,index"),
+        ("events.csv", "file,session_id,turn_id,element"),
+    ):
         assert (out / name).read_text(encoding="utf-8").startswith(first)
     assert "\r" not in result.stderr and "it/s" not in result.stderr, "no progress bar when not on a terminal"
 
@@ -121,7 +129,9 @@ def _fold_filled_in_turns_csv(log: Path, tmp_path: Path, text: str, **to_csv) ->
     result = annotator("fold", log, table, "-o", folded)
     assert result.returncode == 0, result.stderr
     doc = LogDocument.load(folded)
-    assert [t.transcription for t in doc.sessions[0].user_turns] == [text.format(t.id) for t in doc.sessions[0].user_turns]
+    assert [t.transcription for t in doc.sessions[0].user_turns] == [
+        text.format(t.id) for t in doc.sessions[0].user_turns
+    ]
 
 
 def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
@@ -130,8 +140,9 @@ def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
 
 def test_fold_a_turns_csv_a_spreadsheet_saved_with_semicolons(absolute_audio_log: Path, tmp_path: Path):
     # as Excel saves "CSV UTF-8" where the list separator is ";": BOM, ";", CRLF, quotes doubled
-    _fold_filled_in_turns_csv(absolute_audio_log, tmp_path, 'turn {}; "quoted"', sep=";", lineterminator="\r\n",
-                              encoding="utf-8-sig")
+    _fold_filled_in_turns_csv(
+        absolute_audio_log, tmp_path, 'turn {}; "quoted"', sep=";", lineterminator="\r\n", encoding="utf-8-sig"
+    )
     assert (tmp_path / "out" / "turns.csv").read_bytes().startswith(b"\xef\xbb\xbffile;session_id;turn_id;")
 
 
@@ -168,8 +179,15 @@ def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Pat
     table = tmp_path / "annotations.csv"
     assert annotator("extract", annotated_log, "-o", table).returncode == 0
     rows = pd.read_csv(table, dtype=str, keep_default_na=False)
-    assert list(rows.columns) == ["file", "session_id", "turn_id", "transcription", "task_completion",
-                                  "session_occurrence", "turn_occurrence"]
+    assert list(rows.columns) == [
+        "file",
+        "session_id",
+        "turn_id",
+        "transcription",
+        "task_completion",
+        "session_occurrence",
+        "turn_occurrence",
+    ]
     assert set(rows["session_occurrence"]) == set(rows["turn_occurrence"]) == {""}  # no id repeats
     assert (rows["transcription"] != "").sum() == len(LogDocument.load(annotated_log).sessions[0].user_turns)
 
@@ -182,13 +200,25 @@ def test_works_from_another_directory(sample_logs, tmp_path: Path):
 def test_fold_in_place_keeps_the_original_on_the_first_fold_only(absolute_audio_log: Path, tmp_path: Path):
     original = absolute_audio_log.read_bytes()
     kept = absolute_audio_log.with_name(absolute_audio_log.name.replace(".xml", ".orig.xml"))
-    first = annotator("fold", absolute_audio_log, _filled_in_turns_csv(absolute_audio_log, tmp_path / "first", "first"),
-                      "-o", absolute_audio_log, "--force")
+    first = annotator(
+        "fold",
+        absolute_audio_log,
+        _filled_in_turns_csv(absolute_audio_log, tmp_path / "first", "first"),
+        "-o",
+        absolute_audio_log,
+        "--force",
+    )
     assert first.returncode == 0, first.stderr
     assert kept.read_bytes() == original and absolute_audio_log.read_bytes() != original
     assert f"the original is kept as {kept.name}" in first.stderr
-    second = annotator("fold", absolute_audio_log, _filled_in_turns_csv(absolute_audio_log, tmp_path / "second", "second"),
-                       "-o", absolute_audio_log, "--force")
+    second = annotator(
+        "fold",
+        absolute_audio_log,
+        _filled_in_turns_csv(absolute_audio_log, tmp_path / "second", "second"),
+        "-o",
+        absolute_audio_log,
+        "--force",
+    )
     assert second.returncode == 0, second.stderr
     assert kept.read_bytes() == original, "the copy is the log before the first fold, never replaced"
     assert "original" not in second.stderr

@@ -8,8 +8,12 @@ import sys
 
 
 def test_a_bad_annotator_name_is_refused_in_one_line():
-    done = subprocess.run([sys.executable, "-m", "annotator", "gui", "--annotator", "../alice", "nowhere.xml"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "gui", "--annotator", "../alice", "nowhere.xml"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2
     assert done.stderr.startswith("annotator: --annotator '../alice': use 1 to 40 letters")
     assert done.stderr.count("\n") == 1

@@ -24,7 +24,7 @@ COPIES = 8
 
 @pytest.fixture(scope="module")
 def corpora(tmp_path_factory) -> dict[str, Path]:
-    """"good": 24 readable logs; "bad": the same and two logs that cannot be read, sorted among them."""
+    """ "good": 24 readable logs; "bad": the same and two logs that cannot be read, sorted among them."""
     root = tmp_path_factory.mktemp("corpora")
     good = root / "good"
     for copy in range(COPIES):
@@ -48,7 +48,9 @@ def run(argv: list, capsys) -> tuple[int, str, str]:
 
 
 def read_outputs(folder: Path) -> dict[str, bytes]:
-    return {path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()}
+    return {
+        path.relative_to(folder).as_posix(): path.read_bytes() for path in sorted(folder.rglob("*")) if path.is_file()
+    }
 
 
 @pytest.mark.parametrize("command", ["info", "validate"])
@@ -67,7 +69,9 @@ def test_a_bad_log_stops_none_of_the_others(corpora, capsys, command: str):
     first, second = bad_logs(corpora)
     lines = err.splitlines()
     if command == "info":  # the unreadable logs are lines of stderr, as a single one always was
-        assert lines[0].startswith(f"annotator: {first}:4:1:") and lines[1].startswith(f"annotator: {second}:1: not a Communicator log")
+        assert lines[0].startswith(f"annotator: {first}:4:1:") and lines[1].startswith(
+            f"annotator: {second}:1: not a Communicator log"
+        )
     else:  # validate lists them with the findings, file:line:column: error: reason
         assert f"{first}:4:1:" in out and f"{second}:1: error:" in out
     assert lines[-1] == f"annotator: 2 files could not be read: {first}, {second}"
@@ -98,7 +102,9 @@ def test_bad_logs_are_all_named_and_nothing_is_written(corpora, tmp_path: Path, 
     status, _, err = results[0]
     lines = err.splitlines()
     assert status == 2 and len(lines) == 3, err
-    assert lines[0].startswith(f"annotator: {first}:4:1:") and lines[1].startswith(f"annotator: {second}:1: not a Communicator log")
+    assert lines[0].startswith(f"annotator: {first}:4:1:") and lines[1].startswith(
+        f"annotator: {second}:1: not a Communicator log"
+    )
     assert lines[2] == f"annotator: 2 files could not be read: {first}, {second}; nothing written"
     assert results[1] == results[0]
 
@@ -117,11 +123,15 @@ def test_jobs_is_a_number_of_processes(corpora, capsys, jobs: str):
 
 
 def test_without_dask_the_scheduler_is_one_line(corpora):
-    script = ("import sys; sys.modules['dask'] = None; from annotator.cli.main import main; "
-              f"sys.exit(main(['info', {str(corpora['good'])!r}, '--scheduler', 'tcp://127.0.0.1:1']))")
+    script = (
+        "import sys; sys.modules['dask'] = None; from annotator.cli.main import main; "
+        f"sys.exit(main(['info', {str(corpora['good'])!r}, '--scheduler', 'tcp://127.0.0.1:1']))"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (2, "")
-    assert done.stderr == "annotator: --scheduler needs dask.distributed: pip install 'communicator-annotator[cluster]'\n"
+    assert (
+        done.stderr == "annotator: --scheduler needs dask.distributed: pip install 'communicator-annotator[cluster]'\n"
+    )
 
 
 def test_the_scheduler_comes_from_the_environment_unless_jobs_is_given(corpora, capsys, monkeypatch):

@@ -187,8 +187,12 @@ FILE_KINDS = {
     "named-human": (_named_like_a_human_file, "an existing human-annotation file this command did not write"),
 }
 # extract writes .csv or .xml only: the *-hublog.xml / *-human.xml names do not apply to extract-csv
-FILE_CASES = [(command, kind) for command in FILE_COMMANDS for kind in FILE_KINDS
-              if not (command == "extract-csv" and kind.startswith("named"))]
+FILE_CASES = [
+    (command, kind)
+    for command in FILE_COMMANDS
+    for kind in FILE_KINDS
+    if not (command == "extract-csv" and kind.startswith("named"))
+]
 
 
 @pytest.mark.parametrize("command, kind", FILE_CASES, ids=[f"{c}-{k}" for c, k in FILE_CASES])
@@ -216,15 +220,22 @@ def test_the_other_inputs_are_protected_too(work: Work, capsys, command: str):
     """fold's annotation file and markers' marker file are inputs as much as the logs."""
     log = work.input_copy(".xml")
     out = work.annotations if command == "fold" else work.kpis
-    argv = (["fold", log, work.annotations, "-o", out] if command == "fold"
-            else ["markers", "--config", work.kpis, log, "-o", out, "--no-stats"])
+    argv = (
+        ["fold", log, work.annotations, "-o", out]
+        if command == "fold"
+        else ["markers", "--config", work.kpis, log, "-o", out, "--no-stats"]
+    )
     before = snapshot(work.root)
     status, err = run(argv, capsys)
-    assert status == 2 and err == f"annotator: {out}: this is the input {out}; nothing written (use --force to write anyway)\n"
+    assert (
+        status == 2
+        and err == f"annotator: {out}: this is the input {out}; nothing written (use --force to write anyway)\n"
+    )
     assert snapshot(work.root) == before
 
 
 # --- commands writing into a folder -------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class FolderCommand:
@@ -235,24 +246,48 @@ class FolderCommand:
 
 
 FOLDER_COMMANDS = {
-    "export-csv": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "csv", "-o", out], "sessions.csv",
-                                lambda w: w.log, lambda w: w.corpus),
-    "export-sclite": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "sclite", "-o", out], "ref.trn",
-                                   lambda w: w.log, lambda w: w.corpus),
+    "export-csv": FolderCommand(
+        lambda w, out: ["export", w.corpus, "--to", "csv", "-o", out],
+        "sessions.csv",
+        lambda w: w.log,
+        lambda w: w.corpus,
+    ),
+    "export-sclite": FolderCommand(
+        lambda w, out: ["export", w.corpus, "--to", "sclite", "-o", out], "ref.trn", lambda w: w.log, lambda w: w.corpus
+    ),
     "export-convlab": FolderCommand(
         lambda w, out: ["export", w.corpus, "--to", "convlab", "--dataset", "corpus", "-o", out],
-        "corpus/data.zip", lambda w: w.log, lambda w: w.root),  # writes OUT/corpus/, the corpus itself
-    "export-human": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "human", "-o", out],
-                                  "travel-20261121-001/travel-20261121-001-human.xml", lambda w: w.log,
-                                  lambda w: w.corpus),
-    "export-textgrid": FolderCommand(lambda w, out: ["export", w.corpus, "--to", "textgrid", "-o", out],
-                                     "travel-20261121-001.TextGrid", lambda w: w.log, lambda w: w.corpus),
-    "fold-folder": FolderCommand(lambda w, out: ["fold", w.corpus, w.annotations, "-o", out], LOG_001,
-                                 lambda w: w.log, lambda w: w.corpus),
-    "import-convlab": FolderCommand(lambda w, out: ["import", "--from", "convlab", w.dataset, "-o", out],
-                                    "communicator-train-00000-hublog.xml", lambda w: w.dataset / "data.zip", None),
-    "import-dialbb": FolderCommand(lambda w, out: ["import", "--from", "dialbb", w.scenario, "-o", out],
-                                   "scenario-001-hublog.xml", lambda w: w.scenario, None),
+        "corpus/data.zip",
+        lambda w: w.log,
+        lambda w: w.root,
+    ),  # writes OUT/corpus/, the corpus itself
+    "export-human": FolderCommand(
+        lambda w, out: ["export", w.corpus, "--to", "human", "-o", out],
+        "travel-20261121-001/travel-20261121-001-human.xml",
+        lambda w: w.log,
+        lambda w: w.corpus,
+    ),
+    "export-textgrid": FolderCommand(
+        lambda w, out: ["export", w.corpus, "--to", "textgrid", "-o", out],
+        "travel-20261121-001.TextGrid",
+        lambda w: w.log,
+        lambda w: w.corpus,
+    ),
+    "fold-folder": FolderCommand(
+        lambda w, out: ["fold", w.corpus, w.annotations, "-o", out], LOG_001, lambda w: w.log, lambda w: w.corpus
+    ),
+    "import-convlab": FolderCommand(
+        lambda w, out: ["import", "--from", "convlab", w.dataset, "-o", out],
+        "communicator-train-00000-hublog.xml",
+        lambda w: w.dataset / "data.zip",
+        None,
+    ),
+    "import-dialbb": FolderCommand(
+        lambda w, out: ["import", "--from", "dialbb", w.scenario, "-o", out],
+        "scenario-001-hublog.xml",
+        lambda w: w.scenario,
+        None,
+    ),
 }
 
 
@@ -266,10 +301,14 @@ def _inside(w: Work, command: FolderCommand, content: Callable[[Path], None]) ->
 
 FOLDER_KINDS = {
     "link-to-input-inside": (lambda w, c: _inside(w, c, lambda t: t.symlink_to(c.input_of(w))), "this is the input"),
-    "existing-log-inside": (lambda w, c: _inside(w, c, lambda t: t.write_bytes(w.other_log_bytes())),
-                            "an existing log this command did not write"),
-    "existing-human-file-inside": (lambda w, c: _inside(w, c, lambda t: t.write_bytes(w.human_bytes())),
-                                   "an existing human-annotation file this command did not write"),
+    "existing-log-inside": (
+        lambda w, c: _inside(w, c, lambda t: t.write_bytes(w.other_log_bytes())),
+        "an existing log this command did not write",
+    ),
+    "existing-human-file-inside": (
+        lambda w, c: _inside(w, c, lambda t: t.write_bytes(w.human_bytes())),
+        "an existing human-annotation file this command did not write",
+    ),
 }
 FOLDER_CASES = [(command, kind) for command in FOLDER_COMMANDS for kind in FOLDER_KINDS]
 
@@ -294,7 +333,9 @@ def test_a_file_in_an_output_folder_is_refused_without_force(work: Work, capsys,
 
 
 @pytest.mark.parametrize("command", [c for c, spec in FOLDER_COMMANDS.items() if spec.holds_input is not None])
-def test_an_output_folder_holding_an_input_log_is_refused_and_only_an_in_place_fold_is_forced(work: Work, capsys, command: str):
+def test_an_output_folder_holding_an_input_log_is_refused_and_only_an_in_place_fold_is_forced(
+    work: Work, capsys, command: str
+):
     spec = FOLDER_COMMANDS[command]
     out = spec.holds_input(work)
     before = snapshot(work.root)
@@ -319,7 +360,11 @@ def test_exporting_human_files_over_the_corpus_keeps_the_transcribers_files(work
     typed.write_bytes(work.human_bytes())
     before = snapshot(work.root)
     status, err = run(["export", work.corpus, "--to", "human", "-o", work.corpus], capsys)
-    assert status == 2 and err == f"annotator: {work.corpus}: this is the input {work.corpus}; nothing written (use --force to write anyway)\n"
+    assert (
+        status == 2
+        and err
+        == f"annotator: {work.corpus}: this is the input {work.corpus}; nothing written (use --force to write anyway)\n"
+    )
     assert snapshot(work.root) == before
 
 
@@ -341,10 +386,12 @@ def test_importing_again_keeps_the_logs_annotated_since(work: Work, capsys):
 
 def test_writing_the_same_export_again_is_allowed(work: Work, capsys):
     """Only logs and human files are protected: a CSV export, a scenario or a trn file is simply replaced."""
-    for argv in (["export", work.corpus, "-o", work.root / "out"],
-                 ["export", work.corpus, "--to", "dialbb", "-o", work.root / "s.txt"],
-                 ["export", work.corpus, "--to", "sclite", "-o", work.root / "trn"],
-                 ["extract", work.log, "-o", work.root / "a.csv"]):
+    for argv in (
+        ["export", work.corpus, "-o", work.root / "out"],
+        ["export", work.corpus, "--to", "dialbb", "-o", work.root / "s.txt"],
+        ["export", work.corpus, "--to", "sclite", "-o", work.root / "trn"],
+        ["extract", work.log, "-o", work.root / "a.csv"],
+    ):
         assert run(argv, capsys)[0] == 0
         assert run(argv, capsys)[0] == 0
 
@@ -353,10 +400,14 @@ def test_through_the_real_command(work: Work):
     """The same refusals as a user sees them: a subprocess, stderr, exit status."""
     log = work.input_copy(".xml")
     before = snapshot(work.root)
-    for argv in (["extract", log, "-o", log], ["export", log, "--to", "lmc", "-o", log],
-                 ["fold", log, work.annotations, "-o", work.annotations]):
-        done = subprocess.run([sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True,
-                              timeout=120)
+    for argv in (
+        ["extract", log, "-o", log],
+        ["export", log, "--to", "lmc", "-o", log],
+        ["fold", log, work.annotations, "-o", work.annotations],
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, timeout=120
+        )
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and "this is the input" in done.stderr and "Traceback" not in done.stderr
     assert snapshot(work.root) == before
@@ -371,7 +422,10 @@ def test_a_folder_above_an_input_log_holds_it(work: Work, capsys, through_link: 
     before = snapshot(work.root)
     status, err = run(["export", work.log, "--to", "csv", "-o", out], capsys)
     assert status == 2
-    assert err == f"annotator: {out}: this folder holds the input {work.log}; nothing written (use --force to write anyway)\n"
+    assert (
+        err
+        == f"annotator: {out}: this folder holds the input {work.log}; nothing written (use --force to write anyway)\n"
+    )
     assert snapshot(work.root) == before
 
 
@@ -379,7 +433,9 @@ def test_markers_refuses_writing_two_of_its_tables_to_one_file(work: Work, capsy
     """-o x-overall.csv with --stats-file-prefix x would write the rows and the statistics over each other."""
     out = work.root / "x-overall.csv"
     before = snapshot(work.root)
-    status, err = run(["markers", "--config", work.kpis, work.log, "-o", out, "--stats-file-prefix",
-                       work.root / "x", "--force"], capsys)
+    status, err = run(
+        ["markers", "--config", work.kpis, work.log, "-o", out, "--stats-file-prefix", work.root / "x", "--force"],
+        capsys,
+    )
     assert status == 2 and err.count("\n") == 1 and "two of the outputs are the same file" in err, err
     assert snapshot(work.root) == before

@@ -51,8 +51,12 @@ def _linked_folder(corpus: Path, scratch: Path) -> list[Path]:
 
 
 OVERLAPS: dict[str, Callable[[Path, Path], list[Path]]] = {
-    "folder-and-subfolder": _sub, "same-folder-twice": _twice, "link-to-a-log": _link_to_a_log,
-    "hard-link": _hard_link, "folder-through-a-link": _linked_folder}
+    "folder-and-subfolder": _sub,
+    "same-folder-twice": _twice,
+    "link-to-a-log": _link_to_a_log,
+    "hard-link": _hard_link,
+    "folder-through-a-link": _linked_folder,
+}
 
 
 def rows(path: Path) -> list[dict[str, str]]:
@@ -92,8 +96,10 @@ def test_tables_take_bytes_paths_as_names_that_are_not_utf8(corpus: Path, tmp_pa
 
 
 def _tree(root: Path) -> dict[str, str]:
-    return {str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
-            for path in sorted(root.rglob("*"))}
+    return {
+        str(path.relative_to(root)): hashlib.sha256(path.read_bytes()).hexdigest() if path.is_file() else "dir"
+        for path in sorted(root.rglob("*"))
+    }
 
 
 @pytest.mark.parametrize("writer", WRITERS)
@@ -112,8 +118,10 @@ def test_an_output_inside_an_input_folder_is_refused(corpus: Path, capsys, write
 
 def test_the_issues_export_into_a_log_folder_is_refused_even_with_force(corpus: Path, capsys):
     out = corpus / SUB
-    refusal = (f"annotator: {out}: inside the input folder {corpus}; nothing written (the next run over that "
-               "folder would read it as input: write somewhere else)\n")
+    refusal = (
+        f"annotator: {out}: inside the input folder {corpus}; nothing written (the next run over that "
+        "folder would read it as input: write somewhere else)\n"
+    )
     assert main(["export", str(corpus), "--to", "csv", "-o", str(out)]) == 2
     assert capsys.readouterr().err == refusal
     assert main(["export", str(corpus), "--to", "csv", "-o", str(out), "--force"]) == 2
@@ -130,12 +138,18 @@ def test_assign_still_writes_its_file_into_the_corpus(corpus: Path, capsys):
 def test_agree_never_writes_its_csvs_among_the_input_logs(tmp_path: Path, capsys, where: str):
     corpus = planted.make_team_corpus(tmp_path / "corpus")
     out = corpus / "figures" if where == "below-it" else corpus
-    given = ([corpus / "planted-001-human-ann1.xml", corpus / "planted-001-human-ann2.xml"]
-             if where == "beside-the-files-given" else [corpus])
+    given = (
+        [corpus / "planted-001-human-ann1.xml", corpus / "planted-001-human-ann2.xml"]
+        if where == "beside-the-files-given"
+        else [corpus]
+    )
     before = _tree(corpus)
     assert main(["agree", *map(str, given), "--csv", str(out), "--jobs", "1"]) == 2
     err = capsys.readouterr().err
-    words = {"the-corpus": "this is the input", "below-it": "inside the input folder",
-             "beside-the-files-given": "this folder holds the input"}[where]
+    words = {
+        "the-corpus": "this is the input",
+        "below-it": "inside the input folder",
+        "beside-the-files-given": "this folder holds the input",
+    }[where]
     assert err.count("\n") == 1 and words in err, err
     assert _tree(corpus) == before

@@ -61,8 +61,16 @@ def test_dry_run_writes_nothing(corpus: Path):
 
 
 def test_regex_groups_and_case_sensitivity(annotated_log: Path):
-    done = annotator("replace", annotated_log, "--find", r"(\w+) massachusetts", "--replace", r"\1 mass",
-                     "--regex", "--case-sensitive")
+    done = annotator(
+        "replace",
+        annotated_log,
+        "--find",
+        r"(\w+) massachusetts",
+        "--replace",
+        r"\1 mass",
+        "--regex",
+        "--case-sensitive",
+    )
     assert done.returncode == 0, done.stderr
     assert _transcriptions(annotated_log)["4"] == "no boston mass"
     nothing = annotator("replace", annotated_log, "--find", "BOSTON", "--replace", "x", "--case-sensitive")
@@ -82,7 +90,8 @@ def test_a_bad_regex_is_one_line_and_exit_2(annotated_log: Path):
     done = annotator("replace", annotated_log, "--find", "(boston", "--replace", "x", "--regex")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
-        "annotator: bad regular expression '(boston': missing ), unterminated subpattern at position 0"]
+        "annotator: bad regular expression '(boston': missing ), unterminated subpattern at position 0"
+    ]
     assert annotated_log.read_bytes() == before
 
 

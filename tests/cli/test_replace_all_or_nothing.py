@@ -77,17 +77,24 @@ def _link_out(log: Path, outside: Path) -> str:
 
 
 OBSTACLES: dict[str, Callable[[Path, Path], str]] = {
-    "read-only-log": _read_only, "orig-is-a-fifo": _orig_fifo, "orig-is-a-folder": _orig_folder,
-    "orig-links-to-nothing": _orig_dangling, "link-out-of-the-folder": _link_out}
+    "read-only-log": _read_only,
+    "orig-is-a-fifo": _orig_fifo,
+    "orig-is-a-folder": _orig_folder,
+    "orig-links-to-nothing": _orig_dangling,
+    "link-out-of-the-folder": _link_out,
+}
 PLACES = {"first": 0, "middle": LOGS // 2, "last": LOGS - 1}
-CASES = [(obstacle, place, dry) for obstacle in OBSTACLES for place in PLACES for dry in (False, True)
-         if dry == (PLACES[place] % 2 == 1) or place == "last"]
+CASES = [
+    (obstacle, place, dry)
+    for obstacle in OBSTACLES
+    for place in PLACES
+    for dry in (False, True)
+    if dry == (PLACES[place] % 2 == 1) or place == "last"
+]
 
 
-@pytest.mark.parametrize("obstacle, place, dry", CASES,
-                         ids=[f"{o}-{p}{'-dry-run' if d else ''}" for o, p, d in CASES])
-def test_an_obstacle_anywhere_refuses_the_whole_replace(tmp_path: Path, capsys, obstacle: str, place: str,
-                                                        dry: bool):
+@pytest.mark.parametrize("obstacle, place, dry", CASES, ids=[f"{o}-{p}{'-dry-run' if d else ''}" for o, p, d in CASES])
+def test_an_obstacle_anywhere_refuses_the_whole_replace(tmp_path: Path, capsys, obstacle: str, place: str, dry: bool):
     corpus, outside = tmp_path / "corpus", tmp_path / "outside"
     outside.mkdir()
     logs = make_corpus(corpus)
@@ -116,8 +123,17 @@ def test_a_link_out_of_the_folder_is_written_through_with_force(tmp_path: Path, 
 def test_a_replacement_xml_cannot_store_is_refused_naming_file_and_session(tmp_path: Path, capsys, dry: bool):
     logs = make_corpus(tmp_path / "corpus")
     before = state(tmp_path)
-    status = main(["replace", str(tmp_path / "corpus"), "--find", "boston", "--replace", "bos\x01ton",
-                   *(["--dry-run"] if dry else [])])
+    status = main(
+        [
+            "replace",
+            str(tmp_path / "corpus"),
+            "--find",
+            "boston",
+            "--replace",
+            "bos\x01ton",
+            *(["--dry-run"] if dry else []),
+        ]
+    )
     err = capsys.readouterr().err
     assert status == 2
     assert err.startswith(f"annotator: {logs[0]}: session travel:20261121:001, turn ") and "U+0001" in err, err

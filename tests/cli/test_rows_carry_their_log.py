@@ -22,8 +22,13 @@ from tests.conftest import SAMPLE_LOGS
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 SESSION = "travel:20261121:001"
 # how a file cell may name a log called NAME
-CELLS = {"bare-name": "{name}", "export-path": "travel-20261121-001/{name}", "extract-path": "../corpus/sub/{name}",
-         "absolute": "/somewhere/else/{name}", "windows-separators": "corpus\\\\sub\\\\{name}"}
+CELLS = {
+    "bare-name": "{name}",
+    "export-path": "travel-20261121-001/{name}",
+    "extract-path": "../corpus/sub/{name}",
+    "absolute": "/somewhere/else/{name}",
+    "windows-separators": "corpus\\\\sub\\\\{name}",
+}
 
 
 def write_rows(path: Path, cell: str, value: str = "0") -> Path:
@@ -87,13 +92,16 @@ def test_in_a_folder_a_row_naming_a_log_other_than_its_sessions_is_refused(tmp_p
     corpus = tmp_path / "corpus"
     shutil.copytree(SAMPLE_LOGS, corpus)
     rows = write_rows(tmp_path / "rows.csv", f"travel-20261121-001/{SAMPLE.name}")
-    rows.write_text(rows.read_text(encoding="utf-8") + "elsewhere/third-hublog.xml,travel:20261121:002,1\n",
-                    encoding="utf-8")
+    rows.write_text(
+        rows.read_text(encoding="utf-8") + "elsewhere/third-hublog.xml,travel:20261121:002,1\n", encoding="utf-8"
+    )
     before = {path: path.read_bytes() for path in corpus.rglob("*.xml")}
     assert main(["fold", str(corpus), str(rows), "-o", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith(f"annotator: {rows}: row 3: the file column names elsewhere/third-hublog.xml, not "
-                          f"{corpus / 'travel-20261121-002' / 'travel-20261121-002-hublog.xml'}"), err
+    assert err.startswith(
+        f"annotator: {rows}: row 3: the file column names elsewhere/third-hublog.xml, not "
+        f"{corpus / 'travel-20261121-002' / 'travel-20261121-002-hublog.xml'}"
+    ), err
     assert not (tmp_path / "out").exists()
     assert {path: path.read_bytes() for path in corpus.rglob("*.xml")} == before
 
@@ -102,15 +110,17 @@ def test_adjudicate_refuses_a_work_written_for_another_log(tmp_path: Path, capsy
     log = planted.log_path(tmp_path, 1)
     log.write_bytes(planted.raw_log_bytes(1))
     first = tmp_path / "ann1.csv"
-    first.write_text(f"file,session_id,task_completion\nplanted-002-hublog.xml,{planted.session_id(1)},1\n",
-                     encoding="utf-8")
+    first.write_text(
+        f"file,session_id,task_completion\nplanted-002-hublog.xml,{planted.session_id(1)},1\n", encoding="utf-8"
+    )
     second = tmp_path / "ann2.csv"
     second.write_text(f"file,session_id,task_completion\n{log.name},{planted.session_id(1)},0\n", encoding="utf-8")
     out = tmp_path / "adjudicated.xml"
     assert main(["adjudicate", str(log), f"ann1={first}", f"ann2={second}", "--prefer", "ann1", "-o", str(out)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and err.startswith(f"annotator: {first}: row 2: the file column names "
-                                                   "planted-002-hublog.xml"), err
+    assert err.count("\n") == 1 and err.startswith(
+        f"annotator: {first}: row 2: the file column names planted-002-hublog.xml"
+    ), err
     assert not out.exists()
 
 

@@ -29,17 +29,26 @@ def test_assign_counts_only_the_rows_it_kept(corpus: Path, capsys):
 @pytest.mark.parametrize("jobs", [2, 200])
 def test_jobs_beyond_the_cores_are_capped_with_a_note(corpus: Path, jobs: int):
     """--jobs 200 started 200 workers on a 2-core machine. Here the process may use one core only."""
+
     def one_core() -> None:
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
     def info(*extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "annotator", "info", str(corpus), *extra], capture_output=True,
-                              text=True, timeout=300, preexec_fn=one_core)
+        return subprocess.run(
+            [sys.executable, "-m", "annotator", "info", str(corpus), *extra],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            preexec_fn=one_core,
+        )
 
     capped, serial = info("--jobs", str(jobs)), info("--jobs", "1")
     assert capped.returncode == 0, capped.stderr
-    assert capped.stderr == (f"annotator: note: --jobs {jobs} is more than the 1 core(s) available; running 1 "
-                             "process(es)\n") + serial.stderr
+    assert (
+        capped.stderr
+        == (f"annotator: note: --jobs {jobs} is more than the 1 core(s) available; running 1 process(es)\n")
+        + serial.stderr
+    )
     assert capped.stdout == serial.stdout
 
 

@@ -27,25 +27,42 @@ pytest.importorskip("dask.distributed")
 FAULTY_WORKER = Path(__file__).with_name("faulty_worker.py")
 
 
-
 class Scheduler:
     """A `dask scheduler` on 127.0.0.1 (a free port) with one `dask worker` of one thread, PRELOAD given to it."""
 
     def __init__(self, folder: Path, preload: Path | None = None):
         self.log = folder / "scheduler.log"
-        self.process = self._start(["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0",
-                                    "--no-dashboard"], self.log)
+        self.process = self._start(
+            ["distributed.cli.dask_scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard"], self.log
+        )
         found = _wait_for(self.log, re.compile(r"Scheduler at:\s+(tcp://127\.0\.0\.1:\d+)"))
         self.address = found.group(1)
         extra = ["--preload", str(preload)] if preload else []
-        self.worker = self._start(["distributed.cli.dask_worker", self.address, "--nthreads", "1", "--nworkers", "1",
-                                   "--no-dashboard", *extra], folder / "worker.log")
+        self.worker = self._start(
+            [
+                "distributed.cli.dask_worker",
+                self.address,
+                "--nthreads",
+                "1",
+                "--nworkers",
+                "1",
+                "--no-dashboard",
+                *extra,
+            ],
+            folder / "worker.log",
+        )
         _wait_for(self.log, re.compile("Register worker"))
 
     @staticmethod
     def _start(arguments: list[str], log: Path) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", *arguments], stdout=log.open("wb"), stderr=subprocess.STDOUT,
-                                cwd=REPO, env=command_environment(), start_new_session=True)
+        return subprocess.Popen(
+            [sys.executable, "-m", *arguments],
+            stdout=log.open("wb"),
+            stderr=subprocess.STDOUT,
+            cwd=REPO,
+            env=command_environment(),
+            start_new_session=True,
+        )
 
     def kill(self) -> None:
         if self.process.poll() is None:
@@ -83,8 +100,14 @@ def faulty_cluster(tmp_path_factory):
 
 
 def _annotator(*arguments: object, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, arguments)], capture_output=True, text=True,
-                          cwd=REPO, env=command_environment(), timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, arguments)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=command_environment(),
+        timeout=timeout,
+    )
 
 
 def _assert_one_line(done: subprocess.CompletedProcess, *fragments: str) -> str:
@@ -124,28 +147,49 @@ def test_a_scheduler_dying_mid_run_is_one_line(tmp_path: Path):
         shutil.copytree(SAMPLE_LOGS, corpus / f"site-{copy}", ignore=shutil.ignore_patterns("*.wav", "*.md"))
     scheduler = Scheduler(tmp_path)
     try:
-        command = subprocess.Popen([sys.executable, "-m", "annotator", "export", corpus, "--to", "sclite", "-o",
-                                    tmp_path / "out", "--scheduler", scheduler.address],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=REPO,
-                                   env=command_environment())
+        command = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "annotator",
+                "export",
+                corpus,
+                "--to",
+                "sclite",
+                "-o",
+                tmp_path / "out",
+                "--scheduler",
+                scheduler.address,
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=REPO,
+            env=command_environment(),
+        )
         _wait_for(scheduler.log, re.compile("Receive client connection"))
         scheduler.kill()
         stdout, stderr = command.communicate(timeout=120)
     finally:
         scheduler.stop()
-    line = _assert_one_line(subprocess.CompletedProcess(command.args, command.returncode, stdout, stderr),
-                            f"--scheduler {scheduler.address}: ")
+    line = _assert_one_line(
+        subprocess.CompletedProcess(command.args, command.returncode, stdout, stderr),
+        f"--scheduler {scheduler.address}: ",
+    )
     assert "lost the connection to the Dask scheduler" in line or "cannot reach" in line
     assert not (tmp_path / "out").exists()
     assert not list(tmp_path.glob(".out.*")), "no staging folder left"
 
 
-@pytest.mark.parametrize("address, fragment", [
-    ("tls://127.0.0.1:8786", "tls:// addresses are not supported"),
-    ("ucx://127.0.0.1:8786", "ucx:// addresses are not supported"),
-    ("127.0.0.1", "not a scheduler address; expected tcp://HOST:PORT"),
-    ("tcp://127.0.0.1:99999", "not a scheduler address"),
-])
+@pytest.mark.parametrize(
+    "address, fragment",
+    [
+        ("tls://127.0.0.1:8786", "tls:// addresses are not supported"),
+        ("ucx://127.0.0.1:8786", "ucx:// addresses are not supported"),
+        ("127.0.0.1", "not a scheduler address; expected tcp://HOST:PORT"),
+        ("tcp://127.0.0.1:99999", "not a scheduler address"),
+    ],
+)
 def test_an_unsupported_address_is_one_line(address: str, fragment: str):
     _assert_one_line(_annotator("info", SAMPLE_LOGS, "--scheduler", address), f"--scheduler {address}: ", fragment)
 

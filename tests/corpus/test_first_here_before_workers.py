@@ -25,9 +25,16 @@ def test_the_first_outcome_is_yielded_before_the_first_submit():
         events.append(("here", path.name))
         return path.name
 
-    outcomes = in_order(paths, chunks, submit, lambda: submitted.pop(0),
-                         lambda index: outcomes_of(lambda path: path.name, [paths[i] for i in chunks[index]]),
-                         in_flight=4, progress=None, here=here)
+    outcomes = in_order(
+        paths,
+        chunks,
+        submit,
+        lambda: submitted.pop(0),
+        lambda index: outcomes_of(lambda path: path.name, [paths[i] for i in chunks[index]]),
+        in_flight=4,
+        progress=None,
+        here=here,
+    )
     assert next(outcomes) == (paths[0], "log-0.xml")
     assert events == [("here", "log-0.xml")]
     assert list(outcomes) == [(path, path.name) for path in paths[1:]]

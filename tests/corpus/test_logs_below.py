@@ -16,15 +16,39 @@ from hypothesis import strategies as st
 from annotator.corpus.paths import is_log_file_name, logs_below
 
 STAGING = re.compile(r"\..+\.[A-Za-z0-9_]{8}\.tmp")
-NAMES = st.sampled_from(["a", "a-b", "a-b.xml", "a.xml", "b.xml", "B.XML", "z.xml", "x-human.xml", "x-human-ann.xml",
-                         "x.orig.xml", "notes.txt", ".hidden.xml", ".out.abcdefgh.tmp", "é.xml", "10.xml", "9.xml"])
+NAMES = st.sampled_from(
+    [
+        "a",
+        "a-b",
+        "a-b.xml",
+        "a.xml",
+        "b.xml",
+        "B.XML",
+        "z.xml",
+        "x-human.xml",
+        "x-human-ann.xml",
+        "x.orig.xml",
+        "notes.txt",
+        ".hidden.xml",
+        ".out.abcdefgh.tmp",
+        "é.xml",
+        "10.xml",
+        "9.xml",
+    ]
+)
 KINDS = st.sampled_from(["file", "folder", "fifo", "link-to-file", "link-to-folder", "broken-link"])
 
 
 def by_rglob(folder: Path) -> list[Path]:
     """What expand_log_paths listed before logs_below: the specification."""
-    return sorted(p for p in folder.rglob("*.xml") if is_log_file_name(p) and p.exists() and not p.is_dir()
-                  and not any(STAGING.fullmatch(part) for part in p.relative_to(folder).parts[:-1]))
+    return sorted(
+        p
+        for p in folder.rglob("*.xml")
+        if is_log_file_name(p)
+        and p.exists()
+        and not p.is_dir()
+        and not any(STAGING.fullmatch(part) for part in p.relative_to(folder).parts[:-1])
+    )
 
 
 def build(root: Path, plan: list[tuple[list[str], str]]) -> None:
@@ -56,7 +80,9 @@ def build(root: Path, plan: list[tuple[list[str], str]]) -> None:
 
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(st.lists(NAMES, min_size=1, max_size=4), KINDS), max_size=25))
-@example([(["a", "z.xml"], "file"), (["a.xml"], "file"), (["a-b.xml"], "file")])  # as text "a-b.xml" < "a.xml" < "a/z.xml"
+@example(
+    [(["a", "z.xml"], "file"), (["a.xml"], "file"), (["a-b.xml"], "file")]
+)  # as text "a-b.xml" < "a.xml" < "a/z.xml"
 def test_logs_below_lists_what_rglob_listed(plan):
     scratch = Path(tempfile.mkdtemp(prefix="logs-below-"))
     try:

@@ -131,8 +131,13 @@ def record_and_wait(folder: Path, path: Path) -> None:
 
 
 def test_ctrl_c_stops_every_worker(tmp_path: Path):
-    child = subprocess.Popen([sys.executable, "-c", INTERRUPTED, str(tmp_path)], cwd=REPO,
-                             stderr=subprocess.PIPE, text=True, start_new_session=True)
+    child = subprocess.Popen(
+        [sys.executable, "-c", INTERRUPTED, str(tmp_path)],
+        cwd=REPO,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
     deadline = time.monotonic() + 60
     while len(list(tmp_path.glob("pid-*"))) < 2 and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -170,8 +175,14 @@ def cluster():
     """A LocalCluster of 2 worker processes, in a process of its own: Dask's threads (its event loop, its
     offload pool) then never share the test process with the Qt tests that run after these."""
     pytest.importorskip("dask.distributed")
-    process = subprocess.Popen([sys.executable, "-c", CLUSTER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True, cwd=REPO)
+    process = subprocess.Popen(
+        [sys.executable, "-c", CLUSTER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=REPO,
+    )
     try:
         address = process.stdout.readline().strip()
         assert address.startswith("tcp://"), "the cluster did not start"
@@ -193,8 +204,17 @@ def small_corpus(tmp_path_factory) -> Path:
 CLUSTER_COMMANDS = {
     "info": lambda c, out: ["info", c],
     "validate": lambda c, out: ["validate", c],
-    "markers": lambda c, out: ["markers", "--config", REPO / "resources" / "markers" / "communicator-kpis.yml",
-                               c / "site-0", c / "site-2", "-o", out / "m.csv", "--stats-file-prefix", out / "stats"],
+    "markers": lambda c, out: [
+        "markers",
+        "--config",
+        REPO / "resources" / "markers" / "communicator-kpis.yml",
+        c / "site-0",
+        c / "site-2",
+        "-o",
+        out / "m.csv",
+        "--stats-file-prefix",
+        out / "stats",
+    ],
     "extract": lambda c, out: ["extract", c / "site-0", c / "site-2", "-o", out / "annotations.csv"],
     "export-sclite": lambda c, out: ["export", c / "site-0", c / "site-2", "--to", "sclite", "-o", out],
     "export-csv": lambda c, out: ["export", c / "site-0", c / "site-2", "--to", "csv", "-o", out],
@@ -211,8 +231,14 @@ def test_a_dask_cluster_gives_the_serial_output(cluster: str, small_corpus: Path
         out.mkdir()
         # A cache of its own for each run: info and validate would otherwise answer the second from the first's index.
         cache = {**os.environ, "ANNOTATOR_CACHE_DIR": str(tmp_path / f"cache-{where[0]}")}
-        done = subprocess.run([sys.executable, "-m", "annotator", *map(str, CLUSTER_COMMANDS[command](small_corpus, out)),
-                               *where], capture_output=True, text=True, cwd=REPO, timeout=300, env=cache)
+        done = subprocess.run(
+            [sys.executable, "-m", "annotator", *map(str, CLUSTER_COMMANDS[command](small_corpus, out)), *where],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            timeout=300,
+            env=cache,
+        )
         written = {p.name: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
         results.append((done.returncode, done.stdout, done.stderr, written))
         shutil.rmtree(out)

@@ -43,8 +43,9 @@ def test_small_files_go_together_and_a_big_one_alone(tmp_path: Path):
     assert range(26, 27) in chunks, "a file over CHUNK_BYTES is alone"
     assert max(len(chunk) for chunk in chunks) == len(paths) // 8, "at most 1/8 of the files per worker in a chunk"
     assert len(chunks_of(paths[4:14], workers=1)) == 10, "a few files: one each, so that both cores get work"
-    assert max(len(chunk) for chunk in chunks_of(sized_files(tmp_path / "many", [small] * 200), 1)) == 10, \
+    assert max(len(chunk) for chunk in chunks_of(sized_files(tmp_path / "many", [small] * 200), 1)) == 10, (
         "up to CHUNK_BYTES"
+    )
 
 
 def pid_and_rows(path: Path) -> tuple[int, list]:
@@ -74,8 +75,9 @@ def started_then_wait(folder: Path, path: Path) -> str:
 
 def test_the_cancel_check_stops_the_map_and_drops_the_files_not_started(tmp_path: Path):
     cancelled = []
-    outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(partial(started_then_wait, tmp_path),
-                                                                 [Path(str(n)) for n in range(60)])
+    outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(
+        partial(started_then_wait, tmp_path), [Path(str(n)) for n in range(60)]
+    )
     received = [next(outcomes)]
     cancelled.append(True)
     received += list(outcomes)
@@ -95,8 +97,9 @@ def first_quick_then_long(folder: Path, path: Path) -> str:
 
 def test_cancelling_ends_the_files_running_too(tmp_path: Path):
     cancelled = []
-    outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(partial(first_quick_then_long, tmp_path),
-                                                                 [Path(str(n)) for n in range(6)])
+    outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(
+        partial(first_quick_then_long, tmp_path), [Path(str(n)) for n in range(6)]
+    )
     assert next(outcomes)[1] == "0"
     while not list(tmp_path.glob("started-*")):
         time.sleep(0.05)

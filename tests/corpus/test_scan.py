@@ -76,8 +76,11 @@ def test_progress_is_reported_once_per_file(corpus: Path):
     calls = [(done, total, path) for done, total, path, _rows in iter_corpus(corpus)]
     assert [(done, total) for done, total, _ in calls] == [(1, 4), (2, 4), (3, 4), (4, 4)]
     assert {path.name for _, _, path in calls} == {
-        "broken.xml", "travel-20261121-001-hublog.xml", "travel-20261121-002-hublog.xml",
-        "travel-20261121-003-hublog.xml"}
+        "broken.xml",
+        "travel-20261121-001-hublog.xml",
+        "travel-20261121-002-hublog.xml",
+        "travel-20261121-003-hublog.xml",
+    }
 
 
 def test_cancelling_stops_between_files(corpus: Path):

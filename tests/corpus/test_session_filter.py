@@ -24,25 +24,30 @@ def kept(summaries: list[SessionSummary], text: str) -> list[str]:
     return [s.session_id or "<unreadable>" for s in summaries if query.matches(s, s.file.name)]
 
 
-@pytest.mark.parametrize(("text", "expected"), [
-    ("", ["<unreadable>", "travel:20261121:001", "travel:20261121:002", "travel:20261121:003"]),
-    ("untranscribed", ["travel:20261121:002", "travel:20261121:003"]),
-    ("No  Task Completion", ["travel:20261121:002", "travel:20261121:003"]),
-    ("errors", ["<unreadable>"]),
-    ("unreadable", ["<unreadable>"]),
-    ("003", ["travel:20261121:003"]),
-    ("Untranscribed 002", ["travel:20261121:002"]),
-    ("broken", ["<unreadable>"]),  # a word matches the file name too
-    ("untranscribed 001", []),
-])
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", ["<unreadable>", "travel:20261121:001", "travel:20261121:002", "travel:20261121:003"]),
+        ("untranscribed", ["travel:20261121:002", "travel:20261121:003"]),
+        ("No  Task Completion", ["travel:20261121:002", "travel:20261121:003"]),
+        ("errors", ["<unreadable>"]),
+        ("unreadable", ["<unreadable>"]),
+        ("003", ["travel:20261121:003"]),
+        ("Untranscribed 002", ["travel:20261121:002"]),
+        ("broken", ["<unreadable>"]),  # a word matches the file name too
+        ("untranscribed 001", []),
+    ],
+)
 def test_keywords_and_words_each_narrow_the_sessions(summaries, text, expected):
     assert kept(summaries, text) == expected
 
 
 def test_markers_keep_where_they_applied_or_did_not(summaries):
     first, second = summaries[1], summaries[2]
-    marked = [dataclasses.replace(first, marker_counts=(("marker_task_failed", 2),)),
-              dataclasses.replace(second, marker_counts=(("marker_task_failed", 0),))]
+    marked = [
+        dataclasses.replace(first, marker_counts=(("marker_task_failed", 2),)),
+        dataclasses.replace(second, marker_counts=(("marker_task_failed", 0),)),
+    ]
     assert kept(marked, "marker:task_failed") == [first.session_id]
     assert kept(marked, "!marker:marker_task_failed") == [second.session_id]
 

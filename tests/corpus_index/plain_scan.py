@@ -25,7 +25,7 @@ def tokens(text: str) -> list[str]:
 def _holds(words: list[str], term: tuple[list[str], bool]) -> bool:
     wanted, prefix = term
     for start in range(len(words) - len(wanted) + 1):
-        window = words[start:start + len(wanted)]
+        window = words[start : start + len(wanted)]
         if window[:-1] == wanted[:-1] and (window[-1].startswith(wanted[-1]) if prefix else window[-1] == wanted[-1]):
             return True
     return False
@@ -57,8 +57,9 @@ def scan(paths: list[Path], query: str, field: str = "any") -> list[tuple[str, s
 
 def annotator(*argv, cwd: Path = REPO, **options) -> subprocess.CompletedProcess:
     """The real command in a child process."""
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True,
-                          cwd=cwd, **options)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, cwd=cwd, **options
+    )
 
 
 def hits_of(output: str) -> list[tuple[str, ...]]:

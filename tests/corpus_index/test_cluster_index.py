@@ -20,11 +20,13 @@ def _index_of(corpus: Path, cache: Path, where: list[str]) -> dict[str, list]:
     file = Path(annotator("index", corpus, "--where", env=environment).stdout.strip())
     with sqlite3.connect(file) as connection:
         tables = {
-            "files": connection.execute("SELECT id, path, size, mtime_ns, ctime_ns, digest, sessions FROM files"
-                                        " ORDER BY id").fetchall(),
+            "files": connection.execute(
+                "SELECT id, path, size, mtime_ns, ctime_ns, digest, sessions FROM files ORDER BY id"
+            ).fetchall(),
             "texts": connection.execute("SELECT * FROM texts ORDER BY id").fetchall(),
-            "found": connection.execute("SELECT rowid FROM texts_fts WHERE texts_fts MATCH 'flight OR austin'"
-                                        " ORDER BY rowid").fetchall(),
+            "found": connection.execute(
+                "SELECT rowid FROM texts_fts WHERE texts_fts MATCH 'flight OR austin' ORDER BY rowid"
+            ).fetchall(),
         }
     connection.close()
     return tables

@@ -39,8 +39,13 @@ SAVER = textwrap.dedent("""
 
 
 def _start(script: str, *argv) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-c", script, *map(str, argv)], cwd=REPO, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-c", script, *map(str, argv)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def test_searches_beside_a_fold_and_a_save(corpus: Path, annotated_log: Path, tmp_path: Path):
@@ -54,7 +59,9 @@ def test_searches_beside_a_fold_and_a_save(corpus: Path, annotated_log: Path, tm
     # A fold that read a log the saver then changed refuses it and writes nothing (the writers' exclusion);
     # what matters here is that neither the index nor the logs were ever "locked" for anyone.
     for fold in folds:
-        assert fold.returncode == 0 or (fold.returncode == 2 and "changed by another program" in fold.stderr), fold.stderr
+        assert fold.returncode == 0 or (fold.returncode == 2 and "changed by another program" in fold.stderr), (
+            fold.stderr
+        )
         assert "locked" not in fold.stderr and "Traceback" not in fold.stderr, fold.stderr
     for process, (_out, err) in zip([*searchers, saver], finished):
         assert process.returncode == 0, err

@@ -24,7 +24,7 @@ def _garbage(file: Path) -> None:
 
 def _truncated(file: Path) -> None:
     data = file.read_bytes()
-    file.write_bytes(data[:len(data) // 3])
+    file.write_bytes(data[: len(data) // 3])
 
 
 def _older(file: Path) -> None:
@@ -38,7 +38,7 @@ def _scrambled_pages(file: Path) -> None:
     data = bytearray(file.read_bytes())
     page = 4096
     for start in range(page * 2, len(data), page * 2):
-        data[start:start + page] = b"\xa5" * min(page, len(data) - start)
+        data[start : start + page] = b"\xa5" * min(page, len(data) - start)
     file.write_bytes(bytes(data))
 
 

@@ -27,8 +27,9 @@ def store(corpus: Path):
 
 def _search(store, corpus: Path, query: str) -> list[tuple]:
     keys = up_to_date(store, [corpus])
-    return [(str(hit.file), hit.session_id, hit.turn_id, hit.field, hit.text)
-            for hit in search_index(store, keys, query)]
+    return [
+        (str(hit.file), hit.session_id, hit.turn_id, hit.field, hit.text) for hit in search_index(store, keys, query)
+    ]
 
 
 def _indexed(store) -> set[str]:
@@ -92,7 +93,7 @@ def test_a_log_touched_but_unchanged_is_not_read_again(store, corpus: Path, anno
 
 def test_an_unreadable_log_is_one_row_and_read_again_once_mended(store, corpus: Path, annotated_log: Path):
     good = annotated_log.read_bytes()
-    annotated_log.write_bytes(good[:len(good) // 2])
+    annotated_log.write_bytes(good[: len(good) // 2])
     keys = up_to_date(store, [corpus])
     rows = store.run(lambda connection: contents.session_rows(connection, keys))
     problem = rows[contents.key_of(annotated_log)]

@@ -47,13 +47,15 @@ def test_validate_twice_prints_the_same(corpus: Path):
     second = annotator("validate", "--jobs", "1", corpus)
     assert (second.returncode, second.stdout, second.stderr) == (first.returncode, first.stdout, first.stderr)
     other = annotator("validate", "--jobs", "1", "--hide-quirks", corpus)
-    assert other.stdout == "\n".join(line for line in first.stdout.splitlines() if ": quirk: " not in line) + \
-        ("\n" if other.stdout else "")
+    assert other.stdout == "\n".join(line for line in first.stdout.splitlines() if ": quirk: " not in line) + (
+        "\n" if other.stdout else ""
+    )
 
 
 def _tree(folder: Path) -> list[tuple]:
-    return sorted((str(path.relative_to(folder)), path.stat().st_size, path.stat().st_mtime_ns)
-                  for path in folder.rglob("*"))
+    return sorted(
+        (str(path.relative_to(folder)), path.stat().st_size, path.stat().st_mtime_ns) for path in folder.rglob("*")
+    )
 
 
 def test_a_read_only_corpus_is_indexed_searched_and_described_without_a_write(corpus: Path):

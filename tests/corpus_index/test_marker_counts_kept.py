@@ -32,8 +32,9 @@ class CountingMap:
 
 def _rows(corpus: Path, markers: MarkerSet) -> tuple[list, list[str]]:
     counting = CountingMap()
-    found = [row for *_, rows in iter_marked_corpus([corpus], markers, cancelled=NEVER, file_map=counting)
-             for row in rows]
+    found = [
+        row for *_, rows in iter_marked_corpus([corpus], markers, cancelled=NEVER, file_map=counting) for row in rows
+    ]
     return found, counting.read
 
 
@@ -65,6 +66,9 @@ def test_other_markers_are_counted_afresh(corpus: Path, tmp_path: Path):
 def test_markers_made_in_code_are_read_from_the_logs_every_time(corpus: Path):
     made = MarkerSet(list(load_markers(shipped_kpis_path())))
     assert made.fingerprint is None
-    rows = [row for item in browser_rows([corpus], made, cancelled=NEVER, notice=print)
-            for row in (item[3] if isinstance(item, tuple) else [])]
+    rows = [
+        row
+        for item in browser_rows([corpus], made, cancelled=NEVER, notice=print)
+        for row in (item[3] if isinstance(item, tuple) else [])
+    ]
     assert rows == scan_corpus(corpus, markers=made)

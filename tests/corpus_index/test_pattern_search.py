@@ -20,18 +20,39 @@ from annotator.corpus_index.pattern_search import ASCII_LOOKALIKES, logs_that_ma
 from annotator.log.document import LogDocument
 from tests.search.planted_logs import plant
 
-QUERIES = [Query("zanzibar"), Query("AUSTIN"), Query("flight"), Query(r"\bto\b", regex=True),
-           Query("São", case_sensitive=True), Query("são"), Query("o"), Query("x*", regex=True),
-           Query("the (third|second)", regex=True), Query("Kelvin"), Query("kelvin", case_sensitive=True),
-           Query("istanbul"), Query("STOP"), Query("dinner"), Query("\u0131nn", case_sensitive=True), Query('"x"')]
+QUERIES = [
+    Query("zanzibar"),
+    Query("AUSTIN"),
+    Query("flight"),
+    Query(r"\bto\b", regex=True),
+    Query("São", case_sensitive=True),
+    Query("são"),
+    Query("o"),
+    Query("x*", regex=True),
+    Query("the (third|second)", regex=True),
+    Query("Kelvin"),
+    Query("kelvin", case_sensitive=True),
+    Query("istanbul"),
+    Query("STOP"),
+    Query("dinner"),
+    Query("\u0131nn", case_sensitive=True),
+    Query('"x"'),
+]
 
 
 @pytest.fixture
 def indexed(corpus: Path, annotated_log: Path) -> Path:
     # U+212A, the Kelvin sign, is a K to Python's case-insensitive match and not to SQLite's lower(); İ, ı and ſ
     # are an i, an i and an s to it, which SQLite's trigram folding may not take them for.
-    plant(annotated_log, {"2": "zanzibar to austin", "4": "the third one", "6": "\u212aelvin",
-                          "8": '\u0130stanbul, \u017ftop for d\u0131nner, a "x" quoted'})
+    plant(
+        annotated_log,
+        {
+            "2": "zanzibar to austin",
+            "4": "the third one",
+            "6": "\u212aelvin",
+            "8": '\u0130stanbul, \u017ftop for d\u0131nner, a "x" quoted',
+        },
+    )
     (corpus / "zz-broken-hublog.xml").write_text("<GC_LOG><GC_SESSION>")
     store = open_index([corpus])
     up_to_date(store, [corpus])
@@ -56,7 +77,8 @@ def test_search_logs_gives_what_reading_every_log_gives(indexed: Path, query: Qu
 
 @pytest.mark.parametrize("first_logs, named_at_most", [(1, 500), (2, 0), (3, 2)])
 def test_the_first_logs_asked_apart_and_the_files_named_or_not_give_the_same_hits(
-        indexed: Path, monkeypatch: pytest.MonkeyPatch, first_logs: int, named_at_most: int):
+    indexed: Path, monkeypatch: pytest.MonkeyPatch, first_logs: int, named_at_most: int
+):
     """The first logs are asked of the index on their own (their hits come first), the rest together;
     a few files are named in SQL, many are filtered after: every split gives what reading the logs gives."""
     import annotator.corpus_index.pattern_search as pattern_search
@@ -80,8 +102,11 @@ def test_every_log_with_a_replacement_is_a_candidate(indexed: Path, query: Query
 def test_the_indexed_texts_are_what_is_searched(indexed: Path, annotated_log: Path):
     """An unchanged log is not read: what the index keeps of it is what is found."""
     store = open_index([indexed])
-    store.write(lambda connection: connection.execute(
-        "UPDATE texts SET text = 'kept in the index only' WHERE text = 'the third one'"))
+    store.write(
+        lambda connection: connection.execute(
+            "UPDATE texts SET text = 'kept in the index only' WHERE text = 'the third one'"
+        )
+    )
     known = store.run(contents.known_files)
     store.close()
     assert contents.key_of(annotated_log) in known

@@ -30,8 +30,9 @@ def test_field_limit_and_json(corpus: Path, annotated_log: Path):
     plant(annotated_log, {"2": "I want a flight\tto C:\\Austin\nplease"})
     only = annotator("search", "flight", corpus, "--field", "transcription")
     # White space runs are one space, as everywhere a text is read; the backslash is escaped: one hit, one line.
-    assert hits_of(only.stdout) == [(str(annotated_log), "travel:20261121:001", "2", "transcription",
-                                     "I want a flight to C:\\\\Austin please")]
+    assert hits_of(only.stdout) == [
+        (str(annotated_log), "travel:20261121:001", "2", "transcription", "I want a flight to C:\\\\Austin please")
+    ]
     limited = annotator("search", "flight", corpus, "--limit", "2", "--json")
     lines = [json.loads(line) for line in limited.stdout.splitlines()]
     assert len(lines) == 2 and lines[0]["file"] == str(annotated_log) and lines[0]["field"] == "transcription"
@@ -39,8 +40,18 @@ def test_field_limit_and_json(corpus: Path, annotated_log: Path):
 
 
 def test_query_syntax_is_never_fts_syntax(corpus: Path, capsys):
-    for query in ['flight OR zzyzx', 'NEAR(flight', 'text:flight', '-flight', '"flight', 'flight^', "fli*ght",
-                  "flight AND NOT austin", "{flight}", "'flight'"]:
+    for query in [
+        "flight OR zzyzx",
+        "NEAR(flight",
+        "text:flight",
+        "-flight",
+        '"flight',
+        "flight^",
+        "fli*ght",
+        "flight AND NOT austin",
+        "{flight}",
+        "'flight'",
+    ]:
         status = main(["search", "--jobs", "1", "--", query, str(corpus)])
         out, err = capsys.readouterr()
         assert err == "" and status == (0 if out else 1), query
@@ -51,8 +62,9 @@ def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(cor
     annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
     done = annotator("search", "flight", corpus)
     assert done.returncode == 2
-    assert [line for line in done.stderr.splitlines()] and all(line.startswith("annotator: ")
-                                                              for line in done.stderr.splitlines())
+    assert [line for line in done.stderr.splitlines()] and all(
+        line.startswith("annotator: ") for line in done.stderr.splitlines()
+    )
     assert str(annotated_log) in done.stderr and "Traceback" not in done.stderr
     readable = [path for path in expand_log_paths([corpus]) if path != annotated_log]
     assert hits_of(done.stdout) == scan(readable, "flight") != []

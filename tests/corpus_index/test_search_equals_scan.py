@@ -19,8 +19,30 @@ from tests.conftest import sample_log_paths
 from tests.corpus_index.plain_scan import scan, terms_of
 from tests.search.planted_logs import plant
 
-WORDS = ["flight", "flights", "fly", "Boston", "boston's", "São", "sao", "to", "from", "AND", "OR", "NOT", "NEAR",
-         "a-b", "x_y", "(x)", "col:umn", "^top", "10", "10:30", "Denver", "denver"]
+WORDS = [
+    "flight",
+    "flights",
+    "fly",
+    "Boston",
+    "boston's",
+    "São",
+    "sao",
+    "to",
+    "from",
+    "AND",
+    "OR",
+    "NOT",
+    "NEAR",
+    "a-b",
+    "x_y",
+    "(x)",
+    "col:umn",
+    "^top",
+    "10",
+    "10:30",
+    "Denver",
+    "denver",
+]
 USER_TURNS = {0: ["2", "4", "6"], 1: ["02", "04"], 2: ["2", "4", "6"]}
 text = st.lists(st.sampled_from(WORDS), min_size=1, max_size=6).map(" ".join)
 word = st.sampled_from(WORDS + ["fli", "bos", "book", "your", "is", "Austin", "paulo", '"', "*", "-", "()"])
@@ -34,7 +56,7 @@ def queries(draw) -> str:
         if kind == "word":
             parts.append(draw(word))
         elif kind == "prefix":
-            parts.append(draw(word)[:draw(st.integers(1, 4))] + "*")
+            parts.append(draw(word)[: draw(st.integers(1, 4))] + "*")
         else:
             inner = " ".join(draw(st.lists(word, min_size=1, max_size=3)))
             parts.append(f'"{inner}"' if kind == "phrase" else f'"{inner}')
@@ -59,8 +81,9 @@ def _build(folder: Path, plan: dict[int, dict[str, str]]) -> None:
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(plan=corpora(), asked=st.lists(st.tuples(queries(), st.sampled_from(list(FIELD_CHOICES))), min_size=1,
-                                      max_size=8))
+@given(
+    plan=corpora(), asked=st.lists(st.tuples(queries(), st.sampled_from(list(FIELD_CHOICES))), min_size=1, max_size=8)
+)
 def test_every_search_equals_a_scan_of_the_files(plan, asked, monkeypatch):
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary) / "corpus"
@@ -74,8 +97,10 @@ def test_every_search_equals_a_scan_of_the_files(plan, asked, monkeypatch):
                     with pytest.raises(BadQuery):
                         search_index(store, keys, query, FIELD_CHOICES[field])
                     continue
-                found = [(str(hit.file), hit.session_id, hit.turn_id, hit.field, hit.text)
-                         for hit in search_index(store, keys, query, FIELD_CHOICES[field])]
+                found = [
+                    (str(hit.file), hit.session_id, hit.turn_id, hit.field, hit.text)
+                    for hit in search_index(store, keys, query, FIELD_CHOICES[field])
+                ]
                 assert found == scan([folder], query, field), (query, field)
         finally:
             store.close()

@@ -12,19 +12,22 @@ import pytest
 
 PRAAT = shutil.which("praat")
 SCRIPTS = Path(__file__).resolve().parent / "praat"
-needs_praat = pytest.mark.skipif(PRAAT is None, reason="Praat is not installed: apt-get install praat "
-                                                       "(scripts/system-deps.sh)")
+needs_praat = pytest.mark.skipif(
+    PRAAT is None, reason="Praat is not installed: apt-get install praat (scripts/system-deps.sh)"
+)
 
 
 def annotator(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
 
 
 def praat(script: str, *args) -> str:
     """What the script in tests/export/praat/ prints, run by the real Praat."""
-    done = subprocess.run([PRAAT, "--run", str(SCRIPTS / script), *map(str, args)], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [PRAAT, "--run", str(SCRIPTS / script), *map(str, args)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

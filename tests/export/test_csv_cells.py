@@ -23,9 +23,12 @@ FORMULA = '=HYPERLINK("http://evil.example/?a=1,b=2","click me")'
 
 
 def _log_saying(folder: Path, said: str, heard: str = "yes", transcription: str | None = None) -> Path:
-    annotation = ("" if transcription is None else
-                  f'<GC_ANNOT turnid="2"><GC_DATA key=":t" type_utt_text="transcription">{_xml(transcription)}'
-                  "</GC_DATA></GC_ANNOT>")
+    annotation = (
+        ""
+        if transcription is None
+        else f'<GC_ANNOT turnid="2"><GC_DATA key=":t" type_utt_text="transcription">{_xml(transcription)}'
+        "</GC_DATA></GC_ANNOT>"
+    )
     turns = [system_turn("1", 1000, _xml(said)), user_turn("2", 1002, _xml(heard), extra=annotation)]
     return write_log(folder / "log.xml", log_text([session("s:1", turns)]))
 
@@ -44,7 +47,7 @@ def test_formula_text_gets_an_apostrophe_and_comes_back_intact(tmp_path: Path):
     assert unneutralise_cell(turns.loc[0, "system_text"]) == FORMULA
     assert unneutralise_cell(turns.loc[1, "transcription"]) == "@everyone -rf"
     raw = (tmp_path / "out" / "turns.csv").read_text(encoding="utf-8")
-    assert "\"'=HYPERLINK(\"\"http://evil.example/?a=1,b=2\"\",\"\"click me\"\")\"" in raw
+    assert '"\'=HYPERLINK(""http://evil.example/?a=1,b=2"",""click me"")"' in raw
     assert turns.loc[0, "turn_id"] == "1"  # numbers are not neutralised
     events = read(tmp_path / "out", "events.csv")
     assert list(events["stime"])[0] == "1000.0"
@@ -60,9 +63,13 @@ def test_risky_attribute_values_are_neutralised_in_events(tmp_path: Path):
     assert row["turn_id"] == "-1" and row["turnid"] == "1"
 
 
-XML_TEXT = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufffe\uffff",
-                                 min_codepoint=0x09).filter(lambda c: c in "\t\n\r" or ord(c) >= 0x20)
-                   | st.sampled_from(list("=+-@,\"'\n\r\t ;")), max_size=40)
+XML_TEXT = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="\ufffe\uffff", min_codepoint=0x09).filter(
+        lambda c: c in "\t\n\r" or ord(c) >= 0x20
+    )
+    | st.sampled_from(list("=+-@,\"'\n\r\t ;")),
+    max_size=40,
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -79,8 +86,11 @@ def test_any_text_round_trips_through_turns_csv_and_pandas(said: str, heard: str
     assert len(turns) == 2
 
 
-@given(cells=st.lists(st.text(max_size=12) | st.sampled_from([",", '"', "\r", "\n", "", "a,b", '"q"']),
-                      min_size=1, max_size=8))
+@given(
+    cells=st.lists(
+        st.text(max_size=12) | st.sampled_from([",", '"', "\r", "\n", "", "a,b", '"q"']), min_size=1, max_size=8
+    )
+)
 def test_csv_lines_read_back_as_their_cells(cells: list[str]):
     line = csv_line(cells)
     assert line.endswith("\n")

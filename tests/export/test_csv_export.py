@@ -24,12 +24,53 @@ from annotator.log.document import LogDocument
 from annotator.log.text import clean_text
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
-SESSION_MINIMUM = ["file", "session_id", "stime", "etime", "duration_s", "n_turns", "n_user_turns", "n_system_turns",
-                   "task_completion", "n_transcribed", "wer", "recognition_s", "synthesis_s"]
-TURN_MINIMUM = ["file", "session_id", "turn_id", "index", "speaker", "stime", "etime", "duration_s", "n_operations",
-                "asr_text", "system_text", "audio_input", "audio_output", "transcription", "wer", "response_latency"]
-EVENT_MINIMUM = ["file", "session_id", "turn_id", "element", "name", "server", "location", "tidx", "stime", "etime",
-                 "duration_s", "type"]
+SESSION_MINIMUM = [
+    "file",
+    "session_id",
+    "stime",
+    "etime",
+    "duration_s",
+    "n_turns",
+    "n_user_turns",
+    "n_system_turns",
+    "task_completion",
+    "n_transcribed",
+    "wer",
+    "recognition_s",
+    "synthesis_s",
+]
+TURN_MINIMUM = [
+    "file",
+    "session_id",
+    "turn_id",
+    "index",
+    "speaker",
+    "stime",
+    "etime",
+    "duration_s",
+    "n_operations",
+    "asr_text",
+    "system_text",
+    "audio_input",
+    "audio_output",
+    "transcription",
+    "wer",
+    "response_latency",
+]
+EVENT_MINIMUM = [
+    "file",
+    "session_id",
+    "turn_id",
+    "element",
+    "name",
+    "server",
+    "location",
+    "tidx",
+    "stime",
+    "etime",
+    "duration_s",
+    "type",
+]
 ACTIVITY_XPATH = "//GC_OPERATION | //GC_MESSAGE | //GC_EVENT"
 MS_LOG = "travel-20261121-002/travel-20261121-002-hublog.xml"
 
@@ -52,15 +93,22 @@ def exported(corpus: Path, tmp_path: Path) -> Path:
 
 # --- columns and rows ----------------------------------------------------------------------------
 
+
 def test_headers_are_the_minimum_columns_in_order_then_extras(exported: Path):
     sessions, turns, events = (raw_rows(exported, name)[0] for name in ("sessions.csv", "turns.csv", "events.csv"))
-    assert sessions[:len(SESSION_MINIMUM)] == SESSION_MINIMUM
-    assert sessions[len(SESSION_MINIMUM):] == [c for c in SESSION_METRIC_COLUMNS if c not in SESSION_MINIMUM] + [
-        "oracle_wer", "nbest_truth_share", "time_spent_s", "reviewed", "reviewed_by", "session_occurrence"]
+    assert sessions[: len(SESSION_MINIMUM)] == SESSION_MINIMUM
+    assert sessions[len(SESSION_MINIMUM) :] == [c for c in SESSION_METRIC_COLUMNS if c not in SESSION_MINIMUM] + [
+        "oracle_wer",
+        "nbest_truth_share",
+        "time_spent_s",
+        "reviewed",
+        "reviewed_by",
+        "session_occurrence",
+    ]
     assert turns[-5:-2] == ["flags", "comment", "time_spent_s"]
     assert turns[-2:] == ["session_occurrence", "turn_occurrence"]
-    assert turns[:len(TURN_MINIMUM)] == TURN_MINIMUM
-    assert events[:len(EVENT_MINIMUM)] == EVENT_MINIMUM
+    assert turns[: len(TURN_MINIMUM)] == TURN_MINIMUM
+    assert events[: len(EVENT_MINIMUM)] == EVENT_MINIMUM
     assert (sessions, turns, events) == (SESSION_COLUMNS, TURN_COLUMNS, EVENT_COLUMNS)
     assert len(set(sessions)) == len(sessions)
 
@@ -81,9 +129,10 @@ def test_one_row_per_session_turn_and_element_in_document_order(corpus: Path, ex
         assert list(log_events["name"]) == [el.get("name") for el in elements]
         assert list(log_events["turn_id"]) == [el.getparent().get("id") for el in elements]
         assert list(log_events["turnid"]) == [el.get("turnid") for el in elements]
-        assert list(log_events["type"]) == [el.get("etype") if el.tag == "GC_EVENT" else el.get("type") or ""
-                                            for el in elements]
-        assert (log_turns["n_operations"].astype(int).sum() == len(tree.xpath("//GC_TURN/GC_OPERATION")))
+        assert list(log_events["type"]) == [
+            el.get("etype") if el.tag == "GC_EVENT" else el.get("type") or "" for el in elements
+        ]
+        assert log_turns["n_operations"].astype(int).sum() == len(tree.xpath("//GC_TURN/GC_OPERATION"))
 
 
 def test_files_are_utf8_without_bom_with_lf_line_ends(exported: Path, corpus: Path):
@@ -113,7 +162,9 @@ def test_a_folder_exports_every_log_below_it_but_not_annotation_files_or_backups
     (nested / "call-human.xml").write_text('<GC_LOG_ANNOTATIONS annot_version="2"/>', encoding="utf-8")
     (nested / "renamed-annotations.xml").write_text(
         '<?xml version="1.0"?>\n<!-- MITRE -->\n<GC_LOG_ANNOTATIONS annot_version="2"><GC_SESSION id="s"/>'
-        "</GC_LOG_ANNOTATIONS>", encoding="utf-8")
+        "</GC_LOG_ANNOTATIONS>",
+        encoding="utf-8",
+    )
     summary = export_csv([corpus], tmp_path / "out")
     files = list(read(tmp_path / "out", "sessions.csv")["file"])
     assert files == sorted(p.relative_to(corpus).as_posix() for p in corpus.rglob("*-hublog.xml"))
@@ -123,6 +174,7 @@ def test_a_folder_exports_every_log_below_it_but_not_annotation_files_or_backups
 
 
 # --- values --------------------------------------------------------------------------------------
+
 
 def test_millisecond_log_gives_seconds_equal_to_raw_over_1000(corpus: Path, exported: Path):
     tree = etree.parse(str(corpus / MS_LOG))
@@ -212,14 +264,25 @@ def test_metric_cells_match_the_metrics_and_missing_ones_are_empty_never_zero(co
 
 
 def test_a_log_without_markers_leaves_the_cells_empty(tmp_path: Path):
-    bare = ('<GC_TURN id="1" stime="1000" etime="1001">'
-            '<GC_OPERATION name="op" server="hub" location="l:1" turnid="1" stime="x" etime="1001"/></GC_TURN>')
+    bare = (
+        '<GC_TURN id="1" stime="1000" etime="1001">'
+        '<GC_OPERATION name="op" server="hub" location="l:1" turnid="1" stime="x" etime="1001"/></GC_TURN>'
+    )
     path = write_log(tmp_path / "bare.xml", log_text([session("s", [bare], start="abc", end=2000)]))
     export_csv([path], tmp_path / "out")
     row = read(tmp_path / "out", "sessions.csv").iloc[0]
     assert row["stime"] == "" and row["duration_s"] == "" and row["etime"] == "2000.0"
-    for name in ("wer", "recognition_s", "synthesis_s", "response_latency", "task_completion", "time_to_completion",
-                 "error_messages", "mean_system_turn_s", "parse_success_rate"):
+    for name in (
+        "wer",
+        "recognition_s",
+        "synthesis_s",
+        "response_latency",
+        "task_completion",
+        "time_to_completion",
+        "error_messages",
+        "mean_system_turn_s",
+        "parse_success_rate",
+    ):
         assert row[name] == "", name
     assert row[["n_turns", "n_user_turns", "n_transcribed"]].tolist() == ["1", "0", "0"]  # counted, truly zero
     turn = read(tmp_path / "out", "turns.csv").iloc[0]
@@ -242,21 +305,37 @@ def test_turn_ids_stay_as_written_and_elements_outside_turns_have_no_turn_id(tmp
 
 # --- formula safety and round trips ---------------------------------------------------------------
 
+
 def test_turn_facts_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path: Path):
-    nested = data(":nbest", '<GC_LIST name=":n">' + data(":n0", "boston", 'type="text_input_hypothesis"') + "</GC_LIST>")
-    fallback = ('<GC_TURN id="3" stime="1004" etime="1005">'
-                '<GC_ANNOT turnid="3"><GC_DATA key=":x" type="text_input audio_input">not activity data</GC_DATA>'
-                "</GC_ANNOT>"
-                + operation("3", 1004, 1005, "recognize", "recognizer", "",
-                            data(":in", " i   want\n to fly ", 'type="text_input"') + nested
-                            + data(":in2", "", 'type="text_input"')
-                            + data(":wav", "gone.wav", 'type="  audio_input  mime"'))
-                + '<GC_MESSAGE name="m" direction="server_to_hub" server="s" location="l:1" turnid="3" time="1004.5">'
-                + data(":out", "spoken", 'type="text_output audio_outputs"') + "</GC_MESSAGE>"
-                + "</GC_TURN>")
+    nested = data(
+        ":nbest", '<GC_LIST name=":n">' + data(":n0", "boston", 'type="text_input_hypothesis"') + "</GC_LIST>"
+    )
+    fallback = (
+        '<GC_TURN id="3" stime="1004" etime="1005">'
+        '<GC_ANNOT turnid="3"><GC_DATA key=":x" type="text_input audio_input">not activity data</GC_DATA>'
+        "</GC_ANNOT>"
+        + operation(
+            "3",
+            1004,
+            1005,
+            "recognize",
+            "recognizer",
+            "",
+            data(":in", " i   want\n to fly ", 'type="text_input"')
+            + nested
+            + data(":in2", "", 'type="text_input"')
+            + data(":wav", "gone.wav", 'type="  audio_input  mime"'),
+        )
+        + '<GC_MESSAGE name="m" direction="server_to_hub" server="s" location="l:1" turnid="3" time="1004.5">'
+        + data(":out", "spoken", 'type="text_output audio_outputs"')
+        + "</GC_MESSAGE>"
+        + "</GC_TURN>"
+    )
     empty = '<GC_TURN id="4" stime="1006" etime="1007"/>'
-    extra = write_log(tmp_path / "edge.xml", log_text([session("s", [system_turn("1", 1000, "hi"),
-                                                                     user_turn("2", 1002, "yes"), fallback, empty])]))
+    extra = write_log(
+        tmp_path / "edge.xml",
+        log_text([session("s", [system_turn("1", 1000, "hi"), user_turn("2", 1002, "yes"), fallback, empty])]),
+    )
     paths = sorted(corpus.rglob("*-hublog.xml")) + [extra]
     for path in paths:
         doc = LogDocument.load(path)
@@ -278,6 +357,7 @@ def test_turn_facts_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path:
 
 
 # --- errors, progress, atomicity -------------------------------------------------------------------
+
 
 def test_unreadable_log_raises_and_leaves_previous_files_intact(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
@@ -314,16 +394,26 @@ def test_skip_unreadable_collects_the_errors_and_exports_the_rest(corpus: Path, 
 ODD_NESTING = (
     '<GC_EVENT etype="LOCK" name=":stray" turnid="1" time="999.5"/>'  # outside any turn
     '<GC_ANNOT turnid="2"><GC_DATA key=":transcription">hello there</GC_DATA>'
-    '<GC_MESSAGE name="in-annot" turnid="2" time="999.7"/></GC_ANNOT><!-- a comment -->')
+    '<GC_MESSAGE name="in-annot" turnid="2" time="999.7"/></GC_ANNOT><!-- a comment -->'
+)
 
 
 def _odd_log(folder: Path) -> Path:
-    nested = ('<GC_TURN id="3" stime="1004" etime="1006"><!-- note -->'
-              + operation("3", 1004, 1005, "outer", "nl", 'type_new_turn="user"',
-                          data(":d", '<GC_OPERATION name="in-data" turnid="3" stime="1004.2" etime="1004.4"/>'))
-              + '<GC_ANNOT><GC_EVENT etype="X" name="in-turn-annot" turnid="3" time="1005.5"/></GC_ANNOT>'
-              + '<GC_OTHER><GC_MESSAGE name="in-other" turnid="3" time="1005.7"/></GC_OTHER>'
-              + "</GC_TURN>")
+    nested = (
+        '<GC_TURN id="3" stime="1004" etime="1006"><!-- note -->'
+        + operation(
+            "3",
+            1004,
+            1005,
+            "outer",
+            "nl",
+            'type_new_turn="user"',
+            data(":d", '<GC_OPERATION name="in-data" turnid="3" stime="1004.2" etime="1004.4"/>'),
+        )
+        + '<GC_ANNOT><GC_EVENT etype="X" name="in-turn-annot" turnid="3" time="1005.5"/></GC_ANNOT>'
+        + '<GC_OTHER><GC_MESSAGE name="in-other" turnid="3" time="1005.7"/></GC_OTHER>'
+        + "</GC_TURN>"
+    )
     turns = [system_turn("1", 1000, "hello"), user_turn("2", 1002, "hi there"), nested]
     return write_log(folder / "odd.xml", log_text([session("s", turns, extra=ODD_NESTING)]))
 
@@ -369,8 +459,12 @@ def test_a_session_pass_walks_once_and_whole():
         assert len(SessionPass(s).run().facts) == 2
 
 
-@given(st.floats(allow_nan=False, allow_infinity=False) | st.floats(min_value=-2e9, max_value=2e9)
-       | st.integers(-10**9, 10**9).map(lambda n: n / 1000) | st.sampled_from([0.0, -0.0, 1e-4, 9.99995e-5, 5e-7]))
+@given(
+    st.floats(allow_nan=False, allow_infinity=False)
+    | st.floats(min_value=-2e9, max_value=2e9)
+    | st.integers(-(10**9), 10**9).map(lambda n: n / 1000)
+    | st.sampled_from([0.0, -0.0, 1e-4, 9.99995e-5, 5e-7])
+)
 def test_duration_cells_are_the_rounded_repr(value: float):
     # duration_cell formats instead of calling round(); the text must be what round gives
     assert duration_cell(value) == seconds_cell(round(value, 6))

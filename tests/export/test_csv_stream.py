@@ -76,49 +76,181 @@ def _write(tmp: Path, name: str, text: str, encoding: str = "UTF-8") -> Path:
 
 
 ODD_LOGS: dict[str, Callable[[Path], list[Path]]] = {
-    "doctype-internal-subset": lambda tmp: [_write(tmp, "doctype.xml", '<?xml version="1.0"?>\n'
-                                                   '<!DOCTYPE GC_LOG [<!ELEMENT GC_LOG ANY>\n'
-                                                   '<!ATTLIST GC_TURN id CDATA "x">]>\n' + BODY)],
-    "utf-16": lambda tmp: [_write(tmp, "u16.xml", log_text([session("s1", [system_turn("1", 1000, "Où ça?"),
-                                                                          user_turn("2", 1002, "zürich")])],
-                                                           "UTF-16"), "UTF-16")],
-    "latin-1": lambda tmp: [_write(tmp, "l1.xml", log_text([session("s1", [system_turn("1", 1000, "Où ça?"),
-                                                                         user_turn("2", 1002, "são paulo")])],
-                                                          "ISO-8859-1"), "ISO-8859-1")],
-    "milliseconds": lambda tmp: [_write(tmp, "ms.xml", log_text([
-        session("s1", [system_turn("1", 941473394660, "hello"), user_turn("2", 941473396660, "boston")],
-                start=941473394000, end=941473399000)]))],
-    "transcriptions-after-turns": lambda tmp: [_write(tmp, "late.xml", log_text([session("s1", [
-        system_turn("1", 1000, "Where to?"), user_turn("2", 1002, "boston"),
-        '<GC_ANNOT turnid="2">' + data(":transcription", "to boston please", 'type_utt_text="transcription"')
-        + "</GC_ANNOT>",
-        '<GC_ANNOT type_task_completion="1"/>'])]))],
-    "outside-turns": lambda tmp: [_write(tmp, "outside.xml", log_text([session("s1", [
-        operation("0", 999, 999.5, "welcome", "hub"), system_turn("1", 1000, "Where to?"),
-        "<!-- a comment between turns -->", '<GC_EVENT etype="hangup" time="1003"/>',
-        user_turn("2", 1002, "boston", extra='<GC_ANNOT><GC_OPERATION name="nested" stime="1" etime="2"/></GC_ANNOT>')])]))],
+    "doctype-internal-subset": lambda tmp: [
+        _write(
+            tmp,
+            "doctype.xml",
+            '<?xml version="1.0"?>\n'
+            "<!DOCTYPE GC_LOG [<!ELEMENT GC_LOG ANY>\n"
+            '<!ATTLIST GC_TURN id CDATA "x">]>\n' + BODY,
+        )
+    ],
+    "utf-16": lambda tmp: [
+        _write(
+            tmp,
+            "u16.xml",
+            log_text([session("s1", [system_turn("1", 1000, "Où ça?"), user_turn("2", 1002, "zürich")])], "UTF-16"),
+            "UTF-16",
+        )
+    ],
+    "latin-1": lambda tmp: [
+        _write(
+            tmp,
+            "l1.xml",
+            log_text(
+                [session("s1", [system_turn("1", 1000, "Où ça?"), user_turn("2", 1002, "são paulo")])], "ISO-8859-1"
+            ),
+            "ISO-8859-1",
+        )
+    ],
+    "milliseconds": lambda tmp: [
+        _write(
+            tmp,
+            "ms.xml",
+            log_text(
+                [
+                    session(
+                        "s1",
+                        [system_turn("1", 941473394660, "hello"), user_turn("2", 941473396660, "boston")],
+                        start=941473394000,
+                        end=941473399000,
+                    )
+                ]
+            ),
+        )
+    ],
+    "transcriptions-after-turns": lambda tmp: [
+        _write(
+            tmp,
+            "late.xml",
+            log_text(
+                [
+                    session(
+                        "s1",
+                        [
+                            system_turn("1", 1000, "Where to?"),
+                            user_turn("2", 1002, "boston"),
+                            '<GC_ANNOT turnid="2">'
+                            + data(":transcription", "to boston please", 'type_utt_text="transcription"')
+                            + "</GC_ANNOT>",
+                            '<GC_ANNOT type_task_completion="1"/>',
+                        ],
+                    )
+                ]
+            ),
+        )
+    ],
+    "outside-turns": lambda tmp: [
+        _write(
+            tmp,
+            "outside.xml",
+            log_text(
+                [
+                    session(
+                        "s1",
+                        [
+                            operation("0", 999, 999.5, "welcome", "hub"),
+                            system_turn("1", 1000, "Where to?"),
+                            "<!-- a comment between turns -->",
+                            '<GC_EVENT etype="hangup" time="1003"/>',
+                            user_turn(
+                                "2",
+                                1002,
+                                "boston",
+                                extra='<GC_ANNOT><GC_OPERATION name="nested" stime="1" etime="2"/></GC_ANNOT>',
+                            ),
+                        ],
+                    )
+                ]
+            ),
+        )
+    ],
     "shared-session-ids": lambda tmp: [
-        _write(tmp, "a.xml", log_text([session("s1", [system_turn("1", 1000, "one")]),
-                                       session("s1", [system_turn("1", 1100, "two")])])),
-        _write(tmp, "b.xml", log_text([session("s1", [system_turn("-01", 1200, "three"),
-                                                      system_turn("-1", 1202, "four")])]))],
-    "root-session": lambda tmp: [_write(tmp, "root.xml", '<?xml version="1.0"?>\n'
-                                        + session("s1", [system_turn("1", 1000, "hi"), user_turn("2", 1002, "yo")]))],
-    "error-marks-late": lambda tmp: [_write(tmp, "marks.xml", log_text(
-        [session(f"s{n}", [system_turn("1", 1000 + n, "Where to?"), user_turn("2", 1002 + n, "boston")])
-         for n in range(5)]
-        + [session("s9", [system_turn("1", 1100, "Sorry").replace('type_utt_text="system"',
-                                                                  'type_utt_text="system" type_error_msg="true"')])]))],
-    "mark-name-in-text-only": lambda tmp: [_write(tmp, "text-only.xml", log_text([session("s1", [
-        system_turn("1", 1000, "type_error_msg and type_help_msg are only words here"),
-        user_turn("2", 1002, "boston")])]))],
-    "unit-guess-wrong": lambda tmp: [_write(tmp, "units.xml", log_text(
-        # The guess is made from what the parser has read (1 MB) when the first session starts: here
-        # one session in seconds; the milliseconds that outvote it come later.
-        [session("s0", [system_turn("1", 1000, "seconds first")], start=1000, end=1010,
-                 extra="<!--" + "x" * 1_100_000 + "-->")]
-        + [session(f"s{n}", [system_turn("1", 941473394660 + n, "then milliseconds")],
-                   start=941473394000 + n, end=941473399000 + n) for n in range(1, 6)]))],
+        _write(
+            tmp,
+            "a.xml",
+            log_text([session("s1", [system_turn("1", 1000, "one")]), session("s1", [system_turn("1", 1100, "two")])]),
+        ),
+        _write(
+            tmp,
+            "b.xml",
+            log_text([session("s1", [system_turn("-01", 1200, "three"), system_turn("-1", 1202, "four")])]),
+        ),
+    ],
+    "root-session": lambda tmp: [
+        _write(
+            tmp,
+            "root.xml",
+            '<?xml version="1.0"?>\n' + session("s1", [system_turn("1", 1000, "hi"), user_turn("2", 1002, "yo")]),
+        )
+    ],
+    "error-marks-late": lambda tmp: [
+        _write(
+            tmp,
+            "marks.xml",
+            log_text(
+                [
+                    session(f"s{n}", [system_turn("1", 1000 + n, "Where to?"), user_turn("2", 1002 + n, "boston")])
+                    for n in range(5)
+                ]
+                + [
+                    session(
+                        "s9",
+                        [
+                            system_turn("1", 1100, "Sorry").replace(
+                                'type_utt_text="system"', 'type_utt_text="system" type_error_msg="true"'
+                            )
+                        ],
+                    )
+                ]
+            ),
+        )
+    ],
+    "mark-name-in-text-only": lambda tmp: [
+        _write(
+            tmp,
+            "text-only.xml",
+            log_text(
+                [
+                    session(
+                        "s1",
+                        [
+                            system_turn("1", 1000, "type_error_msg and type_help_msg are only words here"),
+                            user_turn("2", 1002, "boston"),
+                        ],
+                    )
+                ]
+            ),
+        )
+    ],
+    "unit-guess-wrong": lambda tmp: [
+        _write(
+            tmp,
+            "units.xml",
+            log_text(
+                # The guess is made from what the parser has read (1 MB) when the first session starts: here
+                # one session in seconds; the milliseconds that outvote it come later.
+                [
+                    session(
+                        "s0",
+                        [system_turn("1", 1000, "seconds first")],
+                        start=1000,
+                        end=1010,
+                        extra="<!--" + "x" * 1_100_000 + "-->",
+                    )
+                ]
+                + [
+                    session(
+                        f"s{n}",
+                        [system_turn("1", 941473394660 + n, "then milliseconds")],
+                        start=941473394000 + n,
+                        end=941473399000 + n,
+                    )
+                    for n in range(1, 6)
+                ]
+            ),
+        )
+    ],
     "no-sessions": lambda tmp: [_write(tmp, "empty.xml", '<?xml version="1.0"?>\n<GC_LOG><!-- none --></GC_LOG>\n')],
 }
 
@@ -168,8 +300,10 @@ def test_a_score_frame_nested_in_another_reads_alike_in_both_exports(tmp_path: P
     it by the streaming export's release of the turn, so the two exports took different :total_scores
     (and the doubt, which reads them, differed)."""
     source = sample_log_paths()[0].read_bytes()
-    nested = (b'<GC_DATA key=":rec_scores"><GC_FRAME name="scores"><GC_DATA key=":total_score" dtype="string">'
-              b'-823.3504</GC_DATA></GC_FRAME></GC_DATA>')
+    nested = (
+        b'<GC_DATA key=":rec_scores"><GC_FRAME name="scores"><GC_DATA key=":total_score" dtype="string">'
+        b"-823.3504</GC_DATA></GC_FRAME></GC_DATA>"
+    )
     first_score = b'<GC_DATA key=":acoustic_score" dtype="string">-839.5061'
     assert first_score in source
     path = tmp_path / "nested-hublog.xml"
@@ -184,7 +318,7 @@ BROKEN = {
     "entity": b'<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [<!ENTITY a "b">]>\n<GC_LOG>&a;</GC_LOG>',
     "not-a-log": b'<?xml version="1.0"?>\n<html><GC_SESSION id="s"/></html>',
     "broken-after-sessions": b'<?xml version="1.0"?>\n<GC_LOG><GC_SESSION id="s"><GC_TURN id="1"/></GC_SESSION>\n'
-                             b'<GC_SESSION id="t"></GC_TURN></GC_SESSION></GC_LOG>',
+    b'<GC_SESSION id="t"></GC_TURN></GC_SESSION></GC_LOG>',
     "empty": b"",
 }
 

@@ -18,8 +18,7 @@ from annotator.export.sclite import export_sclite
 from annotator.log.document import LogDocument
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
-TRANSCRIBED = ('<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">{}</GC_DATA>'
-               "</GC_ANNOT>")
+TRANSCRIBED = '<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">{}</GC_DATA></GC_ANNOT>'
 
 
 def _log(folder: Path, completion: list[str | None], name: str = "x-hublog.xml", transcribed: bool = True) -> Path:
@@ -28,8 +27,19 @@ def _log(folder: Path, completion: list[str | None], name: str = "x-hublog.xml",
         extra = "" if value is None else f'<GC_ANNOT type_task_completion="{value}"/>'
         start = 1000.0 * number
         said = TRANSCRIBED.format(f"said {number}") if transcribed else ""
-        sessions.append(session("s", [system_turn("1", start, "hi"), user_turn("2", start + 2, f"heard {number}", extra=said),
-                                      user_turn("02", start + 6, "again")], start, start + 10, extra))
+        sessions.append(
+            session(
+                "s",
+                [
+                    system_turn("1", start, "hi"),
+                    user_turn("2", start + 2, f"heard {number}", extra=said),
+                    user_turn("02", start + 6, "again"),
+                ],
+                start,
+                start + 10,
+                extra,
+            )
+        )
     folder.mkdir(parents=True, exist_ok=True)
     return write_log(folder / name, log_text(sessions))
 
@@ -45,10 +55,16 @@ def test_the_csv_tables_number_the_sessions_over_the_logs_in_order(tmp_path: Pat
     export_csv([tmp_path / "logs"], tmp_path / "out")
     sessions = _rows(tmp_path / "out" / "sessions.csv")
     assert [(r["file"], r["session_id"], r["session_occurrence"]) for r in sessions] == [
-        ("a-hublog.xml", "s", "1"), ("a-hublog.xml", "s", "2"), ("b-hublog.xml", "s", "3")]
+        ("a-hublog.xml", "s", "1"),
+        ("a-hublog.xml", "s", "2"),
+        ("b-hublog.xml", "s", "3"),
+    ]
     turns = _rows(tmp_path / "out" / "turns.csv")
     assert [(r["session_occurrence"], r["turn_id"], r["turn_occurrence"]) for r in turns[:3]] == [
-        ("1", "1", "1"), ("1", "2", "1"), ("1", "02", "2")]
+        ("1", "1", "1"),
+        ("1", "2", "1"),
+        ("1", "02", "2"),
+    ]
 
 
 def test_fold_reads_the_tables_back_into_the_right_sessions(tmp_path: Path):
@@ -58,8 +74,7 @@ def test_fold_reads_the_tables_back_into_the_right_sessions(tmp_path: Path):
     assert fold(raw, read_annotations(tmp_path / "out" / "sessions.csv")) == 3
     assert fold(raw, read_annotations(tmp_path / "out" / "turns.csv")) == 3
     assert [s.task_completion for s in raw.sessions] == ["1", "0", "1"]
-    assert [[t.transcription for t in s.turns] for s in raw.sessions] == [
-        [None, f"said {n}", None] for n in (1, 2, 3)]
+    assert [[t.transcription for t in s.turns] for s in raw.sessions] == [[None, f"said {n}", None] for n in (1, 2, 3)]
 
 
 def test_mitre_files_fold_back_into_the_right_sessions(tmp_path: Path):
@@ -69,8 +84,12 @@ def test_mitre_files_fold_back_into_the_right_sessions(tmp_path: Path):
     assert human.read_text(encoding="utf-8").count("session_occurrence=") == 3
     _log(tmp_path / "raw", [None, None, None], transcribed=False)
     (tmp_path / "raw" / "x-human.xml").write_bytes(human.read_bytes())
-    result = subprocess.run([sys.executable, "-m", "annotator", "fold", str(tmp_path / "raw"), "-o",
-                             str(tmp_path / "folded")], capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "fold", str(tmp_path / "raw"), "-o", str(tmp_path / "folded")],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, result.stderr
     folded = LogDocument.load(tmp_path / "folded" / "x-hublog.xml")
     assert [s.task_completion for s in folded.sessions] == ["1", "0", "1"]

@@ -25,7 +25,8 @@ def elan(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("elan") / "out"
     rows = exported([SAMPLE_LOGS / "travel-20261121-001"], "eaf", out)
     assert [(row["session_id"], row["eaf"], row["wav"]) for row in rows] == [
-        ("travel:20261121:001", "travel-20261121-001.eaf", "travel-20261121-001.wav")]
+        ("travel:20261121:001", "travel-20261121-001.eaf", "travel-20261121-001.wav")
+    ]
     return out / "travel-20261121-001.eaf"
 
 
@@ -41,13 +42,18 @@ def test_the_eaf_links_the_wav_and_has_one_type_per_tier_in_milliseconds(elan: P
     assert [kind.get("LINGUISTIC_TYPE_ID") for kind in root.iter("LINGUISTIC_TYPE")] == TIERS
     slots = {slot.get("TIME_SLOT_ID"): slot.get("TIME_VALUE") for slot in root.iter("TIME_SLOT")}
     assert all(value.isdigit() for value in slots.values())
-    user_turn_4 = next(a for a in root.iter("ALIGNABLE_ANNOTATION")
-                       if a.findtext("ANNOTATION_VALUE") == "no boston massachusetts"
-                       and a.getparent().getparent().get("TIER_ID") == "transcription")
+    user_turn_4 = next(
+        a
+        for a in root.iter("ALIGNABLE_ANNOTATION")
+        if a.findtext("ANNOTATION_VALUE") == "no boston massachusetts"
+        and a.getparent().getparent().get("TIER_ID") == "transcription"
+    )
     # the log: turn 4 from 1795269611.746 to 1795269614.413, the session from 1795269600.120
     assert (slots[user_turn_4.get("TIME_SLOT_REF1")], slots[user_turn_4.get("TIME_SLOT_REF2")]) == ("11626", "14293")
-    assert sum(1 for a in root.iter("ALIGNABLE_ANNOTATION") if a.getparent().getparent().get("TIER_ID") ==
-               "transcription") == 6, "every user turn has its box, the empty ones too"
+    assert (
+        sum(1 for a in root.iter("ALIGNABLE_ANNOTATION") if a.getparent().getparent().get("TIER_ID") == "transcription")
+        == 6
+    ), "every user turn has its box, the empty ones too"
 
 
 def saved_as_elan_saves(eaf_path: Path, out: Path) -> Path:
@@ -79,11 +85,13 @@ def test_a_transcription_typed_in_elan_folds_back_into_its_turn_alone(corpus: Pa
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "folded 1 annotation(s) into 1 log(s)"
     after = extract(LogDocument.load(tmp_path / "folded.xml"))
-    changed = {after.turn_id(ref): text for ref, text in after.transcriptions.items()
-               if before.transcriptions.get(ref) != text}
+    changed = {
+        after.turn_id(ref): text for ref, text in after.transcriptions.items() if before.transcriptions.get(ref) != text
+    }
     assert changed == {"4": TYPED}
-    assert canonical_without_annotations((tmp_path / "folded.xml").read_bytes()) == \
-        canonical_without_annotations(log.read_bytes())
+    assert canonical_without_annotations((tmp_path / "folded.xml").read_bytes()) == canonical_without_annotations(
+        log.read_bytes()
+    )
 
 
 def test_an_eaf_of_another_session_is_refused(corpus: Path, elan: Path, tmp_path: Path):
@@ -91,6 +99,8 @@ def test_an_eaf_of_another_session_is_refused(corpus: Path, elan: Path, tmp_path
     done = annotator("fold", other, elan, "-o", tmp_path / "folded.xml")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     # session 003 begins with the same turn ids and sides, and has two more turns
-    assert done.stderr == (f"annotator: {elan}: tier turns at 39.361 s: the file ends after 12 turn(s), session "
-                           "travel:20261121:003 has 14: a file of another session; nothing was folded\n")
+    assert done.stderr == (
+        f"annotator: {elan}: tier turns at 39.361 s: the file ends after 12 turn(s), session "
+        "travel:20261121:003 has 14: a file of another session; nothing was folded\n"
+    )
     assert not (tmp_path / "folded.xml").exists()

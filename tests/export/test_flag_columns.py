@@ -49,7 +49,10 @@ def test_both_exports_carry_the_notes_byte_for_byte_alike(noted_log: Path, tmp_p
     assert files(tmp_path / "stream") == files(tmp_path / "tree")
     turns = [row for row in _rows(tmp_path / "stream" / "turns.csv") if row["speaker"] == "user"]
     assert [(r["flags"], r["comment"], r["time_spent_s"]) for r in turns[:3]] == [
-        ("inaudible noise", "dog barks, then a door", "40.2"), ("non-native", "", "12.0"), ("", "", "")]
+        ("inaudible noise", "dog barks, then a door", "40.2"),
+        ("non-native", "", "12.0"),
+        ("", "", ""),
+    ]
     [session] = _rows(tmp_path / "stream" / "sessions.csv")
     assert (session["time_spent_s"], session["reviewed"], session["reviewed_by"]) == ("52.2", "1", "alice")
 
@@ -63,8 +66,11 @@ def test_an_unnoted_session_says_not_reviewed_and_no_time(tmp_path: Path):
 
 
 def test_parquet_types_the_notes(noted_log: Path, tmp_path: Path):
-    done = subprocess.run([sys.executable, "-m", "annotator", "export", str(noted_log), "--to", "parquet",
-                           "-o", str(tmp_path / "pq")], capture_output=True, text=True)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "export", str(noted_log), "--to", "parquet", "-o", str(tmp_path / "pq")],
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 0, done.stderr
     turns = pd.read_parquet(tmp_path / "pq" / "turns.parquet")
     sessions = pd.read_parquet(tmp_path / "pq" / "sessions.parquet")
@@ -72,4 +78,7 @@ def test_parquet_types_the_notes(noted_log: Path, tmp_path: Path):
     assert turns["time_spent_s"].sum() == pytest.approx(52.2)
     assert list(turns["flags"].dropna()) == ["inaudible noise", "non-native"]
     assert (sessions["time_spent_s"][0], sessions["reviewed"][0], sessions["reviewed_by"][0]) == (
-        pytest.approx(52.2), "1", "alice")
+        pytest.approx(52.2),
+        "1",
+        "alice",
+    )

@@ -65,9 +65,23 @@ def test_pyarrow_sees_the_declared_types(tmp_path: Path):
 
 
 def test_an_empty_cell_is_null_and_a_word_like_na_stays_text(tmp_path: Path):
-    log = write_log(tmp_path / "log.xml", log_text([session("NA", [
-        system_turn("1", 1000, "null"), user_turn("2", 1002, "NaN"),
-        '<GC_ANNOT turnid="2">' + data(":transcription", "none", 'type_utt_text="transcription"') + "</GC_ANNOT>"])]))
+    log = write_log(
+        tmp_path / "log.xml",
+        log_text(
+            [
+                session(
+                    "NA",
+                    [
+                        system_turn("1", 1000, "null"),
+                        user_turn("2", 1002, "NaN"),
+                        '<GC_ANNOT turnid="2">'
+                        + data(":transcription", "none", 'type_utt_text="transcription"')
+                        + "</GC_ANNOT>",
+                    ],
+                )
+            ]
+        ),
+    )
     frames = annotator.tables(log)
     assert frames.sessions["session_id"].tolist() == ["NA"]
     assert frames.turns["asr_text"].tolist()[1] == "NaN"
@@ -89,8 +103,10 @@ def test_parquet_is_all_or_nothing_and_guarded(tmp_path: Path):
 
 
 def test_without_pyarrow_one_line_says_what_to_install(tmp_path: Path):
-    script = ("import sys; sys.modules['pyarrow'] = None; from annotator.cli.main import main; "
-              f"sys.exit(main(['export', {str(SAMPLE_LOGS)!r}, '--to', 'parquet', '-o', {str(tmp_path / 'out')!r}]))")
+    script = (
+        "import sys; sys.modules['pyarrow'] = None; from annotator.cli.main import main; "
+        f"sys.exit(main(['export', {str(SAMPLE_LOGS)!r}, '--to', 'parquet', '-o', {str(tmp_path / 'out')!r}]))"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr == "annotator: --to parquet needs pyarrow, which this install lacks: pip install pyarrow\n"

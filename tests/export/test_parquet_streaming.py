@@ -38,8 +38,9 @@ def whole_table_bytes(csv_file: Path, table: str, row_group_size: int) -> bytes:
     return sink.getvalue()
 
 
-def test_small_batches_and_row_groups_write_the_bytes_of_one_whole_write(tmp_path: Path, corpus: list[Path],
-                                                                         monkeypatch: pytest.MonkeyPatch):
+def test_small_batches_and_row_groups_write_the_bytes_of_one_whole_write(
+    tmp_path: Path, corpus: list[Path], monkeypatch: pytest.MonkeyPatch
+):
     monkeypatch.setattr(parquet, "BATCH_BYTES", 3000)  # many batches per table, and several per log
     monkeypatch.setattr(parquet, "ROW_GROUP_ROWS", 40)  # row groups that span batches and logs
     export_parquet(corpus, tmp_path / "pq")
@@ -53,8 +54,9 @@ def test_small_batches_and_row_groups_write_the_bytes_of_one_whole_write(tmp_pat
     assert groups.num_row_groups > 10  # events: the batches did cross row groups
 
 
-def test_the_bytes_do_not_depend_on_the_map_or_the_batches(tmp_path: Path, corpus: list[Path],
-                                                          monkeypatch: pytest.MonkeyPatch):
+def test_the_bytes_do_not_depend_on_the_map_or_the_batches(
+    tmp_path: Path, corpus: list[Path], monkeypatch: pytest.MonkeyPatch
+):
     export_parquet(corpus, tmp_path / "one-batch")
     monkeypatch.setattr(parquet, "BATCH_BYTES", 1)  # a batch per block of lines
     export_parquet(corpus, tmp_path / "many-batches", file_map=reversed_map)
@@ -77,9 +79,11 @@ def test_an_unreadable_log_after_row_groups_were_written_leaves_nothing_and_says
     logs.mkdir()
     make_big_log(logs / "a-hublog.xml", target_mb=0.2)
     (logs / "b-hublog.xml").write_bytes(b'<?xml version="1.0"?>\n<GC_LOG><GC_SESSION id="s">')
-    script = ("import sys; from annotator.export import parquet; parquet.ROW_GROUP_ROWS = 10; "
-              "from annotator.cli.main import main; "
-              f"sys.exit(main(['export', {str(logs)!r}, '--to', 'parquet', '-o', {str(tmp_path / 'out')!r}, '--jobs', '1']))")
+    script = (
+        "import sys; from annotator.export import parquet; parquet.ROW_GROUP_ROWS = 10; "
+        "from annotator.cli.main import main; "
+        f"sys.exit(main(['export', {str(logs)!r}, '--to', 'parquet', '-o', {str(tmp_path / 'out')!r}, '--jobs', '1']))"
+    )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 2
     assert done.stderr.startswith(f"annotator: {logs / 'b-hublog.xml'}:") and done.stderr.count("\n") == 1, done.stderr

@@ -25,17 +25,29 @@ def log_facts(log: Path) -> dict:
 
     def since(value: str) -> float:
         return (float(value) - origin) / per_second
+
     turns = []
     for turn in session.iter("GC_TURN"):
         side = next(op.get("type_new_turn") for op in turn.iter("GC_OPERATION") if op.get("type_new_turn"))
-        texts = {data.get("type_utt_text") or data.get("type"): " ".join((data.text or "").split())
-                 for data in turn.iter("GC_DATA") if data.get("type_utt_text") or data.get("type") == "text_output"}
+        texts = {
+            data.get("type_utt_text") or data.get("type"): " ".join((data.text or "").split())
+            for data in turn.iter("GC_DATA")
+            if data.get("type_utt_text") or data.get("type") == "text_output"
+        }
         heard = next(op for op in turn.iter("GC_OPERATION") if op.get("type_start_utt"))
         # an absolute path (of the machine that recorded) is found by its name in the log's folder
         audio = next(data.text.strip() for data in turn.iter("GC_DATA") if (data.get("type") or "").startswith("audio"))
-        turns.append({"id": turn.get("id"), "side": side, "start": round(since(turn.get("stime")), 3),
-                      "end": round(since(turn.get("etime")), 3), "texts": texts,
-                      "audio": log.parent / Path(audio).name, "heard_at": since(heard.get("stime"))})
+        turns.append(
+            {
+                "id": turn.get("id"),
+                "side": side,
+                "start": round(since(turn.get("stime")), 3),
+                "end": round(since(turn.get("etime")), 3),
+                "texts": texts,
+                "audio": log.parent / Path(audio).name,
+                "heard_at": since(heard.get("stime")),
+            }
+        )
     return {"id": session.get("id"), "turns": turns, "duration": round(since(session.get("etime")), 3)}
 
 
@@ -61,9 +73,12 @@ def textgrids(tmp_path_factory) -> tuple[Path, list[dict[str, str]]]:
 @needs_praat
 def test_praat_reads_every_session_s_tiers_times_texts_and_audio(textgrids):
     out, rows = textgrids
-    assert [row["log"] for row in rows] == [f"travel-20261121-00{n}/travel-20261121-00{n}-hublog.xml" for n in (1, 2, 3)]
+    assert [row["log"] for row in rows] == [
+        f"travel-20261121-00{n}/travel-20261121-00{n}-hublog.xml" for n in (1, 2, 3)
+    ]
     assert sorted(p.name for p in out.iterdir()) == sorted(
-        ["index.csv", *(row["textgrid"] for row in rows), *(row["wav"] for row in rows)])
+        ["index.csv", *(row["textgrid"] for row in rows), *(row["wav"] for row in rows)]
+    )
     for row in rows:
         log = log_facts(SAMPLE_LOGS / row["log"])
         assert row["session_id"] == log["id"] and row["textgrid"].endswith(".TextGrid")
@@ -75,10 +90,12 @@ def test_praat_reads_every_session_s_tiers_times_texts_and_audio(textgrids):
         users = [t for t in turns if t["side"] == "user"]
         systems = [t for t in turns if t["side"] == "system"]
         assert report["intervals"]["turns"] == [(t["start"], t["end"], f"{t['id']} {t['side']}") for t in turns]
-        assert report["intervals"]["recognizer"] == [(t["start"], t["end"], t["texts"]["asr"]) for t in users
-                                                     if t["texts"].get("asr")]
-        assert report["intervals"]["transcription"] == [(t["start"], t["end"], t["texts"]["transcription"])
-                                                        for t in users if t["texts"].get("transcription")]
+        assert report["intervals"]["recognizer"] == [
+            (t["start"], t["end"], t["texts"]["asr"]) for t in users if t["texts"].get("asr")
+        ]
+        assert report["intervals"]["transcription"] == [
+            (t["start"], t["end"], t["texts"]["transcription"]) for t in users if t["texts"].get("transcription")
+        ]
         assert report["intervals"]["system"] == [(t["start"], t["end"], t["texts"]["system"]) for t in systems]
 
 
@@ -102,11 +119,11 @@ def test_each_clip_is_heard_on_its_side_s_channel_at_its_time(textgrids):
             assert clip_rate == rate, "one rate: the highest of the clips (all 8 kHz here)"
             at = int(round(turn["heard_at"] * rate))
             channel = 0 if turn["side"] == "user" else 1
-            placed = mixed[at:at + len(clip), channel]
+            placed = mixed[at : at + len(clip), channel]
             correlation = np.corrcoef(envelope(clip[:, 0], rate), envelope(placed, rate))[0, 1]
             if turn["side"] == "user":
                 correlations.append(correlation)
-                silent_left[at:at + len(clip)] = False
+                silent_left[at : at + len(clip)] = False
             assert correlation > 0.9, (row["log"], turn["id"], turn["side"], correlation)
         assert np.abs(mixed[silent_left, 0]).max() == 0, "the left channel is silent outside the user's clips"
     assert len(correlations) == 18 and min(correlations) > 0.99
@@ -116,7 +133,11 @@ def test_the_tiers_cut_turns_that_overlap_and_keep_one_millisecond(tmp_path: Pat
     from annotator.export.session_tiers import _cut_overlaps
 
     assert _cut_overlaps([(0, 500, 0), (400, 900, 1), (900, 900, 2), (900, 950, 3)]) == [
-        (0, 400, 0), (400, 900, 1), (900, 901, 2), (901, 950, 3)]
+        (0, 400, 0),
+        (400, 900, 1),
+        (900, 901, 2),
+        (901, 950, 3),
+    ]
 
 
 def test_file_names_are_safe_everywhere_and_unique_ignoring_case():
@@ -149,8 +170,10 @@ def test_clips_of_another_rate_are_resampled_to_the_highest(corpus: Path, tmp_pa
     for turn in log["turns"]:
         clip, clip_rate = soundfile.read(turn["audio"], always_2d=True)
         at = int(round(turn["heard_at"] * rate))
-        placed = mixed[at:at + int(len(clip) * rate / clip_rate), 0 if turn["side"] == "user" else 1]
-        correlation = np.corrcoef(envelope(clip[:, 0], clip_rate), envelope(placed, rate)[:len(clip) // (clip_rate // 100)])[0, 1]
+        placed = mixed[at : at + int(len(clip) * rate / clip_rate), 0 if turn["side"] == "user" else 1]
+        correlation = np.corrcoef(
+            envelope(clip[:, 0], clip_rate), envelope(placed, rate)[: len(clip) // (clip_rate // 100)]
+        )[0, 1]
         assert correlation > 0.9, (turn["id"], correlation)
 
 

@@ -37,8 +37,9 @@ def transcriptions(log: Path) -> dict[str, str]:
 def test_a_transcription_typed_in_praat_is_folded_into_its_turn_and_nothing_else(corpus, grids, tmp_path, short):
     log = corpus / LOG_001
     edited = tmp_path / "edited.TextGrid"
-    praat("edit.praat", grids / "travel-20261121-001.TextGrid", edited, "transcription", SECOND_USER_TURN_AT, TYPED,
-          short)
+    praat(
+        "edit.praat", grids / "travel-20261121-001.TextGrid", edited, "transcription", SECOND_USER_TURN_AT, TYPED, short
+    )
     raw = edited.read_bytes()
     assert raw.startswith(b"\xfe\xff"), "Praat saves non-ASCII text as UTF-16 big-endian"
     assert ("xmin = " not in raw.decode("utf-16")) == bool(short), "the short format has no labels"
@@ -48,8 +49,9 @@ def test_a_transcription_typed_in_praat_is_folded_into_its_turn_and_nothing_else
     assert done.stderr.splitlines()[-1] == "folded 1 annotation(s) into 1 log(s)"
     after = transcriptions(tmp_path / "folded.xml")
     assert after == {**before, "4": TYPED}
-    assert canonical_without_annotations((tmp_path / "folded.xml").read_bytes()) == \
-        canonical_without_annotations(log.read_bytes())
+    assert canonical_without_annotations((tmp_path / "folded.xml").read_bytes()) == canonical_without_annotations(
+        log.read_bytes()
+    )
 
 
 @needs_praat
@@ -90,7 +92,9 @@ def test_a_textgrid_that_does_not_fit_is_refused_in_one_line_and_nothing_is_writ
         expected = f"annotator: {bad}: tier transcription: missing (the file has turns, recognizer, system)"
     elif case == "no-user-turn":
         praat("edit.praat", grid, bad, "transcription", 9.0, "typed between two user turns", 0)  # system turn 3
-        expected = f"annotator: {bad}: tier transcription at 8.543 s: 'typed between two user turns' covers no user turn"
+        expected = (
+            f"annotator: {bad}: tier transcription at 8.543 s: 'typed between two user turns' covers no user turn"
+        )
     elif case == "two-user-turns":
         tg = textgrid.openTextgrid(str(grid), includeEmptyIntervals=False)
         entries = [e for e in tg.getTier("transcription").entries if not 5 < e[0] < 15]
@@ -99,8 +103,10 @@ def test_a_textgrid_that_does_not_fit_is_refused_in_one_line_and_nothing_is_writ
         expected = f"annotator: {bad}: tier transcription at 5.784 s: 'both' covers two user turns (2 and 4)"
     else:
         _shifted(grid, bad, "transcription", 1, 0.015)
-        expected = (f"annotator: {bad}: tier transcription at 11.641 s: 11.641-14.308 s where user turn 4 is "
-                    "11.626-14.293 s: the times are off by more than 10 ms")
+        expected = (
+            f"annotator: {bad}: tier transcription at 11.641 s: 11.641-14.308 s where user turn 4 is "
+            "11.626-14.293 s: the times are off by more than 10 ms"
+        )
     out = tmp_path / "out.xml"
     done = annotator("fold", log, bad, "-o", out)
     assert done.returncode == 2, done.stderr
@@ -111,8 +117,14 @@ def test_a_textgrid_that_does_not_fit_is_refused_in_one_line_and_nothing_is_writ
 
 @needs_praat
 def test_times_within_ten_milliseconds_are_taken(corpus, grids, tmp_path):
-    moved = _shifted(grids / "travel-20261121-001.TextGrid", tmp_path / "moved.TextGrid", "transcription", 1, 0.008,
-                     "no boston massachusetts please")
+    moved = _shifted(
+        grids / "travel-20261121-001.TextGrid",
+        tmp_path / "moved.TextGrid",
+        "transcription",
+        1,
+        0.008,
+        "no boston massachusetts please",
+    )
     done = annotator("fold", corpus / LOG_001, moved, "-o", tmp_path / "out.xml")
     assert done.returncode == 0, done.stderr
     assert transcriptions(tmp_path / "out.xml")["4"] == "no boston massachusetts please"
@@ -134,12 +146,21 @@ def test_reference_concepts_go_to_praat_as_a_tier_and_come_back(corpus, tmp_path
     assert "tier\tconcepts" in report.splitlines()
     assert "interval\tconcepts\t5.784\t8.543\tdestination=boston; date/month=may" in report.splitlines()
     edited = tmp_path / "edited.TextGrid"
-    praat("edit.praat", out / "travel-20261121-001.TextGrid", edited, "concepts", 12.0,
-          "destination=Zürich; time\\=of\\;day=morning", 0)
+    praat(
+        "edit.praat",
+        out / "travel-20261121-001.TextGrid",
+        edited,
+        "concepts",
+        12.0,
+        "destination=Zürich; time\\=of\\;day=morning",
+        0,
+    )
     done = annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
     assert done.returncode == 0, done.stderr
-    folded = {turn.id: reference_concepts(turn.facts())
-              for turn in LogDocument.load(tmp_path / "folded.xml").sessions[0].turns}
+    folded = {
+        turn.id: reference_concepts(turn.facts())
+        for turn in LogDocument.load(tmp_path / "folded.xml").sessions[0].turns
+    }
     assert folded["2"] == Concepts("flight", (("destination", "boston"), ("date/month", "may"))), "unchanged"
     # turn 4 had no frame of its own: the parser's frame name is kept
     assert folded["4"].slots == (("destination", "Zürich"), ("time=of;day", "morning"))
@@ -154,14 +175,20 @@ def reference_or_parse_frame(log: Path, turn_id: str) -> str:
     return parsed.frame if parsed is not None else ""
 
 
-@pytest.mark.parametrize("name, content, reason", [
-    ("cut.TextGrid", 'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\nxmax = 3\ntiers? <exists>\n'
-                     'size = 1\nitem []:\n    item [1]:\n        class = "IntervalTier"\n',
-     "not a TextGrid Praat can read (Expected field in Textgrid missing.)"),
-    ("words.TextGrid", "hello world", "not a TextGrid Praat can read (its header and tiers are not there)"),
-    ("page.eaf", "<html/>", "not an ELAN file (no VERSION where ELAN writes one)"),
-    ("words.eaf", "xx", "not an ELAN file (Unable to parse eaf, can you open it in ELAN?)"),
-])
+@pytest.mark.parametrize(
+    "name, content, reason",
+    [
+        (
+            "cut.TextGrid",
+            'File type = "ooTextFile"\nObject class = "TextGrid"\n\nxmin = 0\nxmax = 3\ntiers? <exists>\n'
+            'size = 1\nitem []:\n    item [1]:\n        class = "IntervalTier"\n',
+            "not a TextGrid Praat can read (Expected field in Textgrid missing.)",
+        ),
+        ("words.TextGrid", "hello world", "not a TextGrid Praat can read (its header and tiers are not there)"),
+        ("page.eaf", "<html/>", "not an ELAN file (no VERSION where ELAN writes one)"),
+        ("words.eaf", "xx", "not an ELAN file (Unable to parse eaf, can you open it in ELAN?)"),
+    ],
+)
 def test_a_file_that_is_no_textgrid_or_eaf_is_one_line(corpus, tmp_path, name, content, reason):
     bad = tmp_path / name
     bad.write_text(content, encoding="utf-8")

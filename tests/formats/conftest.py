@@ -17,11 +17,21 @@ from tests.conftest import REPO
 # noise token and a breath, so that sclite's reference must drop them as our WER does.
 TRANSCRIPTIONS = {
     "travel-20261121-002": {
-        "02": "i need to go to san francisco", "04": "from the mile high city [noise]", "06": "denver",
-        "08": "on friday evening please", "10": "oh well goodbye"},
+        "02": "i need to go to san francisco",
+        "04": "from the mile high city [noise]",
+        "06": "denver",
+        "08": "on friday evening please",
+        "10": "oh well goodbye",
+    },
     "travel-20261121-003": {
-        "2": "help", "4": "i would like to fly to são paulo", "6": "leaving from zürich", "8": "no zürich",
-        "10": "the third of december", "12": "yes please", "14": "<breath> thanks very much goodbye"},
+        "2": "help",
+        "4": "i would like to fly to são paulo",
+        "6": "leaving from zürich",
+        "8": "no zürich",
+        "10": "the third of december",
+        "12": "yes please",
+        "14": "<breath> thanks very much goodbye",
+    },
 }
 
 

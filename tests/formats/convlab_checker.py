@@ -75,11 +75,15 @@ def check_ontology(ontology: dict[str, Any]) -> dict[str, Any]:
     for domain_name, domain in ontology["domains"].items():
         fail_unless("description" in domain, f"ONTOLOGY\tdomain {domain_name} has no description")
         for slot_name, slot in domain["slots"].items():
-            fail_unless("description" in slot and "is_categorical" in slot,
-                        f"ONTOLOGY\tslot {domain_name}-{slot_name} lacks description or is_categorical")
+            fail_unless(
+                "description" in slot and "is_categorical" in slot,
+                f"ONTOLOGY\tslot {domain_name}-{slot_name} lacks description or is_categorical",
+            )
             if slot["is_categorical"]:
-                fail_unless(slot.get("possible_values"),
-                            f"ONTOLOGY\tcategorical slot {domain_name}-{slot_name} without possible values")
+                fail_unless(
+                    slot.get("possible_values"),
+                    f"ONTOLOGY\tcategorical slot {domain_name}-{slot_name} without possible values",
+                )
                 values = [str.lower(v) for v in slot["possible_values"]]
                 for special in SPECIAL_VALUES:
                     fail_unless(special not in values, f"ONTOLOGY\tspecial value `{special}` among possible values")
@@ -88,8 +92,10 @@ def check_ontology(ontology: dict[str, Any]) -> dict[str, Any]:
     for domain_name, slots in ontology["state"].items():
         fail_unless(domain_name in ontology["domains"], f"ONTOLOGY\tstate domain {domain_name} undefined")
         for slot_name, value in slots.items():
-            fail_unless(slot_name in ontology["domains"][domain_name]["slots"],
-                        f"ONTOLOGY\tstate slot {domain_name}-{slot_name} undefined")
+            fail_unless(
+                slot_name in ontology["domains"][domain_name]["slots"],
+                f"ONTOLOGY\tstate slot {domain_name}-{slot_name} undefined",
+            )
             fail_unless(value == "", 'ONTOLOGY\tshould set value in state to ""')
     declared: dict[str, dict[tuple[str, str, str], dict[str, bool]]] = {}
     for act_type, entries in ontology["dialogue_acts"].items():
@@ -99,10 +105,14 @@ def check_ontology(ontology: dict[str, Any]) -> dict[str, Any]:
                 act = ast.literal_eval(entry)  # what check.py's eval() accepts from a literal
             except (ValueError, SyntaxError) as error:
                 raise ConvLabCheckError(f"ONTOLOGY\tdialogue act {entry!r} is not a Python literal: {error}") from None
-            fail_unless(isinstance(act, dict) and {"user", "system", "intent", "domain", "slot"} <= set(act),
-                        f"ONTOLOGY\tdialogue act {entry!r} lacks keys")
-            declared[act_type][(act["intent"], act["domain"], act["slot"])] = {"user": act["user"],
-                                                                                "system": act["system"]}
+            fail_unless(
+                isinstance(act, dict) and {"user", "system", "intent", "domain", "slot"} <= set(act),
+                f"ONTOLOGY\tdialogue act {entry!r} lacks keys",
+            )
+            declared[act_type][(act["intent"], act["domain"], act["slot"])] = {
+                "user": act["user"],
+                "system": act["system"],
+            }
     return {**ontology, "da_dict": declared}
 
 
@@ -115,8 +125,10 @@ def check_dialogues(name: str, dialogues: list[dict[str, Any]], ontology: dict[s
         split = dialogue["data_split"]
         fail_unless(isinstance(split, str), f"{dialogue_id}\t`split` is expected to be str type")
         parts = dialogue_id.split("-")
-        fail_unless(len(parts) == 3 and parts[0] == name and parts[1] == split and _is_int(parts[2]),
-                    f"{dialogue_id}\twrong dialogue id format: {dialogue_id}")
+        fail_unless(
+            len(parts) == 3 and parts[0] == name and parts[1] == split and _is_int(parts[2]),
+            f"{dialogue_id}\twrong dialogue id format: {dialogue_id}",
+        )
         fail_unless(dialogue_id not in seen, f"multiple dialogue id: {dialogue_id}")
         seen.add(dialogue_id)
         _check_dialogue(dialogue, ontology, strict)
@@ -136,8 +148,10 @@ def _check_dialogue(dialogue: dict[str, Any], ontology: dict[str, Any], strict: 
     if "goal" in dialogue:
         goal = dialogue["goal"]
         fail_unless(isinstance(goal["description"], str), f"{dialogue_id}\tgoal description should be string")
-        fail_unless(isinstance(goal["inform"], dict) and isinstance(goal["request"], dict),
-                    f"{dialogue_id}\tgoal inform and request should be dicts")
+        fail_unless(
+            isinstance(goal["inform"], dict) and isinstance(goal["request"], dict),
+            f"{dialogue_id}\tgoal inform and request should be dicts",
+        )
         for domain, slots in goal["inform"].items():
             for slot, value in slots.items():
                 check(domain, slot, "goal")
@@ -152,8 +166,15 @@ def _check_dialogue(dialogue: dict[str, Any], ontology: dict[str, Any], strict: 
         _check_turn(turn, position, turns, ontology, check, f"{dialogue_id}:{position}", strict)
 
 
-def _check_turn(turn: dict[str, Any], position: int, turns: list[dict[str, Any]], ontology: dict[str, Any],
-                check: _SlotCheck, where: str, strict: bool) -> None:
+def _check_turn(
+    turn: dict[str, Any],
+    position: int,
+    turns: list[dict[str, Any]],
+    ontology: dict[str, Any],
+    check: _SlotCheck,
+    where: str,
+    strict: bool,
+) -> None:
     speaker = turn["speaker"]
     fail_unless(speaker in ("user", "system"), f"{where}\tunknown speaker value: {speaker}")
     fail_unless(turn["utt_idx"] == position, f"{where}\twrong utt_idx")
@@ -173,12 +194,14 @@ def _check_turn(turn: dict[str, Any], position: int, turns: list[dict[str, Any]]
             if act["value"] not in SPECIAL_VALUES:
                 fail_unless(("start" in act) == ("end" in act), f"{where}\tstart and end should come together")
                 if "start" in act:
-                    fail_unless(utterance[act["start"]:act["end"]] == act["value"], f"{where}\tspan and value differ")
+                    fail_unless(utterance[act["start"] : act["end"]] == act["value"], f"{where}\tspan and value differ")
         for act_type, entries in acts.items():
             for act in entries:
                 declared = ontology["da_dict"].get(act_type, {}).get((act["intent"], act["domain"], act["slot"]))
-                fail_unless(declared is not None and declared[speaker] is True,
-                            f"{where}\t{act_type} act {act} not declared for the {speaker} in the ontology")
+                fail_unless(
+                    declared is not None and declared[speaker] is True,
+                    f"{where}\t{act_type} act {act} not declared for the {speaker} in the ontology",
+                )
                 if act_type == "binary":
                     fail_unless("value" not in act, f"{where}\tbinary dialogue act should not have value")
     if speaker == "user":
@@ -211,8 +234,10 @@ class _SlotCheck:
         slots = self.ontology["domains"][domain]["slots"]
         fail_unless(slot in slots, f"{self.where}\t{slot} not presented in domain {domain} in ontology")
         if categorical is not None:
-            fail_unless(categorical == slots[slot]["is_categorical"],
-                        f"{self.where}\t{domain}-{slot} is_categorical should be {slots[slot]['is_categorical']}")
+            fail_unless(
+                categorical == slots[slot]["is_categorical"],
+                f"{self.where}\t{domain}-{slot} is_categorical should be {slots[slot]['is_categorical']}",
+            )
 
 
 def _is_int(text: str) -> bool:

@@ -16,9 +16,33 @@ from pathlib import Path
 from hypothesis import strategies as st
 from lxml import etree
 
-WORDS = ["flight", "to", "zürich", "São", "Paulo", "[noise]", "<breath>", "User:", "System:", "----init",
-         "a&b", "<x>", "don't", "well-known", "ok.", "жук", "λ", "\"quoted\"", "tab\there", "line\nbreak",
-         "cr\rhere", "50%", "(paren)", "x_y", "Ünïcödé"]
+WORDS = [
+    "flight",
+    "to",
+    "zürich",
+    "São",
+    "Paulo",
+    "[noise]",
+    "<breath>",
+    "User:",
+    "System:",
+    "----init",
+    "a&b",
+    "<x>",
+    "don't",
+    "well-known",
+    "ok.",
+    "жук",
+    "λ",
+    '"quoted"',
+    "tab\there",
+    "line\nbreak",
+    "cr\rhere",
+    "50%",
+    "(paren)",
+    "x_y",
+    "Ünïcödé",
+]
 WORD = st.one_of(st.sampled_from(WORDS), st.text(alphabet="abcdeéüß'-", min_size=1, max_size=6))
 SPACES = st.sampled_from([" ", "  ", "\n", "\t", " \n "])
 TEXT = st.lists(st.tuples(WORD, SPACES), min_size=1, max_size=6).map(lambda parts: "".join(w + s for w, s in parts))
@@ -88,14 +112,20 @@ def write_generated_log(path: Path, sessions: list[GenSession], start: float = 1
 
 
 def _turn(session_el: etree._Element, turn: GenTurn, start: float) -> None:
-    turn_el = etree.SubElement(session_el, "GC_TURN", id=turn.turn_id, stime=f"{start:.3f}",
-                               etime=f"{start + 2:.3f}")
+    turn_el = etree.SubElement(session_el, "GC_TURN", id=turn.turn_id, stime=f"{start:.3f}", etime=f"{start + 2:.3f}")
     if turn.transcription is not None:
         annotation = etree.SubElement(turn_el, "GC_ANNOT", turnid=turn.turn_id)
-        etree.SubElement(annotation, "GC_DATA", key=":transcription", type_utt_text="transcription",
-                         dtype="string").text = turn.transcription
-    attributes = {"turnid": turn.turn_id, "stime": f"{start:.3f}", "etime": f"{start + 1:.3f}",
-                  "server": "s", "location": "localhost:1", "name": "op"}
+        etree.SubElement(
+            annotation, "GC_DATA", key=":transcription", type_utt_text="transcription", dtype="string"
+        ).text = turn.transcription
+    attributes = {
+        "turnid": turn.turn_id,
+        "stime": f"{start:.3f}",
+        "etime": f"{start + 1:.3f}",
+        "server": "s",
+        "location": "localhost:1",
+        "name": "op",
+    }
     if turn.side is not None:
         attributes["type_new_turn"] = turn.side
     if turn.prompt:
@@ -104,11 +134,11 @@ def _turn(session_el: etree._Element, turn: GenTurn, start: float) -> None:
     if turn.side == "user":
         etree.SubElement(operation, "GC_DATA", key=":utterance_file", type="audio_input").text = f"u{turn.turn_id}.wav"
         if turn.asr is not None:
-            etree.SubElement(operation, "GC_DATA", key=":input_string", type="text_input",
-                             type_utt_text="asr").text = turn.asr
+            etree.SubElement(
+                operation, "GC_DATA", key=":input_string", type="text_input", type_utt_text="asr"
+            ).text = turn.asr
     elif turn.side == "system" and turn.system is not None:
-        data = etree.SubElement(operation, "GC_DATA", key=":reply_string", type="text_output",
-                                type_utt_text="system")
+        data = etree.SubElement(operation, "GC_DATA", key=":reply_string", type="text_output", type_utt_text="system")
         data.text = turn.system
         if turn.error:
             data.set("type_error_msg", "true")

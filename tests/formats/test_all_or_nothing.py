@@ -62,18 +62,38 @@ COMMANDS: dict[str, Callable[[Path, Path], list]] = {
     "fold-folder": lambda i, out: ["fold", i / "corpus", i / "annotations.csv", "-o", out],
     "import-convlab": lambda i, out: ["import", "--from", "convlab", i / "dataset" / "communicator", "-o", out],
     "import-dialbb": lambda i, out: ["import", "--from", "dialbb", i / "scenario.txt", "-o", out],
-    "markers": lambda i, out: ["markers", "--config", i / "kpis.yml", i / "corpus", "-o", out / "markers.csv",
-                               "--stats-file-prefix", out / "stats"],
+    "markers": lambda i, out: [
+        "markers",
+        "--config",
+        i / "kpis.yml",
+        i / "corpus",
+        "-o",
+        out / "markers.csv",
+        "--stats-file-prefix",
+        out / "stats",
+    ],
 }
 NEEDS_FOLDER = ("extract-csv", "extract-xml", "markers")  # they write into an existing folder only
-MULTI_FILE = ["export-csv", "export-convlab", "export-sclite", "export-human", "export-textgrid", "export-eaf",
-              "fold-folder", "import-convlab", "import-dialbb", "markers"]
+MULTI_FILE = [
+    "export-csv",
+    "export-convlab",
+    "export-sclite",
+    "export-human",
+    "export-textgrid",
+    "export-eaf",
+    "fold-folder",
+    "import-convlab",
+    "import-dialbb",
+    "markers",
+]
 TOO_BIG_FOR_THE_TMPFS = ("export-textgrid", "export-eaf")  # a WAV per session: megabytes, the tmpfs has 256 KiB
 
 
 def snapshot(root: Path) -> dict[str, str]:
-    return {str(p.relative_to(root)): "folder" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*"))}
+    return {
+        str(p.relative_to(root)): "folder" if p.is_dir() else hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+    }
 
 
 def run(argv: list, capsys) -> tuple[int, str]:
@@ -94,8 +114,14 @@ def _leave_free(folder: Path, pages: int) -> None:
 
 @pytest.mark.parametrize("existing", [False, True], ids=["new-output", "over-a-previous-output"])
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c not in TOO_BIG_FOR_THE_TMPFS])
-def test_a_full_disk_leaves_nothing_of_the_export(inputs: Path, tmp_path: Path, tmpfs: Path, capsys,  # noqa: F811
-                                                  command: str, existing: bool):
+def test_a_full_disk_leaves_nothing_of_the_export(
+    inputs: Path,
+    tmp_path: Path,
+    tmpfs: Path,  # noqa: F811
+    capsys,
+    command: str,
+    existing: bool,
+):
     measured = tmp_path / "measure"
     measured.mkdir()
     if command in NEEDS_FOLDER:
@@ -141,9 +167,11 @@ def test_an_unreadable_source_makes_no_output_folder(tmp_path: Path, capsys, com
     source.mkdir()
     (source / "dialogues.json").write_text('[{"dialogue_id": "a-train-1", "turns": [')
     (source / "scenario.txt").write_bytes(b"----init\nUser: caf\xe9\n")
-    argv = (["import", "--from", "convlab", source / "dialogues.json", "-o", tmp_path / "out"]
-            if command == "import-convlab" else
-            ["import", "--from", "dialbb", source / "scenario.txt", "-o", tmp_path / "out"])
+    argv = (
+        ["import", "--from", "convlab", source / "dialogues.json", "-o", tmp_path / "out"]
+        if command == "import-convlab"
+        else ["import", "--from", "dialbb", source / "scenario.txt", "-o", tmp_path / "out"]
+    )
     status, err = run(argv, capsys)
     assert status == 2 and err.count("\n") == 1
     assert sorted(p.name for p in tmp_path.iterdir()) == ["source"]
@@ -186,8 +214,9 @@ def test_a_failed_move_puts_every_file_back(inputs: Path, tmp_path: Path, capsys
 
 
 @pytest.mark.parametrize("command", MULTI_FILE)
-def test_a_read_only_namesake_stops_the_export_before_any_file_moves(inputs: Path, tmp_path: Path, capsys,
-                                                                      command: str):
+def test_a_read_only_namesake_stops_the_export_before_any_file_moves(
+    inputs: Path, tmp_path: Path, capsys, command: str
+):
     """os.replace in a writable folder would replace a chmod a-w file; the command refuses, changing nothing."""
     out = tmp_path / "out"
     out.mkdir()
@@ -215,8 +244,12 @@ def test_a_new_output_folder_appears_whole_with_the_usual_permissions(inputs: Pa
 def test_through_the_real_command_on_a_full_disk(inputs: Path, tmpfs: Path):  # noqa: F811
     _leave_free(tmpfs, 1)
     before = snapshot(tmpfs)
-    done = subprocess.run([sys.executable, "-m", "annotator", "export", inputs / "corpus", "-o", tmpfs / "out"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "export", inputs / "corpus", "-o", tmpfs / "out"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and "No space left on device" in done.stderr and done.stderr.count("\n") == 1
     assert snapshot(tmpfs) == before
 

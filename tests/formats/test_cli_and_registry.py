@@ -29,17 +29,20 @@ def test_the_cli_lists_what_the_table_holds():
     assert folders == {"csv", "parquet", "convlab", "sclite", "human", "textgrid", "eaf"}
 
 
-@pytest.mark.parametrize("fmt, out, made", [
-    ("convlab", "out", ["out/communicator/data.zip", "out/communicator/preprocess.py"]),
-    ("dialbb", "scenario.txt", ["scenario.txt"]),
-    ("lmc", "sub/corpus.jsonl", ["sub/corpus.jsonl"]),
-    ("lmc-text", "corpus.txt", ["corpus.txt"]),
-    ("sclite", "out", ["out/ref.trn", "out/hyp.trn"]),
-    ("human", "out", ["out/travel-20261121-001/travel-20261121-001-human.xml"]),
-    ("csv", "out", ["out/sessions.csv", "out/turns.csv", "out/events.csv"]),
-    ("textgrid", "out", ["out/index.csv", "out/travel-20261121-001.TextGrid", "out/travel-20261121-003.wav"]),
-    ("eaf", "out", ["out/index.csv", "out/travel-20261121-002.eaf", "out/travel-20261121-002.wav"]),
-])
+@pytest.mark.parametrize(
+    "fmt, out, made",
+    [
+        ("convlab", "out", ["out/communicator/data.zip", "out/communicator/preprocess.py"]),
+        ("dialbb", "scenario.txt", ["scenario.txt"]),
+        ("lmc", "sub/corpus.jsonl", ["sub/corpus.jsonl"]),
+        ("lmc-text", "corpus.txt", ["corpus.txt"]),
+        ("sclite", "out", ["out/ref.trn", "out/hyp.trn"]),
+        ("human", "out", ["out/travel-20261121-001/travel-20261121-001-human.xml"]),
+        ("csv", "out", ["out/sessions.csv", "out/turns.csv", "out/events.csv"]),
+        ("textgrid", "out", ["out/index.csv", "out/travel-20261121-001.TextGrid", "out/travel-20261121-003.wav"]),
+        ("eaf", "out", ["out/index.csv", "out/travel-20261121-002.eaf", "out/travel-20261121-002.wav"]),
+    ],
+)
 def test_export_each_format_from_the_command_line(corpus: Path, tmp_path: Path, fmt, out, made):
     result = annotator("export", corpus, "--to", fmt, "-o", tmp_path / out)
     assert result.returncode == 0, result.stderr
@@ -57,19 +60,25 @@ def test_warnings_go_to_stderr_one_a_line(corpus: Path, tmp_path: Path):
     result = annotator("export", corpus, "--to", "dialbb", "--text", "transcription", "-o", tmp_path / "s.txt")
     assert result.returncode == 0
     lines = result.stderr.strip().splitlines()
-    assert lines[:2] == [f"annotator: warning: travel-20261121-00{n}/travel-20261121-00{n}-hublog.xml: session "
-                         f"travel:20261121:00{n}: skipped, no user turn has a transcription" for n in (2, 3)]
+    assert lines[:2] == [
+        f"annotator: warning: travel-20261121-00{n}/travel-20261121-00{n}-hublog.xml: session "
+        f"travel:20261121:00{n}: skipped, no user turn has a transcription"
+        for n in (2, 3)
+    ]
     assert lines[-1].startswith("exported 1 session(s)")
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--to", "dialbb", "--dataset", "x"], "--dataset do(es) not apply to --to dialbb"),
-    (["--to", "lmc", "--split", "test"], "--split do(es) not apply to --to lmc"),
-    (["--to", "convlab", "--seed", "3"], "--seed applies only with --split-ratios"),
-    (["--to", "convlab", "--split-ratios", "1,2"], "--split-ratios '1,2': expected three shares"),
-    (["--to", "convlab", "--dataset", "a-b"], "no '-'"),
-    (["--to", "sclite", "--text", "asr"], "--text do(es) not apply to --to sclite"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--to", "dialbb", "--dataset", "x"], "--dataset do(es) not apply to --to dialbb"),
+        (["--to", "lmc", "--split", "test"], "--split do(es) not apply to --to lmc"),
+        (["--to", "convlab", "--seed", "3"], "--seed applies only with --split-ratios"),
+        (["--to", "convlab", "--split-ratios", "1,2"], "--split-ratios '1,2': expected three shares"),
+        (["--to", "convlab", "--dataset", "a-b"], "no '-'"),
+        (["--to", "sclite", "--text", "asr"], "--text do(es) not apply to --to sclite"),
+    ],
+)
 def test_options_that_do_not_fit_are_one_line_errors(corpus: Path, tmp_path: Path, args, message):
     result = annotator("export", corpus, *args, "-o", tmp_path / "out")
     assert result.returncode == 2 and message in result.stderr and result.stderr.count("\n") == 1
@@ -82,8 +91,20 @@ def test_a_file_format_refuses_a_folder(corpus: Path, tmp_path: Path):
 
 
 def test_convlab_split_ratios_from_the_command_line(corpus: Path, tmp_path: Path):
-    result = annotator("export", corpus, "--to", "convlab", "--dataset", "calls", "--split-ratios", "1,1,1",
-                       "--seed", "5", "-o", tmp_path)
+    result = annotator(
+        "export",
+        corpus,
+        "--to",
+        "convlab",
+        "--dataset",
+        "calls",
+        "--split-ratios",
+        "1,1,1",
+        "--seed",
+        "5",
+        "-o",
+        tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     preprocess = (tmp_path / "calls" / "preprocess.py").read_text()
     assert "OPTIONS = ['--text', 'prefer-transcription', '--split-ratios', '1,1,1', '--seed', '5']" in preprocess
@@ -93,8 +114,9 @@ def test_convlab_split_ratios_from_the_command_line(corpus: Path, tmp_path: Path
 
 def test_import_from_the_command_line(corpus: Path, tmp_path: Path):
     assert annotator("export", corpus, "--to", "convlab", "-o", tmp_path / "cl").returncode == 0
-    result = annotator("import", "--from", "convlab", tmp_path / "cl" / "communicator" / "data.zip",
-                       "-o", tmp_path / "logs")
+    result = annotator(
+        "import", "--from", "convlab", tmp_path / "cl" / "communicator" / "data.zip", "-o", tmp_path / "logs"
+    )
     assert result.returncode == 0, result.stderr
     assert result.stderr.startswith("imported 3 dialogue(s), 36 turn(s), from")
     assert annotator("validate", tmp_path / "logs").returncode == 0
@@ -107,8 +129,9 @@ def test_import_from_the_command_line(corpus: Path, tmp_path: Path):
 
 def test_progress_callback_sees_every_log(corpus: Path, tmp_path: Path):
     seen: list[tuple[int, int]] = []
-    report = EXPORT_FORMATS["lmc"].run([corpus], tmp_path / "c.jsonl", progress=progress_from_callback(
-        lambda done, total: seen.append((done, total))))
+    report = EXPORT_FORMATS["lmc"].run(
+        [corpus], tmp_path / "c.jsonl", progress=progress_from_callback(lambda done, total: seen.append((done, total)))
+    )
     assert seen == [(0, 3), (1, 3), (2, 3), (3, 3)] and report.sessions == 3
 
 
@@ -120,19 +143,37 @@ def test_user_text_choice():
 
 
 def test_turns_of_one_side_merge_and_textless_turns_go(tmp_path: Path):
-    log = write_generated_log(tmp_path / "x-hublog.xml", [GenSession("s1", [
-        GenTurn("1", "system", system="Hello."), GenTurn("2", "system", system="Where to?"),
-        GenTurn("3", None), GenTurn("4", "user", asr="boston"), GenTurn("5", "user", asr="", transcription="uh"),
-        GenTurn("6", "system", system=None), GenTurn("7", "user", asr="please")]),
-        GenSession("s2", [GenTurn("1", "system", system="Bye.")])])
+    log = write_generated_log(
+        tmp_path / "x-hublog.xml",
+        [
+            GenSession(
+                "s1",
+                [
+                    GenTurn("1", "system", system="Hello."),
+                    GenTurn("2", "system", system="Where to?"),
+                    GenTurn("3", None),
+                    GenTurn("4", "user", asr="boston"),
+                    GenTurn("5", "user", asr="", transcription="uh"),
+                    GenTurn("6", "system", system=None),
+                    GenTurn("7", "user", asr="please"),
+                ],
+            ),
+            GenSession("s2", [GenTurn("1", "system", system="Bye.")]),
+        ],
+    )
     kept, warnings = read_dialogues([log], "asr", keep_empty=True)
     assert [(u.speaker, u.text, u.turn_ids) for u in kept[0].utterances] == [
-        ("system", "Hello. Where to?", ["1", "2"]), ("user", "boston", ["4", "5"]), ("system", "", ["6"]),
-        ("user", "please", ["7"])]
+        ("system", "Hello. Where to?", ["1", "2"]),
+        ("user", "boston", ["4", "5"]),
+        ("system", "", ["6"]),
+        ("user", "please", ["7"]),
+    ]
     assert warnings == ["x-hublog.xml: session s2: skipped, it has no user turn"]
     dropped, warnings = read_dialogues([log], "asr", keep_empty=False)
     assert [(u.speaker, u.text, u.turn_ids) for u in dropped[0].utterances] == [
-        ("system", "Hello. Where to?", ["1", "2"]), ("user", "boston please", ["4", "7"])]
+        ("system", "Hello. Where to?", ["1", "2"]),
+        ("user", "boston please", ["4", "7"]),
+    ]
     assert warnings[0] == "x-hublog.xml: session s1: 1 user turn(s) without recognizer text left out (turn 5)"
 
 

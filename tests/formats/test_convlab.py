@@ -50,13 +50,21 @@ def test_sample_logs_make_a_dataset_convlab_accepts(transcribed_corpus: Path, tm
     assert user["utterance"] == "i want to fly to boston" and "db_results" not in user
     assert user["state"] == {"concepts": {"destination": "Austin"}}
     assert user["dialogue_acts"]["non-categorical"] == [
-        {"intent": "flight_query", "domain": "concepts", "slot": "destination", "value": "Austin"}]
+        {"intent": "flight_query", "domain": "concepts", "slot": "destination", "value": "Austin"}
+    ]
     part = user["log_turns"][0]
-    assert part == {"turn_id": "2", "start_time": 1795269605.904, "end_time": 1795269608.663,
-                    "audio": "travel-20261121-001-turn02-user.wav", "text_source": "transcription",
-                    "asr_text": "i want to fly to austin", "transcription": "i want to fly to boston",
-                    "wer": pytest.approx(1 / 6), "concepts": "flight_query(:destination=Austin)",
-                    "concepts_source": "parse"}
+    assert part == {
+        "turn_id": "2",
+        "start_time": 1795269605.904,
+        "end_time": 1795269608.663,
+        "audio": "travel-20261121-001-turn02-user.wav",
+        "text_source": "transcription",
+        "asr_text": "i want to fly to austin",
+        "transcription": "i want to fly to boston",
+        "wer": pytest.approx(1 / 6),
+        "concepts": "flight_query(:destination=Austin)",
+        "concepts_source": "parse",
+    }
     system = first["turns"][0]
     assert "state" not in system and system["db_results"] == {}
     assert system["dialogue_acts"]["binary"] == [{"intent": "prompt", "domain": "general", "slot": "destination"}]
@@ -78,8 +86,7 @@ def test_ontology_declares_acts_as_python_literals(transcribed_corpus: Path, tmp
     binary = [entry for entry in ontology["dialogue_acts"]["binary"] if "'domain': 'general'" in entry]
     assert binary and all("'system': True" in entry and "true" not in entry for entry in binary)
     assert {ast.literal_eval(entry)["intent"] for entry in binary} == {"prompt", "error_message", "help_message"}
-    assert ontology["domains"]["general"] == {"description": ontology["domains"]["general"]["description"],
-                                              "slots": {}}
+    assert ontology["domains"]["general"] == {"description": ontology["domains"]["general"]["description"], "slots": {}}
     assert set(ontology["domains"]) == {"general", "concepts"}
     assert set(ontology["state"]) == {"concepts"} and set(ontology["state"]["concepts"].values()) == {""}
     assert set(ontology["state"]["concepts"]) == set(ontology["domains"]["concepts"]["slots"])
@@ -130,13 +137,16 @@ def test_split_ratios_export_twice_gives_the_same_bytes(transcribed_corpus: Path
     assert sorted(d["data_split"] for d in check_dataset_folder(first)["dialogues"]) == ["test", "train", "validation"]
 
 
-@pytest.mark.parametrize("options, message", [
-    (ExportOptions(dataset="my-data"), "no '-'"),
-    (ExportOptions(dataset=""), "letters, digits"),
-    (ExportOptions(split="dev"), "expected one of train"),
-    (ExportOptions(split="train", split_ratios=(1, 0, 0)), "exclude each other"),
-    (ExportOptions(text="words"), "--text words"),
-])
+@pytest.mark.parametrize(
+    "options, message",
+    [
+        (ExportOptions(dataset="my-data"), "no '-'"),
+        (ExportOptions(dataset=""), "letters, digits"),
+        (ExportOptions(split="dev"), "expected one of train"),
+        (ExportOptions(split="train", split_ratios=(1, 0, 0)), "exclude each other"),
+        (ExportOptions(text="words"), "--text words"),
+    ],
+)
 def test_bad_options_are_one_line_errors(transcribed_corpus: Path, tmp_path: Path, options, message):
     with pytest.raises(ExportOptionError, match=message) as raised:
         export_convlab([transcribed_corpus], tmp_path / "out", options)
@@ -186,9 +196,14 @@ def test_round_trip_of_the_sample_logs(transcribed_corpus: Path, tmp_path: Path)
 
 
 def _essence(dialogues: list[dict]) -> dict:
-    return {d["dialogue_id"]: (d["data_split"], d["session_id"],
-                               [(t["speaker"], t["utterance"], t["utt_idx"]) for t in d["turns"]])
-            for d in dialogues}
+    return {
+        d["dialogue_id"]: (
+            d["data_split"],
+            d["session_id"],
+            [(t["speaker"], t["utterance"], t["utt_idx"]) for t in d["turns"]],
+        )
+        for d in dialogues
+    }
 
 
 def _export_generated(tmp_path: Path, sessions) -> tuple[Path, list[dict]]:
@@ -225,8 +240,9 @@ def test_generated_logs_survive_export_import_export(tmp_path: Path, sessions):
     assert _essence(_dialogues(tmp_path / "again" / "communicator")) == _essence(first)
 
 
-SPEECH = st.lists(st.sampled_from(["hello", "Zürich", "a", "I'd", "book", "it.", "[noise]", "User:", "50%"]),
-                  max_size=5).map(" ".join)
+SPEECH = st.lists(
+    st.sampled_from(["hello", "Zürich", "a", "I'd", "book", "it.", "[noise]", "User:", "50%"]), max_size=5
+).map(" ".join)
 
 
 @st.composite
@@ -241,11 +257,25 @@ def convlab_datasets(draw) -> list[dict]:
         turns = []
         for position in range(draw(st.integers(1 if first == "user" else 2, 7))):
             speaker = first if position % 2 == 0 else ("system" if first == "user" else "user")
-            turns.append({"speaker": speaker, "utterance": draw(SPEECH), "utt_idx": position,
-                          "dialogue_acts": {"categorical": [], "non-categorical": [], "binary": []}})
-        dialogues.append({"dataset": "other", "data_split": split, "dialogue_id": f"other-{split}-{numbers[split]}",
-                          "original_id": draw(st.sampled_from(["SNG01.json", "a b", "x"])), "domains": [],
-                          "goal": {"description": "", "inform": {}, "request": {}}, "turns": turns})
+            turns.append(
+                {
+                    "speaker": speaker,
+                    "utterance": draw(SPEECH),
+                    "utt_idx": position,
+                    "dialogue_acts": {"categorical": [], "non-categorical": [], "binary": []},
+                }
+            )
+        dialogues.append(
+            {
+                "dataset": "other",
+                "data_split": split,
+                "dialogue_id": f"other-{split}-{numbers[split]}",
+                "original_id": draw(st.sampled_from(["SNG01.json", "a b", "x"])),
+                "domains": [],
+                "goal": {"description": "", "inform": {}, "request": {}},
+                "turns": turns,
+            }
+        )
         numbers[split] += 1
     return dialogues
 
@@ -262,16 +292,22 @@ def test_export_of_import_keeps_every_dialogue_turn_and_utterance(tmp_path: Path
     assert len(report.files) == len(dataset)
     export_convlab([tmp_path / "logs"], tmp_path / "out", ExportOptions(dataset="other"))
     exported = check_dataset_folder(tmp_path / "out" / "other")["dialogues"]
-    assert {d["dialogue_id"]: [(t["speaker"], t["utterance"], t["utt_idx"]) for t in d["turns"]] for d in exported} \
-        == {d["dialogue_id"]: [(t["speaker"], t["utterance"], t["utt_idx"]) for t in d["turns"]] for d in dataset}
-    assert {d["dialogue_id"]: (d["data_split"], d["original_id"]) for d in exported} \
-        == {d["dialogue_id"]: (d["data_split"], d["original_id"]) for d in dataset}
+    assert {d["dialogue_id"]: [(t["speaker"], t["utterance"], t["utt_idx"]) for t in d["turns"]] for d in exported} == {
+        d["dialogue_id"]: [(t["speaker"], t["utterance"], t["utt_idx"]) for t in d["turns"]] for d in dataset
+    }
+    assert {d["dialogue_id"]: (d["data_split"], d["original_id"]) for d in exported} == {
+        d["dialogue_id"]: (d["data_split"], d["original_id"]) for d in dataset
+    }
 
 
 def test_a_dialogue_without_user_turn_comes_back_as_a_warning(tmp_path: Path):
     source = tmp_path / "dialogues.json"
-    source.write_text(json.dumps([{"dialogue_id": "x-train-0", "turns": [
-        {"speaker": "system", "utterance": "Goodbye.", "utt_idx": 0}]}]), encoding="utf-8")
+    source.write_text(
+        json.dumps(
+            [{"dialogue_id": "x-train-0", "turns": [{"speaker": "system", "utterance": "Goodbye.", "utt_idx": 0}]}]
+        ),
+        encoding="utf-8",
+    )
     import_convlab(source, tmp_path / "logs")
     report = export_convlab([tmp_path / "logs"], tmp_path / "out")
     assert report.sessions == 0
@@ -315,21 +351,38 @@ def _set(container, key, value):
     container[key] = value
 
 
-@pytest.mark.parametrize("change, message", [
-    (lambda o, d: o.pop("intents"), "no intents"),
-    (lambda o, d: _set(o["dialogue_acts"], "binary", [e.replace("True", "true") for e in o["dialogue_acts"]["binary"]]),
-     "not a Python literal"),
-    (lambda o, d: _set(o["domains"]["general"]["slots"], "city",
-                       {"description": "", "is_categorical": True, "possible_values": []}), "without possible values"),
-    (lambda o, d: _set(d[0], "dialogue_id", "communicator-train-x"), "wrong dialogue id format"),
-    (lambda o, d: _set(d[1], "dialogue_id", d[0]["dialogue_id"]), "multiple dialogue id"),
-    (lambda o, d: _set(d[0]["turns"][3], "utt_idx", 7), "wrong utt_idx"),
-    (lambda o, d: _set(d[0]["turns"][1], "speaker", "system"), "alternatively"),
-    (lambda o, d: _set(d[0]["turns"][0], "state", {}), "state cannot present"),
-    (lambda o, d: _set(d[0]["turns"][1], "db_results", {}), "db_results cannot present"),
-    (lambda o, d: d[0]["turns"][1]["dialogue_acts"]["binary"].append(
-        {"intent": "prompt", "domain": "general", "slot": "destination"}), "not declared for the user"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        (lambda o, d: o.pop("intents"), "no intents"),
+        (
+            lambda o, d: _set(
+                o["dialogue_acts"], "binary", [e.replace("True", "true") for e in o["dialogue_acts"]["binary"]]
+            ),
+            "not a Python literal",
+        ),
+        (
+            lambda o, d: _set(
+                o["domains"]["general"]["slots"],
+                "city",
+                {"description": "", "is_categorical": True, "possible_values": []},
+            ),
+            "without possible values",
+        ),
+        (lambda o, d: _set(d[0], "dialogue_id", "communicator-train-x"), "wrong dialogue id format"),
+        (lambda o, d: _set(d[1], "dialogue_id", d[0]["dialogue_id"]), "multiple dialogue id"),
+        (lambda o, d: _set(d[0]["turns"][3], "utt_idx", 7), "wrong utt_idx"),
+        (lambda o, d: _set(d[0]["turns"][1], "speaker", "system"), "alternatively"),
+        (lambda o, d: _set(d[0]["turns"][0], "state", {}), "state cannot present"),
+        (lambda o, d: _set(d[0]["turns"][1], "db_results", {}), "db_results cannot present"),
+        (
+            lambda o, d: d[0]["turns"][1]["dialogue_acts"]["binary"].append(
+                {"intent": "prompt", "domain": "general", "slot": "destination"}
+            ),
+            "not declared for the user",
+        ),
+    ],
+)
 def test_the_checker_catches_what_check_py_catches(transcribed_corpus: Path, tmp_path: Path, change, message):
     folder = _valid_dataset(tmp_path, transcribed_corpus)
     check_dataset_folder(folder)

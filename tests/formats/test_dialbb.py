@@ -26,9 +26,10 @@ DIALBB_TEST = peer_tool("DIALBB_TEST", "dialbb-test", venv=".venv-dialbb")
 needs_dialbb = pytest.mark.skipif(
     DIALBB_TEST is None,
     reason="DialBB's test tool is not installed. Its full dependency set is heavy (LangChain, PySide6...), so: "
-           "python3 -m venv .venv-dialbb && .venv-dialbb/bin/pip install --no-deps dialbb==2.0.2 && "
-           ".venv-dialbb/bin/pip install pymongo==4.20.0 python-dotenv==1.2.2 PyYAML==6.0.3 (found there, at the "
-           "top of the checkout), or put dialbb-test on PATH, or set DIALBB_TEST to it")
+    "python3 -m venv .venv-dialbb && .venv-dialbb/bin/pip install --no-deps dialbb==2.0.2 && "
+    ".venv-dialbb/bin/pip install pymongo==4.20.0 python-dotenv==1.2.2 PyYAML==6.0.3 (found there, at the "
+    "top of the checkout), or put dialbb-test on PATH, or set DIALBB_TEST to it",
+)
 PROPERTY = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 
@@ -36,8 +37,14 @@ def replay(scenario: Path, folder: Path) -> tuple[list[str], str]:
     """Run dialbb-test over SCENARIO with the replaying application: (its --output lines, its stdout)."""
     output = folder / "replayed.txt"
     environment = {**os.environ, "DIALBB_REPLAY_SCENARIO": str(scenario)}
-    result = subprocess.run([DIALBB_TEST, str(APP), str(scenario), "--output", str(output)], cwd=folder,
-                            env=environment, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [DIALBB_TEST, str(APP), str(scenario), "--output", str(output)],
+        cwd=folder,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     return output.read_text(encoding="utf-8").splitlines(), result.stdout
 
@@ -64,11 +71,14 @@ def test_sample_logs_as_a_scenario(transcribed_corpus: Path, tmp_path: Path):
     assert not raw.startswith(b"\xef\xbb\xbf") and b"\r" not in raw and raw.endswith(b"\n")
     lines = raw.decode("utf-8").splitlines()
     assert report.sessions == 3 and report.utterances == 36 and lines.count("----init") == 3
-    assert lines[:4] == ["----init", "System: Welcome to the Communicator travel service. Where would you like to fly?",
-                         "User: i want to fly to boston", "System: Austin. Is that right?"]
+    assert lines[:4] == [
+        "----init",
+        "System: Welcome to the Communicator travel service. Where would you like to fly?",
+        "User: i want to fly to boston",
+        "System: Austin. Is that right?",
+    ]
     assert "User: <breath> thanks very much goodbye" in lines and "System: Zürich to São Paulo. What date?" in lines
-    assert all(line == "----init" or line.startswith(("System: ", "User: ")) and line.strip() == line
-               for line in lines)
+    assert all(line == "----init" or line.startswith(("System: ", "User: ")) and line.strip() == line for line in lines)
 
 
 @needs_dialbb
@@ -116,7 +126,7 @@ def test_generated_logs_keep_the_format(tmp_path: Path, sessions, text):
     for line in lines:
         if line != "----init":
             label = "User: " if line.startswith("User: ") else "System: "
-            utterance = line[len(label):]
+            utterance = line[len(label) :]
             assert line.startswith(("User: ", "System: ")) and utterance.strip() == utterance != ""
             assert "User: " not in utterance and "System: " not in utterance
             assert not previous.startswith(label), "one line per side's turn: same-side turns are merged"
@@ -139,8 +149,9 @@ def test_generated_logs_replay_cleanly(tmp_path: Path, sessions):
     assert [line for line in replayed if line != "System: "] == lines
 
 
-SAY = st.lists(st.sampled_from(["hello", "Zürich", "I'd", "book", "it.", "[noise]", "50%", "----init"]),
-               min_size=1, max_size=5).map(" ".join)
+SAY = st.lists(
+    st.sampled_from(["hello", "Zürich", "I'd", "book", "it.", "[noise]", "50%", "----init"]), min_size=1, max_size=5
+).map(" ".join)
 
 
 @st.composite
@@ -183,8 +194,9 @@ def test_dialbb_test_output_imports(transcribed_corpus: Path, tmp_path: Path):
 
 def test_imported_scenario_logs_are_valid_and_marked(tmp_path: Path):
     source = tmp_path / "my scenario.txt"
-    source.write_text("User: before any init\n----init\nSystem: Hello.\nUser: hi\nSystem:\n\n----init\n",
-                      encoding="utf-8")
+    source.write_text(
+        "User: before any init\n----init\nSystem: Hello.\nUser: hi\nSystem:\n\n----init\n", encoding="utf-8"
+    )
     report = import_dialbb(source, tmp_path / "logs")
     assert [p.name for p in report.files] == ["my_scenario-001-hublog.xml", "my_scenario-002-hublog.xml"]
     assert report.warnings == [f"{source}:7: session 3: skipped, it has no utterance"]
@@ -204,5 +216,3 @@ def test_import_names_the_line_it_cannot_read(tmp_path: Path):
     source.write_text("----init\nSystem: Hi\nBot: hello\n", encoding="utf-8")
     with pytest.raises(ImportFormatError, match=r"scenario.txt:3: expected"):
         import_dialbb(source, tmp_path / "logs")
-
-

@@ -60,8 +60,10 @@ CONVLAB = {
     "huge-number": ("[" + "1" * 5000 + "]", 2),
     "line-breaks-in-id": ([{"dialogue_id": "a\nb\u2028c\rd", "turns": [None]}], 2),
     "long-id-in-a-message": ([{"dialogue_id": "9" * 5000, "turns": [None]}], 2),
-    "turn-ids-recorded": ([_dialogue("a", [{"speaker": "user", "utterance": "x",
-                                            "log_turns": [{"turn_id": "-" * 3000}]}])], 0),
+    "turn-ids-recorded": (
+        [_dialogue("a", [{"speaker": "user", "utterance": "x", "log_turns": [{"turn_id": "-" * 3000}]}])],
+        0,
+    ),
 }
 
 
@@ -104,22 +106,56 @@ def test_hostile_dialbb_scenarios(tmp_path: Path, capfd, name: str):
 
 # --- fuzzing ----------------------------------------------------------------------------------------
 
-ODD_TEXT = st.one_of(st.text(max_size=20), st.sampled_from(["", " ", "-", "x-train-" + "9" * 5000, "a-b-c-d",
-                                                            "x-train-007", "\ud800", "\x00", "../../etc/passwd",
-                                                            "CON", "a" * 300]))
-JSONISH = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), ODD_TEXT),
-                       lambda inner: st.one_of(st.lists(inner, max_size=3),
-                                               st.dictionaries(ODD_TEXT, inner, max_size=3)), max_leaves=8)
-TURNS = st.lists(st.one_of(JSONISH, st.fixed_dictionaries(
-    {"speaker": st.sampled_from(["user", "system", "User", ""]), "utterance": st.one_of(ODD_TEXT, JSONISH)},
-    optional={"log_turns": st.lists(st.fixed_dictionaries({"turn_id": st.one_of(ODD_TEXT, JSONISH)}), max_size=2)})),
-    max_size=4)
-DIALOGUES = st.lists(st.one_of(JSONISH, st.fixed_dictionaries(
-    {"dialogue_id": st.one_of(ODD_TEXT, JSONISH), "turns": st.one_of(TURNS, JSONISH)},
-    optional={"session_id": ODD_TEXT, "data_split": ODD_TEXT, "dataset": ODD_TEXT, "original_id": JSONISH})),
-    max_size=4)
-FUZZ = settings(max_examples=150 * SCALE, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+ODD_TEXT = st.one_of(
+    st.text(max_size=20),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "-",
+            "x-train-" + "9" * 5000,
+            "a-b-c-d",
+            "x-train-007",
+            "\ud800",
+            "\x00",
+            "../../etc/passwd",
+            "CON",
+            "a" * 300,
+        ]
+    ),
+)
+JSONISH = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), ODD_TEXT),
+    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(ODD_TEXT, inner, max_size=3)),
+    max_leaves=8,
+)
+TURNS = st.lists(
+    st.one_of(
+        JSONISH,
+        st.fixed_dictionaries(
+            {"speaker": st.sampled_from(["user", "system", "User", ""]), "utterance": st.one_of(ODD_TEXT, JSONISH)},
+            optional={
+                "log_turns": st.lists(st.fixed_dictionaries({"turn_id": st.one_of(ODD_TEXT, JSONISH)}), max_size=2)
+            },
+        ),
+    ),
+    max_size=4,
+)
+DIALOGUES = st.lists(
+    st.one_of(
+        JSONISH,
+        st.fixed_dictionaries(
+            {"dialogue_id": st.one_of(ODD_TEXT, JSONISH), "turns": st.one_of(TURNS, JSONISH)},
+            optional={"session_id": ODD_TEXT, "data_split": ODD_TEXT, "dataset": ODD_TEXT, "original_id": JSONISH},
+        ),
+    ),
+    max_size=4,
+)
+FUZZ = settings(
+    max_examples=150 * SCALE,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 @FUZZ
@@ -130,9 +166,29 @@ def test_generated_convlab_sources(tmp_path: Path, capfd, dialogues):
     assert_clean(*run_import("convlab", source, tmp_path / "out", capfd), tmp_path / "out")
 
 
-SCENARIO = b"----init\nSystem: Welcome.\nUser: I want to fly to Boston.\nSystem: When?\nUser: Friday.\n----init\nUser: hi\n"
-TOKENS = [b"----init\n", b"User: ", b"System: ", b"User:", b"\n", b"\r", b"\r\n", b"\x00", b"\xff", b"\xe2\x80\xa8",
-          b"\xc2\x85", b"-", b"\xef\xbb\xbf", b"]]>", b"--", b"<!--", b"&amp;", b"\x1b"]
+SCENARIO = (
+    b"----init\nSystem: Welcome.\nUser: I want to fly to Boston.\nSystem: When?\nUser: Friday.\n----init\nUser: hi\n"
+)
+TOKENS = [
+    b"----init\n",
+    b"User: ",
+    b"System: ",
+    b"User:",
+    b"\n",
+    b"\r",
+    b"\r\n",
+    b"\x00",
+    b"\xff",
+    b"\xe2\x80\xa8",
+    b"\xc2\x85",
+    b"-",
+    b"\xef\xbb\xbf",
+    b"]]>",
+    b"--",
+    b"<!--",
+    b"&amp;",
+    b"\x1b",
+]
 
 
 @FUZZ
@@ -144,7 +200,7 @@ def test_mutated_dialbb_scenarios(tmp_path: Path, capfd, data):
         if data.draw(st.booleans()):
             scenario[at:at] = data.draw(st.sampled_from(TOKENS))
         else:
-            del scenario[at:at + data.draw(st.integers(1, 10))]
+            del scenario[at : at + data.draw(st.integers(1, 10))]
     source = tmp_path / "scenario.txt"
     source.write_bytes(bytes(scenario))
     assert_clean(*run_import("dialbb", source, tmp_path / "out", capfd), tmp_path / "out")

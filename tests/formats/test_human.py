@@ -58,8 +58,11 @@ def test_fold_of_the_export_gives_the_annotations_back(transcribed_corpus: Path,
         strip_annotations(log)
         assert extract(LogDocument.load(log)).transcriptions == {}
     shutil.copytree(tmp_path / "human", clean, dirs_exist_ok=True)  # each X-human.xml beside its X-hublog.xml
-    result = subprocess.run([sys.executable, "-m", "annotator", "fold", str(clean), "-o", str(tmp_path / "folded")],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "annotator", "fold", str(clean), "-o", str(tmp_path / "folded")],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 0, result.stderr
     for log in sorted(transcribed_corpus.glob("*/*-hublog.xml")):
         folded = tmp_path / "folded" / log.relative_to(transcribed_corpus)

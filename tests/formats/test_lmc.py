@@ -23,8 +23,9 @@ LMC = peer_tool("LMC", "lmc", venv=".venv-lmc")
 needs_lmc = pytest.mark.skipif(
     LMC is None,
     reason="LM Challenge's `lmc` is not installed. It pins click 6.7, emoji 0.4.5, jsonschema 2.6.0 and regex "
-           "2017.12.12, so install it in a venv of its own: python3 -m venv .venv-lmc && .venv-lmc/bin/pip install "
-           "lmchallenge==5.2 (found there, at the top of the checkout), or set LMC to its lmc command")
+    "2017.12.12, so install it in a venv of its own: python3 -m venv .venv-lmc && .venv-lmc/bin/pip install "
+    "lmchallenge==5.2 (found there, at the top of the checkout), or set LMC to its lmc command",
+)
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
 # A model for `lmc run`: it predicts "the" for every context and learns nothing.
@@ -46,10 +47,16 @@ def test_sample_logs_as_marked_up_text(transcribed_corpus: Path, tmp_path: Path)
     report = export_lmc([transcribed_corpus], tmp_path / "corpus.jsonl")
     records = _records(tmp_path / "corpus.jsonl")
     assert report.sessions == 3 and report.utterances == len(records) == 18
-    assert records[0] == {"userId": "travel:20261121:001", "user": "travel:20261121:001", "timestamp": 1795269605904,
-                          "text": "i want to fly to boston", "textSource": "transcription"}
-    assert [r["userId"] for r in records] == ["travel:20261121:001"] * 6 + ["travel:20261121:002"] * 5 \
-        + ["travel:20261121:003"] * 7
+    assert records[0] == {
+        "userId": "travel:20261121:001",
+        "user": "travel:20261121:001",
+        "timestamp": 1795269605904,
+        "text": "i want to fly to boston",
+        "textSource": "transcription",
+    }
+    assert [r["userId"] for r in records] == ["travel:20261121:001"] * 6 + ["travel:20261121:002"] * 5 + [
+        "travel:20261121:003"
+    ] * 7
     assert records[6]["timestamp"] == 1795273205608, "milliseconds in the log, milliseconds out"
     assert any(r["text"] == "leaving from zürich" for r in records)
 
@@ -74,14 +81,21 @@ def test_lmc_sees_one_user_per_session(transcribed_corpus: Path, tmp_path: Path,
     predictor = tmp_path / "predictor.py"
     predictor.write_text(PREDICTOR, encoding="utf-8")
     with open(corpus, "rb") as stdin:
-        run = subprocess.run([LMC, "run", f"{shlex.quote(sys.executable)} {shlex.quote(str(predictor))}", "we"],
-                             stdin=stdin, capture_output=True, timeout=300)
+        run = subprocess.run(
+            [LMC, "run", f"{shlex.quote(sys.executable)} {shlex.quote(str(predictor))}", "we"],
+            stdin=stdin,
+            capture_output=True,
+            timeout=300,
+        )
     assert run.returncode == 0, run.stderr.decode()[-2000:]
     log = tmp_path / "we.jsonl"
     log.write_bytes(run.stdout)
     events = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
-    assert [user for user, _ in itertools.groupby(e["user"] for e in events)] == \
-        ["travel:20261121:001", "travel:20261121:002", "travel:20261121:003"]
+    assert [user for user, _ in itertools.groupby(e["user"] for e in events)] == [
+        "travel:20261121:001",
+        "travel:20261121:002",
+        "travel:20261121:003",
+    ]
     stats = subprocess.run([LMC, "stats", str(log)], capture_output=True, text=True, timeout=300)
     assert stats.returncode == 0, stats.stderr
     summary = json.loads(stats.stdout)
@@ -96,16 +110,23 @@ def test_lmc_reads_the_plain_text_as_one_line_an_utterance(transcribed_corpus: P
     predictor = tmp_path / "predictor.py"
     predictor.write_text(PREDICTOR, encoding="utf-8")
     with open(corpus, "rb") as stdin:
-        run = subprocess.run([LMC, "run", f"{shlex.quote(sys.executable)} {shlex.quote(str(predictor))}", "we"],
-                             stdin=stdin, capture_output=True, timeout=300)
+        run = subprocess.run(
+            [LMC, "run", f"{shlex.quote(sys.executable)} {shlex.quote(str(predictor))}", "we"],
+            stdin=stdin,
+            capture_output=True,
+            timeout=300,
+        )
     assert run.returncode == 0, run.stderr.decode()[-2000:]
     events = [json.loads(line) for line in run.stdout.decode("utf-8").splitlines()]
     assert len({e["message"] for e in events}) == report.utterances == 18
 
 
 @PROPERTY
-@given(sessions=gen_sessions(), speaker=st.sampled_from(["user", "system", "both"]),
-       text=st.sampled_from(["prefer-transcription", "transcription", "asr"]))
+@given(
+    sessions=gen_sessions(),
+    speaker=st.sampled_from(["user", "system", "both"]),
+    text=st.sampled_from(["prefer-transcription", "transcription", "asr"]),
+)
 def test_generated_logs_keep_the_corpus_rules(tmp_path: Path, sessions, speaker, text):
     log = write_generated_log(tmp_path / "gen-hublog.xml", sessions)
     options = ExportOptions(speaker=speaker, text=text)

@@ -94,13 +94,19 @@ def test_export_convlab_writes_the_names_escaped(corpus: Path, tmp_path: Path):
     with zipfile.ZipFile(out / "communicator" / "data.zip") as archive:
         dialogues = json.loads(archive.read("data/dialogues.json"))
     assert dialogues[0]["log_file"] == f"{ESCAPED}.xml"
-    rebuilt = subprocess.run([sys.executable, out / "communicator" / "preprocess.py"], capture_output=True,
-                             timeout=300, env=command_environment())
+    rebuilt = subprocess.run(
+        [sys.executable, out / "communicator" / "preprocess.py"],
+        capture_output=True,
+        timeout=300,
+        env=command_environment(),
+    )
     assert rebuilt.returncode == 0, rebuilt.stderr.decode("utf-8", "backslashreplace")
 
 
-@pytest.mark.parametrize("fmt, output", [("dialbb", b"s.txt"), ("lmc", b"c.jsonl"), ("lmc-text", b"c.txt"),
-                                         ("sclite", b"trn"), ("human", b"human")])
+@pytest.mark.parametrize(
+    "fmt, output",
+    [("dialbb", b"s.txt"), ("lmc", b"c.jsonl"), ("lmc-text", b"c.txt"), ("sclite", b"trn"), ("human", b"human")],
+)
 def test_every_other_export(corpus: Path, tmp_path: Path, fmt: str, output: bytes):
     ok(annotator("export", corpus, "--to", fmt, "-o", out_path(tmp_path, output)))
 
@@ -132,8 +138,18 @@ def test_fold_a_file_and_a_folder(corpus: Path, tmp_path: Path):
 
 def test_markers(corpus: Path, tmp_path: Path):
     out = tmp_path / os.fsdecode(b"markers-\xe9.csv")
-    ok(annotator("markers", "--config", REPO / "resources" / "markers" / "communicator-kpis.yml", corpus,
-                 "-o", out, "--stats-file-prefix", tmp_path / os.fsdecode(b"stats-\xe9")))
+    ok(
+        annotator(
+            "markers",
+            "--config",
+            REPO / "resources" / "markers" / "communicator-kpis.yml",
+            corpus,
+            "-o",
+            out,
+            "--stats-file-prefix",
+            tmp_path / os.fsdecode(b"stats-\xe9"),
+        )
+    )
     senders = {row["sender_id"] for row in csv.DictReader(io.StringIO(out.read_text(encoding="utf-8")))}
     assert ESCAPED in senders
 
@@ -162,9 +178,16 @@ def test_the_escape_is_reversible_and_writable_everywhere(raw: bytes):
     assert not any(ord(c) < 0x20 or c in "\x7f\ufffe\uffff" for c in text), "no line break, nothing XML refuses"
 
 
-@pytest.mark.parametrize("name, text", [
-    ("plain-hublog.xml", "plain-hublog.xml"), ("são paulo.xml", "são paulo.xml"), ("100%.xml", "100%.xml"),
-    (LATIN1 + ".xml", "pr%E9.xml"), ("a%41.xml", "a%2541.xml"), ("tab\there.xml", "tab%09here.xml"),
-])
+@pytest.mark.parametrize(
+    "name, text",
+    [
+        ("plain-hublog.xml", "plain-hublog.xml"),
+        ("são paulo.xml", "são paulo.xml"),
+        ("100%.xml", "100%.xml"),
+        (LATIN1 + ".xml", "pr%E9.xml"),
+        ("a%41.xml", "a%2541.xml"),
+        ("tab\there.xml", "tab%09here.xml"),
+    ],
+)
 def test_what_the_escape_writes(name: str, text: str):
     assert name_text(name) == text and name_from_text(text) == name

@@ -23,8 +23,26 @@ _ID = re.compile(r"^(.*) \(([^()\s_-]+)_([^()\s_-]+)\)$")
 
 def sclite(folder: Path, report: str) -> list[str]:
     """The Sum line of sclite's REPORT (sum: percentages, rsum: counts) as its columns."""
-    result = subprocess.run([SCTK, "sclite", "-r", str(folder / "ref.trn"), "trn", "-h", str(folder / "hyp.trn"), "trn",
-                             "-i", "rm", "-o", report, "stdout"], capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [
+            SCTK,
+            "sclite",
+            "-r",
+            str(folder / "ref.trn"),
+            "trn",
+            "-h",
+            str(folder / "hyp.trn"),
+            "trn",
+            "-i",
+            "rm",
+            "-o",
+            report,
+            "stdout",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
     line = next(line for line in result.stdout.splitlines() if re.match(r"\s*\| Sum", line))
     return line.replace("|", " ").split()[1:]  # Snt Wrd Corr Sub Del Ins Err S.Err (after "Sum" or "Sum/Avg")
@@ -82,7 +100,9 @@ def test_sessions_without_scorable_turns_are_skipped_with_a_warning(sample_logs,
     assert report.sessions == 1 and report.utterances == 6
     assert report.warnings == [
         f"travel-20261121-00{n}/travel-20261121-00{n}-hublog.xml: session travel:20261121:00{n}: skipped, no user turn has both a "
-        "transcription and recognizer text" for n in (2, 3)]
+        "transcription and recognizer text"
+        for n in (2, 3)
+    ]
 
 
 @needs_sclite

@@ -56,7 +56,7 @@ def main(argv: list[str]) -> None:
     if "--seconds" in args:  # our own clock: libFuzzer's -max_total_time leaves without a summary
         at = args.index("--seconds")
         STOP["at"] = time.monotonic() + float(args[at + 1])
-        del args[at:at + 2]
+        del args[at : at + 2]
     crashes = REPO / "tests" / "fuzz" / "crashes"
     crashes.mkdir(exist_ok=True)
     args.append(f"-artifact_prefix={crashes}/")
@@ -70,8 +70,11 @@ def main(argv: list[str]) -> None:
 
 def _finish() -> None:
     total = sum(OUTCOMES.values())
-    print(f"\natheris: {total} inputs, no crash: " + ", ".join(f"{n} {k}" for k, n in OUTCOMES.items()),
-          file=sys.stderr, flush=True)
+    print(
+        f"\natheris: {total} inputs, no crash: " + ", ".join(f"{n} {k}" for k, n in OUTCOMES.items()),
+        file=sys.stderr,
+        flush=True,
+    )
     if STOP["corpus"] is not None:
         shutil.rmtree(STOP["corpus"], ignore_errors=True)
     os._exit(0)

@@ -28,8 +28,11 @@ CHANGED = {
     ("carol", "2"): "i want to fly to denver",
 }
 OMITTED = {("bob", "12"), ("carol", "12")}
-CONCEPTS = {"alice": Concepts("book", ((":confirm", "yes"),)), "bob": Concepts("book", ((":confirm", "no"),)),
-            "carol": Concepts("book", ((":confirm", "yes"),))}
+CONCEPTS = {
+    "alice": Concepts("book", ((":confirm", "yes"),)),
+    "bob": Concepts("book", ((":confirm", "no"),)),
+    "carol": Concepts("book", ((":confirm", "yes"),)),
+}
 TASK_COMPLETION = {"alice": "1", "bob": "0", "carol": "1"}
 DISAGREEING_TURNS = ["2", "8", "10"]  # then the task completion row
 

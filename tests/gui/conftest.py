@@ -270,8 +270,9 @@ def answer_input(qtbot, text: str) -> list[tuple[str, str]]:
 class ModalAnswer:
     """Answers the next modal dialog (message box or file dialog) once it appears."""
 
-    def __init__(self, button: QMessageBox.StandardButton | None = None, file: Path | None = None,
-                 patience_ms: int = 10000):
+    def __init__(
+        self, button: QMessageBox.StandardButton | None = None, file: Path | None = None, patience_ms: int = 10000
+    ):
         self.button = button
         self.file = file
         self.text: str | None = None

@@ -46,8 +46,15 @@ class BoxAnswers:
         if not isinstance(box, QMessageBox) or not box.isVisible():
             return
         buttons, chosen = choose_button(box, self.answers)
-        self.seen.append(Seen(box.windowTitle(), box.text(), box.informativeText(),
-                              sorted(button.text() for button in box.buttons()), shown_text(chosen)))
+        self.seen.append(
+            Seen(
+                box.windowTitle(),
+                box.text(),
+                box.informativeText(),
+                sorted(button.text() for button in box.buttons()),
+                shown_text(chosen),
+            )
+        )
         chosen.click()
 
     def stop(self) -> None:

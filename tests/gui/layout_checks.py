@@ -107,8 +107,7 @@ def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, m
     close_window(window)
 
 
-def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readable(qtbot, make_window,
-                                                                                  latin1_log: Path):
+def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readable(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
     session = parts_of(window).navigator.session
@@ -125,17 +124,24 @@ def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readabl
 
 def geometry_from(screen: QSize, window: QRect) -> QByteArray:
     """What QWidget.saveGeometry writes (format 3.0) for WINDOW on a SCREEN-sized screen, e.g. a bigger one."""
+
     def rect(r: QRect) -> bytes:
         return struct.pack(">iiii", r.left(), r.top(), r.right(), r.bottom())
+
     frame = window.adjusted(-1, -30, 1, 1)
-    data = struct.pack(">IHH", 0x1D9D0CB, 3, 0) + rect(frame) + rect(window) + struct.pack(">iBBi", 0, 0, 0,
-                                                                                           screen.width())
+    data = (
+        struct.pack(">IHH", 0x1D9D0CB, 3, 0)
+        + rect(frame)
+        + rect(window)
+        + struct.pack(">iBBi", 0, 0, 0, screen.width())
+    )
     return QByteArray(data + rect(window))
 
 
 @pytest.mark.parametrize("bigger", [1.2, 2.0])  # Qt restores and clamps a geometry from up to 1.25 times as wide
-def test_a_layout_saved_on_a_bigger_screen_is_fitted_to_this_one(qtbot, make_window, settings, absolute_audio_log: Path,
-                                                                  bigger: float):
+def test_a_layout_saved_on_a_bigger_screen_is_fitted_to_this_one(
+    qtbot, make_window, settings, absolute_audio_log: Path, bigger: float
+):
     big = available().size() * bigger
     window = make_window(absolute_audio_log)
     window.resize(big.width() - 100, big.height() - 100)
@@ -153,13 +159,14 @@ def test_a_layout_saved_on_a_bigger_screen_is_fitted_to_this_one(qtbot, make_win
 def long_named_corpus(corpus: Path) -> Path:
     """The sample logs plus one with a long name in a long folder, with a validation error."""
     source = corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
-    text = source.read_text(encoding="utf-8").replace('GC_SESSION id="travel:20261121:001"',
-                                                      'GC_SESSION id="travel:20261121:004"')
+    text = source.read_text(encoding="utf-8").replace(
+        'GC_SESSION id="travel:20261121:001"', 'GC_SESSION id="travel:20261121:004"'
+    )
     turn = text.index("<GC_TURN")
     etime = text.index('etime="', text.index("<GC_OPERATION", turn)) + len('etime="')
     target = corpus / LONG_FOLDER / LONG_NAME
     target.parent.mkdir()
-    target.write_text(text[:etime] + "0" + text[etime + 1:], encoding="utf-8")  # its etime before its stime
+    target.write_text(text[:etime] + "0" + text[etime + 1 :], encoding="utf-8")  # its etime before its stime
     for wav in source.parent.glob("*.wav"):
         shutil.copy(wav, target.parent / wav.name)
     return target

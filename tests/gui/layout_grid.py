@@ -39,8 +39,11 @@ def team_log_with_a_long_list(folder: Path) -> Path:
     start = text.index('<GC_LIST name=":nbest_list">', text.index('<GC_TURN etime="1795269608.663" id="2"'))
     end = text.index("</GC_LIST>", start)
     words = "i would like to fly from boston massachusetts to denver colorado next tuesday morning please"
-    alternatives = "".join(f'<GC_DATA dtype="string" key=":nbest_list[{rank}]" type="text_input_hypothesis" '
-                           f'score="-{120.5 + rank * 7.25:g}">{words} {rank}</GC_DATA>' for rank in range(15))
+    alternatives = "".join(
+        f'<GC_DATA dtype="string" key=":nbest_list[{rank}]" type="text_input_hypothesis" '
+        f'score="-{120.5 + rank * 7.25:g}">{words} {rank}</GC_DATA>'
+        for rank in range(15)
+    )
     log.write_text(text[:start] + '<GC_LIST name=":nbest_list">' + alternatives + text[end:], encoding="utf-8")
     return log
 
@@ -160,8 +163,14 @@ def walk(qtbot, make_window, folder: Path, states) -> None:
         if rows < rows_kept(zoom):
             broken.append(f"{name}: {rows:.1f} rows of the turn table")
         if not available().contains(window.frameGeometry()):
-            broken.append(f"{name}: the window needs {window.minimumSizeHint()}: " + ", ".join(
-                f"{d.objectName()} {d.minimumSizeHint().height()}" for d in window.findChildren(QDockWidget) if shown(d)))
+            broken.append(
+                f"{name}: the window needs {window.minimumSizeHint()}: "
+                + ", ".join(
+                    f"{d.objectName()} {d.minimumSizeHint().height()}"
+                    for d in window.findChildren(QDockWidget)
+                    if shown(d)
+                )
+            )
         broken += [f"{name}: {place} off the screen" for place in off_screen(window)]
         if zoom in LABELS_READ_AT:
             broken += [f"{name}: {cut}" for cut in cut_labels(window)]
@@ -178,11 +187,19 @@ def smallest_screen() -> bool:
 
 def test_the_turn_table_keeps_its_rows_in_every_state(qtbot, make_window, tmp_path: Path):
     every = list(itertools.product(DOCKS, (False, True), ZOOMS, tuple(NBEST), (False,)))
-    concepts = [(docks, compare, zoom, "three", True) for docks in ("built", "all") for compare in (False, True)
-                for zoom in (100, 200)]
+    concepts = [
+        (docks, compare, zoom, "three", True)
+        for docks in ("built", "all")
+        for compare in (False, True)
+        for zoom in (100, 200)
+    ]
     if not smallest_screen():  # a cross-section: each dock state, with and without Compare, at the largest zoom
-        every = [(docks, compare, zoom, "long", False) for docks in DOCKS for compare in (False, True)
-                 for zoom in (100, 200, 300)]
+        every = [
+            (docks, compare, zoom, "long", False)
+            for docks in DOCKS
+            for compare in (False, True)
+            for zoom in (100, 200, 300)
+        ]
     walk(qtbot, make_window, tmp_path / "team", every + concepts)
 
 
@@ -205,7 +222,9 @@ def test_reset_layout_brings_back_the_first_start_on_this_screen(qtbot, make_win
     qtbot.keyClick(window.table, Qt.Key.Key_R, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)
     qtbot.waitUntil(lambda: window.geometry() == first[0], timeout=2000)
     assert parts_of(window).compare.dock.isVisible(), "Compare, open, stays open"
-    assert rows_in_view(window) >= min(first[1], 8), f"{rows_in_view(window):.1f} rows after a reset, {first[1]:.1f} at the start"
+    assert rows_in_view(window) >= min(first[1], 8), (
+        f"{rows_in_view(window):.1f} rows after a reset, {first[1]:.1f} at the start"
+    )
     starve_the_table(qtbot, window)
     dialog = parts_of(window).preferences.show()
     dialog.show_page("Appearance")

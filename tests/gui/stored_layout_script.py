@@ -35,15 +35,29 @@ def main(mode: str, settings: str, log: str, saved: str = "") -> None:
     else:
         QTest.qWait(200)
         screen = app.primaryScreen().availableGeometry()
-        docks = [dock for dock in window.findChildren(QDockWidget) if dock.isVisible() and not dock.visibleRegion().isEmpty()]
-        outside = [dock.objectName() for dock in docks
-                   if not screen.contains(dock.mapToGlobal(dock.rect().topLeft())) or
-                   not screen.contains(dock.mapToGlobal(dock.rect().bottomRight()))]
+        docks = [
+            dock for dock in window.findChildren(QDockWidget) if dock.isVisible() and not dock.visibleRegion().isEmpty()
+        ]
+        outside = [
+            dock.objectName()
+            for dock in docks
+            if not screen.contains(dock.mapToGlobal(dock.rect().topLeft()))
+            or not screen.contains(dock.mapToGlobal(dock.rect().bottomRight()))
+        ]
         table = window.table
-        print(json.dumps({"saved": saved, "screen": [screen.width(), screen.height()],
-                          "window": [window.frameGeometry().width(), window.frameGeometry().height()],
-                          "on_screen": screen.contains(window.frameGeometry()), "docks_outside": outside,
-                          "rows": table.viewport().height() / table.verticalHeader().defaultSectionSize()}), flush=True)
+        print(
+            json.dumps(
+                {
+                    "saved": saved,
+                    "screen": [screen.width(), screen.height()],
+                    "window": [window.frameGeometry().width(), window.frameGeometry().height()],
+                    "on_screen": screen.contains(window.frameGeometry()),
+                    "docks_outside": outside,
+                    "rows": table.viewport().height() / table.verticalHeader().defaultSectionSize(),
+                }
+            ),
+            flush=True,
+        )
     parts_of(window).controller.undo_stack.setClean()
     parts_of(window).playback.close()
     window.close()

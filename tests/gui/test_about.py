@@ -18,8 +18,18 @@ from annotator.gui.about import LICENCE, NOT_AVAILABLE, about_text, app_icon, sh
 from annotator.gui.help_links import HELP_PAGES, add_help_links, manual_folder
 
 REPO = Path(__file__).resolve().parents[2]
-LIBRARIES = ("Python", "PySide6 / Qt", "pyqtgraph", "lxml / libxml2", "pandas", "numpy",
-             "soundfile / libsndfile", "sounddevice / PortAudio", "jiwer", "PyYAML")
+LIBRARIES = (
+    "Python",
+    "PySide6 / Qt",
+    "pyqtgraph",
+    "lxml / libxml2",
+    "pandas",
+    "numpy",
+    "soundfile / libsndfile",
+    "sounddevice / PortAudio",
+    "jiwer",
+    "PyYAML",
+)
 
 
 @pytest.fixture
@@ -41,8 +51,9 @@ def test_about_box_shows_the_version_the_licence_and_every_library_with_its_vers
         assert name in text
         assert re.match(r"\d+\.\d+", versions[name]) or NOT_AVAILABLE in versions[name], (name, versions[name])
     assert versions["PySide6 / Qt"].endswith(f" / {qVersion()}")
-    assert versions["lxml / libxml2"] == (f"{'.'.join(map(str, etree.LXML_VERSION[:3]))} / "
-                                          f"{'.'.join(map(str, etree.LIBXML_VERSION))}")
+    assert versions["lxml / libxml2"] == (
+        f"{'.'.join(map(str, etree.LXML_VERSION[:3]))} / {'.'.join(map(str, etree.LIBXML_VERSION))}"
+    )
 
 
 def test_copy_puts_the_box_as_plain_text_on_the_clipboard_and_escape_closes_it(qtbot, parent):
@@ -95,7 +106,7 @@ def test_help_links_come_first_in_the_help_menu_and_open_their_page(qtbot, paren
     actions = add_help_links(menu, parent)
     assert [action.text() for action in actions] == [text for _page, text in HELP_PAGES]
     entries = menu.actions()
-    assert entries[:len(actions)] == actions and entries[len(actions)].isSeparator() and entries[-1] is about
+    assert entries[: len(actions)] == actions and entries[len(actions)].isSeparator() and entries[-1] is about
     manual = manual_folder()
     assert manual == REPO / "docs"
     catcher = UrlCatcher()

@@ -10,8 +10,9 @@ from pathlib import Path
 from annotator.gui.app import parts_of
 
 
-def test_audio_found_only_by_name_plays_without_a_walk_of_its_folder_on_the_gui_thread(make_window, raw_log: Path,
-                                                                                      monkeypatch):
+def test_audio_found_only_by_name_plays_without_a_walk_of_its_folder_on_the_gui_thread(
+    make_window, raw_log: Path, monkeypatch
+):
     walked_on = []
     walk = os.walk
 
@@ -28,5 +29,6 @@ def test_audio_found_only_by_name_plays_without_a_walk_of_its_folder_on_the_gui_
     assert parts_of(window).waveform.frames == len(parts_of(window).playback.clip.samples), "the waveform shows it"
     assert walked_on == [False], "the folder was walked once, on a worker: playback and the timeline share the walk"
     segments = parts_of(window).timeline.timeline.audio_lane.bars.payloads
-    assert any(segment.path is not None and segment.path.name == Path(written).name for segment in segments), \
+    assert any(segment.path is not None and segment.path.name == Path(written).name for segment in segments), (
         "the timeline found the audio by name too"
+    )

@@ -35,8 +35,10 @@ def browser(qtbot) -> SessionBrowser:
 
 def _rows(browser) -> list:
     model = browser.model
-    return sorted((model.index(row, 0).data(SUMMARY_ROLE) for row in range(model.rowCount())),
-                  key=lambda row: (str(row.file), row.session_index))
+    return sorted(
+        (model.index(row, 0).data(SUMMARY_ROLE) for row in range(model.rowCount())),
+        key=lambda row: (str(row.file), row.session_index),
+    )
 
 
 def _truth(folder: Path) -> list:
@@ -69,8 +71,10 @@ def test_bytes_changed_behind_unchanged_times_are_refreshed_in_the_background(qt
     def lie(connection) -> None:  # what an index looks like after a file system kept the times of a change
         sessions = json.loads(connection.execute("SELECT sessions FROM files WHERE path = ?", (key,)).fetchone()[0])
         sessions[0]["n_transcribed"] = 99
-        connection.execute("UPDATE files SET digest = 'other bytes', sessions = ? WHERE path = ?",
-                           (json.dumps(sessions), key))
+        connection.execute(
+            "UPDATE files SET digest = 'other bytes', sessions = ? WHERE path = ?", (json.dumps(sessions), key)
+        )
+
     store.write(lie)
     assert _rows(scanned(qtbot, browser, folder)) == _truth(folder)
     assert store.run(contents.known_files)[key].digest == content_hash(made[0])

@@ -19,7 +19,10 @@ TYPED = "from the mile high city"
 
 def _detail_shows(window, text: str) -> bool:
     flags = Qt.MatchFlag.MatchContains | Qt.MatchFlag.MatchRecursive
-    return any(parts_of(window).detail.findItems(text, flags, column) for column in range(parts_of(window).detail.columnCount()))
+    return any(
+        parts_of(window).detail.findItems(text, flags, column)
+        for column in range(parts_of(window).detail.columnCount())
+    )
 
 
 def test_a_transcription_typed_in_a_table_cell_reaches_every_view(main_window, qtbot):
@@ -49,6 +52,9 @@ def test_a_change_made_by_the_core_alone_reaches_the_views(main_window, qtbot):
 
 def test_in_the_gui_only_the_document_controller_listens_to_the_document():
     gui = Path(annotator.gui.__file__).parent
-    listening = sorted(path.relative_to(gui).as_posix() for path in gui.rglob("*.py")
-                       if "add_listener(" in path.read_text(encoding="utf-8"))
+    listening = sorted(
+        path.relative_to(gui).as_posix()
+        for path in gui.rglob("*.py")
+        if "add_listener(" in path.read_text(encoding="utf-8")
+    )
     assert listening == ["opening/document_controller.py"]

@@ -86,7 +86,11 @@ def test_compare_shows_each_annotator_side_by_side_with_the_differing_words_high
     assert ">1</span>" in _cell(compare, 6, 1) and ">0</span>" in _cell(compare, 6, 2)
     assert [model.disagrees(row) for row in range(model.rowCount())] == [True, False, False, True, True, False, True]
     assert [_cell(compare, row, 4) for row in (0, 1, 4, 6)] == [
-        "disagree", "agreed (taken on saving)", "agreed (taken on saving), concepts disagree", "task completion disagree"]
+        "disagree",
+        "agreed (taken on saving)",
+        "agreed (taken on saving), concepts disagree",
+        "task completion disagree",
+    ]
     assert "4 disagreement(s)" in window.statusBar().currentMessage()
 
 
@@ -171,14 +175,26 @@ def test_save_adjudication_writes_the_log_and_its_sidecar_and_never_the_annotato
     assert set(_validity_errors(two)) <= set(_validity_errors(two.with_name(two.stem + ".orig.xml")))
     saved = extract(LogDocument.load(two))
     texts = {saved.turn_id(ref): text for ref, text in saved.transcriptions.items()}
-    assert texts == {"2": "i want to fly to austin", "4": "no boston massachusetts", "6": "[noise] from chicago please",
-                     "8": "next tuesday in the morning", "10": "yes please book it", "12": "thank you bye"}
+    assert texts == {
+        "2": "i want to fly to austin",
+        "4": "no boston massachusetts",
+        "6": "[noise] from chicago please",
+        "8": "next tuesday in the morning",
+        "10": "yes please book it",
+        "12": "thank you bye",
+    }
     assert list(saved.task_completion.values()) == ["1"] and not saved.concepts
     rows = _sidecar(two)
     assert {key: row["source"] for key, row in rows.items()} == {
-        ("2", "transcription"): "take:bob", ("4", "transcription"): "agreed", ("6", "transcription"): "agreed",
-        ("8", "transcription"): "edited", ("10", "transcription"): "agreed", ("10", "concepts"): "left",
-        ("12", "transcription"): "agreed", ("", "task_completion"): "take:alice"}
+        ("2", "transcription"): "take:bob",
+        ("4", "transcription"): "agreed",
+        ("6", "transcription"): "agreed",
+        ("8", "transcription"): "edited",
+        ("10", "transcription"): "agreed",
+        ("10", "concepts"): "left",
+        ("12", "transcription"): "agreed",
+        ("", "task_completion"): "take:alice",
+    }
     assert rows[("8", "transcription")]["value"] == "next tuesday in the morning"
     assert rows[("10", "concepts")]["value"] == ""
     assert rows[("2", "transcription")]["annotators"] == "alice=i want to fly to boston; bob=i want to fly to austin"
@@ -192,7 +208,10 @@ def test_three_annotators_alt_c_takes_carols_version(qtbot, make_window, three):
     compare = _compare(qtbot, window)
     model = compare.view.model
     assert [model.headerData(column, Qt.Orientation.Horizontal) for column in (1, 2, 3)] == [
-        "A: alice", "B: bob", "C: carol"]
+        "A: alice",
+        "B: bob",
+        "C: carol",
+    ]
     assert ">denver</span>" in _cell(compare, 0, 3) and ">austin</span>" in _cell(compare, 0, 2)
     visited = []
     for _ in range(4):

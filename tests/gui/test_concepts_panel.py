@@ -93,8 +93,11 @@ def test_slots_are_added_named_and_removed_each_one_undo_step(qtbot, make_window
     press(qtbot, window, Key.Key_Tab)  # stores it and opens the value beside it
     _type(qtbot, window, "tomorrow")
     press(qtbot, window, Key.Key_Return)  # the cell's editor stores once the key is handled
-    qtbot.waitUntil(lambda: reference_concepts(turn.facts()) == Concepts(
-        "give_source", ((":source", "Munich"), (":date", "tomorrow"))))
+    qtbot.waitUntil(
+        lambda: (
+            reference_concepts(turn.facts()) == Concepts("give_source", ((":source", "Munich"), (":date", "tomorrow")))
+        )
+    )
     assert stack.count() == 4 and stack.undoText() == "Set concept :date of turn 6"
 
     panel.reference.setCurrentCell(0, VALUE)
@@ -183,8 +186,11 @@ def test_the_panel_follows_the_selection_and_looking_changes_nothing(qtbot, make
 def test_a_turn_without_a_parse_starts_empty(qtbot, make_window, raw_log: Path):
     window = make_window(raw_log)
     panel = parts_of(window).concepts
-    turn = next(t for t in parts_of(window).navigator.session.turns
-                if t.speaker == "user" and parsed_concepts(t.facts()) is None)
+    turn = next(
+        t
+        for t in parts_of(window).navigator.session.turns
+        if t.speaker == "user" and parsed_concepts(t.facts()) is None
+    )
     parts_of(window).navigator.select_row(turn.index, focus_editor=True)
     assert "none in the log" in panel.parse_label.text() and panel.reference.rowCount() == 0
     press(qtbot, window, Key.Key_K, Mod.ControlModifier)
@@ -208,8 +214,9 @@ def test_the_panels_keys_work_in_the_panel_only(qtbot, make_window, latin1_log: 
     assert parts_of(window).controller.undo_stack.count() == 0
 
 
-def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(qtbot, make_window, latin1_log: Path,
-                                                                       monkeypatch):
+def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(
+    qtbot, make_window, latin1_log: Path, monkeypatch
+):
     from annotator.analysis import metrics_live
     from annotator.gui.annotating import turn_table
     from annotator.gui.annotating.turn_table import Column
@@ -227,8 +234,9 @@ def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(qtbot, mak
     scored: list[str] = []
     for module in (metrics_live, turn_table):
         counts_of = module.cached_turn_concept_counts
-        monkeypatch.setattr(module, "cached_turn_concept_counts",
-                            lambda t, counts_of=counts_of: scored.append(t.id) or counts_of(t))
+        monkeypatch.setattr(
+            module, "cached_turn_concept_counts", lambda t, counts_of=counts_of: scored.append(t.id) or counts_of(t)
+        )
     _type(qtbot, window, "Zürich")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # the parse's :source is now wrong
     qtbot.waitUntil(lambda: metric_text(metrics, "concept_accuracy") == "50.0 %")

@@ -19,8 +19,10 @@ CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModi
 
 def _rows(results) -> list[tuple[str, ...]]:
     model = results.model
-    return [tuple(model.index(row, column).data() for column in range(model.columnCount()))
-            for row in range(model.rowCount())]
+    return [
+        tuple(model.index(row, column).data() for column in range(model.columnCount()))
+        for row in range(model.rowCount())
+    ]
 
 
 def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_window, corpus: Path):
@@ -35,9 +37,15 @@ def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_w
     type_text(qtbot, window, "Zanzibar")
     press(qtbot, window, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: search.task is None, timeout=30000)
-    assert _rows(search.results) == [(
-        "travel-20261121-003/travel-20261121-003-hublog.xml", "travel:20261121:003", "10", "transcription",
-        "the third of december in «zanzibar»")]
+    assert _rows(search.results) == [
+        (
+            "travel-20261121-003/travel-20261121-003-hublog.xml",
+            "travel:20261121:003",
+            "10",
+            "transcription",
+            "the third of december in «zanzibar»",
+        )
+    ]
     summary = search.results.summary.text()
     assert summary.startswith("1 hit; 1 log(s) could not be read: ") and "zz-broken-hublog.xml" in summary
     assert parts_of(window).navigator.document.path == first  # nothing opened yet

@@ -20,8 +20,11 @@ def test_ctrl_shift_f_answers_from_the_index(qtbot, make_window, corpus: Path):
     browser = parts_of(window).browser
     qtbot.waitUntil(lambda: not browser.is_scanning and browser.model.rowCount() == 3, timeout=60000)
     store = open_index([corpus])
-    store.write(lambda connection: connection.execute(
-        "UPDATE texts SET text = 'kept in the index only' WHERE text = 'Your flight to São Paulo is booked. Goodbye.'"))
+    store.write(
+        lambda connection: connection.execute(
+            "UPDATE texts SET text = 'kept in the index only' WHERE text = 'Your flight to São Paulo is booked. Goodbye.'"
+        )
+    )
     store.close()
     changed = corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
     plant(changed, {"04": "changed since it was indexed"})

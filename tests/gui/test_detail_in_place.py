@@ -11,8 +11,12 @@ from annotator.gui.panes.detail_panel import DetailPanel
 from tests.gui.conftest import press
 
 Key = Qt.Key
-ROLES = (Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.ToolTipRole, Qt.ItemDataRole.FontRole,
-         Qt.ItemDataRole.ForegroundRole)
+ROLES = (
+    Qt.ItemDataRole.DisplayRole,
+    Qt.ItemDataRole.ToolTipRole,
+    Qt.ItemDataRole.FontRole,
+    Qt.ItemDataRole.ForegroundRole,
+)
 
 
 def shown(value) -> object:

@@ -57,7 +57,7 @@ def test_a_finding_selects_the_turn_it_is_about(qtbot, make_window, annotated_lo
     turn4 = text.index('<GC_TURN id="4"')
     operation = text.index("<GC_OPERATION", turn4)
     etime = text.index('etime="', operation) + len('etime="')
-    broken = text[:etime] + "0" + text[etime + 1:]  # 1795... -> 0795...: the etime falls before the stime
+    broken = text[:etime] + "0" + text[etime + 1 :]  # 1795... -> 0795...: the etime falls before the stime
     path = annotated_log.with_name("broken-hublog.xml")
     path.write_text(broken, encoding="utf-8")
     window = make_window(path)
@@ -84,11 +84,15 @@ def test_a_corpus_opens_into_the_session_browser_and_returns_to_the_last_log(qtb
     again = make_window()
     with qtbot.waitSignal(parts_of(again).browser.scan_finished, timeout=30000):
         parts_of(again).navigator.open_path(corpus)
-    assert parts_of(again).controller.document.path.resolve() == target.resolve(), "reopening the corpus returns to the last log"
+    assert parts_of(again).controller.document.path.resolve() == target.resolve(), (
+        "reopening the corpus returns to the last log"
+    )
     close_window(again)
 
 
-def test_folder_without_logs_is_a_message_and_the_app_goes_on(qtbot, make_window, tmp_path: Path, annotated_log: Path, answer_modal):
+def test_folder_without_logs_is_a_message_and_the_app_goes_on(
+    qtbot, make_window, tmp_path: Path, annotated_log: Path, answer_modal
+):
     window = make_window(annotated_log)
     empty = tmp_path / "empty"
     empty.mkdir()
@@ -121,7 +125,9 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, make_window, cor
     browser.filter_edit.setText("!marker:task_failed")
     assert browser.proxy.rowCount() == 2
     with qtbot.waitSignal(parts_of(window).validation.findings_shown, timeout=30000):
-        parts_of(window).controller.save()  # the saved log is validated again and its row refreshed: its marker counts stay
+        parts_of(
+            window
+        ).controller.save()  # the saved log is validated again and its row refreshed: its marker counts stay
     row = browser.model.row_of(parts_of(window).controller.document.path, parts_of(window).navigator.session.index)
     assert browser.model.summaries[row].marker_count("marker_task_completed") is not None
     window.actions.clear_markers.trigger()
@@ -132,7 +138,9 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, make_window, cor
 def test_file_export_to_runs_in_the_background_with_progress(qtbot, make_window, annotated_log: Path, tmp_path: Path):
     window = make_window(annotated_log)
     exports = parts_of(window).exports
-    entries = [a.objectName() for a in window.menus.file.findChildren(QAction) if a.objectName().startswith("action_export_")]
+    entries = [
+        a.objectName() for a in window.menus.file.findChildren(QAction) if a.objectName().startswith("action_export_")
+    ]
     assert {"action_export_dialbb", "action_export_convlab", "action_export_sclite"} <= set(entries)
     out = tmp_path / "scenario.txt"
     assert exports.export(EXPORT_FORMATS["dialbb"], out)
@@ -143,8 +151,9 @@ def test_file_export_to_runs_in_the_background_with_progress(qtbot, make_window,
     close_window(window)
 
 
-def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(qtbot, make_window, annotated_log: Path, answer_modal,
-                                                                      boxes):
+def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(
+    qtbot, make_window, annotated_log: Path, answer_modal, boxes
+):
     window = make_window(annotated_log)
     parts_of(window).navigator.set_task_completion("0")
     other = annotated_log.read_text(encoding="utf-8").replace("Where would you like to fly?", "Where to?")
@@ -154,7 +163,9 @@ def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(qtbot, make
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     assert "changed by another program" in answers.seen[0].text
     answers.stop()
-    assert "Where to?" in parts_of(window).controller.document.sessions[0].turns[0].system_text, "reloaded: the other program's text"
+    assert "Where to?" in parts_of(window).controller.document.sessions[0].turns[0].system_text, (
+        "reloaded: the other program's text"
+    )
     assert parts_of(window).controller.document.sessions[0].task_completion == "1"
     parts_of(window).navigator.set_task_completion("0")
     annotated_log.write_text(other.replace("Where to?", "Where now?"), encoding="utf-8")

@@ -28,7 +28,8 @@ def _annotate_and_save(window, qtbot, text: str) -> None:
 
 
 def test_a_log_naming_an_external_dtd_opens_saves_and_is_checked_against_the_shipped_dtd(
-        qtbot, make_window, raw_log: Path, answer_modal):
+    qtbot, make_window, raw_log: Path, answer_modal
+):
     text = raw_log.read_text(encoding="utf-8")
     with ConnectionCounter() as counter:
         doctype = f'<!DOCTYPE GC_LOG PUBLIC "-//DARPA//DTD Communicator 11//EN"\n   "{counter.url}">\n'
@@ -47,14 +48,15 @@ def test_a_log_naming_an_external_dtd_opens_saves_and_is_checked_against_the_shi
         _annotate_and_save(window, qtbot, "i need to go to san francisco")
         close_window(window)
         saved = named.read_bytes()
-        prolog = original[:original.index(b"<GC_LOG")]
+        prolog = original[: original.index(b"<GC_LOG")]
         assert saved.startswith(prolog), "the DOCTYPE is kept byte for byte"
         assert LogDocument.load(named).sessions[0].turns[1].transcription == "i need to go to san francisco"
         assert counter.connections == 0
 
 
 def test_saving_through_a_symlink_writes_the_real_log_and_keeps_the_original_beside_it(
-        make_window, qtbot, raw_log: Path, tmp_path: Path):
+    make_window, qtbot, raw_log: Path, tmp_path: Path
+):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     link = elsewhere / "link.xml"
@@ -69,7 +71,8 @@ def test_saving_through_a_symlink_writes_the_real_log_and_keeps_the_original_bes
 
 
 def test_a_hard_linked_log_is_written_in_place_and_the_status_bar_says_so(
-        make_window, qtbot, raw_log: Path, tmp_path: Path):
+    make_window, qtbot, raw_log: Path, tmp_path: Path
+):
     other = tmp_path / "other-name.xml"
     os.link(raw_log, other)
     window = make_window(raw_log)

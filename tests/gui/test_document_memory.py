@@ -47,8 +47,7 @@ def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, r
     assert gc.get_freeze_count() == 0
 
 
-def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collectors_walks(make_window, qtbot,
-                                                                                        long_log):  # noqa: F811
+def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collectors_walks(make_window, qtbot, long_log):  # noqa: F811
     """The worker makes every turn's facts after the paint; left young, the GUI thread's collector walked them at
     its next tick (200-400 ms at 70,000 turns)."""
     from annotator.log.turn_facts import TurnFacts

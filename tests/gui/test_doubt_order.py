@@ -32,7 +32,10 @@ def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window
     window.actions.doubtful_first.trigger()
     assert AppSettings().next_turn_order == DOUBT_ORDER  # persisted
     assert [_commit(qtbot, window, text) for text in ("from the mile high city", "denver", "oh well goodbye")] == [
-        "06", "10", "08"]
+        "06",
+        "10",
+        "08",
+    ]
     assert _commit(qtbot, window, "on friday evening") == "08"  # every one transcribed: it stays
     assert "Every user turn of travel-20261121-002-hublog.xml is transcribed" in window.statusBar().currentMessage()
 

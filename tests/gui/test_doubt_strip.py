@@ -19,7 +19,13 @@ def test_each_user_row_has_the_colour_of_its_doubt_and_system_rows_none(main_win
     # 02 0.09, 04 0.83 (error message, failed parse), 06 0.68, 08 0.31, 10 0.35
     assert colours[1::2] == [doubt_ramp()[0], doubt_ramp()[4], doubt_ramp()[3], doubt_ramp()[1], doubt_ramp()[1]]
     assert [doubt_colour(score) for score in (0.0, 0.19, 0.2, 0.5, 0.99, 1.0)] == [
-        doubt_ramp()[0], doubt_ramp()[0], doubt_ramp()[1], doubt_ramp()[2], doubt_ramp()[4], doubt_ramp()[4]]
+        doubt_ramp()[0],
+        doubt_ramp()[0],
+        doubt_ramp()[1],
+        doubt_ramp()[2],
+        doubt_ramp()[4],
+        doubt_ramp()[4],
+    ]
 
 
 def test_the_strip_is_painted_beside_the_rows(main_window, qtbot):
@@ -36,7 +42,9 @@ def test_hovering_the_strip_tells_the_score_and_its_reasons(main_window, qtbot):
     header = main_window.table.verticalHeader()
     y = header.sectionViewportPosition(3) + header.sectionSize(3) // 2
     point = QPoint(4, y)
-    QApplication.sendEvent(header.viewport(), QHelpEvent(QHelpEvent.Type.ToolTip, point, header.viewport().mapToGlobal(point)))
+    QApplication.sendEvent(
+        header.viewport(), QHelpEvent(QHelpEvent.Type.ToolTip, point, header.viewport().mapToGlobal(point))
+    )
     qtbot.waitUntil(QToolTip.isVisible)
     text = QToolTip.text()
     assert "Doubt 0.83" in text and "the system answered with an error or help message" in text

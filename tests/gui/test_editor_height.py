@@ -60,8 +60,9 @@ def test_a_long_n_best_list_scrolls_rather_than_grow_the_editor(qtbot, make_wind
     first = tree.getroot().find("GC_SESSION")
     listed = next(first.iter("GC_LIST"))  # the first n-best list, made the longest the keys reach
     for rank in range(len(listed), ALTERNATIVE_KEYS):
-        etree.SubElement(listed, "GC_DATA", key=f"{NBEST_KEY_PREFIX}{rank}]", type=HYPOTHESIS_TYPE,
-                         dtype="string").text = f"alternative {rank}"
+        etree.SubElement(
+            listed, "GC_DATA", key=f"{NBEST_KEY_PREFIX}{rank}]", type=HYPOTHESIS_TYPE, dtype="string"
+        ).text = f"alternative {rank}"
     second = copy.deepcopy(first)
     second.set("id", first.get("id") + ":copy")
     for data in list(second.iter("GC_DATA")):
@@ -73,7 +74,9 @@ def test_a_long_n_best_list_scrolls_rather_than_grow_the_editor(qtbot, make_wind
     window = make_window(latin1_log)
     navigator, editor = parts_of(window).navigator, window.editor
     turns = navigator.session.turns
-    longest = max((turn for turn in turns if turn.speaker == "user"), key=lambda turn: len(turn.facts().hypothesis_data))
+    longest = max(
+        (turn for turn in turns if turn.speaker == "user"), key=lambda turn: len(turn.facts().hypothesis_data)
+    )
     navigator.select_row(longest.index)
     QApplication.processEvents()
     grown = editor.minimumHeight()

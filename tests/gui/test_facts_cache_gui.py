@@ -48,7 +48,9 @@ def _shows_what_a_fresh_read_shows(window) -> None:
     fresh = LogDocument.load(parts_of(window).controller.document.path)  # the file, then this window's edits on top
     model = parts_of(window).navigator.model
     for turn in session.turns:
-        assert model.index(turn.index, Column.TRANSCRIPTION).data(Qt.ItemDataRole.EditRole) == (turn.transcription or "")
+        assert model.index(turn.index, Column.TRANSCRIPTION).data(Qt.ItemDataRole.EditRole) == (
+            turn.transcription or ""
+        )
     full = session_metrics(session)
     assert parts_of(window).metrics.metrics.values == full.values
     assert parts_of(window).metrics.metrics.reasons == full.reasons
@@ -59,7 +61,9 @@ def _shows_what_a_fresh_read_shows(window) -> None:
     for position, index in enumerate(timeline.turns.payloads):
         turn = session.turns[index]
         if turn.speaker == "user":
-            expected = timeline_data.USER_UNTRANSCRIBED if turn.transcription is None else timeline_data.USER_TRANSCRIBED
+            expected = (
+                timeline_data.USER_UNTRANSCRIBED if turn.transcription is None else timeline_data.USER_TRANSCRIBED
+            )
             assert timeline.turns.kinds[position] == expected
     assert fresh.sessions[0].turns[0].id == session.turns[0].id
 

@@ -86,6 +86,8 @@ def test_the_hits_follow_an_edit(qtbot, make_window, annotated_log: Path):
     press(qtbot, window, Qt.Key.Key_F, CTRL)
     type_text(qtbot, window, "zanzibar")
     qtbot.waitUntil(lambda: parts_of(window).find.bar.count.text() == "no hits")
-    parts_of(window).navigator.model.setData(parts_of(window).navigator.model.index(7, Column.TRANSCRIPTION), "to zanzibar")
+    parts_of(window).navigator.model.setData(
+        parts_of(window).navigator.model.index(7, Column.TRANSCRIPTION), "to zanzibar"
+    )
     qtbot.waitUntil(lambda: parts_of(window).find.bar.count.text() == "1 hit")
     assert _hit(window, 7, Column.TRANSCRIPTION) == "hit"

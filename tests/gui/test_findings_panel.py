@@ -129,8 +129,11 @@ def test_a_good_log_says_so(panel, sample_logs):
 def test_findings_left_out_are_counted_and_their_row_leads_to_the_first(qtbot, panel, tmp_path: Path):
     turns = "\n".join(f'<GC_TURN id="{i}" stime="1"/>' for i in range(30))  # each lacks etime
     log = tmp_path / "many.xml"
-    log.write_text(f'<?xml version="1.0"?>\n<GC_LOG>\n<GC_SESSION id="s" stime="1" etime="2">\n{turns}\n'
-                   "</GC_SESSION>\n</GC_LOG>\n", encoding="utf-8")
+    log.write_text(
+        f'<?xml version="1.0"?>\n<GC_LOG>\n<GC_SESSION id="s" stime="1" etime="2">\n{turns}\n'
+        "</GC_SESSION>\n</GC_LOG>\n",
+        encoding="utf-8",
+    )
     findings = validate_document(LogDocument.load(log), audio=False, keep=5)
     panel.set_findings(findings)
     assert panel.proxy.rowCount() == 6

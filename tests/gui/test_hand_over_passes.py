@@ -15,11 +15,14 @@ from annotator.gui.app import parts_of
 def _views_state(window) -> dict:
     parts = parts_of(window)
     navigator = parts.navigator
-    return {"session": navigator.session, "turn": navigator.current_turn(),
-            "timeline session": parts.timeline.timeline.session,
-            "timeline turn": parts.timeline.selected_turn,
-            "metrics": parts.metrics.metrics is not None,
-            "playback turn": parts_of(window).playback.turn}
+    return {
+        "session": navigator.session,
+        "turn": navigator.current_turn(),
+        "timeline session": parts.timeline.timeline.session,
+        "timeline turn": parts.timeline.selected_turn,
+        "metrics": parts.metrics.metrics is not None,
+        "playback turn": parts_of(window).playback.turn,
+    }
 
 
 def _first_user_row(session) -> int:
@@ -27,8 +30,9 @@ def _first_user_row(session) -> int:
     return next(row for row, turn in enumerate(session.turns) if turn.speaker == "user")
 
 
-def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows_the_session(make_window,
-                                                                                              raw_log: Path):
+def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows_the_session(
+    make_window, raw_log: Path
+):
     window = make_window()
     seen = {}
 
@@ -36,7 +40,9 @@ def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows
         # What the annotator types as the turns appear: Alt+Down, the next turn, to the widget with the focus.
         focus = QApplication.focusWidget()
         QApplication.postEvent(focus, QKeyEvent(QEvent.Type.KeyPress, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier))
-        QApplication.postEvent(focus, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier))
+        QApplication.postEvent(
+            focus, QKeyEvent(QEvent.Type.KeyRelease, Qt.Key.Key_Down, Qt.KeyboardModifier.AltModifier)
+        )
         QTimer.singleShot(0, lambda: seen.update(_views_state(window)))
 
     parts_of(window).controller.document_opened.connect(at_the_hand_over)
@@ -44,10 +50,17 @@ def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows
     session = parts_of(window).navigator.session
     moved = _first_user_row(session) + 1
     assert seen["session"] is session and seen["turn"] is session.turns[moved], "the key moved the selection"
-    assert seen["timeline session"] is None and seen["playback turn"] is None, \
+    assert seen["timeline session"] is None and seen["playback turn"] is None, (
         "the timer ran before the turn's and the session's views were filled"
-    assert _views_state(window) == {"session": session, "turn": session.turns[moved], "timeline session": session,
-                                    "timeline turn": moved, "metrics": True, "playback turn": session.turns[moved]}
+    )
+    assert _views_state(window) == {
+        "session": session,
+        "turn": session.turns[moved],
+        "timeline session": session,
+        "timeline turn": moved,
+        "metrics": True,
+        "playback turn": session.turns[moved],
+    }
     assert parts_of(window).detail._element is session.turns[moved]
 
 
@@ -56,8 +69,14 @@ def test_the_views_end_on_the_session_and_turn_shown(make_window, raw_log: Path,
     assert parts_of(window).navigator.open_path(annotated_log)
     session = parts_of(window).navigator.session
     row = _first_user_row(session)
-    assert _views_state(window) == {"session": session, "turn": session.turns[row], "timeline session": session,
-                                    "timeline turn": row, "metrics": True, "playback turn": session.turns[row]}
+    assert _views_state(window) == {
+        "session": session,
+        "turn": session.turns[row],
+        "timeline session": session,
+        "timeline turn": row,
+        "metrics": True,
+        "playback turn": session.turns[row],
+    }
     assert parts_of(window).detail._element is session.turns[row]
     assert not parts_of(window).controller.after_hand_over.collecting
 
@@ -74,5 +93,13 @@ def test_a_close_asked_between_the_passes_closes_the_window_once_they_are_done(m
     qtbot.waitUntil(lambda: not window.isVisible())
     session = parts_of(window).navigator.session
     row = _first_user_row(session)
-    assert closed == [{"session": session, "turn": session.turns[row], "timeline session": session,
-                       "timeline turn": row, "metrics": True, "playback turn": session.turns[row]}]
+    assert closed == [
+        {
+            "session": session,
+            "turn": session.turns[row],
+            "timeline session": session,
+            "timeline turn": row,
+            "metrics": True,
+            "playback turn": session.turns[row],
+        }
+    ]

@@ -31,8 +31,9 @@ def test_hostile_log_in_the_window(case, make_window, annotated_log: Path, answe
         assert parts_of(window).controller.document.path == target
 
 
-def test_a_fifo_named_like_a_log_is_refused_without_hanging(make_window, annotated_log: Path, answer_modal,
-                                                             tmp_path: Path, qtbot):
+def test_a_fifo_named_like_a_log_is_refused_without_hanging(
+    make_window, annotated_log: Path, answer_modal, tmp_path: Path, qtbot
+):
     """Opening a FIFO for reading would block the window until someone writes into it."""
     window = make_window(annotated_log)
     fifo = tmp_path / "pipe.xml"

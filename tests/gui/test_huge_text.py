@@ -43,8 +43,9 @@ def _screen_width(window) -> int:
 
 
 @pytest.mark.parametrize("text", [ONE_WORD, WORDS], ids=["one word", "many words"])
-def test_a_megabyte_transcription_shows_at_once_read_only_and_keeps_the_window_on_screen(qtbot, make_window,
-                                                                                        annotated_log: Path, text):
+def test_a_megabyte_transcription_shows_at_once_read_only_and_keeps_the_window_on_screen(
+    qtbot, make_window, annotated_log: Path, text
+):
     window = make_window(_planted(annotated_log, text))
     parts_of(window).navigator.select_row(0)
     parts_of(window).navigator.table.setFocus()
@@ -79,9 +80,12 @@ def test_a_paste_past_the_editors_size_is_refused_at_once(qtbot, make_window, an
 def test_a_million_characters_in_every_field_keep_the_window_on_screen(qtbot, make_window, annotated_log: Path):
     raw = annotated_log.read_text(encoding="utf-8")
     big = "z" * 1_000_000
-    for before, after in (('id="travel:20261121:001"', f'id="s{big}"'), ('<GC_TURN id="2"', f'<GC_TURN id="t{big}"'),
-                          (">Welcome to the Communicator travel service. Where would you like to fly?", f">{big}"),
-                          (">i want to fly to austin", f">{big}")):
+    for before, after in (
+        ('id="travel:20261121:001"', f'id="s{big}"'),
+        ('<GC_TURN id="2"', f'<GC_TURN id="t{big}"'),
+        (">Welcome to the Communicator travel service. Where would you like to fly?", f">{big}"),
+        (">i want to fly to austin", f">{big}"),
+    ):
         assert before in raw
         raw = raw.replace(before, after, 1)
     annotated_log.write_text(raw, encoding="utf-8")

@@ -16,8 +16,19 @@ PAUSE = 0.3  # seconds between edits: far less than the old 1.5 s debounce
 BURST = [{"row": 0}, {"keys": "Ctrl+Down"}]
 for _turn in range(5):  # pre-fill and store each of the five user turns of the sample session
     BURST += [{"keys": "Ctrl+I"}, {"wait": PAUSE}, {"keys": "Ctrl+Return"}, {"wait": PAUSE}]
-BURST += [{"keys": "Ctrl+Alt+1"}, {"wait": PAUSE}, {"keys": "Ctrl+Alt+0"}, {"wait": PAUSE}, {"keys": "Ctrl+Z"}, {"wait": PAUSE},
-          {"keys": "Ctrl+Z"}, {"wait": PAUSE}, {"keys": "Ctrl+Shift+Z"}, {"wait": PAUSE}, {"keys": "Ctrl+Alt+1"}]
+BURST += [
+    {"keys": "Ctrl+Alt+1"},
+    {"wait": PAUSE},
+    {"keys": "Ctrl+Alt+0"},
+    {"wait": PAUSE},
+    {"keys": "Ctrl+Z"},
+    {"wait": PAUSE},
+    {"keys": "Ctrl+Z"},
+    {"wait": PAUSE},
+    {"keys": "Ctrl+Shift+Z"},
+    {"wait": PAUSE},
+    {"keys": "Ctrl+Alt+1"},
+]
 
 
 def _restored(make_window, log: Path, boxes) -> dict:
@@ -27,8 +38,7 @@ def _restored(make_window, log: Path, boxes) -> dict:
     return annotations_seen(window)
 
 
-def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window, raw_log: Path, tmp_path: Path,
-                                                                     boxes):
+def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window, raw_log: Path, tmp_path: Path, boxes):
     lines = run_and_kill(raw_log, tmp_path, BURST)  # killed right after the last edit
     edits_old_enough = [line for line in lines if line["t"] <= lines[-1]["t"] - GENEROUS_SECONDS]
     assert len(edits_old_enough) > 10, "the burst is long enough for most of it to be due"
@@ -38,7 +48,14 @@ def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window
 def test_a_busy_gui_thread_does_not_hold_the_journal_back(make_window, raw_log: Path, tmp_path: Path, boxes):
     """The longest transcription the editor takes (a paste past EDITOR_MAX_CHARS is refused) stored, then the GUI
     thread blocked for 5 s until the kill."""
-    plan = [{"row": 0}, {"keys": "Ctrl+Down"}, {"paste": EDITOR_MAX_CHARS - 100}, {"keys": "Ctrl+Return"}, {"keys": "Ctrl+Alt+1"}, {"busy": 5}]
+    plan = [
+        {"row": 0},
+        {"keys": "Ctrl+Down"},
+        {"paste": EDITOR_MAX_CHARS - 100},
+        {"keys": "Ctrl+Return"},
+        {"keys": "Ctrl+Alt+1"},
+        {"busy": 5},
+    ]
     lines = run_and_kill(raw_log, tmp_path, plan)
     state = _restored(make_window, raw_log, boxes)
     assert state == lines[-1]["state"] == lines[-2]["state"], "every edit made before the GUI thread got busy"

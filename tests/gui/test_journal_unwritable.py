@@ -27,12 +27,15 @@ def blocked_journal_folder() -> Path:
     return folder
 
 
-def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, raw_log: Path, qtbot, boxes,
-                                                                 blocked_journal_folder: Path):
+def test_reload_offers_back_the_edits_the_journal_could_not_hold(
+    make_window, raw_log: Path, qtbot, boxes, blocked_journal_folder: Path
+):
     window = make_window(raw_log)  # it opens on the first user turn
     type_text(qtbot, window, TYPED)
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    qtbot.waitUntil(lambda: "recovery journal cannot be written" in parts_of(window).recovery.warning.text(), timeout=10000)
+    qtbot.waitUntil(
+        lambda: "recovery journal cannot be written" in parts_of(window).recovery.warning.text(), timeout=10000
+    )
     changed_behind_the_window(raw_log)
     answers = boxes("Reload", "Restore")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
@@ -42,8 +45,9 @@ def test_reload_offers_back_the_edits_the_journal_could_not_hold(make_window, ra
     assert_reloaded_with_the_edit_on_top(window, TYPED)
 
 
-def test_the_lock_is_warned_about_then_written_once_the_folder_works(make_window, raw_log: Path, qtbot,
-                                                                    blocked_journal_folder: Path):
+def test_the_lock_is_warned_about_then_written_once_the_folder_works(
+    make_window, raw_log: Path, qtbot, blocked_journal_folder: Path
+):
     window = make_window(raw_log)
     warning = parts_of(window).recovery.warning
     assert warning.isVisible() and "lock cannot be written" in warning.text()

@@ -18,8 +18,9 @@ def _warning(window) -> QLabel | None:
     return label if label is not None and label.isVisible() else None
 
 
-def test_an_unwritable_data_folder_is_a_warning_until_a_write_succeeds(make_window, raw_log: Path, qtbot,
-                                                                       isolated_user_data: Path):
+def test_an_unwritable_data_folder_is_a_warning_until_a_write_succeeds(
+    make_window, raw_log: Path, qtbot, isolated_user_data: Path
+):
     window = make_window(raw_log)
     assert _warning(window) is None and (isolated_user_data / "journals").is_dir()
     isolated_user_data.rename(isolated_user_data.with_name("moved"))

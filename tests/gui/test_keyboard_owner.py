@@ -105,8 +105,7 @@ def test_space_ticks_the_regex_box_of_the_find_bar_and_of_the_corpus_search(main
     assert window.editor.text.toPlainText() == ""
 
 
-def test_keys_typed_during_a_load_arrive_whole_and_a_space_on_the_progress_does_not_cancel(make_window, qtbot,
-                                                                                           big_log):
+def test_keys_typed_during_a_load_arrive_whole_and_a_space_on_the_progress_does_not_cancel(make_window, qtbot, big_log):
     window = make_window()
 
     def type_during_load(dialog) -> None:
@@ -131,9 +130,15 @@ def test_the_keyboard_dialog_refuses_keys_that_type_and_escape_cancels_a_recordi
     qtbot.waitUntil(lambda: QApplication.activeWindow() is dialog)
     dialog.select("previous_user_turn")
     before = dict(dialog.pending)
-    for key, modifiers in [(Key.Key_W, Mod.NoModifier), (Key.Key_W, Mod.ShiftModifier), (Key.Key_5, Mod.NoModifier),
-                           (Key.Key_Comma, Mod.NoModifier), (Key.Key_Space, Mod.NoModifier),
-                           (Key.Key_Backspace, Mod.NoModifier), (Key.Key_Delete, Mod.NoModifier)]:
+    for key, modifiers in [
+        (Key.Key_W, Mod.NoModifier),
+        (Key.Key_W, Mod.ShiftModifier),
+        (Key.Key_5, Mod.NoModifier),
+        (Key.Key_Comma, Mod.NoModifier),
+        (Key.Key_Space, Mod.NoModifier),
+        (Key.Key_Backspace, Mod.NoModifier),
+        (Key.Key_Delete, Mod.NoModifier),
+    ]:
         dialog.recorder.setFocus()
         QTest.keyClick(dialog.recorder, key, modifiers)
         dialog.set_recorded_key()  # as the recording's end does

@@ -38,12 +38,22 @@ from tests.gui.conftest import focused, press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 CTRL, ALT = Mod.ControlModifier, Mod.AltModifier
-settings.register_profile("keyboard", max_examples=int(os.environ.get("KEYBOARD_EXAMPLES", "50")),
-                          stateful_step_count=4, deadline=None, derandomize=True,
-                          suppress_health_check=list(HealthCheck))
-MOVES = {"Ctrl+PgDown": (Key.Key_PageDown, CTRL), "Ctrl+PgUp": (Key.Key_PageUp, CTRL),
-         "Ctrl+Down": (Key.Key_Down, CTRL), "Ctrl+Up": (Key.Key_Up, CTRL),
-         "Alt+Down": (Key.Key_Down, ALT), "Alt+Up": (Key.Key_Up, ALT)}
+settings.register_profile(
+    "keyboard",
+    max_examples=int(os.environ.get("KEYBOARD_EXAMPLES", "50")),
+    stateful_step_count=4,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=list(HealthCheck),
+)
+MOVES = {
+    "Ctrl+PgDown": (Key.Key_PageDown, CTRL),
+    "Ctrl+PgUp": (Key.Key_PageUp, CTRL),
+    "Ctrl+Down": (Key.Key_Down, CTRL),
+    "Ctrl+Up": (Key.Key_Up, CTRL),
+    "Alt+Down": (Key.Key_Down, ALT),
+    "Alt+Up": (Key.Key_Up, ALT),
+}
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9)
 DRAFT = "restored draft"
 
@@ -59,8 +69,12 @@ def make_logs(corpus: Path, folder: Path) -> dict[str, Path]:
     multi = etree.parse(str(system_first))
     multi.getroot().append(etree.fromstring(etree.tostring(session)))
     multi.write(str(folder / "two-sessions-hublog.xml"), encoding="UTF-8", xml_declaration=True)
-    return {"system first": system_first, "user first": folder / "user-first-hublog.xml",
-            "two sessions": folder / "two-sessions-hublog.xml", "corpus": corpus}
+    return {
+        "system first": system_first,
+        "user first": folder / "user-first-hublog.xml",
+        "two sessions": folder / "two-sessions-hublog.xml",
+        "corpus": corpus,
+    }
 
 
 class KeyboardMachine(RuleBasedStateMachine):
@@ -120,8 +134,9 @@ class KeyboardMachine(RuleBasedStateMachine):
             return
         index = navigator.model.index(rows[pick % len(rows)], 0)
         self.window.table.scrollTo(index)
-        self.qtbot.mouseClick(self.window.table.viewport(), Qt.MouseButton.LeftButton,
-                              pos=self.window.table.visualRect(index).center())
+        self.qtbot.mouseClick(
+            self.window.table.viewport(), Qt.MouseButton.LeftButton, pos=self.window.table.visualRect(index).center()
+        )
         self.settle()
 
     @rule(pick=st.integers(0, 1000))
@@ -149,8 +164,16 @@ class KeyboardMachine(RuleBasedStateMachine):
     @rule(pick=st.integers(0, 1000))
     def search_hit(self, pick: int) -> None:
         """Ctrl+F, a word of a turn the session holds, F3 to its hit, Escape out of the bar."""
-        words = [word for turn in parts_of(self.window).navigator.session.turns for word in (turn.asr_text or "").split()
-                 if len(word) > 3] if parts_of(self.window).navigator.session is not None else []
+        words = (
+            [
+                word
+                for turn in parts_of(self.window).navigator.session.turns
+                for word in (turn.asr_text or "").split()
+                if len(word) > 3
+            ]
+            if parts_of(self.window).navigator.session is not None
+            else []
+        )
         if not words:
             return
         press(self.qtbot, self.window, Key.Key_F, CTRL)
@@ -163,8 +186,13 @@ class KeyboardMachine(RuleBasedStateMachine):
     @rule(which=st.sampled_from(["find", "preferences", "keyboard", "compare", "concepts"]))
     def escape_out_of(self, which: str) -> None:
         window = self.window
-        keys = {"find": (Key.Key_F, CTRL), "preferences": (Key.Key_Comma, CTRL), "keyboard": (Key.Key_F1, Mod.NoModifier),
-                "compare": (Key.Key_C, CTRL | Mod.ShiftModifier), "concepts": (Key.Key_K, CTRL)}[which]
+        keys = {
+            "find": (Key.Key_F, CTRL),
+            "preferences": (Key.Key_Comma, CTRL),
+            "keyboard": (Key.Key_F1, Mod.NoModifier),
+            "compare": (Key.Key_C, CTRL | Mod.ShiftModifier),
+            "concepts": (Key.Key_K, CTRL),
+        }[which]
         press(self.qtbot, window, *keys)
         self.settle()
         active = QApplication.activeWindow()
@@ -213,7 +241,9 @@ class KeyboardMachine(RuleBasedStateMachine):
 
 
 def test_every_word_typed_lands_in_the_user_turn_the_window_names(make_window, corpus, tmp_path, qtbot, boxes):
-    boxes("Restore", "Discard")  # restore a journal; opening another log with stored words: they are the test's, not the annotator's
+    boxes(
+        "Restore", "Discard"
+    )  # restore a journal; opening another log with stored words: they are the test's, not the annotator's
     window = make_window()
     window.actions.auto_play.setChecked(False)
     folder = tmp_path / "copies"

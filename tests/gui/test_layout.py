@@ -34,8 +34,24 @@ def on_screen(screen: str, folder: Path) -> dict[str, str]:
     """The environment of an interpreter whose offscreen screen is SCREEN (e.g. "1280x720")."""
     width, height = map(int, screen.split("x"))
     config = folder / f"screen-{screen}.json"
-    config.write_text(json.dumps({"screens": [{"name": screen, "x": 0, "y": 0, "width": width, "height": height,
-                                                "logicalDpi": 96, "logicalBaseDpi": 96, "dpr": 1}]}))
+    config.write_text(
+        json.dumps(
+            {
+                "screens": [
+                    {
+                        "name": screen,
+                        "x": 0,
+                        "y": 0,
+                        "width": width,
+                        "height": height,
+                        "logicalDpi": 96,
+                        "logicalBaseDpi": 96,
+                        "dpr": 1,
+                    }
+                ]
+            }
+        )
+    )
     return dict(os.environ, QT_QPA_PLATFORM=f"offscreen:configfile={config}", PYTHONPATH=str(REPO))
 
 
@@ -43,9 +59,26 @@ def on_screen(screen: str, folder: Path) -> dict[str, str]:
 def test_the_window_fits_each_screen_size(screen: str, tmp_path: Path):
     env = on_screen(screen, tmp_path)
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", *map(str, CHECKS), "-q", "-p", "no:cacheprovider", "-p", "no:randomly",
-         f"--basetemp={tmp_path / 'checks'}", "-o", "faulthandler_timeout=240"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            *map(str, CHECKS),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-p",
+            "no:randomly",
+            f"--basetemp={tmp_path / 'checks'}",
+            "-o",
+            "faulthandler_timeout=240",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert result.returncode == 0, f"at {screen}:\n{result.stdout[-8000:]}\n{result.stderr[-4000:]}"
     assert " passed" in result.stdout and "skipped" not in result.stdout
 
@@ -56,8 +89,13 @@ def test_a_layout_stored_on_each_screen_is_restored_on_each_other(tmp_path: Path
     larger one's first-start size (most of it), not its old size with empty margins."""
     log = make_team_log(tmp_path / "team")
     run = lambda screen, *args: subprocess.run(  # noqa: E731
-        [sys.executable, str(STORED_LAYOUT), *args], cwd=REPO, env=on_screen(screen, tmp_path),
-        capture_output=True, text=True, timeout=240)
+        [sys.executable, str(STORED_LAYOUT), *args],
+        cwd=REPO,
+        env=on_screen(screen, tmp_path),
+        capture_output=True,
+        text=True,
+        timeout=240,
+    )
     for screen in SCREENS:
         saved = run(screen, "save", str(tmp_path / f"saved-{screen}"), str(log))
         assert saved.returncode == 0, f"saving at {screen}: {saved.stderr[-3000:]}"
@@ -71,14 +109,17 @@ def test_a_layout_stored_on_each_screen_is_restored_on_each_other(tmp_path: Path
         assert shown["rows"] >= 8, shown
         width, height = map(int, other.split("x"))
         if width < shown["screen"][0]:
-            assert shown["window"][0] >= 0.8 * shown["screen"][0] and shown["window"][1] >= 0.8 * shown["screen"][1], shown
+            assert shown["window"][0] >= 0.8 * shown["screen"][0] and shown["window"][1] >= 0.8 * shown["screen"][1], (
+                shown
+            )
 
 
 def assert_current_row_in_view(window: MainWindow) -> None:
     table = window.table
     rect = table.visualRect(table.currentIndex())
     assert rect.isValid() and rect.top() >= 0 and rect.bottom() < table.viewport().height(), (
-        f"row {table.currentIndex().row()} at {rect} in a {table.viewport().height()} px high table")
+        f"row {table.currentIndex().row()} at {rect} in a {table.viewport().height()} px high table"
+    )
 
 
 def shrink_table(window: MainWindow) -> None:
@@ -209,6 +250,7 @@ def test_a_stored_layout_that_squeezes_the_dock_tabs_is_widened_at_start(qtbot, 
     again = make_window(latin1_log)
     qtbot.waitExposed(again)
     qtbot.waitUntil(lambda: _cut_tabs(again) == [], timeout=3000)
-    assert again.table.viewport().height() >= 8 * again.table.verticalHeader().defaultSectionSize(), \
+    assert again.table.viewport().height() >= 8 * again.table.verticalHeader().defaultSectionSize(), (
         "the table keeps its rows"
+    )
     close_window(again)

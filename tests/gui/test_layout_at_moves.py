@@ -54,9 +54,11 @@ def test_a_move_lays_out_neither_the_main_window_nor_a_dock(qtbot, make_window, 
     requests = LayoutRequests(watched)
     try:
         seen = []
-        for key, modifiers in ((Qt.Key.Key_PageDown, Qt.KeyboardModifier.NoModifier),
-                               (Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier),
-                               (Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier)):
+        for key, modifiers in (
+            (Qt.Key.Key_PageDown, Qt.KeyboardModifier.NoModifier),
+            (Qt.Key.Key_End, Qt.KeyboardModifier.ControlModifier),
+            (Qt.Key.Key_Home, Qt.KeyboardModifier.ControlModifier),
+        ):
             table.setFocus()
             press(qtbot, window, key, modifiers)
             settle(qtbot)

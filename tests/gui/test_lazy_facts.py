@@ -96,7 +96,11 @@ def _shown_rows(window) -> int:
 
 
 def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress_is_counted(
-        make_window, qtbot, long_log, held):  # noqa: F811
+    make_window,
+    qtbot,
+    long_log,  # noqa: F811
+    held,
+):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)
     window.table.viewport().repaint()  # the first paint of the turn table, now
@@ -117,11 +121,16 @@ def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress
     assert progress == _progress_text(fresh) and untranscribed == _untranscribed(fresh)
     stored = [cache.facts(turn) for turn in session.turns]
     assert [(f.speaker, f.transcription, f.asr_text) for f in stored] == [
-        (f.speaker, f.transcription, f.asr_text) for f in fresh]
+        (f.speaker, f.transcription, f.asr_text) for f in fresh
+    ]
 
 
 def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_and_the_index(
-        make_window, qtbot, long_log, held):  # noqa: F811
+    make_window,
+    qtbot,
+    long_log,  # noqa: F811
+    held,
+):
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
     session = parts_of(window).navigator.session
     far = [turn for turn in session.turns[2000:] if turn.speaker == "user" and turn.transcription is None]
@@ -137,10 +146,17 @@ def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_
 
 @pytest.mark.parametrize("order", ["log", DOUBT_ORDER])
 def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn(
-        make_window, qtbot, long_log, held, order):  # noqa: F811
+    make_window,
+    qtbot,
+    long_log,  # noqa: F811
+    held,
+    order,
+):
     window = make_window()
     parts_of(window).controller.settings.next_turn_order = order
-    parts_of(window).controller.settings.set_last_position(long_log, LastPosition("long", 3))  # a user turn to transcribe
+    parts_of(window).controller.settings.set_last_position(
+        long_log, LastPosition("long", 3)
+    )  # a user turn to transcribe
     assert parts_of(window).navigator.open_path(long_log)
     qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)
     navigator = parts_of(window).navigator

@@ -73,17 +73,23 @@ def _sounding(samples: np.ndarray) -> np.ndarray:
 
 
 def test_a_quiet_turn_is_played_at_the_target_loudness_and_its_file_is_untouched(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path):
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     turn = load_audio(Path(__file__).parents[2] / "sample_logs" / "travel-20261121-001" / TURN_AUDIO)
     path = _turn_audio(annotated_log, turn.samples * np.float32(0.1))  # -20 dB: about -41 LUFS
     meter = pyloudnorm.Meter(RATE)
     assert meter.integrated_loudness(load_audio(path).samples[:, 0].astype(np.float64)) < -38.0
     before = hashlib.sha256(path.read_bytes()).hexdigest()
-    result = _run(audio_sink, annotated_log, tmp_path, """
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 ctrl_space()
 states = until_stopped()
 report(states=sorted(states), checked=window.actions.normalise_loudness.isChecked())
-""")
+""",
+    )
     assert result == {"states": ["PLAYING", "STOPPED"], "checked": True}
     played = audio_sink.read_played()
     assert played.rate == RATE
@@ -92,26 +98,37 @@ report(states=sorted(states), checked=window.actions.normalise_loudness.isChecke
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
 
-def test_normalising_off_plays_the_quiet_turn_as_recorded(audio_sink: AudioSandbox, annotated_log: Path,
-                                                         tmp_path: Path):
+def test_normalising_off_plays_the_quiet_turn_as_recorded(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     quiet = (noise(1.0, RATE, level=0.3) * np.float32(0.1)).astype(np.float32)
     _turn_audio(annotated_log, quiet)
-    _run(audio_sink, annotated_log, tmp_path, """
+    _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 window.actions.normalise_loudness.trigger()
 ctrl_space()
 until_stopped()
 report(stored=kit.settings.normalise_loudness)
-""")
+""",
+    )
     played = _sounding(audio_sink.read_played().samples)
     assert played.shape == quiet.shape and np.abs(played - quiet).max() < 1e-6
 
 
 @pytest.mark.parametrize("rewind", [1.0, 0.0])
-def test_resuming_after_a_pause_starts_the_rewind_earlier(audio_sink: AudioSandbox, annotated_log: Path,
-                                                          tmp_path: Path, rewind: float):
+def test_resuming_after_a_pause_starts_the_rewind_earlier(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, rewind: float
+):
     source = noise(LONG_SECONDS, RATE, level=0.3)  # loud enough that normalising leaves it as recorded
     _turn_audio(annotated_log, source)
-    result = _run(audio_sink, annotated_log, tmp_path, f"""
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        f"""
 kit.settings.rewind_on_resume = {rewind}
 kit.apply_settings()
 ctrl_space()
@@ -122,7 +139,8 @@ ctrl_space()
 resumed = player.state.name
 until_stopped()
 report(paused=paused, resumed=resumed)
-""")
+""",
+    )
     state, position = result["paused"]
     assert state == "PAUSED" and result["resumed"] == "PLAYING" and 3.0 <= position < LONG_SECONDS - 1
     start = round((position - rewind) * RATE)
@@ -149,7 +167,8 @@ report(paused_at=paused_at, slow_frames=player.frames_delivered - delivered, pos
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
 def test_ctrl_shift_left_replays_the_last_2_s_at_three_quarter_speed_pitch_kept(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path):
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     _turn_audio(annotated_log, tone(LONG_SECONDS / 2, RATE, frequency=440.0, level=0.3))
     result = _run(audio_sink, annotated_log, tmp_path, SLOW_REPLAY)
     assert result["slow_frames"] == pytest.approx(2.0 / 0.75 * RATE, rel=0.03)
@@ -161,7 +180,8 @@ def test_ctrl_shift_left_replays_the_last_2_s_at_three_quarter_speed_pitch_kept(
 
 
 def test_without_rubberband_the_slow_replay_says_why_and_plays_at_normal_speed(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+):
     empty = tmp_path / "no-tools"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))  # the child finds no rubberband
@@ -172,10 +192,15 @@ def test_without_rubberband_the_slow_replay_says_why_and_plays_at_normal_speed(
     assert result["position"] == pytest.approx(result["paused_at"], abs=0.01)
 
 
-def test_pause_while_typing_pauses_on_a_keystroke_and_resumes_when_idle(audio_sink: AudioSandbox,
-                                                                       annotated_log: Path, tmp_path: Path):
+def test_pause_while_typing_pauses_on_a_keystroke_and_resumes_when_idle(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     _turn_audio(annotated_log, noise(LONG_SECONDS, RATE, level=0.3))
-    result = _run(audio_sink, annotated_log, tmp_path, """
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 typing = kit.typing_pause
 window.actions.loop.trigger()  # never at the end while the script waits
 kit.settings.rewind_on_resume = 60.0  # far more than the fast null device plays before the position is read
@@ -196,7 +221,8 @@ ctrl_space()
 report(off=off, paused=paused, still=still, resumed=resumed, text=parts_of(window).navigator.editor.text.toPlainText(),
        stored=kit.settings.pause_while_typing)
 window.set_close_guard(lambda: True)  # the typing is the test's, not work to keep
-""")
+""",
+    )
     assert result["off"] == "PLAYING", "off by default: typing does not pause"
     state, position, timer_running, interval = result["paused"]
     assert (state, timer_running, interval) == ("PAUSED", True, 1500)
@@ -223,7 +249,8 @@ def test_the_voice_activity_strip_marks_the_two_words(make_window, annotated_log
     assert strip.isVisible() and strip.height() < parts_of(window).waveform.height() / 4
     for seconds in (0.2, first_end, second_start, 1.7):  # the strip and the waveform share the time axis on screen
         assert _screen_x(strip.plot, strip.plot.getViewBox(), seconds) == pytest.approx(
-            _screen_x(parts_of(window).waveform.plot, parts_of(window).waveform.view_box, seconds), abs=2)
+            _screen_x(parts_of(window).waveform.plot, parts_of(window).waveform.view_box, seconds), abs=2
+        )
 
 
 def _screen_x(widget, view_box, seconds: float) -> int:

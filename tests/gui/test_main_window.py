@@ -107,10 +107,15 @@ def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window
     assert "WER" in window.editor.score.text()
     assert turn.transcription is None  # not stored per keystroke
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
-    assert parts_of(window).controller.document.session("travel:20261121:002").turns[1].transcription == "i need to go to san francisco please"
+    assert (
+        parts_of(window).controller.document.session("travel:20261121:002").turns[1].transcription
+        == "i need to go to san francisco please"
+    )
     assert parts_of(window).navigator.current_turn().id == "04"  # the next user turn still to transcribe
     assert editor_has_focus(window)
-    assert parts_of(window).navigator.model.index(1, Column.WER).data() == "12.5 %"  # "please" missed: 1 deletion of 8 words
+    assert (
+        parts_of(window).navigator.model.index(1, Column.WER).data() == "12.5 %"
+    )  # "please" missed: 1 deletion of 8 words
     assert parts_of(window).navigator.model.index(1, 0).data(NEEDS_TRANSCRIPTION_ROLE) is False
     assert "1 of 5 user turns transcribed" in window.session_bar.progress.text()
     assert window.isWindowModified()
@@ -255,8 +260,9 @@ def test_ctrl_i_prefills_with_the_recognizer_text(main_window, qtbot):
 def test_no_two_actions_share_a_key(main_window):
     keys = [sequence.toString() for sequence in all_key_sequences()]
     assert len(keys) == len(set(keys))
-    bound = [s.toString() for action in main_window.findChildren(type(main_window.actions.open))
-             for s in action.shortcuts()]
+    bound = [
+        s.toString() for action in main_window.findChildren(type(main_window.actions.open)) for s in action.shortcuts()
+    ]
     assert len(bound) == len(set(bound))
     assert set(keys) <= set(bound)
 

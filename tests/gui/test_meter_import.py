@@ -17,7 +17,9 @@ from tests.gui.window_script import WINDOW_PRELUDE
 
 REPO = Path(__file__).resolve().parents[2]
 
-SCRIPT = WINDOW_PRELUDE + """
+SCRIPT = (
+    WINDOW_PRELUDE
+    + """
 import json, sys
 from annotator.audio.loudness import meter_loaded
 from annotator.gui.app import parts_of
@@ -44,6 +46,7 @@ print(json.dumps({{"opened_with_audio": imported()}}), flush=True)
 parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
+)
 
 
 def test_the_meter_is_imported_with_the_first_clip_not_at_the_start(tmp_path: Path, annotated_log: Path):
@@ -54,7 +57,11 @@ def test_the_meter_is_imported_with_the_first_clip_not_at_the_start(tmp_path: Pa
     script = SCRIPT.format(settings=str(tmp_path / "settings"), log=str(without_audio), with_audio=str(annotated_log))
     result = subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True, timeout=240)
     assert result.returncode == 0, result.stderr[-4000:]
-    seen = {key: value for line in result.stdout.splitlines() if line.startswith("{")
-            for key, value in json.loads(line).items()}
+    seen = {
+        key: value
+        for line in result.stdout.splitlines()
+        if line.startswith("{")
+        for key, value in json.loads(line).items()
+    }
     assert seen["opened_without_audio"] == [], "the window imported the meter for a corpus without audio"
     assert "pyloudnorm" in seen["opened_with_audio"]

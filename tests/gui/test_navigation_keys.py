@@ -56,7 +56,10 @@ def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpu
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert parts_of(window).controller.document.path.name == "travel-20261121-002-hublog.xml"
-    assert parts_of(window).navigator.session.id == "travel:20261121:002" and current_summary(browser).session_id == parts_of(window).navigator.session.id
+    assert (
+        parts_of(window).navigator.session.id == "travel:20261121:002"
+        and current_summary(browser).session_id == parts_of(window).navigator.session.id
+    )
 
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert parts_of(window).controller.document.path.name == "travel-20261121-002-hublog.xml"

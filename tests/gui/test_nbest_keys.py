@@ -27,12 +27,28 @@ def status(window) -> str:
 
 def user_turn_with_list(turn_id: str, start: float, heard: str, listed: str) -> str:
     """A user turn whose recognize operation holds LISTED (the n-best GC_DATA) beside the recognizer's text."""
-    return (f'<GC_TURN id="{turn_id}" stime="{start}" etime="{start + 2}">'
-            + operation(turn_id, start, start + 1, "record", "audio", 'type_new_turn="user"',
-                        data(":utterance_file", f"u{turn_id}.wav", 'type="audio_input"'))
-            + operation(turn_id, start + 1, start + 1.5, "recognize", "recognizer", "",
-                        data(":input_string", heard, 'type="text_input" type_utt_text="asr"') + listed)
-            + "</GC_TURN>")
+    return (
+        f'<GC_TURN id="{turn_id}" stime="{start}" etime="{start + 2}">'
+        + operation(
+            turn_id,
+            start,
+            start + 1,
+            "record",
+            "audio",
+            'type_new_turn="user"',
+            data(":utterance_file", f"u{turn_id}.wav", 'type="audio_input"'),
+        )
+        + operation(
+            turn_id,
+            start + 1,
+            start + 1.5,
+            "recognize",
+            "recognizer",
+            "",
+            data(":input_string", heard, 'type="text_input" type_utt_text="asr"') + listed,
+        )
+        + "</GC_TURN>"
+    )
 
 
 def at_turn_6(make_window, latin1_log: Path):
@@ -47,8 +63,15 @@ def test_the_pane_lists_the_turns_alternatives_with_rank_text_and_score(make_win
     pane = window.editor.nbest
     assert pane.isVisible()
     shown = pane.text()
-    for line in ("Alt+1", "leaving from munich", "-652.982", "Alt+2", "leaving from zürich", "Alt+3",
-                 "leaving from köln"):
+    for line in (
+        "Alt+1",
+        "leaving from munich",
+        "-652.982",
+        "Alt+2",
+        "leaving from zürich",
+        "Alt+3",
+        "leaving from köln",
+    ):
         assert line in shown
     assert "Alt+4" not in shown and TRUTH_MARK not in shown
 
@@ -91,8 +114,10 @@ def test_alt_5_where_only_3_exist_changes_nothing_and_says_why(make_window, lati
 
 
 def test_a_turn_without_a_list_says_so_and_the_keys_say_why(make_window, tmp_path, qtbot):
-    path = write_log(tmp_path / "plain.xml", log_text([session("s1", [
-        system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston")])]))
+    path = write_log(
+        tmp_path / "plain.xml",
+        log_text([session("s1", [system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston")])]),
+    )
     window = make_window(path)
     parts_of(window).navigator.select_row(1, focus_editor=True)
     pane = window.editor.nbest
@@ -112,15 +137,24 @@ def test_on_a_system_turn_the_pane_is_hidden_and_the_keys_say_why(make_window, l
 
 
 def test_a_flat_list_in_shuffled_key_order_fills_by_rank(make_window, tmp_path, qtbot):
-    body = (data(":nbest_list[2]", "to austin", 'type="text_input_hypothesis" score="-30"')
-            + data(":nbest_list[0]", "to boston", 'type="text_input_hypothesis" score="-10"')
-            + data(":nbest_list[1]", "to houston", 'type="text_input_hypothesis" score="-20"'))
-    path = write_log(tmp_path / "flat.xml", log_text([session("s1", [
-        system_turn("1", 1000, "Where to?"), user_turn_with_list("2", 1005, "to boston", body)])]))
+    body = (
+        data(":nbest_list[2]", "to austin", 'type="text_input_hypothesis" score="-30"')
+        + data(":nbest_list[0]", "to boston", 'type="text_input_hypothesis" score="-10"')
+        + data(":nbest_list[1]", "to houston", 'type="text_input_hypothesis" score="-20"')
+    )
+    path = write_log(
+        tmp_path / "flat.xml",
+        log_text(
+            [session("s1", [system_turn("1", 1000, "Where to?"), user_turn_with_list("2", 1005, "to boston", body)])]
+        ),
+    )
     window = make_window(path)
     parts_of(window).navigator.select_row(1, focus_editor=True)
     assert [(a.rank, a.text, a.score) for a in window.editor.nbest.alternatives] == [
-        (1, "to boston", -10.0), (2, "to houston", -20.0), (3, "to austin", -30.0)]
+        (1, "to boston", -10.0),
+        (2, "to houston", -20.0),
+        (3, "to austin", -30.0),
+    ]
     press(qtbot, window, Key.Key_3, Mod.AltModifier)
     assert window.editor.text.toPlainText() == "to austin"
 

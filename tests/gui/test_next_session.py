@@ -23,10 +23,18 @@ FAILED_PARSE = operation("2", 1, 2, "parse", "nl", "", data(":input_parse_succes
 
 
 def _log(path: Path, heard: dict[str, str]) -> Path:
-    sessions = [session(name, [system_turn("1", 1000 + 100 * n, "where to?"),
-                               user_turn("2", 1010 + 100 * n, text, extra=FAILED_PARSE if name == "s3" else "")],
-                        start=1000 + 100 * n, end=1099 + 100 * n)
-                for n, (name, text) in enumerate(heard.items())]
+    sessions = [
+        session(
+            name,
+            [
+                system_turn("1", 1000 + 100 * n, "where to?"),
+                user_turn("2", 1010 + 100 * n, text, extra=FAILED_PARSE if name == "s3" else ""),
+            ],
+            start=1000 + 100 * n,
+            end=1099 + 100 * n,
+        )
+        for n, (name, text) in enumerate(heard.items())
+    ]
     sessions.append(session("s4", [system_turn("1", 1900, "goodbye")], start=1900, end=1999))
     return write_log(path, log_text(sessions))
 
@@ -64,7 +72,11 @@ def test_log_order_goes_on_to_the_next_session_and_then_back_to_an_earlier_one(q
     assert _transcribe_and_go_on(qtbot, window, "no") == ("s1", "2")  # past the last: the earlier one left
     assert _transcribe_and_go_on(qtbot, window, "hello") == ("s1", "2")  # nothing left: it stays
     assert "Every user turn of three-hublog.xml is transcribed" in window.statusBar().currentMessage()
-    assert [s.turns[1].transcription for s in parts_of(window).controller.document.sessions[:3]] == ["hello", "to boston", "no"]
+    assert [s.turns[1].transcription for s in parts_of(window).controller.document.sessions[:3]] == [
+        "hello",
+        "to boston",
+        "no",
+    ]
 
 
 def test_most_doubtful_first_goes_to_the_session_with_the_most_doubtful_turn(qtbot, make_window, tmp_path):
@@ -102,7 +114,8 @@ def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, m
 
 
 def test_a_cancelled_move_into_the_next_log_leaves_the_list_the_table_and_the_status_bar_on_the_open_session(
-        qtbot, make_window, tmp_path, boxes):
+    qtbot, make_window, tmp_path, boxes
+):
     window, first = _two_log_corpus(qtbot, make_window, tmp_path)
     type_text(qtbot, window, "hello")
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)  # stored, not saved: leaving the log asks first
@@ -118,8 +131,9 @@ def test_a_cancelled_move_into_the_next_log_leaves_the_list_the_table_and_the_st
     assert window.statusBar().currentMessage().startswith("Still on session s4 of a-hublog.xml")
 
 
-def test_a_cancelled_ctrl_enter_into_the_next_log_leaves_the_list_on_the_open_session(qtbot, make_window, tmp_path,
-                                                                                     boxes):
+def test_a_cancelled_ctrl_enter_into_the_next_log_leaves_the_list_on_the_open_session(
+    qtbot, make_window, tmp_path, boxes
+):
     window, first = _two_log_corpus(qtbot, make_window, tmp_path)
     answers = boxes("Cancel")
     assert _transcribe_and_go_on(qtbot, window, "hello") == ("s1", "2"), "the log's last user turn, still shown"

@@ -30,11 +30,18 @@ DOUBTFUL = ("s60", "s110")
 
 
 def _big_log(path: Path) -> Path:
-    sessions = [session(f"s{n}", [system_turn("1", 1000 + 100 * n, "where to?"),
-                                  user_turn("2", 1010 + 100 * n, "to boston",
-                                            extra=FAILED_PARSE if f"s{n}" in DOUBTFUL else "")],
-                        start=1000 + 100 * n, end=1099 + 100 * n)
-                for n in range(SESSIONS)]
+    sessions = [
+        session(
+            f"s{n}",
+            [
+                system_turn("1", 1000 + 100 * n, "where to?"),
+                user_turn("2", 1010 + 100 * n, "to boston", extra=FAILED_PARSE if f"s{n}" in DOUBTFUL else ""),
+            ],
+            start=1000 + 100 * n,
+            end=1099 + 100 * n,
+        )
+        for n in range(SESSIONS)
+    ]
     return write_log(path, log_text(sessions))
 
 
@@ -78,8 +85,9 @@ def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_wi
     assert threading.main_thread() not in threads
 
     document = parts_of(window).controller.document
-    then = document.sessions[most_doubtful_session_to_transcribe(document, document.sessions.index(
-        parts_of(window).navigator.session))].id
+    then = document.sessions[
+        most_doubtful_session_to_transcribe(document, document.sessions.index(parts_of(window).navigator.session))
+    ].id
     assert then == "s110"
     type_text(qtbot, window, "to boston")
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)  # ready now: on the spot
@@ -87,8 +95,9 @@ def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_wi
     assert len(threads) == SESSIONS  # nothing made again
 
 
-def test_a_press_waiting_for_the_doubts_is_dropped_when_the_annotator_moves_on(qtbot, make_window, tmp_path,
-                                                                               monkeypatch):
+def test_a_press_waiting_for_the_doubts_is_dropped_when_the_annotator_moves_on(
+    qtbot, make_window, tmp_path, monkeypatch
+):
     log = _big_log(tmp_path / "many-hublog.xml")
     release = threading.Event()
     real = next_session.session_doubts

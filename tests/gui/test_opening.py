@@ -86,8 +86,9 @@ def cancel_by_click(dialog) -> None:
 
 
 @pytest.mark.parametrize("cancel", [cancel_by_key, cancel_by_click], ids=["Esc", "click"])
-def test_cancel_keeps_the_previous_log_its_undo_stack_and_its_journal(main_window, qtbot, big_log, answer_modal,
-                                                                      cancel):
+def test_cancel_keeps_the_previous_log_its_undo_stack_and_its_journal(
+    main_window, qtbot, big_log, answer_modal, cancel
+):
     window = main_window
     previous = parts_of(window).controller.document
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # task completed: one step of unsaved work

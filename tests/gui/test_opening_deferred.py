@@ -65,8 +65,7 @@ def _filled(window) -> None:
         assert task.wait(120)
 
 
-def test_the_turns_show_first_then_the_panes_fill_in_with_the_right_figures(make_window, qtbot, long_log,
-                                                                            monkeypatch):
+def test_the_turns_show_first_then_the_panes_fill_in_with_the_right_figures(make_window, qtbot, long_log, monkeypatch):
     metrics_made = Calls(monkeypatch, [opening, session_panes, metrics_panel], "LiveMetrics")
     timelines_made = Calls(monkeypatch, [opening, session_panes, timeline_view], "build_timeline")
     window = make_window()
@@ -121,7 +120,9 @@ def test_another_log_opened_meanwhile_drops_the_result(make_window, qtbot, long_
 
 def test_keys_typed_during_a_load_reach_the_editor_once_the_log_is_shown(make_window, qtbot, long_log):
     window = make_window()
-    parts_of(window).controller.settings.set_last_position(long_log, LastPosition("long", 3))  # a user turn to transcribe
+    parts_of(window).controller.settings.set_last_position(
+        long_log, LastPosition("long", 3)
+    )  # a user turn to transcribe
     typed_while_loading: list[bool] = []
 
     def type_during_load(_dialog) -> None:

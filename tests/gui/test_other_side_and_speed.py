@@ -35,7 +35,11 @@ def until_ready():
         time.sleep(0.001)
 """
 
-OTHER_SIDE_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
+OTHER_SIDE_SCRIPT = (
+    WINDOW_PRELUDE
+    + UNTIL_STOPPED
+    + PLAY_HELPERS
+    + """
 parts_of(window).navigator.select_row(0)  # the greeting: the moves below start there
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, 2
 key(Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier)
@@ -49,10 +53,12 @@ report(turn=parts_of(window).navigator.current_turn().id, other=other, own=own, 
 playback.close()
 window.close()
 """
+)
 
 
-def test_other_side_plays_the_prompt_once_then_ctrl_space_plays_the_turn(audio_sink: AudioSandbox,
-                                                                        annotated_log: Path, tmp_path: Path):
+def test_other_side_plays_the_prompt_once_then_ctrl_space_plays_the_turn(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     result = audio_sink.run(OTHER_SIDE_SCRIPT.format(settings=str(tmp_path / "settings"), log=str(annotated_log)))
     folder = annotated_log.parent
     assert result["turn"] == "2" and result["checkable"] is False
@@ -71,11 +77,16 @@ def test_other_side_with_nothing_to_play_says_why(make_window, annotated_log: Pa
     assert parts_of(window).navigator.current_turn().id == "2"
     press(qtbot, window, Key.Key_O, Mod.ControlModifier | Mod.ShiftModifier)
     assert window.statusBar().currentMessage() == (
-        "turn 2: no system speech in this turn or in the system turn before it (turn 1)")
+        "turn 2: no system speech in this turn or in the system turn before it (turn 1)"
+    )
     assert parts_of(window).playback.plays_own_audio
 
 
-SPEED_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + PLAY_HELPERS + """
+SPEED_SCRIPT = (
+    WINDOW_PRELUDE
+    + UNTIL_STOPPED
+    + PLAY_HELPERS
+    + """
 bin_dir = {bin_dir!r}
 os.environ["PATH"] = bin_dir  # no rubberband here yet
 for action in window.menus.speeds.actions():
@@ -98,15 +109,21 @@ report(chosen=chosen_message, played=play_message, speed=player.speed, ratio=(pl
 playback.close()
 window.close()
 """
+)
 
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
-def test_a_speed_chosen_without_rubberband_takes_effect_once_it_is_installed(audio_sink: AudioSandbox,
-                                                                            annotated_log: Path, tmp_path: Path):
+def test_a_speed_chosen_without_rubberband_takes_effect_once_it_is_installed(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     bin_dir = tmp_path / "bin"
     bin_dir.mkdir()
-    script = SPEED_SCRIPT.format(settings=str(tmp_path / "settings"), log=str(annotated_log), bin_dir=str(bin_dir),
-                                 tool=shutil.which("rubberband"))
+    script = SPEED_SCRIPT.format(
+        settings=str(tmp_path / "settings"),
+        log=str(annotated_log),
+        bin_dir=str(bin_dir),
+        tool=shutil.which("rubberband"),
+    )
     result = audio_sink.run(script)
     assert "rubberband-cli" in result["chosen"]
     assert result["played"].startswith("Playing at 1×, not 1.5×: ") and "rubberband-cli" in result["played"]

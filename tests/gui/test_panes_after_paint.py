@@ -30,7 +30,7 @@ def long_log(tmp_path_factory) -> Path:
 
 
 class _Marks(QObject):
-    """"paint" at each paint of the watched widget; the worker adds its own mark."""
+    """ "paint" at each paint of the watched widget; the worker adds its own mark."""
 
     def __init__(self, widget):
         super().__init__(widget)
@@ -64,6 +64,6 @@ def test_the_panes_worker_begins_after_the_first_paint(make_window, qtbot, long_
     panes = parts_of(window).panes
     qtbot.waitUntil(lambda: not panes.computing, timeout=120_000)
     assert ("worker", False) in marks.marks  # made off the GUI thread
-    after_hand_over = marks.marks[marks.marks.index(("hand-over", True)):]
+    after_hand_over = marks.marks[marks.marks.index(("hand-over", True)) :]
     assert after_hand_over.index(("paint", True)) < after_hand_over.index(("worker", False))
     assert parts_of(window).timeline.lane_names()  # the panes were filled from the worker

@@ -16,7 +16,10 @@ from tests.audio.sandbox import AudioSandbox
 from tests.audio.sounds import assert_played_exactly
 from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
-WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """for action in window.menus.speeds.actions():
+WINDOW_SCRIPT = (
+    WINDOW_PRELUDE
+    + UNTIL_STOPPED
+    + """for action in window.menus.speeds.actions():
     if action.data() == {speed}:
         action.trigger()
 focus = QApplication.focusWidget()
@@ -28,6 +31,7 @@ parts_of(window).playback.close()
 parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
+)
 
 
 def _play(audio_sink: AudioSandbox, log: Path, tmp_path: Path, speed: float = 1.0) -> dict:
@@ -36,8 +40,9 @@ def _play(audio_sink: AudioSandbox, log: Path, tmp_path: Path, speed: float = 1.
     return audio_sink.run(WINDOW_SCRIPT.format(settings=str(settings), log=str(log), speed=speed))
 
 
-def test_ctrl_space_in_the_editor_plays_the_turns_own_audio(audio_sink: AudioSandbox, annotated_log: Path,
-                                                            tmp_path: Path):
+def test_ctrl_space_in_the_editor_plays_the_turns_own_audio(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     result = _play(audio_sink, annotated_log, tmp_path)
     assert result["turn"] == "2" and result["states"] == ["PLAYING", "STOPPED"]
     assert "Editor" in result["focus"] or "Edit" in result["focus"], "the key was pressed while typing"

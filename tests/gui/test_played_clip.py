@@ -59,8 +59,13 @@ def quiet_long_turn(annotated_log: Path) -> np.ndarray:
 
 
 def test_a_long_turn_is_measured_off_the_window_thread_and_played_at_its_gain_once_measured(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
-    result = _run(audio_sink, annotated_log, tmp_path, """
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray
+):
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 from annotator.audio.loudness import meter_loaded
 from annotator.gui.app import parts_of
 loaded = meter_loaded()
@@ -71,7 +76,8 @@ state_when_asked = player.state.name
 states = until_stopped()
 report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_when_asked, states=sorted(states),
        measured=measured, turn=parts_of(window).navigator.current_turn().id)
-""")
+""",
+    )
     assert result["loaded"] is True, "the meter was loaded: the clip goes to the worker for its length alone"
     assert result["turn"] == "2" and result["preparing"] is True and result["held"] is True
     assert result["state_when_asked"] == "STOPPED" and result["states"] == ["PLAYING", "STOPPED"]
@@ -84,8 +90,13 @@ report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_whe
 
 
 def test_a_measurement_the_annotator_moved_away_from_is_never_loaded(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
-    result = _run(audio_sink, annotated_log, tmp_path, """
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray
+):
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4 before it is back: measured on the spot
@@ -97,7 +108,8 @@ for _ in range(20):
     app.processEvents()
 report(preparing=preparing, state_when_asked=state_when_asked, measured=measured,
        loaded=player.clip.path.name, turn=parts_of(window).navigator.current_turn().id)
-""")
+""",
+    )
     assert result["preparing"] is True and result["turn"] == "4" and result["loaded"] == SHORT_TURN
     assert result["state_when_asked"] == "PLAYING", "a short turn plays at once, as before"
     short = load_audio(annotated_log.parent / SHORT_TURN).samples
@@ -108,13 +120,18 @@ def _heard(played: np.ndarray, expected: np.ndarray) -> bool:
     """PLAYED is EXPECTED sample for sample, between the device's silence before and after it."""
     offset = int(np.flatnonzero(played[:, 0])[0] - np.flatnonzero(expected[:, 0])[0])
     heard = played[offset : offset + expected.shape[0]]
-    rest = np.concatenate([played[:offset], played[offset + expected.shape[0]:]])
+    rest = np.concatenate([played[:offset], played[offset + expected.shape[0] :]])
     return heard.shape == expected.shape and np.abs(heard - expected).max() < 1e-6 and not np.any(rest)
 
 
 def test_turning_normalising_off_while_a_long_turn_is_measured_plays_it_as_recorded(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray):
-    result = _run(audio_sink, annotated_log, tmp_path, """
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray
+):
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # waits for the measure
@@ -122,15 +139,21 @@ window.actions.normalise_loudness.trigger()  # off: the play asked carries over 
 state_after_off = player.state.name
 until_stopped()
 report(preparing=preparing, state_after_off=state_after_off, checked=window.actions.normalise_loudness.isChecked())
-""")
+""",
+    )
     assert result == {"preparing": True, "state_after_off": "PLAYING", "checked": False}
     assert _heard(audio_sink.read_played().samples, quiet_long_turn)
 
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
 def test_at_another_speed_each_turn_is_stretched_off_the_window_thread_once(
-        audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path):
-    result = _run(audio_sink, annotated_log, tmp_path, """
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
+    result = _run(
+        audio_sink,
+        annotated_log,
+        tmp_path,
+        """
 import annotator.audio.player as player_module
 for action in window.menus.speeds.actions():
     if action.data() == 1.5:
@@ -149,7 +172,8 @@ key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 4
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 until_stopped()
 report(stretched=stretched, speed=player.speed, turn=parts_of(window).navigator.current_turn().id)
-""")
+""",
+    )
     assert result["turn"] == "4" and result["speed"] == 1.5
     assert result["stretched"] == [False, False], "turns 2 and 4, each once, on the worker (not again at play)"
     short = load_audio(annotated_log.parent / SHORT_TURN).samples

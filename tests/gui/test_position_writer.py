@@ -28,8 +28,10 @@ def test_the_position_is_written_once_the_selection_rests(qtbot, make_window, se
     moved_to = parts_of(window).navigator.current_turn().index
     assert moved_to != (start.turn_index if start else 0)
     assert settings.last_position(raw_log) == start  # not at every move
-    qtbot.waitUntil(lambda: settings.last_position(raw_log) is not None
-                    and settings.last_position(raw_log).turn_index == moved_to, timeout=WRITE_AFTER_MS * 5)
+    qtbot.waitUntil(
+        lambda: settings.last_position(raw_log) is not None and settings.last_position(raw_log).turn_index == moved_to,
+        timeout=WRITE_AFTER_MS * 5,
+    )
     assert settings.last_position(raw_log).session_id == session.id
 
 
@@ -41,8 +43,9 @@ def test_closing_the_window_writes_the_position_at_once(qtbot, make_window, sett
     assert settings.last_position(raw_log).turn_index == moved_to
 
 
-def test_opening_another_log_writes_the_position_and_reopening_returns_to_it(qtbot, make_window, settings,
-                                                                               raw_log: Path, latin1_log: Path):
+def test_opening_another_log_writes_the_position_and_reopening_returns_to_it(
+    qtbot, make_window, settings, raw_log: Path, latin1_log: Path
+):
     window = make_window(raw_log)
     _move_down(qtbot, window, 4)
     moved_to = parts_of(window).navigator.current_turn().index

@@ -28,14 +28,16 @@ def _exported_grid(log: Path, out: Path, text: str | None = None) -> Path:
     if text is not None:
         tg = textgrid.openTextgrid(str(grid), includeEmptyIntervals=False)
         tier = tg.getTier("transcription")
-        tg.replaceTier("transcription", tier.new(entries=[(s, e, text if 11 < s < 12 else label)
-                                                           for s, e, label in tier.entries]))
+        tg.replaceTier(
+            "transcription", tier.new(entries=[(s, e, text if 11 < s < 12 else label) for s, e, label in tier.entries])
+        )
         tg.save(str(grid), format="long_textgrid", includeBlankSpaces=True)
     return grid
 
 
-def test_file_export_to_has_praat_and_elan_and_writes_the_pair(make_window, annotated_log, qtbot, tmp_path,
-                                                                answer_modal):
+def test_file_export_to_has_praat_and_elan_and_writes_the_pair(
+    make_window, annotated_log, qtbot, tmp_path, answer_modal
+):
     window = make_window(annotated_log)
     titles = {a.objectName(): a.text() for a in window.menus.file.findChildren(type(window.actions.fold_from))}
     assert titles["action_export_textgrid"].startswith("Praat TextGrid")
@@ -47,8 +49,11 @@ def test_file_export_to_has_praat_and_elan_and_writes_the_pair(make_window, anno
         window.findChild(type(window.actions.fold_from), f"action_export_{name}").trigger()
         assert chosen.answered
         qtbot.waitUntil(lambda: parts_of(window).exports.task.state is TaskState.SUCCEEDED, timeout=60000)
-        assert sorted(p.name for p in out.iterdir()) == ["index.csv", f"travel-20261121-001{suffix}",
-                                                         "travel-20261121-001.wav"]
+        assert sorted(p.name for p in out.iterdir()) == [
+            "index.csv",
+            f"travel-20261121-001{suffix}",
+            "travel-20261121-001.wav",
+        ]
         assert "each with the session's WAV" in window.statusBar().currentMessage()
 
 
@@ -56,8 +61,9 @@ def _user_turn_4_text(window) -> str | None:
     return next(t for t in parts_of(window).controller.document.sessions[0].turns if t.id == "4").transcription
 
 
-def test_fold_annotations_from_a_textgrid_is_one_step_to_undo(make_window, annotated_log, qtbot, tmp_path,
-                                                              answer_modal):
+def test_fold_annotations_from_a_textgrid_is_one_step_to_undo(
+    make_window, annotated_log, qtbot, tmp_path, answer_modal
+):
     grid = _exported_grid(annotated_log, tmp_path / "praat", TYPED)
     window = make_window(annotated_log)
     assert window.actions.fold_from.text() == "Fo&ld annotations from…"
@@ -92,8 +98,9 @@ def _recording_praat(folder: Path) -> Path:
     return folder / "arguments"
 
 
-def test_open_this_session_in_praat_writes_the_pair_and_starts_praat(make_window, annotated_log, qtbot, tmp_path,
-                                                                     monkeypatch):
+def test_open_this_session_in_praat_writes_the_pair_and_starts_praat(
+    make_window, annotated_log, qtbot, tmp_path, monkeypatch
+):
     recorded = _recording_praat(tmp_path / "bin")
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     window = make_window(annotated_log)
@@ -109,8 +116,9 @@ def test_open_this_session_in_praat_writes_the_pair_and_starts_praat(make_window
     assert grid.parent.name.startswith("annotator-praat-") and wav.stat().st_size > 39.8 * 8000 * 4  # stereo 16-bit
     shown = textgrid.openTextgrid(str(grid), includeEmptyIntervals=False)
     assert shown.tierNames == ("turns", "recognizer", "transcription", "system")
-    assert any("unsaved words" in label for _, _, label in shown.getTier("transcription").entries), \
+    assert any("unsaved words" in label for _, _, label in shown.getTier("transcription").entries), (
         "the session as the window has it, unsaved typing included"
+    )
     assert parts_of(window).praat_elan.started.wait(10) == 0
     assert "in Praat from" in window.statusBar().currentMessage()
     shutil.rmtree(grid.parent)
@@ -137,8 +145,11 @@ def test_the_two_entries_have_letters_of_their_own_in_the_file_menu(make_window)
     """Alt+F then the letter: a letter two entries share only moves between them (P&raat shared Open &Recent's)."""
     window = make_window()
     letters = [a.text().split("&", 1)[1][0].lower() for a in window.menus.file.actions() if "&" in a.text()]
-    letters += [menu.title().split("&", 1)[1][0].lower() for menu in window.menus.file.findChildren(QMenu)
-                if "&" in menu.title()]  # Open Recent, Export to
+    letters += [
+        menu.title().split("&", 1)[1][0].lower()
+        for menu in window.menus.file.findChildren(QMenu)
+        if "&" in menu.title()
+    ]  # Open Recent, Export to
     for action in (window.actions.fold_from, window.actions.open_in_praat):
         letter = action.text().split("&", 1)[1][0].lower()
         assert letters.count(letter) == 1, (action.text(), letters)

@@ -57,11 +57,19 @@ def test_ctrl_comma_opens_one_page_per_group_with_every_setting_of_the_table(mak
     assert set(dialog.widgets) == {p.name for p in PREFERENCES}
     for index, page in enumerate(PAGES):
         shown = dialog.pages.widget(index)
-        assert {p.name for p in on_page(page)} == {w.preference.name for w in dialog.widgets.values()
-                                                   if w.parentWidget() is shown}
+        assert {p.name for p in on_page(page)} == {
+            w.preference.name for w in dialog.widgets.values() if w.parentWidget() is shown
+        }
     assert {p.name for p in on_page("Playback")} == {
-        "auto_play", "rewind_on_resume", "back_seconds", "speed", "normalise_loudness", "loudness_target",
-        "pause_while_typing", "typing_idle_seconds"}
+        "auto_play",
+        "rewind_on_resume",
+        "back_seconds",
+        "speed",
+        "normalise_loudness",
+        "loudness_target",
+        "pause_while_typing",
+        "typing_idle_seconds",
+    }
 
 
 def test_a_check_box_is_stored_at_once_and_its_menu_check_mark_follows(make_window, qtbot):

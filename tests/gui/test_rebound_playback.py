@@ -11,7 +11,10 @@ from tests.audio.sounds import assert_played_exactly
 from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
 # Ctrl+A: a key the editor would keep for itself (select all) unless the window's keys are let through.
-WINDOW_SCRIPT = WINDOW_PRELUDE + UNTIL_STOPPED + """keys = parts_of(window).preferences.keys
+WINDOW_SCRIPT = (
+    WINDOW_PRELUDE
+    + UNTIL_STOPPED
+    + """keys = parts_of(window).preferences.keys
 keys.save({{**keys.effective, "play_pause": ("Ctrl+A",)}})
 focus = QApplication.focusWidget()
 QTest.keyClicks(focus, "hello")
@@ -28,10 +31,12 @@ parts_of(window).controller.typing_sources.clear()
 parts_of(window).controller.undo_stack.setClean()
 window.close()
 """
+)
 
 
-def test_a_rebound_play_key_plays_the_turns_audio_while_typing(audio_sink: AudioSandbox, annotated_log: Path,
-                                                               tmp_path: Path):
+def test_a_rebound_play_key_plays_the_turns_audio_while_typing(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
     settings = tmp_path / "settings"  # the isolated settings folder (tests/gui/conftest.py)
     result = audio_sink.run(WINDOW_SCRIPT.format(settings=str(settings), log=str(annotated_log)))
     assert result["turn"] == "2" and "Edit" in result["focus"], "the key was pressed while typing"

@@ -28,8 +28,11 @@ def _journals() -> list[Path]:
 
 
 def _crash_after_typing(log: Path, tmp_path: Path) -> None:
-    lines = run_and_kill(log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"keys": "Ctrl+Return"},
-                                         {"wait": GENEROUS_SECONDS}])
+    lines = run_and_kill(
+        log,
+        tmp_path,
+        [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}],
+    )
     assert lines[-1]["state"]["transcriptions"]["02"] == TYPED
 
 
@@ -58,9 +61,13 @@ def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Pa
 
 # --- typing not yet stored (no Ctrl+Enter, no turn change) is unsaved work like any other ---------
 
-def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(make_window, raw_log: Path, tmp_path: Path,
-                                                                       qtbot, boxes):
-    lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"wait": GENEROUS_SECONDS}])
+
+def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(
+    make_window, raw_log: Path, tmp_path: Path, qtbot, boxes
+):
+    lines = run_and_kill(
+        raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"wait": GENEROUS_SECONDS}]
+    )
     assert lines[-1]["state"]["transcriptions"]["02"] == TYPED, "the killed window showed it as typing"
     answers = boxes("Restore")
     window = make_window(raw_log)
@@ -99,6 +106,7 @@ def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
 
 
 # --- Reload in the changed-on-disk dialog --------------------------------------------------------------
+
 
 def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw_log: Path, qtbot, boxes):
     window = main_window

@@ -36,7 +36,9 @@ def test_an_edit_made_before_the_file_is_read_is_journalled(make_window, log: Pa
     was = parts_of(window).controller.document.sessions[0].task_completion
     press(qtbot, window, Key.Key_0, Mod.ControlModifier | Mod.AltModifier)  # task not completed (the file says 1)
     assert not journal.baseline.ready
-    assert parts_of(window).controller.undo_stack.count() == 1, journal.unsaved_edits(parts_of(window).controller.document)
+    assert parts_of(window).controller.undo_stack.count() == 1, journal.unsaved_edits(
+        parts_of(window).controller.document
+    )
     qtbot.waitUntil(journal.file.exists, timeout=int(GENEROUS_SECONDS * 1000))
     written = parse_journal(journal.file.read_bytes())[3]
     assert [(edit.value, edit.was) for edit in written.task_completion] == [("0", was)]
@@ -46,8 +48,18 @@ def test_an_edit_made_before_the_file_is_read_is_journalled(make_window, log: Pa
 
 
 def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_path: Path, boxes):
-    lines = run_and_kill(log, tmp_path, [{"keys": "Ctrl+Alt+0"}, {"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED},
-                                         {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}])
+    lines = run_and_kill(
+        log,
+        tmp_path,
+        [
+            {"keys": "Ctrl+Alt+0"},
+            {"row": 0},
+            {"keys": "Ctrl+Down"},
+            {"type": TYPED},
+            {"keys": "Ctrl+Return"},
+            {"wait": GENEROUS_SECONDS},
+        ],
+    )
     assert lines[0]["event"] == "opened" and lines[0]["opened"]
     answers = boxes("Restore")
     window = make_window(log)
@@ -58,8 +70,9 @@ def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_p
     assert not any((turn.transcription or "").endswith(TYPED) for turn in LogDocument.load(log).sessions[0].user_turns)
 
 
-def test_a_log_replaced_before_its_values_are_read_leaves_no_reading_behind(make_window, log: Path, raw_log: Path,
-                                                                           qtbot):
+def test_a_log_replaced_before_its_values_are_read_leaves_no_reading_behind(
+    make_window, log: Path, raw_log: Path, qtbot
+):
     window = make_window(log)
     first = parts_of(window).recovery.journal
     assert not first.baseline.ready

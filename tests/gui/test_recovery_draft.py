@@ -19,8 +19,9 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 TYPED = "i want to fly to boston"
 
 
-def test_restored_typing_is_a_draft_in_its_editor_until_ctrl_enter(make_window, raw_log: Path, tmp_path: Path,
-                                                                     qtbot, boxes):
+def test_restored_typing_is_a_draft_in_its_editor_until_ctrl_enter(
+    make_window, raw_log: Path, tmp_path: Path, qtbot, boxes
+):
     lines = run_and_kill(raw_log, tmp_path, [{"type": TYPED}, {"wait": GENEROUS_SECONDS}])  # on 02, not stored
     assert lines[-1]["state"]["transcriptions"]["02"] == TYPED
     journals = sorted(journal_dir().glob("*.json"))

@@ -46,16 +46,19 @@ def _preview(qtbot, dialog: ReplaceDialog, find: str, replacement: str) -> None:
 
 def _rows(dialog: ReplaceDialog) -> list[tuple[str, ...]]:
     tree = dialog.changes
-    return [tuple(tree.topLevelItem(row).text(column) for column in range(tree.columnCount()))
-            for row in range(tree.topLevelItemCount())]
+    return [
+        tuple(tree.topLevelItem(row).text(column) for column in range(tree.columnCount()))
+        for row in range(tree.topLevelItemCount())
+    ]
 
 
 def _transcriptions(log: Path) -> dict[str, str | None]:
     return {turn.id: turn.transcription for turn in LogDocument.load(log).sessions[0].turns if turn.speaker == "user"}
 
 
-def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoes_them(qtbot, make_window,
-                                                                                     annotated_log: Path):
+def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoes_them(
+    qtbot, make_window, annotated_log: Path
+):
     window = make_window(annotated_log)
     stack = parts_of(window).controller.undo_stack
     rows: list = []
@@ -72,7 +75,13 @@ def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoe
     assert QApplication.focusWidget() is parts_of(window).navigator.editor.text  # Ctrl+H works while typing too
     _in_dialog(qtbot, act)
     press(qtbot, window, Qt.Key.Key_H, CTRL)
-    assert rows[0] == (annotated_log.name, "travel:20261121:001", "2", "i want to fly to boston", "i want t0 fly t0 b0st0n")
+    assert rows[0] == (
+        annotated_log.name,
+        "travel:20261121:001",
+        "2",
+        "i want to fly to boston",
+        "i want t0 fly t0 b0st0n",
+    )
     session = parts_of(window).navigator.document.sessions[0]
     assert session.turn("2").transcription == "i want t0 fly t0 b0st0n"
     assert session.turn("4").transcription == "no boston massachusetts"
@@ -80,8 +89,12 @@ def test_ctrl_h_previews_applies_the_ticked_changes_as_one_step_and_ctrl_z_undoe
     assert "*" in window.windowTitle()
     assert parts_of(window).navigator.model.index(1, 6).data() == "i want t0 fly t0 b0st0n"
     # Once the dialog has gone the window is active again, its editor focused, not the hidden dialog's button.
-    qtbot.waitUntil(lambda: QApplication.activeWindow() is window
-                    and QApplication.focusWidget() is parts_of(window).navigator.editor.text)
+    qtbot.waitUntil(
+        lambda: (
+            QApplication.activeWindow() is window
+            and QApplication.focusWidget() is parts_of(window).navigator.editor.text
+        )
+    )
     press(qtbot, window, Qt.Key.Key_Z, CTRL)
     assert session.turn("2").transcription == "i want to fly to boston"
     assert session.turn("12").transcription == "thank you bye"
@@ -103,10 +116,11 @@ def test_a_bad_regex_in_the_preview_is_one_line(qtbot, make_window, annotated_lo
 
 
 def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Path):
-    second = plant(corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml",
-                   {"04": "from the mile high city"})
-    third = plant(corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml",
-                  {"8": "no the mile zurich", "10": "the mile third"})
+    second = plant(corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml", {"04": "from the mile high city"})
+    third = plant(
+        corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml",
+        {"8": "no the mile zurich", "10": "the mile third"},
+    )
     for log in (second, third):
         log.with_name(log.name.replace(".xml", ".orig.xml")).unlink(missing_ok=True)
     raw = {log: log.read_bytes() for log in (second, third)}
@@ -135,7 +149,9 @@ def test_ctrl_shift_h_replaces_across_the_corpus(qtbot, make_window, corpus: Pat
         ("travel-20261121-003/travel-20261121-003-hublog.xml", "travel:20261121:003", "8"),
         ("travel-20261121-003/travel-20261121-003-hublog.xml", "travel:20261121:003", "10"),
     ]
-    assert parts_of(window).navigator.document.sessions[0].turn("8").transcription == "next tuesday the mile high morning"
+    assert (
+        parts_of(window).navigator.document.sessions[0].turn("8").transcription == "next tuesday the mile high morning"
+    )
     assert parts_of(window).controller.undo_stack.count() == 2  # the edit, then the replace: one step for the open log
     assert _transcriptions(second)["04"] == "from the mile high high city"
     assert _transcriptions(third)["10"] == "the mile high third"
@@ -158,8 +174,9 @@ def test_a_log_another_window_holds_is_left_alone_and_said_so(qtbot, make_window
 
     seen = _in_dialog(qtbot, act)
     press(qtbot, window, Qt.Key.Key_H, CTRL | SHIFT)
-    assert seen[0].startswith("Nothing to replace\ntravel-20261121-002-hublog.xml: 1 change(s) not offered: "
-                              "open in another window (process ")
+    assert seen[0].startswith(
+        "Nothing to replace\ntravel-20261121-002-hublog.xml: 1 change(s) not offered: open in another window (process "
+    )
     assert second.read_bytes() == before
 
 

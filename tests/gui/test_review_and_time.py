@@ -39,8 +39,9 @@ def test_ctrl_shift_r_marks_the_session_reviewed_by_the_annotator_and_undoes(qtb
     assert session_reviewer(LogDocument.load(raw_log).sessions[0].el) == "alice"
 
 
-def test_the_browser_shows_review_flags_and_time_and_filters_unreviewed_and_flagged(qtbot, make_window, settings,
-                                                                                    corpus: Path):
+def test_the_browser_shows_review_flags_and_time_and_filters_unreviewed_and_flagged(
+    qtbot, make_window, settings, corpus: Path
+):
     settings.annotator_name = "bob"
     window = make_window()
     browser = parts_of(window).browser
@@ -50,8 +51,9 @@ def test_the_browser_shows_review_flags_and_time_and_filters_unreviewed_and_flag
     browser.session_activated.emit(target, 0)
     assert parts_of(window).controller.document.path == target
     navigator = parts_of(window).navigator
-    navigator.select_row(next(row for row in range(navigator.model.rowCount())
-                              if navigator.model.turn_at(row).speaker == "user"))
+    navigator.select_row(
+        next(row for row in range(navigator.model.rowCount()) if navigator.model.turn_at(row).speaker == "user")
+    )
     window.activateWindow()
     qtbot.waitUntil(window.isActiveWindow)
     press(qtbot, window, Qt.Key.Key_N, ALT_SHIFT)
@@ -96,8 +98,9 @@ def fake_time(main_window) -> FakeTime:
     return clock.now
 
 
-def test_active_time_counts_between_acts_leaves_out_pauses_and_is_stored_on_save(qtbot, main_window, fake_time,
-                                                                                 raw_log):
+def test_active_time_counts_between_acts_leaves_out_pauses_and_is_stored_on_save(
+    qtbot, main_window, fake_time, raw_log
+):
     navigator = parts_of(main_window).navigator
     users = [row for row in range(navigator.model.rowCount()) if navigator.model.turn_at(row).speaker == "user"]
     navigator.select_row(users[0], focus_editor=True)

@@ -76,8 +76,9 @@ def test_a_row_made_ahead_is_made_again_when_its_turn_is_transcribed(qtbot, make
     assert model.index(row, Column.TRANSCRIPTION).data() == "to boston"
 
 
-def test_the_rows_ahead_are_made_in_the_next_pass_of_the_event_loop_wherever_the_view_is(qtbot, make_window,
-                                                                                            tmp_path: Path):
+def test_the_rows_ahead_are_made_in_the_next_pass_of_the_event_loop_wherever_the_view_is(
+    qtbot, make_window, tmp_path: Path
+):
     """Down a session the scroll bar's value is large: the rows must not wait that many milliseconds."""
     window = open_window(make_window, long_log(tmp_path))
     table, model = window.table, parts_of(window).navigator.model

@@ -14,13 +14,17 @@ from annotator.log.elements import Session
 from tests.gui.conftest import press, type_text
 
 
-def test_a_transcription_moves_the_progress_without_reading_the_session_again(qtbot, make_window, raw_log: Path,
-                                                                              monkeypatch):
+def test_a_transcription_moves_the_progress_without_reading_the_session_again(
+    qtbot, make_window, raw_log: Path, monkeypatch
+):
     window = make_window(raw_log)
     walks = []
     original_annotations, original_reviewer = Session.annotations, navigation.session_reviewer
-    monkeypatch.setattr(Session, "annotations", property(lambda session: walks.append("annotations")
-                                                          or original_annotations.fget(session)))
+    monkeypatch.setattr(
+        Session,
+        "annotations",
+        property(lambda session: walks.append("annotations") or original_annotations.fget(session)),
+    )
     monkeypatch.setattr(navigation, "session_reviewer", lambda el: walks.append("reviewer") or original_reviewer(el))
     bar = parts_of(window).navigator.session_bar
     before = parts_of(window).navigator.model.transcription_progress()

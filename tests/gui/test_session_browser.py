@@ -56,7 +56,9 @@ def scanned(qtbot, browser: SessionBrowser, folder: Path) -> SessionBrowser:
 
 def visible_ids(browser: SessionBrowser) -> list[str]:
     proxy = browser.proxy
-    return sorted(proxy.index(row, 0).data(SUMMARY_ROLE).session_id or "<unreadable>" for row in range(proxy.rowCount()))
+    return sorted(
+        proxy.index(row, 0).data(SUMMARY_ROLE).session_id or "<unreadable>" for row in range(proxy.rowCount())
+    )
 
 
 def row_of(browser: SessionBrowser, session_id: str) -> QModelIndex:
@@ -73,7 +75,8 @@ def test_a_large_folder_scans_in_the_background_with_progress(qtbot, browser, tm
     made = many_logs(tmp_path / "many", sample_logs)
     progress_seen: list[tuple[int, int]] = []
     browser.progress_bar.valueChanged.connect(
-        lambda value: progress_seen.append((value, browser.progress_bar.maximum())))
+        lambda value: progress_seen.append((value, browser.progress_bar.maximum()))
+    )
 
     with qtbot.waitSignal(browser.scan_finished, timeout=30000) as blocker:
         browser.scan(tmp_path / "many")
@@ -105,21 +108,23 @@ def test_cancel_stops_the_scan_and_keeps_what_was_read(qtbot, browser, tmp_path,
 def test_an_unreadable_log_is_one_row_and_the_rest_are_listed(qtbot, browser, corpus):
     (corpus / "broken.xml").write_bytes(BROKEN)
     scanned(qtbot, browser, corpus)
-    assert visible_ids(browser) == ["<unreadable>", "travel:20261121:001", "travel:20261121:002",
-                                    "travel:20261121:003"]
+    assert visible_ids(browser) == ["<unreadable>", "travel:20261121:001", "travel:20261121:002", "travel:20261121:003"]
     broken = row_of(browser, "")
     assert broken.siblingAtColumn(Column.FINDINGS).data() == "unreadable"
     assert "broken.xml:4" in broken.data(Qt.ItemDataRole.ToolTipRole)
     assert browser.count_label.text() == "3 sessions, 1 unreadable log"
 
 
-@pytest.mark.parametrize(("typed", "expected"), [
-    ("untranscribed", ["travel:20261121:002", "travel:20261121:003"]),
-    ("no task completion", ["travel:20261121:002", "travel:20261121:003"]),
-    ("errors", ["<unreadable>"]),
-    ("003", ["travel:20261121:003"]),
-    ("Untranscribed 002", ["travel:20261121:002"]),
-])
+@pytest.mark.parametrize(
+    ("typed", "expected"),
+    [
+        ("untranscribed", ["travel:20261121:002", "travel:20261121:003"]),
+        ("no task completion", ["travel:20261121:002", "travel:20261121:003"]),
+        ("errors", ["<unreadable>"]),
+        ("003", ["travel:20261121:003"]),
+        ("Untranscribed 002", ["travel:20261121:002"]),
+    ],
+)
 def test_the_filter_box_understands_words_and_keywords(qtbot, browser, corpus, typed, expected):
     (corpus / "broken.xml").write_bytes(BROKEN)
     scanned(qtbot, browser, corpus)
@@ -208,8 +213,10 @@ def test_clicking_the_doubt_header_lists_the_most_doubtful_sessions_first(qtbot,
     x = header.sectionViewportPosition(Column.DOUBT) + header.sectionSize(Column.DOUBT) // 2
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, header.height() // 2))
     proxy = browser.proxy
-    rows = [(proxy.index(r, 0).data(SUMMARY_ROLE).session_id, proxy.index(r, Column.DOUBT).data())
-            for r in range(proxy.rowCount())]
+    rows = [
+        (proxy.index(r, 0).data(SUMMARY_ROLE).session_id, proxy.index(r, Column.DOUBT).data())
+        for r in range(proxy.rowCount())
+    ]
     # 003: "help" (0.95) before munich (0.85); 002: "from the mile i city" (0.83); 001 is all transcribed
     assert rows == [("travel:20261121:003", "0.95"), ("travel:20261121:002", "0.83"), ("travel:20261121:001", "")]
     assert proxy.index(0, Column.DOUBT).data(Qt.ItemDataRole.BackgroundRole) == doubt_ramp()[4]

@@ -51,12 +51,14 @@ def click_header(qtbot, browser, column: Column) -> None:
 
 
 def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_is_one_row(
-        qtbot, make_window, big_corpus: Path):
+    qtbot, make_window, big_corpus: Path
+):
     window = make_window()
     browser = parts_of(window).browser
     batches: list[tuple[int, bool, str]] = []  # rows listed, still scanning, progress bar's text: at each batch
     browser.model.rowsInserted.connect(
-        lambda *_: batches.append((browser.model.rowCount(), browser.is_scanning, browser.progress_bar.text())))
+        lambda *_: batches.append((browser.model.rowCount(), browser.is_scanning, browser.progress_bar.text()))
+    )
     counts: list[str] = []
     parts_of(window).navigator.corpus_requested.connect(lambda _folder: counts.append(browser.count_label.text()))
     scan_in(qtbot, window, big_corpus)
@@ -92,8 +94,9 @@ def test_cancel_stops_the_window_scan_and_keeps_the_rows_read(qtbot, make_window
     close_window(window)
 
 
-def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_window, tmp_path: Path,
-                                                                     sample_logs: list[Path]):
+def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(
+    qtbot, make_window, tmp_path: Path, sample_logs: list[Path]
+):
     corpus = corpus_of(tmp_path / "corpus", sample_logs, SORTING_COPIES)
     (corpus / "batch00" / "travel-20261121-001-hublog.xml").unlink()  # the window opens an untranscribed log
     window = make_window()
@@ -105,8 +108,9 @@ def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(qtbot, make_
     browser.filter_edit.setFocus()
     qtbot.keyClicks(browser.filter_edit, "untranscribed")
     opened = parts_of(window).controller.document.path
-    chosen = next(row for row in range(browser.proxy.rowCount())
-                  if browser.proxy.index(row, 0).data(SUMMARY_ROLE).file != opened)
+    chosen = next(
+        row for row in range(browser.proxy.rowCount()) if browser.proxy.index(row, 0).data(SUMMARY_ROLE).file != opened
+    )
     browser.table.setFocus()
     browser.table.selectRow(chosen)  # another session than the one open: the annotator looks around
     picked = current_summary(browser)
@@ -136,8 +140,12 @@ def test_a_save_refreshes_exactly_the_rows_of_its_log(qtbot, make_window, big_co
     click_header(qtbot, browser, Column.TASK)  # the saved row will move: completed, then not completed
     assert current_summary(browser) == before[(saved, 0)]
     window.table.setFocus()
-    press(qtbot, window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier)  # mark the task not completed
-    assert {(s.file, s.session_index): s for s in browser.model.summaries} == before, "an edit not saved leaves the list alone"
+    press(
+        qtbot, window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.AltModifier
+    )  # mark the task not completed
+    assert {(s.file, s.session_index): s for s in browser.model.summaries} == before, (
+        "an edit not saved leaves the list alone"
+    )
     with qtbot.waitSignal(browser.log_refreshed, timeout=30000) as refreshed:
         press(qtbot, window, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
     assert refreshed.args == [saved]
@@ -149,6 +157,8 @@ def test_a_save_refreshes_exactly_the_rows_of_its_log(qtbot, make_window, big_co
     row = browser.proxy.mapFromSource(browser.model.index(browser.model.row_of(saved, 0), Column.TASK))
     assert row.data() == "not completed"
     tasks = [browser.proxy.index(r, Column.TASK).data(SORT_ROLE) for r in range(browser.proxy.rowCount())]
-    assert tasks == sorted(tasks, reverse=browser.table.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder)
+    assert tasks == sorted(
+        tasks, reverse=browser.table.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+    )
     assert current_summary(browser) is after[(saved, 0)], "the saved session's row moved and stayed selected"
     close_window(window)

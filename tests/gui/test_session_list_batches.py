@@ -23,7 +23,7 @@ def corpus_rows(tmp_path: Path, sample_logs: list[Path]) -> list:
 
 
 def batches(rows: list, size: int) -> list[list]:
-    return [rows[start:start + size] for start in range(0, len(rows), size)]
+    return [rows[start : start + size] for start in range(0, len(rows), size)]
 
 
 def test_a_batch_in_file_order_is_one_insertion(qtbot, make_window, tmp_path: Path, sample_logs: list[Path]):
@@ -43,7 +43,8 @@ def test_a_batch_in_file_order_is_one_insertion(qtbot, make_window, tmp_path: Pa
 
 
 def test_a_shuffled_batch_keeps_the_sorted_filtered_view_right_at_every_insertion(
-        qtbot, make_window, tmp_path: Path, sample_logs: list[Path]):
+    qtbot, make_window, tmp_path: Path, sample_logs: list[Path]
+):
     rows = corpus_rows(tmp_path, sample_logs)
     random.Random(12).shuffle(rows)
     window = make_window()

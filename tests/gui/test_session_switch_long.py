@@ -25,7 +25,7 @@ def short_then_long_log(tmp_path_factory) -> Path:
     make = _long_session_module().make_long_session
     short = make(folder / "short.xml", 4).read_text(encoding="utf-8")
     long = make(folder / "long.xml", LONG_TURNS).read_text(encoding="utf-8")
-    session = long[long.index("<GC_SESSION"):long.index("</GC_LOG>")].replace('id="long"', 'id="second"', 1)
+    session = long[long.index("<GC_SESSION") : long.index("</GC_LOG>")].replace('id="long"', 'id="second"', 1)
     path = folder / "two-hublog.xml"
     path.write_text(short.replace("</GC_LOG>", session + "</GC_LOG>"), encoding="utf-8")
     return path
@@ -57,7 +57,9 @@ def test_a_long_session_shown_later_fills_its_panes_from_a_worker(make_window, q
     assert parts_of(window).metrics.metrics.values == session_metrics(parts_of(window).navigator.session).values
 
 
-def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(make_window, qtbot, short_then_long_log, monkeypatch):
+def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(
+    make_window, qtbot, short_then_long_log, monkeypatch
+):
     import annotator.log.facts_cache as facts_cache
 
     indexed_on = []

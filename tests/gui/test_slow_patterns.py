@@ -51,8 +51,9 @@ def test_find_with_the_issues_pattern_never_holds_a_key(qtbot, make_window, back
     qtbot.waitUntil(lambda: bar.count.text() == "no hits", timeout=20000)
 
 
-def test_find_past_the_limit_searches_in_the_background_then_refuses_in_one_line(qtbot, make_window,
-                                                                                 backtracking_log: Path):
+def test_find_past_the_limit_searches_in_the_background_then_refuses_in_one_line(
+    qtbot, make_window, backtracking_log: Path
+):
     window = make_window(backtracking_log)
     bar = _find_regex(qtbot, window)
     assert _slowest_key(qtbot, bar.text, TOO_SLOW) < KEY_BACK_S
@@ -87,8 +88,7 @@ def test_corpus_search_runs_the_open_log_in_the_background(qtbot, make_window, b
     assert "took longer than" in search.results.summary.text()
 
 
-def test_the_replace_preview_runs_in_the_background_and_refuses_in_one_line(qtbot, make_window,
-                                                                            backtracking_log: Path):
+def test_the_replace_preview_runs_in_the_background_and_refuses_in_one_line(qtbot, make_window, backtracking_log: Path):
     window = make_window(backtracking_log)
     seen: dict[str, object] = {}
 

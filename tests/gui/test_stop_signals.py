@@ -16,8 +16,9 @@ TYPED = "typed a moment before the logout"
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
-def test_a_stop_signal_keeps_the_last_moment_s_typing_for_the_next_start(make_window, raw_log: Path,
-                                                                         tmp_path: Path, boxes, name: str):
+def test_a_stop_signal_keeps_the_last_moment_s_typing_for_the_next_start(
+    make_window, raw_log: Path, tmp_path: Path, boxes, name: str
+):
     process = run_window(raw_log, tmp_path / "stopped-settings", [{"type": TYPED}, {"signal": name}])
     _out, err = process.communicate(timeout=300)
     assert process.returncode == 128 + signal.Signals[name], err[-3000:]

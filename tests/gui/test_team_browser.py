@@ -38,7 +38,7 @@ def _shown(browser) -> dict[str, tuple[str, str]]:
     shown = {}
     for row in range(proxy.rowCount()):
         index = proxy.index(row, Column.ANNOTATORS)
-        name = Path(index.data(SUMMARY_ROLE).file).name[:len("travel-000")]
+        name = Path(index.data(SUMMARY_ROLE).file).name[: len("travel-000")]
         shown[name] = (index.data(Qt.ItemDataRole.DisplayRole), index.data(Qt.ItemDataRole.ToolTipRole))
     return shown
 
@@ -60,8 +60,10 @@ def test_the_browser_shows_who_annotated_and_filters_mine_double_disagreeing(qtb
     assert browser.model.headerData(Column.ANNOTATORS, Qt.Orientation.Horizontal) == "Annotators"
     assert _shown(browser) == {
         "travel-000": ("1", "Annotated by alice"),
-        "travel-001": ("2 double, disagreeing",
-                       "Annotated by alice, bob; they disagree on a transcription or the task completion"),
+        "travel-001": (
+            "2 double, disagreeing",
+            "Annotated by alice, bob; they disagree on a transcription or the task completion",
+        ),
         "travel-002": ("2 double", "Annotated by bob, carol"),
         "travel-003": ("", ""),
     }

@@ -64,7 +64,9 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     window = _open_as(make_window, raw_log, "alice")
     assert _transcribed(window) == ["i want to fly to boston", "on friday"]
     assert not window.isWindowModified(), "the annotator's own file is what is saved"
-    parts_of(window).navigator.select_turn(parts_of(window).controller.document.sessions[0].user_turns[2], focus_editor=True)
+    parts_of(window).navigator.select_turn(
+        parts_of(window).controller.document.sessions[0].user_turns[2], focus_editor=True
+    )
     _transcribe(qtbot, window, "in the evening")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     close_window(window)
@@ -72,8 +74,11 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     assert after == before, "the log, its audio and nothing else beside it changed; no .orig.xml"
     content = human_file_content(mine)
     assert content.annotator == "alice"
-    assert sorted(content.annotations.transcriptions.values()) == ["i want to fly to boston", "in the evening",
-                                                                   "on friday"]
+    assert sorted(content.annotations.transcriptions.values()) == [
+        "i want to fly to boston",
+        "in the evening",
+        "on friday",
+    ]
     assert len(content.changed) == 4 and all(when.endswith("Z") for when in content.changed.values())
 
 
@@ -98,13 +103,17 @@ def test_two_annotators_leave_two_files_each_with_only_its_own_work(make_window,
     assert list(bob.transcriptions.values()) == ["austin please"] and list(bob.task_completion.values()) == ["0"]
 
 
-def test_team_work_killed_before_saving_is_restored_and_saved_to_the_annotators_file(make_window, raw_log: Path,
-                                                                                    tmp_path: Path, boxes):
+def test_team_work_killed_before_saving_is_restored_and_saved_to_the_annotators_file(
+    make_window, raw_log: Path, tmp_path: Path, boxes
+):
     set_team_mode(raw_log.parent, True)
     original = raw_log.read_bytes()
     typed = "i want to fly to boston on friday"
-    lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": typed}, {"keys": "Ctrl+Return"},
-                                             {"wait": GENEROUS_SECONDS}])
+    lines = run_and_kill(
+        raw_log,
+        tmp_path,
+        [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": typed}, {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}],
+    )
     assert lines[-1]["state"]["transcriptions"]["02"] == typed
     answers = boxes("Restore")
     window = make_window(raw_log)  # the same annotator: the login name, as in the killed window
@@ -134,7 +143,8 @@ def test_the_menu_switches_the_corpus_and_opens_the_log_again_in_the_new_mode(ma
 
 
 def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_that_name(
-        make_window, raw_log: Path, qtbot, answer_modal):
+    make_window, raw_log: Path, qtbot, answer_modal
+):
     set_team_mode(raw_log.parent, True)
     window = _open_as(make_window, raw_log, "alice")
     _start(qtbot, window)
@@ -145,7 +155,9 @@ def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_t
     assert [held for _label, held in shown] == ["alice"]
     settings = parts_of(window).controller.settings
     assert settings.annotator_name == "dora" and settings.annotator == "dora"
-    assert parts_of(window).controller.team_work.annotator == "dora" and _transcribed(window) == [], "dora starts afresh"
+    assert parts_of(window).controller.team_work.annotator == "dora" and _transcribed(window) == [], (
+        "dora starts afresh"
+    )
     answer_input(qtbot, "no such/name")
     box = answer_modal()
     window.actions.annotator_name.trigger()

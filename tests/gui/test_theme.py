@@ -22,17 +22,39 @@ from tests.gui.conftest import close_window
 GUI = Path(annotator.gui.__file__).parent
 Role = QPalette.ColorRole
 ROLES = {"base": Role.Base, "alternate_base": Role.AlternateBase, "window": Role.Window, "text": Role.Text}
-GLOBAL_COLOURS = ("white", "black", "red", "darkRed", "green", "darkGreen", "blue", "darkBlue", "cyan", "darkCyan",
-                  "magenta", "darkMagenta", "yellow", "darkYellow", "gray", "darkGray", "lightGray", "color0", "color1")
+GLOBAL_COLOURS = (
+    "white",
+    "black",
+    "red",
+    "darkRed",
+    "green",
+    "darkGreen",
+    "blue",
+    "darkBlue",
+    "cyan",
+    "darkCyan",
+    "magenta",
+    "darkMagenta",
+    "yellow",
+    "darkYellow",
+    "gray",
+    "darkGray",
+    "lightGray",
+    "color0",
+    "color1",
+)
 # QColor("...") or QColor(1, 2, 3), a "#rrggbb" in any string (a style sheet, rich text), a CSS colour, a Qt colour
-HARD_CODED = re.compile(r"""QColor\(\s*["'\d]|["']#[0-9a-fA-F]{3,8}["']|(?<!&)#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?\b"""
-                        r"""|\bcolor:\s*[a-z]|Qt\.(?:GlobalColor\.)?(?:""" + "|".join(GLOBAL_COLOURS) + r")\b")
+HARD_CODED = re.compile(
+    r"""QColor\(\s*["'\d]|["']#[0-9a-fA-F]{3,8}["']|(?<!&)#[0-9a-fA-F]{6}(?:[0-9a-fA-F]{2})?\b"""
+    r"""|\bcolor:\s*[a-z]|Qt\.(?:GlobalColor\.)?(?:""" + "|".join(GLOBAL_COLOURS) + r")\b"
+)
 
 
 def luminance(colour: QColor) -> float:
     def channel(value: int) -> float:
         value /= 255
         return value / 12.92 if value <= 0.04045 else ((value + 0.055) / 1.055) ** 2.4
+
     return 0.2126 * channel(colour.red()) + 0.7152 * channel(colour.green()) + 0.0722 * channel(colour.blue())
 
 
@@ -44,9 +66,16 @@ def contrast(first: QColor, second: QColor) -> float:
 def opaque(colour: QColor, background: QColor) -> QColor:
     """COLOUR as it shows over BACKGROUND (a translucent colour mixed with it)."""
     alpha = colour.alphaF()
-    return QColor(*(round(a * alpha + b * (1 - alpha)) for a, b in zip(
-        (colour.red(), colour.green(), colour.blue()), (background.red(), background.green(), background.blue()),
-        strict=True)))
+    return QColor(
+        *(
+            round(a * alpha + b * (1 - alpha))
+            for a, b in zip(
+                (colour.red(), colour.green(), colour.blue()),
+                (background.red(), background.green(), background.blue()),
+                strict=True,
+            )
+        )
+    )
 
 
 def scheme_colour(name: str, dark: bool, palette: QPalette) -> QColor:
@@ -56,19 +85,31 @@ def scheme_colour(name: str, dark: bool, palette: QPalette) -> QColor:
 
 
 def test_no_colour_is_hard_coded_outside_the_theme_table():
-    found = [f"{path.relative_to(GUI)}:{number}: {line.strip()}"
-             for path in sorted(GUI.rglob("*.py")) if path.name != "theme.py"
-             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
-             if HARD_CODED.search(line.replace("Qt.GlobalColor.transparent", ""))]
+    found = [
+        f"{path.relative_to(GUI)}:{number}: {line.strip()}"
+        for path in sorted(GUI.rglob("*.py"))
+        if path.name != "theme.py"
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+        if HARD_CODED.search(line.replace("Qt.GlobalColor.transparent", ""))
+    ]
     assert found == []
-    assert all(HARD_CODED.search(line) for line in ('WAVE = QColor("#3f6fa8")', "pen = Qt.GlobalColor.black",
-                                                    'STYLE = "QLabel { color: white; background: #b3261e; }"'))
+    assert all(
+        HARD_CODED.search(line)
+        for line in (
+            'WAVE = QColor("#3f6fa8")',
+            "pen = Qt.GlobalColor.black",
+            'STYLE = "QLabel { color: white; background: #b3261e; }"',
+        )
+    )
     assert not HARD_CODED.search('f"<b>&#8239;{word}</b>"')
 
 
 def test_every_colour_the_views_ask_for_is_in_the_table_and_every_pair_names_real_colours():
-    asked = {name for path in GUI.rglob("*.py")
-             for name in re.findall(r"""theme_colour\(["'](\w+)["']""", path.read_text(encoding="utf-8"))}
+    asked = {
+        name
+        for path in GUI.rglob("*.py")
+        for name in re.findall(r"""theme_colour\(["'](\w+)["']""", path.read_text(encoding="utf-8"))
+    }
     assert asked and asked <= set(THEME_COLOURS)
     for name, pair in THEME_COLOURS.items():
         assert set(pair.against) <= set(THEME_COLOURS) | set(ROLES), name
@@ -92,9 +133,15 @@ def test_every_colour_of_the_table_stands_out_against_what_it_is_drawn_on(qapp, 
 
 def test_the_dark_palette_reads_at_wcag_aa():
     palette = dark_palette()
-    pairs = [(Role.Text, Role.Base), (Role.Text, Role.AlternateBase), (Role.WindowText, Role.Window),
-             (Role.HighlightedText, Role.Highlight), (Role.ButtonText, Role.Button),
-             (Role.ToolTipText, Role.ToolTipBase), (Role.PlaceholderText, Role.Base)]
+    pairs = [
+        (Role.Text, Role.Base),
+        (Role.Text, Role.AlternateBase),
+        (Role.WindowText, Role.Window),
+        (Role.HighlightedText, Role.Highlight),
+        (Role.ButtonText, Role.Button),
+        (Role.ToolTipText, Role.ToolTipBase),
+        (Role.PlaceholderText, Role.Base),
+    ]
     assert [(a.name, b.name) for a, b in pairs if contrast(palette.color(a), palette.color(b)) < 4.5] == []
     assert palette.color(Role.Window).lightness() < 128 and palette.color(Role.Base).lightness() < 128
 
@@ -111,10 +158,12 @@ def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, mak
     assert app.palette().color(Role.Window) == dark_palette().color(Role.Window)
 
     model = parts_of(window).navigator.model
-    untranscribed = next(row for row in range(model.rowCount())
-                         if model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is not None)
-    assert model.index(untranscribed, 0).data(Qt.ItemDataRole.BackgroundRole).color() == \
-        QColor(THEME_COLOURS["untranscribed_background"].dark)
+    untranscribed = next(
+        row for row in range(model.rowCount()) if model.index(row, 0).data(Qt.ItemDataRole.BackgroundRole) is not None
+    )
+    assert model.index(untranscribed, 0).data(Qt.ItemDataRole.BackgroundRole).color() == QColor(
+        THEME_COLOURS["untranscribed_background"].dark
+    )
 
     timeline = parts_of(window).timeline
     assert timeline.plot.backgroundBrush().color() == dark_palette().color(Role.Base)
@@ -183,8 +232,12 @@ def test_compare_s_differing_words_read_in_a_selected_row(qtbot, make_window, tm
     assert parts_of(window).compare.show_compare()
     view = parts_of(window).compare.view
     model = view.model
-    marked = [model.index(row, column) for row in range(model.rowCount()) for column in range(model.columnCount())
-              if "background-color" in (model.index(row, column).data() or "")]
+    marked = [
+        model.index(row, column)
+        for row in range(model.rowCount())
+        for column in range(model.columnCount())
+        if "background-color" in (model.index(row, column).data() or "")
+    ]
     assert marked, "planted disagreements are marked"
     for index in marked:
         for fill, ink in re.findall(r"background-color:(#\w{6}); color:(#\w{6})", index.data()):

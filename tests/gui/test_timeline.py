@@ -66,8 +66,10 @@ def big_session_xml(turns: int, operations_per_turn: int) -> str:
         for i in range(operations_per_turn):
             server = ("nl", "audio", "recognizer", "dialogue", "backend")[i % 5]
             new_turn = f' type_new_turn="{speaker}"' if i == 0 else ""
-            body.append(f'<GC_OPERATION name="op{i}" server="{server}" turnid="{turn}" stime="{clock:.3f}" '
-                        f'etime="{clock + 0.02:.3f}"{new_turn}/>')
+            body.append(
+                f'<GC_OPERATION name="op{i}" server="{server}" turnid="{turn}" stime="{clock:.3f}" '
+                f'etime="{clock + 0.02:.3f}"{new_turn}/>'
+            )
             clock += 0.025
         body.append(f'<GC_MESSAGE name="msg" server="hub" turnid="{turn}" time="{clock:.3f}"/>')
         parts.append(f'<GC_TURN id="{turn}" stime="{start:.3f}" etime="{clock:.3f}">{"".join(body)}</GC_TURN>\n')
@@ -87,8 +89,10 @@ def test_set_session_builds_one_band_rect_per_turn_and_a_lane_per_server(show, a
     assert len(view.timeline.turns) == len(turns) == len(view.turn_band.bars)
     assert view.timeline.turns.starts[0] == pytest.approx(raw_seconds(turns[0].get("stime"), origin, 1))
     assert view.timeline.turns.ends[-1] == pytest.approx(raw_seconds(turns[-1].get("etime"), origin, 1))
-    assert view.timeline.turns.labels[1] == f"{turns[1].get('id')} · " \
+    assert (
+        view.timeline.turns.labels[1] == f"{turns[1].get('id')} · "
         f"{float(turns[1].get('etime')) - float(turns[1].get('stime')):.1f} s"
+    )
 
     servers = list(dict.fromkeys(el.get("server") for el in session.iter(*ACTIVITIES)))
     assert view.lane_names() == [data.AUDIO_LANE] + servers
@@ -97,8 +101,9 @@ def test_set_session_builds_one_band_rect_per_turn_and_a_lane_per_server(show, a
         points = [el for el in session.iter("GC_MESSAGE", "GC_EVENT") if el.get("server") == lane.name]
         assert len(lane.bars) == len(operations)
         assert len(lane.ticks) == len(points)
-        assert sorted(lane.bars.starts) == pytest.approx(sorted(raw_seconds(el.get("stime"), origin, 1)
-                                                                for el in operations))
+        assert sorted(lane.bars.starts) == pytest.approx(
+            sorted(raw_seconds(el.get("stime"), origin, 1) for el in operations)
+        )
     audio = [d for d in session.iter("GC_DATA") if {"audio_input", "audio_output"} & set((d.get("type") or "").split())]
     assert len(view.lanes[0].bars) == len(audio) > 0
     assert len(view.lane_items) == len(view.lanes)
@@ -130,11 +135,14 @@ def test_lanes_scroll_vertically_only_when_there_are_many_servers(show, tmp_path
     view = show(annotated_log)
     assert not view.lane_scroll.isVisible() and not view.rows.scrolls
     assert view.view_box.viewRange()[1] == pytest.approx([-0.5, len(view.lanes) + 0.5])
-    operations = "".join(f'<GC_OPERATION name="op" server="server{i:02d}" stime="{i}" etime="{i + 0.5}"/>'
-                         for i in range(20))
-    log = write_log(tmp_path / "servers-hublog.xml",
-                    f'<GC_SESSION id="s" stime="0" etime="20"><GC_TURN id="1" stime="0" etime="20">{operations}'
-                    "</GC_TURN></GC_SESSION>\n")
+    operations = "".join(
+        f'<GC_OPERATION name="op" server="server{i:02d}" stime="{i}" etime="{i + 0.5}"/>' for i in range(20)
+    )
+    log = write_log(
+        tmp_path / "servers-hublog.xml",
+        f'<GC_SESSION id="s" stime="0" etime="20"><GC_TURN id="1" stime="0" etime="20">{operations}'
+        "</GC_TURN></GC_SESSION>\n",
+    )
     view.set_session(LogDocument.load(log).sessions[0])
     assert len(view.lanes) == 20 and view.rows.scrolls and view.lane_scroll.isVisible()
     assert not view.view_box.state["mouseEnabled"][1]  # the scroll bar scrolls lanes, never a drag
@@ -192,9 +200,16 @@ def test_clicking_an_operation_emits_its_view(qtbot, show, annotated_log):
 def wheel(view: TimelineView, seconds: float, steps: int) -> None:
     viewport = view.plot.viewport()
     position = QPointF(viewport_point(view, seconds, 1))
-    event = QWheelEvent(position, QPointF(viewport.mapToGlobal(position.toPoint())), QPoint(0, 0),
-                        QPoint(0, 120 * steps), Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier,
-                        Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        position,
+        QPointF(viewport.mapToGlobal(position.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, 120 * steps),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(viewport, event)
     QApplication.processEvents()
 
@@ -230,14 +245,21 @@ def test_drag_pans_time(show, annotated_log):
     viewport = view.plot.viewport()
     start, end = viewport_point(view, 15, 2), viewport_point(view, 12, 2)
     left_button, no_mod = Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier
-    QApplication.sendEvent(viewport, QMouseEvent(QEvent.Type.MouseButtonPress, QPointF(start), QPointF(start),
-                                                 left_button, left_button, no_mod))
+    QApplication.sendEvent(
+        viewport,
+        QMouseEvent(QEvent.Type.MouseButtonPress, QPointF(start), QPointF(start), left_button, left_button, no_mod),
+    )
     for step in range(1, 11):
         point = QPointF(start + (end - start) * step / 10)
-        QApplication.sendEvent(viewport, QMouseEvent(QEvent.Type.MouseMove, point, point, Qt.MouseButton.NoButton,
-                                                     left_button, no_mod))
-    QApplication.sendEvent(viewport, QMouseEvent(QEvent.Type.MouseButtonRelease, QPointF(end), QPointF(end),
-                                                 left_button, Qt.MouseButton.NoButton, no_mod))
+        QApplication.sendEvent(
+            viewport, QMouseEvent(QEvent.Type.MouseMove, point, point, Qt.MouseButton.NoButton, left_button, no_mod)
+        )
+    QApplication.sendEvent(
+        viewport,
+        QMouseEvent(
+            QEvent.Type.MouseButtonRelease, QPointF(end), QPointF(end), left_button, Qt.MouseButton.NoButton, no_mod
+        ),
+    )
     left, right = view.x_range()
     assert right - left == pytest.approx(10)
     assert left == pytest.approx(13, abs=0.2)
@@ -286,13 +308,18 @@ def test_hover_on_a_tick_names_the_message(show, annotated_log):
 
 def test_marker_lanes(qtbot, show, annotated_log):
     view = show(annotated_log)
-    fills = {lane.name: item.bar_styles[data.OPERATION].fill.name()
-             for lane, item in zip(view.lanes, view.lane_items) if data.OPERATION in item.bar_styles}
+    fills = {
+        lane.name: item.bar_styles[data.OPERATION].fill.name()
+        for lane, item in zip(view.lanes, view.lane_items)
+        if data.OPERATION in item.bar_styles
+    }
     finding = object()
     view.add_marker_lane("findings", [(3.0, finding), (12.0, "other")])
-    assert fills == {lane.name: item.bar_styles[data.OPERATION].fill.name()
-                     for lane, item in zip(view.lanes, view.lane_items) if data.OPERATION in item.bar_styles}, \
-        "a server keeps its colour when marker lanes come"
+    assert fills == {
+        lane.name: item.bar_styles[data.OPERATION].fill.name()
+        for lane, item in zip(view.lanes, view.lane_items)
+        if data.OPERATION in item.bar_styles
+    }, "a server keeps its colour when marker lanes come"
     assert view.lane_names()[:2] == [data.AUDIO_LANE, "findings"]  # markers above the servers
     row = view.row_of_lane("findings")
     with qtbot.waitSignal(view.element_clicked, timeout=2000) as signal:
@@ -326,8 +353,7 @@ def test_a_big_session_paints_merged_bars_and_labels_only_when_zoomed_in(show, t
 # ----- the arrays themselves
 
 
-@given(st.lists(st.tuples(st.floats(0, 100), st.floats(0, 20)), max_size=60),
-       st.floats(-10, 130), st.floats(0, 40))
+@given(st.lists(st.tuples(st.floats(0, 100), st.floats(0, 20)), max_size=60), st.floats(-10, 130), st.floats(0, 40))
 def test_the_visible_slice_holds_every_interval_overlapping_the_view(spans, left, width):
     right = left + width
     intervals = Intervals.build([s for s, _ in spans], [s + d for s, d in spans])

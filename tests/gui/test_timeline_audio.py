@@ -68,8 +68,10 @@ def test_missing_audio_tooltip_and_click_name_the_file_as_written_and_as_looked_
     text = view.tooltip_at(view.scene_point((start + end) / 2, row))
     assert "MISSING" in text and "written in the log: gone.wav" in text and f"looked for: {looked_for}" in text
     point = view.plot.mapFromScene(view.scene_point((start + end) / 2, row))
-    with qtbot.waitSignal(view.message_shown, timeout=2000) as message, \
-            qtbot.waitSignal(view.element_clicked, timeout=2000) as clicked:
+    with (
+        qtbot.waitSignal(view.message_shown, timeout=2000) as message,
+        qtbot.waitSignal(view.element_clicked, timeout=2000) as clicked,
+    ):
         qtbot.mouseClick(view.plot.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert "gone.wav" in message.args[0] and looked_for in message.args[0]
     assert clicked.args[0].name == "record_utterance"

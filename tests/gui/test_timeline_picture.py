@@ -30,8 +30,11 @@ def made(timeline) -> list[int]:
 def test_a_repaint_plays_the_lanes_back_and_a_transcription_draws_its_turn_afresh(main_window, qtbot):
     window = main_window
     timeline = parts_of(window).timeline
-    user_row = next(turn.index for turn in parts_of(window).navigator.session.turns
-                    if turn.speaker == "user" and turn.transcription is None)
+    user_row = next(
+        turn.index
+        for turn in parts_of(window).navigator.session.turns
+        if turn.speaker == "user" and turn.transcription is None
+    )
     parts_of(window).navigator.select_row(user_row)
     painted(window)
     shown, before = timeline.x_range(), made(timeline)

@@ -67,8 +67,16 @@ def test_the_wheel_over_the_lane_names_scrolls_lanes_and_over_the_lanes_zooms_ti
     viewport = view.plot.viewport()
     at = QPointF(view.plot.mapFromScene(axis.sceneBoundingRect().center()))
     x_before = view.x_range()
-    event = QWheelEvent(at, QPointF(viewport.mapToGlobal(at.toPoint())), QPoint(0, 0), QPoint(0, -240),
-                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    event = QWheelEvent(
+        at,
+        QPointF(viewport.mapToGlobal(at.toPoint())),
+        QPoint(0, 0),
+        QPoint(0, -240),
+        Qt.MouseButton.NoButton,
+        Qt.KeyboardModifier.NoModifier,
+        Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )
     QApplication.sendEvent(viewport, event)
     assert view.rows.first == 2 and view.lane_scroll.value() == 2
     assert view.x_range() == pytest.approx(x_before)

@@ -24,8 +24,9 @@ TURN_SECONDS = 5.0  # each turn starts 5 s after the previous one: a 25-minute s
 
 
 def long_log(folder: Path) -> Path:
-    turns = [(user_turn if i % 2 else system_turn)(str(i + 1), 1000.0 + i * TURN_SECONDS, f"words {i}")
-             for i in range(TURNS)]
+    turns = [
+        (user_turn if i % 2 else system_turn)(str(i + 1), 1000.0 + i * TURN_SECONDS, f"words {i}") for i in range(TURNS)
+    ]
     text = log_text([session("long", turns, start=1000.0, end=1000.0 + TURNS * TURN_SECONDS)])
     return write_log(folder / "long-hublog.xml", text)
 
@@ -41,8 +42,9 @@ def turn_span(timeline: TimelineView, index: int) -> tuple[float, float]:
     return float(timeline.timeline.turns.starts[position]), float(timeline.timeline.turns.ends[position])
 
 
-def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(qtbot, make_window, tmp_path: Path,
-                                                                          settings: AppSettings):
+def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(
+    qtbot, make_window, tmp_path: Path, settings: AppSettings
+):
     log = long_log(tmp_path)
     settings.set_last_position(log, LastPosition("long", 200))
     window = open_window(make_window, log)

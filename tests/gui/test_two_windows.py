@@ -32,10 +32,12 @@ def _kill(process) -> None:
     process.communicate(timeout=60)
 
 
-def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(make_window, raw_log: Path,
-                                                                              tmp_path: Path, qtbot, boxes):
-    first, _ = _editing_window(raw_log, tmp_path, "first",
-                               [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}])
+def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(
+    make_window, raw_log: Path, tmp_path: Path, qtbot, boxes
+):
+    first, _ = _editing_window(
+        raw_log, tmp_path, "first", [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}]
+    )
     try:
         journals = sorted(path.name for path in (tmp_path / "user-data" / "journals").glob("*.json"))
         answers = boxes("Open read-only")
@@ -61,15 +63,17 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(ma
     assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription == FIRST
 
 
-def test_two_windows_editing_one_log_both_crash_and_both_are_restored(make_window, raw_log: Path, tmp_path: Path,
-                                                                      boxes):
+def test_two_windows_editing_one_log_both_crash_and_both_are_restored(
+    make_window, raw_log: Path, tmp_path: Path, boxes
+):
     window = _restored_after_both_crash(make_window, raw_log, tmp_path, boxes, [{"keys": "Ctrl+Return"}])
     users = parts_of(window).controller.document.sessions[0].user_turns
     assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
 
 
-def test_the_typing_of_two_crashed_windows_comes_back_the_newest_as_the_draft(make_window, raw_log: Path,
-                                                                                 tmp_path: Path, boxes):
+def test_the_typing_of_two_crashed_windows_comes_back_the_newest_as_the_draft(
+    make_window, raw_log: Path, tmp_path: Path, boxes
+):
     """Neither window stored its typing (no Ctrl+Enter): one editor can hold one draft, the other typing comes back
     as its turn's value, unsaved."""
     window = _restored_after_both_crash(make_window, raw_log, tmp_path, boxes, [])
@@ -84,12 +88,17 @@ def test_the_typing_of_two_crashed_windows_comes_back_the_newest_as_the_draft(ma
 def _restored_after_both_crash(make_window, raw_log: Path, tmp_path: Path, boxes, after_typing: list[dict]):
     """The first window types FIRST on the first user turn, the second SECOND on the next, each then doing
     AFTER_TYPING; both are killed, and a new window restores their work."""
-    first, _ = _editing_window(raw_log, tmp_path, "first",
-                               [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, *after_typing])
+    first, _ = _editing_window(
+        raw_log, tmp_path, "first", [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, *after_typing]
+    )
     try:  # the second window edits too (and would say Discard if offered the first one's work)
-        second, _ = _editing_window(raw_log, tmp_path, "second",
-                                    [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND},
-                                     *after_typing], answers=["Edit here too", "Discard"])
+        second, _ = _editing_window(
+            raw_log,
+            tmp_path,
+            "second",
+            [{"row": 0}, {"keys": "Ctrl+Down"}, {"keys": "Ctrl+Down"}, {"type": SECOND}, *after_typing],
+            answers=["Edit here too", "Discard"],
+        )
         _kill(second)
     finally:
         _kill(first)
@@ -100,8 +109,11 @@ def _restored_after_both_crash(make_window, raw_log: Path, tmp_path: Path, boxes
 
 
 def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Path, tmp_path: Path, boxes):
-    lines = run_and_kill(raw_log, tmp_path, [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"},
-                                             {"wait": GENEROUS_SECONDS}])
+    lines = run_and_kill(
+        raw_log,
+        tmp_path,
+        [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": FIRST}, {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}],
+    )
     assert lines[-1]["state"]["transcriptions"]["02"] == FIRST
     answers = boxes("Discard")
     assert make_window(raw_log).close()

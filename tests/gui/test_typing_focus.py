@@ -44,13 +44,17 @@ def two_session_log(corpus: Path) -> Path:
 def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw_log, qtbot):
     AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
     window = make_window(raw_log)
-    assert parts_of(window).navigator.current_turn().id == "04" and parts_of(window).navigator.current_turn().speaker == "user"
+    assert (
+        parts_of(window).navigator.current_turn().id == "04"
+        and parts_of(window).navigator.current_turn().speaker == "user"
+    )
     type_text(qtbot, window, "yes please")
     assert editor_text(window) == "yes please"
 
 
-def test_opening_a_log_with_the_file_dialog_types_into_the_editor(make_window, raw_log, latin1_log, qtbot,
-                                                                  answer_modal):
+def test_opening_a_log_with_the_file_dialog_types_into_the_editor(
+    make_window, raw_log, latin1_log, qtbot, answer_modal
+):
     AppSettings().set_last_position(latin1_log, LastPosition("travel:20261121:003", 1))
     window = make_window(raw_log)
     answer = answer_modal(file=latin1_log)
@@ -63,7 +67,9 @@ def test_opening_a_log_with_the_file_dialog_types_into_the_editor(make_window, r
 
 def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
-    assert parts_of(window).navigator.session.index == 0 and parts_of(window).navigator.current_turn().index == first_user_index(window)
+    assert parts_of(window).navigator.session.index == 0 and parts_of(
+        window
+    ).navigator.current_turn().index == first_user_index(window)
     press(qtbot, window, Key.Key_PageDown, Mod.ControlModifier)
     assert parts_of(window).navigator.session.index == 1 and parts_of(window).navigator.current_turn().speaker == "user"
     stored = parts_of(window).navigator.current_turn().transcription or ""
@@ -120,8 +126,13 @@ def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qt
 def test_typing_with_the_focus_elsewhere_in_the_window_goes_to_the_editor(make_window, raw_log, qtbot, where):
     window = make_window(raw_log)
     parts_of(window).navigator.select_row(first_user_index(window))
-    widget = {"table": window.table, "timeline": parts_of(window).timeline, "details": parts_of(window).detail,
-              "findings": parts_of(window).findings.table, "window": window}[where]
+    widget = {
+        "table": window.table,
+        "timeline": parts_of(window).timeline,
+        "details": parts_of(window).detail,
+        "findings": parts_of(window).findings.table,
+        "window": window,
+    }[where]
     widget.setFocus()
     qtbot.keyClicks(widget, "hello")
     assert editor_text(window) == "hello"
@@ -149,7 +160,9 @@ def test_typing_on_a_system_turn_moves_to_the_next_user_turn_and_a_text_field_ke
     assert editor_text(window) == ""
     parts_of(window).navigator.select_row(first_user_index(window))
     window.table.setFocus()
-    window.table.edit(parts_of(window).navigator.model.index(first_user_index(window), 6))  # F2: the cell editor takes the text
+    window.table.edit(
+        parts_of(window).navigator.model.index(first_user_index(window), 6)
+    )  # F2: the cell editor takes the text
     cell = window.table.delegate.open_editor
     assert cell is not None
     qtbot.keyClicks(cell, "in the cell")

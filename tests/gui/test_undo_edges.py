@@ -41,15 +41,19 @@ def _focus(window, qtbot) -> None:
     window.table.setFocus()
 
 
-def test_restoring_a_journal_is_one_step_ctrl_z_undoes_and_ctrl_shift_z_redoes(make_window, raw_log: Path,
-                                                                               qtbot, boxes):
+def test_restoring_a_journal_is_one_step_ctrl_z_undoes_and_ctrl_shift_z_redoes(
+    make_window, raw_log: Path, qtbot, boxes
+):
     _leave_work_of_a_dead_window(raw_log)
     answers = boxes("Restore")
     window = make_window(raw_log)
     assert answers.titles == ["Restore unsaved work?"]
     assert _annotations(window) == ("to boston", "on friday", "1")
     assert window.isWindowModified()
-    assert parts_of(window).controller.undo_stack.count() == 1 and parts_of(window).controller.undo_stack.undoText() == "Restore unsaved work"
+    assert (
+        parts_of(window).controller.undo_stack.count() == 1
+        and parts_of(window).controller.undo_stack.undoText() == "Restore unsaved work"
+    )
     _focus(window, qtbot)
     press(qtbot, window, Key.Key_Z, CTRL)
     assert _annotations(window) == (None, None, None), "the whole restore is undone at once"
@@ -98,11 +102,17 @@ def test_undoing_a_task_completion_of_another_session_shows_that_session(make_wi
     assert parts_of(window).navigator.session.index == 0, "the undone change is shown"
     press(qtbot, window, Key.Key_PageDown, CTRL)
     press(qtbot, window, Key.Key_Z, CTRL_SHIFT)
-    assert parts_of(window).controller.document.sessions[0].task_completion == "1" and parts_of(window).navigator.session.index == 0
+    assert (
+        parts_of(window).controller.document.sessions[0].task_completion == "1"
+        and parts_of(window).navigator.session.index == 0
+    )
 
 
-def test_undoing_a_transcription_of_another_session_shows_that_session_and_turn(make_window, two_session_log,  # noqa: F811
-                                                                                  qtbot):
+def test_undoing_a_transcription_of_another_session_shows_that_session_and_turn(
+    make_window,
+    two_session_log,  # noqa: F811
+    qtbot,
+):
     window = make_window(two_session_log)
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, CTRL)

@@ -48,8 +48,9 @@ class KeyAnswer:
         QTest.keyClick(box, self.key, self.modifiers)
 
 
-@pytest.mark.parametrize(("key", "closes", "saved"), [(Key.Key_S, True, True), (Key.Key_D, True, False),
-                                                      (Key.Key_C, False, False)])
+@pytest.mark.parametrize(
+    ("key", "closes", "saved"), [(Key.Key_S, True, True), (Key.Key_D, True, False), (Key.Key_C, False, False)]
+)
 def test_each_answer_has_its_own_key(main_window, qtbot, raw_log, key, closes, saved):
     window = main_window
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
@@ -69,7 +70,9 @@ def test_quit_then_discard_destroys_the_window_without_an_exception(main_window,
     answer = KeyAnswer(Key.Key_D)
     press(qtbot, window, Key.Key_Q, Mod.ControlModifier)
     assert answer.buttons and not window.isVisible()
-    assert not parts_of(window).controller.undo_stack.isClean()  # the discarded work is still in the stack as it is destroyed
+    assert not parts_of(
+        window
+    ).controller.undo_stack.isClean()  # the discarded work is still in the stack as it is destroyed
     window.deleteLater()
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
     assert not shiboken6.isValid(window)
@@ -97,8 +100,9 @@ def test_the_real_app_quits_after_discard_with_nothing_on_stderr(raw_log: Path, 
         parts_of(window).playback.close()
         print("quit", flush=True)
     """)
-    done = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=dict(os.environ), capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", script], cwd=REPO, env=dict(os.environ), capture_output=True, text=True, timeout=120
+    )
     stderr = [line for line in done.stderr.splitlines() if "does not support propagateSizeHints" not in line]
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "quit"

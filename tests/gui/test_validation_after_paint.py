@@ -28,7 +28,9 @@ class _Order(QObject):
 def test_validation_starts_after_the_first_paint(qtbot, make_window, raw_log):
     window = make_window()
     order = _Order(parts_of(window).navigator.table.viewport(), parts_of(window).validation)
-    assert parts_of(window).navigator.open_path(raw_log)  # the turns are painted before it returns (gui/opening/hand_over_passes.py)
+    assert parts_of(window).navigator.open_path(
+        raw_log
+    )  # the turns are painted before it returns (gui/opening/hand_over_passes.py)
     parts_of(window).validation.findings_shown.connect(lambda: order.marks.append("findings"))
     with qtbot.waitSignal(parts_of(window).validation.findings_shown, timeout=30000):
         pass
@@ -45,7 +47,10 @@ def test_a_log_replaced_before_its_paint_is_not_validated(qtbot, make_window, ra
     assert parts_of(window).navigator.open_path(raw_log)
     first = parts_of(window).validation._validation_start
     assert parts_of(window).navigator.open_path(other)
-    assert first is not parts_of(window).validation._validation_start and parts_of(window).validation._validation_start.waiting
+    assert (
+        first is not parts_of(window).validation._validation_start
+        and parts_of(window).validation._validation_start.waiting
+    )
     with qtbot.waitSignal(parts_of(window).validation.findings_shown, timeout=30000):
         pass
     assert parts_of(window).controller.document.path == other

@@ -19,8 +19,11 @@ def test_killing_the_window_during_open_ends_its_validation_child(raw_log: Path,
         deadline = time.monotonic() + PATIENCE_SECONDS
         children: list[int] = []
         while not children and time.monotonic() < deadline and window.poll() is None:
-            children = [pid for pid in children_of(window.pid)
-                        if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+            children = [
+                pid
+                for pid in children_of(window.pid)
+                if b"multiprocessing" in Path(f"/proc/{pid}/cmdline").read_bytes()
+            ]
             time.sleep(0.002)
         assert children, "the window started a validation child"
     finally:

@@ -69,8 +69,9 @@ def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, r
     assert str(target.resolve()) == AppSettings().recent_files[0]
 
 
-def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(main_window, qtbot, raw_log, boxes,
-                                                                            answer_modal):
+def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(
+    main_window, qtbot, raw_log, boxes, answer_modal
+):
     """chmod a-w protects a log from editors; a save must not replace it through os.replace in its folder."""
     window = main_window
     original = raw_log.read_bytes()
@@ -223,15 +224,22 @@ def test_ctrl_e_into_the_folder_of_the_open_log_asks_first(main_window, raw_log,
     assert raw_log.is_file()
 
 
-def test_ctrl_e_into_the_folder_of_the_open_log_writes_once_the_annotator_agrees(main_window, raw_log, qtbot,
-                                                                                   answer_modal, boxes):
+def test_ctrl_e_into_the_folder_of_the_open_log_writes_once_the_annotator_agrees(
+    main_window, raw_log, qtbot, answer_modal, boxes
+):
     window = main_window
     folder, before = raw_log.parent, raw_log.read_bytes()
     answers = boxes("Yes")  # "Write anyway?"
     answer_modal(file=folder)
     press(qtbot, window, Key.Key_E, Mod.ControlModifier)
-    qtbot.waitUntil(lambda: (folder / "events.csv").is_file() and parts_of(window).exports.task is not None
-                    and parts_of(window).exports.task.state is TaskState.SUCCEEDED, timeout=30000)
+    qtbot.waitUntil(
+        lambda: (
+            (folder / "events.csv").is_file()
+            and parts_of(window).exports.task is not None
+            and parts_of(window).exports.task.state is TaskState.SUCCEEDED
+        ),
+        timeout=30000,
+    )
     assert "this folder holds the input" in answers.seen[0].text
     assert {"sessions.csv", "turns.csv", "events.csv"} <= {p.name for p in folder.iterdir()}
     assert raw_log.read_bytes() == before  # the log beside them is never written

@@ -67,8 +67,9 @@ def test_after_close_the_window_says_it_is_empty_and_how_to_open_a_log(main_wind
 def shown_text(label: QLabel) -> str:
     """What LABEL displays: its text as rich text where Qt renders it so (AutoText guesses)."""
     text, text_format = label.text(), label.textFormat()
-    if text_format == Qt.TextFormat.RichText or (text_format == Qt.TextFormat.AutoText
-                                                 and QtGui.Qt.mightBeRichText(text)):
+    if text_format == Qt.TextFormat.RichText or (
+        text_format == Qt.TextFormat.AutoText and QtGui.Qt.mightBeRichText(text)
+    ):
         document = QTextDocument()
         document.setHtml(text)
         return document.toPlainText()
@@ -77,8 +78,11 @@ def shown_text(label: QLabel) -> str:
 
 def test_negative_durations_keep_their_sign_and_the_warning_colour(main_window, tmp_path):
     reversed_log = tmp_path / "reversed.xml"
-    reversed_log.write_bytes((HOSTILE / "etime-before-stime.xml").read_bytes()
-                             .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
+    reversed_log.write_bytes(
+        (HOSTILE / "etime-before-stime.xml")
+        .read_bytes()
+        .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"')
+    )
     assert [duration_text(s) for s in (-5, -0.4, -65, -3725, 5)] == ["-0:05", "0:00", "-1:05", "-1:02:05", "0:05"]
     assert [format_duration(s) for s in (-0.25, -5, -65)] == ["-250 ms", "-5.00 s", "-1:05.0"]  # timeline tooltips
     assert parts_of(main_window).navigator.open_path(reversed_log)
@@ -91,8 +95,11 @@ def test_negative_durations_keep_their_sign_and_the_warning_colour(main_window, 
 def test_the_session_browser_shows_a_negative_session_length_as_negative(make_window, tmp_path, qtbot):
     folder = tmp_path / "corpus"
     folder.mkdir()
-    (folder / "reversed.xml").write_bytes((HOSTILE / "etime-before-stime.xml").read_bytes()
-                                          .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"'))
+    (folder / "reversed.xml").write_bytes(
+        (HOSTILE / "etime-before-stime.xml")
+        .read_bytes()
+        .replace(b'stime="1000" etime="1010"', b'stime="1010" etime="1005"')
+    )
     window = make_window(folder)
     browser = parts_of(window).browser
     qtbot.waitUntil(lambda: browser.model.rowCount() == 1 and not browser.is_scanning)
@@ -106,7 +113,7 @@ def _huge_values_log(source: Path, target: Path, size: int) -> Path:
     name, the recognizer's text, the system's text and the session and turn ids."""
     text = source.read_text(encoding="utf-8")
     big = "x" * size
-    text = text.replace('<GC_OPERATION ', f'<GC_OPERATION big="{big}" ', 1)
+    text = text.replace("<GC_OPERATION ", f'<GC_OPERATION big="{big}" ', 1)
     text = re.sub(r'(<GC_OPERATION [^>]*name=")[^"]*', lambda m: m[1] + "n" * size, text, count=1)
     text = re.sub(r'(type_utt_text="asr"[^>]*>)[^<]*', lambda m: m[1] + "heard " * (size // 6), text, count=1)
     text = re.sub(r'(type_utt_text="system"[^>]*>)[^<]*', lambda m: m[1] + "said " * (size // 5), text, count=1)
@@ -143,11 +150,14 @@ def test_no_view_shows_a_huge_value_whole(make_window, raw_log, tmp_path, qtbot)
     assert model.index(0, Column.SYSTEM).data().endswith(" characters in all)")
 
 
-def test_a_long_session_id_reviewer_and_progress_cut_by_the_bar_are_whole_in_their_tooltips(make_window, settings,
-                                                                                                tmp_path, qtbot):
+def test_a_long_session_id_reviewer_and_progress_cut_by_the_bar_are_whole_in_their_tooltips(
+    make_window, settings, tmp_path, qtbot
+):
     long_id = "session-" + "x" * 70 + "-of-a-corpus-with-long-names"
-    path = write_log(tmp_path / "long.xml", log_text([session(long_id, [
-        system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston")])]))
+    path = write_log(
+        tmp_path / "long.xml",
+        log_text([session(long_id, [system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston")])]),
+    )
     settings.annotator_name = "Maria.Fernanda.de.los.Angeles-Gutierrez1"
     window = make_window(path)
     window.resize(1280, 720)
@@ -156,8 +166,9 @@ def test_a_long_session_id_reviewer_and_progress_cut_by_the_bar_are_whole_in_the
     bar = parts_of(window).navigator.session_bar
     assert bar.review.text() == "reviewed by Maria.Fernanda.de.los.Angeles-Gutierrez1"
     QApplication.processEvents()
-    squeezed = [label for label in (bar.session_name, bar.review, bar.progress)
-                if label.width() < label.sizeHint().width()]
+    squeezed = [
+        label for label in (bar.session_name, bar.review, bar.progress) if label.width() < label.sizeHint().width()
+    ]
     assert squeezed, "the bar cuts at least one of them at 1280 px and 150 %, or this test proves nothing"
     for label in (bar.session_name, bar.review, bar.progress):
         assert shown_text(label).rstrip("…") in label.toolTip(), (label.objectName(), label.toolTip())

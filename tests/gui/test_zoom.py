@@ -17,8 +17,11 @@ CTRL = Qt.KeyboardModifier.ControlModifier
 def sizes(window) -> tuple[float, float, int]:
     """The table's point size, the editor's typing point size, and the height of the table's first row."""
     table = parts_of(window).navigator.table
-    return (table.font().pointSizeF(), parts_of(window).navigator.editor.text.font().pointSizeF(),
-            table.verticalHeader().sectionSize(0))
+    return (
+        table.font().pointSizeF(),
+        parts_of(window).navigator.editor.text.font().pointSizeF(),
+        table.verticalHeader().sectionSize(0),
+    )
 
 
 def test_ctrl_equals_enlarges_the_table_and_the_editor_and_their_rows(qtbot, main_window):

@@ -83,8 +83,14 @@ class _Answerer:
         if not isinstance(box, QMessageBox):
             return
         buttons, chosen = choose_button(box, self.answers)
-        _say("asked", self.window, title=box.windowTitle(), text=box.text(), buttons=sorted(buttons),
-             clicked=shown_text(chosen) if chosen is not None else None)
+        _say(
+            "asked",
+            self.window,
+            title=box.windowTitle(),
+            text=box.text(),
+            buttons=sorted(buttons),
+            clicked=shown_text(chosen) if chosen is not None else None,
+        )
         (chosen or box.buttons()[0]).click()
 
 
@@ -143,7 +149,7 @@ def main(log: str, settings: str, plan: list[dict]) -> None:
         elif "type" in step:
             QTest.keyClicks(focus(), step["type"])
         elif "paste" in step:
-            words = ("boston austin denver friday morning please " * (step["paste"] // 43 + 1))[:step["paste"]]
+            words = ("boston austin denver friday morning please " * (step["paste"] // 43 + 1))[: step["paste"]]
             QApplication.clipboard().setText(words)
             QTest.keyClick(focus(), QKeySequence("Ctrl+V")[0].key(), QKeySequence("Ctrl+V")[0].keyboardModifiers())
         elif "wait" in step:
@@ -181,8 +187,14 @@ def run_window(log: Path, settings: Path, plan: list[dict], answers: list[str] =
     environment = dict(env if env is not None else os.environ)
     environment["WINDOW_ANSWERS"] = json.dumps(list(answers))
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo), environment.get("PYTHONPATH")]))
-    return subprocess.Popen([sys.executable, "-m", "tests.gui.window_driver", str(log), str(settings), json.dumps(plan)],
-                            cwd=repo, env=environment, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.gui.window_driver", str(log), str(settings), json.dumps(plan)],
+        cwd=repo,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def read_lines(process, until: str | None = None) -> list[dict]:

@@ -31,7 +31,10 @@ AppSettings().set_last_position(Path({log!r}), LastPosition(LogDocument.load(Pat
 
 def opening_on_the_greeting(prelude: str) -> str:
     """PRELUDE (WINDOW_PRELUDE) opening its log on the greeting (OPEN_ON_THE_GREETING)."""
-    return prelude.replace("assert parts_of(window).navigator.open_path(", OPEN_ON_THE_GREETING + "assert parts_of(window).navigator.open_path(")
+    return prelude.replace(
+        "assert parts_of(window).navigator.open_path(",
+        OPEN_ON_THE_GREETING + "assert parts_of(window).navigator.open_path(",
+    )
 
 
 # After WINDOW_PRELUDE: play until the player has played and stopped again; the states it passed.

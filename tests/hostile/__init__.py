@@ -42,8 +42,17 @@ class Expectation:
 
 def expectations() -> list[Expectation]:
     table = yaml.safe_load((HOSTILE / "expected.yaml").read_text(encoding="utf-8"))
-    return [Expectation(HOSTILE / name, str(entry["fragment"]), bool(entry["refused"]), int(entry["validate"]),
-                        int(entry["info"]), entry.get("where")) for name, entry in table.items()]
+    return [
+        Expectation(
+            HOSTILE / name,
+            str(entry["fragment"]),
+            bool(entry["refused"]),
+            int(entry["validate"]),
+            int(entry["info"]),
+            entry.get("where"),
+        )
+        for name, entry in table.items()
+    ]
 
 
 def hostile_cases() -> list[HostileCase]:

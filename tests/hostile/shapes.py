@@ -55,12 +55,12 @@ def deepest_element(text: str) -> int:
     depth = deepest = 0
     at = text.find("<")
     while at >= 0:
-        following = text[at + 1:at + 2]
+        following = text[at + 1 : at + 2]
         if following == "/":
             depth -= 1
         elif following not in "?!":
             deepest = max(deepest, depth + 1)
-            depth += not text[at:text.find(">", at) + 1].endswith("/>")
+            depth += not text[at : text.find(">", at) + 1].endswith("/>")
         at = text.find("<", at + 1)
     return deepest
 

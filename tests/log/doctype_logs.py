@@ -18,9 +18,17 @@ from lxml import etree
 from tests.log.xml_builders import session, system_turn, user_turn
 
 # The root element as lxml writes it, so that an unedited log comes out byte for byte as it went in.
-BODY = etree.tostring(etree.fromstring("<GC_LOG>" + session("s1", [system_turn("1", 1000, "Where to?"),
-                                                                   user_turn("2", 1002, "boston")]) + "</GC_LOG>"),
-                      encoding="unicode") + "\n"
+BODY = (
+    etree.tostring(
+        etree.fromstring(
+            "<GC_LOG>"
+            + session("s1", [system_turn("1", 1000, "Where to?"), user_turn("2", 1002, "boston")])
+            + "</GC_LOG>"
+        ),
+        encoding="unicode",
+    )
+    + "\n"
+)
 
 
 def doctype_log(doctype: str, encoding: str = "UTF-8") -> str:
@@ -72,6 +80,8 @@ class ConnectionCounter:
 def poisoned_dtd(folder: Path, counter: ConnectionCounter, name: str = "gc_log.dtd") -> Path:
     """A DTD file that, if anyone parsed it, would fetch the counter's URL and declare an entity."""
     path = folder / name
-    path.write_text(f'<!ENTITY % remote SYSTEM "{counter.url}">\n%remote;\n<!ENTITY poison "read">\n'
-                    "this is not a DTD at all <<<\n", encoding="utf-8")
+    path.write_text(
+        f'<!ENTITY % remote SYSTEM "{counter.url}">\n%remote;\n<!ENTITY poison "read">\nthis is not a DTD at all <<<\n',
+        encoding="utf-8",
+    )
     return path

@@ -68,7 +68,9 @@ def test_task_completion_values_and_mitre_spelling(tmp_path: Path):
 
 
 def test_session_level_transcription_moves_into_its_turn(tmp_path: Path):
-    mitre = ('<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">bostn</GC_DATA></GC_ANNOT>')
+    mitre = (
+        '<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">bostn</GC_DATA></GC_ANNOT>'
+    )
     text = log_text([session("s1", [system_turn("1", 1000, "hi"), user_turn("02", 1002, "boston", "2")], extra=mitre)])
     doc = LogDocument.load(write_log(tmp_path / "l.xml", text))
     turn = doc.sessions[0].turns[1]
@@ -81,10 +83,15 @@ def test_session_level_transcription_moves_into_its_turn(tmp_path: Path):
 def test_session_level_transcriptions_follow_every_edit(tmp_path: Path):
     """The session-level annotations are indexed once per document revision; the index must never
     answer with an annotation an edit moved or removed."""
-    mitre = "".join(f'<GC_ANNOT turnid="{n}"><GC_DATA key=":transcription">said {n}</GC_DATA></GC_ANNOT>'
-                    for n in (2, 4))
-    turns = [system_turn("1", 1000, "hi"), user_turn("02", 1002, "heard two", "2"),
-             system_turn("3", 1004, "and"), user_turn("04", 1006, "heard four", "4")]
+    mitre = "".join(
+        f'<GC_ANNOT turnid="{n}"><GC_DATA key=":transcription">said {n}</GC_DATA></GC_ANNOT>' for n in (2, 4)
+    )
+    turns = [
+        system_turn("1", 1000, "hi"),
+        user_turn("02", 1002, "heard two", "2"),
+        system_turn("3", 1004, "and"),
+        user_turn("04", 1006, "heard four", "4"),
+    ]
     doc = LogDocument.load(write_log(tmp_path / "l.xml", log_text([session("s1", turns, extra=mitre)])))
     two, four = doc.sessions[0].turns[1], doc.sessions[0].turns[3]
     assert (two.transcription, four.transcription) == ("said 2", "said 4")

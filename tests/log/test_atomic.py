@@ -68,4 +68,3 @@ def test_read_only_file_behind_a_symlink_is_not_replaced(tmp_path: Path):
     with pytest.raises(WriteError, match=r"link\.xml: is read-only"):
         write_atomic(tmp_path / "link.xml", b"new")
     assert target.read_bytes() == b"old"
-

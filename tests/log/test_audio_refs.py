@@ -11,10 +11,19 @@ from tests.log.xml_builders import data, log_text, operation, session, write_log
 
 
 def _log_with_audio(folder: Path, written: str) -> LogDocument:
-    turn = ('<GC_TURN id="1" stime="1000" etime="1001">'
-            + operation("1", 1000, 1001, "record", "audio", 'type_new_turn="user"',
-                        data(":utterance_file", written, 'type="audio_input" mime_type="audio/x-wav"'))
-            + "</GC_TURN>")
+    turn = (
+        '<GC_TURN id="1" stime="1000" etime="1001">'
+        + operation(
+            "1",
+            1000,
+            1001,
+            "record",
+            "audio",
+            'type_new_turn="user"',
+            data(":utterance_file", written, 'type="audio_input" mime_type="audio/x-wav"'),
+        )
+        + "</GC_TURN>"
+    )
     return LogDocument.load(write_log(folder / "log.xml", log_text([session("s", [turn])])))
 
 
@@ -114,7 +123,10 @@ def test_the_not_found_shortcut_changes_no_answer(tmp_path: Path):
     folder_named = resolver.locate("/recorder/named-like-a-folder.wav")
     assert folder_named.path is None and "not found" in folder_named.problem and not folder_named.refused
     unknown = resolver.locate("/recorder/unknown.wav")
-    assert unknown == (None, f"audio file not found: /recorder/unknown.wav (also looked for its name under "
-                             f"{tmp_path.resolve()})", False)
+    assert unknown == (
+        None,
+        f"audio file not found: /recorder/unknown.wav (also looked for its name under {tmp_path.resolve()})",
+        False,
+    )
     (tmp_path / "unknown.wav").write_bytes(b"RIFF")  # the names are read once per resolver
     assert AudioResolver(tmp_path).locate("/recorder/unknown.wav").path == (tmp_path / "unknown.wav").resolve()

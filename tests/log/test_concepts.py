@@ -35,20 +35,31 @@ def test_nested_frames_and_lists_flatten_into_paths():
         '<GC_FRAME name="flight"><GC_DATA key=":date"><GC_FRAME name="date"><GC_DATA key=":month">may</GC_DATA>'
         '<GC_DATA key=":day"> 3 </GC_DATA></GC_FRAME></GC_DATA><GC_DATA key=":stops"><GC_LIST>'
         '<GC_DATA>denver</GC_DATA><GC_DATA key=":stops[1]">reno</GC_DATA></GC_LIST></GC_DATA>'
-        '<GC_DATA key=":empty"/></GC_FRAME>')
-    assert frame_concepts(frame) == Concepts("flight", (
-        (":date/:month", "may"), (":date/:day", "3"), (":stops/[0]", "denver"), (":stops/:stops[1]", "reno"),
-        (":empty", "")))
+        '<GC_DATA key=":empty"/></GC_FRAME>'
+    )
+    assert frame_concepts(frame) == Concepts(
+        "flight",
+        (
+            (":date/:month", "may"),
+            (":date/:day", "3"),
+            (":stops/[0]", "denver"),
+            (":stops/:stops[1]", "reno"),
+            (":empty", ""),
+        ),
+    )
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("give_source(:source=Zürich)", SOURCE_FIX),
-    ("help()", Concepts("help")),
-    ("()", Concepts("")),
-    ("f(:a=1, :b/:c=two words)", Concepts("f", ((":a", "1"), (":b/:c", "two words")))),
-    (r"f(:a=x\,y\)\=z\\)", Concepts("f", ((":a", r"x,y)=z\ "[:-1]),))),
-    ("", None),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("give_source(:source=Zürich)", SOURCE_FIX),
+        ("help()", Concepts("help")),
+        ("()", Concepts("")),
+        ("f(:a=1, :b/:c=two words)", Concepts("f", ((":a", "1"), (":b/:c", "two words")))),
+        (r"f(:a=x\,y\)\=z\\)", Concepts("f", ((":a", r"x,y)=z\ "[:-1]),))),
+        ("", None),
+    ],
+)
 def test_the_compact_form_reads_back(text, expected):
     assert parse_compact(text) == expected
 
@@ -109,8 +120,9 @@ def test_a_control_character_is_refused_before_the_tree_changes(sample_logs):
 
 def _validity_errors(path) -> list[str]:
     """xmllint's validity errors without their file names and line numbers, sorted."""
-    found = subprocess.run(["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)],
-                           capture_output=True, text=True)
+    found = subprocess.run(
+        ["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)], capture_output=True, text=True
+    )
     return sorted(line.split(": ", 1)[1] for line in found.stderr.splitlines() if "validity error" in line)
 
 

@@ -29,8 +29,9 @@ def _doctypes(folder: Path, counter: ConnectionCounter) -> dict[str, str]:
     }
 
 
-@pytest.mark.parametrize("kind", ["system-relative", "public", "absolute-path", "file-url", "http-url",
-                                  "spacing-and-quotes"])
+@pytest.mark.parametrize(
+    "kind", ["system-relative", "public", "absolute-path", "file-url", "http-url", "spacing-and-quotes"]
+)
 def test_an_external_dtd_is_named_never_read_and_kept(tmp_path: Path, kind: str):
     with ConnectionCounter() as counter:
         doctype = _doctypes(tmp_path, counter)[kind]
@@ -41,7 +42,7 @@ def test_an_external_dtd_is_named_never_read_and_kept(tmp_path: Path, kind: str)
         assert doc.serialize() == original, "unedited: byte-identical"
         set_transcription(doc.sessions[0].turns[1], "to boston")
         saved = doc.save().read_bytes()
-        assert saved.startswith(original[:original.index(b"<GC_LOG>")]), "the DOCTYPE is kept byte for byte"
+        assert saved.startswith(original[: original.index(b"<GC_LOG>")]), "the DOCTYPE is kept byte for byte"
         assert LogDocument.load(path).sessions[0].turns[1].transcription == "to boston"
         validate_document(LogDocument.load(path))
         assert counter.connections == 0, "nothing fetched the named DTD"
@@ -54,13 +55,18 @@ def test_validation_uses_the_shipped_dtd_whatever_the_doctype_names(tmp_path: Pa
     named = tmp_path / "named.xml"
     broken_body = BODY.replace("<GC_TURN ", "<NOT_IN_THE_DTD/><GC_TURN ", 1)
     plain.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n\n{broken_body}', encoding="utf-8")
-    named.write_text(f'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE GC_LOG SYSTEM "gc_log.dtd">\n{broken_body}',
-                     encoding="utf-8")
+    named.write_text(
+        f'<?xml version="1.0" encoding="UTF-8"?>\n<!DOCTYPE GC_LOG SYSTEM "gc_log.dtd">\n{broken_body}',
+        encoding="utf-8",
+    )
     (tmp_path / "gc_log.dtd").write_text("<!ELEMENT GC_LOG ANY>\n<!ELEMENT NOT_IN_THE_DTD EMPTY>\n")
 
     def messages(path: Path) -> list[tuple[int | None, str]]:
-        return [(finding.line, finding.message) for finding in validate_document(LogDocument.load(path))
-                if finding.code != "named-dtd"]
+        return [
+            (finding.line, finding.message)
+            for finding in validate_document(LogDocument.load(path))
+            if finding.code != "named-dtd"
+        ]
 
     assert messages(named) == messages(plain)
     assert any(f.code == "named-dtd" and "gc_log.dtd" in f.message for f in validate_document(LogDocument.load(named)))
@@ -88,14 +94,18 @@ def test_an_internal_subset_without_entities_changes_nothing_that_is_read(tmp_pa
     assert doc.sessions[0].el.get("id") == "  s1   x ", "attribute values as written, not normalised"
     assert doc.serialize() == original
     set_transcription(doc.sessions[0].turns[1], "boston")
-    assert doc.serialize().startswith(original[:original.index(b"<GC_LOG>")])
+    assert doc.serialize().startswith(original[: original.index(b"<GC_LOG>")])
 
 
-@pytest.mark.parametrize("doctype, named", [
-    ('<!DOCTYPE GC_LOG SYSTEM "gc_log.dtd" [<!ENTITY x "y">]>', "(x)"),
-    ('<!DOCTYPE GC_LOG PUBLIC "p" "gc_log.dtd" [\n <!ENTITY % pe SYSTEM "gc_log.dtd">\n]>', "(pe)"),
-    ('<!DOCTYPE GC_LOG [ <!-- fine --> <!ENTITY a "1"> <!ENTITY b "&a;&a;"> ]>', "(a, b)"),
-], ids=["general", "parameter", "two"])
+@pytest.mark.parametrize(
+    "doctype, named",
+    [
+        ('<!DOCTYPE GC_LOG SYSTEM "gc_log.dtd" [<!ENTITY x "y">]>', "(x)"),
+        ('<!DOCTYPE GC_LOG PUBLIC "p" "gc_log.dtd" [\n <!ENTITY % pe SYSTEM "gc_log.dtd">\n]>', "(pe)"),
+        ('<!DOCTYPE GC_LOG [ <!-- fine --> <!ENTITY a "1"> <!ENTITY b "&a;&a;"> ]>', "(a, b)"),
+    ],
+    ids=["general", "parameter", "two"],
+)
 def test_entity_declarations_stay_refused(tmp_path: Path, doctype: str, named: str):
     path = tmp_path / "entities.xml"
     path.write_text(doctype_log(doctype), encoding="utf-8")

@@ -24,8 +24,9 @@ COMPLETION = ["1", "0", "1"]
 
 
 def annotator(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True,
-                          timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=300
+    )
 
 
 def _three_sessions(completion: list[str | None] = COMPLETION) -> str:
@@ -33,8 +34,15 @@ def _three_sessions(completion: list[str | None] = COMPLETION) -> str:
     for number, value in enumerate(completion, start=1):
         extra = "" if value is None else f'<GC_ANNOT type_task_completion="{value}"/>'
         start = 1000.0 * number
-        sessions.append(session("s", [system_turn("1", start, "hi"), user_turn("2", start + 2, f"heard {number}")],
-                                start, start + 10, extra))
+        sessions.append(
+            session(
+                "s",
+                [system_turn("1", start, "hi"), user_turn("2", start + 2, f"heard {number}")],
+                start,
+                start + 10,
+                extra,
+            )
+        )
     return log_text(sessions).replace("</GC_SESSION>", "</GC_SESSION>\n")  # one session a line
 
 
@@ -80,7 +88,9 @@ def test_the_csv_says_which_session_in_its_own_column(tmp_path: Path):
     doc = LogDocument.load(_write(tmp_path, _three_sessions()))
     write_annotations(tmp_path / "a.csv", extract(doc), [doc])
     with open(tmp_path / "a.csv", newline="", encoding="utf-8") as stream:
-        rows = [(row["session_id"], row["session_occurrence"], row["task_completion"]) for row in csv.DictReader(stream)]
+        rows = [
+            (row["session_id"], row["session_occurrence"], row["task_completion"]) for row in csv.DictReader(stream)
+        ]
     assert rows == [("s", "1", "1"), ("s", "2", "0"), ("s", "3", "1")]
 
 
@@ -92,19 +102,27 @@ def test_the_human_file_says_which_session_in_an_attribute(tmp_path: Path):
     assert read_human_file(tmp_path / "a.xml") == extract(doc)
 
 
-@pytest.mark.parametrize(("name", "content"), [
-    ("a.csv", "session_id,task_completion\ns,1\n"),
-    ("a.xml", '<GC_LOG_ANNOTATIONS annot_version="2"><GC_SESSION id="s"><GC_ANNOT type_task_completion="1"/>'
-              "</GC_SESSION></GC_LOG_ANNOTATIONS>"),
-])
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("a.csv", "session_id,task_completion\ns,1\n"),
+        (
+            "a.xml",
+            '<GC_LOG_ANNOTATIONS annot_version="2"><GC_SESSION id="s"><GC_ANNOT type_task_completion="1"/>'
+            "</GC_SESSION></GC_LOG_ANNOTATIONS>",
+        ),
+    ],
+)
 def test_fold_refuses_a_shared_id_without_its_occurrence(tmp_path: Path, name: str, content: str):
     raw = _write(tmp_path, _three_sessions([None, None, None]))
     (tmp_path / name).write_text(content, encoding="utf-8")
     result = annotator("fold", raw, tmp_path / name, "-o", tmp_path / "folded.xml")
     assert result.returncode == 2 and not (tmp_path / "folded.xml").exists()
     assert result.stderr.count("\n") == 1
-    assert ("ambiguous session ids: s names 3 sessions (line 2, line 3, line 4), "
-            "say which with session_occurrence 1 to 3; nothing was folded") in result.stderr
+    assert (
+        "ambiguous session ids: s names 3 sessions (line 2, line 3, line 4), "
+        "say which with session_occurrence 1 to 3; nothing was folded"
+    ) in result.stderr
 
 
 def test_an_occurrence_beyond_the_sessions_is_an_unknown_session(tmp_path: Path):
@@ -151,7 +169,9 @@ def test_each_log_takes_the_human_file_beside_it(tmp_path: Path):
         _write(corpus, _three_sessions([value]), f"{name}-hublog.xml")
         (corpus / f"{name}-human.xml").write_text(
             f'<GC_LOG_ANNOTATIONS annot_version="2"><GC_SESSION id="s"><GC_ANNOT type_task_completion="{value}"/>'
-            "</GC_SESSION></GC_LOG_ANNOTATIONS>", encoding="utf-8")
+            "</GC_SESSION></GC_LOG_ANNOTATIONS>",
+            encoding="utf-8",
+        )
         _write(tmp_path / "raw", _three_sessions([None]), f"{name}-hublog.xml")
         (tmp_path / "raw" / f"{name}-human.xml").write_bytes((corpus / f"{name}-human.xml").read_bytes())
     result = annotator("fold", tmp_path / "raw", "-o", tmp_path / "folded")
@@ -161,11 +181,14 @@ def test_each_log_takes_the_human_file_beside_it(tmp_path: Path):
 
 # --- turns sharing an id inside one session ---------------------------------------------------------
 
+
 def _repeated_turns(transcribed: bool) -> str:
     annot = '<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">{}</GC_DATA></GC_ANNOT>'
-    turns = [system_turn("1", 1000, "hi"),
-             user_turn("2", 1002, "boston", extra=annot.format("to boston") if transcribed else ""),
-             user_turn("02", 1006, "denver", extra=annot.format("to denver") if transcribed else "")]
+    turns = [
+        system_turn("1", 1000, "hi"),
+        user_turn("2", 1002, "boston", extra=annot.format("to boston") if transcribed else ""),
+        user_turn("02", 1006, "denver", extra=annot.format("to denver") if transcribed else ""),
+    ]
     return log_text([session("s", turns)])
 
 
@@ -178,8 +201,10 @@ def test_validate_reports_a_repeated_turn_id_as_an_error(tmp_path: Path):
 def test_turns_sharing_an_id_are_extracted_apart_and_fold_back(tmp_path: Path):
     doc = LogDocument.load(_write(tmp_path / "in", _repeated_turns(True)))
     annotations = extract(doc)
-    assert annotations.transcriptions == {TurnRef(SessionRef("s"), 2, 1): "to boston",
-                                          TurnRef(SessionRef("s"), 2, 2): "to denver"}
+    assert annotations.transcriptions == {
+        TurnRef(SessionRef("s"), 2, 1): "to boston",
+        TurnRef(SessionRef("s"), 2, 2): "to denver",
+    }
     for suffix in (".csv", ".xml"):
         write_annotations(tmp_path / f"a{suffix}", annotations, [doc])
         # the log the rows were written for, unannotated (its name is the one the rows' file column holds)
@@ -194,8 +219,9 @@ def test_fold_refuses_a_shared_turn_id_without_its_occurrence(tmp_path: Path):
     (tmp_path / "a.csv").write_text("session_id,turn_id,transcription\ns,2,to boston\n", encoding="utf-8")
     with pytest.raises(AnnotationFileError) as raised:
         fold(raw, read_annotations(tmp_path / "a.csv"))
-    assert "ambiguous turns: s turn 2 names 2 GC_TURNs (line 2, line 2), say which with turn_occurrence 1 to 2" \
-        in str(raised.value)
+    assert "ambiguous turns: s turn 2 names 2 GC_TURNs (line 2, line 2), say which with turn_occurrence 1 to 2" in str(
+        raised.value
+    )
     assert raw.serialize() == before
 
 

@@ -36,18 +36,38 @@ def _root(text: str) -> str:
 
 
 def _log(declared: str, codec: str, quote: str = '"') -> bytes:
-    text = (f"<?xml version={quote}1.0{quote} encoding={quote}{declared}{quote}?>\n"
-            f"<!-- {said(codec)} -->\n" + _root(said(codec)) + "\n")
+    text = (
+        f"<?xml version={quote}1.0{quote} encoding={quote}{declared}{quote}?>\n"
+        f"<!-- {said(codec)} -->\n" + _root(said(codec)) + "\n"
+    )
     return text.encode(codec)
 
 
 CASES = [  # (declared name, the codec the bytes really are in)
-    ("latin-1", "latin-1"), ("latin1", "latin-1"), ("l1", "latin-1"), ("iso8859-1", "latin-1"),
-    ("ISO_8859-1", "latin-1"), ("iso_8859_1", "latin-1"), ("latin_1", "latin-1"), ("cp819", "latin-1"),
-    ("cp1252", "cp1252"), ("windows-1252", "cp1252"), ("utf8", "utf-8"), ("utf_8", "utf-8"), ("U8", "utf-8"),
-    ("UTF-16LE", "utf-16-le"), ("utf-16-le", "utf-16-le"), ("UTF-16BE", "utf-16-be"), ("UTF-32LE", "utf-32-le"),
-    ("cp437", "cp437"), ("ibm437", "cp437"), ("mac-roman", "mac-roman"), ("koi8_r", "koi8-r"),
-    ("iso8859_15", "iso8859-15"), ("shift-jis", "shift-jis"), ("euc_jp", "euc-jp"),
+    ("latin-1", "latin-1"),
+    ("latin1", "latin-1"),
+    ("l1", "latin-1"),
+    ("iso8859-1", "latin-1"),
+    ("ISO_8859-1", "latin-1"),
+    ("iso_8859_1", "latin-1"),
+    ("latin_1", "latin-1"),
+    ("cp819", "latin-1"),
+    ("cp1252", "cp1252"),
+    ("windows-1252", "cp1252"),
+    ("utf8", "utf-8"),
+    ("utf_8", "utf-8"),
+    ("U8", "utf-8"),
+    ("UTF-16LE", "utf-16-le"),
+    ("utf-16-le", "utf-16-le"),
+    ("UTF-16BE", "utf-16-be"),
+    ("UTF-32LE", "utf-32-le"),
+    ("cp437", "cp437"),
+    ("ibm437", "cp437"),
+    ("mac-roman", "mac-roman"),
+    ("koi8_r", "koi8-r"),
+    ("iso8859_15", "iso8859-15"),
+    ("shift-jis", "shift-jis"),
+    ("euc_jp", "euc-jp"),
 ]
 
 
@@ -62,7 +82,7 @@ def test_every_known_name_is_read_and_written_back_in_it(tmp_path: Path, declare
     set_transcription(doc.sessions[0].turns[1], EDIT)
     doc.save()
     saved = path.read_bytes()
-    declaration = original[:original.index("\n".encode(codec))]
+    declaration = original[: original.index("\n".encode(codec))]
     assert saved.startswith(declaration), "the declaration is kept byte for byte"
     assert EDIT.encode(codec, "xmlcharrefreplace") in saved, "written in the declared encoding"
     again = LogDocument.load(path)

@@ -11,12 +11,28 @@ from tests.log.xml_builders import data, log_text, operation, session, system_tu
 
 def _speech_turn(turn_id: str, start: float, said: str) -> str:
     """A system turn whose prompt is also synthesised to a file (audio_output)."""
-    return (f'<GC_TURN id="{turn_id}" stime="{start}" etime="{start + 2}">'
-            + operation(turn_id, start, start + 0.5, "paraphrase_reply", "nl", 'type_new_turn="system"',
-                        data(":reply_string", said, 'type="text_output" type_utt_text="system"'))
-            + operation(turn_id, start + 0.5, start + 1.5, "synthesize", "tts", "",
-                        data(":synth_file", f"s{turn_id}.wav", 'type="audio_output"'))
-            + "</GC_TURN>")
+    return (
+        f'<GC_TURN id="{turn_id}" stime="{start}" etime="{start + 2}">'
+        + operation(
+            turn_id,
+            start,
+            start + 0.5,
+            "paraphrase_reply",
+            "nl",
+            'type_new_turn="system"',
+            data(":reply_string", said, 'type="text_output" type_utt_text="system"'),
+        )
+        + operation(
+            turn_id,
+            start + 0.5,
+            start + 1.5,
+            "synthesize",
+            "tts",
+            "",
+            data(":synth_file", f"s{turn_id}.wav", 'type="audio_output"'),
+        )
+        + "</GC_TURN>"
+    )
 
 
 def _doc(tmp_path: Path, turns: list[str]) -> LogDocument:
@@ -24,8 +40,15 @@ def _doc(tmp_path: Path, turns: list[str]) -> LogDocument:
 
 
 def test_a_user_turn_answers_the_nearest_system_turn_before_it(tmp_path: Path):
-    doc = _doc(tmp_path, [_speech_turn("1", 1000, "where to?"), user_turn("2", 1002, "boston"),
-                          user_turn("3", 1004, "uh boston"), _speech_turn("4", 1006, "when?")])
+    doc = _doc(
+        tmp_path,
+        [
+            _speech_turn("1", 1000, "where to?"),
+            user_turn("2", 1002, "boston"),
+            user_turn("3", 1004, "uh boston"),
+            _speech_turn("4", 1006, "when?"),
+        ],
+    )
     one, two, three, four = doc.sessions[0].turns
     assert prompt_of(three) == one and prompt_of(one) is None
     assert reply_to(one) == two and reply_to(four) is None
@@ -35,16 +58,26 @@ def test_a_user_turn_answers_the_nearest_system_turn_before_it(tmp_path: Path):
 
 def test_audio_inside_the_turn_itself_comes_first(tmp_path: Path):
     inline_prompt = data(":synth_file", "prompt.wav", 'type="audio_output"')
-    doc = _doc(tmp_path, [_speech_turn("1", 1000, "where to?"),
-                          user_turn("2", 1002, "boston", extra=operation("2", 1002, 1002.1, "play", "audio", "",
-                                                                         inline_prompt))])
+    doc = _doc(
+        tmp_path,
+        [
+            _speech_turn("1", 1000, "where to?"),
+            user_turn("2", 1002, "boston", extra=operation("2", 1002, 1002.1, "play", "audio", "", inline_prompt)),
+        ],
+    )
     two = doc.sessions[0].turns[1]
     assert other_side(two) == (two, OUTPUT)
 
 
 def test_no_other_side_says_why(tmp_path: Path):
-    doc = _doc(tmp_path, [system_turn("1", 1000, "where to?"), user_turn("2", 1002, "boston"),
-                          '<GC_TURN id="3" stime="1004" etime="1005"/>'])
+    doc = _doc(
+        tmp_path,
+        [
+            system_turn("1", 1000, "where to?"),
+            user_turn("2", 1002, "boston"),
+            '<GC_TURN id="3" stime="1004" etime="1005"/>',
+        ],
+    )
     one, two, three = doc.sessions[0].turns
     assert other_side(two) == "turn 2: no system speech in this turn or in the system turn before it (turn 1)"
     assert other_side(one) == (two, INPUT)

@@ -11,14 +11,20 @@ from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
-SESSION_LEVEL = ('<GC_ANNOT turnid="4"><GC_DATA key=":transcription" type_utt_text="transcription">'
-                 'to austin</GC_DATA></GC_ANNOT>')
+SESSION_LEVEL = (
+    '<GC_ANNOT turnid="4"><GC_DATA key=":transcription" type_utt_text="transcription">to austin</GC_DATA></GC_ANNOT>'
+)
 
 
 @pytest.fixture
 def document(tmp_path: Path) -> LogDocument:
-    turns = [system_turn("1", 1000, "where to"), user_turn("2", 1002, "boston"),
-             system_turn("3", 1004, "when"), user_turn("4", 1006, "to austin"), user_turn("5", 1008, "monday")]
+    turns = [
+        system_turn("1", 1000, "where to"),
+        user_turn("2", 1002, "boston"),
+        system_turn("3", 1004, "when"),
+        user_turn("4", 1006, "to austin"),
+        user_turn("5", 1008, "monday"),
+    ]
     return LogDocument.load(write_log(tmp_path / "log.xml", log_text([session("s", turns, extra=SESSION_LEVEL)])))
 
 
@@ -96,8 +102,10 @@ def test_the_untranscribed_index_follows_the_changes(document):
 
 def test_turns_sharing_an_id_are_rescanned_together(tmp_path: Path, monkeypatch):
     turns = [user_turn("7", 1000, "boston"), user_turn("7", 1002, "austin")]
-    shared = ('<GC_ANNOT turnid="7"><GC_DATA key=":transcription" type_utt_text="transcription">'
-              'to boston</GC_DATA></GC_ANNOT>')
+    shared = (
+        '<GC_ANNOT turnid="7"><GC_DATA key=":transcription" type_utt_text="transcription">'
+        "to boston</GC_DATA></GC_ANNOT>"
+    )
     document = LogDocument.load(write_log(tmp_path / "log.xml", log_text([session("s", turns, extra=shared)])))
     first, second = document.sessions[0].turns
     assert (first.transcription, second.transcription) == ("to boston", "to boston")

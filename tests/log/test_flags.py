@@ -39,8 +39,10 @@ def test_flags_are_stored_in_their_order_announced_and_read_back_after_save(samp
     assert turn_flags(turn.facts()) == ("inaudible", "noise")
     assert set_comment(turn, "  a  dog barks ") is True
     assert turn_comment(turn.facts()) == "a dog barks"
-    assert [(c.kind, c.old, c.new) for c in heard] == [("flags", None, "inaudible noise"),
-                                                       ("comment", None, "a dog barks")]
+    assert [(c.kind, c.old, c.new) for c in heard] == [
+        ("flags", None, "inaudible noise"),
+        ("comment", None, "a dog barks"),
+    ]
     target = tmp_path / "saved.xml"
     document.save(target)
     assert b'<GC_DATA key=":flags" dtype="string">inaudible noise</GC_DATA>' in target.read_bytes()
@@ -84,11 +86,22 @@ def test_every_note_shares_the_turns_annotation_and_removing_all_restores_the_lo
     set_reviewed(session, "alice")
     annotations = turn.el.findall("GC_ANNOT")
     assert len(annotations) == 1
-    assert [d.get("key") for d in annotations[0]] == [":transcription", ":flags", ":concepts", ":comment",
-                                                      ":time_spent"]
+    assert [d.get("key") for d in annotations[0]] == [
+        ":transcription",
+        ":flags",
+        ":concepts",
+        ":comment",
+        ":time_spent",
+    ]
     assert session_reviewer(session.el) == "alice"
-    for undo in (lambda: set_flags(turn, []), lambda: set_transcription(turn, None), lambda: set_time_spent(turn, 0),
-                 lambda: set_concepts(turn, None), lambda: set_comment(turn, ""), lambda: set_reviewed(session, None)):
+    for undo in (
+        lambda: set_flags(turn, []),
+        lambda: set_transcription(turn, None),
+        lambda: set_time_spent(turn, 0),
+        lambda: set_concepts(turn, None),
+        lambda: set_comment(turn, ""),
+        lambda: set_reviewed(session, None),
+    ):
         assert undo() is True
     target = tmp_path / "saved.xml"
     document.save(target)
@@ -105,13 +118,16 @@ def test_a_review_sits_beside_the_task_completion_and_names_the_reviewer(sample_
     assert session_reviewer(session.el) == ""
     assert set_reviewed(session, "bob") is True
     assert session.task_completion == "1"
-    assert [(c.kind, c.turn, c.old, c.new) for c in heard][1:] == [("reviewed", None, None, ""),
-                                                                   ("reviewed", None, "", "bob")]
+    assert [(c.kind, c.turn, c.old, c.new) for c in heard][1:] == [
+        ("reviewed", None, None, ""),
+        ("reviewed", None, "", "bob"),
+    ]
 
 
 def _validity_errors(path) -> list[str]:
-    found = subprocess.run(["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)],
-                           capture_output=True, text=True)
+    found = subprocess.run(
+        ["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)], capture_output=True, text=True
+    )
     return sorted(line.split(": ", 1)[1] for line in found.stderr.splitlines() if "validity error" in line)
 
 
@@ -136,10 +152,11 @@ def test_a_transcription_added_to_a_flagged_turn_is_indented_like_its_neighbours
     target = tmp_path / "saved.xml"
     document.save(target)
     text = target.read_text(encoding="iso-8859-1")
-    block = text[text.index('<GC_ANNOT turnid="6"'):text.index("</GC_ANNOT>") + len("</GC_ANNOT>")]
+    block = text[text.index('<GC_ANNOT turnid="6"') : text.index("</GC_ANNOT>") + len("</GC_ANNOT>")]
     lines = block.splitlines()
     assert len(lines) == 4, block  # the opening tag, one GC_DATA a line, the closing tag
-    opening, closing = (len(line) - len(line.lstrip()) for line in (text[:text.index(block)].rsplit("\n", 1)[1] + lines[0],
-                                                                   lines[-1]))
+    opening, closing = (
+        len(line) - len(line.lstrip()) for line in (text[: text.index(block)].rsplit("\n", 1)[1] + lines[0], lines[-1])
+    )
     assert [len(line) - len(line.lstrip()) for line in lines[1:-1]] == [opening + 2, opening + 2], block
     assert closing == opening and lines[-1].strip() == "</GC_ANNOT>", block

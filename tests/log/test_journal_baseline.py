@@ -54,8 +54,10 @@ def test_edits_before_and_during_the_read_are_journalled_against_the_file(log: P
     assert journal.baseline.ready
     edits = journal.unsaved_edits(doc)
     assert edits == as_the_file_says(doc, log)
-    assert [(edit.text, edit.was) for edit in edits.transcriptions] == [("changed again", was),
-                                                                ("while the read goes on", second_was(log))]
+    assert [(edit.text, edit.was) for edit in edits.transcriptions] == [
+        ("changed again", was),
+        ("while the read goes on", second_was(log)),
+    ]
     journal.flush()
     assert parse_journal(journal.file.read_bytes())[3] == edits
 
@@ -85,7 +87,8 @@ def test_typing_before_the_read_is_journalled_as_its_turn_value(log: Path, tmp_p
     journal.set_typing(turn, "typed, not yet stored")
     edits = journal.unsaved_edits(doc)
     assert [(edit.turn_id, edit.text, edit.was) for edit in edits.transcriptions] == [
-        (turn.id, "typed, not yet stored", turn.transcription)]
+        (turn.id, "typed, not yet stored", turn.transcription)
+    ]
     for _step in journal.read_baseline_in_steps():
         pass
     assert journal.unsaved_edits(doc) == edits

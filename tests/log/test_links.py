@@ -38,8 +38,10 @@ def _edit_and_save(path: Path, text: str = "to boston, please") -> LogDocument:
 
 def _audio_found(doc: LogDocument) -> int:
     resolver = resolver_for(doc.path)
-    return sum(resolver.resolve(turn, "input") is not None and resolver.resolve(turn, "input").found
-               for turn in doc.sessions[0].user_turns)
+    return sum(
+        resolver.resolve(turn, "input") is not None and resolver.resolve(turn, "input").found
+        for turn in doc.sessions[0].user_turns
+    )
 
 
 def _leftovers(*folders: Path) -> list[str]:
@@ -145,8 +147,11 @@ def _interrupted(real_log: Path, on_disk: bytes, new: bytes | None) -> tuple[byt
 def test_loading_puts_an_interrupted_in_place_save_right(real_log: Path, state: str):
     old = real_log.read_bytes()
     new = old.replace(b"i want to fly to boston", b"i want to fly to boston today")
-    on_disk = {"torn": new[: len(new) // 2] + old[len(new) // 2: len(new) // 2 + 100], "finished": new,
-               "untouched": old}[state]
+    on_disk = {
+        "torn": new[: len(new) // 2] + old[len(new) // 2 : len(new) // 2 + 100],
+        "finished": new,
+        "untouched": old,
+    }[state]
     _, other = _interrupted(real_log, on_disk, new)
     doc = LogDocument.load(other)  # through either name
     expected = new if state == "finished" else old

@@ -36,16 +36,25 @@ XXE_HTTP = """<?xml version="1.0"?>
 <GC_LOG><GC_SESSION id="a" stime="1" etime="2">&remote;</GC_SESSION></GC_LOG>
 """
 
-QUADRATIC = ('<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [<!ENTITY big "' + "x" * 50_000 + '">]>\n<GC_LOG>'
-             + "&big;" * 20_000 + "</GC_LOG>\n")
+QUADRATIC = (
+    '<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [<!ENTITY big "'
+    + "x" * 50_000
+    + '">]>\n<GC_LOG>'
+    + "&big;" * 20_000
+    + "</GC_LOG>\n"
+)
 
 
-@pytest.mark.parametrize("text, words", [
-    (BILLION_LAUGHS, "entit"),
-    (XXE_FILE, "entit"),
-    (XXE_HTTP, "entit"),
-    (QUADRATIC, "entit"),
-], ids=["billion-laughs", "xxe-file", "xxe-http", "quadratic-blowup"])
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        (BILLION_LAUGHS, "entit"),
+        (XXE_FILE, "entit"),
+        (XXE_HTTP, "entit"),
+        (QUADRATIC, "entit"),
+    ],
+    ids=["billion-laughs", "xxe-file", "xxe-http", "quadratic-blowup"],
+)
 def test_hostile_inputs_are_refused_in_one_line(tmp_path: Path, text: str, words: str):
     path = write_log(tmp_path / "hostile.xml", text)
     with pytest.raises(UnsafeLogError) as caught:
@@ -57,13 +66,17 @@ def test_hostile_inputs_are_refused_in_one_line(tmp_path: Path, text: str, words
     assert "root:" not in message  # the file's content was never read into the message
 
 
-@pytest.mark.parametrize("content, expected", [
-    (b"", "is empty"),
-    (b"   \n", "only whitespace"),
-    (b"\x00\x01\x02\xff\xfe junk", "not well-formed XML"),
-    (b'<?xml version="1.0"?>\n<GC_LOG>\n<GC_SESSION id="a"\n stime="1" etime="2">', ":4:"),
-    (b"<html><body/></html>", "not a Communicator log: the root element is <html>"),
-], ids=["empty", "whitespace", "binary", "truncated", "not-gc-log"])
+@pytest.mark.parametrize(
+    "content, expected",
+    [
+        (b"", "is empty"),
+        (b"   \n", "only whitespace"),
+        (b"\x00\x01\x02\xff\xfe junk", "not well-formed XML"),
+        (b'<?xml version="1.0"?>\n<GC_LOG>\n<GC_SESSION id="a"\n stime="1" etime="2">', ":4:"),
+        (b"<html><body/></html>", "not a Communicator log: the root element is <html>"),
+    ],
+    ids=["empty", "whitespace", "binary", "truncated", "not-gc-log"],
+)
 def test_broken_inputs_name_the_file_and_place(tmp_path: Path, content: bytes, expected: str):
     path = tmp_path / "broken.xml"
     path.write_bytes(content)
@@ -93,8 +106,10 @@ def test_missing_file_and_folder(tmp_path: Path):
 
 
 def test_session_root_is_accepted_with_a_note(tmp_path: Path):
-    path = write_log(tmp_path / "bare.xml", '<?xml version="1.0"?>\n'
-                     + session("s", [system_turn("1", 1000, "hi"), user_turn("2", 1002, "yes")]) + "\n")
+    path = write_log(
+        tmp_path / "bare.xml",
+        '<?xml version="1.0"?>\n' + session("s", [system_turn("1", 1000, "hi"), user_turn("2", 1002, "yes")]) + "\n",
+    )
     doc = LogDocument.load(path)
     assert [s.id for s in doc.sessions] == ["s"]
     assert len(doc.sessions[0].turns) == 2

@@ -15,8 +15,14 @@ TURN_PAIRS = 6000
 
 
 def many_megabytes_log(tmp_path: Path) -> Path:
-    turns = [turn for i in range(TURN_PAIRS) for turn in (system_turn(f"s{i}", 1000.0 + 4 * i, "where to?"),
-                                                          user_turn(f"u{i}", 1002.0 + 4 * i, "to boston please"))]
+    turns = [
+        turn
+        for i in range(TURN_PAIRS)
+        for turn in (
+            system_turn(f"s{i}", 1000.0 + 4 * i, "where to?"),
+            user_turn(f"u{i}", 1002.0 + 4 * i, "to boston please"),
+        )
+    ]
     return write_log(tmp_path / "big.xml", log_text([session("s1", turns, end=1000.0 + 4 * TURN_PAIRS)]))
 
 

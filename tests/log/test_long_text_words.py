@@ -12,8 +12,26 @@ from hypothesis import strategies as st
 from annotator.log import text
 from annotator.log.text import normalize_words
 
-PIECES = ["Fly", "to", "BOSTON,", "[noise]", "<laugh>", "x\u2028y", "a\x1cb", "c\u3000d", "don't", "-x", "é",
-          "\t", "\n", "  ", "uh-huh", "'quoted'", "naïve", "Straße"]
+PIECES = [
+    "Fly",
+    "to",
+    "BOSTON,",
+    "[noise]",
+    "<laugh>",
+    "x\u2028y",
+    "a\x1cb",
+    "c\u3000d",
+    "don't",
+    "-x",
+    "é",
+    "\t",
+    "\n",
+    "  ",
+    "uh-huh",
+    "'quoted'",
+    "naïve",
+    "Straße",
+]
 
 
 def _short_route(value: str) -> list[str]:

@@ -11,8 +11,11 @@ from tests.log.xml_builders import data, log_text, operation, session
 
 
 def _turn_with(tmp_path: Path, body: str) -> tuple:
-    turn = ('<GC_TURN id="2" stime="10" etime="12">'
-            + operation("2", 10, 11, "recognize", "recognizer", 'type_new_turn="user"', body) + "</GC_TURN>")
+    turn = (
+        '<GC_TURN id="2" stime="10" etime="12">'
+        + operation("2", 10, 11, "recognize", "recognizer", 'type_new_turn="user"', body)
+        + "</GC_TURN>"
+    )
     path = tmp_path / "log.xml"
     path.write_text(log_text([session("s1", [turn])]), encoding="utf-8")
     document = LogDocument.load(path)
@@ -37,9 +40,11 @@ def test_a_system_turn_and_a_turn_without_a_list_have_none(sample_logs, tmp_path
 
 
 def test_key_indices_order_the_list_whatever_the_document_order(tmp_path):
-    body = (data(":nbest_list[2]", "third", 'type="text_input_hypothesis"')
-            + data(":nbest_list[0]", "first", 'type="text_input_hypothesis"')
-            + data(":nbest_list[1]", " second\n  one ", 'type="text_input_hypothesis"'))
+    body = (
+        data(":nbest_list[2]", "third", 'type="text_input_hypothesis"')
+        + data(":nbest_list[0]", "first", 'type="text_input_hypothesis"')
+        + data(":nbest_list[1]", " second\n  one ", 'type="text_input_hypothesis"')
+    )
     assert [(h.rank, h.text) for h in _turn_with(tmp_path, body)] == [(1, "first"), (2, "second one"), (3, "third")]
 
 
@@ -49,16 +54,24 @@ def test_flat_keyed_data_without_a_type_are_hypotheses_too(tmp_path):
 
 
 def test_without_indices_document_order_decides_and_empty_texts_are_left_out(tmp_path):
-    body = (data(":hyp", "one", 'type="text_input_hypothesis"') + data(":hyp", "  ", 'type="text_input_hypothesis"')
-            + data(":hyp", "two", 'type="text_input_hypothesis"'))
+    body = (
+        data(":hyp", "one", 'type="text_input_hypothesis"')
+        + data(":hyp", "  ", 'type="text_input_hypothesis"')
+        + data(":hyp", "two", 'type="text_input_hypothesis"')
+    )
     assert [(h.rank, h.text) for h in _turn_with(tmp_path, body)] == [(1, "one"), (2, "two")]
 
 
 def test_per_hypothesis_scores_win_over_the_rec_scores_frame(tmp_path):
-    frame = ('<GC_DATA key=":rec_scores"><GC_FRAME name="scores"><GC_DATA key=":total_score" dtype="string">'
-             '"-651.3735"</GC_DATA></GC_FRAME></GC_DATA>')
-    with_scores = (data(":nbest_list[0]", "a", 'type="text_input_hypothesis" score="-10.5"')
-                   + data(":nbest_list[1]", "b", 'type="text_input_hypothesis" score="-12"') + frame)
+    frame = (
+        '<GC_DATA key=":rec_scores"><GC_FRAME name="scores"><GC_DATA key=":total_score" dtype="string">'
+        '"-651.3735"</GC_DATA></GC_FRAME></GC_DATA>'
+    )
+    with_scores = (
+        data(":nbest_list[0]", "a", 'type="text_input_hypothesis" score="-10.5"')
+        + data(":nbest_list[1]", "b", 'type="text_input_hypothesis" score="-12"')
+        + frame
+    )
     assert [h.score for h in _turn_with(tmp_path, with_scores)] == [-10.5, -12.0]
     only_frame = data(":nbest_list[0]", "a", 'type="text_input_hypothesis"') + frame
     assert [h.score for h in _turn_with(tmp_path, only_frame)] == [-651.3735]

@@ -24,11 +24,31 @@ from annotator.timeline.data import build_timeline
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 
-@pytest.mark.parametrize(("raw", "key"), [
-    ("10", 10), ("010", 10), ("-01", -1), ("+5", 5), ("-0", 0), (" 5 ", 5), ("\t7\n", 7),
-    ("1_0", "1_0"), ("1_01", "1_01"), ("٣", "٣"), ("1e3", "1e3"), ("nan", "nan"), ("inf", "inf"),
-    ("1.5", "1.5"), ("x-1", "x-1"), ("5\u00a0", "5\u00a0"), ("+-5", "+-5"), ("", None), ("  ", None), (None, None),
-])
+@pytest.mark.parametrize(
+    ("raw", "key"),
+    [
+        ("10", 10),
+        ("010", 10),
+        ("-01", -1),
+        ("+5", 5),
+        ("-0", 0),
+        (" 5 ", 5),
+        ("\t7\n", 7),
+        ("1_0", "1_0"),
+        ("1_01", "1_01"),
+        ("٣", "٣"),
+        ("1e3", "1e3"),
+        ("nan", "nan"),
+        ("inf", "inf"),
+        ("1.5", "1.5"),
+        ("x-1", "x-1"),
+        ("5\u00a0", "5\u00a0"),
+        ("+-5", "+-5"),
+        ("", None),
+        ("  ", None),
+        (None, None),
+    ],
+)
 def test_turn_key_is_numeric_only_for_plain_numerals(raw, key):
     assert turn_key(raw) == key
     assert type(turn_key(raw)) is type(key)
@@ -39,13 +59,37 @@ def test_a_very_long_numeral_is_still_a_number():
     assert turn_key(digits) == turn_key("00" + digits) != turn_key(digits + "0")
 
 
-@pytest.mark.parametrize(("raw", "value"), [
-    ("941473394.66", 941473394.66), ("1000", 1000.0), ("-0", 0.0), ("+5", 5.0), (" 5", 5.0), ("5 ", 5.0),
-    ("0012.50", 12.5), (".5", 0.5), ("5.", 5.0),
-    ("nan", None), ("NaN", None), ("inf", None), ("-Infinity", None), ("1e3", None), ("1E3", None),
-    ("1_000", None), ("٣", None), ("1\u00a0", None), ("\x0b5", None), ("0x10", None), ("", None), (".", None),
-    ("-", None), ("1.2.3", None), ("1" + "0" * 400, None), (None, None),
-])
+@pytest.mark.parametrize(
+    ("raw", "value"),
+    [
+        ("941473394.66", 941473394.66),
+        ("1000", 1000.0),
+        ("-0", 0.0),
+        ("+5", 5.0),
+        (" 5", 5.0),
+        ("5 ", 5.0),
+        ("0012.50", 12.5),
+        (".5", 0.5),
+        ("5.", 5.0),
+        ("nan", None),
+        ("NaN", None),
+        ("inf", None),
+        ("-Infinity", None),
+        ("1e3", None),
+        ("1E3", None),
+        ("1_000", None),
+        ("٣", None),
+        ("1\u00a0", None),
+        ("\x0b5", None),
+        ("0x10", None),
+        ("", None),
+        (".", None),
+        ("-", None),
+        ("1.2.3", None),
+        ("1" + "0" * 400, None),
+        (None, None),
+    ],
+)
 def test_times_are_the_standards_decimal_numerals(raw, value):
     parsed = parse_number(raw)
     assert parsed == value
@@ -102,8 +146,11 @@ def test_operation_and_message_times_python_would_read_are_empty_cells(tmp_path:
 
 @pytest.mark.parametrize("bad", ["1e3", "nan", "1_000", "٣"])
 def test_the_timeline_leaves_out_times_that_are_not_numerals(tmp_path: Path, bad: str):
-    turn = user_turn("2", 1002, "boston").replace('stime="1003"', f'stime="{bad}"', 1).replace(
-        'etime="1003.5"', f'etime="{bad}"', 1)
+    turn = (
+        user_turn("2", 1002, "boston")
+        .replace('stime="1003"', f'stime="{bad}"', 1)
+        .replace('etime="1003.5"', f'etime="{bad}"', 1)
+    )
     doc = _log(tmp_path, [system_turn("1", 1000, "hi"), turn], start=1000.0, end=1010.0)
     assert build_timeline(doc.sessions[0]).untimed == 1
 

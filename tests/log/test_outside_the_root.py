@@ -20,11 +20,19 @@ from annotator.log.document import LogDocument
 from tests.log.xml_builders import session, system_turn, user_turn
 
 # As lxml writes it, so that the unedited root comes out as it went in.
-ROOT = etree.tostring(etree.fromstring("<GC_LOG>" + session("s", [system_turn("1", 1000, "Málaga?"),
-                                                                  user_turn("2", 1002, "köln")]) + "</GC_LOG>"),
-                      encoding="unicode")
-BOMS = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE,
-        "utf-32-le": codecs.BOM_UTF32_LE, "utf-32-be": codecs.BOM_UTF32_BE}
+ROOT = etree.tostring(
+    etree.fromstring(
+        "<GC_LOG>" + session("s", [system_turn("1", 1000, "Málaga?"), user_turn("2", 1002, "köln")]) + "</GC_LOG>"
+    ),
+    encoding="unicode",
+)
+BOMS = {
+    "utf-8": codecs.BOM_UTF8,
+    "utf-16-le": codecs.BOM_UTF16_LE,
+    "utf-16-be": codecs.BOM_UTF16_BE,
+    "utf-32-le": codecs.BOM_UTF32_LE,
+    "utf-32-be": codecs.BOM_UTF32_BE,
+}
 
 
 def _write(folder: Path, before: bytes, root: bytes, after: bytes, name: str = "log.xml") -> Path:
@@ -59,8 +67,11 @@ NAMED_CASES = {
     "epilogue-over-one-chunk": (b"", "\n<!--" + "y" * (3 << 20) + "-->\n"),
     "epilogue-that-names-the-root": (b"", "\n<!-- </GC_LOG> -->\n<?x </GC_LOG><?y?>\n"),
     "whitespace-inside-the-doctype": (b'<?xml version="1.0"?>\n<!DOCTYPE   GC_LOG \n\t >\n', ""),
-    "doctype-internal-subset": (b'<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [\n <!ELEMENT GC_LOG ANY>\n'
-                                b' <!-- ]> -->\n <!ATTLIST GC_LOG a CDATA "]>">\n]  >\n', "\n"),
+    "doctype-internal-subset": (
+        b'<?xml version="1.0"?>\n<!DOCTYPE GC_LOG [\n <!ELEMENT GC_LOG ANY>\n'
+        b' <!-- ]> -->\n <!ATTLIST GC_LOG a CDATA "]>">\n]  >\n',
+        "\n",
+    ),
     "no-trailing-newline": (b'<?xml version="1.0" standalone="yes" ?>', ""),
     "doctype-literal-holding-markup": (b'<?xml version="1.0"?>\n<!DOCTYPE GC_LOG  SYSTEM "odd>name[.dtd"\t>\n', "\n"),
     "trailing-comment-after-a-long-prolog": (b"<!--" + b"p" * 5000 + b"-->\n", "\n<!-- c -->\n"),
@@ -91,18 +102,30 @@ def test_utf16_and_utf32_keep_declaration_bom_and_everything(tmp_path: Path, cod
 
 # --- generated prologs and epilogues -------------------------------------------------------------------
 
-_text = st.text(st.characters(codec="latin-1", exclude_categories=("Cs", "Cc")) | st.sampled_from("\n\t]>?<-'\"€"),
-                max_size=30)
+_text = st.text(
+    st.characters(codec="latin-1", exclude_categories=("Cs", "Cc")) | st.sampled_from("\n\t]>?<-'\"€"), max_size=30
+)
 _comment = _text.filter(lambda s: "--" not in s and not s.endswith("-")).map(lambda s: f"<!--{s}-->")
 _pi = st.tuples(st.sampled_from(["pi", "hub-log", "x.y"]), _text.filter(lambda s: "?>" not in s)).map(
-    lambda t: f"<?{t[0]} {t[1]}?>")
+    lambda t: f"<?{t[0]} {t[1]}?>"
+)
 _space = st.lists(st.sampled_from([" ", "\n", "\t", "\r\n"]), max_size=4).map("".join)
 _misc = st.lists(st.tuples(_space, _comment | _pi), max_size=4).map(lambda items: "".join(a + b for a, b in items))
 _literal = st.sampled_from(['"gc_log.dtd"', "'gc_log.dtd'", '"http://127.0.0.1:9/x.dtd"'])
-_external = st.sampled_from(["", " SYSTEM {}", " PUBLIC '-//X//Y//EN' {}", "\n PUBLIC \"p\"\t{}"])
-_declarations = st.lists(st.sampled_from(["<!ELEMENT GC_LOG ANY>", '<!ATTLIST GC_LOG a CDATA "]>">',
-                                          "<!-- <!ENTITY no 'x'> -->", "<?pi ]>?>", "<!NOTATION n SYSTEM 'n'>"]),
-                         max_size=3, unique=True).map("\n".join)
+_external = st.sampled_from(["", " SYSTEM {}", " PUBLIC '-//X//Y//EN' {}", '\n PUBLIC "p"\t{}'])
+_declarations = st.lists(
+    st.sampled_from(
+        [
+            "<!ELEMENT GC_LOG ANY>",
+            '<!ATTLIST GC_LOG a CDATA "]>">',
+            "<!-- <!ENTITY no 'x'> -->",
+            "<?pi ]>?>",
+            "<!NOTATION n SYSTEM 'n'>",
+        ]
+    ),
+    max_size=3,
+    unique=True,
+).map("\n".join)
 
 
 @st.composite
@@ -125,10 +148,14 @@ def _outside(draw) -> tuple[str, bytes, bytes]:
     bom = BOMS.get(encoding, b"") if draw(st.booleans()) or encoding.startswith("utf-16") else b""
     text_before = declaration + draw(_misc) + draw(_doctype()) + draw(_misc) + draw(_space)
     text_after = draw(_misc) + draw(_space)
-    encode = (lambda s: s.encode(encoding, "xmlcharrefreplace")) if encoding == "latin-1" else (
-        lambda s: s.encode(encoding))
-    return encoding, bom + encode(text_before.replace("€", "E") if encoding == "latin-1" else text_before), \
-        encode(text_after.replace("€", "E") if encoding == "latin-1" else text_after)
+    encode = (
+        (lambda s: s.encode(encoding, "xmlcharrefreplace")) if encoding == "latin-1" else (lambda s: s.encode(encoding))
+    )
+    return (
+        encoding,
+        bom + encode(text_before.replace("€", "E") if encoding == "latin-1" else text_before),
+        encode(text_after.replace("€", "E") if encoding == "latin-1" else text_after),
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])

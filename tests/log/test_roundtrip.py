@@ -48,9 +48,15 @@ def test_foreign_log_keeps_everything_it_had(tmp_path: Path):
     out = doc.serialize()
     assert out == path.read_bytes()
     text = out.decode("latin-1")
-    for kept in ("<!-- a comment before the root -->", '<?hub-log version="3"?>', "<!DOCTYPE GC_LOG>",
-                 "<![CDATA[Fly to <Zürich> & back?]]>", "<?processing instruction?>",
-                 "<!-- a comment after the root -->", "standalone='yes'"):
+    for kept in (
+        "<!-- a comment before the root -->",
+        '<?hub-log version="3"?>',
+        "<!DOCTYPE GC_LOG>",
+        "<![CDATA[Fly to <Zürich> & back?]]>",
+        "<?processing instruction?>",
+        "<!-- a comment after the root -->",
+        "standalone='yes'",
+    ):
         assert kept in text
 
 
@@ -65,21 +71,32 @@ def test_annotated_output_is_a_fixed_point(annotated_log: Path, latin1_log: Path
         assert again.read_bytes() == saved.read_bytes()
 
 
-_words = st.lists(st.sampled_from(["boston", "zürich", "a&b", "<x>", "it's", '"q"', "köln", "1", "-01"]),
-                  min_size=1, max_size=6).map(" ".join)
+_words = st.lists(
+    st.sampled_from(["boston", "zürich", "a&b", "<x>", "it's", '"q"', "köln", "1", "-01"]), min_size=1, max_size=6
+).map(" ".join)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(turn_count=st.integers(1, 8), texts=st.lists(_words, min_size=8, max_size=8),
-       encoding=st.sampled_from(["UTF-8", "ISO-8859-1"]), pretty=st.booleans(),
-       edits=st.lists(st.tuples(st.integers(0, 7), st.one_of(st.none(), _words)), max_size=5))
+@given(
+    turn_count=st.integers(1, 8),
+    texts=st.lists(_words, min_size=8, max_size=8),
+    encoding=st.sampled_from(["UTF-8", "ISO-8859-1"]),
+    pretty=st.booleans(),
+    edits=st.lists(st.tuples(st.integers(0, 7), st.one_of(st.none(), _words)), max_size=5),
+)
 def test_generated_logs_round_trip(tmp_path: Path, turn_count, texts, encoding, pretty, edits):
-    turns = [(system_turn if i % 2 == 0 else user_turn)(f"{i:02d}", 1000 + 2 * i, escape(texts[i])) for i in range(turn_count)]
+    turns = [
+        (system_turn if i % 2 == 0 else user_turn)(f"{i:02d}", 1000 + 2 * i, escape(texts[i]))
+        for i in range(turn_count)
+    ]
     root = etree.fromstring(log_text([session("s", turns)]).encode("utf-8"))
     if pretty:
         etree.indent(root, space="  ")
-    written = (f'<?xml version="1.0" encoding="{encoding}"?>\n'.encode()
-               + etree.tostring(root, encoding=encoding, xml_declaration=False) + b"\n")
+    written = (
+        f'<?xml version="1.0" encoding="{encoding}"?>\n'.encode()
+        + etree.tostring(root, encoding=encoding, xml_declaration=False)
+        + b"\n"
+    )
     folder = tmp_path / "gen"
     shutil.rmtree(folder, ignore_errors=True)
     folder.mkdir()

@@ -53,7 +53,8 @@ def test_validate_reports_a_value_outside_the_set(tmp_path: Path, value: str):
     doc = _log(tmp_path, value)
     found = [f for f in validate_document(doc, audio=False) if f.code == "bad-task-completion"]
     assert [(f.severity, f.line, f.message) for f in found] == [
-        (Severity.ERROR, 2, f"GC_ANNOT: type_task_completion {value!r} is not 1 (completed) or 0 (not completed)")]
+        (Severity.ERROR, 2, f"GC_ANNOT: type_task_completion {value!r} is not 1 (completed) or 0 (not completed)")
+    ]
 
 
 @pytest.mark.parametrize("value", ["1", "0"])

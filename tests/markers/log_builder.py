@@ -16,10 +16,22 @@ def _attrs(**attributes: object) -> str:
     return "".join(f" {name}={quoteattr(str(value))}" for name, value in attributes.items() if value is not None)
 
 
-def data(key: str, text: str = "", type: str | None = None, utt: str | None = None, error: bool = False,
-         help: bool = False, body: str = "") -> str:
-    attrs = _attrs(key=key, type=type, type_utt_text=utt, type_error_msg="true" if error else None,
-                   type_help_msg="true" if help else None)
+def data(
+    key: str,
+    text: str = "",
+    type: str | None = None,
+    utt: str | None = None,
+    error: bool = False,
+    help: bool = False,
+    body: str = "",
+) -> str:
+    attrs = _attrs(
+        key=key,
+        type=type,
+        type_utt_text=utt,
+        type_error_msg="true" if error else None,
+        type_help_msg="true" if help else None,
+    )
     return f"<GC_DATA{attrs}>{_escape(text)}{body}</GC_DATA>"
 
 
@@ -40,22 +52,58 @@ def system_text(text: str, error: bool = False, help: bool = False) -> str:
     return data(":reply_string", text, type="text_output", utt="system", error=error, help=help)
 
 
-def op(name: str, *children: str, server: str = "nl", new_turn: str | None = None, prompt: str | None = None,
-       stime: float | None = None, etime: float | None = None, **extra: str) -> str:
-    attrs = _attrs(name=name, server=server, location="localhost:1", turnid="1", stime=stime, etime=etime,
-                   type_new_turn=new_turn, type_prompt=prompt, **extra)
+def op(
+    name: str,
+    *children: str,
+    server: str = "nl",
+    new_turn: str | None = None,
+    prompt: str | None = None,
+    stime: float | None = None,
+    etime: float | None = None,
+    **extra: str,
+) -> str:
+    attrs = _attrs(
+        name=name,
+        server=server,
+        location="localhost:1",
+        turnid="1",
+        stime=stime,
+        etime=etime,
+        type_new_turn=new_turn,
+        type_prompt=prompt,
+        **extra,
+    )
     return f"<GC_OPERATION{attrs}>{''.join(children)}</GC_OPERATION>"
 
 
-def msg(name: str, *children: str, server: str = "hub", new_turn: str | None = None, time: float | None = None,
-        prompt: str | None = None) -> str:
-    attrs = _attrs(name=name, direction="server_to_hub", server=server, location="localhost:1", turnid="1",
-                   time=time, type_new_turn=new_turn, type_prompt=prompt)
+def msg(
+    name: str,
+    *children: str,
+    server: str = "hub",
+    new_turn: str | None = None,
+    time: float | None = None,
+    prompt: str | None = None,
+) -> str:
+    attrs = _attrs(
+        name=name,
+        direction="server_to_hub",
+        server=server,
+        location="localhost:1",
+        turnid="1",
+        time=time,
+        type_new_turn=new_turn,
+        type_prompt=prompt,
+    )
     return f"<GC_MESSAGE{attrs}>{''.join(children)}</GC_MESSAGE>"
 
 
-def event(etype: str, name: str = ":hub_event", server: str | None = "hub", time: float | None = None,
-          new_turn: str | None = None) -> str:
+def event(
+    etype: str,
+    name: str = ":hub_event",
+    server: str | None = "hub",
+    time: float | None = None,
+    new_turn: str | None = None,
+) -> str:
     attrs = _attrs(etype=etype, name=name, server=server, turnid="1", time=time, type_new_turn=new_turn)
     return f"<GC_EVENT{attrs}/>"
 

@@ -25,8 +25,7 @@ class Event:
 
 
 class Reference:
-    def __init__(self, tag: str, value: str | None = None, children: tuple[Reference, ...] = (),
-                 negated: bool = False):
+    def __init__(self, tag: str, value: str | None = None, children: tuple[Reference, ...] = (), negated: bool = False):
         self.tag, self.value, self.children, self.negated = tag, value, children, negated
         self.history: list[bool] = []
         self.progress = 0

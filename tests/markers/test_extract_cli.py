@@ -18,8 +18,9 @@ KPIS = shipped_kpis_path()
 
 
 def annotator(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)],
-                          capture_output=True, text=True, cwd=cwd, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
+    )
 
 
 @pytest.fixture
@@ -44,11 +45,23 @@ def test_writes_rasas_three_files(seed_corpus):
 
 def test_stats_file_prefix_is_a_path_prefix_and_no_stats_writes_only_the_rows(seed_corpus):
     (seed_corpus / "out").mkdir()
-    result = annotator("markers", "--config", "markers.yml", "logs", "-o", "out/rows.csv",
-                       "--stats-file-prefix", "out/my-statistics", cwd=seed_corpus)
+    result = annotator(
+        "markers",
+        "--config",
+        "markers.yml",
+        "logs",
+        "-o",
+        "out/rows.csv",
+        "--stats-file-prefix",
+        "out/my-statistics",
+        cwd=seed_corpus,
+    )
     assert result.returncode == 0, result.stderr
     assert sorted(p.name for p in (seed_corpus / "out").iterdir()) == [
-        "my-statistics-overall.csv", "my-statistics-per-session.csv", "rows.csv"]
+        "my-statistics-overall.csv",
+        "my-statistics-per-session.csv",
+        "rows.csv",
+    ]
     result = annotator("markers", "--config", "markers.yml", "logs", "-o", "only.csv", "--no-stats", cwd=seed_corpus)
     assert result.returncode == 0, result.stderr
     assert (seed_corpus / "only.csv").read_text() == EXTRACTED
@@ -77,8 +90,10 @@ def test_an_existing_stats_file_does_not_block_no_stats(seed_corpus):
 def test_user_errors_are_one_line_with_exit_status_2(seed_corpus):
     (seed_corpus / "bad.yml").write_text("m:\n  not: [action: a, action: b]\n")
     result = annotator("markers", "--config", "bad.yml", "logs", "-o", "x.csv", cwd=seed_corpus)
-    assert (result.returncode, result.stderr) == (2, "annotator: bad.yml:2: marker m: not takes exactly 1 "
-                                                     "sub-marker(s), found 2\n")
+    assert (result.returncode, result.stderr) == (
+        2,
+        "annotator: bad.yml:2: marker m: not takes exactly 1 sub-marker(s), found 2\n",
+    )
     result = annotator("markers", "--config", "markers.yml", "logs", "-o", "missing/x.csv", cwd=seed_corpus)
     assert result.returncode == 2 and "the folder missing does not exist" in result.stderr
     (seed_corpus / "broken.xml").write_text("<GC_LOG><GC_SESSION>")
@@ -128,8 +143,17 @@ def test_kpi_hits_are_the_elements_they_describe(sample_logs):
 
 def test_the_cli_on_the_sample_folder(tmp_path, sample_logs):
     folder = sample_logs[0].parents[1]
-    result = annotator("markers", "--config", KPIS, folder, "-o", tmp_path / "kpis.csv",
-                       "--stats-file-prefix", tmp_path / "kpis", cwd=tmp_path)
+    result = annotator(
+        "markers",
+        "--config",
+        KPIS,
+        folder,
+        "-o",
+        tmp_path / "kpis.csv",
+        "--stats-file-prefix",
+        tmp_path / "kpis",
+        cwd=tmp_path,
+    )
     assert result.returncode == 0, result.stderr
     assert (tmp_path / "kpis.csv").read_text() == KPI_ROWS
     overall = (tmp_path / "kpis-overall.csv").read_text().splitlines()

@@ -25,11 +25,23 @@ def test_log_and_marker_names_are_neutralised_in_every_table(tmp_path: Path, cap
     shutil.copyfile(SAMPLE_LOGS / "travel-20261121-003" / "travel-20261121-003-hublog.xml", log)
     config = tmp_path / "m.yml"
     config.write_text(f'"{MARKER}":\n  intent: help\n-plain:\n  not_intent: help\n', encoding="utf-8")
-    status = main(["markers", "--config", str(config), str(log), "-o", str(tmp_path / "markers.csv"),
-                   "--stats-file-prefix", str(tmp_path / "stats")])
+    status = main(
+        [
+            "markers",
+            "--config",
+            str(config),
+            str(log),
+            "-o",
+            str(tmp_path / "markers.csv"),
+            "--stats-file-prefix",
+            str(tmp_path / "stats"),
+        ]
+    )
     assert status == 0, capsys.readouterr().err
-    tables = {name: list(csv.DictReader(io.StringIO((tmp_path / name).read_text(encoding="utf-8"))))
-              for name in ("markers.csv", "stats-per-session.csv", "stats-overall.csv")}
+    tables = {
+        name: list(csv.DictReader(io.StringIO((tmp_path / name).read_text(encoding="utf-8"))))
+        for name in ("markers.csv", "stats-per-session.csv", "stats-overall.csv")
+    }
     extracted = tables["markers.csv"]
     assert {row["sender_id"] for row in extracted} == {"'" + LOG_NAME}
     assert {row["marker"] for row in extracted} == {"'" + MARKER, "'-plain"}

@@ -39,7 +39,8 @@ i: &i {or: [*h, *h, *h, *h, *h, *h, *h, *h, *h]}
 """
 MERGE_BOMB = b"a: &a {x: 1, y: 2}\n" + b"".join(
     b"%s: &%s {<<: [*%s, *%s, *%s, *%s]}\n" % (k, k, p, p, p, p)
-    for p, k in zip([b"a", *(b"k%d" % n for n in range(30))], [b"k%d" % n for n in range(31)]))
+    for p, k in zip([b"a", *(b"k%d" % n for n in range(30))], [b"k%d" % n for n in range(31)])
+)
 
 HOSTILE = {
     "alias-bomb": (ALIAS_BOMB, f"m.yml:5: the YAML expands to more than {MAX_EXPANDED_NODES} nodes"),
@@ -63,8 +64,9 @@ HOSTILE = {
 def run_markers(config: bytes, tmp_path: Path, capsys) -> tuple[int, str]:
     path = tmp_path / "m.yml"
     path.write_bytes(config)
-    status = main(["markers", "--config", str(path), str(LOG), "-o", str(tmp_path / "out.csv"), "--no-stats",
-                   "--force"])
+    status = main(
+        ["markers", "--config", str(path), str(LOG), "-o", str(tmp_path / "out.csv"), "--no-stats", "--force"]
+    )
     return status, capsys.readouterr().err
 
 
@@ -94,21 +96,65 @@ def test_the_alias_bomb_through_the_real_command(tmp_path: Path):
     """As a subprocess with 1 GB of address space: refused in one line, not killed."""
     config = tmp_path / "bomb.yml"
     config.write_bytes(ALIAS_BOMB)
-    done = subprocess.run([sys.executable, "-m", "annotator", "markers", "--config", config, LOG,
-                           "-o", tmp_path / "out.csv"], capture_output=True, text=True, timeout=300,
-                          preexec_fn=lambda: _bounded(1 << 30))
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "markers", "--config", config, LOG, "-o", tmp_path / "out.csv"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        preexec_fn=lambda: _bounded(1 << 30),
+    )
     assert done.returncode == 2, done.stderr
-    assert done.stderr == (f"annotator: {config}:5: the YAML expands to more than {MAX_EXPANDED_NODES} nodes "
-                           "(through aliases or merge keys); marker files are small\n")
+    assert done.stderr == (
+        f"annotator: {config}:5: the YAML expands to more than {MAX_EXPANDED_NODES} nodes "
+        "(through aliases or merge keys); marker files are small\n"
+    )
     assert not (tmp_path / "out.csv").exists()
 
 
 # --- fuzzing ----------------------------------------------------------------------------------------
 
-TOKENS = [b"&a ", b"*a", b"<<: *a", b"!!python/object:os.system", b"!!binary", b"!!set", b"!!omap", b"? ",
-          b"- ", b": ", b"[", b"]", b"{", b"}", b"\x00", b"\x01", b"\x7f", b"\x85", b"\xe2\x80\xa8", b"\t", b"\r",
-          b"\xff", b"'", b'"', b"\\", b"%YAML 1.1\n", b"---\n", b"...\n", b"#", b"|", b">", b"9" * 5000,
-          b"0x" + b"f" * 3000, b"1e99999", b"2001-13-45", b"~", b"yes", b"no", b".nan", b"(((("]
+TOKENS = [
+    b"&a ",
+    b"*a",
+    b"<<: *a",
+    b"!!python/object:os.system",
+    b"!!binary",
+    b"!!set",
+    b"!!omap",
+    b"? ",
+    b"- ",
+    b": ",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"\x00",
+    b"\x01",
+    b"\x7f",
+    b"\x85",
+    b"\xe2\x80\xa8",
+    b"\t",
+    b"\r",
+    b"\xff",
+    b"'",
+    b'"',
+    b"\\",
+    b"%YAML 1.1\n",
+    b"---\n",
+    b"...\n",
+    b"#",
+    b"|",
+    b">",
+    b"9" * 5000,
+    b"0x" + b"f" * 3000,
+    b"1e99999",
+    b"2001-13-45",
+    b"~",
+    b"yes",
+    b"no",
+    b".nan",
+    b"((((",
+]
 
 
 @st.composite
@@ -120,7 +166,7 @@ def mutated_kpis(draw) -> bytes:
         if kind == "token":
             data[at:at] = draw(st.sampled_from(TOKENS))
         elif kind == "delete":
-            del data[at:at + draw(st.integers(1, 40))]
+            del data[at : at + draw(st.integers(1, 40))]
         elif kind == "flip" and at < len(data):
             data[at] = draw(st.integers(0, 255))
         else:
@@ -128,11 +174,15 @@ def mutated_kpis(draw) -> bytes:
     return bytes(data)
 
 
-SCALARS = st.one_of(st.sampled_from(["x", "true", "no", "~", "1" + "0" * 5000, "-.inf", "2001-12-14", "'q'",
-                                     "(?i)^no\\b", "((", "*a", "&a b"]),
-                    st.text(max_size=12))
-NAMES = st.one_of(st.sampled_from(sorted(TAGS) + ["description", "<<", "marker_x", "and", "1", "- x"]),
-                  st.text(max_size=8))
+SCALARS = st.one_of(
+    st.sampled_from(
+        ["x", "true", "no", "~", "1" + "0" * 5000, "-.inf", "2001-12-14", "'q'", "(?i)^no\\b", "((", "*a", "&a b"]
+    ),
+    st.text(max_size=12),
+)
+NAMES = st.one_of(
+    st.sampled_from(sorted(TAGS) + ["description", "<<", "marker_x", "and", "1", "- x"]), st.text(max_size=8)
+)
 
 
 def _yaml_value(draw, depth: int) -> str:
@@ -158,8 +208,11 @@ def generated_yaml(draw) -> bytes:
     return "\n".join(lines).encode("utf-8", "surrogatepass")
 
 
-FUZZ = settings(max_examples=150 * SCALE, deadline=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+FUZZ = settings(
+    max_examples=150 * SCALE,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 
 
 @FUZZ

@@ -61,11 +61,13 @@ def test_action_applies_at_operations_and_messages_of_that_name(tmp_path):
 
 INTENTS = session(
     turn(op("reply", concept("help"), new_turn="system")),  # 0: a system turn
-    turn(op("record", new_turn="user"),  # 1
-         op("parse", concept("help")),  # 2
-         op("parse", data(":outer", body=concept("help"))),  # 3: concept GC_DATA deeper down
-         op("parse", data(":p", type="concept", body=frame("flight") + frame("help"))),  # 4: help is not the first frame
-         op("parse", data(":p", type="text concept", body=frame("help")))),  # 5: one of several types
+    turn(
+        op("record", new_turn="user"),  # 1
+        op("parse", concept("help")),  # 2
+        op("parse", data(":outer", body=concept("help"))),  # 3: concept GC_DATA deeper down
+        op("parse", data(":p", type="concept", body=frame("flight") + frame("help"))),  # 4: help is not the first frame
+        op("parse", data(":p", type="text concept", body=frame("help"))),
+    ),  # 5: one of several types
     op("stray", concept("help")),  # 6: not in a turn
     turn(op("record", data(":u", type="audio_input")), op("parse", concept("help")), id="3"),  # 7, 8: user by its data
 )
@@ -78,12 +80,16 @@ def test_intent_applies_in_user_turns_at_elements_carrying_the_concept_frame(tmp
 
 
 SLOTS = (
-    session(turn(op("a"),  # 0
-                 op("parse", concept("flight_query", data(":destination", "Boston"))),  # 1: set (inside a frame)
-                 op("b"),  # 2
-                 op("clear", data(":destination", "  ")),  # 3: cleared (blank text)
-                 op("c"),  # 4
-                 op("again", data("destination", "Denver")))),  # 5: set again (key without colon)
+    session(
+        turn(
+            op("a"),  # 0
+            op("parse", concept("flight_query", data(":destination", "Boston"))),  # 1: set (inside a frame)
+            op("b"),  # 2
+            op("clear", data(":destination", "  ")),  # 3: cleared (blank text)
+            op("c"),  # 4
+            op("again", data("destination", "Denver")),
+        )
+    ),  # 5: set again (key without colon)
     session(turn(op("d"))),  # 6: a new session starts unset
 )
 
@@ -99,8 +105,15 @@ def test_the_last_gc_data_of_a_key_in_an_element_decides(tmp_path):
     assert events(tmp_path, "slot_was_set: k", one) == [1, 2]
 
 
-SERVERS = session(turn(op("a", server="recognizer"), msg("m", server="recognizer"),
-                       event("LOCK", server="recognizer"), op("b", server="nl"), annot(task_completion="1")))
+SERVERS = session(
+    turn(
+        op("a", server="recognizer"),
+        msg("m", server="recognizer"),
+        event("LOCK", server="recognizer"),
+        op("b", server="nl"),
+        annot(task_completion="1"),
+    )
+)
 
 
 def test_server(tmp_path):
@@ -115,23 +128,29 @@ def test_event_matches_the_etype_of_gc_events_only(tmp_path):
 
 
 def test_data_type_at_any_depth_and_among_several_types(tmp_path):
-    types = session(turn(op("record", data(":u", "a.wav", type="audio_input")),  # 0
-                         op("list", data(":l", body='<GC_LIST name="l">' + data(":i", type="audio_input") + "</GC_LIST>")),
-                         op("two", data(":t", type="text_output audio_input")),  # 2
-                         op("hyp", data(":h", type="audio_input_hypothesis")),  # 3: a different token
-                         op("none")))  # 4
+    types = session(
+        turn(
+            op("record", data(":u", "a.wav", type="audio_input")),  # 0
+            op("list", data(":l", body='<GC_LIST name="l">' + data(":i", type="audio_input") + "</GC_LIST>")),
+            op("two", data(":t", type="text_output audio_input")),  # 2
+            op("hyp", data(":h", type="audio_input_hypothesis")),  # 3: a different token
+            op("none"),
+        )
+    )  # 4
     assert events(tmp_path, "data_type: audio_input", types) == [0, 1, 2]
     assert events(tmp_path, "not_data_type: audio_input", types) == [3, 4]
 
 
-FLAGS = session(turn(
-    op("reply", system_text("Sorry?", error=True), prompt=":source"),  # 0
-    op("reply", system_text("You can say a city.", help=True)),  # 1
-    op("reply", data(":r", "Sorry?", utt="system", error=True)),  # 2: system by type_utt_text only
-    op("reply", data(":r", "Sorry?", type="text_output", error=True)),  # 3: system by type only
-    op("heard", data(":i", "sorry", type="text_input", utt="asr", error=True)),  # 4: not system text
-    op("reply", '<GC_DATA key=":r" type_utt_text="system" type_error_msg="false">Hello</GC_DATA>'),  # 5
-))
+FLAGS = session(
+    turn(
+        op("reply", system_text("Sorry?", error=True), prompt=":source"),  # 0
+        op("reply", system_text("You can say a city.", help=True)),  # 1
+        op("reply", data(":r", "Sorry?", utt="system", error=True)),  # 2: system by type_utt_text only
+        op("reply", data(":r", "Sorry?", type="text_output", error=True)),  # 3: system by type only
+        op("heard", data(":i", "sorry", type="text_input", utt="asr", error=True)),  # 4: not system text
+        op("reply", '<GC_DATA key=":r" type_utt_text="system" type_error_msg="false">Hello</GC_DATA>'),  # 5
+    )
+)
 
 
 def test_error_and_help_messages_are_marked_system_texts(tmp_path):
@@ -143,31 +162,43 @@ def test_error_and_help_messages_are_marked_system_texts(tmp_path):
 
 
 def test_prompt_with_or_without_the_colon_on_any_element(tmp_path):
-    prompts = session(turn(op("reply", prompt=":source"), msg("note", prompt="source"), op("reply", prompt=":date"),
-                           op("reply")))
+    prompts = session(
+        turn(op("reply", prompt=":source"), msg("note", prompt="source"), op("reply", prompt=":date"), op("reply"))
+    )
     assert events(tmp_path, "prompt: source", prompts) == [0, 1]
     assert events(tmp_path, 'prompt: ":source"', prompts) == [0, 1]
     assert events(tmp_path, "not_prompt: source", prompts) == [2, 3]
 
 
 def test_task_completion_is_read_from_gc_annot(tmp_path):
-    sessions = (session(annot(task_completion="1"), turn(op("a"))),  # 0, 1
-                session('<GC_ANNOT task_completion="0"/>', turn(op("b"), annot(task_completion="1"))))  # 2, 3, 4
+    sessions = (
+        session(annot(task_completion="1"), turn(op("a"))),  # 0, 1
+        session('<GC_ANNOT task_completion="0"/>', turn(op("b"), annot(task_completion="1"))),
+    )  # 2, 3, 4
     assert events(tmp_path, 'task_completion: "1"', *sessions) == [0, 4]
     assert events(tmp_path, "task_completion: 1", *sessions) == [0, 4]
     assert events(tmp_path, "task_completion: 0", *sessions) == [2]
     assert events(tmp_path, "not_task_completion: 1", *sessions) == [1, 2, 3]
 
 
-TEXTS = session(turn(
-    op("reply", system_text("Where would you like to go?")),  # 0
-    transcription("i want  to\n  go to boston"),  # 1: whitespace collapsed
-    op("recognize", asr("i want to go to austin"),  # 2
-       data(":nbest", body='<GC_LIST name="n">' + data(":h", "i want to go to boston", type="text_input_hypothesis")
-            + "</GC_LIST>")),
-    op("query", data(":sql", "select boston")),  # 3: not an utterance text
-    op("recognize", data(":s", "to boston", utt="asr")),  # 4: asr by type_utt_text only
-))
+TEXTS = session(
+    turn(
+        op("reply", system_text("Where would you like to go?")),  # 0
+        transcription("i want  to\n  go to boston"),  # 1: whitespace collapsed
+        op(
+            "recognize",
+            asr("i want to go to austin"),  # 2
+            data(
+                ":nbest",
+                body='<GC_LIST name="n">'
+                + data(":h", "i want to go to boston", type="text_input_hypothesis")
+                + "</GC_LIST>",
+            ),
+        ),
+        op("query", data(":sql", "select boston")),  # 3: not an utterance text
+        op("recognize", data(":s", "to boston", utt="asr")),  # 4: asr by type_utt_text only
+    )
+)
 
 
 def test_text_matches_recognizer_system_and_transcription_text(tmp_path):
@@ -180,6 +211,7 @@ def test_text_matches_recognizer_system_and_transcription_text(tmp_path):
 
 # --- operators -------------------------------------------------------------
 
+
 def test_and_or_not_and_at_least_one_not_combine_at_the_same_event(tmp_path):
     s = session(turn(op("x", server="a"), op("x", server="b"), op("y", server="a"), op("y", server="b")))
     assert events(tmp_path, "and: [action: x, server: a]", s) == [0]
@@ -191,9 +223,11 @@ def test_and_or_not_and_at_least_one_not_combine_at_the_same_event(tmp_path):
 
 
 def test_nested_operators_as_in_the_seed(tmp_path):
-    s = session(turn(op("record", new_turn="user"), op("parse", concept("mood_great"))),  # 0, 1
-                turn(op("ask"), op("name", data(":name", "Ann"))),  # 2, 3: the name slot is set
-                turn(op("record", new_turn="user"), op("parse", concept("mood_unhappy"))))  # 4, 5
+    s = session(
+        turn(op("record", new_turn="user"), op("parse", concept("mood_great"))),  # 0, 1
+        turn(op("ask"), op("name", data(":name", "Ann"))),  # 2, 3: the name slot is set
+        turn(op("record", new_turn="user"), op("parse", concept("mood_unhappy"))),
+    )  # 4, 5
     marker = """
         and:
           - or:
@@ -244,9 +278,11 @@ def test_at_least_once_inside_an_operator_holds_from_then_on(tmp_path):
 
 
 def test_never_is_reported_at_the_first_event_before_its_sub_marker_ever_applies(tmp_path):
-    sessions = (session(turn(op("x"), op("a"), op("y"))),  # 0, 1, 2: holds at 0 only
-                session(turn(op("a"), op("y"))),  # 3, 4: never holds
-                session(turn(op("y"), op("z"))))  # 5, 6: holds throughout
+    sessions = (
+        session(turn(op("x"), op("a"), op("y"))),  # 0, 1, 2: holds at 0 only
+        session(turn(op("a"), op("y"))),  # 3, 4: never holds
+        session(turn(op("y"), op("z"))),
+    )  # 5, 6: holds throughout
     assert hits(tmp_path, "m:\n  never: [action: a]\n", *sessions) == [("m", 0, 0, 0), ("m", 2, 5, 0)]
     assert events(tmp_path, "and: [never: [action: a], action: y]", *sessions) == [5]
 
@@ -257,23 +293,43 @@ def test_at_least_once_of_a_seq(tmp_path):
 
 # --- rows --------------------------------------------------------------------
 
+
 def test_event_indices_are_file_level_and_user_turns_count_within_the_session(tmp_path):
     sessions = (
-        session(turn(op("hello", new_turn="system")),  # 0
-                turn(op("record", new_turn="user"), op("help")),  # 1, 2: one user turn before 2
-                turn(op("record", new_turn="user")), turn(op("help"))),  # 3, 4: two before 4
-        session(turn(op("help")),  # 5: a new session, no user turn yet
-                turn(msg("record", new_turn="user"), op("help"))),  # 6, 7
+        session(
+            turn(op("hello", new_turn="system")),  # 0
+            turn(op("record", new_turn="user"), op("help")),  # 1, 2: one user turn before 2
+            turn(op("record", new_turn="user")),
+            turn(op("help")),
+        ),  # 3, 4: two before 4
+        session(
+            turn(op("help")),  # 5: a new session, no user turn yet
+            turn(msg("record", new_turn="user"), op("help")),
+        ),  # 6, 7
     )
     found = hits(tmp_path, "m:\n  action: help\nr:\n  action: record\n", *sessions)
-    assert found == [("m", 0, 2, 1), ("m", 0, 4, 2), ("r", 0, 1, 0), ("r", 0, 3, 1),
-                     ("m", 1, 5, 0), ("m", 1, 7, 1), ("r", 1, 6, 0)]
+    assert found == [
+        ("m", 0, 2, 1),
+        ("m", 0, 4, 2),
+        ("r", 0, 1, 0),
+        ("r", 0, 3, 1),
+        ("m", 1, 5, 0),
+        ("m", 1, 7, 1),
+        ("r", 1, 6, 0),
+    ]
 
 
 def test_hits_carry_their_element_and_start_in_seconds_from_the_session_start(tmp_path):
-    text = log(session(turn(op("a", stime=1795273200500, etime=1795273201000),
-                            msg("a", time=1795273202250), annot(task_completion="1")),
-                       stime=1795273200000))
+    text = log(
+        session(
+            turn(
+                op("a", stime=1795273200500, etime=1795273201000),
+                msg("a", time=1795273202250),
+                annot(task_completion="1"),
+            ),
+            stime=1795273200000,
+        )
+    )
     doc = LogDocument.load(write(tmp_path, "ms", text))
     found = apply_markers(parse_markers("m: {or: [action: a, task_completion: 1]}"), doc)
     assert [h.element.tag for h in found] == ["GC_OPERATION", "GC_MESSAGE", "GC_ANNOT"]
@@ -297,14 +353,20 @@ def test_markers_are_reported_in_definition_order_within_a_session(tmp_path):
 def test_an_empty_session_and_a_log_without_events(tmp_path):
     sessions = (session(), session(turn(op("a"))), session(turn()))
     assert hits(tmp_path, "m: {never: [action: b]}\nn: {at_least_once: [action: a]}\n", *sessions) == [
-        ("m", 1, 0, 0), ("n", 1, 0, 0)]
+        ("m", 1, 0, 0),
+        ("n", 1, 0, 0),
+    ]
     assert hits(tmp_path, "m: {not_action: a}", session()) == []
 
 
 # --- against a transcription of Rasa's implementation ------------------------
 
-NEGATED_CONDITION = {"action": "not_action", "server": "not_server", "prompt": "not_prompt",
-                     "slot_was_set": "slot_was_not_set"}
+NEGATED_CONDITION = {
+    "action": "not_action",
+    "server": "not_server",
+    "prompt": "not_prompt",
+    "slot_was_set": "slot_was_not_set",
+}
 NEGATED_OPERATOR = {"and": "at_least_one_not", "at_least_once": "never"}
 
 leaves = st.one_of(
@@ -324,8 +386,14 @@ def _operators(children):
 
 
 trees = st.recursive(leaves, _operators, max_leaves=6)
-rasa_events = st.builds(Event, st.sampled_from(["a", "b", "c"]), st.sampled_from(["s", "t"]),
-                        st.sampled_from([None, "p", "q"]), st.sampled_from([None, None, True, False]), st.booleans())
+rasa_events = st.builds(
+    Event,
+    st.sampled_from(["a", "b", "c"]),
+    st.sampled_from(["s", "t"]),
+    st.sampled_from([None, "p", "q"]),
+    st.sampled_from([None, None, True, False]),
+    st.booleans(),
+)
 
 
 def _reference(tree) -> Reference:

@@ -20,8 +20,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "markers-rasa-example.m
 def _example_blocks() -> dict[str, str]:
     """The fenced blocks of the example page, by the heading above each."""
     text = EXAMPLE.read_text(encoding="utf-8")
-    return {heading: body for heading, body in
-            re.findall(r"^## (.+?)\n.*?^```\w*\n(.*?)^```", text, flags=re.M | re.S)}
+    return {heading: body for heading, body in re.findall(r"^## (.+?)\n.*?^```\w*\n(.*?)^```", text, flags=re.M | re.S)}
 
 
 _BLOCKS = _example_blocks()
@@ -43,25 +42,40 @@ def user(intent: str) -> str:
 
 # Three Communicator sessions equivalent to the seed's trackers; the comments number their events.
 SEED_LOGS = {
-    "3c1afa1ed72c4116ba6670a1668f1b4a": log(session(
-        turn(bot("utter_greet"), event("LOCK")),  # 0, 1
-        turn(user("mood_great")),  # 2: mood expressed, no user turn before
-        turn(bot("utter_happy")))),  # 3
-    "4d55093e9696452c8d1157fa33fd54b2": log(session(
-        turn(bot("utter_greet"), event("LOCK")),  # 0, 1
-        turn(user("greet")),  # 2
-        turn(bot("utter_ask_mood"), op("synthesize"), event("LOCK"), msg("filelog")),  # 3..6
-        turn(user("mood_unhappy")),  # 7: mood expressed after one user turn; the sequence starts
-        turn(bot("utter_cheer_up"), op("synthesize"), msg("filelog"),  # 8..10
-             bot("utter_did_that_help"), op("synthesize"), event("LOCK")),  # 11..13
-        turn(user("deny")),  # 14: the cheer-up failed, after two user turns
-        turn(bot("utter_goodbye")))),  # 15
-    "c00b3de97713427d85524c4374125db1": log(session(
-        turn(bot("utter_greet"), event("LOCK")),  # 0, 1
-        turn(user("mood_unhappy")),  # 2
-        turn(bot("utter_cheer_up"), bot("utter_did_that_help")),  # 3, 4
-        turn(user("affirm")),  # 5: the sequence does not complete
-        turn(bot("utter_happy")))),  # 6
+    "3c1afa1ed72c4116ba6670a1668f1b4a": log(
+        session(
+            turn(bot("utter_greet"), event("LOCK")),  # 0, 1
+            turn(user("mood_great")),  # 2: mood expressed, no user turn before
+            turn(bot("utter_happy")),
+        )
+    ),  # 3
+    "4d55093e9696452c8d1157fa33fd54b2": log(
+        session(
+            turn(bot("utter_greet"), event("LOCK")),  # 0, 1
+            turn(user("greet")),  # 2
+            turn(bot("utter_ask_mood"), op("synthesize"), event("LOCK"), msg("filelog")),  # 3..6
+            turn(user("mood_unhappy")),  # 7: mood expressed after one user turn; the sequence starts
+            turn(
+                bot("utter_cheer_up"),
+                op("synthesize"),
+                msg("filelog"),  # 8..10
+                bot("utter_did_that_help"),
+                op("synthesize"),
+                event("LOCK"),
+            ),  # 11..13
+            turn(user("deny")),  # 14: the cheer-up failed, after two user turns
+            turn(bot("utter_goodbye")),
+        )
+    ),  # 15
+    "c00b3de97713427d85524c4374125db1": log(
+        session(
+            turn(bot("utter_greet"), event("LOCK")),  # 0, 1
+            turn(user("mood_unhappy")),  # 2
+            turn(bot("utter_cheer_up"), bot("utter_did_that_help")),  # 3, 4
+            turn(user("affirm")),  # 5: the sequence does not complete
+            turn(bot("utter_happy")),
+        )
+    ),  # 6
 }
 
 
@@ -89,11 +103,23 @@ def test_markers_are_sorted_by_name_whatever_their_definition_order(seed_results
     assert statistics.overall_csv() == OVERALL
 
 
-@pytest.mark.parametrize("value, text", [
-    (3, "3"), (0, "0"), (np.nan, "nan"), (np.float64(2.0), "2.0"), (1 / 3, "0.333"), (100.0, "100.0"),
-    (np.float64(2 / 3), "0.667"), (200 / 3, "66.667"), (np.mean([1, 2]), "1.5"), (np.median([1, 2, 3, 4]), "2.5"),
-    (np.float64(1e-4), "0.0"), (0.0025, "0.002"),  # numpy's rounding (Python's round gives 0.003)
-])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (3, "3"),
+        (0, "0"),
+        (np.nan, "nan"),
+        (np.float64(2.0), "2.0"),
+        (1 / 3, "0.333"),
+        (100.0, "100.0"),
+        (np.float64(2 / 3), "0.667"),
+        (200 / 3, "66.667"),
+        (np.mean([1, 2]), "1.5"),
+        (np.median([1, 2, 3, 4]), "2.5"),
+        (np.float64(1e-4), "0.0"),
+        (0.0025, "0.002"),  # numpy's rounding (Python's round gives 0.003)
+    ],
+)
 def test_integers_stay_integers_and_other_values_are_rounded_to_three_decimals(value, text):
     assert format_value(value) == text
 
@@ -105,30 +131,39 @@ def test_statistics_of_no_values_are_nan_except_the_count():
 
 
 def test_several_sessions_per_sender_and_a_marker_that_never_applies():
-    results = [SessionMarkers("log", 0, {"a": [(0, 0), (5, 3)], "b": []}),
-               SessionMarkers("log", 1, {"a": [], "b": []}),
-               SessionMarkers("other", 0, {"a": [(2, 1)], "b": []})]
+    results = [
+        SessionMarkers("log", 0, {"a": [(0, 0), (5, 3)], "b": []}),
+        SessionMarkers("log", 1, {"a": [], "b": []}),
+        SessionMarkers("other", 0, {"a": [(2, 1)], "b": []}),
+    ]
     statistics = MarkerStatistics.of(["b", "a"], results)
     overall = statistics.overall_csv().splitlines()
-    assert overall[1:7] == ["all,nan,-,total_number_of_sessions,3",
-                            "all,nan,a,number_of_sessions_where_marker_applied_at_least_once,2",
-                            "all,nan,a,percentage_of_sessions_where_marker_applied_at_least_once,66.667",
-                            "all,nan,b,number_of_sessions_where_marker_applied_at_least_once,0",
-                            "all,nan,b,percentage_of_sessions_where_marker_applied_at_least_once,0.0",
-                            "all,nan,a,count(number of preceding user turns),3"]
+    assert overall[1:7] == [
+        "all,nan,-,total_number_of_sessions,3",
+        "all,nan,a,number_of_sessions_where_marker_applied_at_least_once,2",
+        "all,nan,a,percentage_of_sessions_where_marker_applied_at_least_once,66.667",
+        "all,nan,b,number_of_sessions_where_marker_applied_at_least_once,0",
+        "all,nan,b,percentage_of_sessions_where_marker_applied_at_least_once,0.0",
+        "all,nan,a,count(number of preceding user turns),3",
+    ]
     assert "all,nan,a,mean(number of preceding user turns),1.333" in overall
     assert "all,nan,b,max(number of preceding user turns),nan" in overall
     per_session = statistics.per_session_csv().splitlines()
-    assert per_session[1:4] == ["log,0,a,count(number of preceding user turns),2",
-                                "log,1,a,count(number of preceding user turns),0",
-                                "other,0,a,count(number of preceding user turns),1"]
+    assert per_session[1:4] == [
+        "log,0,a,count(number of preceding user turns),2",
+        "log,1,a,count(number of preceding user turns),0",
+        "other,0,a,count(number of preceding user turns),1",
+    ]
     assert "log,0,a,mean(number of preceding user turns),1.5" in per_session
     assert len(per_session) == 1 + 2 * 5 * 3
 
 
 def test_no_sessions_gives_rasas_tables():
     statistics = MarkerStatistics.of(["a"], [])
-    assert statistics.overall_csv() == "sender_id,session_idx,marker,statistic,value\nall,nan,-,total_number_of_sessions,0\n"
+    assert (
+        statistics.overall_csv()
+        == "sender_id,session_idx,marker,statistic,value\nall,nan,-,total_number_of_sessions,0\n"
+    )
     assert statistics.per_session_csv() == "sender_id,session_idx,marker,statistic,value\n"
 
 

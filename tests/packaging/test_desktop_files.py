@@ -71,8 +71,9 @@ def test_metainfo_names_the_app_its_launcher_and_its_file_type():
 
 
 def test_metainfo_passes_appstreamcli_validate():
-    done = subprocess.run([needs("appstreamcli"), "validate", "--no-net", "--pedantic", str(METAINFO)],
-                          capture_output=True, text=True)
+    done = subprocess.run(
+        [needs("appstreamcli"), "validate", "--no-net", "--pedantic", str(METAINFO)], capture_output=True, text=True
+    )
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -92,8 +93,9 @@ def test_mime_type_compiles_with_update_mime_database(tmp_path: Path):
     database = tmp_path / "mime"
     (database / "packages").mkdir(parents=True)
     shutil.copy(MIME, database / "packages")
-    done = subprocess.run([tool, str(database)], capture_output=True, text=True,
-                          env=dict(os.environ, XDG_DATA_HOME=str(tmp_path)))
+    done = subprocess.run(
+        [tool, str(database)], capture_output=True, text=True, env=dict(os.environ, XDG_DATA_HOME=str(tmp_path))
+    )
     assert done.returncode == 0 and not done.stderr.strip(), done.stderr
     assert f"{MIME_TYPE}:*-hublog.xml" in (database / "globs2").read_text()
     assert f" GC_LOG {MIME_TYPE}" in (database / "XMLnamespaces").read_text()
@@ -120,8 +122,12 @@ def test_icon_svg_is_square_and_says_where_it_comes_from():
 @pytest.fixture
 def user_home(tmp_path: Path) -> dict[str, str]:
     """An environment whose home, data and config folders are the test's own."""
-    env = dict(os.environ, HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "home/.local/share"),
-               XDG_CONFIG_HOME=str(tmp_path / "home/.config"))
+    env = dict(
+        os.environ,
+        HOME=str(tmp_path / "home"),
+        XDG_DATA_HOME=str(tmp_path / "home/.local/share"),
+        XDG_CONFIG_HOME=str(tmp_path / "home/.config"),
+    )
     Path(env["HOME"]).mkdir()
     return env
 
@@ -161,6 +167,10 @@ def test_install_user_installs_for_one_user_and_uninstalls(tmp_path: Path, user_
 
 
 def test_install_user_refuses_a_missing_program(user_home: dict[str, str], tmp_path: Path):
-    done = subprocess.run(["bash", str(LINUX / "install-user.sh"), "--exec", str(tmp_path / "nothing")],
-                          env=user_home, capture_output=True, text=True)
+    done = subprocess.run(
+        ["bash", str(LINUX / "install-user.sh"), "--exec", str(tmp_path / "nothing")],
+        env=user_home,
+        capture_output=True,
+        text=True,
+    )
     assert done.returncode == 1 and "not an executable program" in done.stderr

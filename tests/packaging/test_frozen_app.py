@@ -33,14 +33,21 @@ def env(tmp_path: Path) -> dict[str, str]:
     home = tmp_path / "home"
     runtime = tmp_path / "runtime"
     runtime.mkdir(mode=0o700)
-    return dict(os.environ, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
-                XDG_DATA_HOME=str(home / ".local/share"), XDG_CACHE_HOME=str(home / ".cache"),
-                XDG_RUNTIME_DIR=str(runtime), ANNOTATOR_DATA_DIR=str(tmp_path / "annotator-data"))
+    return dict(
+        os.environ,
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        XDG_DATA_HOME=str(home / ".local/share"),
+        XDG_CACHE_HOME=str(home / ".cache"),
+        XDG_RUNTIME_DIR=str(runtime),
+        ANNOTATOR_DATA_DIR=str(tmp_path / "annotator-data"),
+    )
 
 
 def run(env: dict[str, str], *args: str, **extra_env: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(APP), *args], capture_output=True, text=True, cwd=REPO, timeout=180,
-                          env={**env, **extra_env})
+    return subprocess.run(
+        [str(APP), *args], capture_output=True, text=True, cwd=REPO, timeout=180, env={**env, **extra_env}
+    )
 
 
 def test_window_opens_on_a_log_offscreen_and_quits_cleanly(env: dict[str, str]):
@@ -71,8 +78,14 @@ def test_validate_runs_on_the_sample_logs(env: dict[str, str]):
 
 def test_build_carries_the_resources_and_portaudio_and_not_the_unused_qt_modules():
     resources = INTERNAL / "annotator" / "_resources"
-    for name in ("gc_log.dtd", "markers/communicator-kpis.yml", "icons/annotator-256.png", "README.md", "docs/guide.md",
-                 "sample_session/travel-20261121-001-hublog.xml"):
+    for name in (
+        "gc_log.dtd",
+        "markers/communicator-kpis.yml",
+        "icons/annotator-256.png",
+        "README.md",
+        "docs/guide.md",
+        "sample_session/travel-20261121-001-hublog.xml",
+    ):
         assert (resources / name).is_file(), name
     assert (INTERNAL / "libportaudio.so.2").is_file()
     present = {path.name.split(".")[0] for path in (INTERNAL / "PySide6").glob("Qt*.so")}
@@ -102,8 +115,10 @@ def test_plays_through_the_bundled_portaudio(env: dict[str, str], tmp_path: Path
         pytest.skip("ALSA's configuration (libasound2-data) is not installed")
     played = tmp_path / "played.wav"
     config = tmp_path / "asound.conf"
-    config.write_text(f'<{SYSTEM_ALSA_CONF}>\npcm.!default {{ type file; slave.pcm "null"; '
-                      f'file "{played}"; format "wav" }}\n', encoding="utf-8")
+    config.write_text(
+        f'<{SYSTEM_ALSA_CONF}>\npcm.!default {{ type file; slave.pcm "null"; file "{played}"; format "wav" }}\n',
+        encoding="utf-8",
+    )
     done = run(env, ANNOTATOR_FROZEN_SELF_TEST="1", ALSA_CONFIG_PATH=str(config))
     assert done.returncode == 0, done.stdout + done.stderr
     assert "self-test: output='default' played=3200 frames" in done.stdout
@@ -124,7 +139,10 @@ def test_parquet_export_works_in_the_build(env: dict[str, str], tmp_path: Path):
     done = run(env, "export", str(LOG), "--to", "parquet", "-o", str(tmp_path / "tables"))
     assert done.returncode == 0, done.stderr
     assert sorted(path.name for path in (tmp_path / "tables").iterdir()) == [
-        "events.parquet", "sessions.parquet", "turns.parquet"]
+        "events.parquet",
+        "sessions.parquet",
+        "turns.parquet",
+    ]
 
 
 def test_agreement_figures_work_in_the_build(env: dict[str, str], tmp_path: Path):

@@ -29,7 +29,11 @@ with holding_save_lock(log):
 def hold_and_change(log: Path, seconds: float, session: int) -> subprocess.Popen:
     """A process that takes LOG's save lock, checks the log is unchanged, says "held", waits SECONDS, then
     saves task completion 0 for the session at index SESSION and lets go."""
-    process = subprocess.Popen([sys.executable, "-c", HOLD_AND_CHANGE, str(log), str(seconds), str(session)],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, "-c", HOLD_AND_CHANGE, str(log), str(seconds), str(session)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     assert process.stdout.readline() == "held\n", process.stderr.read()
     return process

@@ -31,12 +31,16 @@ def _frames(doc: LogDocument) -> list[Concepts | None]:
 
 
 def test_a_killed_session_leaves_its_concept_edit_in_the_journal(annotated_log: Path):
-    kill_after_recording(annotated_log, Path(os.environ["ANNOTATOR_DATA_DIR"]), """
+    kill_after_recording(
+        annotated_log,
+        Path(os.environ["ANNOTATOR_DATA_DIR"]),
+        """
         from tests.safety.test_concepts_journal import edit_concepts
         journal.watch(doc)
         edit_concepts(doc)
         journal.flush()
-        """)
+        """,
+    )
 
     doc, journal, found = reopened(annotated_log)
     [entry] = found.entries

@@ -74,8 +74,9 @@ def test_a_deep_reference_is_stored_and_read_back(deep_log: Path, tmp_path: Path
 
 
 def _run(*arguments: object) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, arguments)], capture_output=True,
-                          text=True, timeout=300, cwd=REPO)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, arguments)], capture_output=True, text=True, timeout=300, cwd=REPO
+    )
 
 
 @pytest.fixture(scope="module")
@@ -83,10 +84,15 @@ def command_runs(deep_log: Path, tmp_path_factory) -> dict[str, subprocess.Compl
     """Every export format, info, validate and extract on the deep log, at once (an interpreter each)."""
     out = tmp_path_factory.mktemp("deep-outputs")
     single_file = {"dialbb": "deep.json", "lmc": "deep.jsonl", "lmc-text": "deep.txt"}
-    runs = {f"export-{kind}": ("export", deep_log, "--to", kind, "-o", out / single_file.get(kind, kind), "-j", "1")
-            for kind in EXPORTS}
-    runs |= {"info": ("info", deep_log, "-j", "1"), "validate": ("validate", deep_log, "-j", "1"),
-             "extract": ("extract", deep_log, "-o", out / "annotations.csv", "-j", "1")}
+    runs = {
+        f"export-{kind}": ("export", deep_log, "--to", kind, "-o", out / single_file.get(kind, kind), "-j", "1")
+        for kind in EXPORTS
+    }
+    runs |= {
+        "info": ("info", deep_log, "-j", "1"),
+        "validate": ("validate", deep_log, "-j", "1"),
+        "extract": ("extract", deep_log, "-o", out / "annotations.csv", "-j", "1"),
+    }
     with ThreadPoolExecutor(max_workers=4) as pool:
         done = dict(zip(runs, pool.map(lambda arguments: _run(*arguments), runs.values())))
     done["out"] = out  # type: ignore[assignment]
@@ -113,8 +119,9 @@ def test_extracted_deep_concepts_fold_back(command_runs, deep_log: Path, tmp_pat
     out: Path = command_runs["out"]
     raw = tmp_path / "raw" / deep_log.name  # the name the rows' file column holds: rows for another log are refused
     raw.parent.mkdir()
-    raw.write_text(deep_frame_log(deepest_element(deep_log.read_text(encoding="utf-8")), reference=False),
-                   encoding="utf-8")
+    raw.write_text(
+        deep_frame_log(deepest_element(deep_log.read_text(encoding="utf-8")), reference=False), encoding="utf-8"
+    )
     assert reference_concepts(LogDocument.load(raw).sessions[0].turns[1].facts()) is None
     folded = tmp_path / "folded-hublog.xml"
     done = _run("fold", raw, out / "annotations.csv", "-o", folded)

@@ -19,8 +19,10 @@ from tests.log.xml_builders import log_text, session, system_turn, user_turn, wr
 
 @pytest.fixture
 def log(tmp_path: Path) -> Path:
-    return write_log(tmp_path / "log.xml", log_text([session("s", [system_turn("1", 1000, "Where to?"),
-                                                                   user_turn("2", 1002, "boston")])]))
+    return write_log(
+        tmp_path / "log.xml",
+        log_text([session("s", [system_turn("1", 1000, "Where to?"), user_turn("2", 1002, "boston")])]),
+    )
 
 
 def _edited(path: Path) -> LogDocument:
@@ -123,6 +125,7 @@ def test_save_as_elsewhere_is_never_refused(log: Path, tmp_path: Path):
 
 
 # --- leftovers of saves killed half way ---------------------------------------------------
+
 
 def _leftover(log: Path, name: str, age: float) -> Path:
     path = log.with_name(f".{log.name}.{name}.tmp")

@@ -18,8 +18,9 @@ KPIS = REPO / "resources" / "markers" / "communicator-kpis.yml"
 
 
 def annotator(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True,
-                          timeout=60)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.fixture
@@ -66,11 +67,12 @@ def test_fold_keeps_the_doctype_byte_for_byte(logs, tmp_path: Path):
     folder, _ = logs
     log = folder / "public.xml"
     annotations = tmp_path / "annotations.csv"
-    annotations.write_text("file,session_id,turn_id,transcription,task_completion\npublic.xml,s1,2,to boston,\n",
-                           encoding="utf-8")
+    annotations.write_text(
+        "file,session_id,turn_id,transcription,task_completion\npublic.xml,s1,2,to boston,\n", encoding="utf-8"
+    )
     result = annotator("fold", log, annotations, "-o", tmp_path / "folded.xml")
     assert result.returncode == 0, result.stderr
     original = log.read_bytes()
     folded = (tmp_path / "folded.xml").read_bytes()
-    prolog = original[:original.index(b"<GC_LOG>")]
+    prolog = original[: original.index(b"<GC_LOG>")]
     assert folded.startswith(prolog) and b"to boston" in folded

@@ -46,8 +46,11 @@ def test_a_watching_journal_agrees_with_comparing_the_whole_document(annotated_l
     watching.watch(doc)
     _note_everything(doc)
     edits = watching.unsaved_edits(doc)
-    assert [(e.kind, e.text) for e in edits.notes] == [("flags", "truncated noise"), ("comment", "a door slams"),
-                                                       ("time_spent", "31.5")]
+    assert [(e.kind, e.text) for e in edits.notes] == [
+        ("flags", "truncated noise"),
+        ("comment", "a door slams"),
+        ("time_spent", "31.5"),
+    ]
     assert [e.value for e in edits.reviewed] == ["alice"] and edits.transcriptions == ()
     assert edits == RecoveryJournal(doc).unsaved_edits(doc)
     set_flags(doc.sessions[0].user_turns[0], [])

@@ -45,31 +45,115 @@ SCALE = int(os.environ.get("FUZZ_SCALE", "1"))  # FUZZ_SCALE=50: a long hunt
 
 
 def fuzz_settings(examples: int) -> settings:
-    return settings(max_examples=examples * SCALE, deadline=None,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+    return settings(
+        max_examples=examples * SCALE,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
+
 
 HOSTILE_TOKENS = [
-    b"<", b">", b"&", b"&amp", b"&#0;", b"&#x110000;", b"&unknown;", b"]]>", b"<!--", b"-->", b"<![CDATA[",
-    b"\x00", b"\xff", b"\xc3", b"\xef\xbb\xbf", b"\r", b'"', b"'", b"<?xml version='1.0'?>",
-    b'<!DOCTYPE GC_LOG [<!ENTITY a "b">]>', b'<!DOCTYPE GC_LOG SYSTEM "file:///etc/passwd">',
-    b"<GC_TURN>", b"</GC_TURN>", b"<GC_SESSION>", b"</GC_SESSION>", b"<GC_ANNOT>", b'turnid="x"',
-    b'stime="NaN"', b'etime="-inf"', b'time="1e400"', b"1e308", b"-0", b"\xe2\x80\xae",
+    b"<",
+    b">",
+    b"&",
+    b"&amp",
+    b"&#0;",
+    b"&#x110000;",
+    b"&unknown;",
+    b"]]>",
+    b"<!--",
+    b"-->",
+    b"<![CDATA[",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xef\xbb\xbf",
+    b"\r",
+    b'"',
+    b"'",
+    b"<?xml version='1.0'?>",
+    b'<!DOCTYPE GC_LOG [<!ENTITY a "b">]>',
+    b'<!DOCTYPE GC_LOG SYSTEM "file:///etc/passwd">',
+    b"<GC_TURN>",
+    b"</GC_TURN>",
+    b"<GC_SESSION>",
+    b"</GC_SESSION>",
+    b"<GC_ANNOT>",
+    b'turnid="x"',
+    b'stime="NaN"',
+    b'etime="-inf"',
+    b'time="1e400"',
+    b"1e308",
+    b"-0",
+    b"\xe2\x80\xae",
 ]
 JUNK_VALUES = st.one_of(
-    st.sampled_from(["", " ", "NaN", "nan", "inf", "-inf", "1e400", "-1e308", "0x10", "1,5", "1_000", "٣", "½",
-                     "9" * 400, "-0", "+1", "1.5.5", "../../etc/shadow", "/dev/zero", ".", "=HYPERLINK(\"x\")",
-                     "\u202e", "\t\n"]),
+    st.sampled_from(
+        [
+            "",
+            " ",
+            "NaN",
+            "nan",
+            "inf",
+            "-inf",
+            "1e400",
+            "-1e308",
+            "0x10",
+            "1,5",
+            "1_000",
+            "٣",
+            "½",
+            "9" * 400,
+            "-0",
+            "+1",
+            "1.5.5",
+            "../../etc/shadow",
+            "/dev/zero",
+            ".",
+            '=HYPERLINK("x")',
+            "\u202e",
+            "\t\n",
+        ]
+    ),
     st.text(st.characters(exclude_categories=("Cs", "Cc", "Cn"), include_characters="\t\n"), max_size=12),
 )
-ATTRIBUTES = ["id", "stime", "etime", "time", "turnid", "tidx", "name", "key", "type", "type_utt_text",
-              "type_new_turn", "type_task_completion", "dtype", "mime_type", "etype"]
-TAGS = ["GC_LOG", "GC_SESSION", "GC_TURN", "GC_OPERATION", "GC_MESSAGE", "GC_EVENT", "GC_ANNOT", "GC_DATA",
-        "GC_FRAME", "GC_LIST", "junk"]
+ATTRIBUTES = [
+    "id",
+    "stime",
+    "etime",
+    "time",
+    "turnid",
+    "tidx",
+    "name",
+    "key",
+    "type",
+    "type_utt_text",
+    "type_new_turn",
+    "type_task_completion",
+    "dtype",
+    "mime_type",
+    "etype",
+]
+TAGS = [
+    "GC_LOG",
+    "GC_SESSION",
+    "GC_TURN",
+    "GC_OPERATION",
+    "GC_MESSAGE",
+    "GC_EVENT",
+    "GC_ANNOT",
+    "GC_DATA",
+    "GC_FRAME",
+    "GC_LIST",
+    "junk",
+]
 
 
 def seed_logs() -> st.SearchStrategy[bytes]:
-    return st.one_of(st.sampled_from(SAMPLES),
-                     generated_logs(encodings=("UTF-8", "ISO-8859-1", "UTF-16")).map(lambda log: log.encoded()))
+    return st.one_of(
+        st.sampled_from(SAMPLES),
+        generated_logs(encodings=("UTF-8", "ISO-8859-1", "UTF-16")).map(lambda log: log.encoded()),
+    )
 
 
 @st.composite
@@ -79,7 +163,7 @@ def byte_mutants(draw) -> bytes:
         kind = draw(st.sampled_from(["flip", "insert", "token", "delete", "truncate", "duplicate", "digit", "digit"]))
         at = draw(st.integers(0, max(len(data) - 1, 0)))
         if kind == "digit":  # a number (a time, an id) made into something else: the XML stays well-formed
-            digit = next((i for i in range(at, len(data)) if data[i:i + 1].isdigit()), None)
+            digit = next((i for i in range(at, len(data)) if data[i : i + 1].isdigit()), None)
             if digit is not None:
                 data[digit] = draw(st.sampled_from(b"0123456789.-+eE :x"))
         elif kind == "flip" and data:
@@ -89,11 +173,11 @@ def byte_mutants(draw) -> bytes:
         elif kind == "token":
             data[at:at] = draw(st.sampled_from(HOSTILE_TOKENS))
         elif kind == "delete":
-            del data[at:at + draw(st.integers(1, 64))]
+            del data[at : at + draw(st.integers(1, 64))]
         elif kind == "truncate":
             del data[at:]
         else:  # a stretch of the log repeated: duplicated tags, unbalanced elements
-            data[at:at] = data[at:at + draw(st.integers(1, 400))]
+            data[at:at] = data[at : at + draw(st.integers(1, 400))]
     return bytes(data)
 
 
@@ -107,8 +191,22 @@ def element_mutants(draw) -> bytes:
         elements = [el for el in root.iter() if isinstance(el.tag, str)]
         el = draw(st.sampled_from(elements))
         parent = el.getparent()
-        kind = draw(st.sampled_from(["drop-attribute", "junk-attribute", "duplicate", "remove", "move", "rename",
-                                     "nest", "deep-frame", "attributes", "text"]))
+        kind = draw(
+            st.sampled_from(
+                [
+                    "drop-attribute",
+                    "junk-attribute",
+                    "duplicate",
+                    "remove",
+                    "move",
+                    "rename",
+                    "nest",
+                    "deep-frame",
+                    "attributes",
+                    "text",
+                ]
+            )
+        )
         if kind == "drop-attribute" and el.attrib:
             del el.attrib[draw(st.sampled_from(sorted(el.attrib)))]
         elif kind == "junk-attribute":

@@ -26,8 +26,12 @@ COMMANDS = ("validate", "info", "export")
 
 def _run(command: str, case: Expectation, out: Path) -> subprocess.CompletedProcess:
     extra = ["-o", str(out / case.name)] if command == "export" else []
-    return subprocess.run([sys.executable, "-m", "annotator", command, str(case.path), *extra],
-                          capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", command, str(case.path), *extra],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 @pytest.fixture(scope="module")
@@ -104,8 +108,9 @@ def test_in_process_loader_agrees(path: Path, fragment: str, refused: bool):
         assert any(fragment in finding for finding in findings), findings
 
 
-@pytest.mark.parametrize("name", ["audio-climbs-out.xml", "audio-device.xml", "audio-folder.xml",
-                                  "audio-absolute-outside.xml"])
+@pytest.mark.parametrize(
+    "name", ["audio-climbs-out.xml", "audio-device.xml", "audio-folder.xml", "audio-absolute-outside.xml"]
+)
 def test_unsafe_audio_paths_are_never_resolved(name: str):
     doc = LogDocument.load(HOSTILE / name)
     resolver = resolver_for(doc.path)

@@ -22,9 +22,11 @@ from tests.conftest import SAMPLE_LOGS
 from tests.safety.test_fuzz import fuzz_settings
 
 SESSION = SAMPLE_LOGS / "travel-20261121-001"
-JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
-                    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-                    max_leaves=12)
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=20),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 
 
 @pytest.fixture(scope="module")
@@ -76,21 +78,24 @@ def offer(raw: bytes) -> tuple[str, LogDocument | None]:
         return "offered", doc
 
 
-@pytest.mark.parametrize(("name", "change", "expected"), [
-    ("a position past any log", lambda c: c["transcriptions"][0].update(session=10 ** 400), "offered"),  # by id
-    ("an id the log lacks", lambda c: c["transcriptions"][0].update(turn_id="none"), "refused"),
-    ("1e400 for a position", lambda c: c["transcriptions"][0].update(turn=float("inf")), "set aside"),
-    ("a float position", lambda c: c["transcriptions"][0].update(turn=1.0), "set aside"),
-    ("true for a position", lambda c: c["task_completion"][0].update(session=True), "set aside"),
-    ("a negative position", lambda c: c["transcriptions"][0].update(turn=-1), "set aside"),
-    ("a control character", lambda c: c["transcriptions"][1].update(text="sec\x01ond"), "set aside"),
-    ("a lone surrogate", lambda c: c["transcriptions"][1].update(text="\ud800"), "set aside"),
-    ("a task completion the app never sets", lambda c: c["task_completion"][0].update(value="banana"), "set aside"),
-    ("a missing field", lambda c: c["transcriptions"][0].pop("turn_id"), "set aside"),
-    ("a wrong date", lambda c: c.update(written="yesterday"), "set aside"),
-    ("another format", lambda c: c.update(format=2), "set aside"),
-    ("edits not a list", lambda c: c.update(transcriptions={"0": 1}), "set aside"),
-])
+@pytest.mark.parametrize(
+    ("name", "change", "expected"),
+    [
+        ("a position past any log", lambda c: c["transcriptions"][0].update(session=10**400), "offered"),  # by id
+        ("an id the log lacks", lambda c: c["transcriptions"][0].update(turn_id="none"), "refused"),
+        ("1e400 for a position", lambda c: c["transcriptions"][0].update(turn=float("inf")), "set aside"),
+        ("a float position", lambda c: c["transcriptions"][0].update(turn=1.0), "set aside"),
+        ("true for a position", lambda c: c["task_completion"][0].update(session=True), "set aside"),
+        ("a negative position", lambda c: c["transcriptions"][0].update(turn=-1), "set aside"),
+        ("a control character", lambda c: c["transcriptions"][1].update(text="sec\x01ond"), "set aside"),
+        ("a lone surrogate", lambda c: c["transcriptions"][1].update(text="\ud800"), "set aside"),
+        ("a task completion the app never sets", lambda c: c["task_completion"][0].update(value="banana"), "set aside"),
+        ("a missing field", lambda c: c["transcriptions"][0].pop("turn_id"), "set aside"),
+        ("a wrong date", lambda c: c.update(written="yesterday"), "set aside"),
+        ("another format", lambda c: c.update(format=2), "set aside"),
+        ("edits not a list", lambda c: c.update(transcriptions={"0": 1}), "set aside"),
+    ],
+)
 def test_a_corrupted_journal_is_set_aside_or_refused_whole(valid_journal, name, change, expected):
     content = json.loads(valid_journal[0])
     change(content)
@@ -118,10 +123,26 @@ def test_any_bytes_are_a_journal_or_set_aside(raw):
 @given(st.data())
 def test_any_value_in_any_field_is_a_journal_or_set_aside(valid_journal, data):
     content = json.loads(valid_journal[0])
-    path = data.draw(st.sampled_from(["format", "log", "sha256", "written", "transcriptions", "task_completion",
-                                      "transcriptions.0", "transcriptions.1.session", "transcriptions.1.turn",
-                                      "transcriptions.0.turn_id", "transcriptions.0.text", "transcriptions.1.was",
-                                      "task_completion.0.value", "task_completion.0.session"]))
+    path = data.draw(
+        st.sampled_from(
+            [
+                "format",
+                "log",
+                "sha256",
+                "written",
+                "transcriptions",
+                "task_completion",
+                "transcriptions.0",
+                "transcriptions.1.session",
+                "transcriptions.1.turn",
+                "transcriptions.0.turn_id",
+                "transcriptions.0.text",
+                "transcriptions.1.was",
+                "task_completion.0.value",
+                "task_completion.0.session",
+            ]
+        )
+    )
     *parents, last = path.split(".")
     target = content
     for part in parents:

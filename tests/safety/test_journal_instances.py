@@ -118,8 +118,14 @@ def test_lock_states(tmp_path: Path):
         assert replace(mine, boot="another-boot").state() == DEAD
     write_lock(tmp_path / "x.lock", mine)
     assert read_lock(tmp_path / "x.lock") == replace(mine, since=mine.since.replace(microsecond=0))
-    for junk in (b"", b"{", b'{"pid": 0, "host": "h", "boot": null, "started": null, "since": "2026-01-01"}',
-                 b'{"pid": 1e400}', b"[" * 100_000, b'{"pid": true, "host": "h", "boot": null, "started": null}'):
+    for junk in (
+        b"",
+        b"{",
+        b'{"pid": 0, "host": "h", "boot": null, "started": null, "since": "2026-01-01"}',
+        b'{"pid": 1e400}',
+        b"[" * 100_000,
+        b'{"pid": true, "host": "h", "boot": null, "started": null}',
+    ):
         (tmp_path / "junk.lock").write_bytes(junk)
         assert read_lock(tmp_path / "junk.lock") is None
 
@@ -146,7 +152,11 @@ def test_a_window_on_another_host_is_asked_about_and_taken_over_only_when_told(a
 
 
 def test_a_killed_process_leaves_a_lock_that_is_recognised_as_stale(annotated_log: Path):
-    child = subprocess.Popen([sys.executable, "-c", f"""
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            f"""
 import sys, time
 sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})
 from tests.safety.test_journal_instances import window
@@ -156,7 +166,12 @@ set_transcription(doc.sessions[0].user_turns[0], "killed")
 journal.flush()
 print(journal.instance, flush=True)
 time.sleep(600)
-"""], stdout=subprocess.PIPE, text=True, env=os.environ.copy())
+""",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
     try:
         instance = child.stdout.readline().strip()
         doc, journal = window(annotated_log)

@@ -25,8 +25,9 @@ FOLDER = "is a folder, not a file"
 
 
 def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True,
-                          timeout=TIMEOUT, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd
+    )
 
 
 @pytest.fixture
@@ -39,8 +40,11 @@ def specials(tmp_path: Path) -> Iterator[dict[str, tuple[Path, str]]]:
     listener.bind(str(folder / "socket.xml"))
     (folder / "null.xml").symlink_to("/dev/null")
     try:
-        yield {"fifo": (folder / "fifo.xml", FIFO), "socket": (folder / "socket.xml", SOCKET),
-               "device": (folder / "null.xml", DEVICE)}
+        yield {
+            "fifo": (folder / "fifo.xml", FIFO),
+            "socket": (folder / "socket.xml", SOCKET),
+            "device": (folder / "null.xml", DEVICE),
+        }
     finally:
         listener.close()
 
@@ -60,9 +64,13 @@ def _one_line_refusal(result: subprocess.CompletedProcess, path: Path, words: st
 def test_a_log_that_is_not_a_regular_file(specials, tmp_path: Path, kind: str, command: str):
     path, words = specials[kind]
     out = tmp_path / "out"
-    extra = {"info": [], "export": ["-o", out], "extract": ["-o", tmp_path / "a.csv"],
-             "fold": [SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml", "-o", out / "f.xml"],
-             "markers": ["-o", tmp_path / "m.csv"]}[command]
+    extra = {
+        "info": [],
+        "export": ["-o", out],
+        "extract": ["-o", tmp_path / "a.csv"],
+        "fold": [SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml", "-o", out / "f.xml"],
+        "markers": ["-o", tmp_path / "m.csv"],
+    }[command]
     if command == "markers":
         args = ["markers", "--config", SAMPLE_LOGS.parent / "resources" / "markers" / "communicator-kpis.yml", path]
     elif command == "fold":
@@ -91,10 +99,12 @@ def test_other_input_files(specials, tmp_path: Path, kind: str, role: str):
     else:
         path, words = specials[kind]
     log = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
-    args = {"annotations": ["fold", log, path, "-o", tmp_path / "f.xml"],
-            "markers-config": ["markers", "--config", path, log, "-o", tmp_path / "m.csv"],
-            "dialbb": ["import", "--from", "dialbb", path, "-o", tmp_path / "imported"],
-            "convlab": ["import", "--from", "convlab", path, "-o", tmp_path / "imported"]}[role]
+    args = {
+        "annotations": ["fold", log, path, "-o", tmp_path / "f.xml"],
+        "markers-config": ["markers", "--config", path, log, "-o", tmp_path / "m.csv"],
+        "dialbb": ["import", "--from", "dialbb", path, "-o", tmp_path / "imported"],
+        "convlab": ["import", "--from", "convlab", path, "-o", tmp_path / "imported"],
+    }[role]
     _one_line_refusal(annotator(*args), path, words)
 
 
@@ -114,10 +124,13 @@ def test_a_corpus_folder_holding_them_names_each_and_reads_the_rest(specials, tm
 def test_the_corpus_scan_lists_them_as_unreadable_rows(specials):
     corpus = specials["fifo"][0].parent
     shutil.copytree(SAMPLE_LOGS / "travel-20261121-001", corpus / "travel-20261121-001")
-    script = ("import sys; from annotator.corpus.scan import scan_corpus\n"
-              "for row in scan_corpus(sys.argv[1]): print(row.file.name, '|', row.problem)\n")
-    result = subprocess.run([sys.executable, "-c", script, str(corpus)], capture_output=True, text=True,
-                            timeout=TIMEOUT)
+    script = (
+        "import sys; from annotator.corpus.scan import scan_corpus\n"
+        "for row in scan_corpus(sys.argv[1]): print(row.file.name, '|', row.problem)\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", script, str(corpus)], capture_output=True, text=True, timeout=TIMEOUT
+    )
     assert result.returncode == 0, result.stderr
     rows = dict(line.split(" | ", 1) for line in result.stdout.splitlines())
     assert rows["travel-20261121-001-hublog.xml"] == "None"

@@ -24,8 +24,9 @@ BOUND_S = 10 * LIMIT_S
 @st.composite
 def patterns(draw) -> str:
     """Up to three atoms, each quantified, the whole group quantified again: nested repetition is what explodes."""
-    body = "".join(draw(st.sampled_from(ATOMS)) + draw(st.sampled_from(QUANTIFIERS))
-                   for _ in range(draw(st.integers(1, 3))))
+    body = "".join(
+        draw(st.sampled_from(ATOMS)) + draw(st.sampled_from(QUANTIFIERS)) for _ in range(draw(st.integers(1, 3)))
+    )
     return f"({body}){draw(st.sampled_from(QUANTIFIERS))}{draw(st.sampled_from(['', '$', '!']))}"
 
 

@@ -20,8 +20,10 @@ from tests.safety.save_race import hold_and_change
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 SESSIONS = 60  # a log of ~1.5 MB: reading and writing it takes long enough for two runs to overlap
 ROUNDS = 6
-REFUSAL = "by another program (another fold, replace, adjudicate or a window's save) since this command read it; " \
-          "nothing written: run the command again"
+REFUSAL = (
+    "by another program (another fold, replace, adjudicate or a window's save) since this command read it; "
+    "nothing written: run the command again"
+)
 
 
 def make_log(path: Path, sessions: int = SESSIONS) -> None:
@@ -42,8 +44,9 @@ def completion_csv(path: Path, session: int, value: str) -> Path:
 
 
 def start(*args) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "annotator", *map(str, args)], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    return subprocess.Popen(
+        [sys.executable, "-m", "annotator", *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
 
 
 def finish(process: subprocess.Popen) -> tuple[int, str]:
@@ -66,8 +69,10 @@ def test_two_folds_at_once_lose_nothing(tmp_path: Path, round_number: int):
     log = tmp_path / "race-hublog.xml"
     make_log(log)
     first, second = 2 * round_number % SESSIONS, (2 * round_number + 1) % SESSIONS
-    runs = [(first, start("fold", log, completion_csv(tmp_path / "a.csv", first, "0"), "-o", log, "--force")),
-            (second, start("fold", log, completion_csv(tmp_path / "b.csv", second, "0"), "-o", log, "--force"))]
+    runs = [
+        (first, start("fold", log, completion_csv(tmp_path / "a.csv", first, "0"), "-o", log, "--force")),
+        (second, start("fold", log, completion_csv(tmp_path / "b.csv", second, "0"), "-o", log, "--force")),
+    ]
     results = [(session, *finish(process)) for session, process in runs]
     for session, status, err in results:
         if status == 0:

@@ -78,17 +78,28 @@ def test_record_then_restore_in_a_new_session(annotated_log: Path, data_dir: Pat
 def kill_after_recording(log: Path, data_dir: Path, record: str) -> None:
     """Run RECORD (lines using `doc`, LOG loaded, and `journal`, its RecoveryJournal) in a child process,
     then kill it with SIGKILL: what the journal holds is all that survives."""
-    child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(f"""
+    child = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            textwrap.dedent(f"""
         import sys, time
         sys.path.insert(0, {str(REPO)!r})
         from annotator.log.document import LogDocument
         from annotator.journal.recovery_journal import RecoveryJournal
         doc = LogDocument.load({str(log)!r})
         journal = RecoveryJournal(doc)
-        """) + textwrap.dedent(record) + textwrap.dedent("""
+        """)
+            + textwrap.dedent(record)
+            + textwrap.dedent("""
         print("recorded", flush=True)
         time.sleep(600)
-        """)], stdout=subprocess.PIPE, text=True, env=os.environ | {"ANNOTATOR_DATA_DIR": str(data_dir)})
+        """),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ | {"ANNOTATOR_DATA_DIR": str(data_dir)},
+    )
     try:
         assert child.stdout.readline().strip() == "recorded"
     finally:
@@ -98,11 +109,15 @@ def kill_after_recording(log: Path, data_dir: Path, record: str) -> None:
 
 
 def test_a_killed_session_leaves_a_journal_that_restores_exactly(annotated_log: Path, data_dir: Path):
-    kill_after_recording(annotated_log, data_dir, """
+    kill_after_recording(
+        annotated_log,
+        data_dir,
+        """
         from tests.safety.test_recovery_journal import edit
         edit(doc)
         journal.record(doc)
-        """)
+        """,
+    )
     expected = LogDocument.load(annotated_log)
     edit(expected)  # what the killed session had on screen
 
@@ -282,8 +297,9 @@ def _typing_entry(raw_log: Path, folder: Path, instance: str, turn_position: int
     return JournalEntry(journal.file, path, sha256, written, edits, True, 0)
 
 
-def test_of_several_windows_typing_the_newest_is_the_draft_and_the_older_are_values(absolute_audio_log: Path,
-                                                                                       tmp_path: Path):
+def test_of_several_windows_typing_the_newest_is_the_draft_and_the_older_are_values(
+    absolute_audio_log: Path, tmp_path: Path
+):
     from annotator.journal.values import split_draft
 
     older = _typing_entry(absolute_audio_log, tmp_path, "older", 0, "to boston")
@@ -299,7 +315,9 @@ def test_of_several_windows_typing_the_newest_is_the_draft_and_the_older_are_val
     assert draft == (users[1], "on friday") and [edit.text for edit in kept[0].edits.transcriptions] == ["on fri"]
 
 
-def test_typing_not_yet_stored_is_journalled_as_typing_and_split_off_as_a_draft(absolute_audio_log: Path, tmp_path: Path):
+def test_typing_not_yet_stored_is_journalled_as_typing_and_split_off_as_a_draft(
+    absolute_audio_log: Path, tmp_path: Path
+):
     raw_log = absolute_audio_log
     from annotator.journal.entries import JournalEntry, UnreadableJournal, encode_journal, parse_journal
     from annotator.journal.values import split_draft

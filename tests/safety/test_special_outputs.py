@@ -24,10 +24,15 @@ from tests.agreement import planted
 from tests.cli.test_output_guard import FILE_COMMANDS, FOLDER_COMMANDS, Work, make_work, run
 
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="device nodes are made with mknod, which needs root")
-WORDS = {"fifo": "is a named pipe (FIFO), not a regular file", "socket": "is a socket, not a regular file",
-         "null-device": "is a device, not a regular file", "full-device": "is a device, not a regular file",
-         "block-device": "is a device, not a regular file", "link-to-device": "is a device, not a regular file",
-         "folder": "is a folder, not a file"}
+WORDS = {
+    "fifo": "is a named pipe (FIFO), not a regular file",
+    "socket": "is a socket, not a regular file",
+    "null-device": "is a device, not a regular file",
+    "full-device": "is a device, not a regular file",
+    "block-device": "is a device, not a regular file",
+    "link-to-device": "is a device, not a regular file",
+    "folder": "is a folder, not a file",
+}
 
 
 def make_special(kind: str, path: Path, sockets: list[socket.socket]) -> None:
@@ -64,8 +69,12 @@ def listing(root: Path) -> dict[str, tuple]:
         for name in folders + files:
             path = Path(folder) / name
             info = os.lstat(path)
-            found[str(path.relative_to(root))] = (stat.S_IFMT(info.st_mode), info.st_ino, info.st_rdev,
-                                                  info.st_size if stat.S_ISREG(info.st_mode) else 0)
+            found[str(path.relative_to(root))] = (
+                stat.S_IFMT(info.st_mode),
+                info.st_ino,
+                info.st_rdev,
+                info.st_size if stat.S_ISREG(info.st_mode) else 0,
+            )
     return found
 
 
@@ -92,6 +101,7 @@ def sockets() -> Iterator[list[socket.socket]]:
 @pytest.fixture(autouse=True)
 def never_hangs() -> Iterator[None]:
     """A command that opened a FIFO would wait for a writer for ever: fail instead."""
+
     def hung(signum, frame):
         raise TimeoutError("the command hung: it opened a special file")
 
@@ -126,20 +136,26 @@ def _assign(w: Work, out: Path) -> list:
 
 # name: (the output's name, argv from (work, output))
 SINGLE_FILE: dict[str, tuple[str, Callable[[Work, Path], list]]] = {
-    **{name: (f"out{suffix}", lambda w, out, argv=argv, suffix=suffix: argv(w, w.input_copy(suffix), out))
-       for name, (suffix, argv) in FILE_COMMANDS.items()},
+    **{
+        name: (f"out{suffix}", lambda w, out, argv=argv, suffix=suffix: argv(w, w.input_copy(suffix), out))
+        for name, (suffix, argv) in FILE_COMMANDS.items()
+    },
     "agree-report": ("report.html", _agree),
     "adjudicate": ("adjudicated.xml", _adjudicate),
     "assign": ("assignment.csv", _assign),  # also read, as the earlier assignment
 }
 # every command meets every kind, with --force for every other one (which alternates between commands)
-FILE_CASES = [(command, kind, (place + turn) % 2 == 1) for place, command in enumerate(SINGLE_FILE)
-              for turn, kind in enumerate(KINDS)]
+FILE_CASES = [
+    (command, kind, (place + turn) % 2 == 1)
+    for place, command in enumerate(SINGLE_FILE)
+    for turn, kind in enumerate(KINDS)
+]
 
 
 @AS_ROOT
-@pytest.mark.parametrize("command, kind, force", FILE_CASES,
-                         ids=[f"{c}-{k}{'-force' if f else ''}" for c, k, f in FILE_CASES])
+@pytest.mark.parametrize(
+    "command, kind, force", FILE_CASES, ids=[f"{c}-{k}{'-force' if f else ''}" for c, k, f in FILE_CASES]
+)
 def test_a_special_file_output_is_refused_and_left_alone(work: Work, capsys, sockets, command, kind, force):
     name, argv = SINGLE_FILE[command]
     out = work.root / "specials" / name
@@ -156,8 +172,11 @@ def test_a_special_file_output_is_refused_and_left_alone(work: Work, capsys, soc
 
 
 # every command meets every kind once, at the folder or inside it (which alternates between commands)
-FOLDER_CASES = [(command, kind, ("the-folder", "inside")[(place + turn) % 2])
-                for place, command in enumerate([*FOLDER_COMMANDS, "agree-csv"]) for turn, kind in enumerate(FOLDER_KINDS)]
+FOLDER_CASES = [
+    (command, kind, ("the-folder", "inside")[(place + turn) % 2])
+    for place, command in enumerate([*FOLDER_COMMANDS, "agree-csv"])
+    for turn, kind in enumerate(FOLDER_KINDS)
+]
 
 
 def _folder_argv(w: Work, command: str, out: Path) -> list:
@@ -172,8 +191,9 @@ def _written_inside(command: str) -> str:
 
 @AS_ROOT
 @pytest.mark.parametrize("command, kind, where", FOLDER_CASES, ids=[f"{c}-{k}-{w}" for c, k, w in FOLDER_CASES])
-def test_a_special_file_at_or_in_an_output_folder_is_refused_even_with_force(work: Work, capsys, sockets,
-                                                                             command, kind, where):
+def test_a_special_file_at_or_in_an_output_folder_is_refused_even_with_force(
+    work: Work, capsys, sockets, command, kind, where
+):
     out = work.root / "out"
     special = out if where == "the-folder" else out / _written_inside(command)
     make_special(kind, special, sockets)
@@ -191,8 +211,12 @@ def test_fold_with_force_onto_a_full_device_leaves_the_device(work: Work):
     full = work.root / "dev" / "full"
     make_special("full-device", full, [])
     log = work.input_copy(".xml")
-    done = subprocess.run([sys.executable, "-m", "annotator", "fold", log, work.annotations, "-o", full, "--force"],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "fold", log, work.annotations, "-o", full, "--force"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     info = os.lstat(full)
     assert stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(1, 7)
@@ -203,11 +227,17 @@ def test_assign_onto_a_fifo_says_so_at_once(work: Work):
     """`assign -o FIFO` read the FIFO as the earlier assignment and waited for a writer for ever."""
     fifo = work.root / "assignment.csv"
     os.mkfifo(fifo)
-    done = subprocess.run([sys.executable, "-m", "annotator", "assign", work.corpus, "--annotators", "a,b",
-                           "--seed", "1", "-o", fifo], capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", "assign", work.corpus, "--annotators", "a,b", "--seed", "1", "-o", fifo],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 2
-    assert done.stderr == (f"annotator: {fifo}: is a named pipe (FIFO), not a regular file; nothing written "
-                           "(an output must be a regular file or a new name)\n")
+    assert done.stderr == (
+        f"annotator: {fifo}: is a named pipe (FIFO), not a regular file; nothing written "
+        "(an output must be a regular file or a new name)\n"
+    )
     assert stat.S_ISFIFO(os.lstat(fifo).st_mode)
 
 

@@ -33,8 +33,13 @@ def _export(corpus: Path, out: Path, kind: str) -> subprocess.Popen:
     """The export running, its messages going to a file beside OUT (_messages): a pipe nobody reads until the
     end fills with its warnings and stops the command before its staging folder is made."""
     messages = (out.parent / f"{out.name}-messages.txt").open("w")
-    command = subprocess.Popen([sys.executable, "-m", "annotator", "export", str(corpus), "--to", kind, "-o", str(out),
-                                "-j", "1"], stdout=subprocess.DEVNULL, stderr=messages, cwd=REPO, env=command_environment())
+    command = subprocess.Popen(
+        [sys.executable, "-m", "annotator", "export", str(corpus), "--to", kind, "-o", str(out), "-j", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=messages,
+        cwd=REPO,
+        env=command_environment(),
+    )
     messages.close()
     return command
 
@@ -61,13 +66,13 @@ def _when_staging(command: subprocess.Popen, out: Path, limit: float = 120) -> l
     raise AssertionError("no staging folder appeared")
 
 
-@pytest.mark.parametrize("number, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)],
-                         ids=["SIGTERM", "SIGHUP"])
+@pytest.mark.parametrize("number, status", [(signal.SIGTERM, 143), (signal.SIGHUP, 129)], ids=["SIGTERM", "SIGHUP"])
 # Formats whose staging folder lives while the logs are read; sclite's and convlab's are made and renamed in
 # one instant at the end, so no signal can be aimed into them.
 @pytest.mark.parametrize("kind, existing", [("csv", False), ("human", True), ("parquet", False)])
-def test_a_signal_removes_the_staging_folder(corpus: Path, tmp_path: Path, number: int, status: int, kind: str,
-                                             existing: bool):
+def test_a_signal_removes_the_staging_folder(
+    corpus: Path, tmp_path: Path, number: int, status: int, kind: str, existing: bool
+):
     out = tmp_path / "out"
     if existing:
         out.mkdir()
@@ -92,9 +97,14 @@ def test_a_staging_folder_left_by_sigkill_goes_with_the_next_run(corpus: Path, t
     killed.kill()
     killed.wait(timeout=60)
     assert all(path.exists() for path in left), "SIGKILL leaves it behind"
-    again = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "csv", "-o",
-                            str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO, env=command_environment(),
-                           timeout=300)
+    again = subprocess.run(
+        [sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "csv", "-o", str(out), "-j", "1"],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=command_environment(),
+        timeout=300,
+    )
     assert again.returncode == 0, again.stderr
     assert _staging_folders(out) == [] and (out / "turns.csv").is_file()
 
@@ -106,9 +116,14 @@ def test_the_staging_folder_of_a_running_writer_is_left_alone(corpus: Path, tmp_
     try:
         held = _when_staging(paused, out)
         paused.send_signal(signal.SIGSTOP)
-        other = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "human",
-                                "-o", str(out), "-j", "1"], capture_output=True, text=True, cwd=REPO,
-                               env=command_environment(), timeout=300)
+        other = subprocess.run(
+            [sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "human", "-o", str(out), "-j", "1"],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=command_environment(),
+            timeout=300,
+        )
         assert other.returncode == 0, other.stderr
         assert all(path.exists() for path in held), "the paused writer's folder was kept"
     finally:
@@ -118,7 +133,8 @@ def test_the_staging_folder_of_a_running_writer_is_left_alone(corpus: Path, tmp_
     assert paused.returncode == 143, _last_message(out)
     assert _staging_folders(out) == []
     assert sorted(path.name for path in out.iterdir()) == sorted(
-        path.name for path in out.iterdir() if not path.name.startswith("."))
+        path.name for path in out.iterdir() if not path.name.startswith(".")
+    )
 
 
 STOPPED_AS_THE_FOLDER_IS_MADE = """
@@ -148,8 +164,14 @@ def test_a_stop_just_after_the_staging_folder_is_made_still_removes_it(tmp_path:
     """SIGTERM handled between the making of the staging folder and its noting left the folder behind
     (a parquet export stopped at its start, once in a CI run)."""
     out = tmp_path / "out"
-    done = subprocess.run([sys.executable, "-c", STOPPED_AS_THE_FOLDER_IS_MADE, str(out)], capture_output=True,
-                          text=True, cwd=REPO, env=command_environment(), timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-c", STOPPED_AS_THE_FOLDER_IS_MADE, str(out)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        env=command_environment(),
+        timeout=60,
+    )
     assert done.stdout.splitlines() == ["stopped by SIGTERM"], done.stderr
     assert _staging_folders(out) == [] and not out.exists()
 
@@ -166,8 +188,14 @@ def test_temporary_files_a_killed_single_file_export_left_go_with_the_next_run(t
         os.utime(temporary, (time.time() - 60, time.time() - 60))
     with open(held, "rb") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX)  # a writer that still runs
-        done = subprocess.run([sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "lmc", "-o",
-                               str(out)], capture_output=True, text=True, cwd=REPO, env=command_environment(), timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "lmc", "-o", str(out)],
+            capture_output=True,
+            text=True,
+            cwd=REPO,
+            env=command_environment(),
+            timeout=300,
+        )
     assert done.returncode == 0, done.stderr
     assert out.is_file() and not left.exists() and held.exists()
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([out.name, held.name])

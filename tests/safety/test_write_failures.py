@@ -38,6 +38,7 @@ IS_ROOT = os.geteuid() == 0
 
 # --- the child ----------------------------------------------------------------------------------
 
+
 def _child(argv: list[str]) -> int:
     """Run one operation on FOLDER; `--fsize N` limits file sizes, `--as-nobody` drops root first."""
     import resource
@@ -58,8 +59,9 @@ def _operation(operation: str, work: Path) -> int:
     from annotator.cli.main import main, run_reporting_errors
 
     if operation == "fold-cli":  # --force: folded.xml is a log this run did not write (output_guard)
-        return main(["fold", str(work / "log.xml"), str(work / "annotations.csv"), "-o", str(work / "folded.xml"),
-                     "--force"])
+        return main(
+            ["fold", str(work / "log.xml"), str(work / "annotations.csv"), "-o", str(work / "folded.xml"), "--force"]
+        )
 
     def run(_args) -> int:
         from annotator.export.csv_export import export_csv
@@ -93,6 +95,7 @@ def _rehearse(operation: str, work: Path) -> None:
 
 # --- preparing the folder and checking it -------------------------------------------------------
 
+
 def _prepare(work: Path) -> None:
     """The log, an annotation file, and a previous version of every file an operation writes."""
     from annotator.annotation_files.fold import extract, write_annotations
@@ -114,12 +117,18 @@ def _snapshot(work: Path) -> dict[str, bytes]:
 
 
 def _run_child(operation: str, work: Path, *extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "tests.safety.test_write_failures", operation, str(work), *extra],
-                          capture_output=True, text=True, cwd=REPO, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "tests.safety.test_write_failures", operation, str(work), *extra],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=120,
+    )
 
 
-def _assert_failed_cleanly(result: subprocess.CompletedProcess, operation: str, work: Path,
-                           before: dict[str, bytes], reason: str) -> None:
+def _assert_failed_cleanly(
+    result: subprocess.CompletedProcess, operation: str, work: Path, before: dict[str, bytes], reason: str
+) -> None:
     output = result.stdout + result.stderr
     assert "Traceback" not in output
     assert result.returncode == 2, output
@@ -136,8 +145,11 @@ def _assert_failed_cleanly(result: subprocess.CompletedProcess, operation: str, 
 def _mount_tmpfs(mountpoint: Path) -> bool:
     mountpoint.mkdir()
     try:
-        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs", str(mountpoint)],
-                              capture_output=True, timeout=30)
+        done = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs", str(mountpoint)],
+            capture_output=True,
+            timeout=30,
+        )
     except (OSError, subprocess.TimeoutExpired):
         return False
     return done.returncode == 0
@@ -172,6 +184,7 @@ def _fill(folder: Path) -> None:
 
 
 # --- the tests ------------------------------------------------------------------------------------
+
 
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_disk_full(tmpfs: Path, operation: str):

@@ -23,7 +23,7 @@ from annotator.user_patterns import PatternError
 
 def test_a_plain_search_finds_every_field_case_insensitively(annotated_log: Path):
     hits = search_document(LogDocument.load(annotated_log), Query("boston"))
-    found = {(hit.turn_id, hit.field, hit.text[hit.start:hit.end]) for hit in hits}
+    found = {(hit.turn_id, hit.field, hit.text[hit.start : hit.end]) for hit in hits}
     assert ("2", TRANSCRIPTION, "boston") in found
     assert ("4", RECOGNIZER, "boston") in found
     assert ("5", SYSTEM, "Boston") in found
@@ -33,12 +33,12 @@ def test_a_plain_search_finds_every_field_case_insensitively(annotated_log: Path
 def test_case_sensitive_search_leaves_out_other_cases(annotated_log: Path):
     hits = search_document(LogDocument.load(annotated_log), Query("Boston", case_sensitive=True))
     assert {hit.field for hit in hits} == {SYSTEM, CONCEPTS}  # the parse holds :destination=Boston
-    assert all(hit.text[hit.start:hit.end] == "Boston" for hit in hits)
+    assert all(hit.text[hit.start : hit.end] == "Boston" for hit in hits)
 
 
 def test_a_regex_search_and_its_offsets(annotated_log: Path):
     hits = search_document(LogDocument.load(annotated_log), Query(r"\bb\w+ton\b", regex=True))
-    assert hits and all(hit.text[hit.start:hit.end].lower() == "boston" for hit in hits)
+    assert hits and all(hit.text[hit.start : hit.end].lower() == "boston" for hit in hits)
     first = hits[0]
     assert (first.session_id, first.turn_index, first.file) == ("travel:20261121:001", 1, annotated_log)
     before, match, after = first.context()
@@ -58,10 +58,13 @@ def test_empty_matches_are_no_hits(annotated_log: Path):
     assert search_document(LogDocument.load(annotated_log), Query("(?=o)", regex=True)) == []
 
 
-@pytest.mark.parametrize("query, message", [
-    (Query("(unclosed", regex=True), "bad regular expression '(unclosed': missing ), unterminated subpattern"),
-    (Query(""), "nothing to search for: the search text is empty"),
-])
+@pytest.mark.parametrize(
+    "query, message",
+    [
+        (Query("(unclosed", regex=True), "bad regular expression '(unclosed': missing ), unterminated subpattern"),
+        (Query(""), "nothing to search for: the search text is empty"),
+    ],
+)
 def test_a_bad_query_is_one_line(query: Query, message: str):
     with pytest.raises(PatternError) as raised:
         query.pattern()
@@ -85,7 +88,7 @@ def test_a_corpus_search_reports_an_unreadable_log_and_goes_on(corpus: Path):
     hits = [item for item in found if not isinstance(item, AnnotatorError)]
     assert len(errors) == 1 and isinstance(errors[0], LogReadError) and "broken-hublog.xml" in str(errors[0])
     assert {"travel-20261121-002", "travel-20261121-003"} <= {hit.file.parent.name for hit in hits}
-    assert all(hit.text[hit.start:hit.end].lower() == "goodbye" for hit in hits)
+    assert all(hit.text[hit.start : hit.end].lower() == "goodbye" for hit in hits)
     assert seen[-1] == (len(paths), len(paths))
 
 

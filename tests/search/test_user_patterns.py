@@ -23,8 +23,13 @@ QUICK_S = 30 * LIMIT_S
 
 def _annotator(*args: str | Path, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, float]:
     started = time.monotonic()
-    done = subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True,
-                          cwd=cwd, timeout=QUICK_S * 2)
+    done = subprocess.run(
+        [sys.executable, "-m", "annotator", *map(str, args)],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        timeout=QUICK_S * 2,
+    )
     return done, time.monotonic() - started
 
 
@@ -70,8 +75,10 @@ def test_the_issues_pattern_as_a_marker_ends(exploding_log: Path, tmp_path: Path
 
 
 def test_python_re_syntax_and_messages_are_kept():
-    assert [m.span() for m in UserPattern(r"(?<!\w)b\w+n\b", ignore_case=True).finditer("Boston, bin")] == \
-        [(0, 6), (8, 11)]
+    assert [m.span() for m in UserPattern(r"(?<!\w)b\w+n\b", ignore_case=True).finditer("Boston, bin")] == [
+        (0, 6),
+        (8, 11),
+    ]
     assert UserPattern("a.b", literal=True).search("axb") is None
     with pytest.raises(PatternError, match=r"^bad regular expression '\(x': missing \), unterminated subpattern"):
         UserPattern("(x")

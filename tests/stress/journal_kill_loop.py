@@ -54,11 +54,13 @@ class JournalKillReport:
     failures: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return (f"{self.kills} SIGKILLs of real windows in {self.rounds} rounds ({self.two_window_rounds} with two "
-                f"windows on one log) in {self.seconds:.0f} s: {self.edits} edits made, {self.edits_due} of them "
-                f"older than {RECOVER_WITHIN_SECONDS:.0f} s at their kill; {self.kills_mid_burst} kills came less "
-                f"than 0.3 s after an edit, {self.kills_inside_step} inside a step that had changed one; {self.restored_rounds} restores, "
-                f"{len(self.failures)} of which lost an edit; {self.children_left} child processes left running")
+        return (
+            f"{self.kills} SIGKILLs of real windows in {self.rounds} rounds ({self.two_window_rounds} with two "
+            f"windows on one log) in {self.seconds:.0f} s: {self.edits} edits made, {self.edits_due} of them "
+            f"older than {RECOVER_WITHIN_SECONDS:.0f} s at their kill; {self.kills_mid_burst} kills came less "
+            f"than 0.3 s after an edit, {self.kills_inside_step} inside a step that had changed one; {self.restored_rounds} restores, "
+            f"{len(self.failures)} of which lost an edit; {self.children_left} child processes left running"
+        )
 
 
 class Window:
@@ -72,8 +74,10 @@ class Window:
         self.children: list[tuple[int, int | None]] = []
         self._changed = threading.Condition()
         self._stderr: list[str] = []
-        self._readers = [threading.Thread(target=self._read, daemon=True),
-                         threading.Thread(target=lambda: self._stderr.extend(self.process.stderr), daemon=True)]
+        self._readers = [
+            threading.Thread(target=self._read, daemon=True),
+            threading.Thread(target=lambda: self._stderr.extend(self.process.stderr), daemon=True),
+        ]
         for reader in self._readers:
             reader.start()
 
@@ -118,8 +122,21 @@ def random_plan(rng: random.Random, saves: bool) -> list[dict]:
     plan = [{"row": 0}, {"keys": "Ctrl+Down"}]
     while len(plan) < 400:
         for _ in range(rng.randint(3, 20)):
-            action = rng.choices(["Ctrl+I", "type", "Ctrl+Return", "Ctrl+Down", "Ctrl+Up", "Ctrl+Alt+1", "Ctrl+Alt+0",
-                                  "Ctrl+Z", "Ctrl+Shift+Z", "save"], [5, 5, 6, 2, 1, 2, 2, 2, 1, 1 if saves else 0])[0]
+            action = rng.choices(
+                [
+                    "Ctrl+I",
+                    "type",
+                    "Ctrl+Return",
+                    "Ctrl+Down",
+                    "Ctrl+Up",
+                    "Ctrl+Alt+1",
+                    "Ctrl+Alt+0",
+                    "Ctrl+Z",
+                    "Ctrl+Shift+Z",
+                    "save",
+                ],
+                [5, 5, 6, 2, 1, 2, 2, 2, 1, 1 if saves else 0],
+            )[0]
             if action == "type":
                 plan.append({"type": " " + " ".join(rng.choices(WORDS, k=rng.randint(1, 4)))})
             else:
@@ -133,8 +150,10 @@ def file_state(log: Path) -> dict:
     from annotator.log.document import LogDocument
 
     session = LogDocument.load(log).sessions[0]
-    return {"transcriptions": {turn.id: turn.transcription for turn in session.user_turns},
-            "task": session.task_completion}
+    return {
+        "transcriptions": {turn.id: turn.transcription for turn in session.user_turns},
+        "task": session.task_completion,
+    }
 
 
 def _values(state: dict) -> dict:
@@ -142,8 +161,10 @@ def _values(state: dict) -> dict:
 
 
 def _state(values: dict) -> dict:
-    return {"transcriptions": {key[1]: value for key, value in values.items() if key[0] == "t"},
-            "task": values[("task",)]}
+    return {
+        "transcriptions": {key[1]: value for key, value in values.items() if key[0] == "t"},
+        "task": values[("task",)],
+    }
 
 
 def journalled_differences(window: Window, opened_on: dict) -> list[dict]:
@@ -205,8 +226,9 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         opened_on = file_state(log)
         # The first window restores, then saves: a second window starts from the same file. With a
         # second window it saves no more, so that both journals are made against that file.
-        first = Window(log, folder / f"settings-{round_number}-a", [SAVE] + random_plan(rng, saves=not two),
-                       ["Restore"])
+        first = Window(
+            log, folder / f"settings-{round_number}-a", [SAVE] + random_plan(rng, saves=not two), ["Restore"]
+        )
         windows, bases = [first], [opened_on]
         opened = first.wait_for(lambda line: line["event"] == "opened")
         saved = first.wait_for(lambda line: line.get("step") == SAVE)
@@ -219,11 +241,14 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         if asked not in ([], ["Restore unsaved work?"]):
             report.failures.append(f"round {round_number}: the first window was asked {asked}")
         if _canonical(opened["state"]) not in expected:
-            report.failures.append(f"round {round_number}: {_unexpected(opened['state'], expected)}; "
-                                   f"{_last_moments(previous, folder, round_number - 1)}")
+            report.failures.append(
+                f"round {round_number}: {_unexpected(opened['state'], expected)}; "
+                f"{_last_moments(previous, folder, round_number - 1)}"
+            )
         if two:
-            second = Window(log, folder / f"settings-{round_number}-b", random_plan(rng, saves=False),
-                            ["Edit here too"])
+            second = Window(
+                log, folder / f"settings-{round_number}-b", random_plan(rng, saves=False), ["Edit here too"]
+            )
             windows.append(second)
             bases.append(saved["state"])
             if second.wait_for(lambda line: line["event"] == "opened") is None:
@@ -244,15 +269,19 @@ def run(folder: Path, count: int, seed: int = 20261121) -> JournalKillReport:
         report.edits_due += sum(_count_edits(window, due_only=True) for window in windows)
         report.kills_mid_burst += sum(_mid_burst(window) for window in windows)
         report.kills_inside_step += sum(window.lines[-1]["event"] == "changed" for window in windows if window.lines)
-        expected = _restorable(_values(file_state(log)),
-                               [journalled_differences(window, base) for window, base in zip(windows, bases, strict=True)])
+        expected = _restorable(
+            _values(file_state(log)),
+            [journalled_differences(window, base) for window, base in zip(windows, bases, strict=True)],
+        )
     last = Window(log, folder / "settings-last", [SAVE], ["Restore"])
     opened = last.wait_for(lambda line: line["event"] == "opened")
     if opened is None:
         report.failures.append(f"last restore: the window did not open: {last.problem()}")
     elif _canonical(opened["state"]) not in expected:
-        report.failures.append(f"last restore: {_unexpected(opened['state'], expected)}; "
-                               f"{_last_moments(previous, folder, report.rounds - 1)}")
+        report.failures.append(
+            f"last restore: {_unexpected(opened['state'], expected)}; "
+            f"{_last_moments(previous, folder, report.rounds - 1)}"
+        )
     last.wait_for(lambda line: line["event"] == "done")
     last.kill()
     time.sleep(2)
@@ -287,9 +316,12 @@ def _last_moments(windows: list[Window], folder: Path, round_number: int) -> str
     said = []
     for window in windows:
         lines = [line for line in window.lines if line["event"] in ("step", "changed")][-4:]
-        said.append(" then ".join(f"{line.get('step', 'changed')} at -{window.killed_at - line['t']:.2f} s"
-                                  for line in lines))
-    return f"the killed windows' last steps: {' | '.join(said)}; journals in {folder}/journals-after-round-{round_number}"
+        said.append(
+            " then ".join(f"{line.get('step', 'changed')} at -{window.killed_at - line['t']:.2f} s" for line in lines)
+        )
+    return (
+        f"the killed windows' last steps: {' | '.join(said)}; journals in {folder}/journals-after-round-{round_number}"
+    )
 
 
 def _unexpected(restored: dict, expected: dict[str, dict]) -> str:
@@ -297,8 +329,10 @@ def _unexpected(restored: dict, expected: dict[str, dict]) -> str:
     shown = _values(restored)
     nearest = min(expected.values(), key=lambda state: sum(shown.get(k) != v for k, v in _values(state).items()))
     wanted = _values(nearest)
-    return (f"restored {({k: shown.get(k) for k in wanted if shown.get(k) != wanted[k]})} where the nearest of "
-            f"{len(expected)} expected states holds {({k: v for k, v in wanted.items() if shown.get(k) != v})}")
+    return (
+        f"restored { ({k: shown.get(k) for k in wanted if shown.get(k) != wanted[k]}) } where the nearest of "
+        f"{len(expected)} expected states holds { ({k: v for k, v in wanted.items() if shown.get(k) != v}) }"
+    )
 
 
 def _canonical(state: dict) -> str:

@@ -54,13 +54,15 @@ class KillLoopReport:
     failures: list[str] = field(default_factory=list)
 
     def __str__(self) -> str:
-        return (f"{self.kills} SIGKILLs in {self.seconds:.1f} s, {self.saves_seen}+ saves: the log was version A "
-                f"{self.version_a} times and version B {self.version_b} times, never anything else; "
-                f"{self.interrupted_writes} kills interrupted a write and left a temporary file "
-                f"(at most {self.most_leftovers} at once, {self.leftovers_at_end} after a final save); "
-                f"{self.recoveries} loads put an interrupted in-place save right ({self.rollbacks} of them "
-                "rolled a torn file back); "
-                f"{len(self.failures)} failures")
+        return (
+            f"{self.kills} SIGKILLs in {self.seconds:.1f} s, {self.saves_seen}+ saves: the log was version A "
+            f"{self.version_a} times and version B {self.version_b} times, never anything else; "
+            f"{self.interrupted_writes} kills interrupted a write and left a temporary file "
+            f"(at most {self.most_leftovers} at once, {self.leftovers_at_end} after a final save); "
+            f"{self.recoveries} loads put an interrupted in-place save right ({self.rollbacks} of them "
+            "rolled a torn file back); "
+            f"{len(self.failures)} failures"
+        )
 
 
 def child(log: Path) -> None:
@@ -86,7 +88,9 @@ def prepare(folder: Path, hardlinked: bool = False) -> tuple[Path, bytes, bytes]
     shutil.copytree(SAMPLE, folder, dirs_exist_ok=True)
     log = folder / f"{SAMPLE.name}-hublog.xml"
     if hardlinked:  # a bigger file makes the in-place copy, where a kill tears it, a bigger target
-        log.write_bytes(log.read_bytes().replace(b"</GC_LOG>", b"<!--" + b" padding" * HARD_LINK_PADDING + b" -->\n</GC_LOG>"))
+        log.write_bytes(
+            log.read_bytes().replace(b"</GC_LOG>", b"<!--" + b" padding" * HARD_LINK_PADDING + b" -->\n</GC_LOG>")
+        )
     doc = LogDocument.load(log)
     turn = doc.sessions[0].user_turns[0]
     versions = []
@@ -118,8 +122,13 @@ def run(folder: Path, count: int, seed: int = 20261121, hardlinked: bool = False
     env = os.environ | {"PYTHONPATH": os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))}
     for number in range(count):
         leftovers_before = set(stale_temp_files(log))
-        process = subprocess.Popen([sys.executable, "-m", "tests.stress.kill_loop", "child", str(log)],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=REPO)
+        process = subprocess.Popen(
+            [sys.executable, "-m", "tests.stress.kill_loop", "child", str(log)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            env=env,
+            cwd=REPO,
+        )
         try:
             first = process.stdout.readline()  # the first save is done: the loop is running
             if first != b"saved\n":

@@ -45,8 +45,10 @@ def test_every_session_goes_to_one_annotator_and_the_overlap_to_two_balanced(tea
     assert "team mode" not in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("logs, annotators, overlap", [(5, "a,b", 0.5), (23, "a,b,c,d", 0.2), (40, "x,y,z", 1.0),
-                                                       (9, "solo", 0.0), (12, "a,b,c,d,e", 0.33)])
+@pytest.mark.parametrize(
+    "logs, annotators, overlap",
+    [(5, "a,b", 0.5), (23, "a,b,c,d", 0.2), (40, "x,y,z", 1.0), (9, "solo", 0.0), (12, "a,b,c,d,e", 0.33)],
+)
 def test_loads_differ_by_at_most_one_for_any_shape(tmp_path, logs, annotators, overlap):
     corpus = make_corpus(tmp_path / "c", logs)
     assert main(["assign", str(corpus), "--annotators", annotators, "--overlap", str(overlap), "--seed", "s"]) == 0
@@ -60,16 +62,33 @@ def test_loads_differ_by_at_most_one_for_any_shape(tmp_path, logs, annotators, o
 def test_the_same_seed_gives_the_same_bytes_and_another_seed_differs(team_corpus, tmp_path):
     outputs = [tmp_path / name for name in ("one.csv", "two.csv", "other.csv")]
     for output, seed in zip(outputs, ("7", "7", "8")):
-        assert main(["assign", str(team_corpus), "--annotators", "a,b,c", "--overlap", "0.2", "--seed", seed,
-                     "-o", str(output)]) == 0
+        assert (
+            main(
+                [
+                    "assign",
+                    str(team_corpus),
+                    "--annotators",
+                    "a,b,c",
+                    "--overlap",
+                    "0.2",
+                    "--seed",
+                    seed,
+                    "-o",
+                    str(output),
+                ]
+            )
+            == 0
+        )
     assert outputs[0].read_bytes() == outputs[1].read_bytes()
     assert outputs[0].read_bytes() != outputs[2].read_bytes()
 
 
 def test_sessions_added_later_keep_the_earlier_rows_and_join_them(team_corpus, tmp_path):
     assert _assign(team_corpus) == 0
-    before = {(row.session.log, row.session.session_id): row.annotators
-              for row in read_assignment(team_corpus / ASSIGNMENT_FILE)}
+    before = {
+        (row.session.log, row.session.session_id): row.annotators
+        for row in read_assignment(team_corpus / ASSIGNMENT_FILE)
+    }
     make_corpus(tmp_path / "more", 20)
     for path in sorted((tmp_path / "more").rglob("travel-01[4-9]-hublog.xml")):
         target = team_corpus / path.relative_to(tmp_path / "more")
@@ -77,28 +96,74 @@ def test_sessions_added_later_keep_the_earlier_rows_and_join_them(team_corpus, t
     assert _assign(team_corpus) == 0
     after = read_assignment(team_corpus / ASSIGNMENT_FILE)
     assert len(after) == 20
-    assert {key: names for key, names in ((( row.session.log, row.session.session_id), row.annotators)
-                                          for row in after) if key in before} == before
+    assert {
+        key: names
+        for key, names in (((row.session.log, row.session.session_id), row.annotators) for row in after)
+        if key in before
+    } == before
     assert sum(row.double for row in after) == 4  # topped up to 0.2 * 20
     load = Counter(name for row in after for name in row.annotators)
     assert max(load.values()) - min(load.values()) <= 1
 
 
 def test_bad_arguments_are_one_line_and_exit_2(team_corpus, tmp_path):
-    cases = [(["--annotators", "a,a"], "different names"), (["--annotators", "a b"], "letters, digits"),
-             (["--annotators", "a", "--overlap", "0.5"], "at least two annotators"),
-             (["--annotators", "a,b", "--overlap", "1.5"], "between 0 and 1")]
+    cases = [
+        (["--annotators", "a,a"], "different names"),
+        (["--annotators", "a b"], "letters, digits"),
+        (["--annotators", "a", "--overlap", "0.5"], "at least two annotators"),
+        (["--annotators", "a,b", "--overlap", "1.5"], "between 0 and 1"),
+    ]
     for extra, said in cases:
-        done = subprocess.run([sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1", *extra],
-                              capture_output=True, text=True, timeout=120)
+        done = subprocess.run(
+            [sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
         assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
     log = next(team_corpus.rglob("*-hublog.xml"))
     before = log.read_bytes()
-    done = subprocess.run([sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1",
-                           "--annotators", "a,b", "-o", str(log)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "annotator",
+            "assign",
+            str(team_corpus),
+            "--seed",
+            "1",
+            "--annotators",
+            "a,b",
+            "-o",
+            str(log),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and str(log) in done.stderr and log.read_bytes() == before
     broken = tmp_path / "broken.csv"
     broken.write_text("who,what\n")
-    done = subprocess.run([sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1",
-                           "--annotators", "a,b", "-o", str(broken)], capture_output=True, text=True, timeout=120)
-    assert done.returncode == 2 and done.stderr == f"annotator: {broken}:1: not an assignment file: the columns must be log, session_id, annotators, double\n"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "annotator",
+            "assign",
+            str(team_corpus),
+            "--seed",
+            "1",
+            "--annotators",
+            "a,b",
+            "-o",
+            str(broken),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (
+        done.returncode == 2
+        and done.stderr
+        == f"annotator: {broken}:1: not an assignment file: the columns must be log, session_id, annotators, double\n"
+    )

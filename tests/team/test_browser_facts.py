@@ -9,7 +9,7 @@ from annotator.team.assign import ASSIGNMENT_FILE
 
 
 def _by_log(rows) -> dict[str, object]:
-    return {row.file.name[:len("travel-000")]: row for row in rows}
+    return {row.file.name[: len("travel-000")]: row for row in rows}
 
 
 def test_the_scan_says_who_annotated_each_session_and_whether_they_disagree(three_annotator_corpus):

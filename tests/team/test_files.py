@@ -22,8 +22,14 @@ def test_names_outside_the_safe_subset_are_refused_in_one_line(bad):
 def test_human_files_beside_finds_each_annotators_file_and_nothing_else(tmp_path):
     log = tmp_path / "X-001-hublog.xml"
     log.write_text("<GC_LOG/>")
-    for name in ["X-001-human.xml", "X-001-human-alice.xml", "X-001-human-bob-smith.xml", "X-002-human-carol.xml",
-                 "X-001-human-bad name.xml", "X-001-human-alice.xml.tmp"]:
+    for name in [
+        "X-001-human.xml",
+        "X-001-human-alice.xml",
+        "X-001-human-bob-smith.xml",
+        "X-002-human-carol.xml",
+        "X-001-human-bad name.xml",
+        "X-001-human-alice.xml.tmp",
+    ]:
         (tmp_path / name).write_text("<GC_LOG_ANNOTATIONS/>")
     (tmp_path / "X-001-human-dir.xml").mkdir()
     expected = {"alice": tmp_path / "X-001-human-alice.xml", "bob-smith": tmp_path / "X-001-human-bob-smith.xml"}

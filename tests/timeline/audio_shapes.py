@@ -39,36 +39,69 @@ def _turn(turn_id: str, start: float, end: float, body: str) -> str:
 
 def _filelog(turn_id: str, time: float, wav: str) -> str:
     """The standard's example: the audio server logs the synthesised file in a message."""
-    return (f'<GC_MESSAGE name="filelog" direction="server_to_hub" server="audio" location="localhost:15000" '
-            f'turnid="{turn_id}" time="{time}">'
-            + data(":synth_log_filename", wav, 'type="audio_output" dtype="string"') + "</GC_MESSAGE>")
+    return (
+        f'<GC_MESSAGE name="filelog" direction="server_to_hub" server="audio" location="localhost:15000" '
+        f'turnid="{turn_id}" time="{time}">'
+        + data(":synth_log_filename", wav, 'type="audio_output" dtype="string"')
+        + "</GC_MESSAGE>"
+    )
 
 
 def _reply(turn_id: str, start: float, text: str) -> str:
-    return operation(turn_id, start, start + 0.1, "paraphrase_reply", "nl", 'type_new_turn="system"',
-                     data(":reply_string", text, 'type="text_output" type_utt_text="system"'))
+    return operation(
+        turn_id,
+        start,
+        start + 0.1,
+        "paraphrase_reply",
+        "nl",
+        'type_new_turn="system"',
+        data(":reply_string", text, 'type="text_output" type_utt_text="system"'),
+    )
 
 
 def _record(turn_id: str, start: float, end: float, wav: str, marks: bool) -> str:
     attrs = 'type_new_turn="user"' + (' type_start_utt="user" type_end_utt="user"' if marks else "")
-    return operation(turn_id, start, end, "record_utterance", "audio", attrs,
-                     data(":utterance_file", wav, 'type="audio_input" mime_type="audio/x-wav"'))
+    return operation(
+        turn_id,
+        start,
+        end,
+        "record_utterance",
+        "audio",
+        attrs,
+        data(":utterance_file", wav, 'type="audio_input" mime_type="audio/x-wav"'),
+    )
 
 
 def audio_shapes_xml() -> str:
     turns = [
-        _turn("1", 1000.0, 1004.0, _reply("1", 1000.0, "Where to?")
-              + operation("1", 1000.2, 1000.7, "synthesize", "synthesizer", "",
-                          data(":synth_filename", "sys1.wav", 'type="audio_output" mime_type="audio/x-wav"'))
-              + operation("1", 1000.2, 1000.7, "synthesis_duration", "synthesizer", 'type="synthesis_duration"')
-              + operation("1", 1000.8, 1003.9, "play_audio", "audio",
-                          'type_start_utt="system" type_end_utt="system"')),
+        _turn(
+            "1",
+            1000.0,
+            1004.0,
+            _reply("1", 1000.0, "Where to?")
+            + operation(
+                "1",
+                1000.2,
+                1000.7,
+                "synthesize",
+                "synthesizer",
+                "",
+                data(":synth_filename", "sys1.wav", 'type="audio_output" mime_type="audio/x-wav"'),
+            )
+            + operation("1", 1000.2, 1000.7, "synthesis_duration", "synthesizer", 'type="synthesis_duration"')
+            + operation("1", 1000.8, 1003.9, "play_audio", "audio", 'type_start_utt="system" type_end_utt="system"'),
+        ),
         _turn("2", 1004.0, 1007.0, _record("2", 1004.5, 1006.5, "user2.wav", marks=False)),
         _turn("3", 1007.0, 1010.0, _reply("3", 1007.0, "Boston. Right?") + _filelog("3", 1009.8, "sys3.wav")),
-        _turn("4", 1010.0, 1014.0, _reply("4", 1010.0, "When?")
-              + operation("4", 1010.5, 1011.0, "play_audio", "audio", 'type_start_utt="system"')
-              + operation("4", 1011.0, 1013.5, "wait_for_playback", "audio", 'type_end_utt="system"')
-              + _filelog("4", 1013.6, "sys4.wav")),
+        _turn(
+            "4",
+            1010.0,
+            1014.0,
+            _reply("4", 1010.0, "When?")
+            + operation("4", 1010.5, 1011.0, "play_audio", "audio", 'type_start_utt="system"')
+            + operation("4", 1011.0, 1013.5, "wait_for_playback", "audio", 'type_end_utt="system"')
+            + _filelog("4", 1013.6, "sys4.wav"),
+        ),
         _turn("5", 1014.0, 1016.0, _record("5", 1014.2, 1015.8, "gone.wav", marks=True)),
         _turn("6", 1016.0, 1018.0, _record("6", 1016.2, 1017.8, "a_folder", marks=True)),
     ]

@@ -87,6 +87,7 @@ def test_sample_log_system_audio_spans_play_audio_not_the_synthesis(annotated_lo
 def test_absolute_paths_of_the_recording_machine_are_found_by_name(absolute_audio_log: Path):
     timeline = build_timeline(LogDocument.load(absolute_audio_log).sessions[0])
     segments = audio_lane(timeline).bars.payloads
-    assert segments and all(s.path is not None and s.path.parent == absolute_audio_log.parent.resolve()
-                            for s in segments)
+    assert segments and all(
+        s.path is not None and s.path.parent == absolute_audio_log.parent.resolve() for s in segments
+    )
     assert all(s.written.startswith("/home/communicator/") for s in segments)

@@ -37,8 +37,10 @@ from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten
 
 PATH, VALUE = 0, 1
 NEW_SLOT = ":slot"
-HINT = ("Ctrl+K: edit, starting from the parse · Tab: next cell · Insert: add a slot · Delete: remove it · "
-        "Esc: back to the transcription · Ctrl+Enter: store and go on")
+HINT = (
+    "Ctrl+K: edit, starting from the parse · Tab: next cell · Insert: add a slot · Delete: remove it · "
+    "Esc: back to the transcription · Ctrl+Enter: store and go on"
+)
 
 
 class ConceptsPanel(LayoutBoundary):
@@ -61,9 +63,11 @@ class ConceptsPanel(LayoutBoundary):
         self.frame_edit = PassThroughLineEdit([], self)
         self.frame_edit.setObjectName("concepts_frame")
         self.reference = _slot_table(self, "concepts_reference", ReferenceTable)
-        self.reference.setEditTriggers(QAbstractItemView.EditTrigger.AnyKeyPressed
-                                       | QAbstractItemView.EditTrigger.EditKeyPressed
-                                       | QAbstractItemView.EditTrigger.DoubleClicked)
+        self.reference.setEditTriggers(
+            QAbstractItemView.EditTrigger.AnyKeyPressed
+            | QAbstractItemView.EditTrigger.EditKeyPressed
+            | QAbstractItemView.EditTrigger.DoubleClicked
+        )
         self.reference.setProperty(TAKES_TYPING, True)  # typed text edits a cell, not the transcription
         self.delegate = TranscriptionDelegate(self.reference)
         self.reference.setItemDelegate(self.delegate)
@@ -120,8 +124,11 @@ class ConceptsPanel(LayoutBoundary):
             self.title.setText("<b>No turn selected</b>")
         else:
             name = html.escape(shorten(turn.id, SHOWN_ID_CHARS))
-            self.title.setText(f"<b>Turn {name}</b> · {html.escape(turn.speaker or 'unknown side')}"
-                               if annotatable else f"<b>Turn {name}</b> · system: nothing to annotate")
+            self.title.setText(
+                f"<b>Turn {name}</b> · {html.escape(turn.speaker or 'unknown side')}"
+                if annotatable
+                else f"<b>Turn {name}</b> · system: nothing to annotate"
+            )
         if not annotatable:
             self.parse_label.setText("")
         elif parse is None:
@@ -133,8 +140,12 @@ class ConceptsPanel(LayoutBoundary):
         self.frame_edit.setText(reference.frame if reference is not None else "")
         self.frame_edit.setModified(False)
         self.frame_edit.setPlaceholderText(
-            "" if not annotatable else f"{parse.frame} (from the parse)" if parse is not None and parse.frame
-            else "frame name")
+            ""
+            if not annotatable
+            else f"{parse.frame} (from the parse)"
+            if parse is not None and parse.frame
+            else "frame name"
+        )
         for widget in (self.parse_table, self.frame_edit, self.reference):
             widget.setEnabled(annotatable)
 
@@ -143,8 +154,11 @@ class ConceptsPanel(LayoutBoundary):
         """Ctrl+K: go into the reference table, an empty reference first copied from the parse."""
         turn = self._turn
         if not self._annotatable():
-            self.status_reported.emit("No turn selected" if turn is None
-                                      else f"Turn {shorten(turn.id, SHOWN_ID_CHARS)} is a system turn: no concepts to annotate")
+            self.status_reported.emit(
+                "No turn selected"
+                if turn is None
+                else f"Turn {shorten(turn.id, SHOWN_ID_CHARS)} is a system turn: no concepts to annotate"
+            )
             return
         self.shown_requested.emit()
         parse = parsed_concepts(turn.facts())
@@ -181,10 +195,12 @@ class ConceptsPanel(LayoutBoundary):
             self.status_reported.emit("No concept slot selected to remove")
             return
         path = reference.slots[row][0]
-        slots = reference.slots[:row] + reference.slots[row + 1:]
+        slots = reference.slots[:row] + reference.slots[row + 1 :]
         self._store(Concepts(reference.frame, slots), f"Remove concept {path} of turn {self._turn.id}")
         if self.reference.rowCount():
-            self.reference.setCurrentCell(min(row, self.reference.rowCount() - 1), max(self.reference.currentColumn(), 0))
+            self.reference.setCurrentCell(
+                min(row, self.reference.rowCount() - 1), max(self.reference.currentColumn(), 0)
+            )
 
     def leave(self) -> None:
         """Escape: give up the cell being edited; with none, go back to the transcription editor."""
@@ -225,7 +241,7 @@ class ConceptsPanel(LayoutBoundary):
             slot, text = (new_path, value), f"Rename concept {path} of turn {self._turn.id} to {new_path}"
         else:
             slot, text = (path, item.text()), f"Set concept {path} of turn {self._turn.id}"
-        slots = reference.slots[:row] + (slot,) + reference.slots[row + 1:]
+        slots = reference.slots[:row] + (slot,) + reference.slots[row + 1 :]
         self._store(Concepts(reference.frame, slots), text)
 
     def _frame_edited(self) -> None:

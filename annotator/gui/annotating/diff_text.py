@@ -20,8 +20,10 @@ def render_diff(diff: WordDiff) -> str:
         if word.kind == EQUAL:
             parts.append(said)
         elif word.kind == SUBSTITUTED:
-            parts.append(f'<s style="color:{heard_colour}">{heard}</s>'
-                         f'<span style="color:{said_colour}"><b>&#8239;{said}</b></span>')
+            parts.append(
+                f'<s style="color:{heard_colour}">{heard}</s>'
+                f'<span style="color:{said_colour}"><b>&#8239;{said}</b></span>'
+            )
         elif word.kind == MISSED:
             parts.append(f'<u style="color:{said_colour}"><b>{said}</b></u>')
         elif word.kind == INSERTED:
@@ -38,5 +40,7 @@ def _cut(word: str | None) -> str:
 def score_text(diff: WordDiff) -> str:
     counts = diff.counts
     shown = "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
-    return (f"<b>WER {shown}</b> · {counts.substitutions} sub · {counts.deletions} del · "
-            f"{counts.insertions} ins · {counts.reference_words} words")
+    return (
+        f"<b>WER {shown}</b> · {counts.substitutions} sub · {counts.deletions} del · "
+        f"{counts.insertions} ins · {counts.reference_words} words"
+    )

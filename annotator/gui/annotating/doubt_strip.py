@@ -24,7 +24,10 @@ class DoubtStripHeader(QHeaderView):
 
     def paintSection(self, painter: QPainter, rect: QRect, logical_index: int) -> None:
         model = self.model()
-        colour = model.headerData(logical_index, Qt.Orientation.Vertical, Qt.ItemDataRole.BackgroundRole) \
-            if model is not None else None
+        colour = (
+            model.headerData(logical_index, Qt.Orientation.Vertical, Qt.ItemDataRole.BackgroundRole)
+            if model is not None
+            else None
+        )
         painter.fillRect(rect, colour if isinstance(colour, QColor) else self.palette().base())
         painter.fillRect(QRect(rect.right(), rect.top(), 1, rect.height()), self.palette().mid())

@@ -71,8 +71,14 @@ class SetReviewed(SetValue):
 class FlagsController:
     """The handlers of the flag, comment and review actions (gui/actions.py)."""
 
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController, settings: AppSettings,
-                 playback: Playback):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        settings: AppSettings,
+        playback: Playback,
+    ):
         self.window = window
         self.navigator = navigator
         self.controller = controller
@@ -101,8 +107,13 @@ class FlagsController:
         turn = self._user_turn()
         if turn is None:
             return
-        text, ok = QInputDialog.getText(self.window, "Comment", f"Comment on turn {turn.id} (empty removes it):",
-                                        QLineEdit.EchoMode.Normal, turn_comment(turn.facts()) or "")
+        text, ok = QInputDialog.getText(
+            self.window,
+            "Comment",
+            f"Comment on turn {turn.id} (empty removes it):",
+            QLineEdit.EchoMode.Normal,
+            turn_comment(turn.facts()) or "",
+        )
         if ok:
             self._push(SetComment(turn, text))
 
@@ -112,8 +123,9 @@ class FlagsController:
             return
         reviewed = session_reviewer(session.el) is not None
         if self._push(SetReviewed(session, None if reviewed else self.settings.annotator)):
-            self.window.show_status("Session marked not reviewed" if reviewed else
-                                    f"Session marked reviewed by {self.settings.annotator}")
+            self.window.show_status(
+                "Session marked not reviewed" if reviewed else f"Session marked reviewed by {self.settings.annotator}"
+            )
 
     def _push(self, command: SetValue) -> bool:
         try:

@@ -55,8 +55,14 @@ class Navigator(QObject):
     corpus_requested = Signal(object)  # Path of a folder of logs to browse
     facts_made = Signal(object)  # the Session shown, long: its turn facts are made now (gui/annotating/facts_wait.py)
 
-    def __init__(self, window: MainWindow, controller: DocumentController, settings: AppSettings,
-                 actions: Actions, playback: Playback):
+    def __init__(
+        self,
+        window: MainWindow,
+        controller: DocumentController,
+        settings: AppSettings,
+        actions: Actions,
+        playback: Playback,
+    ):
         super().__init__(window)
         self.window, self.controller, self.settings = window, controller, settings
         self.actions, self.playback = actions, playback
@@ -89,8 +95,11 @@ class Navigator(QObject):
         c.annotation_changed.connect(self._on_annotation_changed)
         c.unsaved_changed.connect(self.window.setWindowModified)
         c.status_reported.connect(self.window.show_status)
-        c.pending_edit_flushers += [self.table.commit_open_editor, self.editor.commit_pending,
-                                    self.position_writer.write]  # an open or reload reads the position
+        c.pending_edit_flushers += [
+            self.table.commit_open_editor,
+            self.editor.commit_pending,
+            self.position_writer.write,
+        ]  # an open or reload reads the position
         self.window.closing.connect(self.position_writer.write)
         c.add_typing_source(self.editor.pending_text_changed, self.editor.pending_edit)
         self.table.selectionModel().currentRowChanged.connect(self._on_current_row_changed)
@@ -208,8 +217,9 @@ class Navigator(QObject):
 
     def _update_title(self) -> None:
         name = self.document.path.name if self.document is not None else "no log open"
-        self.window.show_title(name + (" (read-only)" if self.controller.read_only else ""),
-                               self.controller.has_unsaved_work)
+        self.window.show_title(
+            name + (" (read-only)" if self.controller.read_only else ""), self.controller.has_unsaved_work
+        )
 
     def _update_enabled(self) -> None:
         has_document = self.document is not None
@@ -274,8 +284,10 @@ class Navigator(QObject):
             return "No turn is selected"
         kind = "user turn" if users_only else "turn"
         where = "after" if step > 0 else "before"
-        text = (f"No {kind} {where} turn {shorten(turn.id, SHOWN_ID_CHARS)} in session "
-                f"{shorten(turn.session.id, SHOWN_ID_CHARS)}")
+        text = (
+            f"No {kind} {where} turn {shorten(turn.id, SHOWN_ID_CHARS)} in session "
+            f"{shorten(turn.session.id, SHOWN_ID_CHARS)}"
+        )
         if 0 <= turn.session.index + step < len(turn.session.document.sessions):
             key = key_text(spec("next_session" if step > 0 else "previous_session"))
             text += f"; {key} goes to the {'next' if step > 0 else 'previous'} session"
@@ -297,7 +309,8 @@ class Navigator(QObject):
         first_or_last = "last" if step > 0 else "first"
         self.window.show_status(
             f"Session {shorten(self.session.id, SHOWN_ID_CHARS)} is the {first_or_last} session of "
-            f"{document.path.name}" + ("" if found is not None else "; open a folder of logs to go on to the next log"))
+            f"{document.path.name}" + ("" if found is not None else "; open a folder of logs to go on to the next log")
+        )
         return False
 
     def commit_and_next(self) -> None:
@@ -368,8 +381,10 @@ class Navigator(QObject):
             self.window.show_status(f"Every user turn of session {shorten(done.id, SHOWN_ID_CHARS)} is transcribed")
             return False
         self.select_row(row, focus_editor=True)
-        self.window.show_status(f"Session {shorten(done.id, SHOWN_ID_CHARS)} is transcribed; "
-                                f"on to session {shorten(self.session.id, SHOWN_ID_CHARS)}")
+        self.window.show_status(
+            f"Session {shorten(done.id, SHOWN_ID_CHARS)} is transcribed; "
+            f"on to session {shorten(self.session.id, SHOWN_ID_CHARS)}"
+        )
         return True
 
     # --- editing ------------------------------------------------------------------

@@ -28,7 +28,9 @@ HEADING = "Alt+k puts alternative k in the editor"
 TOOLTIP_TITLE = "N-best list: each alternative and its score"
 HEADING_HTML = "Alt+<i>k</i> puts alternative <i>k</i> in the editor"
 QWIDGETSIZE_MAX = (1 << 24) - 1
-SHOWN_LINES = 5  # of a longer list the editor makes room for these (the heading and four alternatives); the rest scrolls
+SHOWN_LINES = (
+    5  # of a longer list the editor makes room for these (the heading and four alternatives); the rest scrolls
+)
 
 
 def alternatives_of(turn: Turn | None) -> tuple[Hypothesis, ...]:
@@ -94,17 +96,21 @@ class NBestPane(QLabel):
             if alternative.rank == ALTERNATIVE_KEYS + 1:
                 lines.append(f"and {len(self.alternatives) - ALTERNATIVE_KEYS} more, beyond the keys:")
             key = f"Alt+{alternative.rank}" if alternative.rank <= ALTERNATIVE_KEYS else str(alternative.rank)
-            lines.append(f"{key}: {shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS)}"
-                         + ("" if alternative.score is None else f" ({alternative.score:g})")
-                         + (f" {TRUTH_MARK}" if alternative.rank == truth else ""))
+            lines.append(
+                f"{key}: {shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS)}"
+                + ("" if alternative.score is None else f" ({alternative.score:g})")
+                + (f" {TRUTH_MARK}" if alternative.rank == truth else "")
+            )
         return "\n".join(lines)
 
     def _rank_of_truth(self, turn: Turn) -> int | None:
         """The rank of the alternative equal to the transcription, if one is."""
         # The mark needs the transcription's words aligned with each alternative's: a megabyte's would hold the
         # move to the turn for a second.
-        long = max(len(text) for text in [turn.transcription or "", *(a.text for a in self.alternatives)]) \
+        long = (
+            max(len(text) for text in [turn.transcription or "", *(a.text for a in self.alternatives)])
             > TRUTH_MARKED_UP_TO_CHARS
+        )
         oracle = None if long else cached_turn_oracle(turn)
         return oracle.rank_of_truth if oracle is not None else None
 
@@ -114,13 +120,17 @@ class NBestPane(QLabel):
         for alternative in self.alternatives[:ALTERNATIVE_KEYS]:
             score = "" if alternative.score is None else f"{alternative.score:g}"
             mark = f" <b>{TRUTH_MARK}</b>" if alternative.rank == truth else ""
-            rows.append(f"<tr><td>Alt+{alternative.rank}&nbsp;</td><td align='right'>{score}&nbsp;</td>"
-                        f"<td>{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</td></tr>")
+            rows.append(
+                f"<tr><td>Alt+{alternative.rank}&nbsp;</td><td align='right'>{score}&nbsp;</td>"
+                f"<td>{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</td></tr>"
+            )
         more = len(self.alternatives) - ALTERNATIVE_KEYS
-        tail = (f"<tr><td></td><td></td><td><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else "")
-        return ("<table cellspacing='0' cellpadding='0'>"
-                "<tr><td><b>N-best</b>&nbsp;</td><td align='right'>score&nbsp;</td>"
-                f"<td>{HEADING_HTML}</td></tr>" + "".join(rows) + tail + "</table>")
+        tail = f"<tr><td></td><td></td><td><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else ""
+        return (
+            "<table cellspacing='0' cellpadding='0'>"
+            "<tr><td><b>N-best</b>&nbsp;</td><td align='right'>score&nbsp;</td>"
+            f"<td>{HEADING_HTML}</td></tr>" + "".join(rows) + tail + "</table>"
+        )
 
 
 class NBestArea(QScrollArea):

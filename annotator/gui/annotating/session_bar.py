@@ -73,7 +73,9 @@ class SessionBar(LayoutBoundary):
         """The selector appears only when the log holds several sessions; otherwise the id is a label."""
         self.sessions.blockSignals(True)
         self.sessions.clear()
-        labels = [f"{shorten(session.id, SHOWN_ID_CHARS) or '(no id)'} · {len(session.turns)} turns" for session in sessions]
+        labels = [
+            f"{shorten(session.id, SHOWN_ID_CHARS) or '(no id)'} · {len(session.turns)} turns" for session in sessions
+        ]
         self.sessions.addItems(labels)  # one insertion, not one per session
         self.sessions.setMinimumContentsLength(max(map(len, labels), default=0) + 1)
         self.sessions.blockSignals(False)
@@ -104,8 +106,13 @@ class SessionBar(LayoutBoundary):
 
     def show_review(self, reviewer: str | None) -> None:
         """REVIEWER: who reviewed the session ('' unknown), None: not reviewed."""
-        text = ("not reviewed" if reviewer is None else f"reviewed by {shorten(reviewer, SHOWN_ID_CHARS)}"
-                if reviewer else "reviewed")
+        text = (
+            "not reviewed"
+            if reviewer is None
+            else f"reviewed by {shorten(reviewer, SHOWN_ID_CHARS)}"
+            if reviewer
+            else "reviewed"
+        )
         self.review.setText(text)
         self.review.setToolTip(f"{text}: {REVIEW_HINT[0].lower()}{REVIEW_HINT[1:]}")  # a long name gets cut
 

@@ -88,8 +88,11 @@ class TranscriptionEditor(LayoutBoundary):
         font = QFont(self.text.font())
         font.setPointSizeF(font.pointSizeF() * 1.2)
         self.set_text_font(font)
-        self.hint = QLabel("Ctrl+Enter: store and go to the next turn to transcribe · Ctrl+I: start from "
-                           "the recognizer's text · F1: every key", self)
+        self.hint = QLabel(
+            "Ctrl+Enter: store and go to the next turn to transcribe · Ctrl+I: start from "
+            "the recognizer's text · F1: every key",
+            self,
+        )
         self.hint.setEnabled(False)
         self.hint.setWordWrap(True)
         for note in (self.title, self.score, self.diff, self.hint):  # the zoom is for the text typed: these stay
@@ -115,8 +118,11 @@ class TranscriptionEditor(LayoutBoundary):
         self.text.textChanged.connect(self.pending_text_changed)
         self.text.focus_lost.connect(self._commit_on_leave)
         self.text.paste_refused.connect(
-            lambda length: self.note_reported.emit(f"Paste refused: the transcription would be {length:,} characters, "
-                                                   f"too long for the editor ({EDITOR_MAX_CHARS:,} at most)"))
+            lambda length: self.note_reported.emit(
+                f"Paste refused: the transcription would be {length:,} characters, "
+                f"too long for the editor ({EDITOR_MAX_CHARS:,} at most)"
+            )
+        )
         self.set_turn(None)
 
     # --- what is shown -----------------------------------------------------
@@ -170,7 +176,9 @@ class TranscriptionEditor(LayoutBoundary):
         self.text.blockSignals(True)
         self.text.setPlainText(shown if self._too_long is None else shown[:PREVIEW_CHARS])
         self.text.document().setModified(False)
-        self.text.moveCursor(QTextCursor.MoveOperation.End if self._too_long is None else QTextCursor.MoveOperation.Start)
+        self.text.moveCursor(
+            QTextCursor.MoveOperation.End if self._too_long is None else QTextCursor.MoveOperation.Start
+        )
         self.text.blockSignals(False)
         self.text.setReadOnly(not editable or self.read_only or self._too_long is not None)
         self.text.setEnabled(editable)
@@ -179,8 +187,10 @@ class TranscriptionEditor(LayoutBoundary):
         elif editable:
             self.text.setPlaceholderText("Type what the user said…")
         else:
-            self.text.setPlaceholderText("A system turn: nothing to transcribe. System said: "
-                                         + shorten(turn.system_text or "—", SHOWN_TEXT_CHARS))
+            self.text.setPlaceholderText(
+                "A system turn: nothing to transcribe. System said: "
+                + shorten(turn.system_text or "—", SHOWN_TEXT_CHARS)
+            )
         self.nbest.show_turn(turn)
         self._show_diff()
         self._keep_height()
@@ -247,8 +257,10 @@ class TranscriptionEditor(LayoutBoundary):
         if turn is None or self.text.isReadOnly() or not turn.asr_text:
             return False
         if len(turn.asr_text) > EDITOR_MAX_CHARS:
-            self.note_reported.emit(f"Ctrl+I: the recognizer's text has {len(turn.asr_text):,} characters, "
-                                    f"more than the editor takes ({EDITOR_MAX_CHARS:,})")
+            self.note_reported.emit(
+                f"Ctrl+I: the recognizer's text has {len(turn.asr_text):,} characters, "
+                f"more than the editor takes ({EDITOR_MAX_CHARS:,})"
+            )
             return False
         return self._replace_text(turn.asr_text)
 
@@ -296,8 +308,10 @@ class TranscriptionEditor(LayoutBoundary):
             self.score.setText("")
             return
         if self._too_long is not None:
-            self.diff.setText(f"<i>This transcription has {self._too_long:,} characters: the editor shows its start, "
-                              f"read-only (it takes up to {EDITOR_MAX_CHARS:,}); change it with Replace (Ctrl+H).</i>")
+            self.diff.setText(
+                f"<i>This transcription has {self._too_long:,} characters: the editor shows its start, "
+                f"read-only (it takes up to {EDITOR_MAX_CHARS:,}); change it with Replace (Ctrl+H).</i>"
+            )
             self.score.setText("")
             return
         if heard is None:
@@ -305,8 +319,10 @@ class TranscriptionEditor(LayoutBoundary):
             self.score.setText("")
             return
         if len(heard) > EDITOR_MAX_CHARS:  # reading its words alone takes a quarter of a second at a megabyte
-            self.diff.setText(f"<i>The recognizer's text has {len(heard):,} characters: too long to compare while "
-                              f"typing (the editor takes {EDITOR_MAX_CHARS:,}).</i>")
+            self.diff.setText(
+                f"<i>The recognizer's text has {len(heard):,} characters: too long to compare while "
+                f"typing (the editor takes {EDITOR_MAX_CHARS:,}).</i>"
+            )
             self.score.setText("")
             return
         if not clean_text(typed):
@@ -315,8 +331,10 @@ class TranscriptionEditor(LayoutBoundary):
             return
         too_long = too_long_to_diff(typed, heard)
         if too_long is not None:  # the alignment's cost grows with the product of the lengths
-            self.diff.setText(f"<i>{too_long:,} words: too long to compare while typing "
-                              f"(the live diff stops at {LIVE_DIFF_MAX_WORDS:,} words).</i>")
+            self.diff.setText(
+                f"<i>{too_long:,} words: too long to compare while typing "
+                f"(the live diff stops at {LIVE_DIFF_MAX_WORDS:,} words).</i>"
+            )
             self.score.setText("")
             return
         diff = word_diff(typed, heard)

@@ -11,8 +11,9 @@ from annotator.gui.keyboard import hand_to_window
 from annotator.log.text import without_non_xml
 
 EDITOR_MAX_CHARS = 12_000  # longer ones are shown by their start, read-only: Qt lays a paragraph out again at each key
-MODIFIER_KEYS = frozenset((Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta,
-                           Qt.Key.Key_AltGr, Qt.Key.Key_CapsLock))
+MODIFIER_KEYS = frozenset(
+    (Qt.Key.Key_Shift, Qt.Key.Key_Control, Qt.Key.Key_Alt, Qt.Key.Key_Meta, Qt.Key.Key_AltGr, Qt.Key.Key_CapsLock)
+)
 
 
 class TranscriptionTextEdit(QPlainTextEdit):

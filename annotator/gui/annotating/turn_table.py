@@ -59,18 +59,31 @@ HEADERS = {
     Column.SPEAKER: ("Speaker", "user or system (type_new_turn, type_start_utt, or the data the turn carries)"),
     Column.START: ("Start (s)", "Seconds from the start of the session"),
     Column.DURATION: ("Dur. (s)", "Duration of the turn in seconds"),
-    Column.RECOGNIZER: ("Recognizer heard", "The recognizer's text (type_utt_text=\"asr\", else type=\"text_input\")"),
-    Column.SYSTEM: ("System said", "What the system said (type_utt_text=\"system\", else type=\"text_output\")"),
+    Column.RECOGNIZER: ("Recognizer heard", 'The recognizer\'s text (type_utt_text="asr", else type="text_input")'),
+    Column.SYSTEM: ("System said", 'What the system said (type_utt_text="system", else type="text_output")'),
     Column.TRANSCRIPTION: ("Transcription", "What the user really said; edit in place (F2) or in the editor below"),
     Column.WER: ("WER", "Word error rate of the recognizer against the transcription"),
     Column.CONCEPTS: ("Concepts", "Concept accuracy of the parse against the reference concepts (Concepts panel)"),
-    Column.FLAGS: ("Flags", "The turn's flags (Alt+Shift+I inaudible, X cross-talk, T truncated, N non-native, "
-                            "Z noise) and C for a comment (Alt+Shift+C)"),
+    Column.FLAGS: (
+        "Flags",
+        "The turn's flags (Alt+Shift+I inaudible, X cross-talk, T truncated, N non-native, "
+        "Z noise) and C for a comment (Alt+Shift+C)",
+    ),
 }
 
 # Every role data() answers; a view asks of others (size hints, check states...) for every cell it paints.
-ANSWERED_ROLES = PAINTED_ROLES | frozenset(int(role) for role in (
-    Role.EditRole, Role.ToolTipRole, TURN_ROLE, NEEDS_TRANSCRIPTION_ROLE, SPEAKER_ROLE, SECONDS_ROLE, SEARCH_HIT_ROLE))
+ANSWERED_ROLES = PAINTED_ROLES | frozenset(
+    int(role)
+    for role in (
+        Role.EditRole,
+        Role.ToolTipRole,
+        TURN_ROLE,
+        NEEDS_TRANSCRIPTION_ROLE,
+        SPEAKER_ROLE,
+        SECONDS_ROLE,
+        SEARCH_HIT_ROLE,
+    )
+)
 DOUBT_STRIP_ROLES = frozenset((int(Role.BackgroundRole), int(Role.ToolTipRole)))
 CELL_FLAGS = Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemNeverHasChildren
 EDITABLE_CELL_FLAGS = CELL_FLAGS | Qt.ItemFlag.ItemIsEditable
@@ -147,8 +160,9 @@ class TurnTableModel(QAbstractTableModel):
         turns = self._session.turns if self._session is not None else []
         return turns[row] if 0 <= row < len(turns) else None
 
-    def find_row(self, start: int, step: int, accept: Callable[[Turn], bool] | None = None,
-                 wrap: bool = False) -> int | None:
+    def find_row(
+        self, start: int, step: int, accept: Callable[[Turn], bool] | None = None, wrap: bool = False
+    ) -> int | None:
         """The first row after START in direction STEP (+1/-1) whose turn ACCEPT likes; with WRAP,
         search on from the other end (START itself last)."""
         count = self.rowCount()
@@ -310,7 +324,12 @@ class TurnTableModel(QAbstractTableModel):
 
     def setData(self, index: QModelIndex, value, role: int = Role.EditRole) -> bool:
         turn = self.turn_at(index.row()) if index.isValid() else None
-        if turn is None or role != Role.EditRole or index.column() != Column.TRANSCRIPTION or not is_transcribable(turn):
+        if (
+            turn is None
+            or role != Role.EditRole
+            or index.column() != Column.TRANSCRIPTION
+            or not is_transcribable(turn)
+        ):
             return False
         command = TranscribeTurn(turn, str(value) if value is not None else None)
         push_if_changed(self.undo_stack, command)
@@ -324,14 +343,18 @@ class TurnTableModel(QAbstractTableModel):
             counts, reason = cached_turn_wer_counts(turn)
             if counts is None or counts.rate is None:
                 return reason
-            return (f"{counts.substitutions} substituted, {counts.deletions} deleted, {counts.insertions} inserted "
-                    f"of {counts.reference_words} words")
+            return (
+                f"{counts.substitutions} substituted, {counts.deletions} deleted, {counts.insertions} inserted "
+                f"of {counts.reference_words} words"
+            )
         if column == Column.CONCEPTS:
             concepts = cached_turn_concept_counts(turn)
             if concepts is None:
                 return None
-            return (f"{concepts.substitutions} substituted, {concepts.deletions} deleted, {concepts.insertions} "
-                    f"inserted of {concepts.reference_pairs} pairs (the frame name is one)")
+            return (
+                f"{concepts.substitutions} substituted, {concepts.deletions} deleted, {concepts.insertions} "
+                f"inserted of {concepts.reference_pairs} pairs (the frame name is one)"
+            )
         if column == Column.TURN and needs_transcription(turn):
             return "User turn still to transcribe"
         if column == Column.FLAGS:

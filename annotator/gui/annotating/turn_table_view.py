@@ -27,8 +27,7 @@ from annotator.gui.annotating.rows_ahead import RowsAhead
 from annotator.gui.annotating.turn_table import Column
 from annotator.gui.keyboard import hand_to_window
 
-SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS,
-                 Column.FLAGS)
+SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS, Column.FLAGS)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
 # Short columns are measured on this many rows at each end of the session (ids and start times grow
 # along it), so that a session of 70,000 turns costs no more to lay out than one of 100.
@@ -128,8 +127,9 @@ class TurnTableView(QTableView):
         margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1
         marker = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self) + 2 * margin
         for column in SHORT_COLUMNS:
-            texts = ([WIDEST_RATE[column]] if column in WIDEST_RATE
-                     else [model.shown_text(row, column) for row in sample])
+            texts = (
+                [WIDEST_RATE[column]] if column in WIDEST_RATE else [model.shown_text(row, column) for row in sample]
+            )
             width = max(map(metrics.horizontalAdvance, texts), default=0) + 2 * margin + 2
             width += marker if column in (Column.TURN, Column.FLAGS) else 0  # the dot of a turn to transcribe, a flag
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))

@@ -74,8 +74,13 @@ class SetConcepts(SetValue):
         super().__init__(text)
         self.turn = turn
         self.old = reference_concepts(turn.facts())
-        self.new = None if concepts is None else Concepts(
-            _storable(concepts.frame), tuple((_storable(path), _storable(value)) for path, value in concepts.slots))
+        self.new = (
+            None
+            if concepts is None
+            else Concepts(
+                _storable(concepts.frame), tuple((_storable(path), _storable(value)) for path, value in concepts.slots)
+            )
+        )
 
     def write(self, value: Concepts | None) -> None:
         set_concepts(self.turn, value)
@@ -138,8 +143,10 @@ def changed_place(command: QUndoCommand | None) -> tuple[Session | None, Turn | 
 
 
 def removed_characters_note(count: int) -> str:
-    return (f"{count} control character{'s' if count != 1 else ''} that XML cannot store "
-            f"{'were' if count != 1 else 'was'} replaced by spaces")
+    return (
+        f"{count} control character{'s' if count != 1 else ''} that XML cannot store "
+        f"{'were' if count != 1 else 'was'} replaced by spaces"
+    )
 
 
 def push_if_changed(stack, command) -> bool:

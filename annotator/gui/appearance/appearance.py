@@ -12,9 +12,11 @@ from annotator.gui.appearance.zoom import Zoom
 from annotator.gui.settings import AppSettings
 from annotator.gui.theme import THEMES, apply_theme
 
-THEME_TEXTS = {"system": ("&System", "Follow the desktop's light or dark scheme"),
-               "light": ("&Light", "Dark text on a light background, whatever the desktop shows"),
-               "dark": ("&Dark", "Light text on a dark background, whatever the desktop shows")}
+THEME_TEXTS = {
+    "system": ("&System", "Follow the desktop's light or dark scheme"),
+    "light": ("&Light", "Dark text on a light background, whatever the desktop shows"),
+    "dark": ("&Dark", "Light text on a dark background, whatever the desktop shows"),
+}
 
 
 class Appearance:

@@ -22,7 +22,10 @@ from annotator.gui.settings import AppSettings
 WIDE_SCREEN_WIDTH = 1600  # from this many pixels of available width the docks sit side by side
 LARGEST_FIRST_SIZE = QSize(1920, 1200)  # a first start on a bigger screen opens this big, centred
 MOST_TAB_GROUP_SHARE = 0.4  # a group of tabbed docks is widened to show its titles up to this share of the window
-GEOMETRY_MAGIC, GEOMETRY_SCREEN_WIDTH = 0x1D9D0CB, 46  # QWidget.saveGeometry's format 3: its mark, where the screen width is
+GEOMETRY_MAGIC, GEOMETRY_SCREEN_WIDTH = (
+    0x1D9D0CB,
+    46,
+)  # QWidget.saveGeometry's format 3: its mark, where the screen width is
 
 
 def available_area(widget: QWidget) -> QRect:
@@ -47,8 +50,12 @@ def frame_margins(window: QWidget) -> QMargins:
     """The window system's frame around WINDOW: none until it has framed the shown window (so
     fit_on_screen runs again once the window is shown)."""
     frame, inner = window.frameGeometry(), window.geometry()
-    return QMargins(inner.left() - frame.left(), inner.top() - frame.top(),
-                    frame.right() - inner.right(), frame.bottom() - inner.bottom())
+    return QMargins(
+        inner.left() - frame.left(),
+        inner.top() - frame.top(),
+        frame.right() - inner.right(),
+        frame.bottom() - inner.bottom(),
+    )
 
 
 def room_for(window: QWidget) -> QRect:
@@ -87,8 +94,12 @@ class KeptOnScreen(QObject):
     window's deletion must not run inside a Python call.)"""
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize) and isinstance(watched, QWidget)
-                and watched.isVisible() and not room_for(watched).contains(watched.geometry())):
+        if (
+            event.type() in (QEvent.Type.LayoutRequest, QEvent.Type.Resize)
+            and isinstance(watched, QWidget)
+            and watched.isVisible()
+            and not room_for(watched).contains(watched.geometry())
+        ):
             QTimer.singleShot(0, watched, lambda: fit_on_screen(watched, maximized_too=True))
         return False
 
@@ -101,7 +112,7 @@ def saved_screen(settings: AppSettings) -> QSize | None:
         return QSize(int(width), int(height))
     data = settings.window_geometry.data()
     if len(data) >= GEOMETRY_SCREEN_WIDTH + 4 and struct.unpack(">IH", data[:6]) == (GEOMETRY_MAGIC, 3):
-        return QSize(struct.unpack(">i", data[GEOMETRY_SCREEN_WIDTH:GEOMETRY_SCREEN_WIDTH + 4])[0], 0)
+        return QSize(struct.unpack(">i", data[GEOMETRY_SCREEN_WIDTH : GEOMETRY_SCREEN_WIDTH + 4])[0], 0)
     return None
 
 
@@ -112,7 +123,9 @@ def restore_layout(window: QMainWindow, splitter: QSplitter, settings: AppSettin
         window.restoreGeometry(settings.window_geometry)  # False, and nothing done, for a much bigger screen
         saved, here = saved_screen(settings), available_area(window).size()
         if saved is not None and (saved.width() < here.width() or 0 < saved.height() < here.height()):
-            size_for_first_start(window)  # a window kept at a smaller screen's size would leave this one's margins empty
+            size_for_first_start(
+                window
+            )  # a window kept at a smaller screen's size would leave this one's margins empty
     fit_on_screen(window)
     state = settings.window_state
     if not state.isEmpty() and window.restoreState(state, layout_version(window)):

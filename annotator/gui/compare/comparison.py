@@ -83,8 +83,11 @@ class Comparison:
         """The decided fields of TURN (None: of the session), by field name."""
         turn_index = None if turn is None else turn.index
         fields = (TASK_COMPLETION,) if turn is None else (TRANSCRIPTION, CONCEPTS)
-        return {field: self.decisions[key] for field in fields
-                if (key := (session.index, turn_index, field)) in self.decisions}
+        return {
+            field: self.decisions[key]
+            for field in fields
+            if (key := (session.index, turn_index, field)) in self.decisions
+        }
 
     def given(self, key: FieldKey) -> dict[str, Value]:
         decision = self.decisions.get(key)
@@ -111,8 +114,11 @@ class Comparison:
 
     def agreed_to_take(self) -> list[tuple[FieldKey, Value]]:
         """The agreed values the document does not hold yet and nobody changed: taken when saving."""
-        return [(key, decision.value) for key, decision in self.decisions.items()
-                if self.source(key) == AGREED and not same_value(key[2], current_value(self.document, key), decision.value)]
+        return [
+            (key, decision.value)
+            for key, decision in self.decisions.items()
+            if self.source(key) == AGREED and not same_value(key[2], current_value(self.document, key), decision.value)
+        ]
 
     def record(self) -> list[Decision]:
         """Every field as the sidecar records it: the value the document holds and where it came from

@@ -30,8 +30,7 @@ COMPARE_HEIGHT = 0.45  # of the window, when Compare is first shown
 
 
 class CompareController(QObject):
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
-                 beside=None):
+    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController, beside=None):
         super().__init__(window)
         self.window, self.navigator, self.controller = window, navigator, controller
         self.view = CompareView(window)
@@ -56,7 +55,9 @@ class CompareController(QObject):
             return False
         if not self.dock.isVisible():  # the table's rows need more room than the timeline's strip
             self.dock.show()
-            self.window.resizeDocks([self.dock], [round(self.window.height() * COMPARE_HEIGHT)], Qt.Orientation.Vertical)
+            self.window.resizeDocks(
+                [self.dock], [round(self.window.height() * COMPARE_HEIGHT)], Qt.Orientation.Vertical
+            )
         self.dock.raise_()
         try:
             works = load_works(document.path)
@@ -67,15 +68,19 @@ class CompareController(QObject):
         if len(works) < 2:
             pattern = human_path_of(document.path, "NAME").name
             found = f" (only {works[0].name}'s)" if works else ""
-            return self._nothing_to_compare(f"No two annotators' files beside {document.path.name}{found}: "
-                                            f"Compare reads {pattern}, one per annotator")
+            return self._nothing_to_compare(
+                f"No two annotators' files beside {document.path.name}{found}: "
+                f"Compare reads {pattern}, one per annotator"
+            )
         self.comparison = Comparison(document, works)
         self._show_session(self.navigator.session)
         self._show_turn(self.navigator.current_turn())
         key = key_text(spec("next_disagreement"))
         count = sum(1 for key_ in self.comparison.decisions if self.comparison.disagrees(key_))
-        self.window.show_status(f"Comparing {', '.join(self.comparison.names)}: {count} disagreement(s) in "
-                                f"{document.path.name}; {key} goes to the next")
+        self.window.show_status(
+            f"Comparing {', '.join(self.comparison.names)}: {count} disagreement(s) in "
+            f"{document.path.name}; {key} goes to the next"
+        )
         return True
 
     def _nothing_to_compare(self, text: str) -> bool:
@@ -89,7 +94,9 @@ class CompareController(QObject):
         if self.comparison is not None:
             self.comparison = None
             self.view.model.show(None, None)
-            self.view.show_message(f"Compare: {key_text(spec('compare'))} loads every annotator's file beside the open log")
+            self.view.show_message(
+                f"Compare: {key_text(spec('compare'))} loads every annotator's file beside the open log"
+            )
 
     def _show_session(self, session: Session | None) -> None:
         if self.comparison is None:
@@ -97,9 +104,11 @@ class CompareController(QObject):
         self.view.model.show(self.comparison, session)
         names = ", ".join(f"{letter(at)}: {name}" for at, name in enumerate(self.comparison.names))
         keys = f"Alt+A…Alt+{letter(len(self.comparison.names) - 1)}"
-        self.view.show_message(f"{names}. {key_text(spec('next_disagreement'))} / "
-                               f"{key_text(spec('previous_disagreement'))}: next / previous disagreement; "
-                               f"{keys}: take that annotator's version; or edit in the editor")
+        self.view.show_message(
+            f"{names}. {key_text(spec('next_disagreement'))} / "
+            f"{key_text(spec('previous_disagreement'))}: next / previous disagreement; "
+            f"{keys}: take that annotator's version; or edit in the editor"
+        )
 
     def _show_turn(self, turn: Turn | None) -> None:
         if self.comparison is not None and turn is not None:
@@ -213,15 +222,23 @@ class CompareController(QObject):
             return False
         self.controller.flush_pending_edits()
         comparison = self.comparison
-        agreed = [command for key, value in comparison.agreed_to_take()
-                  if (command := self._command(key, value)).changes_anything]
+        agreed = [
+            command
+            for key, value in comparison.agreed_to_take()
+            if (command := self._command(key, value)).changes_anything
+        ]
         if agreed:
             self._push(agreed, "Take the agreed values")
         document = comparison.document
         record = sidecar_path(document.path)
         try:
-            saved = save_with_record(record, comparison.record(), self.controller.settings.annotator,
-                                     datetime.now(UTC), lambda: self._saved_into(document))
+            saved = save_with_record(
+                record,
+                comparison.record(),
+                self.controller.settings.annotator,
+                datetime.now(UTC),
+                lambda: self._saved_into(document),
+            )
         except AnnotatorError as error:
             self.controller.show_error("Cannot write the adjudication record", error)
             return False
@@ -229,4 +246,3 @@ class CompareController(QObject):
             return False  # not written, or the user chose to reload the log changed on disk
         self.window.show_status(f"Adjudication saved into {document.path.name}; decisions recorded in {record.name}")
         return True
-

@@ -90,7 +90,11 @@ class CompareModel(QAbstractTableModel):
             return None
         names = self.names
         if section == TURN_COLUMN:
-            return "Turn" if role == Role.DisplayRole else "The user turn's id; the last row is the session's task completion"
+            return (
+                "Turn"
+                if role == Role.DisplayRole
+                else "The user turn's id; the last row is the session's task completion"
+            )
         if section <= len(names):
             name = names[section - 1]
             if role == Role.DisplayRole:
@@ -98,7 +102,11 @@ class CompareModel(QAbstractTableModel):
             return f"{name}'s transcription and concepts; Alt+{letter(section - 1)} takes them into the log"
         if section == self.adjudicated_column():
             return "Adjudicated" if role == Role.DisplayRole else "What the log holds now (Ctrl+Z undoes a take)"
-        return "Source" if role == Role.DisplayRole else "agreed, take:NAME, edited, or left (a disagreement not yet resolved)"
+        return (
+            "Source"
+            if role == Role.DisplayRole
+            else "agreed, take:NAME, edited, or left (a disagreement not yet resolved)"
+        )
 
     def data(self, index: QModelIndex, role: int = Role.DisplayRole):
         if not index.isValid() or self.comparison is None:
@@ -109,8 +117,12 @@ class CompareModel(QAbstractTableModel):
         if role == Role.BackgroundRole and self.disagrees(index.row()):
             return QBrush(theme_colour("compare_disagreement"))
         if role == Role.ToolTipRole and column == self.source_column():
-            return "; ".join(f"{field}: {self.comparison.source(key)}" for key in row.keys()
-                             if key in self.comparison.decisions for field in (key[2],))
+            return "; ".join(
+                f"{field}: {self.comparison.source(key)}"
+                for key in row.keys()
+                if key in self.comparison.decisions
+                for field in (key[2],)
+            )
         return None
 
     def _html(self, row: Row, column: int) -> str:
@@ -121,16 +133,20 @@ class CompareModel(QAbstractTableModel):
         if column == self.source_column():
             return html.escape(", ".join(self._source_text(key) for key in keys))
         if column == self.adjudicated_column():
-            return "<br>".join(_value_html(key[2], current_value(comparison.document, key)) for key in row.keys()
-                               if key[2] != CONCEPTS or current_value(comparison.document, key) is not None)
+            return "<br>".join(
+                _value_html(key[2], current_value(comparison.document, key))
+                for key in row.keys()
+                if key[2] != CONCEPTS or current_value(comparison.document, key) is not None
+            )
         return self._annotator_html(row, column - 1)
 
     def _source_text(self, key) -> str:
         comparison = self.comparison
         source = comparison.source(key)
         shown = "disagree" if source == LEFT else source
-        if source == AGREED and not same_value(key[2], current_value(comparison.document, key),
-                                               comparison.decisions[key].value):
+        if source == AGREED and not same_value(
+            key[2], current_value(comparison.document, key), comparison.decisions[key].value
+        ):
             shown = "agreed (taken on saving)"
         return shown if key[2] == TRANSCRIPTION else f"{key[2].replace('_', ' ')} {shown}"
 

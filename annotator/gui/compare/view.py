@@ -78,8 +78,9 @@ class CompareView(QWidget):
         self.message.setTextFormat(Qt.TextFormat.PlainText)
         self.message.setWordWrap(True)
         self.save_button = QPushButton("Save adjudication", self)
-        self.save_button.setToolTip("Fold the adjudicated values into the log itself and record where each came "
-                                    "from in LOG.adjudication.csv")
+        self.save_button.setToolTip(
+            "Fold the adjudicated values into the log itself and record where each came from in LOG.adjudication.csv"
+        )
         self.table = QTableView(self)
         self.table.setObjectName("compare_table")
         self.table.setModel(self.model)

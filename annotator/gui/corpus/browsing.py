@@ -20,8 +20,15 @@ from annotator.log.text import SHOWN_ID_CHARS, shorten
 
 
 class CorpusBrowsing(QObject):
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
-                 browser: SessionBrowser, settings: AppSettings, show_dock):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        browser: SessionBrowser,
+        settings: AppSettings,
+        show_dock,
+    ):
         """SHOW_DOCK: brings the Sessions dock to the front."""
         super().__init__(window)
         self.window, self.navigator, self.browser, self.settings = window, navigator, browser, settings
@@ -59,8 +66,10 @@ class CorpusBrowsing(QObject):
         self._session_activated(summary.file, summary.session_index)
         if self.navigator.document is document and self.controller.document is document:
             self.browser.mark_open(document.path, session.index)  # the list shows again what the window shows
-            self.window.show_status(f"Still on session {shorten(session.id, SHOWN_ID_CHARS)} of {document.path.name}: "
-                                    f"{summary.file.name} was not opened")
+            self.window.show_status(
+                f"Still on session {shorten(session.id, SHOWN_ID_CHARS)} of {document.path.name}: "
+                f"{summary.file.name} was not opened"
+            )
         return True
 
     def open_session(self, file: Path, session_index: int) -> bool:
@@ -73,13 +82,17 @@ class CorpusBrowsing(QObject):
         if not self.navigator.open_path(file):
             return
         document, shown = self.navigator.document, self.navigator.session
-        if document is not None and 0 <= session_index < len(document.sessions) and (
-                shown is None or shown.index != session_index):
+        if (
+            document is not None
+            and 0 <= session_index < len(document.sessions)
+            and (shown is None or shown.index != session_index)
+        ):
             self.navigator.show_session(session_index)
 
     def _mark_open(self, session: Session | None) -> None:
-        self.browser.mark_open(session.document.path if session is not None else None,
-                               session.index if session is not None else 0)
+        self.browser.mark_open(
+            session.document.path if session is not None else None, session.index if session is not None else 0
+        )
 
     def _document_opened(self, document: LogDocument) -> None:
         if self.folder is not None and document.path.resolve().is_relative_to(self.folder.resolve()):

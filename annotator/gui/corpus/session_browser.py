@@ -80,7 +80,9 @@ class SessionBrowser(QWidget):
         self.filter_edit = QLineEdit(self)
         self.filter_edit.setObjectName("session_filter")
         self.filter_edit.setClearButtonEnabled(True)
-        self.filter_edit.setPlaceholderText("Filter: words in file or session id, or untranscribed, no task completion, errors…")
+        self.filter_edit.setPlaceholderText(
+            "Filter: words in file or session id, or untranscribed, no task completion, errors…"
+        )
         self.filter_edit.setToolTip(_keyword_help())
         self.filter_edit.installEventFilter(self)
         self.keyword_button = QPushButton("Show only", self)
@@ -150,7 +152,12 @@ class SessionBrowser(QWidget):
         self.filter_edit.returnPressed.connect(self._focus_table)
         self.table.activated.connect(self._on_activated)
         self.cancel_button.clicked.connect(self.cancel_scan)
-        for signal in (self.proxy.rowsInserted, self.proxy.rowsRemoved, self.proxy.modelReset, self.proxy.layoutChanged):
+        for signal in (
+            self.proxy.rowsInserted,
+            self.proxy.rowsRemoved,
+            self.proxy.modelReset,
+            self.proxy.layoutChanged,
+        ):
             signal.connect(self._update_count)
 
     # --- what the window calls ----------------------------------------------

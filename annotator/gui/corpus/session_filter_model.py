@@ -38,4 +38,3 @@ class SessionFilter(QSortFilterProxyModel):
         if summary is None:
             return False
         return self._query.matches(summary, source.display_name(summary.file) if self._query.words else "", self._mine)
-

@@ -56,10 +56,15 @@ HEADERS = {
     Column.TRANSCRIBED: ("Transcribed", "User turns transcribed / user turns"),
     Column.TASK: ("Task", "Task completion annotated on the session (type_task_completion)"),
     Column.FINDINGS: ("Findings", "Validation errors and warnings (DTD quirks are not counted)"),
-    Column.ANNOTATORS: ("Annotators", "How many annotators hold work on the session in their own file (team mode); "
-                                      "the names in the tooltip"),
-    Column.DOUBT: ("Doubt", "The doubt of the session's most doubtful user turn still to transcribe (0 to 1; "
-                            "sorted, the most doubtful session first)"),
+    Column.ANNOTATORS: (
+        "Annotators",
+        "How many annotators hold work on the session in their own file (team mode); the names in the tooltip",
+    ),
+    Column.DOUBT: (
+        "Doubt",
+        "The doubt of the session's most doubtful user turn still to transcribe (0 to 1; "
+        "sorted, the most doubtful session first)",
+    ),
     **{column: NOTE_HEADERS[name] for column, name in _NOTES.items()},
 }
 NUMBER_COLUMNS = (Column.TURNS, Column.DURATION, Column.TRANSCRIBED, Column.DOUBT, Column.FLAGGED, Column.TIME_SPENT)
@@ -114,8 +119,11 @@ class SessionListModel(QAbstractTableModel):
                 self.update_session(summary)
             else:
                 new[key] = summary
-        ordered = sorted(((self._key(summary), summary) for summary in new.values()),
-                         key=lambda pair: pair[0], reverse=self._descending)
+        ordered = sorted(
+            ((self._key(summary), summary) for summary in new.values()),
+            key=lambda pair: pair[0],
+            reverse=self._descending,
+        )
         placed = [(self._position(key), key, summary) for key, summary in ordered]  # in the rows as listed now
         inserted = 0
         for place, run in groupby(placed, key=lambda item: item[0]):
@@ -166,8 +174,11 @@ class SessionListModel(QAbstractTableModel):
 
     def _key(self, summary: SessionSummary) -> tuple:
         """What the rows are sorted by: the sort column's value, then file and session (unique)."""
-        return (self.sort_key(summary, self._sort_column), self._sort_key(summary, Column.FILE),
-                row_key(summary.file, summary.session_index))
+        return (
+            self.sort_key(summary, self._sort_column),
+            self._sort_key(summary, Column.FILE),
+            row_key(summary.file, summary.session_index),
+        )
 
     def _position(self, key: tuple) -> int:
         """The row of KEY, or where it would go, in the rows as sorted."""
@@ -241,8 +252,10 @@ class SessionListModel(QAbstractTableModel):
     def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
         if orientation == Qt.Orientation.Horizontal and len(Column) <= section < self.columnCount():
             name = self.marker_names[section - len(Column)]
-            return {Role.DisplayRole: name.removeprefix("marker_"),
-                    Role.ToolTipRole: f"Marker {name}: how often it applied in the session"}.get(role)
+            return {
+                Role.DisplayRole: name.removeprefix("marker_"),
+                Role.ToolTipRole: f"Marker {name}: how often it applied in the session",
+            }.get(role)
         if orientation != Qt.Orientation.Horizontal or section not in HEADERS:
             return None
         title, tip = HEADERS[Column(section)]
@@ -279,7 +292,8 @@ class SessionListModel(QAbstractTableModel):
             if column == Column.DURATION and summary.duration_s is not None and summary.duration_s < 0:
                 return theme_colour("warning_text")
             if (column == Column.TASK and summary.task_completion is None) or (
-                    column == Column.FINDINGS and not summary.findings_text):
+                column == Column.FINDINGS and not summary.findings_text
+            ):
                 return theme_colour("greyed_text")
         if role == Role.FontRole:
             return self._font(summary, column)
@@ -361,8 +375,11 @@ class SessionListModel(QAbstractTableModel):
             differ = "; they disagree on a transcription or the task completion" if summary.disagreeing else ""
             return f"Annotated by {', '.join(summary.annotators)}{differ}"
         if column == Column.DOUBT:
-            return ("no user turn left to transcribe" if summary.doubt is None else
-                    f"its most doubtful user turn still to transcribe: doubt {summary.doubt:.2f}")
+            return (
+                "no user turn left to transcribe"
+                if summary.doubt is None
+                else f"its most doubtful user turn still to transcribe: doubt {summary.doubt:.2f}"
+            )
         if column == Column.FINDINGS and summary.n_quirks:
             return f"{summary.findings_text or 'no problems'}; {summary.n_quirks} DTD quirk(s), which are harmless"
         return ""
@@ -393,4 +410,3 @@ class SessionListModel(QAbstractTableModel):
         if summary.n_warnings:
             return severity_icon(Severity.WARNING)
         return None
-

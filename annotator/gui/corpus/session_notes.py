@@ -9,8 +9,10 @@ REVIEWED, FLAGGED, TIME_SPENT = "reviewed", "flagged", "time_spent"
 NOTE_HEADERS = {
     REVIEWED: ("Reviewed", "Who marked the session reviewed (Ctrl+Shift+R); empty: not reviewed"),
     FLAGGED: ("Flagged", "User turns flagged inaudible, cross-talk, truncated, non-native or noise"),
-    TIME_SPENT: ("Time spent", "Active time the annotators spent on the session's turns (mm:ss; pauses over "
-                               "2 minutes are not counted)"),
+    TIME_SPENT: (
+        "Time spent",
+        "Active time the annotators spent on the session's turns (mm:ss; pauses over 2 minutes are not counted)",
+    ),
 }
 
 

@@ -58,7 +58,9 @@ class TeamSwitch(QObject):
             controller.reload()
         self.show_mode(controller.team_work is not None if controller.document is not None else on)
         annotator = controller.settings.annotator
-        where = f": {annotator}'s work goes to {human_path_of(document.path, annotator).name}" if on and document else ""
+        where = (
+            f": {annotator}'s work goes to {human_path_of(document.path, annotator).name}" if on and document else ""
+        )
         controller.status_reported.emit(f"Team mode {'on' if on else 'off'} for {folder}{where}")
 
     def ask_annotator_name(self) -> bool:

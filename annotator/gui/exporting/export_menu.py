@@ -25,8 +25,9 @@ class ExportCancelled(AnnotatorError):
 
 
 class ExportMenu(QObject):
-    def __init__(self, window: MainWindow, controller: DocumentController, corpus_of,
-                 menu: QMenu, before: QAction) -> None:
+    def __init__(
+        self, window: MainWindow, controller: DocumentController, corpus_of, menu: QMenu, before: QAction
+    ) -> None:
         """Export &to, a submenu of MENU (File) placed before the action BEFORE (Close)."""
         super().__init__(window)
         self.window, self.controller = window, controller
@@ -63,8 +64,9 @@ class ExportMenu(QObject):
         if fmt.output_is_folder:
             chosen = QFileDialog.getExistingDirectory(self.window, f"Export to {fmt.title}: choose a folder", start)
         else:
-            chosen, _ = QFileDialog.getSaveFileName(self.window, f"Export to {fmt.title}",
-                                                    str(Path(start) / f"export{fmt.file_suffix}"))
+            chosen, _ = QFileDialog.getSaveFileName(
+                self.window, f"Export to {fmt.title}", str(Path(start) / f"export{fmt.file_suffix}")
+            )
         return Path(chosen) if chosen else None
 
     def export(self, fmt: ExportFormat, output: Path, force: bool = False) -> bool:
@@ -96,8 +98,14 @@ class ExportMenu(QObject):
             self._finished(str(result).splitlines()[0])
             return
         self._finished(str(result))
-        answer = ask(self.window, Icon.Warning, f"Export to {fmt.title}", f"{result}\n\nWrite anyway?",
-                     Button.Yes | Button.Cancel, default=Button.Cancel)
+        answer = ask(
+            self.window,
+            Icon.Warning,
+            f"Export to {fmt.title}",
+            f"{result}\n\nWrite anyway?",
+            Button.Yes | Button.Cancel,
+            default=Button.Cancel,
+        )
         if answer == Button.Yes:
             self.export(fmt, output, force=True)
 
@@ -111,6 +119,7 @@ class ExportMenu(QObject):
 
 def _run(fmt: ExportFormat, sources: list[Path], output: Path, guard: OutputGuard, context: TaskContext):
     """The export's report, or the guard's refusal (nothing was written) for the annotator to answer."""
+
     def report(done: int, total: int) -> None:
         if context.cancelled():
             raise ExportCancelled("export cancelled; nothing was replaced")

@@ -28,14 +28,12 @@ from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletio
 from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
 
-FILE_FILTER = ("Praat or ELAN (*.TextGrid *.textgrid *.eaf);;Annotation files (*.csv *.xml);;"
-               "All files (*)")
+FILE_FILTER = "Praat or ELAN (*.TextGrid *.textgrid *.eaf);;Annotation files (*.csv *.xml);;All files (*)"
 NO_PRAAT = "Praat is not on the PATH (Debian: apt-get install praat)"
 
 
 class PraatElan(QObject):
-    def __init__(self, window: MainWindow, controller: DocumentController, navigator,
-                 open_in_praat: QAction) -> None:
+    def __init__(self, window: MainWindow, controller: DocumentController, navigator, open_in_praat: QAction) -> None:
         super().__init__(window)
         self.window, self.controller, self.navigator = window, controller, navigator
         self.praat = shutil.which("praat")
@@ -66,12 +64,15 @@ class PraatElan(QObject):
             self.window.show_status(f"Not folded: {' '.join(str(error).split())}")
             return False
         if plan.notes or plan.reviewed:
-            self.window.show_status(f"Not folded: {path.name} holds flags, comments or reviews; "
-                                    "fold it with `annotator fold`")
+            self.window.show_status(
+                f"Not folded: {path.name} holds flags, comments or reviews; fold it with `annotator fold`"
+            )
             return False
-        commands = [*(TranscribeTurn(turn, text) for turn, text in plan.transcriptions.items()),
-                    *(SetConcepts(turn, concepts, "Fold concepts") for turn, concepts in plan.concepts.items()),
-                    *(SetTaskCompletion(session, value) for session, value in plan.task_completion.items())]
+        commands = [
+            *(TranscribeTurn(turn, text) for turn, text in plan.transcriptions.items()),
+            *(SetConcepts(turn, concepts, "Fold concepts") for turn, concepts in plan.concepts.items()),
+            *(SetTaskCompletion(session, value) for session, value in plan.task_completion.items()),
+        ]
         commands = [command for command in commands if command.changes_anything]
         if not commands:
             self.window.show_status(f"{path.name}: nothing that the log does not already say")
@@ -103,9 +104,14 @@ class PraatElan(QObject):
         try:
             wav.write_bytes(pair.wav)
             grid.write_bytes(annotation_bytes("textgrid", pair, wav))
-            self.started = subprocess.Popen([self.praat, "--open", str(grid), str(wav)], cwd=folder,
-                                            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                            stderr=subprocess.DEVNULL, start_new_session=True)
+            self.started = subprocess.Popen(
+                [self.praat, "--open", str(grid), str(wav)],
+                cwd=folder,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
         except OSError as error:
             self.window.show_status(f"Praat was not opened: {error.strerror or error}")
             return None

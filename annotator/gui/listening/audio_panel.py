@@ -43,8 +43,10 @@ class AudioPanel(LayoutBoundary):
         layout.setSpacing(2)
         layout.addWidget(waveform, 1)
         layout.addWidget(self.spectrogram, 1)
-        for source, target in ((waveform.view_box, self.spectrogram.view_box),
-                               (self.spectrogram.view_box, waveform.view_box)):
+        for source, target in (
+            (waveform.view_box, self.spectrogram.view_box),
+            (self.spectrogram.view_box, waveform.view_box),
+        ):
             source.sigXRangeChanged.connect(lambda _box, x_range, target=target: self._follow(target, x_range))
         self._arrange()
 

@@ -25,8 +25,15 @@ if TYPE_CHECKING:  # the editor's package drives playback; this module only list
 
 
 class ListeningKit(QObject):
-    def __init__(self, playback: Playback, settings: AppSettings, waveform: WaveformView,
-                 editor: TranscriptionEditor, actions: Actions, parent: QObject | None = None):
+    def __init__(
+        self,
+        playback: Playback,
+        settings: AppSettings,
+        waveform: WaveformView,
+        editor: TranscriptionEditor,
+        actions: Actions,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
         self.playback, self.settings = playback, settings
         self.typing_pause = TypingPause(playback, settings.typing_idle_seconds, self)
@@ -55,8 +62,10 @@ class ListeningKit(QObject):
         """Take the kit's settings as stored now (a Preferences dialog calls this after a change)."""
         settings, playback = self.settings, self.playback
         playback.rewind_on_resume = max(0.0, settings.rewind_on_resume)
-        if (playback.normalise_loudness, playback.loudness_target) != (settings.normalise_loudness,
-                                                                        settings.loudness_target):
+        if (playback.normalise_loudness, playback.loudness_target) != (
+            settings.normalise_loudness,
+            settings.loudness_target,
+        ):
             playback.set_normalise_loudness(settings.normalise_loudness, settings.loudness_target)
         self.typing_pause.set_idle_seconds(settings.typing_idle_seconds)
         self.typing_pause.set_enabled(settings.pause_while_typing)

@@ -122,8 +122,9 @@ class Playback(QObject):
     def _hand_to_player(self, clip: Clip) -> str:
         """Load CLIP's played version into the player now, or empty the player until the worker has made it
         (_take_made); why it plays as recorded when it does ("" otherwise)."""
-        played = self.clip_maker.make(clip, self.loudness_target if self.normalise_loudness else None,
-                                      self.player.speed)
+        played = self.clip_maker.make(
+            clip, self.loudness_target if self.normalise_loudness else None, self.player.speed
+        )
         if played is None:
             self.player.unload()  # nothing is heard at a gain not measured for it
             return ""
@@ -333,7 +334,6 @@ class Playback(QObject):
         if self._slow_replay:
             self._slow_replay = False
             self._apply_speed()
-
 
 
 def _joined(*messages: str) -> str:

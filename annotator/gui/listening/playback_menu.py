@@ -12,9 +12,19 @@ from annotator.log.elements import Turn
 
 
 class PlaybackMenu:
-    def __init__(self, playback: Playback, settings: AppSettings, audio_panel: AudioPanel,
-                 current_turn: Callable[[], Turn | None]):
-        self.playback, self.settings, self.audio_panel, self.current_turn = playback, settings, audio_panel, current_turn
+    def __init__(
+        self,
+        playback: Playback,
+        settings: AppSettings,
+        audio_panel: AudioPanel,
+        current_turn: Callable[[], Turn | None],
+    ):
+        self.playback, self.settings, self.audio_panel, self.current_turn = (
+            playback,
+            settings,
+            audio_panel,
+            current_turn,
+        )
         playback.set_loop(settings.loop)
         playback.set_speed(settings.speed)
         audio_panel.show_spectrogram(settings.show_spectrogram)

@@ -72,13 +72,15 @@ class PlayedClipMaker(QObject):
         """CLIP's played version, normalised to TARGET_LUFS (None: as recorded) and stretched to SPEED, when it
         is quick to make; None when it is being made on the worker instead (made is emitted then)."""
         self.cancel()
-        if speed == 1.0 and (target_lufs is None or (
-                meter_loaded() and clip.samples.shape[0] <= SPOT_SECONDS * clip.samplerate)):
+        if speed == 1.0 and (
+            target_lufs is None or (meter_loaded() and clip.samples.shape[0] <= SPOT_SECONDS * clip.samplerate)
+        ):
             return _made(clip, target_lufs, speed)
         task = BackgroundTask(lambda context: _made(clip, target_lufs, speed, context), self)
         task.succeeded.connect(lambda played: played is not None and self._deliver(task, played))
-        task.failed.connect(lambda text: self._deliver(
-            task, Played(clip, f"loudness not normalised: {text}; played as recorded")))
+        task.failed.connect(
+            lambda text: self._deliver(task, Played(clip, f"loudness not normalised: {text}; played as recorded"))
+        )
         task.finished.connect(task.deleteLater)
         self._task = task
         task.start(self._pool)

@@ -41,8 +41,9 @@ class VoiceActivityStrip(QWidget):
         self.plot.setFixedHeight(STRIP_HEIGHT)
         self.plot.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.plot.setToolTip("Where the voice-activity detector found speech")
-        self.bars = pg.BarGraphItem(x0=[], x1=[], y0=[], y1=[], pen=pg.mkPen(None),
-                                    brush=theme_colour("voice_activity"))
+        self.bars = pg.BarGraphItem(
+            x0=[], x1=[], y0=[], y1=[], pen=pg.mkPen(None), brush=theme_colour("voice_activity")
+        )
         self.plot.addItem(self.bars)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -73,6 +74,7 @@ class VoiceActivityStrip(QWidget):
         self.intervals = list(intervals)
         starts = [start for start, _ in intervals]
         ends = [end for _, end in intervals]
-        self.bars.setOpts(x0=starts, x1=ends, y0=[0.15] * len(starts), y1=[0.85] * len(starts),
-                          brush=theme_colour("voice_activity"))
+        self.bars.setOpts(
+            x0=starts, x1=ends, y0=[0.15] * len(starts), y1=[0.85] * len(starts), brush=theme_colour("voice_activity")
+        )
         self.intervals_shown.emit(self.intervals)

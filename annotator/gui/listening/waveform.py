@@ -115,8 +115,9 @@ class WaveformView(QWidget):
         self.caption.setText(message)
         self.caption.setVisible(bool(message))
         bottom = -(self.channels - 1) * CHANNEL_SPACING - 1.08
-        self.view_box.setLimits(xMin=0.0, xMax=self.duration, minXRange=min(0.005, self.duration),
-                                yMin=bottom, yMax=1.08)
+        self.view_box.setLimits(
+            xMin=0.0, xMax=self.duration, minXRange=min(0.005, self.duration), yMin=bottom, yMax=1.08
+        )
         self.view_box.setRange(xRange=(0.0, self.duration), yRange=(bottom, 1.08), padding=0)
         self.stack.setCurrentWidget(self.plot)
 

@@ -22,8 +22,14 @@ REAPPLY_DELAY_MS = 300  # annotations change markers (task_completion, text_matc
 
 
 class MarkersController(QObject):
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
-                 timeline: TimelineView, browser: SessionBrowser):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        timeline: TimelineView,
+        browser: SessionBrowser,
+    ):
         super().__init__(window)
         self.window, self.navigator, self.controller = window, navigator, controller
         self.timeline, self.browser = timeline, browser
@@ -37,8 +43,12 @@ class MarkersController(QObject):
         controller.annotation_changed.connect(lambda _change: self._reapply.start())
 
     def load_with_dialog(self) -> bool:
-        path, _ = QFileDialog.getOpenFileName(self.window, "Load marker definitions", str(shipped_kpis_path().parent),
-                                              "Marker definitions (*.yml *.yaml);;All files (*)")
+        path, _ = QFileDialog.getOpenFileName(
+            self.window,
+            "Load marker definitions",
+            str(shipped_kpis_path().parent),
+            "Marker definitions (*.yml *.yaml);;All files (*)",
+        )
         return self.load(Path(path)) if path else False
 
     def load_kpis(self) -> bool:
@@ -73,7 +83,9 @@ class MarkersController(QObject):
             self._hits = (document, document.revision, apply_markers(self.markers, document))
         hits = [hit for hit in self._hits[2] if hit.session_index == session.index]
         for name in self.markers.names:
-            points = [(_seconds(hit, session), view_of(hit.element, session.unit)) for hit in hits if hit.marker == name]
+            points = [
+                (_seconds(hit, session), view_of(hit.element, session.unit)) for hit in hits if hit.marker == name
+            ]
             self.timeline.add_marker_lane(name, points)
 
 

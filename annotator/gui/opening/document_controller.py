@@ -67,7 +67,9 @@ class DocumentController(QObject):
         self.undo_stack = GuardedUndoStack(self)
         self.document: LogDocument | None = None
         self.open_guard: OpenGuard | None = None
-        self.kept_on_reload: Callable[[], str] = lambda: "your unsaved annotations are lost"  # the recovery watcher says
+        self.kept_on_reload: Callable[[], str] = lambda: (
+            "your unsaved annotations are lost"
+        )  # the recovery watcher says
         self.team_work: TeamWork | None = None  # the annotator's work in team mode, saved to their own file
         self.opener = LogOpener(parent_widget)
         self.after_hand_over = HandOverPasses()  # what an open shows after the turns (gui/opening/hand_over_passes.py)
@@ -191,8 +193,9 @@ class DocumentController(QObject):
             self.show_error(title, error)
             return False
 
-    def _replace_document(self, document: LogDocument | None, read_only: bool = False,
-                          team_work: TeamWork | None = None) -> None:
+    def _replace_document(
+        self, document: LogDocument | None, read_only: bool = False, team_work: TeamWork | None = None
+    ) -> None:
         previous = self.document
         if document is not None:
             self.after_hand_over.begin()
@@ -314,8 +317,9 @@ class DocumentController(QObject):
             self.show_error("Cannot save", error)
             return False
         self.undo_stack.setClean()
-        self.status_reported.emit(f"Saved {work.annotator}'s work to {work.file.name} "
-                                  f"(team mode: {work.doc.path.name} itself is not changed)")
+        self.status_reported.emit(
+            f"Saved {work.annotator}'s work to {work.file.name} (team mode: {work.doc.path.name} itself is not changed)"
+        )
         self.document_saved.emit(work.file)
         return True
 
@@ -324,8 +328,10 @@ class DocumentController(QObject):
         if document is None:
             return False
         if self.team_work is not None:
-            self.status_reported.emit(f"Team mode: your work is saved to {self.team_work.file.name} with Save; "
-                                      "the log is never written (annotator fold makes an annotated copy)")
+            self.status_reported.emit(
+                f"Team mode: your work is saved to {self.team_work.file.name} with Save; "
+                "the log is never written (annotator fold makes an annotated copy)"
+            )
             return False
         if path is None:
             path = ask_save_path(self.parent_widget, document.path)
@@ -388,4 +394,3 @@ class DocumentController(QObject):
     def show_error(self, title: str, error: Exception) -> None:
         self.status_reported.emit(str(error))
         show_error(self.parent_widget, title, str(error))
-

@@ -50,6 +50,7 @@ def is_long(session: Session) -> bool:
     (about 0.3 s per 1,000 turns: 20 s at 70,000)."""
     return len(session.turns) >= PREPARE_AFTER_PAINT_TURNS
 
+
 Outcome = LogDocument | AnnotatorError | None  # None: cancelled
 # What the worker hands over: the document; what it prepared of the session shown first (None: nothing
 # prepared, that session's panes are made after the first paint when it is long); the resolver of the log's
@@ -67,8 +68,11 @@ class _OfSession:
 
     def is_for(self, session: Session) -> bool:
         """Still right for SESSION: the same session of the same document, which nothing has changed since."""
-        return (session.document is self.session.document and session.index == self.session.index
-                and session.document.revision == self.revision)
+        return (
+            session.document is self.session.document
+            and session.index == self.session.index
+            and session.document.revision == self.revision
+        )
 
 
 @dataclass(frozen=True)
@@ -92,8 +96,7 @@ class _Cancelled(Exception):
     """Raised from the chunk watcher to leave the parse as soon as Cancel is pressed."""
 
 
-def load_with_first_facts(path: Path, session_id: str | None,
-                          context: TaskContext) -> Loaded | AnnotatorError | None:
+def load_with_first_facts(path: Path, session_id: str | None, context: TaskContext) -> Loaded | AnnotatorError | None:
     """On the worker: parse PATH reporting bytes read, walk its folder for audio, then read the session bar's
     marks of the session the window will show first (SESSION_ID, else the first) and compute its turn facts,
     metrics and timeline, unless it is long (PREPARE_AFTER_PAINT_TURNS: then the last three are the panes'
@@ -106,8 +109,7 @@ def load_with_first_facts(path: Path, session_id: str | None,
         return _load_with_first_facts(path, session_id, context)
 
 
-def _load_with_first_facts(path: Path, session_id: str | None,
-                           context: TaskContext) -> Loaded | AnnotatorError | None:
+def _load_with_first_facts(path: Path, session_id: str | None, context: TaskContext) -> Loaded | AnnotatorError | None:
     reported = [-_MB]
 
     def watch(done: int, total: int) -> None:
@@ -117,8 +119,11 @@ def _load_with_first_facts(path: Path, session_id: str | None,
             return  # a report per MB read: the dialog has nothing new to say between them
         reported[0] = done
         share = done / total if total else 1.0
-        context.progress(round(PROGRESS_STEPS * READ_SHARE * share), PROGRESS_STEPS,
-                         f"Reading {path.name}: {done / _MB:.0f} of {total / _MB:.0f} MB")
+        context.progress(
+            round(PROGRESS_STEPS * READ_SHARE * share),
+            PROGRESS_STEPS,
+            f"Reading {path.name}: {done / _MB:.0f} of {total / _MB:.0f} MB",
+        )
 
     try:
         document = LogDocument(path, parse_log_file(path, watch))
@@ -141,8 +146,11 @@ def _load_with_first_facts(path: Path, session_id: str | None,
         # The window shows once the log is parsed: the rows it paints make their own facts, and the panes'
         # worker makes the whole session's (1.8 s at 70,000 turns), with its metrics and timeline.
         return None if context.cancelled() else (document, None, audio, marks)
-    context.progress(round(PROGRESS_STEPS * READ_SHARE), PROGRESS_STEPS,
-                     f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)")
+    context.progress(
+        round(PROGRESS_STEPS * READ_SHARE),
+        PROGRESS_STEPS,
+        f"Preparing session {shorten(session.id, SHOWN_ID_CHARS)} ({len(session.turns):,} turns)",
+    )
     session.turn_facts()  # what the turn table, the session bar and the metrics read first
     document.facts_cache.untranscribed(session)  # the table's progress and Ctrl+Enter
     prepared = PreparedSession(session, document.revision, LiveMetrics(session), build_timeline(session, audio))

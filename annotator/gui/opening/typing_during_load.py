@@ -25,10 +25,19 @@ class InputBlocker(QObject):
     and keep working), and keeps its keys for later (see the module's docstring), shortcuts included,
     while installed on the application."""
 
-    BLOCKED = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride,
-               QEvent.Type.MouseButtonPress, QEvent.Type.MouseButtonRelease, QEvent.Type.MouseButtonDblClick,
-               QEvent.Type.Wheel, QEvent.Type.DragEnter, QEvent.Type.DragMove, QEvent.Type.Drop,
-               QEvent.Type.ContextMenu}
+    BLOCKED = {
+        QEvent.Type.KeyPress,
+        QEvent.Type.KeyRelease,
+        QEvent.Type.ShortcutOverride,
+        QEvent.Type.MouseButtonPress,
+        QEvent.Type.MouseButtonRelease,
+        QEvent.Type.MouseButtonDblClick,
+        QEvent.Type.Wheel,
+        QEvent.Type.DragEnter,
+        QEvent.Type.DragMove,
+        QEvent.Type.Drop,
+        QEvent.Type.ContextMenu,
+    }
     KEYS = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease, QEvent.Type.ShortcutOverride}
 
     def __init__(self, window: QWidget, progress: QWidget | None = None):
@@ -47,12 +56,15 @@ class InputBlocker(QObject):
             self.typed.append(_copy(event))
         return True
 
-
     def _aimed_here(self, watched: QWidget, event: QEvent) -> bool:
         if watched.window() is self.window:
             return True
-        return (self.progress is not None and watched.window() is self.progress and event.type() in self.KEYS
-                and event.key() != Qt.Key.Key_Escape)
+        return (
+            self.progress is not None
+            and watched.window() is self.progress
+            and event.type() in self.KEYS
+            and event.key() != Qt.Key.Key_Escape
+        )
 
 
 def deliver(typed: list[QKeyEvent], window: QWidget) -> None:
@@ -81,6 +93,14 @@ def _combination(event: QKeyEvent) -> str:
 
 def _copy(event: QKeyEvent) -> QKeyEvent:
     """A key event of our own: Qt reuses the one it delivered once delivery ends."""
-    return QKeyEvent(event.type(), event.key(), event.modifiers(), event.nativeScanCode(),
-                     event.nativeVirtualKey(), event.nativeModifiers(), event.text(), event.isAutoRepeat(),
-                     event.count())
+    return QKeyEvent(
+        event.type(),
+        event.key(),
+        event.modifiers(),
+        event.nativeScanCode(),
+        event.nativeVirtualKey(),
+        event.nativeModifiers(),
+        event.text(),
+        event.isAutoRepeat(),
+        event.count(),
+    )

@@ -73,19 +73,27 @@ class DetailPanel(QTreeWidget):
         pending = [(top, view, depth)]
         while pending:
             item, view, depth = pending.pop()
-            text = view.text if isinstance(view, DataView) else None  # cleaned once: a megabyte takes a tenth of a second
-            _set_row(item, [shorten(_title(view)), shorten(text if text is not None else _summary(view))],
-                     [f"{view.tag} at line {view.line}" if view.line else view.tag, plain_tooltip(text) or None],
-                     self._bold, None)
+            text = (
+                view.text if isinstance(view, DataView) else None
+            )  # cleaned once: a megabyte takes a tenth of a second
+            _set_row(
+                item,
+                [shorten(_title(view)), shorten(text if text is not None else _summary(view))],
+                [f"{view.tag} at line {view.line}" if view.line else view.tag, plain_tooltip(text) or None],
+                self._bold,
+                None,
+            )
             row = 0
             for name, value in view.attributes.items():
                 attribute = _child_row(item, row)
                 _remove_children(attribute)
-                _set_row(attribute, [shorten(name), shorten(value)], [None, plain_tooltip(value)], None,
-                         attribute_brush)
+                _set_row(
+                    attribute, [shorten(name), shorten(value)], [None, plain_tooltip(value)], None, attribute_brush
+                )
                 row += 1
-            children = [(_child_row(item, row + number), child, depth + 1)
-                        for number, child in enumerate(_children(view))]
+            children = [
+                (_child_row(item, row + number), child, depth + 1) for number, child in enumerate(_children(view))
+            ]
             pending.extend(reversed(children))  # filled in document order
             row += len(children)
             while item.childCount() > row:
@@ -105,14 +113,16 @@ def _remove_children(item: QTreeWidgetItem) -> None:
     item.setExpanded(False)
 
 
-def _set_row(item: QTreeWidgetItem, texts: list[str], tooltips: list[str | None], font: QFont | None,
-             name_brush: QBrush | None) -> None:
+def _set_row(
+    item: QTreeWidgetItem, texts: list[str], tooltips: list[str | None], font: QFont | None, name_brush: QBrush | None
+) -> None:
     """Each cell of ITEM as given (None: the default); Qt repaints only a cell whose value changed."""
     for column, (text, tooltip) in enumerate(zip(texts, tooltips)):
         item.setText(column, text)
         item.setData(column, Qt.ItemDataRole.ToolTipRole, tooltip)
     item.setData(0, Qt.ItemDataRole.FontRole, font)
     item.setData(0, Qt.ItemDataRole.ForegroundRole, name_brush)
+
 
 def _children(view: ElementView) -> list[ElementView]:
     if isinstance(view, Turn):

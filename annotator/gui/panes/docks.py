@@ -63,8 +63,13 @@ def arrange_docks(window: MainWindow, views: DockedViews) -> Docks:
     timeline = w.add_dock(views.timeline, "Timeline", Area.BottomDockWidgetArea, "timeline_dock")
     waveform = w.add_dock(views.audio_panel, "Waveform", Area.BottomDockWidgetArea, "waveform_dock")
     w.splitDockWidget(timeline, waveform, Qt.Orientation.Horizontal)
-    sessions = w.add_dock(views.browser, "Sessions", Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
-                          "sessions_dock", on_demand=True)
+    sessions = w.add_dock(
+        views.browser,
+        "Sessions",
+        Area.LeftDockWidgetArea if wide else Area.RightDockWidgetArea,
+        "sessions_dock",
+        on_demand=True,
+    )
     findings = w.add_dock(views.findings, "Findings", Area.RightDockWidgetArea, "findings_dock")
     w.tabifyDockWidget(metrics, findings)
     if not wide:
@@ -80,8 +85,13 @@ def arrange_docks(window: MainWindow, views: DockedViews) -> Docks:
 def size_docks(window: MainWindow, docks: Docks) -> None:
     """The docks' shares of the window (at its first start, and again on View > Reset layout)."""
     w, wide = window, is_wide_screen(window)
-    details, concepts, timeline, waveform, sessions = (docks.details, docks.concepts, docks.timeline, docks.waveform,
-                                                       docks.sessions)
+    details, concepts, timeline, waveform, sessions = (
+        docks.details,
+        docks.concepts,
+        docks.timeline,
+        docks.waveform,
+        docks.sessions,
+    )
     width, height = w.width(), w.height()
     w.resizeDocks([timeline], [round(height * TIMELINE_HEIGHT)], Qt.Orientation.Vertical)
     if wide:  # Details and Concepts share the column
@@ -89,6 +99,8 @@ def size_docks(window: MainWindow, docks: Docks) -> None:
         w.resizeDocks([details, concepts], [half, half], Qt.Orientation.Vertical)
     side = [details] + ([sessions] if wide else [])
     side_width = round(width * (SIDE_DOCK_WIDTH if wide else TABBED_DOCK_WIDTH))
-    w.resizeDocks([timeline, waveform, *side],
-                  [round(width * (1 - WAVEFORM_WIDTH)), round(width * WAVEFORM_WIDTH)] + [side_width] * len(side),
-                  Qt.Orientation.Horizontal)
+    w.resizeDocks(
+        [timeline, waveform, *side],
+        [round(width * (1 - WAVEFORM_WIDTH)), round(width * WAVEFORM_WIDTH)] + [side_width] * len(side),
+        Qt.Orientation.Horizontal,
+    )

@@ -21,7 +21,6 @@ Role = Qt.ItemDataRole
 _NO_PARENT = QModelIndex()  # the root, as Qt passes it
 
 
-
 class Column(enum.IntEnum):
     SEVERITY = 0
     LINE = 1
@@ -33,6 +32,7 @@ HEADERS = {
     Column.LINE: ("Line", "Line of the element in the log file"),
     Column.MESSAGE: ("Finding", "What is wrong; activate the row to select the element it is about"),
 }
+
 
 def count_text(findings: Iterable[Finding], with_quirks: bool = False) -> str:
     """'2 errors, 1 warning' (and quirks when asked); '' when there is nothing to say."""

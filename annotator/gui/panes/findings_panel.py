@@ -51,8 +51,10 @@ class FindingsPanel(QWidget):
         self.summary_label.setWordWrap(True)  # a long count wraps in a narrow dock instead of widening the window
         self.quirks_box = QCheckBox("Show DTD quirks", self)
         self.quirks_box.setChecked(show_quirks)
-        self.quirks_box.setToolTip("Places where the log breaks the standard's DTD only where that DTD "
-                                   "contradicts the standard's own text; harmless")
+        self.quirks_box.setToolTip(
+            "Places where the log breaks the standard's DTD only where that DTD "
+            "contradicts the standard's own text; harmless"
+        )
         self.table = QTableView(self)
         self.table.setObjectName("findings_table")
         self.table.setModel(self.proxy)

@@ -22,9 +22,20 @@ from annotator.log.elements import ElementView, Session, Turn
 
 
 class PanesFollowing(QObject):
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController, playback: Playback,
-                 detail: DetailPanel, concepts: ConceptsPanel, metrics: MetricsPanel, timeline: TimelineView,
-                 panes: SessionPanes, cursor: PlaybackCursor, docks: Docks):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        playback: Playback,
+        detail: DetailPanel,
+        concepts: ConceptsPanel,
+        metrics: MetricsPanel,
+        timeline: TimelineView,
+        panes: SessionPanes,
+        cursor: PlaybackCursor,
+        docks: Docks,
+    ):
         super().__init__(window)
         self.window, self.navigator, self.playback = window, navigator, playback
         self.detail, self.concepts, self.timeline, self.panes = detail, concepts, timeline, panes

@@ -19,8 +19,13 @@ from annotator.gui.theme import theme_changes, theme_colour
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session
 
-PERCENT_COLUMNS = ("word_error_rate", "parse_success_rate", "concept_error_rate", "concept_accuracy",
-                   "concept_sentence_accuracy")
+PERCENT_COLUMNS = (
+    "word_error_rate",
+    "parse_success_rate",
+    "concept_error_rate",
+    "concept_accuracy",
+    "concept_sentence_accuracy",
+)
 SECONDS_SUFFIX = "_s"
 LABELS = {  # where the column name does not read well as words
     "word_error_rate": "Word error rate",

@@ -93,8 +93,13 @@ class SessionPanes(QObject):
     # worker, or the worker failed and whoever waits makes them): the progress and Ctrl+Enter can be answered.
     facts_made = Signal(object)
 
-    def __init__(self, controller: DocumentController, metrics: MetricsPanel, timeline: TimelineView,
-                 current_turn_index: Callable[[], int | None]):
+    def __init__(
+        self,
+        controller: DocumentController,
+        metrics: MetricsPanel,
+        timeline: TimelineView,
+        current_turn_index: Callable[[], int | None],
+    ):
         super().__init__(controller)
         self.controller, self.metrics, self.timeline = controller, metrics, timeline
         self.current_turn_index = current_turn_index
@@ -121,8 +126,9 @@ class SessionPanes(QObject):
             self._compute_in_background(session)
             return
         self.metrics.set_session(session, prepared.metrics if prepared is not None else None)
-        self.timeline.set_session(session, self.current_turn_index(),
-                                  prepared.timeline if prepared is not None else None)
+        self.timeline.set_session(
+            session, self.current_turn_index(), prepared.timeline if prepared is not None else None
+        )
 
     def _compute_in_background(self, session: Session) -> None:
         self.metrics.set_session(None)

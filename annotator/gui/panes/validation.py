@@ -25,8 +25,15 @@ from annotator.log.elements import ElementView, view_of
 class Validation(QObject):
     findings_shown = Signal()  # the open log's validation came back and is shown
 
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
-                 findings: FindingsPanel, docks: Docks, show_element: Callable[[ElementView, bool], None]):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        findings: FindingsPanel,
+        docks: Docks,
+        show_element: Callable[[ElementView, bool], None],
+    ):
         super().__init__(window)
         self.window, self.navigator, self.controller = window, navigator, controller
         self.findings, self.docks, self.show_element = findings, docks, show_element
@@ -73,7 +80,9 @@ class Validation(QObject):
             return
         self._finding_paths = {id(finding): path for finding, path in result}
         self.findings.set_findings([finding for finding, _ in result])
-        counted = count_text([finding for finding, _ in result if finding.severity in (Severity.ERROR, Severity.WARNING)])
+        counted = count_text(
+            [finding for finding, _ in result if finding.severity in (Severity.ERROR, Severity.WARNING)]
+        )
         if counted:
             key = key_text(spec("next_finding"))
             self.window.show_status(f"{document.path.name} has {counted}: see Findings ({key}: the next one)")
@@ -94,6 +103,8 @@ class Validation(QObject):
     def step_finding(self, step: int) -> None:
         """F8 / Shift+F8: the next or previous finding, its turn selected, the Findings tab in front."""
         if not self.findings.step(step):
-            self.window.show_status("No further finding that way" if self.findings.findings else "No findings in this log")
+            self.window.show_status(
+                "No further finding that way" if self.findings.findings else "No findings in this log"
+            )
             return
         self.docks.bring_forward(self.docks.findings)

@@ -45,8 +45,13 @@ class PreferencesParts(Protocol):
 
 
 # Settings the listening kit (gui/listening/listening_kit.py) takes again when one changes.
-LISTENING_SETTINGS = ("rewind_on_resume", "normalise_loudness", "loudness_target", "pause_while_typing",
-                      "typing_idle_seconds")
+LISTENING_SETTINGS = (
+    "rewind_on_resume",
+    "normalise_loudness",
+    "loudness_target",
+    "pause_while_typing",
+    "typing_idle_seconds",
+)
 
 
 class Preferences(QObject):
@@ -61,9 +66,9 @@ class Preferences(QObject):
         self._apply = {
             "auto_play": lambda: parts.actions.auto_play.setChecked(settings.auto_play),
             "prefill_automatically": lambda: parts.actions.prefill_automatically.setChecked(
-                settings.prefill_automatically),
-            "next_turn_order": lambda: parts.actions.doubtful_first.setChecked(
-                settings.next_turn_order == DOUBT_ORDER),
+                settings.prefill_automatically
+            ),
+            "next_turn_order": lambda: parts.actions.doubtful_first.setChecked(settings.next_turn_order == DOUBT_ORDER),
             "speed": self._apply_speed,
             "back_seconds": self._apply_back_seconds,
             "editor_font_size": self._apply_text_size,

@@ -93,8 +93,11 @@ class PreferencesDialog(QDialog):
 
     def _keys_page(self) -> QWidget:
         widget = QWidget(self.pages)
-        text = QLabel("Every action's keys can be changed: record a key for it, or clear it. "
-                      "Keys bound to two actions must be resolved before saving.", widget)
+        text = QLabel(
+            "Every action's keys can be changed: record a key for it, or clear it. "
+            "Keys bound to two actions must be resolved before saving.",
+            widget,
+        )
         text.setWordWrap(True)
         self.keys_button = QPushButton("&Keyboard shortcuts…", widget)
         self.keys_button.setObjectName("edit_keys")

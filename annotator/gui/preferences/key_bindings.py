@@ -68,8 +68,10 @@ class Conflict:
 
     def describe(self) -> str:
         texts = [_action_text(name) for name in self.actions]
-        return f"{QKeySequence(self.key).toString(QKeySequence.SequenceFormat.NativeText)} is bound to " \
-               + " and to ".join(f"\u201c{text}\u201d" for text in texts)
+        return (
+            f"{QKeySequence(self.key).toString(QKeySequence.SequenceFormat.NativeText)} is bound to "
+            + " and to ".join(f"\u201c{text}\u201d" for text in texts)
+        )
 
 
 def conflicts(effective: Mapping[str, tuple[str, ...]]) -> list[Conflict]:
@@ -111,7 +113,9 @@ class KeyBindings(QObject):
         """A line naming the stored keys that were ignored because they type ("" when none was)."""
         if not self.ignored:
             return ""
-        named = "; ".join(f"{', '.join(keys)} for \u201c{_action_text(name)}\u201d" for name, keys in self.ignored.items())
+        named = "; ".join(
+            f"{', '.join(keys)} for \u201c{_action_text(name)}\u201d" for name, keys in self.ignored.items()
+        )
         return f"Stored shortcuts ignored because they type text: {named}. Help > Keyboard shortcuts sets others"
 
     def save(self, effective: Mapping[str, tuple[str, ...]]) -> None:
@@ -120,8 +124,9 @@ class KeyBindings(QObject):
         if found:
             raise ValueError(found[0].describe())
         self.effective = effective_keys(overrides_of(effective))
-        self.settings.shortcut_overrides = json.dumps({name: list(keys) for name, keys in
-                                                      sorted(overrides_of(self.effective).items())})
+        self.settings.shortcut_overrides = json.dumps(
+            {name: list(keys) for name, keys in sorted(overrides_of(self.effective).items())}
+        )
         self.changed.emit()
 
     def apply(self, actions: Actions) -> None:
@@ -132,5 +137,9 @@ class KeyBindings(QObject):
     def window_sequences(self) -> list[QKeySequence]:
         """The keys that work anywhere in the window, which its text fields let through (a panel's own
         keys, such as Delete, stay with the field that has the focus): all_key_sequences, rebound."""
-        return [QKeySequence(key) for action_spec in ACTIONS if not action_spec.in_panel
-                for key in self.effective[action_spec.name]]
+        return [
+            QKeySequence(key)
+            for action_spec in ACTIONS
+            if not action_spec.in_panel
+            for key in self.effective[action_spec.name]
+        ]

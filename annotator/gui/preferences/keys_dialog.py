@@ -77,8 +77,9 @@ class ShortcutsDialog(QDialog):
             self.problem.setObjectName("key_conflict")
             self.problem.setWordWrap(True)
             layout.addWidget(self.problem)
-            buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Save
-                                       | QDialogButtonBox.StandardButton.Cancel, self)
+            buttons = QDialogButtonBox(
+                QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel, self
+            )
             self.save_button = buttons.button(QDialogButtonBox.StandardButton.Save)
             restore = buttons.addButton("Restore all defaults", QDialogButtonBox.ButtonRole.ResetRole)
             restore.clicked.connect(self.restore_all_defaults)
@@ -138,9 +139,13 @@ class ShortcutsDialog(QDialog):
         self.set_keys((key,))
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if (watched is self.recorder and event.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
-                and isinstance(event, QKeyEvent) and event.key() == Qt.Key.Key_Escape
-                and event.modifiers() == Qt.KeyboardModifier.NoModifier):
+        if (
+            watched is self.recorder
+            and event.type() in (QEvent.Type.ShortcutOverride, QEvent.Type.KeyPress)
+            and isinstance(event, QKeyEvent)
+            and event.key() == Qt.Key.Key_Escape
+            and event.modifiers() == Qt.KeyboardModifier.NoModifier
+        ):
             if event.type() == QEvent.Type.KeyPress:
                 self.recorder.clear()
                 self.table.setFocus(Qt.FocusReason.OtherFocusReason)
@@ -195,12 +200,13 @@ class ShortcutsDialog(QDialog):
 
     def _check(self) -> None:
         found = conflicts(self.pending)
-        self.problem.setText("; ".join(conflict.describe() for conflict in found)
-                             + (". Give one of them another key (or Clear it) to save." if found else ""))
+        self.problem.setText(
+            "; ".join(conflict.describe() for conflict in found)
+            + (". Give one of them another key (or Clear it) to save." if found else "")
+        )
         self.save_button.setEnabled(not found)
         self.save_button.setToolTip("Resolve the conflicting keys first" if found else "Keep these keys")
         self.problem.setStyleSheet("font-weight: bold" if found else "")
         for row, name in enumerate(self.names):
             clash = any(name in conflict.actions for conflict in found)
             self.table.item(row, KEYS_COLUMN).setText((CLASH_MARK if clash else "") + native(self.pending[name]))
-

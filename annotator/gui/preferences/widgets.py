@@ -152,8 +152,13 @@ class FolderWidget(PreferenceWidget):
         self.edited.emit(name_text(Path(text).expanduser()) if text else "")
 
 
-WIDGETS = {"check": CheckWidget, "number": NumberWidget, "choice": ChoiceWidget, "name": NameWidget,
-           "folder": FolderWidget}
+WIDGETS = {
+    "check": CheckWidget,
+    "number": NumberWidget,
+    "choice": ChoiceWidget,
+    "name": NameWidget,
+    "folder": FolderWidget,
+}
 
 
 def make_widget(preference: Preference, parent: QWidget | None = None) -> PreferenceWidget:

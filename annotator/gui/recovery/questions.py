@@ -20,10 +20,14 @@ def ask_restore(parent: QWidget, entries: list[JournalEntry]) -> bool:
     found = "; ".join(entry.summary for entry in entries)
     windows = f", left by {len(entries)} windows that closed unexpectedly" if len(entries) > 1 else ""
     warnings = [entry.warning for entry in entries if entry.warning]
-    box = message_box(parent, Icon.Question, "Restore unsaved work?",
-                      f"Unsaved annotations of this log were found{windows}: {found}.", Button.Discard,
-                      informative=warnings[0] if warnings else
-                      "Restore puts them back exactly as they were; Discard deletes them.")
+    box = message_box(
+        parent,
+        Icon.Question,
+        "Restore unsaved work?",
+        f"Unsaved annotations of this log were found{windows}: {found}.",
+        Button.Discard,
+        informative=warnings[0] if warnings else "Restore puts them back exactly as they were; Discard deletes them.",
+    )
     restore = box.addButton("&Restore", Role.AcceptRole)
     box.setDefaultButton(restore)
     box.exec()
@@ -36,14 +40,17 @@ def ask_open_elsewhere(parent: QWidget, path: Path, others: dict[str, InstanceLo
     live = [lock for lock in others.values() if lock.state() == LIVE]
     if live:
         text = f"{path.name} is already open in another window of the annotator ({live[0].describe()})."
-        more = ("Open it read-only to look at it without changing it, or edit it here too: each window keeps "
-                "its own unsaved work, and saving over the other window's save asks first.")
+        more = (
+            "Open it read-only to look at it without changing it, or edit it here too: each window keeps "
+            "its own unsaved work, and saving over the other window's save asks first."
+        )
         edit_label = "&Edit here too"
     else:
-        text = (f"{path.name} may be open on {next(iter(others.values())).describe()}; "
-                "this cannot be checked from here.")
-        more = ("If the annotator there is still working on it, open it read-only. If not (that computer "
-                "crashed or was switched off), choose Edit: its unsaved work is then offered to you here.")
+        text = f"{path.name} may be open on {next(iter(others.values())).describe()}; this cannot be checked from here."
+        more = (
+            "If the annotator there is still working on it, open it read-only. If not (that computer "
+            "crashed or was switched off), choose Edit: its unsaved work is then offered to you here."
+        )
         edit_label = "&Edit"
     box = message_box(parent, Icon.Warning, "Log already open", text, Button.Cancel, informative=more)
     read_only = box.addButton("Open &read-only", Role.AcceptRole)

@@ -42,8 +42,10 @@ LOCK_RETRY_MS = 5000  # a lock that could not be written is tried again this oft
 
 def warning_style() -> str:
     """The banner's style sheet (its colours are the same in both schemes)."""
-    return (f"QLabel {{ color: {theme_colour('alert_text').name()}; background: {theme_colour('alert_background').name()};"
-            " padding: 1px 6px; font-weight: bold; }")
+    return (
+        f"QLabel {{ color: {theme_colour('alert_text').name()}; background: {theme_colour('alert_background').name()};"
+        " padding: 1px 6px; font-weight: bold; }"
+    )
 
 
 class _Relay(QObject):
@@ -114,8 +116,9 @@ class RecoveryWatcher(QObject):
             self._taken_over = set()
             return
         # The file's values are read in slices after the turns show (journal/baseline.py), not before.
-        journal = RecoveryJournal(document, folder=self._journal_folder(), instance=self.instance,
-                                  deferred_baseline=True)
+        journal = RecoveryJournal(
+            document, folder=self._journal_folder(), instance=self.instance, deferred_baseline=True
+        )
         self.journal = journal
         self._hold_lock()
         if retired is not None:
@@ -125,8 +128,9 @@ class RecoveryWatcher(QObject):
         on_disk = list(found.entries)
         kept, self._in_memory = self._in_memory, None
         if kept is not None and kept[0] == journal.log_path:
-            found.entries.append(journal.entry_of(journal.file, str(kept[0]), kept[1], datetime.now().astimezone(),
-                                                  kept[2]))
+            found.entries.append(
+                journal.entry_of(journal.file, str(kept[0]), kept[1], datetime.now().astimezone(), kept[2])
+            )
         journal.watch(document)
         journal.start_writing(self._report)
         self.watched = document
@@ -178,12 +182,16 @@ class RecoveryWatcher(QObject):
         folder = self._journal_folder() or journal_dir()
         lines = []
         if self._journal_error is not None:
-            lines.append(f"⚠ Unsaved work is not protected: the recovery journal cannot be written "
-                         f"({self._journal_error}). Save with Ctrl+S, and make {folder} writable (or set "
-                         "ANNOTATOR_DATA_DIR to a writable folder); this stays until the journal is written again.")
+            lines.append(
+                f"⚠ Unsaved work is not protected: the recovery journal cannot be written "
+                f"({self._journal_error}). Save with Ctrl+S, and make {folder} writable (or set "
+                "ANNOTATOR_DATA_DIR to a writable folder); this stays until the journal is written again."
+            )
         if self._lock_error is not None:
-            lines.append(f"⚠ Another window may open this log without being warned: this window's lock cannot be "
-                         f"written ({self._lock_error}); it is tried again every {LOCK_RETRY_MS // 1000} s.")
+            lines.append(
+                f"⚠ Another window may open this log without being warned: this window's lock cannot be "
+                f"written ({self._lock_error}); it is tried again every {LOCK_RETRY_MS // 1000} s."
+            )
         self.warning.setText(" ".join(lines))
         self.warning.setToolTip(self.warning.text())
         self.warning.setVisible(bool(lines))
@@ -209,8 +217,9 @@ class RecoveryWatcher(QObject):
                 return "your unsaved annotations stay in the recovery journal and are offered back"
             except AnnotatorError:
                 pass
-        return ("your unsaved annotations are kept in this window and offered back; the recovery journal "
-                "cannot be written")
+        return (
+            "your unsaved annotations are kept in this window and offered back; the recovery journal cannot be written"
+        )
 
     def _saved(self, _path: Path) -> None:
         if self.journal is not None:

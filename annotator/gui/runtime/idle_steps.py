@@ -22,8 +22,9 @@ START_AFTER_MS = 500
 class IdleSteps(QObject):
     """Runs STEPS (an iterator: each next() one short step) to its end, a slice at a time; stop() ends it early."""
 
-    def __init__(self, parent: QObject, steps: Iterator[object], slice_ms: float = SLICE_MS,
-                 start_after_ms: int = START_AFTER_MS):
+    def __init__(
+        self, parent: QObject, steps: Iterator[object], slice_ms: float = SLICE_MS, start_after_ms: int = START_AFTER_MS
+    ):
         super().__init__(parent)
         self._steps: Iterator[object] | None = steps
         self._slice_s = slice_ms / 1000

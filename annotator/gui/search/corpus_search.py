@@ -30,14 +30,25 @@ from annotator.user_patterns import PatternError
 
 
 class CorpusSearch(QObject):
-    def __init__(self, window: MainWindow, navigator: Navigator, browsing: CorpusBrowsing, find: FindController,
-                 beside: QDockWidget):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        browsing: CorpusBrowsing,
+        find: FindController,
+        beside: QDockWidget,
+    ):
         """BESIDE: the dock the Search results dock is a tab of (the timeline's)."""
         super().__init__(window)
         self.window, self.navigator, self.browsing, self.find = window, navigator, browsing, find
         self.results = SearchResults(window)
-        self.dock = window.add_dock(self.results, "Search results", Qt.DockWidgetArea.BottomDockWidgetArea,
-                                    "search_results_dock", on_demand=True)
+        self.dock = window.add_dock(
+            self.results,
+            "Search results",
+            Qt.DockWidgetArea.BottomDockWidgetArea,
+            "search_results_dock",
+            on_demand=True,
+        )
         window.tabifyDockWidget(beside, self.dock)
         self.dock.hide()
         self.task: BackgroundTask | None = None
@@ -84,8 +95,9 @@ class CorpusSearch(QObject):
         open_sessions = list(document.sessions) if document is not None else []
         open_path = document.path if document is not None else None
         root = self._root
-        task = BackgroundTask(lambda context: self._work(context, open_sessions, open_path, pattern, given, query, root),
-                              self)
+        task = BackgroundTask(
+            lambda context: self._work(context, open_sessions, open_path, pattern, given, query, root), self
+        )
         task.published.connect(self._published)
         task.progressed.connect(lambda done, total, _label: self.results.set_progress(done, total))
         task.finished.connect(lambda: self._finished(task))
@@ -105,8 +117,9 @@ class CorpusSearch(QObject):
         for session in open_sessions:
             if context.cancelled():
                 return
-            for hit in match_texts(walked_session_texts(session, session.document.path), pattern,
-                                   cancelled=context.cancelled):
+            for hit in match_texts(
+                walked_session_texts(session, session.document.path), pattern, cancelled=context.cancelled
+            ):
                 context.publish(hit)
         # From the corpus's index: only the logs changed since it was made are read (corpus_index).
         for item in search_logs(paths, query, root, progress=context.progress, cancelled=context.cancelled):

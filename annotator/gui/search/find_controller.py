@@ -31,8 +31,13 @@ from annotator.gui.search.find_bar import FindBar
 from annotator.gui.search.pattern_task import PatternTask
 from annotator.user_patterns import PatternError
 
-FIELD_COLUMNS = {TRANSCRIPTION: Column.TRANSCRIPTION, RECOGNIZER: Column.RECOGNIZER, SYSTEM: Column.SYSTEM,
-                 CONCEPTS: Column.CONCEPTS, REFERENCE_CONCEPTS: Column.CONCEPTS}
+FIELD_COLUMNS = {
+    TRANSCRIPTION: Column.TRANSCRIPTION,
+    RECOGNIZER: Column.RECOGNIZER,
+    SYSTEM: Column.SYSTEM,
+    CONCEPTS: Column.CONCEPTS,
+    REFERENCE_CONCEPTS: Column.CONCEPTS,
+}
 
 
 class FindController(QObject):
@@ -96,8 +101,12 @@ class FindController(QObject):
             self._refused(str(error))
             return
         texts = session_texts(session)
-        task = PatternTask(lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
-                           lambda hits: self._found(hits, keep_turn), self._refused, self)
+        task = PatternTask(
+            lambda context: match_texts(texts, pattern, cancelled=context.cancelled),
+            lambda hits: self._found(hits, keep_turn),
+            self._refused,
+            self,
+        )
         if task.running:  # else its hits are shown already
             self.pending = task
             self.navigator.model.set_search_hits({}, None)
@@ -142,8 +151,13 @@ class FindController(QObject):
         if not self.bar.isVisible():
             self.open()
         if not self.hits:
-            self.window.show_status("Searching the session…" if self.navigator.facts_wait.counting
-                                    or self.pending is not None else "No hits in this session" if self.bar.query().text else "Type what to find")
+            self.window.show_status(
+                "Searching the session…"
+                if self.navigator.facts_wait.counting or self.pending is not None
+                else "No hits in this session"
+                if self.bar.query().text
+                else "Type what to find"
+            )
             return
         if self.at is None:
             current = self.navigator.current_turn()
@@ -151,8 +165,9 @@ class FindController(QObject):
             if step > 0:
                 self.at = next((k for k, hit in enumerate(self.hits) if hit.turn_index >= row), 0)
             else:
-                self.at = next((k for k in reversed(range(len(self.hits))) if self.hits[k].turn_index < row),
-                               len(self.hits) - 1)
+                self.at = next(
+                    (k for k in reversed(range(len(self.hits))) if self.hits[k].turn_index < row), len(self.hits) - 1
+                )
         else:
             self.at = (self.at + step) % len(self.hits)
         hit = self.hits[self.at]

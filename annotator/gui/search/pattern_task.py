@@ -36,8 +36,13 @@ class PatternTask(QObject):
     """WORK(context) on a worker; DONE(result) or REFUSED(one line) on the GUI thread, at once when WORK
     ends within GLANCE_S, else when it ends. cancel() drops the result."""
 
-    def __init__(self, work: Callable[[TaskContext], object], done: Callable[[object], None],
-                 refused: Callable[[str], None], parent: QObject):
+    def __init__(
+        self,
+        work: Callable[[TaskContext], object],
+        done: Callable[[object], None],
+        refused: Callable[[str], None],
+        parent: QObject,
+    ):
         super().__init__(parent)
         self._outcome: list[tuple[bool, object]] = []
         self._done, self._refused = done, refused

@@ -12,8 +12,9 @@ class ReplaceInLog(QUndoCommand):
     """Apply the chosen planned changes (checked against the log before it is pushed: check_plan)."""
 
     def __init__(self, document: LogDocument, changes: list[PlannedChange], find: str, replacement: str):
-        super().__init__(f"Replace {find!r} with {replacement!r} in {len(changes)} transcription"
-                         f"{'s' if len(changes) != 1 else ''}")
+        super().__init__(
+            f"Replace {find!r} with {replacement!r} in {len(changes)} transcription{'s' if len(changes) != 1 else ''}"
+        )
         self.document, self.changes = document, changes
 
     def redo(self) -> None:

@@ -50,9 +50,16 @@ from annotator.user_patterns import PatternError
 class ReplaceController(QObject):
     others_saved = Signal(list)  # the other logs the last replace saved, once all of them are written
 
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController,
-                 browsing: CorpusBrowsing, browser: SessionBrowser, recovery: RecoveryWatcher,
-                 find: FindController):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        browsing: CorpusBrowsing,
+        browser: SessionBrowser,
+        recovery: RecoveryWatcher,
+        find: FindController,
+    ):
         super().__init__(window)
         self.window, self.navigator, self.controller = window, navigator, controller
         self.browsing, self.browser, self.recovery = browsing, browser, recovery
@@ -69,8 +76,10 @@ class ReplaceController(QObject):
         if document is None:
             self.window.show_status("Open a log first")
             return
-        self._run(ReplaceDialog("Replace in this log", f"In the transcriptions of {document.path.name}", self.window),
-                  others=[])
+        self._run(
+            ReplaceDialog("Replace in this log", f"In the transcriptions of {document.path.name}", self.window),
+            others=[],
+        )
 
     def replace_in_corpus(self) -> None:
         """Ctrl+Shift+H: every log of the open corpus (else the open log)."""
@@ -78,10 +87,13 @@ class ReplaceController(QObject):
         if corpus is None:
             self.replace_in_log()
             return
-        others = [path for path in expand_log_paths([corpus])
-                  if document is None or path.resolve() != document.path.resolve()]
-        self._run(ReplaceDialog("Replace in the corpus", f"In the transcriptions of every log in {corpus}", self.window),
-                  others=others)
+        others = [
+            path for path in expand_log_paths([corpus]) if document is None or path.resolve() != document.path.resolve()
+        ]
+        self._run(
+            ReplaceDialog("Replace in the corpus", f"In the transcriptions of every log in {corpus}", self.window),
+            others=others,
+        )
 
     def _run(self, dialog: ReplaceDialog, others: list[Path]) -> None:
         self.dialog = dialog
@@ -111,9 +123,17 @@ class ReplaceController(QObject):
             return
         document = self.navigator.document
         dialog.set_busy("Planning the changes in this log…", stoppable=True)
-        task = PatternTask(lambda context: plan_over(transcriptions(document, walked=True) if document else [], query,
-                                                     replacement, cancelled=context.cancelled),
-                           lambda here: self._planned_here(here, others, query, replacement), self._refused, self)
+        task = PatternTask(
+            lambda context: plan_over(
+                transcriptions(document, walked=True) if document else [],
+                query,
+                replacement,
+                cancelled=context.cancelled,
+            ),
+            lambda here: self._planned_here(here, others, query, replacement),
+            self._refused,
+            self,
+        )
         self.planning_here = task if task.running else None
 
     def _planned_here(self, here: list[PlannedChange], others: list[Path], query: Query, replacement: str) -> None:
@@ -127,9 +147,16 @@ class ReplaceController(QObject):
         dialog.set_busy(f"Planning the changes in {len(others)} other log(s)…", stoppable=True)
         corpus, instance = self.browsing.folder, self.recovery.instance
         # Only the logs whose transcriptions, as the corpus's index keeps them, match are read (corpus_index).
-        task = BackgroundTask(lambda context: _plan_others(
-            context, logs_that_may_match(others, corpus, query, (TRANSCRIPTION,)) if corpus else others,
-            query, replacement, instance), self)
+        task = BackgroundTask(
+            lambda context: _plan_others(
+                context,
+                logs_that_may_match(others, corpus, query, (TRANSCRIPTION,)) if corpus else others,
+                query,
+                replacement,
+                instance,
+            ),
+            self,
+        )
         task.succeeded.connect(lambda result: self._planned(here, *result))
         task.failed.connect(self._refused)
         self.task = task
@@ -150,8 +177,12 @@ class ReplaceController(QObject):
             return
         root = self.browsing.folder
         changes = here + there
-        names = {change: str(change.file.relative_to(root)) if root and change.file.is_relative_to(root)
-                 else change.file.name for change in changes}
+        names = {
+            change: str(change.file.relative_to(root))
+            if root and change.file.is_relative_to(root)
+            else change.file.name
+            for change in changes
+        }
         self.dialog.set_plan(changes, names, notes)
 
     def _cancel_planning(self) -> None:
@@ -201,8 +232,7 @@ class ReplaceController(QObject):
         self.others_saved.emit(saved)
 
 
-def _change_others(context, by_file: dict[Path, list[PlannedChange]],
-                   instance: str) -> tuple[list[Path], list[str]]:
+def _change_others(context, by_file: dict[Path, list[PlannedChange]], instance: str) -> tuple[list[Path], list[str]]:
     """On the worker: apply each log's planned changes and save it atomically (its original kept); the
     logs saved, and a note for each left alone or refused."""
     saved: list[Path] = []
@@ -236,8 +266,9 @@ def _left_alone(path: Path, instance: str) -> str | None:
     return None
 
 
-def _plan_others(context, paths: list[Path], query: Query, replacement: str,
-                 instance: str) -> tuple[list[PlannedChange], list[str]]:
+def _plan_others(
+    context, paths: list[Path], query: Query, replacement: str, instance: str
+) -> tuple[list[PlannedChange], list[str]]:
     """On the worker: the planned changes of PATHS and a note for each log left alone."""
     changes: list[PlannedChange] = []
     notes: list[str] = []

@@ -106,9 +106,15 @@ class ReplaceDialog(QDialog):
         self.changes.blockSignals(True)
         self.changes.clear()
         for change in changes:
-            item = QTreeWidgetItem([names.get(change, change.file.name), change.session_id, change.turn_id,
-                                    shorten(change.before, SHOWN_CHARS),
-                                    REMOVED if change.after is None else shorten(change.after, SHOWN_CHARS)])
+            item = QTreeWidgetItem(
+                [
+                    names.get(change, change.file.name),
+                    change.session_id,
+                    change.turn_id,
+                    shorten(change.before, SHOWN_CHARS),
+                    REMOVED if change.after is None else shorten(change.after, SHOWN_CHARS),
+                ]
+            )
             item.setFlags(item.flags() | Qt.ItemFlag.ItemIsUserCheckable)
             item.setCheckState(0, Qt.CheckState.Checked)
             item.setData(0, CHANGE_ROLE, change)
@@ -128,7 +134,10 @@ class ReplaceDialog(QDialog):
     def _count(self) -> None:
         chosen = self.chosen()
         files = {change.file for change in chosen}
-        text = (f"{len(chosen)} of {len(self._items())} change(s) ticked, in {len(files)} log(s)"
-                if self._items() else "Nothing to replace")
+        text = (
+            f"{len(chosen)} of {len(self._items())} change(s) ticked, in {len(files)} log(s)"
+            if self._items()
+            else "Nothing to replace"
+        )
         self.summary.setText("\n".join([text, *self.notes]))
         self.apply.setEnabled(bool(chosen))

@@ -102,9 +102,12 @@ class SearchResults(QWidget):
 
     def add_hits(self, hits: list[Hit], root: Path | None) -> None:
         for hit in hits:
-            file = str(hit.file.relative_to(root)) if root is not None and hit.file.is_relative_to(root) else str(hit.file)
-            cells = [QStandardItem(text) for text in
-                     (file, hit.session_id, hit.turn_id, hit.field, marked_context(hit))]
+            file = (
+                str(hit.file.relative_to(root)) if root is not None and hit.file.is_relative_to(root) else str(hit.file)
+            )
+            cells = [
+                QStandardItem(text) for text in (file, hit.session_id, hit.turn_id, hit.field, marked_context(hit))
+            ]
             cells[0].setData(hit, HIT_ROLE)
             cells[0].setToolTip(str(hit.file))
             self.model.appendRow(cells)

@@ -44,8 +44,15 @@ class KindStyle:
 class IntervalLaneItem(pg.GraphicsObject):
     """Bars (intervals) and ticks (points) of one lane, centred on y = ROW."""
 
-    def __init__(self, row: int, bars: Intervals, ticks: Intervals, bar_styles: dict[int, KindStyle],
-                 tick_colours: dict[int, QColor], bar_height: float = style.BAR_HEIGHT):
+    def __init__(
+        self,
+        row: int,
+        bars: Intervals,
+        ticks: Intervals,
+        bar_styles: dict[int, KindStyle],
+        tick_colours: dict[int, QColor],
+        bar_height: float = style.BAR_HEIGHT,
+    ):
         super().__init__()
         self.row = row
         self.bars = bars
@@ -112,8 +119,9 @@ class IntervalLaneItem(pg.GraphicsObject):
         key = (view.left(), view.right(), scale, offset, width, y_scale, y_offset, painter.font().key())
         if self._picture is None or key != self._picture_key:
             self._picture_key = key
-            self._picture = self._draw_picture(painter.font(), (view.left(), view.right()), (scale, offset, width),
-                                               y_scale, y_offset, top, height)
+            self._picture = self._draw_picture(
+                painter.font(), (view.left(), view.right()), (scale, offset, width), y_scale, y_offset, top, height
+            )
         painter.save()
         painter.resetTransform()
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
@@ -163,8 +171,15 @@ class IntervalLaneItem(pg.GraphicsObject):
         detailed = merged = 0
         for kind, pixels in self._bar_layout:
             kind_style = self.bar_styles.get(kind) or KindStyle.solid(theme_colour("turn_unknown"))
-            self._draw_rects(painter, pixels.merged_left, pixels.merged_width, top, height,
-                             QBrush(kind_style.fill), Qt.PenStyle.NoPen)
+            self._draw_rects(
+                painter,
+                pixels.merged_left,
+                pixels.merged_width,
+                top,
+                height,
+                QBrush(kind_style.fill),
+                Qt.PenStyle.NoPen,
+            )
             pen = QPen(kind_style.outline or kind_style.fill, 0)
             if kind_style.dashed:
                 pen.setStyle(Qt.PenStyle.DashLine)
@@ -172,15 +187,16 @@ class IntervalLaneItem(pg.GraphicsObject):
             self._draw_rects(painter, pixels.detail_left, pixels.detail_width - 1, top, height - 1, fill, pen)
             if kind_style.hatch is not None:
                 hatch = QBrush(kind_style.hatch, Qt.BrushStyle.BDiagPattern)
-                self._draw_rects(painter, pixels.detail_left, pixels.detail_width, top, height, hatch,
-                                 Qt.PenStyle.NoPen)
-                self._draw_rects(painter, pixels.merged_left, pixels.merged_width, top, height, hatch,
-                                 Qt.PenStyle.NoPen)
+                self._draw_rects(
+                    painter, pixels.detail_left, pixels.detail_width, top, height, hatch, Qt.PenStyle.NoPen
+                )
+                self._draw_rects(
+                    painter, pixels.merged_left, pixels.merged_width, top, height, hatch, Qt.PenStyle.NoPen
+                )
             detailed += len(pixels.detail_index)
             merged += len(pixels.merged_left)
             if not kind_style.dashed:
-                labelled += zip(pixels.detail_index.tolist(), pixels.detail_left.tolist(),
-                                pixels.detail_width.tolist())
+                labelled += zip(pixels.detail_index.tolist(), pixels.detail_left.tolist(), pixels.detail_width.tolist())
         labels = 0
         if 0 < len(labelled) <= style.MAX_LABELS:
             labels = self._paint_labels(painter, labelled, x0 * scale + offset, top, height)
@@ -211,8 +227,11 @@ class IntervalLaneItem(pg.GraphicsObject):
             text = self._fitted_label(metrics, self.bars.label(index), int(bar_width - 6))
             if text:
                 visible_left = max(left, view_left)
-                painter.drawText(QRectF(visible_left + 3, top, left + bar_width - visible_left - 6, height),
-                                 Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft, text)
+                painter.drawText(
+                    QRectF(visible_left + 3, top, left + bar_width - visible_left - 6, height),
+                    Qt.AlignmentFlag.AlignVCenter | Qt.AlignmentFlag.AlignLeft,
+                    text,
+                )
                 drawn += 1
         return drawn
 

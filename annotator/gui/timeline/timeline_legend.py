@@ -16,12 +16,13 @@ from annotator.timeline import data
 SWATCH_WIDTH, SWATCH_HEIGHT = 14, 11
 
 
-
 def turn_styles() -> dict[int, KindStyle]:
     """The turn band's bars in the scheme shown: turns still to transcribe hatched."""
     hatch = theme_colour("turn_hatch")
-    return {kind: KindStyle(fill, style.outline_of(fill), hatch=hatch if kind == data.USER_UNTRANSCRIBED else None)
-            for kind, fill in style.colours(style.TURN_FILL).items()}
+    return {
+        kind: KindStyle(fill, style.outline_of(fill), hatch=hatch if kind == data.USER_UNTRANSCRIBED else None)
+        for kind, fill in style.colours(style.TURN_FILL).items()
+    }
 
 
 def audio_styles() -> dict[int, KindStyle]:
@@ -35,8 +36,10 @@ def audio_styles() -> dict[int, KindStyle]:
 def server_styles(lane_number: int) -> dict[int, KindStyle]:
     """The bars of the LANE_NUMBER-th server lane: its own colour, virtual operations dashed."""
     fill = style.lane_fill(lane_number)
-    return {data.OPERATION: KindStyle.solid(fill),
-            data.VIRTUAL_OPERATION: KindStyle(fill.lighter(130), style.outline_of(fill), dashed=True)}
+    return {
+        data.OPERATION: KindStyle.solid(fill),
+        data.VIRTUAL_OPERATION: KindStyle(fill.lighter(130), style.outline_of(fill), dashed=True),
+    }
 
 
 @dataclass(frozen=True)
@@ -53,15 +56,23 @@ def legend_entries() -> list[LegendEntry]:
     turns, audio, virtual_style = turn_styles(), audio_styles(), server_styles(0)[data.VIRTUAL_OPERATION]
     return [
         LegendEntry("system", "A system turn, and the system's audio in the audio lane", turns[data.SYSTEM_TURN]),
-        LegendEntry("user", "A transcribed user turn, and the user's audio in the audio lane",
-                    turns[data.USER_TRANSCRIBED]),
+        LegendEntry(
+            "user", "A transcribed user turn, and the user's audio in the audio lane", turns[data.USER_TRANSCRIBED]
+        ),
         LegendEntry("not transcribed", "A user turn still to transcribe", turns[data.USER_UNTRANSCRIBED]),
-        LegendEntry("audio missing", "Audio the log names but that cannot be played: the file is missing, "
-                    "or its path is refused (a folder, outside the log's folder). Hover or click it for the path",
-                    audio[data.AUDIO_MISSING]),
-        LegendEntry("virtual operation", "Dashed, in its server's colour: an operation of type "
-                    + " or ".join(data.VIRTUAL_TYPES) + ", a duration the log records, not a call to the server",
-                    virtual_style),
+        LegendEntry(
+            "audio missing",
+            "Audio the log names but that cannot be played: the file is missing, "
+            "or its path is refused (a folder, outside the log's folder). Hover or click it for the path",
+            audio[data.AUDIO_MISSING],
+        ),
+        LegendEntry(
+            "virtual operation",
+            "Dashed, in its server's colour: an operation of type "
+            + " or ".join(data.VIRTUAL_TYPES)
+            + ", a duration the log records, not a call to the server",
+            virtual_style,
+        ),
         LegendEntry("message", "A GC_MESSAGE: a tick on its server's lane", tick=ticks[data.MESSAGE]),
         LegendEntry("event", "A GC_EVENT: a tick on its server's lane", tick=ticks[data.EVENT]),
         LegendEntry("marker", "A marker's hit (Markers menu): a tick on the marker's lane", tick=ticks[data.MARKER]),

@@ -107,8 +107,9 @@ class LaneAxisItem(pg.AxisItem):
         event.accept()
 
 
-def place_stripes(view_box, old: list[QGraphicsRectItem], x_range: tuple[float, float],
-                  row_count: int) -> list[QGraphicsRectItem]:
+def place_stripes(
+    view_box, old: list[QGraphicsRectItem], x_range: tuple[float, float], row_count: int
+) -> list[QGraphicsRectItem]:
     """Every other row shaded across X_RANGE, so a lane can be followed across the view; the OLD stripes go."""
     for stripe in old:
         view_box.removeItem(stripe)

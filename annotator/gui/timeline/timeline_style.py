@@ -15,8 +15,12 @@ LABEL_MIN_PIXELS = 24  # narrower bars get no label at all
 LABEL_MIN_CHARACTERS = 6  # an elided label shorter than this (ellipsis included) is left out
 HIT_PIXELS = 4  # hover and click tolerance
 
-TURN_FILL = {data.UNKNOWN_SPEAKER: "turn_unknown", data.SYSTEM_TURN: "turn_system",
-             data.USER_TRANSCRIBED: "turn_user", data.USER_UNTRANSCRIBED: "turn_untranscribed"}  # hatched
+TURN_FILL = {
+    data.UNKNOWN_SPEAKER: "turn_unknown",
+    data.SYSTEM_TURN: "turn_system",
+    data.USER_TRANSCRIBED: "turn_user",
+    data.USER_UNTRANSCRIBED: "turn_untranscribed",
+}  # hatched
 # Pale, red-hatched and red-outlined: no file to play.
 AUDIO_FILL = {data.AUDIO_INPUT: "turn_user", data.AUDIO_OUTPUT: "turn_system", data.AUDIO_MISSING: "audio_missing"}
 TICK_COLOURS = {data.MESSAGE: "tick_message", data.EVENT: "tick_event", data.MARKER: "tick_marker"}

@@ -114,8 +114,9 @@ class TimelineView(QWidget):
         self.cursor_line.setPen(time_axis.cursor_pen())
         self._rebuild_items()
 
-    def set_session(self, session: Session | None, turn_index: int | None = None,
-                    timeline: TimelineData | None = None) -> None:
+    def set_session(
+        self, session: Session | None, turn_index: int | None = None, timeline: TimelineData | None = None
+    ) -> None:
         """Show SESSION (None: nothing), turn TURN_INDEX selected and in view (see reading_range), from TIMELINE
         if given (build_timeline made off the GUI thread); forgets markers, cursor, scroll."""
         self.timeline = timeline if timeline is not None and session is not None else build_timeline(session)
@@ -233,7 +234,7 @@ class TimelineView(QWidget):
     def lanes(self) -> list[Lane]:
         """The lanes in row order below the turn band: audio, markers, servers."""
         audio = self.timeline.lanes[:1] if self.timeline.audio_lane is not None else []
-        return audio + self.marker_lanes + self.timeline.lanes[len(audio):]
+        return audio + self.marker_lanes + self.timeline.lanes[len(audio) :]
 
     def lane_names(self) -> list[str]:
         return [lane.name for lane in self.lanes]
@@ -289,8 +290,9 @@ class TimelineView(QWidget):
                 self.view_box.removeItem(item)
         self.turn_band, self.doubt_strip, self.lane_items = None, None, []
         if self.timeline.session is not None:
-            self.turn_band = IntervalLaneItem(TURN_ROW, self.timeline.turns, Intervals.empty(), turn_styles(), {},
-                                              style.TURN_HEIGHT)
+            self.turn_band = IntervalLaneItem(
+                TURN_ROW, self.timeline.turns, Intervals.empty(), turn_styles(), {}, style.TURN_HEIGHT
+            )
             self.turn_band.selected = self._turn_positions.get(self.selected_turn)
             self.doubt_strip = doubt_strip_item(self.timeline)  # over the turn band: added after it
             for item in (self.turn_band, self.doubt_strip):
@@ -340,8 +342,9 @@ class TimelineView(QWidget):
         bottom = rows.rows - 0.5 if self.turn_band is not None else 0.5
         self.view_box.setLimits(yMin=-0.5, yMax=bottom, minYRange=bottom + 0.5, maxYRange=bottom + 0.5)
         self.view_box.setYRange(-0.5, bottom, padding=0)
-        self._stripes = place_stripes(self.view_box, self._stripes, self.full_range(),
-                                      rows.rows if self.turn_band is not None else 0)
+        self._stripes = place_stripes(
+            self.view_box, self._stripes, self.full_range(), rows.rows if self.turn_band is not None else 0
+        )
         blocked = self.lane_scroll.blockSignals(True)
         self.lane_scroll.setRange(0, rows.last_first)
         self.lane_scroll.setPageStep(max(rows.slots, 1))
@@ -382,4 +385,3 @@ class TimelineView(QWidget):
             QToolTip.showText(QCursor.pos(), plain_tooltip(text), self.plot)
         else:
             QToolTip.hideText()
-

@@ -15,8 +15,11 @@ def kept_in_view(table: QTableView) -> Iterator[None]:
     above the top row) would push it down the table; the table scrolls by as much, so it stays put."""
     viewport = table.viewport().rect()
     current = table.currentIndex()
-    anchor = current if current.isValid() and viewport.intersects(table.visualRect(current)) else table.indexAt(
-        viewport.topLeft())
+    anchor = (
+        current
+        if current.isValid() and viewport.intersects(table.visualRect(current))
+        else table.indexAt(viewport.topLeft())
+    )
     kept = QPersistentModelIndex(anchor)
     before = table.visualRect(anchor).top()
     yield

@@ -30,8 +30,14 @@ class LayoutBoundary(QWidget):
         """The pane's minimum size as its parent's layout reads it (a minimum set on the pane prevails over the
         body's), the body's maximum and size policy."""
         policy = self.body.sizePolicy()
-        return (QWidgetItem(self).minimumSize(), QWidgetItem(self.body).maximumSize(), policy.horizontalPolicy(),
-                policy.verticalPolicy(), policy.horizontalStretch(), policy.verticalStretch())
+        return (
+            QWidgetItem(self).minimumSize(),
+            QWidgetItem(self.body).maximumSize(),
+            policy.horizontalPolicy(),
+            policy.verticalPolicy(),
+            policy.horizontalStretch(),
+            policy.verticalStretch(),
+        )
 
     def event(self, event: QEvent) -> bool:
         if event.type() == QEvent.Type.LayoutRequest:

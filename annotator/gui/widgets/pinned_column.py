@@ -45,7 +45,9 @@ class PinnedColumnTable(QTableView):
         header.setHighlightSections(False)
         header.setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
         header.setSortIndicatorShown(self.horizontalHeader().isSortIndicatorShown())
-        header.setSortIndicator(self.horizontalHeader().sortIndicatorSection(), self.horizontalHeader().sortIndicatorOrder())
+        header.setSortIndicator(
+            self.horizontalHeader().sortIndicatorSection(), self.horizontalHeader().sortIndicatorOrder()
+        )
         header.sectionClicked.connect(self._sort_by)
         self.horizontalHeader().sortIndicatorChanged.connect(self._show_sort_indicator)
         self.horizontalHeader().sectionResized.connect(self._on_section_resized)
@@ -75,8 +77,12 @@ class PinnedColumnTable(QTableView):
     def _place_pinned(self) -> None:
         if self.pinned is not None:
             width = self.verticalHeader().width() if self.verticalHeader().isVisible() else 0
-            self.pinned.setGeometry(self.frameWidth() + width, self.frameWidth(), self.columnWidth(PINNED),
-                                    self.viewport().height() + self.horizontalHeader().height())
+            self.pinned.setGeometry(
+                self.frameWidth() + width,
+                self.frameWidth(),
+                self.columnWidth(PINNED),
+                self.viewport().height() + self.horizontalHeader().height(),
+            )
 
     def _show_only_the_pinned_column(self, *_args) -> None:
         for column in range(self.model().columnCount()):

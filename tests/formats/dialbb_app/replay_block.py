@@ -29,7 +29,7 @@ def system_answers(path):
             elif line.startswith("User: "):
                 sessions[-1].append("")
             elif line.startswith("System: "):
-                sessions[-1][-1] = line[len("System: "):]
+                sessions[-1][-1] = line[len("System: ") :]
     return sessions
 
 
