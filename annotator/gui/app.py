@@ -27,9 +27,11 @@ from annotator.gui.annotating.transcription_editor import TranscriptionEditor
 from annotator.gui.appearance.appearance import Appearance
 from annotator.gui.compare.browser_entry import add_compare_entry
 from annotator.gui.compare.controller import CompareController
+from annotator.gui.compare.view import CompareView
 from annotator.gui.corpus.browsing import CorpusBrowsing
 from annotator.gui.corpus.session_browser import SessionBrowser
 from annotator.gui.corpus.team_switch import TeamSwitch
+from annotator.gui.docks import arrange_docks, size_docks
 from annotator.gui.exporting.export_menu import ExportMenu
 from annotator.gui.exporting.praat_elan import PraatElan
 from annotator.gui.listening.audio_panel import AudioPanel
@@ -42,7 +44,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.markers.controller import MarkersController
 from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.panes.detail_panel import DetailPanel
-from annotator.gui.panes.docks import DockedViews, Docks, arrange_docks, size_docks
+from annotator.gui.panes.docking import Docks
 from annotator.gui.panes.findings_panel import FindingsPanel
 from annotator.gui.panes.following import PanesFollowing
 from annotator.gui.panes.metrics_panel import MetricsPanel
@@ -56,6 +58,7 @@ from annotator.gui.runtime.stop_signals import StopSignals
 from annotator.gui.search.corpus_search import CorpusSearch
 from annotator.gui.search.find_controller import FindController
 from annotator.gui.search.replace_controller import ReplaceController
+from annotator.gui.search.search_results import SearchResults
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.timeline.view import TimelineView
 from annotator.log.elements import Turn
@@ -163,23 +166,22 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
     window.closing.connect(stop_children)  # a validation still running must not keep the quitting process alive
     window.open_requested.connect(navigator.open_path)
 
-    detail, concepts, metrics = DetailPanel(window), ConceptsPanel(controller.undo_stack, window), MetricsPanel(window)
-    timeline, waveform = TimelineView(window), WaveformView(window)
-    audio_panel, browser, findings = AudioPanel(waveform, window), SessionBrowser(window), FindingsPanel(window)
-    for widget, name in (
-        (timeline, "timeline"),
-        (waveform, "waveform"),
-        (browser, "session_browser"),
-        (findings, "findings"),
-    ):
-        widget.setObjectName(name)
-    docks = arrange_docks(window, DockedViews(detail, concepts, metrics, timeline, audio_panel, browser, findings))
+    docks = arrange_docks(window, controller.undo_stack)
+    detail, concepts, metrics = (
+        docks.view("details", DetailPanel),
+        docks.view("concepts", ConceptsPanel),
+        docks.view("metrics", MetricsPanel),
+    )
+    timeline, audio_panel = docks.view("timeline", TimelineView), docks.view("waveform", AudioPanel)
+    waveform, browser, findings = (
+        audio_panel.waveform,
+        docks.view("sessions", SessionBrowser),
+        docks.view("findings", FindingsPanel),
+    )
     window.set_dock_sizer(lambda: size_docks(window, docks))
     panes = SessionPanes(controller, metrics, timeline, lambda: _turn_index(navigator.current_turn()))
     cursor = PlaybackCursor(window, playback, audio_panel, timeline)
-    following = PanesFollowing(
-        window, navigator, controller, playback, detail, concepts, metrics, timeline, panes, cursor, docks
-    )
+    following = PanesFollowing(window, navigator, controller, playback, docks, panes, cursor)
     controller.opener.audio_indexed.connect(playback.use_resolver)
     validation = Validation(window, navigator, controller, findings, docks, following.show_element)
     browsing = CorpusBrowsing(
@@ -191,7 +193,7 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
     markers = MarkersController(window, navigator, controller, timeline, browser)
     exports = ExportMenu(window, controller, corpus, menus.file, actions.close)
     find = FindController(window, navigator, controller)
-    compare = CompareController(window, navigator, controller, beside=docks.timeline)
+    compare = CompareController(window, navigator, controller, docks.view("compare", CompareView), docks.compare)
     add_compare_entry(browser, lambda file, index: browsing.open_session(file, index) and compare.show_compare())
     # A long session's facts are made on the panes' worker; the journal's reading would make them again meanwhile.
     panes.pending_changed.connect(recovery.hold_baseline_reading)
@@ -225,7 +227,9 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
         exports,
         appearance=Appearance(settings, menus.view, navigator.table, navigator.editor),
         find=find,
-        corpus_search=CorpusSearch(window, navigator, browsing, find, docks.timeline),
+        corpus_search=CorpusSearch(
+            window, navigator, browsing, find, docks.view("search_results", SearchResults), docks.search_results
+        ),
         replace=ReplaceController(window, navigator, controller, browsing, browser, recovery, find),
         team=TeamSwitch(controller, actions.team_mode, corpus),
         compare=compare,

@@ -44,7 +44,8 @@ def sclite(folder: Path, report: str) -> list[str]:
         timeout=120,
     )
     assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-2000:]
-    line = next(line for line in result.stdout.splitlines() if re.match(r"\s*\| Sum", line))
+    # sclite widens its table, and pads the "Sum" cell, to fit the hypothesis file's path in the title.
+    line = next(line for line in result.stdout.splitlines() if re.match(r"\s*\|\s*Sum", line))
     return line.replace("|", " ").split()[1:]  # Snt Wrd Corr Sub Del Ins Err S.Err (after "Sum" or "Sum/Avg")
 
 

@@ -100,7 +100,7 @@ class ConceptsPanel(LayoutBoundary):
     def set_passthrough_keys(self, keys: list[QKeySequence]) -> None:
         self.delegate.passthrough_keys = self.frame_edit.passthrough_keys = list(keys)
 
-    def set_turn(self, turn: Turn | None) -> None:
+    def show_turn(self, turn: Turn | None) -> None:
         """Show TURN, after storing a cell or frame name being edited for the turn shown before."""
         if turn is not None and turn == self._turn:
             return

@@ -37,8 +37,8 @@ from annotator.gui.annotating.turn_table_cells import (
 )
 from annotator.gui.annotating.undo_commands import TranscribeTurn, push_if_changed, removed_characters_note
 from annotator.gui.colours import doubt_colour
-from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.theme import theme_changes
+from annotator.gui.widgets.plain_text import plain_tooltip
 from annotator.gui.widgets.roles import (
     NEEDS_TRANSCRIPTION_ROLE,
     SEARCH_HIT_ROLE,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from PySide6.QtCore import QObject, Qt
+from PySide6.QtWidgets import QDockWidget
 
 from annotator.agreement.adjudication import TASK_COMPLETION, TRANSCRIPTION
 from annotator.agreement.adjudication_record import save_with_record, sidecar_path
@@ -25,19 +26,22 @@ from annotator.gui.opening.document_controller import DocumentController
 from annotator.log.elements import Session, Turn
 from annotator.team.files import human_path_of
 
-Area = Qt.DockWidgetArea
 COMPARE_HEIGHT = 0.45  # of the window, when Compare is first shown
 
 
 class CompareController(QObject):
-    def __init__(self, window: MainWindow, navigator: Navigator, controller: DocumentController, beside=None):
+    def __init__(
+        self,
+        window: MainWindow,
+        navigator: Navigator,
+        controller: DocumentController,
+        view: CompareView,
+        dock: QDockWidget,
+    ):
+        """VIEW: what the Compare DOCK holds (gui/docks.py)."""
         super().__init__(window)
         self.window, self.navigator, self.controller = window, navigator, controller
-        self.view = CompareView(window)
-        self.dock = window.add_dock(self.view, "Compare", Area.BottomDockWidgetArea, "compare_dock", on_demand=True)
-        if beside is not None:
-            window.tabifyDockWidget(beside, self.dock)
-        self.dock.hide()
+        self.view, self.dock = view, dock
         self.comparison: Comparison | None = None
         self.view.save_requested.connect(self.save_adjudication)
         self.view.row_chosen.connect(self._row_chosen)

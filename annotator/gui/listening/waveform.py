@@ -33,6 +33,7 @@ class WaveformView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self.setObjectName("waveform")
         self.samplerate = 0
         self.frames = 0
         self.channels = 0

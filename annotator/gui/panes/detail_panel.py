@@ -6,8 +6,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
 
-from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.theme import theme_changes, theme_colour
+from annotator.gui.widgets.plain_text import plain_tooltip
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import DataView, ElementView, Turn
 from annotator.log.text import shorten

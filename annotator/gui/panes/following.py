@@ -14,36 +14,40 @@ from annotator.gui.listening.playback import Playback
 from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
 from annotator.gui.panes.detail_panel import DetailPanel
-from annotator.gui.panes.docks import Docks
-from annotator.gui.panes.metrics_panel import MetricsPanel
+from annotator.gui.panes.docking import Docks, Follows
 from annotator.gui.panes.session_panes import SessionPanes
 from annotator.gui.timeline.view import TimelineView
-from annotator.log.elements import ElementView, Session, Turn
+from annotator.log.elements import ElementView, Session
 
 
 class PanesFollowing(QObject):
+    """Connects each pane of DOCKS to what its declaration says it follows (gui/docks.py), the metrics and the
+    timeline to the session shown through PANES, and the timeline's clicks to the selection."""
+
     def __init__(
         self,
         window: MainWindow,
         navigator: Navigator,
         controller: DocumentController,
         playback: Playback,
-        detail: DetailPanel,
-        concepts: ConceptsPanel,
-        metrics: MetricsPanel,
-        timeline: TimelineView,
+        docks: Docks,
         panes: SessionPanes,
         cursor: PlaybackCursor,
-        docks: Docks,
     ):
         super().__init__(window)
         self.window, self.navigator, self.playback = window, navigator, playback
-        self.detail, self.concepts, self.timeline, self.panes = detail, concepts, timeline, panes
-        self.cursor, self.docks = cursor, docks
+        self.docks, self.panes, self.cursor = docks, panes, cursor
+        self.detail = docks.view("details", DetailPanel)
+        self.concepts = docks.view("concepts", ConceptsPanel)
+        timeline = docks.view("timeline", TimelineView)
         navigator.session_selected.connect(self._show_session)
-        navigator.turn_selected.connect(self._show_turn)
-        for view in (metrics, detail, timeline, concepts):
-            controller.annotation_changed.connect(view.on_annotation_changed)
+        for show_session in docks.followers(Follows.SESSION):
+            navigator.session_selected.connect(show_session)
+        for show_turn in docks.followers(Follows.TURN):
+            navigator.turn_selected.connect(show_turn)
+        navigator.turn_selected.connect(playback.show_turn)
+        for on_annotation_changed in docks.followers(Follows.ANNOTATIONS):
+            controller.annotation_changed.connect(on_annotation_changed)
         panes.filled.connect(cursor.session_shown)  # the timeline now has the audio segments
         panes.pending_changed.connect(self._doubts_pending)
         panes.facts_made.connect(navigator.session_facts_made)
@@ -83,12 +87,6 @@ class PanesFollowing(QObject):
     def _doubts_pending(self, pending: bool) -> None:
         self.navigator.model.doubts_pending = pending
         self.navigator.table.verticalHeader().viewport().update()  # the doubt strip
-
-    def _show_turn(self, turn: Turn | None) -> None:
-        self.detail.show_turn(turn)
-        self.concepts.set_turn(turn)
-        self.timeline.select_turn(None if turn is None else turn.index)
-        self.playback.show_turn(turn)
 
     def _turn_clicked(self, index: int) -> None:
         session = self.navigator.session

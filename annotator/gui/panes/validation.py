@@ -13,7 +13,7 @@ from annotator.gui.actions import key_text, spec
 from annotator.gui.annotating.navigation import Navigator
 from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
-from annotator.gui.panes.docks import Docks
+from annotator.gui.panes.docking import Docks
 from annotator.gui.panes.findings import count_text
 from annotator.gui.panes.findings_panel import FindingsPanel
 from annotator.gui.runtime.after_paint import AfterPaint

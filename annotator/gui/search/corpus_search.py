@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Qt
+from PySide6.QtCore import QObject
 from PySide6.QtWidgets import QDockWidget
 
 from annotator.analysis.search import Hit, match_texts, walked_session_texts
@@ -36,21 +36,13 @@ class CorpusSearch(QObject):
         navigator: Navigator,
         browsing: CorpusBrowsing,
         find: FindController,
-        beside: QDockWidget,
+        results: SearchResults,
+        dock: QDockWidget,
     ):
-        """BESIDE: the dock the Search results dock is a tab of (the timeline's)."""
+        """RESULTS: what the Search results DOCK holds (gui/docks.py)."""
         super().__init__(window)
         self.window, self.navigator, self.browsing, self.find = window, navigator, browsing, find
-        self.results = SearchResults(window)
-        self.dock = window.add_dock(
-            self.results,
-            "Search results",
-            Qt.DockWidgetArea.BottomDockWidgetArea,
-            "search_results_dock",
-            on_demand=True,
-        )
-        window.tabifyDockWidget(beside, self.dock)
-        self.dock.hide()
+        self.results, self.dock = results, dock
         self.task: BackgroundTask | None = None
         self.unreadable: list[str] = []
         self.failure = ""  # the one line that stopped the last search (a pattern too slow)

@@ -22,7 +22,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from annotator.gui.plain_text import plain_tooltip
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.timeline import timeline_style as style
 from annotator.gui.timeline.timeline_doubt import doubt_strip_item
@@ -31,6 +30,7 @@ from annotator.gui.timeline.timeline_legend import audio_styles, legend_entries,
 from annotator.gui.timeline.timeline_rows import LaneAxisItem, RowLayout, min_row_pixels, place_stripes, reading_window
 from annotator.gui.timeline.timeline_toolbar import TimelineToolbar
 from annotator.gui.widgets import time_axis
+from annotator.gui.widgets.plain_text import plain_tooltip
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.timeline import data
@@ -49,6 +49,7 @@ class TimelineView(QWidget):
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
+        self.setObjectName("timeline")
         self.timeline = TimelineData.empty()
         self.marker_lanes: list[Lane] = []
         self.turn_band: IntervalLaneItem | None = None
@@ -128,6 +129,10 @@ class TimelineView(QWidget):
         self._rebuild_items()
         self.view_box.setXRange(*self.reading_range(turn_index), padding=0)
         self.select_turn(turn_index)
+
+    def show_turn(self, turn: Turn | None) -> None:
+        """The turn selected in the window: outlined, and scrolled into view if it is off-screen."""
+        self.select_turn(None if turn is None else turn.index)
 
     def select_turn(self, index: int | None) -> None:
         """Outline turn INDEX and scroll it into view if it is off-screen; emits nothing."""
