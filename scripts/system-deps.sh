@@ -12,11 +12,12 @@
 #   xvfb xdotool imagemagick  a virtual display, keys and `import` for screenshots and end-to-end checks
 #   chromium           a real headless browser: the tests render `annotator agree`'s HTML report in it
 #   praat              the real Praat: the tests have it read the exported TextGrid and WAV, edit and save them
+#   gdb file           the C backtrace of a test process that died of a signal, from its core (scripts/c-backtraces.sh)
 set -euo pipefail
 PACKAGES=(python3-venv libportaudio2 libasound2-data rubberband-cli libsndfile1 libegl1 libgl1 libfontconfig1 libxkbcommon0 libdbus-1-3
   libxkbcommon-x11-0 libxcb-cursor0 libxcb-icccm4 libxcb-image0 libxcb-keysyms1 libxcb-randr0
   libxcb-render-util0 libxcb-shape0 libxcb-xinerama0 libxcb-xkb1
-  libxml2-utils espeak-ng sox sctk xvfb xdotool imagemagick chromium praat)
+  libxml2-utils espeak-ng sox sctk xvfb xdotool imagemagick chromium praat gdb file)
 missing=()
 for package in "${PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

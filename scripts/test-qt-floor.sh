@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# The GUI tests on the oldest Qt bindings pyproject.toml allows: a second venv
-# (.venv-floor) with the lowest PySide6-Essentials and pyqtgraph of their ">="
-# bounds, so that a call newer than the declared floor fails here, not on a
-# user's machine. Extra arguments go to pytest.
+# The window on the oldest Qt bindings pyproject.toml allows: a second venv (.venv-floor) with the lowest
+# PySide6-Essentials and pyqtgraph of their ">=" bounds, so that a call newer than the declared floor fails
+# here, not on a user's machine. It runs the tests marked qt_floor: every module of annotator/gui imported,
+# every dock, dialog and window made, shown and closed (tests/gui/test_every_window.py), and the tests of what
+# leans on recent Qt and pyqtgraph API (the filter models, the plots). Extra arguments go to pytest
+# (-m '': the whole GUI suite on the floor).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 floor_pins=$(python3 - <<'PY'
@@ -23,4 +25,4 @@ python3 -m venv .venv-floor
 # shellcheck disable=SC2086
 .venv-floor/bin/python -m pip install -q -e '.[test]' $floor_pins
 .venv-floor/bin/python -c "import PySide6, pyqtgraph; print('Qt floor:', 'PySide6', PySide6.__version__, '/ pyqtgraph', pyqtgraph.__version__)"
-exec .venv-floor/bin/python -m pytest tests/gui -q -p no:cacheprovider "$@"
+exec .venv-floor/bin/python -m pytest tests/gui -m qt_floor -n auto -q -p no:cacheprovider "$@"

@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Fresh machine -> whole test suite: system libraries, a venv with the package
-# and its test, cluster and docs extras, then pytest (extra arguments go to pytest).
+# and its test, dev (ruff, mypy), cluster and docs extras, then pytest on every core in a random order (pytest-randomly prints
+# its seed; --randomly-seed=N replays it), slow tests included. Extra arguments go to pytest
+# (-n 0: one process; -m "not slow": the fast loop; docs/contributing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip
-.venv/bin/python -m pip install -q -e '.[test,cluster,docs]'
+.venv/bin/python -m pip install -q -e '.[test,dev,cluster,docs]'
 # Peer tools the format tests run for real, each in its own venv because their
 # dependency sets clash with ours (dialbb pulls LangChain and PySide6; lmchallenge
 # 5.2 needs click 6, emoji 0.4 and regex 2017). Pinned; tests skip with a reason if absent.
@@ -15,4 +17,4 @@ python3 -m venv .venv
   && .venv-dialbb/bin/pip install -q pymongo==4.20.0 python-dotenv==1.2.2 PyYAML==6.0.3; } || echo "test.sh: dialbb not installed" >&2
 [ -x .venv-lmc/bin/lmc ] || { python3 -m venv .venv-lmc && .venv-lmc/bin/pip install -q lmchallenge==5.2; } \
   || echo "test.sh: lmchallenge not installed" >&2
-exec .venv/bin/python -m pytest "$@"
+exec .venv/bin/python -m pytest -n auto "$@"

@@ -54,6 +54,7 @@ from annotator.gui.preferences.controller import Preferences
 from annotator.gui.recovery.draft import RestoredDraft
 from annotator.gui.recovery.watcher import RecoveryWatcher
 from annotator.gui.runtime.collector import GuiThreadCollector
+from annotator.gui.runtime.crash_traces import forget_crash_trace, record_crash_traces
 from annotator.gui.runtime.stop_signals import StopSignals
 from annotator.gui.search.corpus_search import CorpusSearch
 from annotator.gui.search.find_controller import FindController
@@ -274,6 +275,7 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     and says what it opened (the packaged build's smoke test uses it). ANNOTATOR (`--annotator NAME`)
     is who annotates, for this run only.
     """
+    record_crash_traces()
     app = make_application()
     settings = AppSettings()
     settings.annotator_for_this_run = annotator
@@ -314,6 +316,7 @@ def end_process(status: int) -> NoReturn:
     other logs of a replace) is finished; then the process ends. Freeing a big log's tree, Qt's objects
     and the interpreter would take a second more, for nothing."""
     QThreadPool.globalInstance().waitForDone()
+    forget_crash_trace()  # os._exit runs no atexit handler
     logging.shutdown()
     sys.stdout.flush()
     sys.stderr.flush()
