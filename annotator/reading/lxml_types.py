@@ -1,10 +1,10 @@
 """What lxml gives and its type stubs (lxml-stubs) describe wrongly or leave out, typed once here.
 
 The stubs declare `_Element.sourceline` without a type (it reads as `...`), give attribute
-names and values as `str | bytes` (lxml hands out str under Python 3), and know nothing of a
-DTD's declarations (`iterelements()`, `iterentities()`), of the entries of an `_ErrorLog` or
-of `DocInfo.system_url`. Each helper is the plain lxml access under the type lxml gives, so
-the callers stay checked instead of seeing Any.
+names and values as `str | bytes` (lxml hands out str under Python 3), allow no default but a
+string to `attrib.pop()`, and know nothing of a DTD's declarations (`iterelements()`,
+`iterentities()`), of the entries of an `_ErrorLog` or of `DocInfo.system_url`. Each helper is
+the plain lxml access under the type lxml gives, so the callers stay checked instead of seeing Any.
 """
 
 from __future__ import annotations
@@ -76,6 +76,10 @@ class LogEntry(Protocol):
     def path(self) -> str | None: ...  # the XPath of the element concerned
 
 
+class _PoppableAttributes(Protocol):
+    def pop(self, key: str, default: None, /) -> str | None: ...
+
+
 class _SystemUrl(Protocol):
     @property
     def system_url(self) -> str | None: ...
@@ -89,6 +93,11 @@ def source_line(el: etree._Element) -> int | None:
 def attribute_dict(el: etree._Element) -> dict[str, str]:
     """`dict(el.attrib)`: lxml's attribute names and values are str."""
     return cast("dict[str, str]", dict(el.attrib))
+
+
+def pop_attribute(el: etree._Element, name: str) -> str | None:
+    """`el.attrib.pop(name, None)`: remove the attribute NAME if EL has it; its value or None."""
+    return cast(_PoppableAttributes, el.attrib).pop(name, None)
 
 
 def element_declarations(dtd: etree.DTD) -> Iterator[DtdElement]:
