@@ -1,15 +1,15 @@
 """What lxml gives and its type stubs (lxml-stubs) describe wrongly or leave out, typed once here.
 
 The stubs declare `_Element.sourceline` without a type (it reads as `...`), give attribute
-names and values as `str | bytes` (lxml hands out str under Python 3), allow no default but a
-string to `attrib.pop()`, and know nothing of a DTD's declarations (`iterelements()`,
+names and values as `str | bytes` (lxml hands out str under Python 3), so that `attrib.update()`
+takes no dict[str, str] and `attrib.pop()` no default but a string, and know nothing of a DTD's declarations (`iterelements()`,
 `iterentities()`), of the entries of an `_ErrorLog` or of `DocInfo.system_url`. Each helper is
 the plain lxml access under the type lxml gives, so the callers stay checked instead of seeing Any.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Protocol, cast
 
 from lxml import etree
@@ -76,8 +76,9 @@ class LogEntry(Protocol):
     def path(self) -> str | None: ...  # the XPath of the element concerned
 
 
-class _PoppableAttributes(Protocol):
+class _Attributes(Protocol):
     def pop(self, key: str, default: None, /) -> str | None: ...
+    def update(self, attributes: Mapping[str, str], /) -> None: ...
 
 
 class _SystemUrl(Protocol):
@@ -97,7 +98,12 @@ def attribute_dict(el: etree._Element) -> dict[str, str]:
 
 def pop_attribute(el: etree._Element, name: str) -> str | None:
     """`el.attrib.pop(name, None)`: remove the attribute NAME if EL has it; its value or None."""
-    return cast(_PoppableAttributes, el.attrib).pop(name, None)
+    return cast(_Attributes, el.attrib).pop(name, None)
+
+
+def update_attributes(el: etree._Element, attributes: Mapping[str, str]) -> None:
+    """`el.attrib.update(attributes)`: set each of ATTRIBUTES on EL, in order."""
+    cast(_Attributes, el.attrib).update(attributes)
 
 
 def element_declarations(dtd: etree.DTD) -> Iterator[DtdElement]:
