@@ -26,7 +26,7 @@ from typing import BinaryIO
 try:
     import fcntl
 except ImportError:  # Windows: no FIFOs to fear, no O_NONBLOCK to clear
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # mypy types the name as the module; None stands for its absence
 
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0)
 
@@ -95,6 +95,7 @@ def open_input_file(path: str | Path) -> BinaryIO:
 def read_problem(error: OSError) -> str:
     """An OSError from opening or reading an input, as the words after its file name."""
     if isinstance(error, NotRegularFileError):
+        assert error.strerror is not None  # _refusal always says what the file is
         return error.strerror
     return f"cannot read: {error.strerror or error}"
 

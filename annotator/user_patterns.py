@@ -14,6 +14,7 @@ is refused before it is compiled. docs/adr/0012-user-patterns.md says why this l
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Iterator
 
@@ -91,9 +92,9 @@ class UserPattern:
 def _expansion(text: str, flags: int) -> int:
     """How many items TEXT holds with every counted repetition spelled out, from `re`'s own parse (0 where this
     Python's parser is not the one known here: the check is then skipped)."""
-    try:
-        from re import _constants as codes
-        from re import _parser
+    try:  # by name: the type stubs know `re` as a module, not as the package it is since 3.11
+        codes = importlib.import_module("re._constants")
+        _parser = importlib.import_module("re._parser")
     except ImportError:
         return 0
     repeats = {codes.MAX_REPEAT, codes.MIN_REPEAT, getattr(codes, "POSSESSIVE_REPEAT", codes.MAX_REPEAT)}

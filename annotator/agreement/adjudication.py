@@ -157,8 +157,12 @@ def _choose(chosen: AnnotationSet, decision: Decision) -> None:
         return
     session = decision.session
     if decision.field == TASK_COMPLETION:
+        assert isinstance(decision.value, str)  # a task completion is text
         chosen.add_task_completion(session.id, decision.value, session_occurrence=session.occurrence)
-    elif decision.field == TRANSCRIPTION:
+        return
+    assert decision.turn is not None, "a turn's field has its turn"
+    if decision.field == TRANSCRIPTION:
+        assert isinstance(decision.value, str)  # a transcription is text
         chosen.add_transcription(
             session.id,
             decision.turn_id,
@@ -167,6 +171,7 @@ def _choose(chosen: AnnotationSet, decision: Decision) -> None:
             turn_occurrence=decision.turn.occurrence,
         )
     else:
+        assert isinstance(decision.value, Concepts)  # the remaining field is the reference concepts
         chosen.add_concepts(
             session.id,
             decision.turn_id,

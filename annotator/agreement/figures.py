@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import TypeGuard
 
 from annotator.agreement.sources import AnnotatorWork
 from annotator.agreement.statistics import Coefficient, cohens_kappa, fleiss_kappa, krippendorff_alpha
@@ -143,7 +144,7 @@ def agreement(works: list[AnnotatorWork]) -> Agreement:
             overall.words.add(turn.a_against_b, turn.b_against_a)
         _pool(overall.concepts, figures.concepts)
     rows = _task_completion_rows(works)
-    fleiss = fleiss_kappa([row for row in rows if all(value is not None for value in row)])
+    fleiss = fleiss_kappa([row for row in rows if _complete(row)])
     sessions.sort(
         key=lambda figures: (
             _session_order(figures.session),
@@ -209,6 +210,11 @@ def _task_completion_rows(works: list[AnnotatorWork]) -> list[list[str | None]]:
     """One row per session any annotator rated: each annotator's value or None."""
     sessions = sorted({ref for work in works for ref in work.annotations.task_completion}, key=_session_order)
     return [[work.annotations.task_completion.get(ref) for work in works] for ref in sessions]
+
+
+def _complete(row: list[str | None]) -> TypeGuard[list[str]]:
+    """Every annotator gave a value."""
+    return all(value is not None for value in row)
 
 
 def _session_order(ref: SessionRef) -> tuple[str, int]:

@@ -106,10 +106,11 @@ def _score_per_unit(facts: TurnFacts, asr_words: int) -> dict[str, float]:
     total = nbest.total_score(facts)
     if total is None:
         return {}
-    counts: dict[str, float] = {}
+    counts: dict[str, float | None] = {}
     for scores in facts.score_data:
         for data in scores.iter("GC_DATA"):
-            unit = dict(SCORE_UNITS).get(data.get("key"))
+            key = data.get("key")
+            unit = dict(SCORE_UNITS).get(key) if key is not None else None
             count = _positive_number(data.text)
             if unit is not None and count is not None:
                 counts.setdefault(unit, count)
@@ -197,7 +198,8 @@ def turn_doubt(turn: Turn) -> Doubt | None:
 def doubt_order(session: Session) -> list[int]:
     """The indices of the session's user turns, most doubtful first (ties in log order)."""
     doubts = cached_session_doubts(session)
-    return sorted((index for index, doubt in enumerate(doubts) if doubt is not None), key=lambda i: -doubts[i].score)
+    scored = [(index, doubt) for index, doubt in enumerate(doubts) if doubt is not None]
+    return [index for index, _doubt in sorted(scored, key=lambda pair: -pair[1].score)]
 
 
 def most_doubtful_to_transcribe(session: Session, besides: int | None = None) -> int | None:

@@ -23,6 +23,7 @@ from functools import lru_cache
 from lxml import etree
 
 from annotator.reading.attributes import childless_copy
+from annotator.reading.lxml_types import element_declarations, log_entries, source_line
 
 FAN_OUT = 128
 _XML_SPACE = " \t\r\n"
@@ -54,7 +55,7 @@ def complaints(
             yield from _validate(dtd, lock, childless_copy(el), el)
             problem = _content_problem(el, models.checked.get(el.tag))
             if problem is not None:
-                yield Complaint(el.sourceline, problem, None, el, el)
+                yield Complaint(source_line(el), problem, None, el, el)
             stack.extend(reversed(list(el.iterchildren(tag=etree.Element))))
         else:
             yield from _validate(dtd, lock, el, None)
@@ -81,10 +82,10 @@ def _validate(
     with lock:  # an lxml DTD keeps the error log of its last run on itself
         if dtd.validate(piece):
             return
-        entries = [(entry.line, entry.message, getattr(entry, "path", None)) for entry in dtd.error_log]
+        entries = [(entry.line, entry.message, getattr(entry, "path", None)) for entry in log_entries(dtd.error_log)]
     for line, message, path in entries:
         if original is not None:
-            yield Complaint(original.sourceline, message, None, original, original)
+            yield Complaint(source_line(original), message, None, original, original)
         else:
             yield Complaint(line or None, message, path, piece)
 
@@ -106,7 +107,7 @@ class _Models:
 def _content_models(dtd: etree.DTD) -> _Models:
     checked: dict[str, tuple[str, frozenset[str]] | None] = {}
     declared = set()
-    for decl in dtd.iterelements():
+    for decl in element_declarations(dtd):
         declared.add(decl.name)
         if decl.type == "any":
             checked[decl.name] = None

@@ -38,6 +38,7 @@ from lxml import etree
 
 from annotator.analysis.dtd_pieces import FAN_OUT, complaints
 from annotator.reading.attributes import attributes_of
+from annotator.reading.lxml_types import element_declarations, source_line
 from annotator.resources import dtd_path
 
 # Attributes the standard's tables type as "string" while the DTD says NMTOKEN(S).
@@ -113,7 +114,7 @@ def iter_dtd_problems(tree: etree._ElementTree, fan_out: int = FAN_OUT) -> Itera
                 finder = _ElementFinder(complaint.piece)
             element = finder.find(complaint.path, line, complaint.message)
             if element is complaint.piece:
-                line = element.sourceline  # a piece's root is a copy to libxml2: its own line is the original's
+                line = source_line(element)  # a piece's root is a copy to libxml2: its own line is the original's
         code, text = classify(complaint.message, element, get)
         yield DtdProblem(line, element, code, text, _attribute_named(complaint.message))
 
@@ -122,14 +123,14 @@ def missing_required_attributes(tree: etree._ElementTree) -> list[DtdProblem]:
     """What the DTD would say about missing #REQUIRED attributes, without validating the rest."""
     required = {
         decl.name: [a.name for a in decl.iterattributes() if a.default == "required"]
-        for decl in shipped_dtd().iterelements()
+        for decl in element_declarations(shipped_dtd())
     }
     problems = []
     for el in tree.getroot().iter(*required):
         for name in required[el.tag]:
             if el.get(name) is None:
                 code, text = _missing(el, name)
-                problems.append(DtdProblem(el.sourceline, el, code, text, name))
+                problems.append(DtdProblem(source_line(el), el, code, text, name))
     return problems
 
 
@@ -347,6 +348,7 @@ class _ElementFinder:
             if depth == 0:
                 found = self.root if name == self.root.tag and index == 1 else None
             else:
+                assert found is not None  # the walk stops at the first step that finds nothing
                 children = self._children_named(found, name)
                 found = children[index - 1] if 0 < index <= len(children) else None
             if found is None:

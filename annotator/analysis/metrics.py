@@ -217,8 +217,9 @@ def session_metrics_parts(session: Session, walk: SessionPass | None = None) -> 
     }
     set_concept_values(metrics, concepts_of_counts(metrics.turn_concepts.values()))
     for name in TIME_COLUMNS:
-        if isinstance(metrics.values.get(name), float):
-            metrics.values[name] = round(metrics.values[name], 6)
+        value = metrics.values.get(name)
+        if isinstance(value, float):
+            metrics.values[name] = round(value, 6)
     metrics.turn_response_latency = {i: round(v, 6) for i, v in metrics.turn_response_latency.items()}
     metrics.values = {name: metrics.values.get(name) for name in SESSION_METRIC_COLUMNS}
     return MetricsParts(metrics, scan, facts, words, wer, turn_counts)

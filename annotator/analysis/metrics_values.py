@@ -73,7 +73,10 @@ class UserWords:
     @classmethod
     def of(cls, scan: SessionScan, transcription_words: dict[int, list[str]]) -> UserWords:
         """TRANSCRIPTION_WORDS: GC_TURN index -> the normalised words of its transcription."""
-        span = None if _task_span_problem(scan) else (scan.start_task.turn_index, scan.end_task.turn_index)
+        span: tuple[int, int] | None = None
+        if not _task_span_problem(scan):
+            assert scan.start_task is not None and scan.end_task is not None  # _task_span_problem checks both
+            span = (scan.start_task.turn_index, scan.end_task.turn_index)
         words = cls(_side_count(scan.groups, "user"), sum(1 for side in scan.sides if side == "user"), span)
         for index, turn_words in transcription_words.items():
             words.add(scan, index, len(turn_words))
@@ -113,6 +116,7 @@ def turns_and_words(metrics: SessionMetrics, scan: SessionScan) -> None:
     if no_span:
         metrics.set("system_words_to_completion", None, no_span)
     elif scan.system_data:
+        assert start is not None and end is not None  # _task_span_problem checks both
         metrics.set(
             "system_words_to_completion",
             sum(n for pos, n in scan.system_words_at if start.position <= pos <= end.position),

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import cast
 
 from annotator.analysis.concept_metrics import SessionConcepts
-from annotator.analysis.metrics import session_metrics
+from annotator.analysis.metrics import SessionMetrics, session_metrics
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
 
 
 def _seconds(value: float | None) -> str:
     return "unknown" if value is None else f"{value:.2f} s"
+
+
+def _time(metrics: SessionMetrics, name: str) -> str:
+    """The time column NAME as _seconds writes it (a time column holds seconds or None)."""
+    return _seconds(cast("float | None", metrics.values.get(name)))
 
 
 def _value(value) -> str:
@@ -50,7 +56,7 @@ def describe_document(doc: LogDocument) -> str:
             f"    task         {_task(session.task_completion)}",
             f"    WER          {_value(metrics.values.get('word_error_rate'))}",
             f"    concepts     {_concepts(metrics.concepts)}",
-            f"    recognition  {_seconds(metrics.values.get('recognition_s'))}, synthesis {_seconds(metrics.values.get('synthesis_s'))}",
+            f"    recognition  {_time(metrics, 'recognition_s')}, synthesis {_time(metrics, 'synthesis_s')}",
         ]
     return "\n".join(lines)
 

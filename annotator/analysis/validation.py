@@ -41,9 +41,10 @@ from annotator.analysis.dtd_quirks import describe, iter_dtd_problems, missing_r
 from annotator.log.annotations import task_completion_problem
 from annotator.log.audio_refs import AudioResolver, resolver_for
 from annotator.log.document import LogDocument
-from annotator.log.elements import Session, TimedView, Turn
+from annotator.log.elements import ElementView, Session, Turn
 from annotator.log.times import parse_number
 from annotator.log.turn_ids import strip_id
+from annotator.reading.lxml_types import source_line, system_url
 
 __all__ = ["KEEP_PER_KIND", "Finding", "Severity", "TOLERANCE", "validate_document", "validate_path", "worst"]
 
@@ -125,7 +126,7 @@ def validate_document(
     file = str(doc.path)
     findings = _Capped(doc, keep)
     findings += [Finding(file, None, Severity.WARNING, _one_line(note), None, "load-note") for note in doc.notes]
-    named_dtd = doc.tree.docinfo.system_url or doc.tree.docinfo.public_id
+    named_dtd = system_url(doc.tree.docinfo) or doc.tree.docinfo.public_id
     if named_dtd:
         findings += [
             Finding(
@@ -221,7 +222,7 @@ class _SessionChecks:
         self.judged = judged  # (element, time attribute) the DTD already complained about
 
     def _finding(self, el: etree._Element, severity: Severity, code: str, message: str) -> Finding:
-        return Finding(self.file, el.sourceline, severity, _one_line(message), el, code)
+        return Finding(self.file, source_line(el), severity, _one_line(message), el, code)
 
     def run(self, session: Session) -> list[Finding]:
         findings = list(self._bad_times(session))
@@ -257,7 +258,7 @@ class _SessionChecks:
                         el, Severity.ERROR, "bad-time", f"{describe(el)}: {name} {_quoted(raw)} is not a number"
                     )
 
-    def _reversed(self, view: TimedView, span: _Span) -> Iterator[Finding]:
+    def _reversed(self, view: ElementView, span: _Span) -> Iterator[Finding]:
         start, end = span
         if start is not None and end is not None and end < start:
             yield self._finding(
@@ -275,6 +276,7 @@ class _SessionChecks:
             if not _outside(span, turn_span):
                 continue
             start, end = span
+            assert start is not None and end is not None  # _outside is False while a time is unknown
             when = f"at {_seconds(start)}" if start == end else f"from {_seconds(start)} to {_seconds(end)}"
             yield self._finding(
                 activity.el,
@@ -323,6 +325,7 @@ class _SessionChecks:
                     yield self._finding(el, Severity.ERROR, "bad-task-completion", f"GC_ANNOT: {name} {problem}")
 
     def _audio(self, turn: Turn) -> Iterator[Finding]:
+        assert self.resolver is not None, "run() asks for audio findings only with a resolver"
         for activity in turn.activities:
             for data in activity.iter_all_data():
                 for direction in ("input", "output"):
@@ -367,7 +370,7 @@ def _span_of(view) -> _Span:
 def _outside(inner: _Span, outer: _Span) -> bool:
     """True when INNER sticks out of OUTER by more than TOLERANCE (never when a time is unknown)."""
     (start, end), (outer_start, outer_end) = inner, outer
-    if None in (start, end, outer_start, outer_end):
+    if start is None or end is None or outer_start is None or outer_end is None:
         return False
     return min(start, end) < outer_start - TOLERANCE or max(start, end) > outer_end + TOLERANCE
 
@@ -379,7 +382,9 @@ def _seconds(value: float) -> str:
 
 
 def _span(span: _Span) -> str:
-    return f"{_seconds(span[0])} to {_seconds(span[1])}"
+    start, end = span
+    assert start is not None and end is not None, "only a span with both times lies outside another"
+    return f"{_seconds(start)} to {_seconds(end)}"
 
 
 def _quoted(value: str) -> str:

@@ -20,6 +20,7 @@ beyond (too_long_to_diff).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Self
 
 import jiwer
 from jiwer import AlignmentChunk
@@ -53,10 +54,10 @@ class WerCounts:
             return self.errors / self.reference_words
         return 0.0 if self.errors == 0 else None
 
-    def __add__(self, other: WerCounts) -> WerCounts:
+    def __add__(self, other: WerCounts) -> Self:
         return self.plus(other)
 
-    def plus(self, other: WerCounts, sign: int = 1) -> WerCounts:
+    def plus(self, other: WerCounts, sign: int = 1) -> Self:
         """These counts with OTHER's added (SIGN -1: taken out), of this class (concept counts stay so)."""
         return type(self)(
             self.substitutions + sign * other.substitutions,

@@ -187,10 +187,10 @@ class AnnotationSet:
         SESSIONS in their order, then the other annotated sessions sorted; turns in log order, then by key."""
         views = session_refs_of(list(sessions))
         refs: dict[SessionRef, list[TurnRef]] = {}
-        for ref in dict.fromkeys((*self.transcriptions, *self.concepts, *self.notes)):
-            refs.setdefault(ref.session, []).append(ref)
+        for turn_ref in dict.fromkeys((*self.transcriptions, *self.concepts, *self.notes)):
+            refs.setdefault(turn_ref.session, []).append(turn_ref)
         others = sorted(self.session_refs - views.keys(), key=lambda ref: (ref.id, ref.occurrence or 0))
-        result = []
+        result: list[tuple[SessionRef, Session | None, list[TurnRef]]] = []
         for ref in list(views) + others:
             view = views.get(ref) or (views.get(SessionRef(ref.id)) if ref.occurrence == 1 else None)
             result.append((ref, view, _turn_order(refs.get(ref, []), view)))
@@ -218,15 +218,15 @@ class AnnotationSet:
 
             for ref, value in part.transcriptions.items():
                 add(result.add_transcription, *turn(ref), value, **turn_occurrences(ref))
-            for ref, value in part.concepts.items():
-                add(result.add_concepts, *turn(ref), value, **turn_occurrences(ref))
+            for ref, concepts in part.concepts.items():
+                add(result.add_concepts, *turn(ref), concepts, **turn_occurrences(ref))
             for ref, notes in part.notes.items():
                 for kind, text in notes.items():
                     add(result.add_note, *turn(ref), kind, text, **turn_occurrences(ref))
-            for ref, value in part.task_completion.items():
-                add(result.add_task_completion, ref.id, value, session_occurrence=ref.occurrence)
-            for ref, reviewer in part.reviewed.items():
-                add(result.add_reviewed, ref.id, reviewer, session_occurrence=ref.occurrence)
+            for session_ref, value in part.task_completion.items():
+                add(result.add_task_completion, session_ref.id, value, session_occurrence=session_ref.occurrence)
+            for session_ref, reviewer in part.reviewed.items():
+                add(result.add_reviewed, session_ref.id, reviewer, session_occurrence=session_ref.occurrence)
             result.named_logs += part.named_logs
         if conflicts:
             raise AnnotationFileError(f"the annotation files disagree: {'; '.join(conflicts)}")

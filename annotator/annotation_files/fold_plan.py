@@ -84,16 +84,16 @@ class _Planner:
         for doc in docs:
             for session in doc.sessions:
                 self.sessions.setdefault(strip_id(session.id), []).append(session)
-        self._turns: dict[Session, dict[TurnKey, list[Turn]]] = {}
+        self._turns: dict[Session, dict[TurnKey | None, list[Turn]]] = {}  # None: turns without an id
         self.problems: dict[str, list[str]] = {}
 
     def plan(self, annotations: AnnotationSet) -> FoldPlan:
         plan = FoldPlan()
-        for ref, value in annotations.task_completion.items():
-            session = self._session(ref)
+        for session_ref, value in annotations.task_completion.items():
+            session = self._session(session_ref)
             if task_completion_problem(value) is not None:
-                self._problem(_BAD_TASK_COMPLETION, f"{value!r} for session {ref}")
-            if session is not None and self._agrees(plan.task_completion, session, value, f"session {ref}"):
+                self._problem(_BAD_TASK_COMPLETION, f"{value!r} for session {session_ref}")
+            if session is not None and self._agrees(plan.task_completion, session, value, f"session {session_ref}"):
                 plan.task_completion[session] = value
         for ref, text in annotations.transcriptions.items():
             where = annotations.describe_turn(ref)
@@ -126,11 +126,11 @@ class _Planner:
 
     def _plan_notes(self, annotations: AnnotationSet, plan: FoldPlan) -> None:
         """The turns' flags, comments and times spent and the sessions' reviews (checked when read)."""
-        for ref, reviewer in annotations.reviewed.items():
-            session = self._session(ref)
+        for session_ref, reviewer in annotations.reviewed.items():
+            session = self._session(session_ref)
             if _NOT_XML.search(reviewer):
-                self._problem("characters XML cannot hold in", f"the reviewer of session {ref}")
-            if session is not None and self._agrees(plan.reviewed, session, reviewer, f"session {ref}"):
+                self._problem("characters XML cannot hold in", f"the reviewer of session {session_ref}")
+            if session is not None and self._agrees(plan.reviewed, session, reviewer, f"session {session_ref}"):
                 plan.reviewed[session] = reviewer
         for ref, notes in annotations.notes.items():
             where = annotations.describe_turn(ref)

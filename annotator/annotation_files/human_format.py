@@ -43,7 +43,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol, cast
 
 from lxml import etree
 
@@ -54,6 +54,7 @@ from annotator.log.concepts import CONCEPTS_UTT_TEXT, concepts_element, concepts
 from annotator.log.flags import REVIEWED, REVIEWED_KEY, TURN_NOTES, note_element
 from annotator.log.turn_ids import occurrence_number, strip_id, turn_key
 from annotator.reading.loading import parse_log_file
+from annotator.reading.lxml_types import update_attributes
 from annotator.writes.atomic import write_atomic
 
 if TYPE_CHECKING:
@@ -130,14 +131,18 @@ def _content_of_tree(tree: etree._ElementTree, path: str | Path) -> HumanFileCon
         except ValueError as error:
             raise AnnotationFileError(f"{path}:{session.sourceline}: {error}") from None
         for el in session.iter("GC_ANNOT", "GC_DATA"):
-            if el.getparent().tag in _SLOT_HOLDERS:
+            parent = el.getparent()
+            assert parent is not None  # below the GC_SESSION
+            if parent.tag in _SLOT_HOLDERS:
                 continue  # a slot of a concept frame, read with its frame
             try:
-                ref = _read_element(content.annotations, SessionRef(session.get("id"), occurrence), el)
+                # A missing id reads as "", which the add_ methods refuse as they refuse a blank one.
+                ref = _read_element(content.annotations, SessionRef(session.get("id") or "", occurrence), el)
             except ValueError as error:
                 raise AnnotationFileError(f"{path}:{el.sourceline}: {error}") from None
-            if ref is not None and el.get(CHANGED):
-                content.changed[ref] = el.get(CHANGED)
+            changed = el.get(CHANGED)
+            if ref is not None and changed:
+                content.changed[ref] = changed
     return content
 
 
@@ -161,20 +166,29 @@ def _read_element(annotations: AnnotationSet, session: SessionRef, el: etree._El
         )
         return None  # the turn's change time is its transcription's
     if kind == CONCEPTS_UTT_TEXT:
-        add, value, what = annotations.add_concepts, concepts_in(el), "concepts"
+        concepts = concepts_in(el)
+        turnid, which = _turn_of(el, "concepts")
+        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
+        annotations.add_concepts(
+            session.id, turnid, concepts, session_occurrence=session.occurrence, turn_occurrence=turn_occurrence
+        )
     elif kind == "transcription" and (el.text or "").strip():
-        add, value, what = annotations.add_transcription, el.text, "a transcription"
+        turnid, which = _turn_of(el, "a transcription")
+        turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
+        annotations.add_transcription(
+            session.id, turnid, el.text, session_occurrence=session.occurrence, turn_occurrence=turn_occurrence
+        )
     else:
         return None
-    turnid, which = _turn_of(el, what)
-    turn_occurrence = occurrence_number(which, TURN_OCCURRENCE)
-    add(session.id, turnid, value, session_occurrence=session.occurrence, turn_occurrence=turn_occurrence)
-    return TurnRef(SessionRef(strip_id(session.id), session.occurrence), turn_key(turnid), turn_occurrence)
+    key = turn_key(turnid)
+    assert key is not None  # the add_ methods refuse a turn id without a key
+    return TurnRef(SessionRef(strip_id(session.id), session.occurrence), key, turn_occurrence)
 
 
 def _turn_of(el: etree._Element, what: str) -> tuple[str, str | None]:
     """The turnid and turn_occurrence of a GC_DATA, or of MITRE's <GC_ANNOT turnid=...> around it."""
     parent = el.getparent()
+    assert parent is not None  # a GC_DATA below its GC_SESSION
     wrapper = parent if parent.tag == "GC_ANNOT" else None
     turnid = el.get("turnid") or (wrapper.get("turnid") if wrapper is not None else None)
     if not turnid:
@@ -228,7 +242,7 @@ def _add_session(
     if session_ref.occurrence is not None:
         attributes[SESSION_OCCURRENCE] = str(session_ref.occurrence)
     if session is not None:
-        attributes.update({name: session.get(name) for name in ("stime", "etime") if session.get(name) is not None})
+        attributes.update({name: value for name in ("stime", "etime") if (value := session.get(name)) is not None})
     session_el = etree.SubElement(root, "GC_SESSION", attributes)
     if session_ref in annotations.task_completion:
         annot = etree.SubElement(session_el, "GC_ANNOT", type_task_completion=annotations.task_completion[session_ref])
@@ -247,7 +261,7 @@ def _add_session(
                 **which,
             }
             index = turns.get(ref)
-            tidx = turn_tidx(session.turns[index]) if index is not None else None
+            tidx = turn_tidx(session.turns[index]) if index is not None and session is not None else None
             if tidx:
                 attributes["tidx"] = tidx
             data = etree.SubElement(session_el, "GC_DATA", attributes)
@@ -255,12 +269,12 @@ def _add_session(
             _stamp(data, changed.get(ref))
         if ref in annotations.concepts:
             frame = concepts_element(annotations.concepts[ref])
-            frame.attrib.update({"turnid": annotations.turn_id(ref), **which})
+            update_attributes(frame, {"turnid": annotations.turn_id(ref), **which})
             session_el.append(frame)
             _stamp(frame, changed.get(ref))
         for kind, text in annotations.notes.get(ref, {}).items():
             note = note_element(kind, text)
-            note.attrib.update({"type_utt_text": kind, "turnid": annotations.turn_id(ref), **which})
+            update_attributes(note, {"type_utt_text": kind, "turnid": annotations.turn_id(ref), **which})
             session_el.append(note)
 
 
@@ -277,4 +291,12 @@ def turn_tidx(turn: Turn) -> str | None:
     annotation = turn.transcription_annotation()
     if annotation is not None and annotation.get("tidx"):
         return annotation.get("tidx")
-    return next((activity.tidx for activity in turn.activities if activity.tidx), None)
+    # A Turn's activities are operation, message and event views; fold's ExtractedTurn (which extract passes
+    # here as a turn) lists itself: each has a tidx.
+    activities = cast("list[_WithTidx]", turn.activities)
+    return next((activity.tidx for activity in activities if activity.tidx), None)
+
+
+class _WithTidx(Protocol):
+    @property
+    def tidx(self) -> str | None: ...

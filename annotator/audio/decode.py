@@ -13,6 +13,7 @@ import os
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import numpy as np
 import soundfile
@@ -161,7 +162,7 @@ def _declared_samplerate(path: Path) -> int | None:
     if head[:4] == b".snd" and len(head) >= 20:  # AU: big-endian rate at byte 16
         return int.from_bytes(head[16:20], "big")
     if head[:4] in (b"RIFF", b"RIFX") and head[8:12] == b"WAVE":
-        order = "little" if head[:4] == b"RIFF" else "big"
+        order: Literal["little", "big"] = "little" if head[:4] == b"RIFF" else "big"
         position = 12
         while position + 16 <= len(head):
             chunk, size = head[position : position + 4], int.from_bytes(head[position + 4 : position + 8], order)

@@ -13,6 +13,7 @@ import fnmatch
 import os
 import re
 from pathlib import Path
+from typing import cast
 
 from lxml import etree
 
@@ -159,7 +160,8 @@ def root_tag(path: Path) -> str | None:
             for chunk in iter(lambda: stream.read(1 << 16), b""):
                 parser.feed(chunk)
                 for _event, element in parser.read_events():
-                    return element.tag if isinstance(element.tag, str) else None
+                    tag = cast(etree._Element, element).tag  # a "start" event's item is its element
+                    return tag if isinstance(tag, str) else None
     except (OSError, etree.XMLSyntaxError):
         return None
     return None

@@ -15,10 +15,11 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
+from typing import cast
 
 from lxml import etree
 
-from annotator.analysis.doubt import cached_session_doubts
+from annotator.analysis.doubt import Doubt, cached_session_doubts
 from annotator.analysis.validation import KEEP_PER_KIND, Finding, Severity, validate_document
 from annotator.annotation_files.annotation_set import SessionRef
 from annotator.corpus.parallel import FileMap, ProcessMap, available_cores, serial_map
@@ -128,7 +129,11 @@ def summarize_session(
         n_warnings=by_severity[Severity.WARNING],
         n_quirks=by_severity[Severity.QUIRK],
         marker_counts=marker_counts,
-        doubt=max((doubts[turn.index].score for turn in users if turn.transcription is None), default=None),
+        doubt=max(
+            # every user turn has a Doubt (session_doubts leaves only the others' None)
+            (cast(Doubt, doubts[turn.index]).score for turn in users if turn.transcription is None),
+            default=None,
+        ),
         n_flagged=sum(1 for facts in session.turn_facts() if turn_flags(facts)),
         reviewer=session_reviewer(session.el),
         time_spent_s=sum(turn_time_spent(facts) for facts in session.turn_facts()),

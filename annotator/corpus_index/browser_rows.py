@@ -6,6 +6,7 @@ marker set (by a hash of its files) and used while the log and its folder are un
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from functools import partial
@@ -84,7 +85,11 @@ def iter_indexed_corpus(
             known = known_now.get(key)
             if known is not None and content_hash(path) != known.digest:
                 record = read_log_record(path)
-                store.write(lambda connection, record=record: contents.put_records(connection, [record]))
+
+                def put(connection: sqlite3.Connection, record: FileRecord = record) -> None:
+                    contents.put_records(connection, [record])
+
+                store.write(put)
                 yield Refreshed(path, _rows(record, human_files.files_of(path)))
     finally:
         store.close()

@@ -11,8 +11,10 @@ else by instr over every text of the fields, exact, or on ASCII lower case for a
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 from annotator.analysis.search import FIELDS, Hit, Query, matches, search_files
 from annotator.corpus_index import contents, refresh
@@ -68,7 +70,11 @@ def logs_that_may_match(paths: list[Path], corpus: Path, query: Query, fields: t
     return [path for path in paths if path not in kept or next(_hits(path, kept[path], pattern), None) is not None]
 
 
-def _hits(path: Path, rows: list[tuple], pattern) -> Iterator[Hit]:
+# A kept text as the index gives it: [session index, session id, turn index, turn id, field, text].
+KeptRow = list[Any]
+
+
+def _hits(path: Path, rows: list[KeptRow], pattern) -> Iterator[Hit]:
     for session_index, session_id, turn_index, turn_id, field, text in rows:
         for start, end in matches(pattern, text):
             yield Hit(path, session_id, session_index, turn_id, turn_index, field, text, start, end)
@@ -76,7 +82,7 @@ def _hits(path: Path, rows: list[tuple], pattern) -> Iterator[Hit]:
 
 def _kept_texts(
     paths: list[Path], parts: list[list[Path]], corpus: Path, query: Query, fields: tuple[str, ...]
-) -> Iterator[tuple[dict[Path, list[tuple]], dict[Path, str]]]:
+) -> Iterator[tuple[dict[Path, list[KeptRow]], dict[Path, str]]]:
     """For each of PARTS (lists of PATHS, asked one after the other): (the kept texts that may match QUERY of
     each of its logs unchanged since indexed, as (session index, session id, turn index, turn id, field, text)
     in document order; the one-line problem of each such log that could not be read). A log changed since,
@@ -94,12 +100,12 @@ def _kept_texts(
             fresh = {key: path for key, path in todo.keys.items() if path not in stale}
             file_of = {known[key].id: path for key, path in fresh.items() if key in known}
             named = sorted(file_of) if len(file_of) <= NAMED_FILES_AT_MOST else None
-            rows = (
-                store.run(lambda connection, named=named: _candidates(connection, query, fields, named))
-                if file_of
-                else []
-            )
-            kept: dict[Path, list[tuple]] = {path: [] for path in file_of.values()}
+
+            def candidates(connection: sqlite3.Connection, named: list[int] | None = named) -> list[tuple[Any, ...]]:
+                return _candidates(connection, query, fields, named)
+
+            rows = store.run(candidates) if file_of else []
+            kept: dict[Path, list[KeptRow]] = {path: [] for path in file_of.values()}
             for file_id, *row in rows:
                 path = file_of.get(file_id)
                 if path is not None:
@@ -112,7 +118,8 @@ def _kept_texts(
 def _candidates(connection, query: Query, fields: tuple[str, ...], file_ids: list[int] | None) -> list[tuple]:
     """The kept texts in FIELDS that may match QUERY, of the files FILE_IDS (None: of every file), in the
     order a scan meets them (they were written so)."""
-    where, parameters = [f"field IN ({', '.join('?' * len(fields))})"], list(fields)
+    where = [f"field IN ({', '.join('?' * len(fields))})"]
+    parameters: list[str | int] = list(fields)
     if file_ids is not None:
         where.append(f"file_id IN ({', '.join('?' * len(file_ids))})")
         parameters += file_ids

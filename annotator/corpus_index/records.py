@@ -78,6 +78,7 @@ def read_log_record(path: Path) -> FileRecord:
         record = _read(path, state, digest)
         if FileState.of(path) == state and content_hash(path) == digest:
             return record
+    assert record is not None  # READ_ATTEMPTS reads at least once
     return record
 
 

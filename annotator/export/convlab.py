@@ -54,7 +54,7 @@ from annotator.export.dialogue_text import (
     read_dialogues,
 )
 from annotator.outputs.guard import OutputGuard
-from annotator.outputs.staging import StagedFolder
+from annotator.outputs.staging import StagedFolder, Writer
 from annotator.progress import Progress
 
 SPLITS = ("train", "validation", "test")
@@ -81,7 +81,7 @@ def export_convlab(
     dialogues = [dialogue_record(d, name, split, number, options.text) for split, number, d in ordered]
     ontology = build_ontology(dialogues)
     folder = Path(out_dir) / name
-    files = {
+    files: dict[str, bytes | Writer] = {
         "data.zip": lambda stream: _write_zip(stream, ontology, dialogues),
         "dummy_data.json": _json_bytes(dialogues[:DUMMY_DIALOGUES]),
         "shuffled_dial_ids.json": _json_bytes(shuffled_dial_ids(dialogues), indent=None),
@@ -115,7 +115,7 @@ def parse_split_ratios(text: str) -> tuple[float, float, float]:
         raise ExportOptionError(
             f"--split-ratios {text!r}: expected three shares for train, validation and test, like 0.8,0.1,0.1"
         )
-    return values  # type: ignore[return-value]
+    return values
 
 
 def check_split_options(options: ExportOptions) -> None:

@@ -17,6 +17,7 @@ no categorical slot, so nothing needs possible_values; the state declares the co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from annotator.export.convlab_concepts import CONCEPT_DOMAIN, CONCEPT_DOMAIN_DESCRIPTION, concept_slots
@@ -49,7 +50,9 @@ def system_acts(utterance: Utterance) -> list[dict[str, str]]:
     return acts
 
 
-def dialogue_acts(binary: list[dict[str, str]], valued: list[dict[str, str]] = ()) -> dict[str, list[dict[str, Any]]]:
+def dialogue_acts(
+    binary: list[dict[str, str]], valued: Sequence[dict[str, str]] = ()
+) -> dict[str, list[dict[str, Any]]]:
     return {"categorical": [], "non-categorical": list(valued), "binary": binary}
 
 

@@ -19,6 +19,8 @@ _MUST_QUOTE = (",", '"', "\n", "\r")
 
 def number(text: str | None) -> float | None:
     """The time in TEXT, else None (annotator.log.times.parse_number, inlined for speed)."""
+    if text is None:
+        return None
     try:
         value = float(text)
     except (TypeError, ValueError):

@@ -275,7 +275,7 @@ def turn_lines(
     doubts = session_doubts(facts)
     lines = []
     transcribed = 0
-    keys_seen: Counter[TurnKey] = Counter()
+    keys_seen: Counter[TurnKey | None] = Counter()
     for index, (turn, turn_facts, oracle, doubt) in enumerate(zip(session.turns, facts, oracles, doubts)):
         key = turn.key
         keys_seen[key] += 1
@@ -312,7 +312,7 @@ def turn_lines(
                     text_cell(audio_output),
                     "" if oracle is None else value_cell(oracle.oracle_wer),
                     "" if oracle is None or oracle.rank_of_truth is None else str(oracle.rank_of_truth),
-                    "" if concepts is None else text_cell(reference_concepts(turn_facts).compact()),
+                    "" if concepts is None else text_cell(_reference_compact(turn_facts)),
                     value_cell(None if concepts is None else concepts.error_rate),
                     value_cell(None if concepts is None else concepts.accuracy),
                     value_cell(None if doubt is None else doubt.score),
@@ -325,6 +325,13 @@ def turn_lines(
             )
         )
     return lines, transcribed
+
+
+def _reference_compact(facts: TurnFacts) -> str:
+    """The compact form of the turn's reference concepts, which a turn with concept counts has."""
+    concepts = reference_concepts(facts)
+    assert concepts is not None
+    return concepts.compact()
 
 
 def _written(data: etree._Element | None) -> str | None:
@@ -396,13 +403,16 @@ def event_lines(
         tag = el.tag
         if tag == "GC_OPERATION":
             raw_start, raw_end = get("stime"), get("etime")
-            try:
-                start, end = float(raw_start), float(raw_end)
-            except (TypeError, ValueError):
+            if raw_start is None or raw_end is None:
                 start = end = _NAN
             else:
-                if raw_start.strip(NUMERAL_CHARACTERS) or raw_end.strip(NUMERAL_CHARACTERS):
-                    start = _NAN  # float() read more than a decimal numeral ("1_000", "1e3")
+                try:
+                    start, end = float(raw_start), float(raw_end)
+                except ValueError:
+                    start = end = _NAN
+                else:
+                    if raw_start.strip(NUMERAL_CHARACTERS) or raw_end.strip(NUMERAL_CHARACTERS):
+                        start = _NAN  # float() read more than a decimal numeral ("1_000", "1e3")
             if start - start == 0.0 and end - end == 0.0:  # both there and finite: _operation_times, inline
                 duration = duration_cell((end - start) / divisor)
                 stime, etime = repr(start / divisor), repr(end / divisor)
@@ -413,13 +423,16 @@ def event_lines(
             kind = get("type", "")
         else:
             raw_time = get("time")
-            try:
-                time = float(raw_time) / divisor
-            except (TypeError, ValueError):
+            if raw_time is None:
                 time = _NAN
             else:
-                if raw_time.strip(NUMERAL_CHARACTERS):
-                    time = _NAN  # float() read more than a decimal numeral
+                try:
+                    time = float(raw_time) / divisor
+                except ValueError:
+                    time = _NAN
+                else:
+                    if raw_time.strip(NUMERAL_CHARACTERS):
+                        time = _NAN  # float() read more than a decimal numeral
             if time - time == 0.0:  # there and finite; messages and events last no time
                 stime = repr(time)
                 if "e" in stime:

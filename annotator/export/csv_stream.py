@@ -28,6 +28,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
+from typing import cast
 
 from lxml import etree
 
@@ -177,7 +178,8 @@ class _StreamedLog:
             root = el.getroottree().getroot()
             visible = [root] if el is root else list(root.iterchildren("GC_SESSION"))
             self.unit = detect_unit(sample_times(visible))
-        session = Session(el, self.unit, self._log, index)
+        # _LogMarks stands in for the document: it has what the pass asks of one (see its docstring).
+        session = Session(el, self.unit, cast(LogDocument, self._log), index)
         session.turns = []  # the parser may be ahead; the turns are appended as the pass gets them
         walk = SessionPass(session)
         walk.children = self._children(walk, events)
@@ -211,7 +213,7 @@ class _StreamedLog:
     ) -> Iterator[etree._Element]:
         """The children after LAST up to UP_TO (all of them for None)."""
         session = walk.session
-        child = next(session.el.iterchildren(), None) if last is None else last.getnext()
+        child: etree._Element | None = next(session.el.iterchildren(), None) if last is None else last.getnext()
         while child is not None:
             if child.tag == "GC_TURN":
                 session.turns.append(Turn(child, session.unit, session, len(session.turns)))
@@ -235,9 +237,9 @@ class _StreamedLog:
             # stays where it is: moved out, it would vanish from the outer one, which the facts read whole.
             if not any(ancestor in kept for ancestor in data.iterancestors("GC_DATA")):
                 held.append(data)
-        for data in (facts.audio_input, facts.audio_output):
-            if data is not None:
-                held.append(data)
+        for audio in (facts.audio_input, facts.audio_output):
+            if audio is not None:
+                held.append(audio)
         del turn[:]
 
     def _check_marks(self, el: etree._Element) -> None:
@@ -248,6 +250,7 @@ class _StreamedLog:
 
     def _end(self, reader: _PullReader, info: os.stat_result) -> None:
         tree = self._tree
+        assert tree is not None and reader.encoding is not None  # _events read the whole file first
         reason = unsafe_reason(tree)
         if reason:
             raise UnsafeLogError(self.path, reason)

@@ -190,11 +190,11 @@ def session_dialogue(
     where = f"{log_name}: session {session.id}"
     metrics = session_metrics(session)
     transcriptions = transcriptions_by_turn(session)
-    turns = [
+    texts = [
         _turn_text(turn, transcriptions.get(turn.index), text, metrics.turn_wer.get(turn.index))
         for turn in session.turns
     ]
-    turns = [t for t in turns if t is not None]
+    turns = [t for t in texts if t is not None]
     if not any(t.speaker == "user" for t in turns):
         warnings.append(f"{where}: skipped, it has no user turn")
         return None

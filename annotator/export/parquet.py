@@ -30,6 +30,7 @@ from annotator.progress import Progress
 
 if TYPE_CHECKING:
     import pyarrow
+    import pyarrow.parquet
 
 NEEDS_PYARROW = "--to parquet needs pyarrow, which this install lacks: pip install pyarrow"
 # CSV bytes typed at once: large enough that pandas' start per call is nothing, small enough that
@@ -90,7 +91,7 @@ class TableWriter:
         self.size = 0
         self.typed: list[pyarrow.Table] = []  # typed, not yet written: fewer than ROW_GROUP_ROWS rows
         self.rows = 0
-        self.writer = None
+        self.writer: pyarrow.parquet.ParquetWriter | None = None
 
     def add(self, block: bytes) -> None:
         if self.header is None:
@@ -122,6 +123,7 @@ class TableWriter:
 
         if not self.lines and self.typed:
             return
+        assert self.header is not None, "csv_blocks gives each table its header line first"
         frame = read_table(self.header + b"".join(self.lines), self.table)
         self.lines, self.size = [], 0
         self.typed.append(pyarrow.Table.from_pandas(frame, preserve_index=False))

@@ -118,7 +118,9 @@ def parse_concepts_text(text: str, frame: str) -> Concepts:
 
 def _unescaped_split(text: str, separator: str, limit: int = -1) -> list[str]:
     """TEXT cut at each SEPARATOR no backslash escapes (at most LIMIT cuts), escapes kept in the parts."""
-    parts, current, escaped = [], [], False
+    parts: list[str] = []
+    current: list[str] = []
+    escaped = False
     for char in text:
         if escaped:
             escaped = False

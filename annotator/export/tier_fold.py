@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from pathlib import Path
+from typing import NoReturn
 
 from annotator.annotation_files.annotation_set import AnnotationSet, session_refs_of, turn_refs_of
 from annotator.annotation_files.fold import read_annotations
@@ -166,6 +167,7 @@ class _Reader:
 
     def _user_turn(self, tier: str, interval: Interval, expected: SessionTiers) -> int:
         """The index of the one user turn INTERVAL covers, its bounds within the tolerance."""
+        assert self.session is not None, "annotations() finds the session before the intervals"
         users = expected.user_turns  # in time order, none overlapping: starts and ends both sorted
         first = bisect_right(expected.user_ends, interval.start)
         covered = []
@@ -194,7 +196,7 @@ class _Reader:
                 f"{_span(have)} where {what} is {_span(want)}: the times are off by more than {TOLERANCE_MS} ms",
             )
 
-    def _fail(self, tier: str, at_ms: int | None, problem: str):
+    def _fail(self, tier: str, at_ms: int | None, problem: str) -> NoReturn:
         where = f"tier {tier}" + ("" if at_ms is None else f" at {at_ms / 1000:.3f} s")
         raise AnnotationFileError(f"{self.path}: {where}: {problem}; nothing was folded")
 

@@ -31,6 +31,7 @@ from annotator.log.elements import Session
 from annotator.log.text import clean_text
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
+from annotator.reading.lxml_types import attribute_dict
 
 SYNTHETIC_TIMES_KEY = ":synthetic_times"
 IMPORT_EVENT_TYPE = "IMPORT"
@@ -112,7 +113,7 @@ def import_marker(session: Session) -> dict[str, str]:
     """What an import recorded in SESSION's IMPORT event ({} for a real log)."""
     for event in session.el.iter("GC_EVENT"):
         if event.get("etype") == IMPORT_EVENT_TYPE:
-            return {data.get("key"): clean_text(data.text) for data in event.iterchildren("GC_DATA") if data.get("key")}
+            return {key: clean_text(data.text) for data in event.iterchildren("GC_DATA") if (key := data.get("key"))}
     return {}
 
 
@@ -178,7 +179,7 @@ def _add_operation(
 
 def _order_session_attributes(session_el: etree._Element) -> None:
     """id, stime, etime in the standard's order (stime and etime are known only at the end)."""
-    values = dict(session_el.attrib)
+    values = attribute_dict(session_el)
     session_el.attrib.clear()
     for name in ("id", "stime", "etime"):
         session_el.set(name, values[name])

@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
+from typing import cast
 
 from annotator.errors import AnnotationError
 from annotator.file_name_text import name_from_text, name_text
@@ -193,7 +194,7 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
                 _text(e["turn_id"]),
                 _note(e["kind"], e["text"]),
                 _value(e["was"]),
-                e["kind"],
+                cast(str, e["kind"]),  # _note has just checked it is a kind of TURN_NOTES
             )
             for e in _entries(content.get("notes", []))
         )  # none in a journal older than notes
@@ -215,7 +216,7 @@ def parse_journal(raw: bytes) -> tuple[str, str, datetime, AnnotationEdits]:
         raise UnreadableJournal(" ".join(str(error).split())[:200] or type(error).__name__) from None
 
 
-def _entries(value: object) -> list[dict]:
+def _entries(value: object) -> list[dict[str, object]]:
     if not isinstance(value, list) or not all(isinstance(entry, dict) for entry in value):
         raise TypeError("a list of edits was expected")
     return value

@@ -39,9 +39,10 @@ def others_holding(log_path: Path, instance: str, folder: Path | None = None) ->
     cannot be checked from here, by instance."""
     folder = folder if folder is not None else journal_dir()
     stem = journal_stem(log_path)
-    found = {}
+    found: dict[str, instance_lock.InstanceLock] = {}
     for path in folder.glob(f"{stem}.*.lock"):
         owner = owner_of(stem, path)
+        assert owner is not None  # the glob leaves INSTANCE.lock after the stem
         lock = instance_lock.read_lock(path)
         if owner != instance and lock is not None and lock.state() != instance_lock.DEAD:
             found[owner] = lock

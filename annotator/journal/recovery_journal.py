@@ -33,7 +33,8 @@ from __future__ import annotations
 import os
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import nullcontext
+from collections.abc import Set as AbstractSet
+from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -53,6 +54,7 @@ from annotator.journal.files import journal_dir, journal_stem, new_instance, oth
 from annotator.journal.values import (
     Key,
     RestoredValue,
+    TurnPosition,
     Value,
     annotation_values,
     apply_entries,
@@ -90,7 +92,7 @@ class RecoveryJournal:
         self.instance = instance or new_instance()
         self._lock = threading.Lock()  # guards what the writer thread reads: baseline, changes, typing
         self._changes: dict[Key, Value] | None = None  # None: not watching, compare the whole document
-        self._typing: tuple[Key, Value] | None = None
+        self._typing: tuple[TurnPosition, Value] | None = None
         self._typing_turn: Turn | None = None  # read on the GUI thread only
         self._writer: BackgroundWriter[AnnotationEdits] | None = None
         self._rebase(doc, deferred_baseline)
@@ -146,7 +148,7 @@ class RecoveryJournal:
         return others_holding(self.log_path, self.instance, self.folder)
 
     # --- leftovers of windows that died ---------------------------------------------------
-    def leftovers(self, taken_over: set[str] = frozenset()) -> Leftovers:
+    def leftovers(self, taken_over: AbstractSet[str] = frozenset()) -> Leftovers:
         """Claim and read the journals of this log no live window owns (owners in TAKEN_OVER count
         as dead: the annotator said so), and this window's own from a document it replaced."""
         alive = set(self.others()) - set(taken_over)
@@ -155,10 +157,11 @@ class RecoveryJournal:
             owner = owner_of(self.stem, path)
             if owner in alive or not path.exists():
                 continue
+            claimed: Path | None = path
             if owner != self.instance or path == self.file:  # a dead window's, or this one's from a replaced document
-                path = self._claim(path)  # (else claimed by this window before: read where it is)
-            if path is not None:
-                self._read_leftover(path, found)
+                claimed = self._claim(path)  # (else claimed by this window before: read where it is)
+            if claimed is not None:
+                self._read_leftover(claimed, found)
         for lock in self.folder.glob(f"{self.stem}.*.lock"):
             owner = owner_of(self.stem, lock)
             if owner not in alive | {self.instance}:
@@ -238,6 +241,7 @@ class RecoveryJournal:
         turn = change.turn
         key = change_key(change)
         with self._lock:
+            assert self._changes is not None, "a change is heard only while watching"
             self._changes[key] = (change.session.id, None if turn is None else turn.id, change.new)
             self.baseline.changed(key, (change.session.id, None if turn is None else turn.id, change.old))
         if self._writer is not None:
@@ -319,7 +323,7 @@ class RecoveryJournal:
         if release:
             _forget(self.lock_file)
 
-    def _paused(self):
+    def _paused(self) -> AbstractContextManager[None]:
         return self._writer.paused() if self._writer is not None else nullcontext()
 
     def _take(self) -> AnnotationEdits:

@@ -38,12 +38,13 @@ CONCEPTS = "concepts"
 # (session position, turn position, CONCEPTS or a note kind): the turn's reference concepts or note;
 # (session position, None, REVIEWED): the session's review.
 Key = tuple[int, int | None] | tuple[int, int | None, str]
+TurnPosition = tuple[int, int]  # (session position, turn position): the Key of a turn's transcription
 Target = tuple[Turn | Session, str]  # what a value belongs to, and its kind
 Value = tuple[str, str | None, str | None]  # (session id, turn id, value)
 _NONE: Value = ("", None, None)
 
 
-def key_of(turn: Turn) -> Key:
+def key_of(turn: Turn) -> TurnPosition:
     return turn.session.index, turn.index
 
 
@@ -120,7 +121,9 @@ def difference(baseline: dict[Key, Value], values: dict[Key, Value]) -> Annotati
                 if kind == REVIEWED
                 else tasks.append(TaskCompletionEdit(s, session_id, value, was))
             )
-        elif kind == CONCEPTS:
+            continue
+        assert turn_id is not None, "a turn's value carries the turn's id"
+        if kind == CONCEPTS:
             frames.append(ConceptsEdit(s, session_id, t, turn_id, value, was))
         elif kind is not None:
             notes.append(NoteEdit(s, session_id, t, turn_id, value, was, kind))
@@ -193,11 +196,11 @@ def apply_entries(doc: LogDocument, entries: list[JournalEntry], where: Path) ->
             kind = REVIEWED if isinstance(edit, ReviewedEdit) else "task_completion"
             missing += [f"session {edit.session_id}"] if session is None else []
             plan += [((session, kind), edit.value)] if session is not None else []
-        for edit in _turn_edits(entry.edits):
-            turn = _find_turn(doc, edit)
-            kind = _turn_kind(edit)
-            missing += [f"{edit.session_id} turn {edit.turn_id}"] if turn is None else []
-            plan += [((turn, kind), edit.text)] if turn is not None else []
+        for turn_edit in _turn_edits(entry.edits):
+            turn = _find_turn(doc, turn_edit)
+            kind = _turn_kind(turn_edit)
+            missing += [f"{turn_edit.session_id} turn {turn_edit.turn_id}"] if turn is None else []
+            plan += [((turn, kind), turn_edit.text)] if turn is not None else []
     if missing:
         raise AnnotationFileError(
             f"{where}: the log has no {', '.join(missing[:5])}"
@@ -268,7 +271,7 @@ def _find_turn(doc: LogDocument, edit: TranscriptionEdit) -> Turn | None:
     return session.turn(edit.turn_id)
 
 
-def with_typing(edits: AnnotationEdits, typed: Key | None) -> AnnotationEdits:
+def with_typing(edits: AnnotationEdits, typed: TurnPosition | None) -> AnnotationEdits:
     """EDITS with TYPED (the place of the editor's typing not yet stored) marked, when one of its edits is there."""
     if typed is not None and any((edit.session, edit.turn) == typed for edit in edits.transcriptions):
         return replace(edits, typing=typed)
@@ -290,6 +293,7 @@ def split_draft(doc: LogDocument, entries: list[JournalEntry]) -> tuple[list[Jou
     for position, entry in enumerate(entries):
         edits = replace(entry.edits, typing=None)
         if position == drafted:
+            assert typing is not None and turn is not None and typing.text  # as _typing_edit found them
             draft = (turn, typing.text)
             edits = replace(edits, transcriptions=tuple(e for e in edits.transcriptions if e is not typing))
         elif draft is not None and any(

@@ -35,6 +35,7 @@ from annotator.log.flags import (
 )
 from annotator.log.text import clean_text, first_not_xml
 from annotator.log.turn_facts import transcription_data
+from annotator.reading.lxml_types import pop_attribute
 
 TASK_COMPLETED = "1"
 TASK_NOT_COMPLETED = "0"
@@ -85,12 +86,13 @@ def set_concepts(turn: Turn, concepts: Concepts | None) -> bool:
     old_concepts = reference_concepts(turn.facts())
     if old_concepts == concepts:
         return False
-    for path, value in concepts.slots if concepts is not None else ():
-        bad = first_not_xml(concepts.frame + path + value)
-        if bad is not None:
-            raise AnnotationError(
-                f"turn {turn.id}: the concepts hold the control character U+{ord(bad):04X}, which XML cannot store"
-            )
+    if concepts is not None:
+        for path, value in concepts.slots:
+            bad = first_not_xml(concepts.frame + path + value)
+            if bad is not None:
+                raise AnnotationError(
+                    f"turn {turn.id}: the concepts hold the control character U+{ord(bad):04X}, which XML cannot store"
+                )
     _replace_data(
         _concepts_holder(turn), None if concepts is None else concepts_element(concepts), lambda: _turn_annotation(turn)
     )
@@ -240,13 +242,13 @@ def set_task_completion(session: Session, value: str | None, *, restoring: bool 
     if new is None:
         if annotation is not None:
             for name in ("type_task_completion", "task_completion"):
-                annotation.el.attrib.pop(name, None)
+                pop_attribute(annotation.el, name)
             if not annotation.el.attrib and len(annotation.el) == 0:
                 _remove(annotation.el)
     elif annotation is None:
         _new_annotation(session.el, {"type_task_completion": new})
     else:
-        annotation.el.attrib.pop("task_completion", None)  # MITRE's spelling; the DTD knows only type_...
+        pop_attribute(annotation.el, "task_completion")  # MITRE's spelling; the DTD knows only type_...
         _set_attribute(annotation.el, "type_task_completion", new)
     session.document.announce(AnnotationChange(session, None, "task_completion", old, new))
     return True
@@ -302,7 +304,9 @@ def _remove_transcription(annotation: AnnotationView) -> None:
 
 
 def _remove(el: etree._Element) -> None:
-    el.getparent().remove(el)  # lxml removes the tail with the element
+    parent = el.getparent()
+    assert parent is not None, "only an element inside the log is removed"
+    parent.remove(el)  # lxml removes the tail with the element
 
 
 def _set_text(el: etree._Element, text: str) -> None:

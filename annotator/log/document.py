@@ -20,6 +20,7 @@ from annotator.log.facts_cache import FactsCache
 from annotator.log.times import detect_unit
 from annotator.reading.disk_changes import changed_since, remove_stale_temp_files, write_locked
 from annotator.reading.loading import FileStamp, ParsedLog, parse_log_file
+from annotator.reading.lxml_types import source_line
 from annotator.writes.atomic import refuse_unwritable
 from annotator.writes.original_copy import keep_original as keep_original_copy
 from annotator.writes.save_lock import holding_save_lock
@@ -94,7 +95,7 @@ class LogDocument:
             raise LogReadError(
                 self.path,
                 f"not a Communicator log: the root element is <{root.tag}>, expected <GC_LOG>",
-                root.sourceline,
+                source_line(root),
             )
         self.unit = detect_unit(sample_times(elements))
         self.sessions = [Session(el, self.unit, self, i) for i, el in enumerate(elements)]

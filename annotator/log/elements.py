@@ -135,7 +135,7 @@ class Session(TimedView):
         self.document = document
         self.index = index
         self.turns = [Turn(t, unit, self, i) for i, t in enumerate(el.iterchildren("GC_TURN"))]
-        self._turns_by_key: dict[TurnKey, Turn] = {}
+        self._turns_by_key: dict[TurnKey | None, Turn] = {}  # None: the first turn without an id
         for turn in self.turns:
             self._turns_by_key.setdefault(turn.key, turn)
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import threading
 from bisect import bisect_right, insort
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lxml import etree
 
@@ -90,7 +90,9 @@ class _SessionFacts:
             if facts.transcription is None:
                 el = self.session_level_annotation(turn.key)
                 if el is not None:
-                    facts.transcription = clean_text(turn_facts.transcription_data(el).text)
+                    data = turn_facts.transcription_data(el)
+                    assert data is not None  # session_level() holds only annotations with a transcription
+                    facts.transcription = clean_text(data.text)
             self.facts[turn.index] = facts
         return facts
 
@@ -143,6 +145,7 @@ class _SessionFacts:
     def _update_untranscribed(self, index: int) -> None:
         needs = _needs_transcription(self.turn_facts(self.session.turns[index]))
         untranscribed = self._untranscribed
+        assert untranscribed is not None, "updated only once made"
         at = bisect_right(untranscribed, index)
         listed = at > 0 and untranscribed[at - 1] == index
         if needs and not listed:
@@ -240,7 +243,7 @@ class FactsCache:
         with self._adopting:
             cached = self._of(session)
             if cached.complete:
-                return list(cached.facts)
+                return cast("list[TurnFacts]", list(cached.facts))  # complete: no None left
             cached.watches.append(named)
         try:
             made = facts_of_session(session)

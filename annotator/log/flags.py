@@ -118,7 +118,8 @@ def read_notes(annotation: etree._Element, notes: dict[str, str] | None) -> dict
     """NOTES (kind -> text) with the turn notes of one of the turn's own GC_ANNOTs added (the first
     of each kind wins); stays None while the turn has none, so a turn without notes costs nothing."""
     for data in annotation.iterchildren("GC_DATA"):
-        kind = NOTE_KEYS.get(data.get("key"))
+        key = data.get("key")
+        kind = NOTE_KEYS.get(key) if key is not None else None
         if kind is not None:
             notes = {} if notes is None else notes
             notes.setdefault(kind, clean_text(data.text))

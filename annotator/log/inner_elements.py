@@ -17,6 +17,7 @@ from annotator.log.times import TimeUnit, parse_number
 from annotator.log.turn_facts import ACTIVITY_TAGS, transcription_data
 from annotator.log.turn_ids import TurnKey, turn_key
 from annotator.reading.attributes import attributes_of
+from annotator.reading.lxml_types import attribute_dict, source_line
 
 
 class ElementView:
@@ -34,14 +35,14 @@ class ElementView:
         return hash(self.el)
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} line {self.line} {dict(self.el.attrib)}>"
+        return f"<{type(self).__name__} line {self.line} {attribute_dict(self.el)}>"
 
     def get(self, name: str) -> str | None:
         return self.el.get(name)
 
     @property
     def line(self) -> int | None:
-        return self.el.sourceline
+        return source_line(self.el)
 
     @property
     def attributes(self) -> dict[str, str]:
@@ -111,6 +112,7 @@ class ActivityMixin:
     """What operations, messages and events share."""
 
     __slots__ = ()
+    el: etree._Element  # an ElementView's, which every class using the mixin also is
 
     @property
     def name(self) -> str | None:

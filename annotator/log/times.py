@@ -17,6 +17,11 @@ whitespace around it dropped. float() reads more: "1_000", "1e3", "nan",
 from __future__ import annotations
 
 from enum import Enum
+from typing import TYPE_CHECKING, overload
+
+if TYPE_CHECKING:  # the timeline converts whole arrays of times
+    import numpy as np
+    from numpy.typing import NDArray
 
 MILLISECONDS_THRESHOLD = 1e11
 
@@ -25,7 +30,11 @@ class TimeUnit(Enum):
     SECONDS = 1
     MILLISECONDS = 1000
 
-    def to_seconds(self, value: float) -> float:
+    @overload
+    def to_seconds(self, value: float) -> float: ...
+    @overload
+    def to_seconds(self, value: NDArray[np.float64]) -> NDArray[np.float64]: ...
+    def to_seconds(self, value: float | NDArray[np.float64]) -> float | NDArray[np.float64]:
         # Division, not multiplication by 0.001, keeps exact integers exact.
         return value / self.value if self is TimeUnit.MILLISECONDS else value
 

@@ -36,6 +36,7 @@ would cost more than the reading) and keeps elements, not views.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from lxml import etree
 
@@ -43,6 +44,9 @@ from annotator.log.concepts import concepts_data
 from annotator.log.flags import read_notes
 from annotator.log.text import clean_text
 from annotator.log.turn_ids import TurnKey, turn_key
+
+if TYPE_CHECKING:  # nbest reads these facts: a run-time import would be circular
+    from annotator.log.nbest import Hypothesis
 
 ACTIVITY_TAGS = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
 EVENT_TAGS = ACTIVITY_TAGS + ("GC_ANNOT",)  # what happened in a session: the activity and the annotations
@@ -107,7 +111,7 @@ class TurnFacts:
         self.n_events = 0
         # annotator.log.nbest.hypotheses keeps its answer here: the oracle columns, the doubt score and the
         # n-best pane all ask for the same turn's list, and these facts are remade whenever the turn changes.
-        self.hypotheses_memo: tuple | None = None
+        self.hypotheses_memo: tuple[Hypothesis, ...] | None = None
 
     def audio(self, direction: str) -> etree._Element | None:
         """audio_input for 'input', audio_output for 'output'."""

@@ -49,7 +49,7 @@ def turn_key(raw: str | None) -> TurnKey | None:
 def occurrences(keys: Sequence[Hashable | None]) -> list[int | None]:
     """For each key: None when it occurs once (or is None), else its occurrence 1, 2, ... in order."""
     totals = Counter(key for key in keys if key is not None)
-    seen: Counter = Counter()
+    seen: Counter[Hashable] = Counter()
     result: list[int | None] = []
     for key in keys:
         if key is None or totals[key] == 1:

@@ -13,7 +13,7 @@ exactly like Rasa's negated markers.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import numpy as np
 
@@ -26,10 +26,15 @@ if TYPE_CHECKING:
 
 
 class ConditionKind(Protocol):
-    tag: str
-    negated_tag: str
-    meaning: str  # one line for the documentation and error messages
-    example: str  # a YAML example
+    # Read-only: the kinds are frozen dataclasses.
+    @property
+    def tag(self) -> str: ...
+    @property
+    def negated_tag(self) -> str: ...
+    @property
+    def meaning(self) -> str: ...  # one line for the documentation and error messages
+    @property
+    def example(self) -> str: ...  # a YAML example
 
     def parse_value(self, raw: object, text: str) -> object:
         """The condition's value from the YAML scalar (constructed value, source text); ValueError if unfit."""
@@ -73,7 +78,8 @@ class AttributeCondition:
         return normalise_key(value) if self.normalise else value
 
     def needs(self, value: object) -> FactNeeds:
-        return FactNeeds(**{self.family: True})
+        wanted: dict[str, Any] = {self.family: True}  # the field named by FAMILY
+        return FactNeeds(**wanted)
 
     def positive(self, value: object, facts: LogFacts) -> np.ndarray:
         return _mark(facts.count, getattr(facts, self.family).get(value))
@@ -135,7 +141,7 @@ class SlotCondition:
         return normalise_key(_name_value(raw, text))
 
     def needs(self, value: object) -> FactNeeds:
-        return FactNeeds(slot_keys=frozenset([value]))
+        return FactNeeds(slot_keys=frozenset([cast(str, value)]))  # made by parse_value
 
     def positive(self, value: object, facts: LogFacts) -> np.ndarray:
         count = facts.count
@@ -144,7 +150,7 @@ class SlotCondition:
             if start < count:
                 state[start] = 0
         latest: dict[int, bool] = {}
-        for index, is_set in facts.slots.get(value, ()):
+        for index, is_set in facts.slots.get(cast(str, value), ()):  # made by parse_value
             latest[index] = is_set  # the last GC_DATA of the key in an element decides
         for index, is_set in latest.items():
             state[index] = is_set
@@ -183,8 +189,8 @@ class TextCondition:
     def needs(self, value: object) -> FactNeeds:
         return FactNeeds(texts=True)
 
-    def positive(self, value: UserPattern, facts: LogFacts) -> np.ndarray:
-        search = value.search
+    def positive(self, value: object, facts: LogFacts) -> np.ndarray:
+        search = cast(UserPattern, value).search  # made by parse_value
         return _mark(facts.count, [index for index, text in facts.texts if search(clean_text(text))])
 
 

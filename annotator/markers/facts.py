@@ -16,8 +16,9 @@ from 0 in document order.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field, fields
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from annotator.log.gc_pause import gc_paused
 from annotator.log.turn_facts import EVENT_TAGS, TRANSCRIPTION_KEY
@@ -191,7 +192,8 @@ def _data_scanner(facts: LogFacts, needs: FactNeeds):
             if slot_keys:
                 key = data.get("key")
                 if key is not None and normalise_key(key) in slot_keys:
-                    slots[normalise_key(key)].append((index, bool("".join(data.itertext()).strip())))
+                    text = "".join(cast("Iterator[str]", data.itertext()))  # lxml's text is str
+                    slots[normalise_key(key)].append((index, bool(text.strip())))
             kind = data.get("type") if want_types else None
             utt = data.get("type_utt_text") if want_utt else None
             if kind is None and utt is None:

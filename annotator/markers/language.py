@@ -230,10 +230,12 @@ class _FileParser:
         return markers
 
     def _entries(self, node: MappingNode) -> list[tuple[Node, Node]]:
+        assert self.loader is not None, "nodes are read while the loader is open"
         self.loader.flatten_mapping(node)  # YAML merge keys (<<)
         return list(node.value)
 
     def _scalar(self, node: ScalarNode) -> object:
+        assert self.loader is not None, "nodes are read while the loader is open"
         try:
             return self.loader.construct_object(node, deep=True)
         except (ValueError, OverflowError) as error:  # e.g. an integer of 5000 digits

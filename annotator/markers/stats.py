@@ -22,6 +22,7 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable
+from typing import Any
 
 import numpy as np
 
@@ -39,7 +40,11 @@ PER_SESSION_SUFFIX = "-per-session.csv"
 OVERALL_SUFFIX = "-overall.csv"
 
 
-def compute_statistics(values: list[int]) -> dict[str, int | float]:
+# A count is an int; numpy's mean and median are numpy floats; nan and min/max of ints otherwise.
+Statistic = int | float | np.floating[Any]
+
+
+def compute_statistics(values: list[int]) -> dict[str, Statistic]:
     """count, mean, median, min, max of VALUES; nan for all but count when there are none."""
     return {
         "count": len(values),
@@ -54,7 +59,7 @@ def statistic_name(name: str) -> str:
     return f"{name}(number of preceding user turns)"
 
 
-def format_value(value: int | float) -> str:
+def format_value(value: Statistic) -> str:
     if isinstance(value, int):
         return str(value)
     if np.isnan(value):
@@ -68,7 +73,7 @@ class MarkerStatistics:
     def __init__(self, marker_names: Iterable[str]):
         self.marker_names = sorted(marker_names)
         self.sessions: list[tuple[str, int]] = []
-        self.per_session: dict[str, dict[str, list[int | float]]] = {
+        self.per_session: dict[str, dict[str, list[Statistic]]] = {
             name: {stat: [] for stat in sorted(compute_statistics([]))} for name in self.marker_names
         }
         self.collected: dict[str, list[int]] = {name: [] for name in self.marker_names}
@@ -102,7 +107,9 @@ class MarkerStatistics:
 
     def overall_csv(self) -> str:
         total = len(self.sessions)
-        rows = [(ALL_SENDERS, ALL_SESSIONS, NO_MARKER, TOTAL_SESSIONS, total)]
+        rows: list[tuple[str, float, str, str, Statistic]] = [
+            (ALL_SENDERS, ALL_SESSIONS, NO_MARKER, TOTAL_SESSIONS, total)
+        ]
         names = self.marker_names if total else []  # like Rasa, which learns the markers from the first session
         for name in names:
             applied = self.sessions_applied[name]

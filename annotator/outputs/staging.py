@@ -42,14 +42,8 @@ from annotator.outputs.guard import OutputGuard
 from annotator.outputs.kept_aside import keep_aside, put_back_kept_aside
 from annotator.outputs.stale_staging import StagingFolder
 from annotator.reading.disk_changes import lock_held, remove_stale_temp_files
-from annotator.writes.atomic import (
-    existing_mode,
-    keep_owner_and_mode,
-    refuse_not_regular,
-    refuse_special_output,
-    refuse_unwritable,
-    sync_folder,
-)
+from annotator.writes.atomic import existing_mode, refuse_not_regular, refuse_special_output, refuse_unwritable
+from annotator.writes.durable import keep_owner_and_mode, sync_folder
 from annotator.writes.uninterrupted import uninterrupted
 
 Writer = Callable[[BinaryIO], None]

@@ -26,7 +26,7 @@ from annotator.writes.save_lock import mark_private, unmark_private
 try:
     import fcntl
 except ImportError:  # Windows
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # mypy types the name as the module; None stands for its absence
 
 STAGING_SUFFIX = ".tmp"
 _UNLOCKED_SUFFIX = ".new"
@@ -37,6 +37,8 @@ _DIRECTORY_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_
 
 class StagingFolder:
     """A new, empty staging folder for an output NAME in HOME, locked until release()."""
+
+    path: Path  # the folder; set in either branch of __init__
 
     def __init__(self, home: Path, name: str):
         remove_stale(home, name)

@@ -9,7 +9,11 @@ of them, keep the direct route, which is faster there.
 
 from __future__ import annotations
 
+from typing import cast
+
 from lxml import etree
+
+from annotator.reading.lxml_types import attribute_dict
 
 _FEW = 32  # up to this many attributes, lxml's own walk costs less than an XPath evaluation
 _ALL_ATTRIBUTES = etree.XPath("@*")
@@ -18,8 +22,10 @@ _ALL_ATTRIBUTES = etree.XPath("@*")
 def attributes_of(el: etree._Element) -> dict[str, str]:
     """EL's attributes, name to value, in document order ("{uri}name" for one in a namespace)."""
     if len(el.attrib) <= _FEW:
-        return dict(el.attrib)
-    return {value.attrname: str(value) for value in _ALL_ATTRIBUTES(el)}
+        return attribute_dict(el)
+    # `@*` gives one string result per attribute, its name in attrname.
+    nodes = cast("list[etree._ElementUnicodeResult]", _ALL_ATTRIBUTES(el))
+    return {cast(str, value.attrname): str(value) for value in nodes}
 
 
 def childless_copy(el: etree._Element) -> etree._Element:

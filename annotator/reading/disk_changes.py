@@ -23,12 +23,13 @@ from typing import BinaryIO
 
 from annotator.input_files import NotRegularFileError, check_regular_file, open_input_file
 from annotator.reading.loading import FileStamp
-from annotator.writes.atomic import Writer, Written, write_atomic
+from annotator.writes.atomic import write_atomic
+from annotator.writes.durable import Writer, Written
 
 try:
     import fcntl
 except ImportError:  # Windows: no flock, no cleanup
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # mypy types the name as the module; None stands for its absence
 
 # A temporary file younger than this is never touched: its writer may not hold its lock yet.
 STALE_AFTER_SECONDS = 2.0

@@ -16,7 +16,7 @@ it must decode, and parse as exactly the siblings libxml2 saw.
 from __future__ import annotations
 
 import re
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from lxml import etree
 
@@ -53,7 +53,7 @@ def _siblings(root: etree._Element) -> list[tuple[str, ...]]:
         if isinstance(node, etree._Comment):
             items.append(("comment", node.text or ""))
         elif isinstance(node, etree._ProcessingInstruction):
-            items.append(("pi", node.target, node.text or ""))
+            items.append(("pi", cast(str, node.target), node.text or ""))  # lxml's targets are str
     return items
 
 
@@ -95,7 +95,7 @@ def _misc_items(text: str) -> list[tuple[str, ...]] | None:
 class _Units:
     """The file's code units read backwards, each shown as one byte: itself when below 0x80, else 0x80."""
 
-    def __init__(self, stream: BinaryIO, size: int, encoding: LogEncoding):
+    def __init__(self, stream: BinaryIO, size: int, encoding: LogEncoding) -> None:
         self.stream = stream
         self.unit = encoding.unit
         self.dtype = _UNIT_TYPES.get(encoding.codec or "")

@@ -25,7 +25,7 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, cast
 
 from lxml import etree
 
@@ -33,6 +33,7 @@ from annotator.errors import LogReadError, UnsafeLogError
 from annotator.input_files import open_input_file
 from annotator.reading.epilogue import find_epilogue
 from annotator.reading.log_reader import LogReader, entities_refusal, make_parser
+from annotator.reading.lxml_types import entity_declarations, internal_subset
 from annotator.reading.xml_encoding import EncodingWriter, LogEncoding
 from annotator.writes.inplace import lock, recover_interrupted_write
 
@@ -102,6 +103,7 @@ class ParsedLog:
             with etree.xmlfile(stream, encoding=self.encoding) as writer:
                 writer.write(node, with_tail=False)
             return
+        assert self.log_encoding.codec is not None  # only a log with a Python codec is not read natively
         target = EncodingWriter(stream, self.log_encoding.codec)
         with etree.xmlfile(target, encoding="UTF-8") as writer:
             writer.write(node, with_tail=False)
@@ -113,7 +115,9 @@ class ParsedLog:
     def _write_whole_tree(self, stream: BinaryIO) -> None:
         """The prolog could not be delimited (never seen in practice): what the tree holds, after a declaration."""
         if self.log_encoding.codec is None:
-            stream.write(etree.tostring(self.tree, encoding=self.encoding, xml_declaration=True) + b"\n")
+            # An encoding name other than "unicode" makes tostring() return bytes.
+            whole = cast(bytes, etree.tostring(self.tree, encoding=self.encoding, xml_declaration=True))
+            stream.write(whole + b"\n")
             return
         stream.write(self.log_encoding.bom)
         stream.write(self._encode(f'<?xml version="1.0" encoding="{self.encoding}"?>\n'))
@@ -146,6 +150,7 @@ def parse_log_file(path: str | Path, watch: ChunkWatcher | None = None) -> Parse
             if watch is not None:
                 watch(done, info.st_size)
         tree = reader.close()
+        assert reader.encoding is not None  # close() resolved it
         _refuse_unsafe(path, tree)
         epilogue = None
         if reader.prolog is not None:
@@ -159,8 +164,8 @@ def unsafe_reason(tree: etree._ElementTree) -> str | None:
 
     Logs never get here with entity declarations (LogReader refuses them first); this is the
     second line, and the check for documents parsed some other way."""
-    subset = tree.docinfo.internalDTD
-    names = [entity.name for entity in subset.iterentities()] if subset is not None else []
+    subset = internal_subset(tree)
+    names = [entity.name for entity in entity_declarations(subset)] if subset is not None else []
     return entities_refusal(names) if names else None
 
 

@@ -15,6 +15,7 @@ import codecs
 import functools
 import re
 from pathlib import Path
+from typing import Literal
 
 from lxml import etree
 
@@ -36,9 +37,12 @@ _CHUNK = 1 << 20
 _LONGEST_DECLARATION = 1 << 16  # past this, whatever the file starts with is not a declaration we wait for
 _MISMATCH_HINT = "(a file saved in another encoding, e.g. Latin-1, without saying so?)"
 
+# What an XMLPullParser can report.
+ParseEvent = Literal["start", "end", "start-ns", "end-ns", "comment", "pi"]
+
 
 def make_parser(
-    encoding: str | None = None, events: tuple[str, ...] | None = None, tag: tuple[str, ...] | None = None
+    encoding: str | None = None, events: tuple[ParseEvent, ...] | None = None, tag: tuple[str, ...] | None = None
 ) -> etree.XMLParser:
     """The one parser configuration for logs and annotation files; ENCODING overrides the declared one.
 
@@ -67,7 +71,7 @@ def entities_refusal(names: list[str]) -> str:
 
 
 class LogReader:
-    def __init__(self, path: Path):
+    def __init__(self, path: Path) -> None:
         self.path = path
         self.head: bytearray | None = bytearray()  # raw bytes, until the encoding is known
         self.first = b""  # the first bytes, to tell an empty file from broken XML
@@ -86,6 +90,7 @@ class LogReader:
             if not self._resolve(final=False):
                 return
             chunk, self.head = bytes(self.head), None
+            assert self.encoding is not None  # _resolve found it
             chunk = chunk if self.encoding.native else chunk[len(self.encoding.bom) :]
         self._pass_on(chunk, final=False)
 
@@ -95,8 +100,10 @@ class LogReader:
         if self.head is not None:
             self._resolve(final=True)
             chunk, self.head = bytes(self.head), None
+            assert self.encoding is not None  # a final _resolve finds it or raises
             self._pass_on(chunk if self.encoding.native else chunk[len(self.encoding.bom) :], final=False)
         self._pass_on(b"", final=True)
+        assert self.parser is not None  # made with the encoding
         try:
             root = self.parser.close()
         except etree.XMLSyntaxError as error:
@@ -105,6 +112,7 @@ class LogReader:
 
     # --- the encoding ----------------------------------------------------------------------------------
     def _resolve(self, final: bool) -> bool:
+        assert self.head is not None, "the encoding is resolved once, from the first bytes"
         head = bytes(self.head)
         bom, family = sniff(head)
         name, complete = declared_name(head, bom, family)
@@ -141,6 +149,7 @@ class LogReader:
         self._end_of_prolog()
 
     def _transcode(self, raw: bytes, final: bool) -> bytes:
+        assert self.transcoder is not None and self.encoding is not None
         try:
             return self.transcoder.decode(raw, final)
         except DecodeProblem as problem:
@@ -151,6 +160,7 @@ class LogReader:
     # --- the prolog ------------------------------------------------------------------------------------
     def _end_of_prolog(self) -> None:
         scanner, self.scanner = self.scanner, None
+        assert scanner is not None, "the prolog ends once"
         data, found = scanner.data, scanner.result
         if found is not None:
             if found.entities:
@@ -172,6 +182,7 @@ class LogReader:
         """The file's own bytes before the root (FED is them as libxml2 reads them)."""
         if self.transcoder is None:
             return fed
+        assert self.encoding is not None and self.encoding.codec is not None  # a transcoded log's
         try:
             candidate = self.encoding.bom + fed.decode("utf-8").encode(self.encoding.codec)
         except UnicodeError:
@@ -181,6 +192,7 @@ class LogReader:
 
     def _check_subset(self, up_to_subset_end: bytes) -> None:
         """The internal subset must be well-formed, although libxml2 will not see it in the log."""
+        assert self.encoding is not None
         parser = make_parser(None if self.encoding.native else "UTF-8")
         try:
             parser.feed(up_to_subset_end + b"]><x/>")
@@ -190,6 +202,7 @@ class LogReader:
 
     # --- libxml2 -------------------------------------------------------------------------------------
     def _parse(self, fed: bytes) -> None:
+        assert self.parser is not None, "libxml2 reads once the encoding is known"
         try:
             self.parser.feed(fed)
         except etree.XMLSyntaxError as error:

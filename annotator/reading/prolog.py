@@ -47,7 +47,7 @@ class PrologScanner:
     """feed() bytes until it returns a Prolog (the root element starts) or None at the end (not a prolog
     it understands: libxml2 will then say what is wrong)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.data = bytearray()
         self._ended = False
         self._scan = self._prolog()
@@ -84,7 +84,7 @@ class PrologScanner:
             yield
         return True
 
-    def _find(self, needle: bytes, start: int) -> Generator[None, None, int]:
+    def _find(self, needle: bytes | bytearray, start: int) -> Generator[None, None, int]:
         searched = start
         while True:
             found = self.data.find(needle, searched)
@@ -191,9 +191,9 @@ class PrologScanner:
             if self.data[pos] == 0x5D:  # ]
                 return pos
             if self.data[pos] == 0x25:  # %name;
-                end = (yield from self._search(_PE_REFERENCE_END, pos + 1)).start()
-                prolog.pe_references.append(self.data[pos : end + 1].decode("utf-8", "replace"))
-                pos = end + 1
+                reference_end = (yield from self._search(_PE_REFERENCE_END, pos + 1)).start()
+                prolog.pe_references.append(self.data[pos : reference_end + 1].decode("utf-8", "replace"))
+                pos = reference_end + 1
                 continue
             end = yield from self._comment_or_pi(pos)
             if end is not None:

@@ -91,12 +91,12 @@ def sniff(head: bytes) -> tuple[bytes, str | None]:
 
 def declared_name(head: bytes, bom: bytes, family: str | None) -> tuple[str | None, bool]:
     """(the encoding name the XML declaration gives or None, whether the declaration is complete in HEAD)."""
-    body = head[len(bom) :]
+    raw = head[len(bom) :]
     if family is not None:
         unit = 4 if family.startswith("utf-32") else 2
-        body = body[: len(body) - len(body) % unit].decode(family, errors="replace")
+        body = raw[: len(raw) - len(raw) % unit].decode(family, errors="replace")
     else:
-        body = body.decode("latin-1")
+        body = raw.decode("latin-1")
     if not body.startswith("<?xml") or len(body) > 5 and body[5] not in _XML_WHITESPACE:
         return None, len(body) >= 6 or not "<?xml".startswith(body[:5])
     end = body.find("?>")
@@ -181,6 +181,7 @@ class Transcoder:
     reported at its offset, line and column (DecodeProblem)."""
 
     def __init__(self, encoding: LogEncoding):
+        assert encoding.codec is not None, "only a log with a Python codec is transcoded"
         self.decoder = codecs.getincrementaldecoder(encoding.codec)(errors="strict")
         self.consumed = len(encoding.bom)  # raw bytes handed to the decoder, BOM included
         self.lines = 0  # newlines decoded so far

@@ -123,7 +123,8 @@ def read_assignment(path: str | Path) -> list[Assignment]:
     header = next(reader, None)
     if header is None or tuple(header[: len(COLUMNS)]) != COLUMNS:
         raise AssignmentError(f"{path}:1: not an assignment file: the columns must be {', '.join(COLUMNS)}")
-    rows, seen = [], {}
+    rows: list[Assignment] = []
+    seen: dict[tuple[str, str], int] = {}
     for line, fields in enumerate(reader, start=2):
         if not fields:
             continue

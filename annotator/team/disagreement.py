@@ -38,13 +38,13 @@ def team_facts(files: dict[str, Path]) -> dict[SessionRef, SessionTeamFacts]:
     for name, done in work.items():
         for ref in sorted(done.session_refs, key=lambda ref: (ref.id, ref.occurrence or 0)):
             facts.setdefault(ref, SessionTeamFacts()).annotators.append(name)
-        for ref, text in done.transcriptions.items():
-            words.setdefault(ref, set()).add(tuple(normalize_words(text)))
+        for turn_ref, text in done.transcriptions.items():
+            words.setdefault(turn_ref, set()).add(tuple(normalize_words(text)))
         for ref, value in done.task_completion.items():
             completion.setdefault(ref, set()).add(value)
-    for ref, versions in words.items():
+    for turn_ref, versions in words.items():
         if len(versions) > 1:
-            facts[ref.session].disagreeing = True
+            facts[turn_ref.session].disagreeing = True
     for ref, values in completion.items():
         if len(values) > 1:
             facts[ref].disagreeing = True

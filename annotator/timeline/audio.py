@@ -111,7 +111,11 @@ def carrier_of(data: etree._Element) -> etree._Element:
     el = data.getparent()
     while el is not None and el.tag not in ACTIVITY_TAGS:
         el = el.getparent()
-    return el if el is not None else data.getparent()
+    if el is not None:
+        return el
+    parent = data.getparent()
+    assert parent is not None, "a GC_DATA of a log has a parent"
+    return parent
 
 
 class PlacedAudio(NamedTuple):
@@ -172,4 +176,5 @@ def _operation_span(el: etree._Element) -> tuple[float, float] | None:
         return None
     start = start if start is not None else end
     end = end if end is not None else start
+    assert start is not None and end is not None  # one was known, and stands for the other
     return start, max(start, end)

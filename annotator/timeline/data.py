@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from lxml import etree
+from numpy.typing import ArrayLike, NDArray
 
 from annotator.analysis.doubt import cached_session_doubts, doubt_step
 from annotator.log.audio_refs import AudioResolver
@@ -87,6 +88,13 @@ class _RawLane:
     """Attribute strings as read, converted to numbers in bulk afterwards."""
 
     __slots__ = ("bar_els", "bar_starts", "bar_ends", "bar_types", "tick_els", "tick_times", "tick_kinds")
+    bar_els: list[etree._Element]
+    bar_starts: list[str | None]
+    bar_ends: list[str | None]
+    bar_types: list[str | None]
+    tick_els: list[etree._Element]
+    tick_times: list[str | None]
+    tick_kinds: list[int]
 
     def __init__(self) -> None:
         for name in self.__slots__:
@@ -122,7 +130,9 @@ def build_timeline(session: Session | None, resolver: AudioResolver | None = Non
     # where its audio was heard.
     marks: dict[etree._Element, UtteranceMarks] = {}
     for el in marked:
-        marks.setdefault(el.getparent(), UtteranceMarks()).add(el)
+        parent = el.getparent()
+        assert parent is not None  # an activity below the session
+        marks.setdefault(parent, UtteranceMarks()).add(el)
     placer = AudioPlacer(resolver or AudioResolver(session.document.folder))
     audio: list[PlacedAudio] = []
     speakers: list[str | None] = []
@@ -147,7 +157,7 @@ def build_timeline(session: Session | None, resolver: AudioResolver | None = Non
         origin = float(min(found)) if found else 0.0
     unit = session.unit
 
-    def seconds(raw) -> np.ndarray:
+    def seconds(raw: ArrayLike) -> NDArray[np.float64]:
         return unit.to_seconds(np.asarray(raw, dtype=np.float64) - origin)
 
     lanes = []
@@ -265,8 +275,8 @@ def _turn_span(turn: Turn) -> tuple[float, float] | None:
     inner = [start, end]
     for el in turn.el.iter(*ACTIVITY_TAGS):
         inner += map(parse_number, (el.get("stime"), el.get("etime"), el.get("time")))
-    inner = [v for v in inner if v is not None]
-    return (min(inner), max(inner)) if inner else None
+    known = [v for v in inner if v is not None]
+    return (min(known), max(known)) if known else None
 
 
 def restyle_turns(

@@ -8,9 +8,11 @@ a scan of items.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import cast
 
 from annotator.analysis.doubt import turn_doubt
 from annotator.clock import format_duration
+from annotator.log.inner_elements import ActivityMixin, EventView
 from annotator.timeline import data
 from annotator.timeline.audio import AudioSegment
 from annotator.timeline.data import Lane, TimelineData
@@ -60,6 +62,7 @@ def hit_test(timeline: TimelineData, lanes: list[Lane], row: int, x: float, tole
 
 def _turn_text(timeline: TimelineData, position: int) -> str:
     turns = timeline.turns
+    assert timeline.session is not None, "only a session's timeline has turns"
     turn = timeline.session.turns[turns.payloads[position]]
     duration = turns.ends[position] - turns.starts[position]
     state = _TURN_STATES.get(int(turns.kinds[position]), "")
@@ -81,7 +84,10 @@ def _span_lines(intervals, position: int) -> list[str]:
 
 def audio_summary(timeline: TimelineData, segment: AudioSegment) -> str:
     """One line naming a segment's file: where it was found, or which file is missing and why."""
-    turn = f"turn {timeline.session.turns[segment.turn_index].id}: " if segment.turn_index is not None else ""
+    turn = ""
+    if segment.turn_index is not None:
+        assert timeline.session is not None, "a segment of a turn is on its session's timeline"
+        turn = f"turn {timeline.session.turns[segment.turn_index].id}: "
     if segment.path is not None:
         return f"{turn}{segment.side} audio {segment.path}"
     return (
@@ -92,7 +98,7 @@ def audio_summary(timeline: TimelineData, segment: AudioSegment) -> str:
 
 def _audio_text(timeline: TimelineData, lane: Lane, position: int) -> str:
     segment: AudioSegment = lane.bars.payloads[position]
-    carrier = timeline.view_of(segment)
+    carrier = cast(ActivityMixin, timeline.view_of(segment))  # an audio GC_DATA sits in an activity
     title = f"{segment.side} audio" + (" · MISSING" if segment.path is None else f" · {segment.file_name}")
     lines = [title, f"written in the log: {segment.written or '(empty)'}"]
     if segment.path is not None:
@@ -119,9 +125,9 @@ def _tick_text(timeline: TimelineData, lane: Lane, position: int, kind: str) -> 
     at = f"at {ticks.starts[position]:.3f} s"
     if kind == "marker":
         return f"{lane.name}: {ticks.label(position)}\n{at}"
-    element = timeline.view_of(ticks.payloads[position])
+    element = cast(ActivityMixin, timeline.view_of(ticks.payloads[position]))  # a message's or an event's view
     if kind == "event":
-        title = " ".join(t for t in ("event", element.etype, element.name) if t)
+        title = " ".join(t for t in ("event", cast(EventView, element).etype, element.name) if t)
     else:
         title = " ".join(t for t in ("message", element.name) if t)
     return f"{title}\nserver: {element.server or data.NO_SERVER}\n{at}"

@@ -13,6 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from numpy.typing import NDArray
 
 from annotator.log.text import shorten
 
@@ -43,8 +44,8 @@ class Intervals:
     @classmethod
     def build(
         cls,
-        starts: Sequence[float],
-        ends: Sequence[float],
+        starts: Sequence[float] | NDArray[np.float64],
+        ends: Sequence[float] | NDArray[np.float64],
         payloads: Sequence[object] = (),
         kinds: Sequence[int] = (),
         labels: Sequence[str] | None = None,

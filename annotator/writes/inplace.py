@@ -45,7 +45,7 @@ from annotator.writes.durable import Writer, Written, sync_folder, write_content
 try:
     import fcntl
 except ImportError:  # Windows: no flock; the backup protocol still holds for a single writer
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # mypy types the name as the module; None stands for its absence
 
 _COPY_CHUNK = 1 << 16
 

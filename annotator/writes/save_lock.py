@@ -32,7 +32,7 @@ from annotator.errors import WriteError
 try:
     import fcntl
 except ImportError:  # Windows: no flock; saves are checked, not excluded
-    fcntl = None
+    fcntl = None  # type: ignore[assignment]  # mypy types the name as the module; None stands for its absence
 
 WAIT_SECONDS = 120.0
 _POLL_SECONDS = 0.02
