@@ -8,7 +8,7 @@ always the key that works. Keys use QKeySequence's portable text.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence, QUndoStack
@@ -661,7 +661,7 @@ class Menus:
     view: QMenu
     help: QMenu
     recent: QMenu
-    speeds: QActionGroup | None = None
+    speeds: QActionGroup = field(init=False)  # made by build_menus once the Playback menu holds its actions
 
 
 class UnhandledActionError(LookupError):

@@ -24,7 +24,9 @@ def dot_icon(colour: QColor, diameter: int) -> QIcon:
     key = (colour.name(QColor.NameFormat.HexArgb), diameter)
     if key not in _dots:
         icon = QIcon()
-        for ratio in sorted({1, 2, math.ceil(QGuiApplication.instance().devicePixelRatio())}):
+        app = QGuiApplication.instance()
+        assert isinstance(app, QGuiApplication), "dots are drawn once the QApplication exists"
+        for ratio in sorted({1, 2, math.ceil(app.devicePixelRatio())}):
             icon.addPixmap(_dot_pixmap(colour, diameter, ratio))
         _dots[key] = icon
     return _dots[key]
@@ -38,7 +40,8 @@ def _dot_pixmap(colour: QColor, diameter: int, ratio: int) -> QPixmap:
     painter.setRenderHint(QPainter.RenderHint.Antialiasing)
     painter.setPen(Qt.PenStyle.NoPen)
     painter.setBrush(colour)
-    margin = (ICON_SIZE - diameter) / 2
+    # Whole pixels: drawEllipse's overload for ints truncates a fractional margin, as PySide6 did when given one.
+    margin = int((ICON_SIZE - diameter) / 2)
     painter.drawEllipse(margin, margin, diameter, diameter)
     painter.end()
     return pixmap

@@ -62,7 +62,10 @@ def add_help_links(help_menu: QMenu, parent: QObject) -> list[QAction]:
             action.setData(url)
             action.setStatusTip(f"Open the manual's page {page}")
             action.triggered.connect(lambda _checked=False, u=url: QDesktopServices.openUrl(u))
-        help_menu.insertAction(first, action)
+        if first is not None:
+            help_menu.insertAction(first, action)
+        else:  # an empty menu: inserted before no action is added at the end
+            help_menu.addAction(action)
         actions.append(action)
     if first is not None:
         help_menu.insertSeparator(first)

@@ -93,7 +93,7 @@ def typing_key_reason(key: str | QKeySequence) -> str | None:
     sequence = QKeySequence(key)
     if sequence.isEmpty():
         return None
-    combination = sequence[0]
+    combination = sequence[0]  # type: ignore[index]  # PySide6's stub leaves out QKeySequence's indexing
     if combination.keyboardModifiers() & SHORTCUT_MODIFIERS:
         return None
     code = combination.key()
@@ -138,7 +138,9 @@ class KeyboardOwner(QObject):
         self.navigator = navigator
         self.window = navigator.window
         self._sending = False  # a key being handed to the editor: its refusal travels up, not back here
-        QApplication.instance().installEventFilter(self)  # removed by Qt when this object dies
+        app = QApplication.instance()
+        assert app is not None, "a window exists in a running application only"
+        app.installEventFilter(self)  # removed by Qt when this object dies
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if not isinstance(watched, QWidget):
@@ -146,7 +148,11 @@ class KeyboardOwner(QObject):
         if event.type() == QEvent.Type.Hide and self._is_own_dialog(watched):
             QTimer.singleShot(0, self, self._reactivate)  # dropped if the window goes first
             return False
-        if event.type() != QEvent.Type.KeyPress or not self._is_stray_typing(watched, event):
+        if (
+            event.type() != QEvent.Type.KeyPress
+            or not isinstance(event, QKeyEvent)
+            or not self._is_stray_typing(watched, event)
+        ):
             return False
         if self.navigator.session is None or self.navigator.editor.read_only:
             return False  # nothing to type into: the key goes where it was going (and the table ignores it)
@@ -183,6 +189,7 @@ class KeyboardOwner(QObject):
                 return None
             navigator.select_row(row)
             turn = navigator.current_turn()
+            assert turn is not None, "the row just selected is a user turn's"
             self.window.show_status(TYPING_HERE.format(turn=shorten(turn.id, SHOWN_ID_CHARS)))
         if not navigator.editor.text.isEnabled():
             return None

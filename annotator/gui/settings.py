@@ -83,7 +83,7 @@ class AppSettings:
     window_state = Setting("window/state", QByteArray, QByteArray(), "docks and toolbars of the main window")
     splitter_state = Setting("window/splitter", QByteArray, QByteArray(), "split between turn table and editor")
     window_screen = Setting("window/screen", str, "", "WIDTHxHEIGHT of the screen area the layout was saved on")
-    recent_files = Setting("files/recent", list, [], "logs opened lately, newest first")
+    recent_files: Setting[list[str]] = Setting("files/recent", list, [], "logs opened lately, newest first")
     auto_play = Setting("playback/auto_play", bool, True, "play the next turn's audio after Ctrl+Enter moves to it")
     loop = Setting("playback/loop", bool, False, "repeat the turn's audio until stopped")
     speed = Setting("playback/speed", float, 1.0, "playback speed, 0.5 to 2, pitch kept")

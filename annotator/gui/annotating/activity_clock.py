@@ -16,6 +16,7 @@ import time
 from collections.abc import Callable
 
 from PySide6.QtCore import QEvent, QObject
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QWidget
 
 from annotator.log.annotations import add_time_spent
@@ -36,7 +37,9 @@ class ActivityClock(QObject):
         self.turn: Turn | None = None
         self.last_act: float | None = None
         self.pending: dict[Turn, float] = {}  # counted and not yet stored
-        QApplication.instance().installEventFilter(self)
+        app = QApplication.instance()
+        assert app is not None, "a window exists in a running application only"
+        app.installEventFilter(self)
 
     def select(self, turn: Turn | None) -> None:
         """TURN is now the selected turn: the time up to now went to the one before. A system turn counts
@@ -80,6 +83,6 @@ class ActivityClock(QObject):
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if event.type() in _ACTS and isinstance(watched, QWidget) and watched.window() is self.window:
-            if event.type() != QEvent.Type.KeyPress or not event.isAutoRepeat():
+            if not isinstance(event, QKeyEvent) or not event.isAutoRepeat():  # of the acts, a key press
                 self.act()
         return False

@@ -13,7 +13,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QKeySequence, QUndoStack
+from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
     QAbstractItemView,
@@ -112,14 +112,20 @@ class ConceptsPanel(LayoutBoundary):
         if change.kind == "concepts" and change.turn is not None and change.turn == self._turn:
             self._reflect()
 
+    def _annotatable_turn(self) -> Turn | None:
+        """The turn shown, unless there is none or it is a system turn (nothing to annotate)."""
+        turn = self._turn
+        return turn if turn is not None and turn.speaker != "system" else None
+
     def _annotatable(self) -> bool:
-        return self._turn is not None and self._turn.speaker != "system"
+        return self._annotatable_turn() is not None
 
     def _reflect(self) -> None:
         turn = self._turn
-        annotatable = self._annotatable()
-        parse = parsed_concepts(turn.facts()) if annotatable else None
-        reference = reference_concepts(turn.facts()) if annotatable else None
+        annotated = self._annotatable_turn()
+        annotatable = annotated is not None
+        parse = parsed_concepts(annotated.facts()) if annotated is not None else None
+        reference = reference_concepts(annotated.facts()) if annotated is not None else None
         if turn is None:
             self.title.setText("<b>No turn selected</b>")
         else:
@@ -153,7 +159,7 @@ class ConceptsPanel(LayoutBoundary):
     def edit_from_parse(self) -> None:
         """Ctrl+K: go into the reference table, an empty reference first copied from the parse."""
         turn = self._turn
-        if not self._annotatable():
+        if turn is None or not self._annotatable():
             self.status_reported.emit(
                 "No turn selected"
                 if turn is None
@@ -163,7 +169,7 @@ class ConceptsPanel(LayoutBoundary):
         self.shown_requested.emit()
         parse = parsed_concepts(turn.facts())
         if reference_concepts(turn.facts()) is None and parse is not None:
-            self._store(parse, f"Concepts of turn {turn.id} from the parse")
+            self._store(turn, parse, f"Concepts of turn {turn.id} from the parse")
         if self.reference.rowCount():
             self.reference.setFocus(Qt.FocusReason.ShortcutFocusReason)
             self.reference.setCurrentCell(0, VALUE)
@@ -174,29 +180,32 @@ class ConceptsPanel(LayoutBoundary):
 
     def add_slot(self) -> None:
         """Insert: a new slot at the end, its path cell open for typing its name."""
-        if not self._annotatable():
+        turn = self._annotatable_turn()
+        if turn is None:
             return
         self.commit_pending()
-        base = self._base()
+        base = self._base(turn)
         paths = {path for path, _value in base.slots}
         path = next(f"{NEW_SLOT}{n or ''}" for n in range(len(paths) + 1) if f"{NEW_SLOT}{n or ''}" not in paths)
-        self._store(Concepts(base.frame, base.slots + ((path, ""),)), f"Add a concept slot to turn {self._turn.id}")
+        self._store(turn, Concepts(base.frame, base.slots + ((path, ""),)), f"Add a concept slot to turn {turn.id}")
         row = self.reference.rowCount() - 1
-        if row >= 0 and self.reference.item(row, PATH).text() == path:
+        item = self.reference.item(row, PATH) if row >= 0 else None  # _fill gives every cell its item
+        if item is not None and item.text() == path:
             self.reference.setFocus(Qt.FocusReason.ShortcutFocusReason)
             self.reference.setCurrentCell(row, PATH)
-            self.reference.editItem(self.reference.item(row, PATH))
+            self.reference.editItem(item)
 
     def remove_slot(self) -> None:
         """Delete: remove the slot of the current row."""
-        reference = reference_concepts(self._turn.facts()) if self._annotatable() else None
+        turn = self._annotatable_turn()
+        reference = reference_concepts(turn.facts()) if turn is not None else None
         row = self.reference.currentRow()
-        if reference is None or not 0 <= row < len(reference.slots):
+        if turn is None or reference is None or not 0 <= row < len(reference.slots):
             self.status_reported.emit("No concept slot selected to remove")
             return
         path = reference.slots[row][0]
         slots = reference.slots[:row] + reference.slots[row + 1 :]
-        self._store(Concepts(reference.frame, slots), f"Remove concept {path} of turn {self._turn.id}")
+        self._store(turn, Concepts(reference.frame, slots), f"Remove concept {path} of turn {turn.id}")
         if self.reference.rowCount():
             self.reference.setCurrentCell(
                 min(row, self.reference.rowCount() - 1), max(self.reference.currentColumn(), 0)
@@ -220,15 +229,16 @@ class ConceptsPanel(LayoutBoundary):
             self.reference.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
         self._frame_edited()
 
-    def _base(self) -> Concepts:
-        """What an edit starts from: the reference, else the parse, else nothing."""
-        facts = self._turn.facts()
+    def _base(self, turn: Turn) -> Concepts:
+        """What an edit of TURN starts from: the reference, else the parse, else nothing."""
+        facts = turn.facts()
         return reference_concepts(facts) or parsed_concepts(facts) or Concepts("")
 
     def _cell_edited(self, item: QTableWidgetItem) -> None:
-        reference = reference_concepts(self._turn.facts()) if self._annotatable() else None
+        turn = self._annotatable_turn()
+        reference = reference_concepts(turn.facts()) if turn is not None else None
         row = item.row()
-        if reference is None or not 0 <= row < len(reference.slots):
+        if turn is None or reference is None or not 0 <= row < len(reference.slots):
             self._reflect()
             return
         path, value = reference.slots[row]
@@ -238,25 +248,28 @@ class ConceptsPanel(LayoutBoundary):
                 self.status_reported.emit(f"A slot's path needs a name in each part between '{PATH_SEPARATOR}'")
                 self._reflect()
                 return
-            slot, text = (new_path, value), f"Rename concept {path} of turn {self._turn.id} to {new_path}"
+            slot, text = (new_path, value), f"Rename concept {path} of turn {turn.id} to {new_path}"
         else:
-            slot, text = (path, item.text()), f"Set concept {path} of turn {self._turn.id}"
+            slot, text = (path, item.text()), f"Set concept {path} of turn {turn.id}"
         slots = reference.slots[:row] + (slot,) + reference.slots[row + 1 :]
-        self._store(Concepts(reference.frame, slots), text)
+        self._store(turn, Concepts(reference.frame, slots), text)
 
     def _frame_edited(self) -> None:
-        if not self.frame_edit.isModified() or not self._annotatable():
+        if not self.frame_edit.isModified():
+            return
+        turn = self._annotatable_turn()
+        if turn is None:
             return
         self.frame_edit.setModified(False)
-        base = self._base()
+        base = self._base(turn)
         frame = clean_text(self.frame_edit.text())
-        self._store(Concepts(frame, base.slots), f"Name the concept frame of turn {self._turn.id} {frame!r}")
+        self._store(turn, Concepts(frame, base.slots), f"Name the concept frame of turn {turn.id} {frame!r}")
 
-    def _store(self, concepts: Concepts, text: str) -> None:
-        """One undo command; no frame name and no slot is no reference. The panel then shows what the
-        log holds (a read-only log refuses the command)."""
+    def _store(self, turn: Turn, concepts: Concepts, text: str) -> None:
+        """One undo command on TURN (the turn shown); no frame name and no slot is no reference. The panel then
+        shows what the log holds (a read-only log refuses the command)."""
         empty = not concepts.frame and not concepts.slots
-        push_if_changed(self.undo_stack, SetConcepts(self._turn, None if empty else concepts, text))
+        push_if_changed(self.undo_stack, SetConcepts(turn, None if empty else concepts, text))
         self._reflect()
 
 
@@ -265,7 +278,7 @@ class ReferenceTable(QTableWidget):
     then ignores it, and an ignored key would climb to the window and be typed into the transcription);
     Shift+Tab on the first cell goes back to the frame's name."""
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Backtab and self.currentRow() <= 0 and self.currentColumn() <= 0:
             QWidget.focusNextPrevChild(self, False)  # the view's own would send this key here again
             event.accept()

@@ -29,8 +29,10 @@ class FactsWait:
         """SESSION is shown now (what waited for another one is dropped): it is counted until its facts are
         made when it is long and its index of turns to transcribe is not made yet."""
         self._waiting = None
-        waits = session is not None and is_long(session)
-        self.session = session if waits and not session.document.facts_cache.untranscribed_ready(session) else None
+        waits = (
+            session is not None and is_long(session) and not session.document.facts_cache.untranscribed_ready(session)
+        )
+        self.session = session if waits else None
 
     def run(self, row: int, action: Callable[[], object], say: Callable[[str], None]) -> bool:
         """ACTION now (True) when nothing is being counted; else False, SAY that the next turn is being found,

@@ -9,6 +9,8 @@ here too: it follows the selected turn and stores its time when a save is made.
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtWidgets import QInputDialog, QLineEdit
 
 from annotator.errors import AnnotationError
@@ -25,7 +27,7 @@ from annotator.log.flags import session_reviewer, turn_comment, turn_flags
 from annotator.log.text import clean_text, without_non_xml
 
 
-class ToggleFlag(SetValue):
+class ToggleFlag(SetValue[tuple[str, ...]]):
     """Set or clear one flag of a turn."""
 
     def __init__(self, turn: Turn, flag: str):
@@ -42,7 +44,7 @@ class ToggleFlag(SetValue):
         set_flags(self.turn, value)
 
 
-class SetComment(SetValue):
+class SetComment(SetValue[str | None]):
     def __init__(self, turn: Turn, comment: str):
         super().__init__(f"Comment on turn {turn.id}")
         self.turn = turn
@@ -54,7 +56,7 @@ class SetComment(SetValue):
         set_comment(self.turn, value)
 
 
-class SetReviewed(SetValue):
+class SetReviewed(SetValue[str | None]):
     """Mark a session reviewed by REVIEWER, or (None) not reviewed."""
 
     def __init__(self, session: Session, reviewer: str | None):
@@ -127,7 +129,7 @@ class FlagsController:
                 "Session marked not reviewed" if reviewed else f"Session marked reviewed by {self.settings.annotator}"
             )
 
-    def _push(self, command: SetValue) -> bool:
+    def _push(self, command: SetValue[Any]) -> bool:
         try:
             return push_if_changed(self.controller.undo_stack, command)
         except AnnotationError as error:

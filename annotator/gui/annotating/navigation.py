@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from PySide6.QtCore import QItemSelectionModel, QModelIndex, QObject, Qt, Signal
+from PySide6.QtGui import QUndoCommand
 from PySide6.QtWidgets import QApplication
 
 from annotator.analysis.next_session import (
@@ -235,7 +236,8 @@ class Navigator(QObject):
     def select_row(self, row: int, focus_editor: bool = False) -> None:
         """Select ROW; with FOCUS_EDITOR (keyboard moves) the focus follows: the editor on a turn to
         transcribe, else the table (a system turn's editor is disabled and cannot keep it)."""
-        typing = self.editor.isAncestorOf(QApplication.focusWidget())
+        focused = QApplication.focusWidget()
+        typing = focused is not None and self.editor.isAncestorOf(focused)
         index = self.model.index(row, Column.TRANSCRIPTION)
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         self.table.selectionModel().setCurrentIndex(index, flags)
@@ -362,7 +364,11 @@ class Navigator(QObject):
             return False
         self.show_session(index)
         if self.facts_wait.counting:  # a long session: its next turn is known once its facts are made
-            go_on = lambda: self._go_on_from_the_shown_session(done) and self._play_if_auto()  # noqa: E731
+
+            def go_on() -> None:
+                if self._go_on_from_the_shown_session(done):
+                    self._play_if_auto()
+
             return self.facts_wait.run(self.table.current_row(), go_on, self.window.show_status)
         return self._go_on_from_the_shown_session(done)
 
@@ -404,7 +410,7 @@ class Navigator(QObject):
         self.undo_stack.redo()
         self._reveal(command)
 
-    def _reveal(self, command) -> None:
+    def _reveal(self, command: QUndoCommand | None) -> None:
         """Show the session and turn an undo or redo changed, so the annotator sees what happened."""
         session, turn = changed_place(command)
         if turn is not None and turn != self.current_turn():

@@ -31,7 +31,7 @@ class RowsAhead(QObject):
         scroll_bar.valueChanged.connect(self._soon)
         scroll_bar.rangeChanged.connect(self._soon)  # the view grew or shrank: other rows are next
 
-    def _soon(self, *_) -> None:
+    def _soon(self, *_: int) -> None:
         self._timer.start()
 
     def rows(self) -> range:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import html
+from typing import cast
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
 from annotator.gui.widgets.layout_boundary import LayoutBoundary, text_width_free
@@ -100,7 +102,8 @@ class SessionBar(LayoutBoundary):
                 self.task.removeItem(self.task.count() - 1)
             self.task.addItem(f"{value} (from the log)", value)
             position = self.task.count() - 1
-            self.task.model().item(position).setEnabled(False)  # shown, never offered: only 1 and 0 are set
+            items = cast(QStandardItemModel, self.task.model())  # a combo box's own model
+            items.item(position).setEnabled(False)  # shown, never offered: only 1 and 0 are set
         self.task.setCurrentIndex(position)
         self.task.blockSignals(False)
 

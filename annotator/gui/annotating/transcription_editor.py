@@ -163,15 +163,20 @@ class TranscriptionEditor(LayoutBoundary):
 
     def _reflect(self) -> None:
         turn = self._turn
-        editable = turn is not None and turn.speaker != "system"
+        editable_turn = turn if turn is not None and turn.speaker != "system" else None
+        editable = editable_turn is not None
         if turn is None:
             self.title.setText("<b>No turn selected</b>")
         else:
             side = turn.speaker or "unknown side"
             self.title.setText(f"<b>Turn {html.escape(shorten(turn.id, SHOWN_ID_CHARS))}</b> · {html.escape(side)}")
-        text = (turn.transcription or "") if editable else ""
-        prefilled = editable and not text and self.auto_prefill and bool(turn.asr_text) and not self.read_only
-        shown = turn.asr_text if prefilled else text
+        text = (editable_turn.transcription or "") if editable_turn is not None else ""
+        prefill = (
+            editable_turn.asr_text
+            if editable_turn is not None and not text and self.auto_prefill and not self.read_only
+            else None
+        )
+        shown = prefill or text  # the recognizer's text where there is one to pre-fill with
         self._too_long = len(shown) if len(shown) > EDITOR_MAX_CHARS else None
         self.text.blockSignals(True)
         self.text.setPlainText(shown if self._too_long is None else shown[:PREVIEW_CHARS])
@@ -220,9 +225,10 @@ class TranscriptionEditor(LayoutBoundary):
 
     def pending_edit(self) -> tuple[Turn, str | None] | None:
         """The turn and the value a commit would store (None: remove), while there is typing not yet stored."""
-        if not self.has_pending_edit:
+        turn = self._turn
+        if turn is None or not self.has_pending_edit:  # no turn, no typing
             return None
-        return self._turn, self._pending_text() or None
+        return turn, self._pending_text() or None
 
     def _pending_text(self) -> str | None:
         """The typed text if it differs from the stored transcription, else None."""
@@ -233,10 +239,10 @@ class TranscriptionEditor(LayoutBoundary):
 
     def commit(self) -> bool:
         """Store the text as the turn's transcription (Ctrl+Enter): True if that changed anything."""
-        if self._pending_text() is None:
+        turn = self._turn
+        if turn is None or self._pending_text() is None:  # no turn, no typing
             self.text.document().setModified(False)
             return False
-        turn = self._turn
         self.text.document().setModified(False)
         pushed = push_if_changed(self.undo_stack, TranscribeTurn(turn, self.text.toPlainText()))
         self.pending_text_changed.emit()

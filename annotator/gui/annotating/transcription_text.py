@@ -4,7 +4,7 @@ drops the control characters XML cannot store, leaves dropped files to the windo
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QMimeData, Qt, Signal
-from PySide6.QtGui import QKeySequence
+from PySide6.QtGui import QDragEnterEvent, QFocusEvent, QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QPlainTextEdit, QWidget
 
 from annotator.gui.keyboard import hand_to_window
@@ -34,12 +34,12 @@ class TranscriptionTextEdit(QPlainTextEdit):
             return True
         return super().event(event)
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() not in MODIFIER_KEYS:
             self.key_typed.emit()
         super().keyPressEvent(event)
 
-    def focusOutEvent(self, event) -> None:
+    def focusOutEvent(self, event: QFocusEvent) -> None:
         super().focusOutEvent(event)
         if event.reason() != Qt.FocusReason.PopupFocusReason:  # opening a menu is not leaving
             self.focus_lost.emit()
@@ -64,7 +64,7 @@ class TranscriptionTextEdit(QPlainTextEdit):
     def canInsertFromMimeData(self, source: QMimeData) -> bool:
         return not source.hasUrls() and super().canInsertFromMimeData(source)
 
-    def dragEnterEvent(self, event) -> None:
+    def dragEnterEvent(self, event: QDragEnterEvent) -> None:
         if event.mimeData().hasUrls():
             event.ignore()  # a dropped file is for the window to open, not text to insert
             return

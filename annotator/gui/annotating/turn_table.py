@@ -15,9 +15,19 @@ each change of a turn it shows into dataChanged (docs/events.md).
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
+from typing import cast
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QModelRoleDataSpan, QObject, Qt, Signal
+from PySide6.QtCore import (
+    QAbstractTableModel,
+    QModelIndex,
+    QModelRoleData,
+    QModelRoleDataSpan,
+    QObject,
+    QPersistentModelIndex,
+    Qt,
+    Signal,
+)
 from PySide6.QtGui import QUndoStack
 
 from annotator.analysis.concept_metrics import cached_turn_concept_counts
@@ -166,6 +176,7 @@ class TurnTableModel(QAbstractTableModel):
         """The first row after START in direction STEP (+1/-1) whose turn ACCEPT likes; with WRAP,
         search on from the other end (START itself last)."""
         count = self.rowCount()
+        rows: Sequence[int]
         if wrap and count:
             rows = [(start + step * k) % count for k in range(1, count + 1)]  # START itself comes last
         else:
@@ -214,13 +225,13 @@ class TurnTableModel(QAbstractTableModel):
         return users - len(cache.untranscribed(self._session)), users
 
     # --- QAbstractTableModel -----------------------------------------------
-    def rowCount(self, parent: QModelIndex = _TOP) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _TOP) -> int:
         return 0 if parent.isValid() or self._session is None else len(self._session.turns)
 
-    def columnCount(self, parent: QModelIndex = _TOP) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _TOP) -> int:
         return 0 if parent.isValid() else len(Column)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole) -> object:
         if orientation == Qt.Orientation.Vertical:
             # The header asks each row for a dozen roles at every paint; two are answered.
             return self._doubt_strip(section, role) if role in DOUBT_STRIP_ROLES else None
@@ -233,7 +244,7 @@ class TurnTableModel(QAbstractTableModel):
             return tip
         return None
 
-    def _doubt_strip(self, row: int, role: int):
+    def _doubt_strip(self, row: int, role: int) -> object:
         """The row header is the doubt strip (views.doubt_strip): its colour and its tooltip."""
         turn = self.turn_at(row)
         if turn is None or self.doubts_pending:
@@ -243,7 +254,7 @@ class TurnTableModel(QAbstractTableModel):
             return None
         return doubt_colour(doubt.score) if role == Role.BackgroundRole else plain_tooltip(doubt.describe())
 
-    def flags(self, index: QModelIndex) -> Qt.ItemFlag:
+    def flags(self, index: QModelIndex | QPersistentModelIndex) -> Qt.ItemFlag:
         # Asked for every cell of every paint: constants, not QAbstractTableModel.flags (a call back into Qt).
         if not index.isValid():
             return Qt.ItemFlag.NoItemFlags
@@ -253,19 +264,20 @@ class TurnTableModel(QAbstractTableModel):
                 return EDITABLE_CELL_FLAGS
         return CELL_FLAGS
 
-    def data(self, index: QModelIndex, role: int = Role.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Role.DisplayRole) -> object:
         if role not in PAINTED_ROLES or not index.isValid():
             return self._data(index, role) if role in ANSWERED_ROLES else None
         return self._row_cells(index.row()).get((index.column(), role))
 
-    def multiData(self, index: QModelIndex, roles: QModelRoleDataSpan) -> None:
+    def multiData(self, index: QModelIndex | QPersistentModelIndex, roles: QModelRoleDataSpan | QModelRoleData) -> None:
         """Every role a cell's paint asks for, in one call: the view's delegate asks seven per cell, and one
         call from Qt into Python costs more than reading a kept value."""
         if not index.isValid():
             return
         cells = self._row_cells(index.row())
         column = index.column()
-        for item in roles:
+        # Qt passes a span, which PySide6 makes iterable over its QModelRoleData (its stub leaves that out).
+        for item in cast("Iterable[QModelRoleData]", roles):
             role = item.role()
             if role in PAINTED_ROLES:
                 value = cells.get((column, role))
@@ -281,7 +293,8 @@ class TurnTableModel(QAbstractTableModel):
         column's width (TurnTableView.fit_short_columns) then costs no WER alignment of rows never painted."""
         cells = self._painted.get(row)
         if cells is not None:
-            return cells.get((column, DISPLAY)) or ""
+            text = cells.get((column, DISPLAY))
+            return text if isinstance(text, str) else ""  # a str, or None for no text
         turn = self.turn_at(row)
         return "" if turn is None else shown_text(turn, Column(column))
 
@@ -301,7 +314,7 @@ class TurnTableModel(QAbstractTableModel):
             self._painted[row] = cells
         return cells
 
-    def _data(self, index: QModelIndex, role: int):
+    def _data(self, index: QModelIndex | QPersistentModelIndex, role: int) -> object:
         turn = self.turn_at(index.row()) if index.isValid() else None
         if turn is None:
             return None
@@ -322,7 +335,7 @@ class TurnTableModel(QAbstractTableModel):
             return self._search_hit(turn.index, column)
         return None
 
-    def setData(self, index: QModelIndex, value, role: int = Role.EditRole) -> bool:
+    def setData(self, index: QModelIndex | QPersistentModelIndex, value: object, role: int = Role.EditRole) -> bool:
         turn = self.turn_at(index.row()) if index.isValid() else None
         if (
             turn is None

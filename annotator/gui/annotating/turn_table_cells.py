@@ -93,7 +93,11 @@ def cell_text(turn: Turn, column: Column) -> str:
         return "—" if counts.rate is None else f"{counts.rate * 100:.1f} %"
     if column == Column.CONCEPTS:
         concepts = cached_turn_concept_counts(turn)
-        return "" if concepts is None else f"{concepts.accuracy * 100:.1f} %"
+        if concepts is None:
+            return ""
+        accuracy = concepts.accuracy
+        assert accuracy is not None, "a turn's reference concepts hold their frame name's pair at least"
+        return f"{accuracy * 100:.1f} %"
     if column == Column.FLAGS:
         return flags_cell_text(turn_flags(turn.facts()), turn_comment(turn.facts()))
     return ""
@@ -102,7 +106,7 @@ def cell_text(turn: Turn, column: Column) -> str:
 class RowPainter:
     """Makes a row's painted values, {(column, role): value}; a role it leaves out is None."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.italic = QFont()
         self.italic.setItalic(True)
         self._brushes: dict[str, QBrush] = {}

@@ -10,21 +10,22 @@ being edited before a save.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt
-from PySide6.QtGui import QKeySequence
+from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
     QLineEdit,
     QStyle,
     QStyledItemDelegate,
+    QStyleOptionViewItem,
     QTableView,
     QWidget,
 )
 
 from annotator.gui.annotating.doubt_strip import DoubtStripHeader
 from annotator.gui.annotating.rows_ahead import RowsAhead
-from annotator.gui.annotating.turn_table import Column
+from annotator.gui.annotating.turn_table import Column, TurnTableModel
 from annotator.gui.keyboard import hand_to_window
 
 SHORT_COLUMNS = (Column.TURN, Column.SPEAKER, Column.START, Column.DURATION, Column.WER, Column.CONCEPTS, Column.FLAGS)
@@ -55,7 +56,9 @@ class TranscriptionDelegate(QStyledItemDelegate):
         self.passthrough_keys: list[QKeySequence] = []
         self.open_editor: QLineEdit | None = None
 
-    def createEditor(self, parent: QWidget, option, index) -> QWidget:
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
         editor = PassThroughLineEdit(self.passthrough_keys, parent)
         editor.setFrame(False)
         self.open_editor = editor
@@ -65,7 +68,7 @@ class TranscriptionDelegate(QStyledItemDelegate):
     def _forget_editor(self) -> None:
         self.open_editor = None
 
-    def destroyEditor(self, editor: QWidget, index) -> None:
+    def destroyEditor(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
         if editor is self.open_editor:
             self.open_editor = None
         super().destroyEditor(editor, index)
@@ -93,15 +96,21 @@ class TurnTableView(QTableView):
         self.setItemDelegateForColumn(Column.TRANSCRIPTION, self.delegate)
         self.rows_ahead = RowsAhead(self)
 
-    def setModel(self, model) -> None:
+    def setModel(self, model: QAbstractItemModel | None) -> None:
         super().setModel(model)
         header = self.horizontalHeader()
         for column in SHORT_COLUMNS:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         for column in TEXT_COLUMNS:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
-        model.modelReset.connect(self.fit_short_columns)
+        self.turn_model().modelReset.connect(self.fit_short_columns)
         self.fit_short_columns()
+
+    def turn_model(self) -> TurnTableModel:
+        """The model shown: the view is made for a session's turns."""
+        model = self.model()
+        assert isinstance(model, TurnTableModel), "the turn table shows a TurnTableModel"
+        return model
 
     def fit_rows_to_font(self) -> None:
         """Rows a line of the table's font high and some padding (again after a zoom)."""
@@ -121,7 +130,7 @@ class TurnTableView(QTableView):
     def fit_short_columns(self) -> None:
         """Each short column as wide as its header or its widest text on the first and last rows (not
         QHeaderView.ResizeToContents: its cell size hints cost a model lookup per role and cell)."""
-        model, header, metrics = self.model(), self.horizontalHeader(), self.fontMetrics()
+        model, header, metrics = self.turn_model(), self.horizontalHeader(), self.fontMetrics()
         rows = model.rowCount()
         sample = sorted(set(range(min(rows, MEASURED_ROWS))) | set(range(max(0, rows - MEASURED_ROWS), rows)))
         margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1
@@ -134,7 +143,7 @@ class TurnTableView(QTableView):
             width += marker if column in (Column.TURN, Column.FLAGS) else 0  # the dot of a turn to transcribe, a flag
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         """A splitter dragged, the window resized: the selected row is still where the annotator can see it."""
         super().resizeEvent(event)
         if self.currentIndex().isValid():

@@ -6,7 +6,9 @@ update themselves from DocumentController.annotation_changed (docs/events.md).
 
 from __future__ import annotations
 
-from PySide6.QtGui import QUndoCommand
+from typing import Any, Generic, TypeVar
+
+from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from annotator.journal.values import RestoredValue
 from annotator.log.annotations import (
@@ -27,18 +29,21 @@ TASK_COMPLETION_TEXT = {
 }
 
 
-class SetValue(QUndoCommand):
+Value = TypeVar("Value")
+
+
+class SetValue(QUndoCommand, Generic[Value]):
     """An edit of one value through one core writer: redo writes NEW, undo writes OLD back. A subclass
     sets old and new when it is made and says how a value is written (write)."""
 
-    old: object
-    new: object
+    old: Value
+    new: Value
 
     @property
     def changes_anything(self) -> bool:
         return self.old != self.new
 
-    def write(self, value) -> None:
+    def write(self, value: Value) -> None:
         raise NotImplementedError
 
     def redo(self) -> None:
@@ -48,7 +53,7 @@ class SetValue(QUndoCommand):
         self.write(self.old)
 
 
-class TranscribeTurn(SetValue):
+class TranscribeTurn(SetValue[str | None]):
     """Set (or, with blank text, remove) a turn's transcription."""
 
     def __init__(self, turn: Turn, text: str | None):
@@ -64,7 +69,7 @@ class TranscribeTurn(SetValue):
         set_transcription(self.turn, value)
 
 
-class SetConcepts(SetValue):
+class SetConcepts(SetValue[Concepts | None]):
     """Set (or, with None, remove) a turn's reference concepts; TEXT names the edit in Edit > Undo.
 
     Names and values are stored as they read back from the log: whitespace collapsed, and the
@@ -90,7 +95,7 @@ def _storable(text: str) -> str:
     return clean_text(without_non_xml(text)[0])
 
 
-class SetTaskCompletion(SetValue):
+class SetTaskCompletion(SetValue[str | None]):
     """Set the session's type_task_completion to "1", "0" or nothing."""
 
     def __init__(self, session: Session, value: str | None):
@@ -149,7 +154,7 @@ def removed_characters_note(count: int) -> str:
     )
 
 
-def push_if_changed(stack, command) -> bool:
+def push_if_changed(stack: QUndoStack, command: SetValue[Any]) -> bool:
     """Push COMMAND unless it would change nothing (so no empty undo steps and no false unsaved mark)."""
     if not command.changes_anything:
         return False

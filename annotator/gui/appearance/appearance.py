@@ -6,9 +6,9 @@ The Preferences dialog shows the same two settings; it calls set_theme and zoom.
 from __future__ import annotations
 
 from PySide6.QtGui import QAction, QActionGroup
-from PySide6.QtWidgets import QApplication, QMenu, QWidget
+from PySide6.QtWidgets import QApplication, QMenu
 
-from annotator.gui.appearance.zoom import Zoom
+from annotator.gui.appearance.zoom import Zoom, ZoomedEditor, ZoomedTable
 from annotator.gui.settings import AppSettings
 from annotator.gui.theme import THEMES, apply_theme
 
@@ -22,7 +22,7 @@ THEME_TEXTS = {
 class Appearance:
     """The theme and the zoom of the window, from SETTINGS at the start and kept there when changed."""
 
-    def __init__(self, settings: AppSettings, view_menu: QMenu, table: QWidget, editor: QWidget):
+    def __init__(self, settings: AppSettings, view_menu: QMenu, table: ZoomedTable, editor: ZoomedEditor):
         self.settings = settings
         self.zoom = Zoom(settings, table, editor)
         self.theme_menu = view_menu.addMenu("T&heme")
@@ -44,7 +44,9 @@ class Appearance:
         self.settings.theme = name
         for action in self.themes.actions():
             action.setChecked(action.data() == name)
-        apply_theme(QApplication.instance(), name)
+        app = QApplication.instance()
+        assert isinstance(app, QApplication), "the window runs in a QApplication"
+        apply_theme(app, name)
 
     def zoom_in(self) -> None:
         self.zoom.zoom_in()

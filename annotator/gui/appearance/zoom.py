@@ -7,6 +7,8 @@ columns are fitted again. settings.zoom keeps it, and a new window starts at it.
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from PySide6.QtGui import QFont
 from PySide6.QtWidgets import QWidget
 
@@ -43,10 +45,30 @@ def scaled_font(font: QFont, percent: int) -> QFont:
     return scaled
 
 
+class ZoomedTable(Protocol):
+    """What the zoom asks of the turn table (a TurnTableView)."""
+
+    def font(self) -> QFont: ...
+    def setFont(self, font: QFont, /) -> None: ...
+    def fit_rows_to_font(self) -> None: ...
+    def keep_rows(self, count: int, /) -> None: ...
+    def fit_short_columns(self) -> None: ...
+
+
+class ZoomedEditor(Protocol):
+    """What the zoom asks of the transcription editor (a TranscriptionEditor)."""
+
+    @property
+    def text(self) -> QWidget: ...  # the text box
+    def font(self) -> QFont: ...
+    def setFont(self, font: QFont, /) -> None: ...
+    def set_text_font(self, font: QFont, /) -> None: ...
+
+
 class Zoom:
     """The zoom of TABLE (a TurnTableView) and EDITOR (a TranscriptionEditor), applied at once from SETTINGS."""
 
-    def __init__(self, settings: AppSettings, table: QWidget, editor: QWidget):
+    def __init__(self, settings: AppSettings, table: ZoomedTable, editor: ZoomedEditor):
         self.settings, self.table, self.editor = settings, table, editor
         self._table_font = QFont(table.font())
         self._editor_font = QFont(editor.font())

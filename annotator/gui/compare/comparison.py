@@ -48,12 +48,19 @@ def load_works(log_path: Path) -> list[AnnotatorWork]:
 
 
 def current_value(document: LogDocument, key: FieldKey) -> Value | None:
-    session_index, turn_index, field = key
+    session_index, _turn_index, field = key
     session = document.sessions[session_index]
     if field == TASK_COMPLETION:
         return session.task_completion
-    turn = session.turns[turn_index]
+    turn = field_turn(session, key)
     return turn.transcription if field == TRANSCRIPTION else reference_concepts(turn.facts())
+
+
+def field_turn(session: Session, key: FieldKey) -> Turn:
+    """The turn of SESSION whose field KEY is (a transcription or concepts: a turn's field names its turn)."""
+    turn_index = key[1]
+    assert turn_index is not None, "a session's field has no turn"
+    return session.turns[turn_index]
 
 
 def same_value(field: str, one: Value | None, other: Value | None) -> bool:
@@ -112,7 +119,7 @@ class Comparison:
             return EDITED
         return AGREED if decision.source == AGREED else LEFT
 
-    def agreed_to_take(self) -> list[tuple[FieldKey, Value]]:
+    def agreed_to_take(self) -> list[tuple[FieldKey, Value | None]]:
         """The agreed values the document does not hold yet and nobody changed: taken when saving."""
         return [
             (key, decision.value)

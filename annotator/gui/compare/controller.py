@@ -8,21 +8,24 @@ the document into the log itself, team mode or not, and writes the sidecar LOG-S
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from typing import Any, cast
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QDockWidget
 
-from annotator.agreement.adjudication import TASK_COMPLETION, TRANSCRIPTION
+from annotator.agreement.adjudication import TASK_COMPLETION, TRANSCRIPTION, Value
 from annotator.agreement.adjudication_record import save_with_record, sidecar_path
 from annotator.errors import AnnotatorError
 from annotator.gui.actions import key_text, spec
 from annotator.gui.annotating.navigation import Navigator
-from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, TranscribeTurn
-from annotator.gui.compare.comparison import Comparison, FieldKey, load_works
+from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, SetValue, TranscribeTurn
+from annotator.gui.compare.comparison import Comparison, FieldKey, field_turn, load_works
 from annotator.gui.compare.model import letter
 from annotator.gui.compare.view import CompareView
 from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
+from annotator.log.concepts import Concepts
+from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.team.files import human_path_of
 
@@ -127,10 +130,14 @@ class CompareController(QObject):
 
     # --- going from one disagreement to the next -----------------------------------------
     def _not_open(self) -> bool:
+        return self._open_comparison() is None
+
+    def _open_comparison(self) -> Comparison | None:
+        """What is compared; None, said in the status bar, when nothing is."""
         if self.comparison is not None:
-            return False
+            return self.comparison
         self.window.show_status(f"Nothing is compared: {key_text(spec('compare'))} compares the annotators' files")
-        return True
+        return None
 
     def step_disagreement(self, step: int) -> bool:
         if self._not_open():
@@ -164,9 +171,9 @@ class CompareController(QObject):
 
     # --- taking a version -------------------------------------------------------------------
     def take(self, annotator: int) -> bool:
-        if self._not_open():
+        comparison, model = self._open_comparison(), self.view.model
+        if comparison is None:
             return False
-        comparison, model = self.comparison, self.view.model
         if annotator >= len(comparison.names):
             self.window.show_status(f"There is no annotator {letter(annotator)}: {len(comparison.names)} are compared")
             return False
@@ -175,7 +182,7 @@ class CompareController(QObject):
             self.window.show_status("Select a turn to take a version of")
             return False
         name = comparison.names[annotator]
-        commands = self._take_commands(model.rows[row].keys(), name)
+        commands = self._take_commands(comparison, model.rows[row].keys(), name)
         if not commands:
             self.window.show_status(f"{name} gave nothing different here")
             return False
@@ -183,27 +190,33 @@ class CompareController(QObject):
         self._push(commands, f"Take {name}'s version")
         return True
 
-    def _take_commands(self, keys: tuple[FieldKey, ...], name: str) -> list:
+    def _take_commands(self, comparison: Comparison, keys: tuple[FieldKey, ...], name: str) -> list[SetValue[Any]]:
         commands = []
         for key in keys:
-            value = self.comparison.given(key).get(name)
+            value = comparison.given(key).get(name)
             if value is None:
                 continue
             command = self._command(key, value)
-            if command.changes_anything or self.comparison.taken.get(key) != name:
-                self.comparison.note_taken(key, name)
+            if command.changes_anything or comparison.taken.get(key) != name:
+                comparison.note_taken(key, name)
             if command.changes_anything:
                 commands.append(command)
         return commands
 
-    def _command(self, key: FieldKey, value):
-        session = self.controller.document.sessions[key[0]]
+    def _command(self, key: FieldKey, value: Value | None) -> SetValue[Any]:
+        """The command setting field KEY to VALUE, a value of that field: a task completion's or a transcription's
+        is a text, concepts' are Concepts."""
+        document = self.controller.document
+        assert document is not None, "a comparison is of the open log"
+        session = document.sessions[key[0]]
         if key[2] == TASK_COMPLETION:
-            return SetTaskCompletion(session, value)
-        turn = session.turns[key[1]]
-        return TranscribeTurn(turn, value) if key[2] == TRANSCRIPTION else SetConcepts(turn, value, "Take concepts")
+            return SetTaskCompletion(session, cast("str | None", value))
+        turn = field_turn(session, key)
+        if key[2] == TRANSCRIPTION:
+            return TranscribeTurn(turn, cast("str | None", value))
+        return SetConcepts(turn, cast("Concepts | None", value), "Take concepts")
 
-    def _push(self, commands: list, text: str) -> None:
+    def _push(self, commands: list[SetValue[Any]], text: str) -> None:
         stack = self.controller.undo_stack
         if len(commands) == 1:
             commands[0].setText(f"{text} ({commands[0].text()})")
@@ -215,17 +228,17 @@ class CompareController(QObject):
         stack.endMacro()
 
     # --- saving ---------------------------------------------------------------------------------
-    def _saved_into(self, document) -> bool:
+    def _saved_into(self, document: LogDocument) -> bool:
         """Whether the log was written and is still the document compared (a reload answers no)."""
         return self.controller.save_into_log() and self.controller.document is document
 
     def save_adjudication(self) -> bool:
         """Take the agreed values nobody changed (one undoable step), write the log itself (NAME.orig.xml
         kept on the first save) and the sidecar beside it."""
-        if self._not_open():
+        comparison = self._open_comparison()
+        if comparison is None:
             return False
         self.controller.flush_pending_edits()
-        comparison = self.comparison
         agreed = [
             command
             for key, value in comparison.agreed_to_take()

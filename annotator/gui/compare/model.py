@@ -11,12 +11,13 @@ row only (docs/events.md).
 from __future__ import annotations
 
 import html
+from typing import cast
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QGuiApplication, QPalette
 
-from annotator.agreement.adjudication import AGREED, CONCEPTS, LEFT, TRANSCRIPTION, value_text
-from annotator.gui.compare.comparison import Comparison, Row, current_value, rows_of, same_value
+from annotator.agreement.adjudication import AGREED, CONCEPTS, LEFT, TRANSCRIPTION, Value, value_text
+from annotator.gui.compare.comparison import Comparison, FieldKey, Row, current_value, rows_of, same_value
 from annotator.gui.compare.word_diff import differing_words, marked, words_html
 from annotator.gui.theme import theme_colour
 from annotator.log.document import AnnotationChange
@@ -68,8 +69,14 @@ class CompareModel(QAbstractTableModel):
     def task_row(self) -> int | None:
         return len(self.rows) - 1 if self.rows else None
 
+    def _shown(self) -> Comparison:
+        """The comparison whose rows are shown: show() makes rows from one only."""
+        assert self.comparison is not None, "rows are shown of a comparison"
+        return self.comparison
+
     def disagrees(self, row: int) -> bool:
-        return any(self.comparison.disagrees(key) for key in self.rows[row].keys())
+        comparison = self._shown()
+        return any(comparison.disagrees(key) for key in self.rows[row].keys())
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
         if not self.rows or change.session != self.rows[0].session:
@@ -79,13 +86,13 @@ class CompareModel(QAbstractTableModel):
             self.dataChanged.emit(self.index(row, 0), self.index(row, self.columnCount() - 1))
 
     # --- Qt's model API ----------------------------------------------------------------
-    def rowCount(self, parent: QModelIndex = _TOP) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _TOP) -> int:
         return 0 if parent.isValid() else len(self.rows)
 
-    def columnCount(self, parent: QModelIndex = _TOP) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _TOP) -> int:
         return 0 if parent.isValid() or self.comparison is None else 3 + len(self.names)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole) -> object:
         if orientation != Qt.Orientation.Horizontal or role not in (Role.DisplayRole, Role.ToolTipRole):
             return None
         names = self.names
@@ -108,8 +115,9 @@ class CompareModel(QAbstractTableModel):
             else "agreed, take:NAME, edited, or left (a disagreement not yet resolved)"
         )
 
-    def data(self, index: QModelIndex, role: int = Role.DisplayRole):
-        if not index.isValid() or self.comparison is None:
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Role.DisplayRole) -> object:
+        comparison = self.comparison
+        if not index.isValid() or comparison is None:
             return None
         row, column = self.rows[index.row()], index.column()
         if role == Role.DisplayRole:
@@ -118,15 +126,15 @@ class CompareModel(QAbstractTableModel):
             return QBrush(theme_colour("compare_disagreement"))
         if role == Role.ToolTipRole and column == self.source_column():
             return "; ".join(
-                f"{field}: {self.comparison.source(key)}"
+                f"{field}: {comparison.source(key)}"
                 for key in row.keys()
-                if key in self.comparison.decisions
+                if key in comparison.decisions
                 for field in (key[2],)
             )
         return None
 
     def _html(self, row: Row, column: int) -> str:
-        comparison = self.comparison
+        comparison = self._shown()
         if column == TURN_COLUMN:
             return html.escape(TASK_ROW_TEXT if row.turn is None else row.turn.id)
         keys = [key for key in row.keys() if key in comparison.decisions]
@@ -140,8 +148,8 @@ class CompareModel(QAbstractTableModel):
             )
         return self._annotator_html(row, column - 1)
 
-    def _source_text(self, key) -> str:
-        comparison = self.comparison
+    def _source_text(self, key: FieldKey) -> str:
+        comparison = self._shown()
         source = comparison.source(key)
         shown = "disagree" if source == LEFT else source
         if source == AGREED and not same_value(
@@ -151,14 +159,14 @@ class CompareModel(QAbstractTableModel):
         return shown if key[2] == TRANSCRIPTION else f"{key[2].replace('_', ' ')} {shown}"
 
     def _annotator_html(self, row: Row, annotator: int) -> str:
-        comparison, name = self.comparison, self.names[annotator]
+        comparison, name = self._shown(), self.names[annotator]
         colour = theme_colour("compare_word_differs").name()
         ink = QGuiApplication.palette().color(QPalette.ColorRole.Text).name()  # the pair the theme table checks
         parts = []
         for key in row.keys():
             given = comparison.given(key)
             if key[2] == TRANSCRIPTION:
-                texts = [given.get(other) for other in self.names]
+                texts = [cast("str | None", given.get(other)) for other in self.names]  # a transcription's are texts
                 words = differing_words(texts)[annotator]
                 parts.append("<i>(none)</i>" if words is None else words_html(words, colour, ink))
             elif name in given:
@@ -168,7 +176,7 @@ class CompareModel(QAbstractTableModel):
         return "<br>".join(parts)
 
 
-def _value_html(field: str, value) -> str:
+def _value_html(field: str, value: Value | None) -> str:
     if value is None:
         return "<i>(none)</i>"
     text = html.escape(value_text(value))

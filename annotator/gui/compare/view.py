@@ -3,8 +3,8 @@ annotators side by side (model.CompareModel) drawn as rich text, and the Save ad
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAbstractTextDocumentLayout, QPalette, QTextDocument
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, QSize, Qt, QTimer, Signal
+from PySide6.QtGui import QAbstractTextDocumentLayout, QPainter, QPalette, QShowEvent, QTextDocument
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -26,7 +26,9 @@ CELL_MARGIN = 3
 class RichTextDelegate(QStyledItemDelegate):
     """Draws a cell's DisplayRole as rich text (the word diff's highlighted spans), wrapped to the column."""
 
-    def _document(self, option: QStyleOptionViewItem, index: QModelIndex, width: int | None) -> QTextDocument:
+    def _document(
+        self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex, width: int | None
+    ) -> QTextDocument:
         """The cell's rich text wrapped to WIDTH (None: unwrapped)."""
         document = QTextDocument()
         document.setDefaultFont(option.font)
@@ -36,7 +38,9 @@ class RichTextDelegate(QStyledItemDelegate):
             document.setTextWidth(max(width, 1))
         return document
 
-    def paint(self, painter, option: QStyleOptionViewItem, index: QModelIndex) -> None:
+    def paint(
+        self, painter: QPainter, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> None:
         self.initStyleOption(option, index)
         document = self._document(option, index, option.rect.width())
         option.text = ""
@@ -53,7 +57,7 @@ class RichTextDelegate(QStyledItemDelegate):
         document.documentLayout().draw(painter, context)
         painter.restore()
 
-    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex) -> QSize:
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
         """As wide as the text unwrapped (for the columns fitted to their contents), as high as the text
         wrapped to the column's present width."""
         self.initStyleOption(option, index)
@@ -109,7 +113,7 @@ class CompareView(QWidget):
         self.table.clicked.connect(lambda index: self.row_chosen.emit(index.row()))
         self.show_message(self.message.text())
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._refit.start(0)
 

@@ -36,14 +36,15 @@ def differing_words(texts: list[str | None]) -> list[list[Word] | None]:
     keys = [None if split is None else _keys(split) for split in words]
     marked: list[list[Word] | None] = []
     for index, split in enumerate(words):
-        if split is None:
+        own_keys = keys[index]  # None exactly where split is
+        if split is None or own_keys is None:
             marked.append(None)
             continue
         differs = set()
         for other, their_keys in enumerate(keys):
             if other != index and their_keys is not None:
-                matched = _matched(keys[index], their_keys)
-                differs |= {at for at, key in enumerate(keys[index]) if key and at not in matched}
+                matched = _matched(own_keys, their_keys)
+                differs |= {at for at, key in enumerate(own_keys) if key and at not in matched}
         marked.append([(word, at in differs) for at, word in enumerate(split)])
     return marked
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QItemSelectionModel, QModelIndex, QObject, Qt, Signal
-from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeyEvent
+from PySide6.QtGui import QAction, QFont, QFontMetrics, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
@@ -200,8 +200,9 @@ class SessionBrowser(QWidget):
             self.scan(self._paths)
 
     def cancel_scan(self) -> None:
-        if self.is_scanning:
-            self._task.cancel()
+        task = self._task
+        if task is not None and self.is_scanning:  # is_scanning: a task, running
+            task.cancel()
             self.progress_label.setText("Cancelling…")
             self.cancel_button.setEnabled(False)
 
@@ -335,7 +336,7 @@ class SessionBrowser(QWidget):
         room = round(self.table.viewport().width() * FILE_COLUMN_SHARE)
         header.resizeSection(Column.FILE, max(min(self._widest_file, room), header.sectionSizeHint(Column.FILE)))
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._fit_file_column()
 

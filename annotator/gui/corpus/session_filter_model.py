@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, QObject, QSortFilterProxyModel, Qt
+from typing import cast
+
+from PySide6.QtCore import QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from annotator.corpus.session_filter import MineTest, SessionQuery
 from annotator.gui.corpus.session_list import SessionListModel
@@ -32,8 +34,8 @@ class SessionFilter(QSortFilterProxyModel):
         self._mine = mine
         self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
-        source: SessionListModel = self.sourceModel()
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
+        source = cast(SessionListModel, self.sourceModel())  # the browser's list, the filter's only source
         summary = source.summary_at(source_row)  # directly, not through data(): this runs for every row
         if summary is None:
             return False

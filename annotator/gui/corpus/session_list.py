@@ -13,8 +13,8 @@ from collections.abc import Iterable
 from itertools import groupby
 from pathlib import Path
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, Qt
-from PySide6.QtGui import QFont
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, Qt
+from PySide6.QtGui import QColor, QFont, QIcon
 
 from annotator.analysis.validation import Severity
 from annotator.clock import clock_text
@@ -126,8 +126,8 @@ class SessionListModel(QAbstractTableModel):
         )
         placed = [(self._position(key), key, summary) for key, summary in ordered]  # in the rows as listed now
         inserted = 0
-        for place, run in groupby(placed, key=lambda item: item[0]):
-            run = list(run)
+        for place, group in groupby(placed, key=lambda item: item[0]):
+            run = list(group)
             row = place + inserted
             self.beginInsertRows(_NO_PARENT, row, row + len(run) - 1)
             self._rows[row:row] = [summary for _, _, summary in run]
@@ -235,10 +235,10 @@ class SessionListModel(QAbstractTableModel):
         return file.name
 
     # --- QAbstractTableModel -------------------------------------------------
-    def rowCount(self, parent: QModelIndex = _NO_PARENT) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._rows)
 
-    def columnCount(self, parent: QModelIndex = _NO_PARENT) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _NO_PARENT) -> int:
         return 0 if parent.isValid() else len(Column) + len(self.marker_names)
 
     def set_marker_names(self, names: list[str]) -> None:
@@ -249,19 +249,22 @@ class SessionListModel(QAbstractTableModel):
         order = Qt.SortOrder.DescendingOrder if self._descending else Qt.SortOrder.AscendingOrder
         self.sort(self._sort_column, order)  # by a marker column that may be gone
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole) -> object:
+        texts: dict[int, str]  # by role
         if orientation == Qt.Orientation.Horizontal and len(Column) <= section < self.columnCount():
             name = self.marker_names[section - len(Column)]
-            return {
+            texts = {
                 Role.DisplayRole: name.removeprefix("marker_"),
                 Role.ToolTipRole: f"Marker {name}: how often it applied in the session",
-            }.get(role)
+            }
+            return texts.get(role)
         if orientation != Qt.Orientation.Horizontal or section not in HEADERS:
             return None
         title, tip = HEADERS[Column(section)]
-        return {Role.DisplayRole: title, Role.ToolTipRole: tip}.get(role)
+        texts = {Role.DisplayRole: title, Role.ToolTipRole: tip}
+        return texts.get(role)
 
-    def data(self, index: QModelIndex, role: int = Role.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Role.DisplayRole) -> object:
         summary = self.summary_at(index.row()) if index.isValid() else None
         if summary is None:
             return None
@@ -347,7 +350,8 @@ class SessionListModel(QAbstractTableModel):
         if column == Column.SESSION:
             return "\uffff" if summary.problem is not None else summary.session_id.lower()
         if column == Column.TASK:
-            return "d" if summary.problem is not None else {"1": "a", "0": "b"}.get(summary.task_completion, "c")
+            order: dict[str | None, str] = {"1": "a", "0": "b"}  # completed, not completed, then the rest
+            return "d" if summary.problem is not None else order.get(summary.task_completion, "c")
         if summary.problem is not None:
             return last
         if column == Column.ANNOTATORS:  # most annotators first, disagreeing before agreeing
@@ -385,7 +389,7 @@ class SessionListModel(QAbstractTableModel):
         return ""
 
     @staticmethod
-    def _marker_data(summary: SessionSummary, name: str, role: int):
+    def _marker_data(summary: SessionSummary, name: str, role: int) -> object:
         count = summary.marker_count(name)
         if role == Role.DisplayRole:
             return "" if count is None else (f"✓ {count}" if count else "–")
@@ -396,7 +400,7 @@ class SessionListModel(QAbstractTableModel):
         return None
 
     @staticmethod
-    def _unreadable_style(column: Column, role: int):
+    def _unreadable_style(column: Column, role: int) -> QColor | QIcon | None:
         if role == Role.ForegroundRole:
             return theme_colour("unreadable_text")
         if role == Role.DecorationRole and column == Column.FINDINGS:
@@ -404,7 +408,7 @@ class SessionListModel(QAbstractTableModel):
         return None
 
     @staticmethod
-    def _findings_icon(summary: SessionSummary):
+    def _findings_icon(summary: SessionSummary) -> QIcon | None:
         if summary.n_errors:
             return severity_icon(Severity.ERROR)
         if summary.n_warnings:

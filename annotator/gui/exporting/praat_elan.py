@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction
@@ -24,7 +25,7 @@ from annotator.annotation_files.fold_plan import plan_fold
 from annotator.errors import AnnotatorError
 from annotator.export.praat_elan import annotation_bytes, session_pair, unique_name
 from annotator.export.tier_fold import read_annotations_for
-from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, TranscribeTurn
+from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, SetValue, TranscribeTurn
 from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
 
@@ -68,7 +69,7 @@ class PraatElan(QObject):
                 f"Not folded: {path.name} holds flags, comments or reviews; fold it with `annotator fold`"
             )
             return False
-        commands = [
+        commands: list[SetValue[Any]] = [
             *(TranscribeTurn(turn, text) for turn, text in plan.transcriptions.items()),
             *(SetConcepts(turn, concepts, "Fold concepts") for turn, concepts in plan.concepts.items()),
             *(SetTaskCompletion(session, value) for session, value in plan.task_completion.items()),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 from PySide6.QtCore import QThreadPool, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QVBoxLayout, QWidget
 
 from annotator.audio.spectrogram import Spectrogram, spectrogram
@@ -66,7 +67,8 @@ class AudioPanel(LayoutBoundary):
             self._task.cancel()
             self._task = None
         self.spectrogram.set_spectrogram(None)
-        self._clip = None if self.waveform.showing_message else (samples, int(samplerate))
+        # The waveform shows its message in place of no samples.
+        self._clip = None if samples is None or self.waveform.showing_message else (samples, int(samplerate))
         if self.spectrogram_on:
             self._compute()
         self._arrange()
@@ -82,7 +84,7 @@ class AudioPanel(LayoutBoundary):
         self.waveform.set_position(seconds)
         self.spectrogram.set_position(seconds)
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self._arrange()
 

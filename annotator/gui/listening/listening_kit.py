@@ -41,7 +41,9 @@ class ListeningKit(QObject):
         self._meter_warm_up: BackgroundTask | None = None
         editor.text.key_typed.connect(self.typing_pause.key_typed)
         self.voice_activity = VoiceActivityStrip(waveform, waveform)
-        waveform.layout().addWidget(self.voice_activity)
+        layout = waveform.layout()
+        assert layout is not None, "the waveform view lays out its caption and plot"
+        layout.addWidget(self.voice_activity)
         playback.clip_changed.connect(self._warm_up_meter)
         playback.clip_changed.connect(self.voice_activity.set_audio)
         actions.normalise_loudness.setChecked(settings.normalise_loudness)

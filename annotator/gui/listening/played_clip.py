@@ -77,7 +77,12 @@ class PlayedClipMaker(QObject):
         ):
             return _made(clip, target_lufs, speed)
         task = BackgroundTask(lambda context: _made(clip, target_lufs, speed, context), self)
-        task.succeeded.connect(lambda played: played is not None and self._deliver(task, played))
+
+        def succeeded(played: Played | None) -> None:
+            if played is not None:
+                self._deliver(task, played)
+
+        task.succeeded.connect(succeeded)
         task.failed.connect(
             lambda text: self._deliver(task, Played(clip, f"loudness not normalised: {text}; played as recorded"))
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pyqtgraph as pg
 from PySide6.QtCore import QEvent, QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QPalette
+from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from annotator.audio.spectrogram import TOP_HZ, Spectrogram
@@ -106,7 +106,7 @@ class SpectrogramView(QWidget):
     def computing(self) -> bool:
         return not self.note.isHidden()
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.note.setGeometry(self.rect())
 

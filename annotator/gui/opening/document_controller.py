@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from typing import Literal
 
 from PySide6.QtCore import QObject, Signal, SignalInstance
 from PySide6.QtWidgets import QFileDialog, QWidget
@@ -145,11 +146,12 @@ class DocumentController(QObject):
     def refuse_while_opening(self) -> bool:
         """True (and said in the status bar) while a log is being read or its views filled after the hand-over:
         nothing may open, close or save meanwhile."""
-        if self.opener.busy:
-            self.status_reported.emit(f"Still opening {self.opener.target.name}: wait for it, or Cancel it (Esc)")
+        target = self.opener.target
+        if target is not None:  # the opener is busy reading it
+            self.status_reported.emit(f"Still opening {target.name}: wait for it, or Cancel it (Esc)")
             return True
         if self.after_hand_over.collecting:
-            self.status_reported.emit(f"Still showing {self.document.path.name}: wait for it")
+            self.status_reported.emit(f"Still showing {self._open_log_name()}: wait for it")
             return True
         return False
 
@@ -182,7 +184,7 @@ class DocumentController(QObject):
         self._replace_document(None)
         return True
 
-    def _start_team_work(self, document: LogDocument, title: str) -> TeamWork | None | bool:
+    def _start_team_work(self, document: LogDocument, title: str) -> TeamWork | Literal[False] | None:
         """In team mode, the annotator's work on DOCUMENT (their file folded in); None outside team
         mode; False when their file cannot be read (said in a message box)."""
         if not in_team_mode(document.path):
@@ -240,7 +242,13 @@ class DocumentController(QObject):
         self.unsaved_changed.emit(self.has_unsaved_work)
 
     def _refuse_edit(self) -> None:
-        self.status_reported.emit(f"{self.document.path.name} is open read-only: nothing is changed or saved here")
+        self.status_reported.emit(f"{self._open_log_name()} is open read-only: nothing is changed or saved here")
+
+    def _open_log_name(self) -> str:
+        """The open log's file name, for what is said while one is open (read-only, shown after the hand-over)."""
+        document = self.document
+        assert document is not None, "said while a log is open"
+        return document.path.name
 
     def maybe_discard(self) -> bool:
         """True when the current work may go: saved, nothing to save, or the user said so."""
@@ -253,9 +261,10 @@ class DocumentController(QObject):
         """Save, Discard (the caller says work_discarded when it really goes), Ok when there is nothing
         to save, or None: the user cancelled, or the save failed."""
         self.flush_pending_edits()
-        if not self.has_unsaved_work:
+        document = self.document
+        if document is None or not self.has_unsaved_work:  # no log, no unsaved work
             return Button.Ok
-        answer = ask_to_keep_work(self.parent_widget, self.document.path.name)
+        answer = ask_to_keep_work(self.parent_widget, document.path.name)
         if answer == Button.Save:
             return answer if self.save() else None
         return answer if answer == Button.Discard else None

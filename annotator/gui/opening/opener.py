@@ -199,13 +199,15 @@ class LogOpener(QObject):
         blocker = InputBlocker(self.window, dialog)
         loop = QEventLoop()
         task.finished.connect(loop.quit)
-        QApplication.instance().installEventFilter(blocker)
+        app = QApplication.instance()
+        assert app is not None, "a log is opened in a running application only"
+        app.installEventFilter(blocker)
         try:
             task.start(self._pool)
             loop.exec()
         finally:
             self._close_dialog()
-            QApplication.instance().removeEventFilter(blocker)
+            app.removeEventFilter(blocker)
             self._typed = blocker.typed
             blocker.deleteLater()
             self.target = None

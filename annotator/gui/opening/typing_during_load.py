@@ -52,7 +52,7 @@ class InputBlocker(QObject):
             return False
         if event.type() == QEvent.Type.ShortcutOverride:
             event.accept()  # an accepted override keeps the shortcut from firing; the key press is kept next
-        elif event.type() in KEPT and _combination(event) not in self._refused:
+        elif event.type() in KEPT and isinstance(event, QKeyEvent) and _combination(event) not in self._refused:
             self.typed.append(_copy(event))
         return True
 
@@ -63,6 +63,7 @@ class InputBlocker(QObject):
             self.progress is not None
             and watched.window() is self.progress
             and event.type() in self.KEYS
+            and isinstance(event, QKeyEvent)
             and event.key() != Qt.Key.Key_Escape
         )
 

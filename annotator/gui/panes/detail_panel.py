@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
 from PySide6.QtWidgets import QHeaderView, QTreeWidget, QTreeWidgetItem, QWidget
@@ -42,10 +44,11 @@ class DetailPanel(QTreeWidget):
         if view is None:
             self.clear()
             return
-        if self.topLevelItemCount() != 1:
+        top = self.topLevelItem(0) if self.topLevelItemCount() == 1 else None
+        if top is None:
             self.clear()
-            QTreeWidgetItem(self.invisibleRootItem())
-        self._fill_element(self.topLevelItem(0), view, depth=0)
+            top = QTreeWidgetItem(self.invisibleRootItem())
+        self._fill_element(top, view, depth=0)
         if self.currentIndex().isValid() or self.selectionModel().hasSelection():
             self.selectionModel().clear()
         self.scrollToTop()
@@ -103,7 +106,8 @@ class DetailPanel(QTreeWidget):
 
 def _child_row(parent: QTreeWidgetItem, row: int) -> QTreeWidgetItem:
     """The ROWth child of PARENT, made if PARENT has fewer rows."""
-    return parent.child(row) if row < parent.childCount() else QTreeWidgetItem(parent)
+    child = parent.child(row) if row < parent.childCount() else None
+    return child if child is not None else QTreeWidgetItem(parent)
 
 
 def _remove_children(item: QTreeWidgetItem) -> None:
@@ -124,7 +128,7 @@ def _set_row(
     item.setData(0, Qt.ItemDataRole.ForegroundRole, name_brush)
 
 
-def _children(view: ElementView) -> list[ElementView]:
+def _children(view: ElementView) -> Sequence[ElementView]:
     if isinstance(view, Turn):
         return view.annotations + view.activities
     if isinstance(view, DataView):
@@ -143,7 +147,7 @@ def _title(view: ElementView) -> str:
 
 def _summary(view: ElementView) -> str:
     """What an element other than a GC_DATA (shown by its text) is about."""
-    parts = [view.get(name) for name in ("name", "server", "etype") if view.get(name)]
+    parts = [value for name in ("name", "server", "etype") if (value := view.get(name))]
     duration = getattr(view, "duration", None)
     if isinstance(duration, float):
         parts.append(f"{duration:.3f} s")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable
 
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QSortFilterProxyModel, Qt
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QObject, QPersistentModelIndex, QSortFilterProxyModel, Qt
 
 from annotator.analysis.validation import Finding, Severity
 from annotator.gui.colours import severity_icon
@@ -62,19 +62,20 @@ class FindingsModel(QAbstractTableModel):
     def finding_at(self, row: int) -> Finding | None:
         return self._findings[row] if 0 <= row < len(self._findings) else None
 
-    def rowCount(self, parent: QModelIndex = _NO_PARENT) -> int:
+    def rowCount(self, parent: QModelIndex | QPersistentModelIndex = _NO_PARENT) -> int:
         return 0 if parent.isValid() else len(self._findings)
 
-    def columnCount(self, parent: QModelIndex = _NO_PARENT) -> int:
+    def columnCount(self, parent: QModelIndex | QPersistentModelIndex = _NO_PARENT) -> int:
         return 0 if parent.isValid() else len(Column)
 
-    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole):
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = Role.DisplayRole) -> object:
         if orientation != Qt.Orientation.Horizontal or section not in HEADERS:
             return None
         title, tip = HEADERS[Column(section)]
-        return {Role.DisplayRole: title, Role.ToolTipRole: tip}.get(role)
+        texts: dict[int, str] = {Role.DisplayRole: title, Role.ToolTipRole: tip}
+        return texts.get(role)
 
-    def data(self, index: QModelIndex, role: int = Role.DisplayRole):
+    def data(self, index: QModelIndex | QPersistentModelIndex, role: int = Role.DisplayRole) -> object:
         finding = self.finding_at(index.row()) if index.isValid() else None
         if finding is None:
             return None
@@ -132,6 +133,6 @@ class FindingsFilter(QSortFilterProxyModel):
             self._show_quirks = show
             self.endFilterChange(QSortFilterProxyModel.Direction.Rows)
 
-    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex) -> bool:
+    def filterAcceptsRow(self, source_row: int, source_parent: QModelIndex | QPersistentModelIndex) -> bool:
         finding = self.sourceModel().index(source_row, 0, source_parent).data(FINDING_ROLE)
         return finding is not None and (self._show_quirks or finding.severity is not Severity.QUIRK)

@@ -53,13 +53,15 @@ class PendingNote(QLabel):
         widget.installEventFilter(self)
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
-        if event.type() == QEvent.Type.Resize:
+        if event.type() == QEvent.Type.Resize and isinstance(watched, QWidget):  # the widget it covers
             self.setGeometry(watched.rect())
         return False
 
     def set_shown(self, shown: bool) -> None:
         if shown:
-            self.setGeometry(self.parentWidget().rect())
+            widget = self.parentWidget()
+            assert widget is not None, "a note is made over its widget"
+            self.setGeometry(widget.rect())
             self.raise_()
         self.setVisible(shown)
 
@@ -76,7 +78,8 @@ def _make_panes(session: Session, context: TaskContext) -> tuple[LiveMetrics, Ti
             context.flush()
             cache.index_turn_keys(session)  # the first edit needs it: 0.16 s at 70,000 turns
             live = None if context.cancelled() else LiveMetrics(session)
-            panes = None if context.cancelled() else (live, build_timeline(session))
+            # LiveMetrics were made unless cancelled, which stays so once it is.
+            panes = None if context.cancelled() or live is None else (live, build_timeline(session))
         return panes
     except Exception:
         if context.cancelled():
@@ -137,9 +140,22 @@ class SessionPanes(QObject):
         # The worker waits for the window's paint, with the timeline's note just shown in it: its Python
         # work held the GIL against the turns' first paint.
         gate = PaintGate(self.notes[-1])
-        task = BackgroundTask(lambda context: gate.wait() or _make_panes(session, context), self)
-        task.published.connect(lambda _items: task is self._task and self.facts_made.emit(session))
-        task.succeeded.connect(lambda result: result is not None and self._take(task, session, *result))
+
+        def work(context: TaskContext) -> tuple[LiveMetrics, TimelineData] | None:
+            gate.wait()
+            return _make_panes(session, context)
+
+        def published(_items: list[object]) -> None:
+            if task is self._task:
+                self.facts_made.emit(session)
+
+        def succeeded(result: tuple[LiveMetrics, TimelineData] | None) -> None:
+            if result is not None:
+                self._take(task, session, *result)
+
+        task = BackgroundTask(work, self)
+        task.published.connect(published)
+        task.succeeded.connect(succeeded)
         task.failed.connect(lambda text: self._fail(task, session, text))
         self._task = task
         task.start(self._pool)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
@@ -122,6 +123,6 @@ class PreferencesDialog(QDialog):
         if name in self.widgets:
             self.widgets[name].show_value(getattr(self.preferences.settings, name))
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         self.show_values()  # a menu may have changed a setting while the dialog was away
         super().showEvent(event)

@@ -110,7 +110,7 @@ class ShortcutsDialog(QDialog):
         self.set_button.clicked.connect(self.set_recorded_key)
         self.recorder.editingFinished.connect(self.set_recorded_key)  # one chord recorded: it is the choice
         self.clear_button.clicked.connect(lambda: self.set_keys(()))
-        self.default_button.clicked.connect(lambda: self.set_keys(default_keys()[self.selected_name()]))
+        self.default_button.clicked.connect(self._set_default_keys)
         self.recorder.installEventFilter(self)  # Escape cancels the recording instead of being recorded
         for widget in (self.selected_label, self.recorder, self.set_button, self.clear_button, self.default_button):
             row.addWidget(widget)
@@ -162,6 +162,12 @@ class ShortcutsDialog(QDialog):
         self._show_keys()
         self._check()
 
+    def _set_default_keys(self) -> None:
+        """The selected action's keys from the table again (the button is enabled while one is selected)."""
+        name = self.selected_name()
+        if name is not None:
+            self.set_keys(default_keys()[name])
+
     def restore_all_defaults(self) -> None:
         self.pending = default_keys()
         self._show_keys()
@@ -175,7 +181,7 @@ class ShortcutsDialog(QDialog):
 
     # --- what the dialog shows ------------------------------------------------------------
     def listed_keys(self) -> list[str]:
-        keys = (self.table.item(row, KEYS_COLUMN).text() for row in range(self.table.rowCount()))
+        keys = (self._item(row, KEYS_COLUMN).text() for row in range(self.table.rowCount()))
         return [text.removeprefix(CLASH_MARK) for text in keys if text]
 
     def conflict_text(self) -> str:
@@ -183,7 +189,7 @@ class ShortcutsDialog(QDialog):
 
     def _show_keys(self) -> None:
         for row, name in enumerate(self.names):
-            item = self.table.item(row, KEYS_COLUMN)
+            item = self._item(row, KEYS_COLUMN)
             item.setText(native(self.pending[name]))
             font = item.font()
             font.setBold(self.pending[name] != default_keys()[name])  # the user's own keys stand out
@@ -195,7 +201,7 @@ class ShortcutsDialog(QDialog):
             button.setEnabled(name is not None)
         self.recorder.setEnabled(name is not None)
         if name is not None:
-            text = self.table.item(self.names.index(name), 1).text()
+            text = self._item(self.names.index(name), 1).text()
             self.selected_label.setText(f"New key for \u201c{text}\u201d:")
 
     def _check(self) -> None:
@@ -209,4 +215,10 @@ class ShortcutsDialog(QDialog):
         self.problem.setStyleSheet("font-weight: bold" if found else "")
         for row, name in enumerate(self.names):
             clash = any(name in conflict.actions for conflict in found)
-            self.table.item(row, KEYS_COLUMN).setText((CLASH_MARK if clash else "") + native(self.pending[name]))
+            self._item(row, KEYS_COLUMN).setText((CLASH_MARK if clash else "") + native(self.pending[name]))
+
+    def _item(self, row: int, column: int) -> QTableWidgetItem:
+        """The item of a cell: the dialog gives every cell of its table one when it is made."""
+        item = self.table.item(row, column)
+        assert item is not None, "every cell of the table has its item"
+        return item

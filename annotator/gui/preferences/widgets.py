@@ -58,12 +58,16 @@ class CheckWidget(PreferenceWidget):
 class NumberWidget(PreferenceWidget):
     def __init__(self, preference: Preference, parent: QWidget | None = None):
         super().__init__(preference, parent)
-        whole = isinstance(preference.default, int)
-        self.box = QSpinBox(self) if whole else QDoubleSpinBox(self)
-        if not whole:
+        self.box: QSpinBox | QDoubleSpinBox
+        if isinstance(preference.default, int):  # a whole number's limits and step are whole too
+            self.box = QSpinBox(self)
+            self.box.setRange(int(preference.minimum), int(preference.maximum))
+            self.box.setSingleStep(int(preference.step))
+        else:
+            self.box = QDoubleSpinBox(self)
             self.box.setDecimals(preference.decimals)
-        self.box.setRange(preference.minimum, preference.maximum)
-        self.box.setSingleStep(preference.step)
+            self.box.setRange(preference.minimum, preference.maximum)
+            self.box.setSingleStep(preference.step)
         self.box.setSuffix(preference.suffix)
         self.box.setSpecialValueText(preference.special)
         self.box.setKeyboardTracking(False)  # typing "12" is not first a size of 1

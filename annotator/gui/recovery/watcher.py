@@ -139,11 +139,13 @@ class RecoveryWatcher(QObject):
         if found.set_aside:
             tell_set_aside(self.parent_widget, found.set_aside)
         if found.entries:
-            self._offer(found, on_disk)
+            self._offer(journal, document, found, on_disk)
 
-    def _offer(self, found: Leftovers, on_disk: list[JournalEntry]) -> None:
-        """Restore or Discard FOUND's entries; ON_DISK: those held in journal files (the others were in memory)."""
-        journal, document = self.journal, self.watched
+    def _offer(
+        self, journal: RecoveryJournal, document: LogDocument, found: Leftovers, on_disk: list[JournalEntry]
+    ) -> None:
+        """Restore or Discard FOUND's entries into DOCUMENT, which JOURNAL watches; ON_DISK: those held in journal
+        files (the others were in memory)."""
         try:
             if not ask_restore(self.parent_widget, found.entries):
                 journal.drop(on_disk)
@@ -223,8 +225,10 @@ class RecoveryWatcher(QObject):
 
     def _saved(self, _path: Path) -> None:
         if self.journal is not None:
+            document = self.controller.document
+            assert document is not None, "what was saved is the open log"
             try:
-                self.journal.saved(self.controller.document)
+                self.journal.saved(document)
             except AnnotatorError as error:
                 self.controller.status_reported.emit(str(error))
 
@@ -244,12 +248,17 @@ class RecoveryWatcher(QObject):
         try:
             journal.flush()
         except AnnotatorError:  # the warning says so; the edits stay here, offered back on the new document
-            edits = journal.unsaved_edits(self.watched)
+            edits = journal.unsaved_edits(self._watched_document())
             self._in_memory = (journal.log_path, journal.sha256, edits) if edits else None
         journal.close(release=False)
-        journal.unwatch(self.watched)
+        journal.unwatch(self._watched_document())
         self._stop_baseline_reading()
         self._retired, self.journal, self.watched = journal, None, None
+
+    def _watched_document(self) -> LogDocument:
+        """The document the journal watches: _opened sets both, and both go together."""
+        assert self.watched is not None, "a journal watches the open log"
+        return self.watched
 
     def hold_baseline_reading(self, held: bool) -> None:
         """Hold the reading of the file's values while HELD: a long session's turn facts are being made on a
@@ -286,7 +295,7 @@ class RecoveryWatcher(QObject):
             if journal is not None:
                 journal.close(release=True)
         if self.journal is not None:
-            self.journal.unwatch(self.watched)
+            self.journal.unwatch(self._watched_document())
         self._stop_baseline_reading()
         self._retired = self.journal = self.watched = None
         self._lock_retry.stop()

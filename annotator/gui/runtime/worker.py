@@ -104,7 +104,7 @@ class _Runner(QRunnable):
     def __init__(self, work: Work, relay: _Relay, cancel_flag: threading.Event, done: threading.Event):
         super().__init__()
         self.setAutoDelete(True)
-        self._work = work
+        self._work: Work | None = work
         self._relay = relay
         self._cancel_flag = cancel_flag
         self._done = done
@@ -112,7 +112,9 @@ class _Runner(QRunnable):
     def run(self) -> None:
         context = TaskContext(self._relay, self._cancel_flag)
         try:
-            result = self._work(context)
+            work = self._work
+            assert work is not None, "a runner runs once"
+            result = work(context)
         except Exception as error:  # delivered to the GUI as failed(); a crash of a pool thread helps no one
             context.flush()
             _emit(self._relay.raised, _one_line(error))

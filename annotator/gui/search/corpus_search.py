@@ -78,7 +78,8 @@ class CorpusSearch(QObject):
             self.window.show_status(str(error))
             return
         self._root, given = self.scope()
-        if not given:
+        root = self._root
+        if root is None or not given:  # the scope is a folder and what is in it, or nothing
             self.results.finish("Open a log or a corpus first")
             return
         self.results.start()
@@ -86,7 +87,6 @@ class CorpusSearch(QObject):
         document = self.navigator.document
         open_sessions = list(document.sessions) if document is not None else []
         open_path = document.path if document is not None else None
-        root = self._root
         task = BackgroundTask(
             lambda context: self._work(context, open_sessions, open_path, pattern, given, query, root), self
         )

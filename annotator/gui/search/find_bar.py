@@ -7,6 +7,7 @@ moves the selection. Enter steps to the next hit, Escape closes the bar.
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QCheckBox, QHBoxLayout, QLabel, QLineEdit, QToolButton, QWidget
 
 from annotator.analysis.search import Query
@@ -93,7 +94,7 @@ class FindBar(QWidget):
         self.text.setFocus(Qt.FocusReason.ShortcutFocusReason)
         self.text.selectAll()
 
-    def keyPressEvent(self, event) -> None:
+    def keyPressEvent(self, event: QKeyEvent) -> None:
         if event.key() == Qt.Key.Key_Escape:
             self.close_requested.emit()
             return

@@ -11,7 +11,7 @@ edit), as long as the bar is open.
 from __future__ import annotations
 
 from PySide6.QtCore import QObject, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QWidget
+from PySide6.QtWidgets import QApplication, QBoxLayout, QWidget
 
 from annotator.analysis.search import (
     CONCEPTS,
@@ -46,12 +46,15 @@ class FindController(QObject):
         self.window, self.navigator = window, navigator
         self.bar = FindBar(window)
         self.bar.hide()
-        window.centralWidget().layout().insertWidget(1, self.bar)  # between the session bar and the table
+        central = window.centralWidget()
+        layout = central.layout() if central is not None else None
+        assert isinstance(layout, QBoxLayout), "the window's central widget stacks its parts in a box"
+        layout.insertWidget(1, self.bar)  # between the session bar and the table
         self.hits: list[Hit] = []
         self.at: int | None = None  # the hit stepped to
         self._return_focus: QWidget | None = None
         self._again_pending = False
-        self.pending: PatternTask | None = None  # the search running on a worker
+        self.pending: PatternTask[list[Hit]] | None = None  # the search running on a worker
         self.bar.query_changed.connect(self.search)
         self.bar.cancel_requested.connect(self._cancel_search)
         self.bar.step_requested.connect(self.step)
@@ -171,7 +174,9 @@ class FindController(QObject):
         else:
             self.at = (self.at + step) % len(self.hits)
         hit = self.hits[self.at]
-        self.navigator.select_turn(self.navigator.session.turns[hit.turn_index])
+        session = self.navigator.session
+        assert session is not None, "the hits are of the session shown"
+        self.navigator.select_turn(session.turns[hit.turn_index])
         self._show()
 
     def _show(self) -> None:

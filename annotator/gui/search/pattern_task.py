@@ -11,6 +11,7 @@ between two keys; a longer one goes on in the background, where Cancel (or a new
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Generic, Literal, TypeVar
 
 from PySide6.QtCore import QCoreApplication, QObject, QThreadPool
 
@@ -22,6 +23,7 @@ GLANCE_S = 0.05  # how long the GUI thread waits for a search before leaving it 
 # A cancelled search ends at its next text (LIMIT_S at most), so a few threads are never all held.
 SEARCH_THREADS = 3
 _pool: QThreadPool | None = None
+Result = TypeVar("Result")
 
 
 def _search_pool() -> QThreadPool:
@@ -32,19 +34,20 @@ def _search_pool() -> QThreadPool:
     return _pool
 
 
-class PatternTask(QObject):
+class PatternTask(QObject, Generic[Result]):
     """WORK(context) on a worker; DONE(result) or REFUSED(one line) on the GUI thread, at once when WORK
     ends within GLANCE_S, else when it ends. cancel() drops the result."""
 
     def __init__(
         self,
-        work: Callable[[TaskContext], object],
-        done: Callable[[object], None],
+        work: Callable[[TaskContext], Result],
+        done: Callable[[Result], None],
         refused: Callable[[str], None],
         parent: QObject,
     ):
         super().__init__(parent)
-        self._outcome: list[tuple[bool, object]] = []
+        # (True, what WORK returned) or (False, the line saying why it was refused)
+        self._outcome: list[tuple[Literal[True], Result] | tuple[Literal[False], str]] = []
         self._done, self._refused = done, refused
         self._delivered = False
 
@@ -76,8 +79,11 @@ class PatternTask(QObject):
             return
         self._delivered = True
         self.deleteLater()  # once the events of now are handled: what the worker still sends goes nowhere
-        succeeded, value = self._outcome[0]
-        (self._done if succeeded else self._refused)(value)
+        outcome = self._outcome[0]
+        if outcome[0]:
+            self._done(outcome[1])
+        else:
+            self._refused(outcome[1])
 
     def _failed(self, message: str) -> None:
         """A bug in the work: its one line rather than a search that never ends."""

@@ -66,7 +66,9 @@ class ReplaceController(QObject):
         self.find = find
         self.dialog: ReplaceDialog | None = None
         self.task: BackgroundTask | None = None
-        self.planning_here: PatternTask | None = None  # the open log's plan, its pattern run on a worker
+        self.planning_here: PatternTask[list[PlannedChange]] | None = (
+            None  # the open log's plan, its pattern run on a worker
+        )
         self.saving: BackgroundTask | None = None
 
     # --- the actions -----------------------------------------------------------------------
@@ -114,6 +116,7 @@ class ReplaceController(QObject):
         """The changes in the open log (its transcriptions read and the pattern run on a worker), then in
         OTHERS (read and planned on a worker); Stop or Cancel drops them."""
         dialog = self.dialog
+        assert dialog is not None, "the dialog asks for its preview while it is open"
         query, replacement = dialog.query(), dialog.replacement.text()
         self._cancel_planning()
         try:
@@ -201,9 +204,9 @@ class ReplaceController(QObject):
             by_file[change.file].append(change)
         lines: list[str] = []
         here = by_file.pop(document.path, []) if document is not None else []
-        if here and self.controller.read_only:
+        if document is not None and here and self.controller.read_only:  # changes here: of the open log
             lines.append(f"{document.path.name} is open read-only: its {len(here)} change(s) left alone")
-        elif here:
+        elif document is not None and here:
             try:
                 check_plan(document, here)
             except PatternError as error:

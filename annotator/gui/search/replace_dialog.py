@@ -35,6 +35,9 @@ REMOVED = "(removed)"
 class ReplaceDialog(QDialog):
     preview_requested = Signal()
     stop_requested = Signal()  # stop the preview being planned
+    # The find field's name shadows QWidget.find (a widget by its window id, never asked of a dialog); the tests
+    # type into the field by this name.
+    find: QLineEdit  # type: ignore[assignment]
 
     def __init__(self, title: str, scope: str, parent: QWidget | None = None):
         super().__init__(parent)
@@ -129,7 +132,8 @@ class ReplaceDialog(QDialog):
         return [item.data(0, CHANGE_ROLE) for item in self._items() if item.checkState(0) == Qt.CheckState.Checked]
 
     def _items(self) -> list[QTreeWidgetItem]:
-        return [self.changes.topLevelItem(row) for row in range(self.changes.topLevelItemCount())]
+        count = self.changes.topLevelItemCount()
+        return [item for row in range(count) if (item := self.changes.topLevelItem(row)) is not None]  # all are
 
     def _count(self) -> None:
         chosen = self.chosen()

@@ -102,9 +102,9 @@ class SearchResults(QWidget):
 
     def add_hits(self, hits: list[Hit], root: Path | None) -> None:
         for hit in hits:
-            file = (
-                str(hit.file.relative_to(root)) if root is not None and hit.file.is_relative_to(root) else str(hit.file)
-            )
+            path = hit.file
+            assert path is not None, "a corpus search's hits name their log"
+            file = str(path.relative_to(root)) if root is not None and path.is_relative_to(root) else str(path)
             cells = [
                 QStandardItem(text) for text in (file, hit.session_id, hit.turn_id, hit.field, marked_context(hit))
             ]

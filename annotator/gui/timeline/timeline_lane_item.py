@@ -21,6 +21,7 @@ import pyqtgraph as pg
 from pyqtgraph.Qt.internals import PrimitiveArray  # the batched drawRects path pyqtgraph's own items use
 from PySide6.QtCore import QLineF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QPainter, QPen, QPicture
+from PySide6.QtWidgets import QStyleOptionGraphicsItem, QWidget
 
 from annotator.gui.theme import theme_colour
 from annotator.gui.timeline import timeline_style as style
@@ -46,7 +47,7 @@ class IntervalLaneItem(pg.GraphicsObject):
 
     def __init__(
         self,
-        row: int,
+        row: float,  # a lane's row, or a strip's centre between rows
         bars: Intervals,
         ticks: Intervals,
         bar_styles: dict[int, KindStyle],
@@ -102,7 +103,7 @@ class IntervalLaneItem(pg.GraphicsObject):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
-    def paint(self, painter: QPainter, option, widget=None) -> None:
+    def paint(self, painter: QPainter, option: QStyleOptionGraphicsItem, widget: QWidget | None = None) -> None:
         view = self.viewRect()
         if view is None or self._bounds.isNull():
             return

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import pyqtgraph as pg
 from PySide6.QtCore import QRectF, Qt
 from PySide6.QtGui import QBrush, QFont, QFontMetrics, QPen
-from PySide6.QtWidgets import QGraphicsRectItem
+from PySide6.QtWidgets import QGraphicsRectItem, QGraphicsSceneWheelEvent
 
 from annotator.gui.theme import theme_colour
 from annotator.gui.timeline import timeline_style as style
@@ -100,7 +100,7 @@ class LaneAxisItem(pg.AxisItem):
         super().__init__("left", **kwargs)
         self._scroll_by = scroll_by
 
-    def wheelEvent(self, event):
+    def wheelEvent(self, event: QGraphicsSceneWheelEvent) -> None:
         steps = event.delta() / 120
         if steps:
             self._scroll_by(-int(math.copysign(max(1, round(abs(steps))), steps)))

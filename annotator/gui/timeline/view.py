@@ -9,6 +9,9 @@ calls set_session, select_turn and set_cursor; on_annotation_changed restyles th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import cast
+
 import numpy as np
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QBrush, QCursor, QFontMetrics, QPen
@@ -34,7 +37,7 @@ from annotator.gui.widgets.plain_text import plain_tooltip
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
 from annotator.timeline import data
-from annotator.timeline.audio import SIDE_OF_DIRECTION
+from annotator.timeline.audio import SIDE_OF_DIRECTION, AudioSegment
 from annotator.timeline.data import Lane, TimelineData, build_timeline
 from annotator.timeline.hits import TURN_ROW, TimelineHit, audio_summary, hit_test
 from annotator.timeline.intervals import Intervals
@@ -204,7 +207,7 @@ class TimelineView(QWidget):
         if change.turn is not None and change.session == self.timeline.session:
             self.refresh_turns([t.index for t in change.session.document.facts_cache.turns_sharing_key(change.turn)])
 
-    def add_marker_lane(self, name: str, points: list[tuple[float, object]]) -> None:
+    def add_marker_lane(self, name: str, points: Sequence[tuple[float, object]]) -> None:
         """A lane of ticks at (seconds, object); clicking one emits element_clicked(object). Replaces a lane of that name."""
         self.marker_lanes = [lane for lane in self.marker_lanes if lane.name != name]
         times = [float(t) for t, _ in points]
@@ -245,7 +248,8 @@ class TimelineView(QWidget):
         return [lane.name for lane in self.lanes]
 
     def x_range(self) -> tuple[float, float]:
-        return tuple(float(x) for x in self.view_box.viewRange()[0][:2])
+        left, right = self.view_box.viewRange()[0][:2]
+        return float(left), float(right)
 
     def row_of_lane(self, name: str) -> int:
         """The row lane NAME is drawn on; outside 1..rows.slots while it is scrolled away (see reveal_lane)."""
@@ -298,7 +302,8 @@ class TimelineView(QWidget):
             self.turn_band = IntervalLaneItem(
                 TURN_ROW, self.timeline.turns, Intervals.empty(), turn_styles(), {}, style.TURN_HEIGHT
             )
-            self.turn_band.selected = self._turn_positions.get(self.selected_turn)
+            selected = self.selected_turn
+            self.turn_band.selected = self._turn_positions.get(selected) if selected is not None else None
             self.doubt_strip = doubt_strip_item(self.timeline)  # over the turn band: added after it
             for item in (self.turn_band, self.doubt_strip):
                 self.view_box.addItem(item, ignoreBounds=True)
@@ -377,12 +382,14 @@ class TimelineView(QWidget):
         if hit is None:
             return
         if hit.kind == "turn":
-            self.select_turn(hit.payload)
-            self.turn_clicked.emit(hit.payload)
+            turn_index = cast(int, hit.payload)  # a turn's hit carries the turn's index
+            self.select_turn(turn_index)
+            self.turn_clicked.emit(turn_index)
             return
         self.element_clicked.emit(self.timeline.view_of(hit.payload))
         if hit.kind == "audio":
-            self.message_shown.emit(audio_summary(self.timeline, hit.payload))
+            segment = cast(AudioSegment, hit.payload)  # an audio bar's hit carries its segment
+            self.message_shown.emit(audio_summary(self.timeline, segment))
 
     def _on_scene_moved(self, scene_pos: QPointF) -> None:
         text = self.tooltip_at(scene_pos)

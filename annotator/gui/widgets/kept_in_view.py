@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from PySide6.QtCore import QModelIndex, QPersistentModelIndex
+from PySide6.QtCore import QPersistentModelIndex
 from PySide6.QtWidgets import QTableView
 
 
@@ -25,7 +25,7 @@ def kept_in_view(table: QTableView) -> Iterator[None]:
     yield
     if not anchor.isValid() or not kept.isValid():
         return
-    moved = table.visualRect(QModelIndex(kept)).top() - before
+    moved = table.visualRect(kept).top() - before
     if moved:
         bar = table.verticalScrollBar()
         bar.setValue(bar.value() + moved)

@@ -14,8 +14,15 @@ laid out for another reason, as a first show or a resize.
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from PySide6.QtCore import QEvent, QSize
-from PySide6.QtWidgets import QWidget, QWidgetItem
+from PySide6.QtGui import QResizeEvent, QShowEvent
+from PySide6.QtWidgets import QSizePolicy, QWidget, QWidgetItem
+
+WidgetT = TypeVar("WidgetT", bound=QWidget)
+# The minimum and maximum size, the horizontal and vertical policy and stretch.
+Limits = tuple[QSize, QSize, QSizePolicy.Policy, QSizePolicy.Policy, int, int]
 
 
 class LayoutBoundary(QWidget):
@@ -24,9 +31,9 @@ class LayoutBoundary(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.body = QWidget(self)
-        self._limits: tuple | None = None  # what the window's layout last read of the body
+        self._limits: Limits | None = None  # what the window's layout last read of the body
 
-    def _body_limits(self) -> tuple:
+    def _body_limits(self) -> Limits:
         """The pane's minimum size as its parent's layout reads it (a minimum set on the pane prevails over the
         body's), the body's maximum and size policy."""
         policy = self.body.sizePolicy()
@@ -45,7 +52,7 @@ class LayoutBoundary(QWidget):
             return True
         return super().event(event)
 
-    def showEvent(self, event) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
         super().showEvent(event)
         self._pass_on_if_changed()  # Qt posts no request to a hidden pane: what changed meanwhile is passed on here
 
@@ -56,7 +63,7 @@ class LayoutBoundary(QWidget):
             self.setMaximumSize(limits[1])
             self.updateGeometry()
 
-    def resizeEvent(self, event) -> None:
+    def resizeEvent(self, event: QResizeEvent) -> None:
         super().resizeEvent(event)
         self.body.setGeometry(self.rect())
 
@@ -73,7 +80,7 @@ class LayoutBoundary(QWidget):
         return self.body.heightForWidth(width)
 
 
-def text_width_free(widget: QWidget) -> QWidget:
+def text_width_free(widget: WidgetT) -> WidgetT:
     """WIDGET (a label whose text follows the turn) with a minimum width of its own instead of its text's: a new
     text no longer changes the pane's minimum width. Where the pane is narrower than the text, the text is cut."""
     widget.setMinimumWidth(1)

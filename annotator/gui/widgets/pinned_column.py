@@ -7,7 +7,7 @@ and the columns scrolled sideways pass under it as under a spreadsheet's frozen 
 
 from __future__ import annotations
 
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtWidgets import QAbstractItemView, QFrame, QHeaderView, QTableView, QWidget
 
 PINNED = 0  # the column kept in view
@@ -63,7 +63,11 @@ class PinnedColumnTable(QTableView):
         self._show_only_the_pinned_column()
         return pinned
 
-    def scrollTo(self, index: QModelIndex, hint=QAbstractItemView.ScrollHint.EnsureVisible) -> None:
+    def scrollTo(
+        self,
+        index: QModelIndex | QPersistentModelIndex,
+        hint: QAbstractItemView.ScrollHint = QAbstractItemView.ScrollHint.EnsureVisible,
+    ) -> None:
         """The pinned column is always in view: reaching one of its cells scrolls up or down only."""
         sideways = self.horizontalScrollBar().value()
         super().scrollTo(index, hint)
@@ -84,19 +88,25 @@ class PinnedColumnTable(QTableView):
                 self.viewport().height() + self.horizontalHeader().height(),
             )
 
-    def _show_only_the_pinned_column(self, *_args) -> None:
+    def _pinned_view(self) -> QTableView:
+        """The pinned view, for the slots pin_first_column connects (it sets the view first)."""
+        assert self.pinned is not None, "connected by pin_first_column only"
+        return self.pinned
+
+    def _show_only_the_pinned_column(self, *_args: object) -> None:
+        pinned = self._pinned_view()
         for column in range(self.model().columnCount()):
-            self.pinned.setColumnHidden(column, column != PINNED)
-        self.pinned.setColumnWidth(PINNED, self.columnWidth(PINNED))
+            pinned.setColumnHidden(column, column != PINNED)
+        pinned.setColumnWidth(PINNED, self.columnWidth(PINNED))
         self._place_pinned()
 
     def _on_section_resized(self, column: int, _old: int, size: int) -> None:
         if column == PINNED:
-            self.pinned.setColumnWidth(PINNED, size)
+            self._pinned_view().setColumnWidth(PINNED, size)
             self._place_pinned()
 
     def _show_sort_indicator(self, column: int, order: Qt.SortOrder) -> None:
-        self.pinned.horizontalHeader().setSortIndicator(column, order)
+        self._pinned_view().horizontalHeader().setSortIndicator(column, order)
 
     def _sort_by(self, column: int) -> None:
         header = self.horizontalHeader()

@@ -9,10 +9,15 @@ the start of a huge value (annotator.log.text.shorten).
 from __future__ import annotations
 
 import html
+from typing import overload
 
 from annotator.log.text import shorten
 
 
+@overload
+def plain_tooltip(text: str) -> str: ...
+@overload
+def plain_tooltip(text: None) -> None: ...
 def plain_tooltip(text: str | None) -> str | None:
     """A tooltip that shows TEXT literally, line breaks kept (None or "" for no tooltip)."""
     if not text:

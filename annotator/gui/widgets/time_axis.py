@@ -6,6 +6,7 @@ from __future__ import annotations
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette, QPen
+from PySide6.QtWidgets import QGraphicsSceneWheelEvent
 
 from annotator.clock import format_clock
 from annotator.gui.theme import theme_colour
@@ -14,7 +15,7 @@ from annotator.gui.theme import theme_colour
 class TimeViewBox(pg.ViewBox):
     """The wheel zooms the time (x) axis only, even where y may be dragged."""
 
-    def wheelEvent(self, ev, axis=None):
+    def wheelEvent(self, ev: QGraphicsSceneWheelEvent, axis: int | None = None) -> None:
         super().wheelEvent(ev, axis=0)
 
 
