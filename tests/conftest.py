@@ -10,22 +10,8 @@ import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from tests.audio.conftest import audio_sink  # noqa: E402,F401 - real playback into a file, for the GUI tests too
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def command_environment() -> dict[str, str]:
-    """The environment of a command a test starts, taken when it starts: the test's own data and cache folders
-    (isolated_user_data), so no earlier run's journal or corpus index answers for it, and this repository's code."""
-    return {**os.environ, "PYTHONPATH": str(REPO)}
-
-
-SAMPLE_LOGS = REPO / "sample_logs"
-
-
-def sample_log_paths() -> list[Path]:
-    return sorted(SAMPLE_LOGS.glob("*/*-hublog.xml"))
+from tests.support.audio_sandbox import SYSTEM_ALSA_CONF, AudioSandbox, needs_alsa  # noqa: E402
+from tests.support.repository import SAMPLE_LOGS, sample_log_paths  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -78,3 +64,17 @@ def absolute_audio_log(corpus: Path) -> Path:
 @pytest.fixture
 def latin1_log(corpus: Path) -> Path:
     return corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
+
+
+@pytest.fixture
+def audio_sink(tmp_path: Path) -> AudioSandbox:
+    """Real playback into a file, for the audio tests and the GUI's: the default ALSA output writes to
+    tmp_path/played.wav instead of a sound card (tests/support/audio_sandbox.py)."""
+    needs_alsa()
+    played = tmp_path / "played.wav"
+    config = tmp_path / "asound.conf"
+    config.write_text(
+        f'<{SYSTEM_ALSA_CONF}>\npcm.!default {{ type file; slave.pcm "null"; file "{played}"; format "wav" }}\n',
+        encoding="utf-8",
+    )
+    return AudioSandbox(config, played)

@@ -25,7 +25,7 @@ from annotator.cli.main import main
 from annotator.export.convlab import export_convlab
 from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 LOG_001 = "travel-20261121-001/travel-20261121-001-hublog.xml"
 LOG_002 = "travel-20261121-002/travel-20261121-002-hublog.xml"

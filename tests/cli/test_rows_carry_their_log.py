@@ -17,7 +17,7 @@ from annotator.cli.main import main
 from annotator.log.document import LogDocument
 from tests.agreement import planted
 from tests.cli.test_cli import annotator
-from tests.conftest import SAMPLE_LOGS
+from tests.support.repository import SAMPLE_LOGS
 
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 SESSION = "travel:20261121:001"

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS, command_environment
 from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log
+from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 pytest.importorskip("dask.distributed")
 

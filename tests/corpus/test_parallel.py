@@ -19,7 +19,7 @@ import pytest
 
 from annotator.corpus.parallel import ProcessMap, file_map_for, serial_map
 from annotator.errors import AnnotatorError, LogReadError
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 WAIT_LIMIT = 2.0  # seconds the first file's work waits for files it must not see started
 

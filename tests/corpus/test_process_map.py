@@ -20,7 +20,7 @@ from annotator.analysis.result_files import FOLDER_PREFIX
 from annotator.corpus.chunks import CHUNK_BYTES, chunks_of
 from annotator.corpus.parallel import ProcessMap, serial_map
 from annotator.corpus.scan import summarise_log
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 
 def sized_files(folder: Path, sizes: list[int]) -> list[Path]:

@@ -23,10 +23,10 @@ from annotator.export.csv_rows import document_rows
 from annotator.export.csv_stream import file_cell
 from annotator.log.document import LogDocument
 from tests.benchmarks.big_log import make_big_log
-from tests.conftest import sample_log_paths
 from tests.log.doctype_logs import BODY
 from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 from tests.safety.test_fuzz import element_mutants, fuzz_settings
+from tests.support.repository import sample_log_paths
 
 
 def tree_csv(paths: list[Path], out: Path) -> None:

@@ -15,8 +15,8 @@ import pytest
 from annotator.export.csv_export import export_csv
 from annotator.log.annotations import set_comment, set_flags, set_reviewed, set_time_spent
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
 from tests.export.test_csv_stream import files, tree_csv
+from tests.support.repository import SAMPLE_LOGS
 
 
 @pytest.fixture

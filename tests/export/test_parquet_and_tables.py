@@ -15,9 +15,9 @@ import annotator
 from annotator.export.csv_export import export_csv
 from annotator.export.table_schema import SCHEMAS, read_table
 from tests.benchmarks.big_log import make_big_log
-from tests.conftest import SAMPLE_LOGS
 from tests.export.test_csv_stream import reversed_map
 from tests.log.xml_builders import data, log_text, session, system_turn, user_turn, write_log
+from tests.support.repository import SAMPLE_LOGS
 
 TABLES = ("sessions", "turns", "events")
 

@@ -11,7 +11,7 @@ import pytest
 from annotator.annotation_files.annotation_set import AnnotationSet
 from annotator.annotation_files.fold import fold
 from annotator.log.document import LogDocument
-from tests.conftest import REPO
+from tests.support.repository import REPO
 
 # What the callers of sessions 002 and 003 really said (packaging/make_sample_logs.py), with a
 # noise token and a breath, so that sclite's reference must drop them as our WER does.

@@ -26,8 +26,8 @@ from annotator.cli.main import main
 from annotator.export.convlab import export_convlab
 from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
-from tests.conftest import REPO, SAMPLE_LOGS
 from tests.safety.test_write_failures import _fill, _mount_tmpfs, _unmount, tmpfs  # noqa: F401 - the fixture
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 PAGE = 4096
 LOG_001 = "travel-20261121-001/travel-20261121-001-hublog.xml"

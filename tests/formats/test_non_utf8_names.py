@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from annotator.file_name_text import name_from_text, name_text
 from annotator.log.document import LogDocument
-from tests.conftest import REPO, SAMPLE_LOGS, command_environment
+from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 LATIN1 = os.fsdecode(b"pr\xe9")  # "pr\udce9": the name as Python holds it
 ESCAPED = "pr%E9"

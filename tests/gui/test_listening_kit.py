@@ -18,11 +18,11 @@ from PySide6.QtCore import QPointF
 
 from annotator.audio import load_audio, stretch_available
 from annotator.gui.app import parts_of
-from tests.audio.sandbox import AudioSandbox
-from tests.audio.sounds import dominant_frequency, find_offset, noise, tone, write_sound
-from tests.audio.test_voice_activity import needs_tools, words_with_silence
 from tests.gui.test_other_side_and_speed import PLAY_HELPERS
 from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
+from tests.support.audio_sandbox import AudioSandbox
+from tests.support.sounds import dominant_frequency, find_offset, noise, tone, write_sound
+from tests.support.speech import needs_tools, words_with_silence
 
 RATE = 8000
 # Long enough that the null device, many times faster than real time, cannot reach the end while the

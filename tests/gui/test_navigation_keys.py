@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 from annotator.gui.actions import ACTIONS
 from annotator.gui.app import parts_of
 from annotator.gui.widgets.roles import FINDING_ROLE
-from tests.conftest import REPO
 from tests.gui.conftest import current_summary, press
+from tests.support.repository import REPO
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 HOSTILE = REPO / "tests" / "hostile"

@@ -15,10 +15,10 @@ from PySide6.QtCore import Qt
 
 from annotator.audio import load_audio, stretch_available
 from annotator.gui.app import parts_of
-from tests.audio.sandbox import AudioSandbox
-from tests.audio.sounds import assert_played_exactly
 from tests.gui.conftest import press
 from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
+from tests.support.audio_sandbox import AudioSandbox
+from tests.support.sounds import assert_played_exactly
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

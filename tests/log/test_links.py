@@ -15,7 +15,7 @@ from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
 from annotator.writes.atomic import write_atomic
 from annotator.writes.inplace import side_files
-from tests.conftest import SAMPLE_LOGS
+from tests.support.repository import SAMPLE_LOGS
 
 SESSION = "travel-20261121-001"
 NAME = f"{SESSION}-hublog.xml"

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from annotator.cli.main import main
 from annotator.markers.language import MAX_EXPANDED_NODES, MAX_FILE_BYTES, TAGS
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 LOG = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 KPIS = (REPO / "resources" / "markers" / "communicator-kpis.yml").read_bytes()

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
 from tests.log.doctype_logs import ConnectionCounter, doctype_log, poisoned_dtd
+from tests.support.repository import REPO
 
 KPIS = REPO / "resources" / "markers" / "communicator-kpis.yml"
 

@@ -34,8 +34,8 @@ from annotator.log.concepts import parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.reading.loading import make_parser
 from tests.annotation_files.fold_strategies import generated_logs
-from tests.conftest import sample_log_paths
 from tests.hostile.shapes import LOADER_DEPTH_LIMIT, frame_chain
+from tests.support.repository import sample_log_paths
 
 SAMPLES = [path.read_bytes() for path in sample_log_paths()]
 BYTE_EXAMPLES = 110

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE_LOGS
+from tests.support.repository import SAMPLE_LOGS
 
 TIMEOUT = 60
 FIFO = "is a named pipe (FIFO), not a regular file; not opened"

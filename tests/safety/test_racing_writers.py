@@ -14,8 +14,8 @@ import pytest
 from lxml import etree
 
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
 from tests.safety.save_race import hold_and_change
+from tests.support.repository import SAMPLE_LOGS
 
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 SESSIONS = 60  # a log of ~1.5 MB: reading and writing it takes long enough for two runs to overlap

@@ -20,7 +20,7 @@ from annotator.journal.files import journal_dir
 from annotator.journal.recovery_journal import Leftovers, RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.conftest import REPO
+from tests.support.repository import REPO
 
 
 @pytest.fixture(autouse=True)
@@ -263,7 +263,7 @@ def test_a_watching_journal_records_exactly_what_a_full_comparison_finds(tmp_pat
     from annotator.journal.recovery_journal import RecoveryJournal
     from annotator.log.annotations import set_task_completion, set_transcription
     from annotator.log.document import LogDocument
-    from tests.conftest import SAMPLE_LOGS
+    from tests.support.repository import SAMPLE_LOGS
 
     shutil.copytree(SAMPLE_LOGS / "travel-20261121-001", tmp_path / "call")
     log = tmp_path / "call" / "travel-20261121-001-hublog.xml"

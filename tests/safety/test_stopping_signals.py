@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS, command_environment
+from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 
 @pytest.fixture(scope="module")

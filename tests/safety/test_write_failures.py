@@ -23,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 OPERATIONS = ("save", "save-as", "export-csv", "fold-cli")
 TARGETS = {  # what each operation writes (relative to the work folder)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import sample_log_paths
+from tests.support.repository import sample_log_paths
 
 
 def make_corpus(folder: Path, logs: int) -> Path:

@@ -17,8 +17,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from tests.conftest import SAMPLE_LOGS
 from tests.log.xml_builders import data, log_text, operation, session, write_log
+from tests.support.repository import SAMPLE_LOGS
 
 SOURCE_WAV = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-turn01-system.wav"
 FOUND = ("sys1.wav", "user2.wav", "sys3.wav", "sys4.wav")

@@ -2,7 +2,12 @@
 
 PortAudio reads the ALSA configuration once, when sounddevice is imported, so
 every playback test needs a new process; the script reports back through
-drive.report(), one JSON line on its standard output.
+audio_drive.report(), one JSON line on its standard output.
+
+Playback is tested for real, through PortAudio and ALSA, with no mock: an ALSA
+configuration makes the default output a `file` plugin in front of the `null`
+device, so whatever the player sends lands in a WAV file that the test reads
+back (the fixtures audio_sink in tests/conftest.py and no_audio_output in tests/audio/conftest.py).
 """
 
 from __future__ import annotations
@@ -15,9 +20,12 @@ import textwrap
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.audio.sounds import Played, read_played
+import pytest
 
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.repository import REPO
+from tests.support.sounds import Played, read_played
+
+SYSTEM_ALSA_CONF = Path("/usr/share/alsa/alsa.conf")
 CHILD_TIME_LIMIT_SECONDS = 180
 
 
@@ -36,7 +44,7 @@ class AudioSandbox:
 
     def run(self, script: str) -> dict:
         """Run `script` in a new interpreter; it reports by calling report(**values) once."""
-        prelude = "from tests.audio.drive import *\n"
+        prelude = "from tests.support.audio_drive import *\n"
         done = subprocess.run(
             [sys.executable, "-c", prelude + textwrap.dedent(script)],
             env=self.environment(),
@@ -53,3 +61,8 @@ class AudioSandbox:
 
     def read_played(self) -> Played:
         return read_played(self.played)
+
+
+def needs_alsa() -> None:
+    if not SYSTEM_ALSA_CONF.exists():
+        pytest.skip("ALSA's configuration (libasound2-data) is not installed")

@@ -1,4 +1,5 @@
-"""Helpers for the scripts that the playback tests run in a fresh interpreter (see conftest.py)."""
+"""Helpers for the scripts that the playback tests run in a fresh interpreter (audio_sandbox.py): every name here
+is in the script's namespace."""
 
 from __future__ import annotations
 
