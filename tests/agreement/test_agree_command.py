@@ -13,7 +13,7 @@ import pytest
 from annotator.annotation_files.annotation_csv import write_annotation_csv
 from annotator.annotation_files.fold import read_annotations
 from tests.agreement import planted
-from tests.cli.test_cli import annotator
+from tests.support.cli import run_annotator
 
 W = planted.WORDS_PER_SESSION * planted.SESSIONS  # 110 words in all of one annotator's turns
 
@@ -89,7 +89,7 @@ def test_named_works_in_every_format_give_the_same_figures(tmp_path, team_run):
     table = tmp_path / "two.csv"
     write_annotation_csv(table, read_annotations(planted.merged_human_file(tmp_path / "two.xml", "ann2")))
     logs = planted.annotated_logs(tmp_path / "logs", "ann3")
-    done = annotator(
+    done = run_annotator(
         "agree", f"ann1={human}", f"ann2={table}", f"ann3={logs}", "--csv", tmp_path / "figures", "--jobs", "1"
     )
     assert done.returncode == 0, done.stderr
@@ -103,7 +103,7 @@ def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
     second = planted.merged_human_file(tmp_path / "second.xml", "ann2")
     second.write_bytes(second.read_bytes().replace(b"<GC_SESSION ", b'<GC_SESSION annotator="bob" ', 1))
     third = planted.merged_human_file(tmp_path / "third.xml", "ann3")
-    done = annotator("agree", first, second, third, "--jobs", "1")
+    done = run_annotator("agree", first, second, third, "--jobs", "1")
     assert done.returncode == 0, done.stderr
     assert [line.split("\t")[:2] for line in done.stdout.splitlines()[1:4]] == [
         ["alice", "bob"],
@@ -114,7 +114,7 @@ def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
 
 def test_a_corpus_names_its_annotators_itself(tmp_path):
     corpus = planted.make_team_corpus(tmp_path / "corpus", ("ann1", "ann2"))
-    done = annotator("agree", f"someone={corpus}", "--jobs", "1")
+    done = run_annotator("agree", f"someone={corpus}", "--jobs", "1")
     assert done.returncode == 2
     assert done.stderr == (
         f"annotator: {corpus}: holds per-annotator human files, which name their annotators; give it without someone=\n"
@@ -139,7 +139,7 @@ def test_bad_input_is_one_line_naming_the_file_and_exit_2(tmp_path, problem):
         arguments, named = [f"a={good}", f"a={other}", f"b={other}"], "annotator a: the annotation files disagree"
     else:
         arguments, named = [good, other, "-o", tmp_path / "report.txt"], "report.txt: the report must end in .html"
-    done = annotator("agree", *arguments, "--jobs", "1")
+    done = run_annotator("agree", *arguments, "--jobs", "1")
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("annotator: "), done.stderr
     assert named in done.stderr

@@ -11,8 +11,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,6 +23,7 @@ from annotator.cli.main import main
 from annotator.export.convlab import export_convlab
 from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
+from tests.support.cli import run_annotator
 from tests.support.repository import REPO, SAMPLE_LOGS
 
 LOG_001 = "travel-20261121-001/travel-20261121-001-hublog.xml"
@@ -405,9 +404,8 @@ def test_through_the_real_command(work: Work):
         ["export", log, "--to", "lmc", "-o", log],
         ["fold", log, work.annotations, "-o", work.annotations],
     ):
-        done = subprocess.run(
-            [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, timeout=120
-        )
+        done = run_annotator(*argv, timeout=120)
+
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and "this is the input" in done.stderr and "Traceback" not in done.stderr
     assert snapshot(work.root) == before

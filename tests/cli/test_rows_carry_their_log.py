@@ -16,7 +16,7 @@ import pytest
 from annotator.cli.main import main
 from annotator.log.document import LogDocument
 from tests.agreement import planted
-from tests.cli.test_cli import annotator
+from tests.support.cli import run_annotator
 from tests.support.repository import SAMPLE_LOGS
 
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
@@ -81,7 +81,9 @@ def test_a_name_that_is_not_utf8_is_matched_through_its_escape(tmp_path: Path, c
     shutil.copyfile(SAMPLE, log)
     out = tmp_path / "folded.xml"
     assert main(["fold", str(log), str(write_rows(tmp_path / "rows.csv", "pr%E9-hublog.xml")), "-o", str(out)]) == 0
-    refused = annotator("fold", log, write_rows(tmp_path / "bad.csv", "pr%E8-hublog.xml"), "-o", tmp_path / "no.xml")
+    refused = run_annotator(
+        "fold", log, write_rows(tmp_path / "bad.csv", "pr%E8-hublog.xml"), "-o", tmp_path / "no.xml"
+    )
     assert refused.returncode == 2 and "the file column names pr%E8-hublog.xml" in refused.stderr, refused.stderr
     assert refused.stderr.count("\n") == 1
 

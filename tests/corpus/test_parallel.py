@@ -19,6 +19,7 @@ import pytest
 
 from annotator.corpus.parallel import ProcessMap, file_map_for, serial_map
 from annotator.errors import AnnotatorError, LogReadError
+from tests.support.cli import run_annotator
 from tests.support.repository import REPO, SAMPLE_LOGS
 
 WAIT_LIMIT = 2.0  # seconds the first file's work waits for files it must not see started
@@ -230,15 +231,9 @@ def test_a_dask_cluster_gives_the_serial_output(cluster: str, small_corpus: Path
     for where in (["--jobs", "1"], ["--scheduler", cluster]):
         out.mkdir()
         # A cache of its own for each run: info and validate would otherwise answer the second from the first's index.
-        cache = {**os.environ, "ANNOTATOR_CACHE_DIR": str(tmp_path / f"cache-{where[0]}")}
-        done = subprocess.run(
-            [sys.executable, "-m", "annotator", *map(str, CLUSTER_COMMANDS[command](small_corpus, out)), *where],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            timeout=300,
-            env=cache,
-        )
+        cache = {"ANNOTATOR_CACHE_DIR": str(tmp_path / f"cache-{where[0]}")}
+        done = run_annotator(*CLUSTER_COMMANDS[command](small_corpus, out), *where, cwd=REPO, env=cache)
+
         written = {p.name: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
         results.append((done.returncode, done.stdout, done.stderr, written))
         shutil.rmtree(out)

@@ -4,8 +4,6 @@ word by word in Python. The tests compare the index's answers with these."""
 from __future__ import annotations
 
 import re
-import subprocess
-import sys
 import unicodedata
 from pathlib import Path
 
@@ -13,8 +11,6 @@ from annotator.analysis.search import field_texts
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index.search import FIELD_CHOICES
 from annotator.log.document import LogDocument
-
-REPO = Path(__file__).resolve().parents[2]
 
 
 def tokens(text: str) -> list[str]:
@@ -53,13 +49,6 @@ def scan(paths: list[Path], query: str, field: str = "any") -> list[tuple[str, s
                     if name in wanted and all(_holds(tokens(text), term) for term in terms):
                         hits.append((str(path), session.id, turn.id, name, text))
     return hits
-
-
-def annotator(*argv, cwd: Path = REPO, **options) -> subprocess.CompletedProcess:
-    """The real command in a child process."""
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, cwd=cwd, **options
-    )
 
 
 def hits_of(output: str) -> list[tuple[str, ...]]:

@@ -5,12 +5,18 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
 
 from tests.corpus.test_parallel import cluster, small_corpus  # noqa: F401 - the fixtures
-from tests.corpus_index.plain_scan import annotator
+from tests.support.cli import run_annotator
+from tests.support.repository import REPO
+
+annotator = partial(
+    run_annotator, cwd=REPO, timeout=None
+)  # the real command, run from the repository with no time limit
 
 
 def _index_of(corpus: Path, cache: Path, where: list[str]) -> dict[str, list]:

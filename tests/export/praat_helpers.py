@@ -5,22 +5,17 @@ from __future__ import annotations
 import csv
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.cli import run_annotator
 
 PRAAT = shutil.which("praat")
 SCRIPTS = Path(__file__).resolve().parent / "praat"
 needs_praat = pytest.mark.skipif(
     PRAAT is None, reason="Praat is not installed: apt-get install praat (scripts/system-deps.sh)"
 )
-
-
-def annotator(*args) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=300
-    )
 
 
 def praat(script: str, *args) -> str:
@@ -34,7 +29,7 @@ def praat(script: str, *args) -> str:
 
 def exported(paths: list[Path], kind: str, out: Path, *options: str) -> list[dict[str, str]]:
     """Export PATHS --to KIND into OUT through the command; index.csv's rows."""
-    done = annotator("export", *paths, "--to", kind, "-o", out, *options)
+    done = run_annotator("export", *paths, "--to", kind, "-o", out, *options)
     assert done.returncode == 0, done.stderr
     with open(out / "index.csv", encoding="utf-8", newline="") as stream:
         return list(csv.DictReader(stream))

@@ -14,8 +14,6 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from annotator.export.convlab import export_convlab
 from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
 from tests.safety.test_write_failures import _fill, _mount_tmpfs, _unmount, tmpfs  # noqa: F401 - the fixture
+from tests.support.cli import run_annotator
 from tests.support.repository import REPO, SAMPLE_LOGS
 
 PAGE = 4096
@@ -244,12 +243,8 @@ def test_a_new_output_folder_appears_whole_with_the_usual_permissions(inputs: Pa
 def test_through_the_real_command_on_a_full_disk(inputs: Path, tmpfs: Path):  # noqa: F811
     _leave_free(tmpfs, 1)
     before = snapshot(tmpfs)
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "export", inputs / "corpus", "-o", tmpfs / "out"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_annotator("export", inputs / "corpus", "-o", tmpfs / "out", timeout=120)
+
     assert done.returncode == 2 and "No space left on device" in done.stderr and done.stderr.count("\n") == 1
     assert snapshot(tmpfs) == before
 

@@ -4,8 +4,7 @@ the GUI reads, and the rules all dialogue formats share (annotator.export.dialog
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -16,10 +15,9 @@ from annotator.export.dialogue_text import choose_user_text, read_dialogues
 from annotator.export.formats import EXPORT_FORMATS, progress_from_callback
 from annotator.imports import IMPORT_FORMATS
 from tests.formats.generated_logs import GenSession, GenTurn, write_generated_log
+from tests.support.cli import run_annotator
 
-
-def annotator(*args) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True)
+annotator = partial(run_annotator, timeout=None)
 
 
 def test_the_cli_lists_what_the_table_holds():

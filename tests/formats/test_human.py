@@ -4,8 +4,6 @@ folding the export into logs without annotations gives the annotations back."""
 from __future__ import annotations
 
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
@@ -17,6 +15,7 @@ from annotator.export.human_files import export_human
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from tests.formats.generated_logs import gen_sessions, write_generated_log
+from tests.support.cli import run_annotator
 
 PROPERTY = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 
@@ -58,11 +57,8 @@ def test_fold_of_the_export_gives_the_annotations_back(transcribed_corpus: Path,
         strip_annotations(log)
         assert extract(LogDocument.load(log)).transcriptions == {}
     shutil.copytree(tmp_path / "human", clean, dirs_exist_ok=True)  # each X-human.xml beside its X-hublog.xml
-    result = subprocess.run(
-        [sys.executable, "-m", "annotator", "fold", str(clean), "-o", str(tmp_path / "folded")],
-        capture_output=True,
-        text=True,
-    )
+    result = run_annotator("fold", clean, "-o", tmp_path / "folded", timeout=None)
+
     assert result.returncode == 0, result.stderr
     for log in sorted(transcribed_corpus.glob("*/*-hublog.xml")):
         folded = tmp_path / "folded" / log.relative_to(transcribed_corpus)

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 
 from annotator.file_name_text import name_from_text, name_text
 from annotator.log.document import LogDocument
+from tests.support.cli import run_annotator
 from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 LATIN1 = os.fsdecode(b"pr\xe9")  # "pr\udce9": the name as Python holds it
@@ -42,8 +43,8 @@ def corpus(tmp_path: Path) -> Path:
 
 
 def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    argv = [os.fsencode(str(arg)) for arg in args]
-    return subprocess.run([sys.executable, "-m", "annotator", *argv], capture_output=True, cwd=cwd, timeout=300)
+    """The command on ARGS as the file system's bytes; its output as bytes too (names that are not UTF-8)."""
+    return run_annotator(*(os.fsencode(str(arg)) for arg in args), cwd=cwd, text=False)
 
 
 def ok(result: subprocess.CompletedProcess) -> None:

@@ -5,8 +5,6 @@ one is refused, never spread over all of them or given to the first."""
 from __future__ import annotations
 
 import csv
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -19,14 +17,9 @@ from annotator.errors import AnnotationFileError
 from annotator.log.annotations import set_task_completion
 from annotator.log.document import LogDocument
 from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.cli import run_annotator
 
 COMPLETION = ["1", "0", "1"]
-
-
-def annotator(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=300
-    )
 
 
 def _three_sessions(completion: list[str | None] = COMPLETION) -> str:
@@ -63,7 +56,7 @@ def test_validate_reports_a_repeated_session_id_as_an_error(tmp_path: Path):
 
 
 def test_the_cli_validate_says_so(tmp_path: Path):
-    result = annotator("validate", "--no-audio", "--hide-quirks", _write(tmp_path, _three_sessions()))
+    result = run_annotator("validate", "--no-audio", "--hide-quirks", _write(tmp_path, _three_sessions()))
     assert result.returncode == 1
     assert "log.xml:3: error: GC_SESSION id 's' is already used by the GC_SESSION on line 2" in result.stdout
 
@@ -78,8 +71,8 @@ def test_extract_then_fold_gives_1_0_1_back(tmp_path: Path, suffix: str):
     log = _write(tmp_path / "in", _three_sessions())
     raw = _write(tmp_path / "raw", _three_sessions([None, None, None]))
     table = tmp_path / f"annotations{suffix}"
-    assert annotator("extract", log, "-o", table).returncode == 0
-    result = annotator("fold", raw, table, "-o", tmp_path / "folded.xml")
+    assert run_annotator("extract", log, "-o", table).returncode == 0
+    result = run_annotator("fold", raw, table, "-o", tmp_path / "folded.xml")
     assert result.returncode == 0, result.stderr
     assert _completion(tmp_path / "folded.xml") == COMPLETION
 
@@ -116,7 +109,7 @@ def test_the_human_file_says_which_session_in_an_attribute(tmp_path: Path):
 def test_fold_refuses_a_shared_id_without_its_occurrence(tmp_path: Path, name: str, content: str):
     raw = _write(tmp_path, _three_sessions([None, None, None]))
     (tmp_path / name).write_text(content, encoding="utf-8")
-    result = annotator("fold", raw, tmp_path / name, "-o", tmp_path / "folded.xml")
+    result = run_annotator("fold", raw, tmp_path / name, "-o", tmp_path / "folded.xml")
     assert result.returncode == 2 and not (tmp_path / "folded.xml").exists()
     assert result.stderr.count("\n") == 1
     assert (
@@ -174,7 +167,7 @@ def test_each_log_takes_the_human_file_beside_it(tmp_path: Path):
         )
         _write(tmp_path / "raw", _three_sessions([None]), f"{name}-hublog.xml")
         (tmp_path / "raw" / f"{name}-human.xml").write_bytes((corpus / f"{name}-human.xml").read_bytes())
-    result = annotator("fold", tmp_path / "raw", "-o", tmp_path / "folded")
+    result = run_annotator("fold", tmp_path / "raw", "-o", tmp_path / "folded")
     assert result.returncode == 0, result.stderr
     assert [_completion(tmp_path / "folded" / f"{name}-hublog.xml") for name in "ab"] == [["1"], ["0"]]
 

@@ -13,8 +13,6 @@ import shutil
 import signal
 import socket
 import stat
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -22,6 +20,7 @@ import pytest
 
 from tests.agreement import planted
 from tests.cli.test_output_guard import FILE_COMMANDS, FOLDER_COMMANDS, Work, make_work, run
+from tests.support.cli import run_annotator
 
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="device nodes are made with mknod, which needs root")
 WORDS = {
@@ -211,12 +210,7 @@ def test_fold_with_force_onto_a_full_device_leaves_the_device(work: Work):
     full = work.root / "dev" / "full"
     make_special("full-device", full, [])
     log = work.input_copy(".xml")
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "fold", log, work.annotations, "-o", full, "--force"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_annotator("fold", log, work.annotations, "-o", full, "--force", timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     info = os.lstat(full)
     assert stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(1, 7)
@@ -227,12 +221,8 @@ def test_assign_onto_a_fifo_says_so_at_once(work: Work):
     """`assign -o FIFO` read the FIFO as the earlier assignment and waited for a writer for ever."""
     fifo = work.root / "assignment.csv"
     os.mkfifo(fifo)
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "assign", work.corpus, "--annotators", "a,b", "--seed", "1", "-o", fifo],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_annotator("assign", work.corpus, "--annotators", "a,b", "--seed", "1", "-o", fifo, timeout=60)
+
     assert done.returncode == 2
     assert done.stderr == (
         f"annotator: {fifo}: is a named pipe (FIFO), not a regular file; nothing written "

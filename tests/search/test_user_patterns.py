@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pickle
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from annotator.user_patterns import LIMIT_S, PatternError, PatternTooSlow, UserPattern
 from tests.search.planted_logs import plant
+from tests.support.cli import run_annotator
 
 EXPLODING = "a" * 40 + "!"  # `(a+)+$` under Python's re: about 2**40 steps
 # Nested quantifiers the regex package cannot simplify: exponential there too, so the limit is what ends it.
@@ -22,14 +22,9 @@ QUICK_S = 30 * LIMIT_S
 
 
 def _annotator(*args: str | Path, cwd: Path | None = None) -> tuple[subprocess.CompletedProcess, float]:
+    """The finished command and how long it took (seconds)."""
     started = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=QUICK_S * 2,
-    )
+    done = run_annotator(*args, cwd=cwd, timeout=QUICK_S * 2)
     return done, time.monotonic() - started
 
 
