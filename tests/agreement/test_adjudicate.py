@@ -15,21 +15,21 @@ from annotator.annotation_files.fold import canonical_without_annotations, extra
 from annotator.annotation_files.human_format import write_human_file
 from annotator.log.concepts import Concepts
 from annotator.log.document import LogDocument
-from tests.agreement import planted
-from tests.log.test_concepts import _validity_errors
+from tests.support import planted_team
 from tests.support.cli import run_annotator
+from tests.support.dtd_validity import validity_errors
 
-SESSION = planted.session_id(1)
+SESSION = planted_team.session_id(1)
 BOSTON = Concepts("give_destination", ((":destination", "Boston"),))
 AUSTIN = Concepts("give_destination", ((":destination", "Austin"),))
-# Beyond planted.py's turn 2 (ann2 "austin") and turn 8 (ann3 "next tuesday"):
+# Beyond planted_team.py's turn 2 (ann2 "austin") and turn 8 (ann3 "next tuesday"):
 CHANGED = {
     ("ann2", "4"): "No, Boston Massachusetts.",  # the same words after the WER normalisation: agreed
     ("ann2", "6"): "from detroit please",  # three different values: no majority
     ("ann3", "6"): "from denver please",
     ("ann3", "10"): "yes book it",  # ann2 gives none: ann1 against ann3
 }
-OMITTED = {("ann2", "10")} | {(name, "12") for name in planted.ANNOTATORS}  # no annotator gives turn 12
+OMITTED = {("ann2", "10")} | {(name, "12") for name in planted_team.ANNOTATORS}  # no annotator gives turn 12
 CONCEPTS = {"ann1": BOSTON, "ann2": BOSTON, "ann3": AUSTIN}  # turn 2
 TASK_COMPLETION = {"ann1": "1", "ann2": "0", "ann3": "0"}
 IN_THE_LOG = {"6": "the log's own six", "12": "the log's own twelve"}
@@ -37,9 +37,9 @@ IN_THE_LOG = {"6": "the log's own six", "12": "the log's own twelve"}
 
 def annotator_set(name: str) -> AnnotationSet:
     annotations = AnnotationSet()
-    for turn_id, text in planted.base_transcriptions().items():
+    for turn_id, text in planted_team.base_transcriptions().items():
         if (name, turn_id) not in OMITTED:
-            text = CHANGED.get((name, turn_id), planted.PLANTED.get((name, 1, turn_id), text))
+            text = CHANGED.get((name, turn_id), planted_team.PLANTED.get((name, 1, turn_id), text))
             annotations.add_transcription(SESSION, turn_id, text)
     annotations.add_concepts(SESSION, "2", CONCEPTS[name])
     annotations.add_task_completion(SESSION, TASK_COMPLETION[name])
@@ -49,12 +49,12 @@ def annotator_set(name: str) -> AnnotationSet:
 @pytest.fixture
 def team(tmp_path) -> Path:
     """The log (already holding IN_THE_LOG) with the three annotators' X-human-NAME.xml beside it."""
-    log = planted.log_path(tmp_path, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    log = planted_team.log_path(tmp_path, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     doc = LogDocument.load(log)
     fold(doc, _transcriptions(IN_THE_LOG))
     doc.save(overwrite=True)
-    for name in planted.ANNOTATORS:
+    for name in planted_team.ANNOTATORS:
         write_human_file(tmp_path / f"planted-001-human-{name}.xml", annotator_set(name))
     return log
 
@@ -86,7 +86,7 @@ def test_majority_takes_what_most_gave_and_lists_the_rest(team, tmp_path):
     done = run_annotator("adjudicate", team, "--majority", "-o", out, "--adjudicator", "carol")
     assert done.returncode == 0, done.stderr
     texts, concepts, task = _by_turn(out)
-    base = planted.base_transcriptions()
+    base = planted_team.base_transcriptions()
     assert texts["2"] == base["2"] and texts["8"] == base["8"]  # two against one
     assert texts["4"] == base["4"]  # agreed after normalisation: the first annotator's text
     assert texts["6"] == IN_THE_LOG["6"] and texts["12"] == IN_THE_LOG["12"]  # left / given by nobody: as the log had
@@ -173,7 +173,7 @@ def test_the_adjudicated_log_is_no_less_valid_and_c14n_equal_outside_gc_annot(te
     out = tmp_path / "valid.xml"
     assert run_annotator("adjudicate", team, "--majority", "-o", out).returncode == 0
     assert canonical_without_annotations(out.read_bytes()) == canonical_without_annotations(team.read_bytes())
-    assert set(_validity_errors(out)) <= set(_validity_errors(team))
+    assert set(validity_errors(out)) <= set(validity_errors(team))
 
 
 def test_writing_over_the_log_needs_force_and_keeps_the_original_once(team):
@@ -217,8 +217,8 @@ def test_a_folder_as_log_is_refused(tmp_path):
 
 
 def test_a_log_without_team_files_beside_it_is_refused(tmp_path):
-    log = planted.log_path(tmp_path, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    log = planted_team.log_path(tmp_path, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     done = run_annotator("adjudicate", log, "--majority", "-o", tmp_path / "out.xml")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert "no per-annotator human files" in done.stderr and str(log) in done.stderr

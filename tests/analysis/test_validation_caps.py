@@ -10,8 +10,8 @@ from pathlib import Path
 from annotator.analysis.validation import KEEP_PER_KIND, Severity, findings_with_paths, validate_document
 from annotator.corpus.scan import summarize_document
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import write_log
 from tests.support.cli import run_annotator
+from tests.support.xml_builders import write_log
 
 
 def _log(tmp_path: Path, sessions: list[int]) -> Path:

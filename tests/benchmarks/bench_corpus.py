@@ -26,9 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.big_log import CACHE, VERSION, make_big_log  # noqa: E402
-from tests.cli.corpus_commands import WRITERS  # noqa: E402
+from tests.support.big_log import CACHE, VERSION, make_big_log  # noqa: E402
 from tests.support.cli import run_annotator  # noqa: E402
+from tests.support.corpus_commands import WRITERS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TARGET = 0.6

@@ -7,8 +7,8 @@ from pathlib import Path
 from annotator.annotation_files.fold import canonical_without_annotations
 from annotator.log.document import LogDocument
 from annotator.team.mode import set_team_mode
-from tests.search.planted_logs import plant
 from tests.support.cli import run_annotator
+from tests.support.planted_logs import plant
 
 
 def _transcriptions(log: Path) -> dict[str, str | None]:

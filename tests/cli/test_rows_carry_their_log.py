@@ -15,7 +15,7 @@ import pytest
 
 from annotator.cli.main import main
 from annotator.log.document import LogDocument
-from tests.agreement import planted
+from tests.support import planted_team
 from tests.support.cli import run_annotator
 from tests.support.repository import SAMPLE_LOGS
 
@@ -109,14 +109,14 @@ def test_in_a_folder_a_row_naming_a_log_other_than_its_sessions_is_refused(tmp_p
 
 
 def test_adjudicate_refuses_a_work_written_for_another_log(tmp_path: Path, capsys):
-    log = planted.log_path(tmp_path, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    log = planted_team.log_path(tmp_path, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     first = tmp_path / "ann1.csv"
     first.write_text(
-        f"file,session_id,task_completion\nplanted-002-hublog.xml,{planted.session_id(1)},1\n", encoding="utf-8"
+        f"file,session_id,task_completion\nplanted-002-hublog.xml,{planted_team.session_id(1)},1\n", encoding="utf-8"
     )
     second = tmp_path / "ann2.csv"
-    second.write_text(f"file,session_id,task_completion\n{log.name},{planted.session_id(1)},0\n", encoding="utf-8")
+    second.write_text(f"file,session_id,task_completion\n{log.name},{planted_team.session_id(1)},0\n", encoding="utf-8")
     out = tmp_path / "adjudicated.xml"
     assert main(["adjudicate", str(log), f"ann1={first}", f"ann2={second}", "--prefer", "ann1", "-o", str(out)]) == 2
     err = capsys.readouterr().err
@@ -127,7 +127,7 @@ def test_adjudicate_refuses_a_work_written_for_another_log(tmp_path: Path, capsy
 
 
 def test_agree_on_works_sharing_no_session_says_so(tmp_path: Path, capsys):
-    first = planted.merged_human_file(tmp_path / "ann1.xml", "ann1")
+    first = planted_team.merged_human_file(tmp_path / "ann1.xml", "ann1")
     second = tmp_path / "ann2.csv"
     second.write_text("session_id,task_completion\nsomething:else:001,1\n", encoding="utf-8")
     assert main(["agree", str(first), str(second), "--jobs", "1"]) == 2

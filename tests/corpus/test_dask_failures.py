@@ -20,13 +20,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log
 from tests.support.cli import run_annotator
+from tests.support.hostile_shapes import LOADER_DEPTH_LIMIT, deep_frame_log
 from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 pytest.importorskip("dask.distributed")
 
-FAULTY_WORKER = Path(__file__).with_name("faulty_worker.py")
+FAULTY_WORKER = REPO / "tests" / "support" / "faulty_worker.py"
 
 
 class Scheduler:

@@ -141,7 +141,7 @@ import sys
 from functools import partial
 from pathlib import Path
 from annotator.corpus.parallel import ProcessMap
-from tests.corpus.test_parallel import record_and_wait
+from tests.support.parallel_work import record_and_wait
 folder = Path(sys.argv[1])
 for _ in ProcessMap(2)(partial(record_and_wait, folder), [Path(str(n)) for n in range(20)]):
     pass

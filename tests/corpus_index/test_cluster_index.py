@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_parallel import cluster, small_corpus  # noqa: F401 - the fixtures
 from tests.support.cli import run_annotator
 from tests.support.repository import REPO
 

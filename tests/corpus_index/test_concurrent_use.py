@@ -10,8 +10,8 @@ import textwrap
 from functools import partial
 from pathlib import Path
 
-from tests.corpus_index.plain_scan import hits_of, scan
 from tests.support.cli import run_annotator
+from tests.support.plain_scan import hits_of, scan
 from tests.support.repository import REPO
 
 annotator = partial(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus_index.plain_scan import hits_of, scan
 from tests.support.cli import run_annotator
+from tests.support.plain_scan import hits_of, scan
 from tests.support.repository import REPO
 
 annotator = partial(

@@ -13,8 +13,8 @@ from annotator.analysis.summary import describe_log
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index.corpus import open_index
 from annotator.corpus_index.memos import Memo, memoised_map
-from tests.search.planted_logs import plant
 from tests.support.cli import run_annotator
+from tests.support.planted_logs import plant
 from tests.support.repository import REPO
 
 annotator = partial(

@@ -9,9 +9,9 @@ from pathlib import Path
 
 from annotator.cli.main import main
 from annotator.corpus.paths import expand_log_paths
-from tests.corpus_index.plain_scan import hits_of, scan
-from tests.search.planted_logs import plant
 from tests.support.cli import run_annotator
+from tests.support.plain_scan import hits_of, scan
+from tests.support.planted_logs import plant
 from tests.support.repository import REPO
 
 annotator = partial(

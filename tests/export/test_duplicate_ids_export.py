@@ -14,8 +14,8 @@ from annotator.export.human_files import export_human
 from annotator.export.lmc import export_lmc
 from annotator.export.sclite import export_sclite
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 from tests.support.cli import run_annotator
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 TRANSCRIBED = '<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">{}</GC_DATA></GC_ANNOT>'
 

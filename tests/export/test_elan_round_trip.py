@@ -12,8 +12,8 @@ from pympi import Elan
 
 from annotator.annotation_files.fold import canonical_without_annotations, extract
 from annotator.log.document import LogDocument
-from tests.export.praat_helpers import exported
 from tests.support.cli import run_annotator
+from tests.support.praat import exported
 from tests.support.repository import SAMPLE_LOGS
 
 LOG_001 = Path("travel-20261121-001/travel-20261121-001-hublog.xml")

@@ -13,8 +13,8 @@ import pytest
 from annotator.export.csv_export import export_csv
 from annotator.log.annotations import set_comment, set_flags, set_reviewed, set_time_spent
 from annotator.log.document import LogDocument
-from tests.export.test_csv_stream import files, tree_csv
 from tests.support.cli import run_annotator
+from tests.support.csv_exports import files, tree_csv
 from tests.support.repository import SAMPLE_LOGS
 
 

@@ -15,11 +15,11 @@ import pytest
 import annotator
 from annotator.export.csv_export import export_csv
 from annotator.export.table_schema import SCHEMAS, read_table
-from tests.benchmarks.big_log import make_big_log
-from tests.export.test_csv_stream import reversed_map
-from tests.log.xml_builders import data, log_text, session, system_turn, user_turn, write_log
+from tests.support.big_log import make_big_log
 from tests.support.cli import run_annotator
+from tests.support.csv_exports import reversed_map
 from tests.support.repository import SAMPLE_LOGS
+from tests.support.xml_builders import data, log_text, session, system_turn, user_turn, write_log
 
 TABLES = ("sessions", "turns", "events")
 

@@ -10,7 +10,7 @@ import pytest
 import soundfile
 from lxml import etree
 
-from tests.export.praat_helpers import exported, needs_praat, praat
+from tests.support.praat import exported, needs_praat, praat
 from tests.support.repository import SAMPLE_LOGS
 
 TIERS = ["turns", "recognizer", "transcription", "system"]

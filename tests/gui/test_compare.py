@@ -20,7 +20,7 @@ from annotator.log.document import LogDocument
 from annotator.team.mode import set_team_mode
 from tests.gui.compare_helpers import CONCEPTS, DISAGREEING_TURNS, make_team_log
 from tests.gui.conftest import press, type_text
-from tests.log.test_concepts import _validity_errors
+from tests.support.dtd_validity import validity_errors
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 Role = Qt.ItemDataRole
@@ -172,7 +172,7 @@ def test_save_adjudication_writes_the_log_and_its_sidecar_and_never_the_annotato
     assert {path: path.read_bytes() for path in folder.glob("*-human-*.xml")} == human_files
     assert two.with_name(two.stem + ".orig.xml").read_bytes() == original
     assert canonical_without_annotations(two.read_bytes()) == canonical_without_annotations(original)
-    assert set(_validity_errors(two)) <= set(_validity_errors(two.with_name(two.stem + ".orig.xml")))
+    assert set(validity_errors(two)) <= set(validity_errors(two.with_name(two.stem + ".orig.xml")))
     saved = extract(LogDocument.load(two))
     texts = {saved.turn_id(ref): text for ref, text in saved.transcriptions.items()}
     assert texts == {

@@ -251,7 +251,7 @@ def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(
 
 def test_a_frame_nested_to_the_loaders_limit_is_shown(qtbot, make_window, tmp_path: Path):
     """2,048 elements deep: the panel's flattening walks it without recursion, one slot with its whole path."""
-    from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path
+    from tests.support.hostile_shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path
 
     path = tmp_path / "deep-hublog.xml"
     path.write_text(deep_frame_log(LOADER_DEPTH_LIMIT), encoding="utf-8")

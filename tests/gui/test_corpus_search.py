@@ -10,9 +10,9 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
 from annotator.gui.search.search_results import HIT_ROLE
-from tests.benchmarks.big_log import make_big_log
 from tests.gui.conftest import press, type_text
-from tests.search.planted_logs import plant
+from tests.support.big_log import make_big_log
+from tests.support.planted_logs import plant
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 

@@ -12,7 +12,7 @@ from annotator.corpus_index.corpus import open_index
 from annotator.gui.app import parts_of
 from tests.gui.conftest import press, type_text
 from tests.gui.test_corpus_search import CTRL_SHIFT, _rows
-from tests.search.planted_logs import plant
+from tests.support.planted_logs import plant
 
 
 def test_ctrl_shift_f_answers_from_the_index(qtbot, make_window, corpus: Path):

@@ -13,7 +13,7 @@ from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.writes.original_copy import original_copy_path
 from tests.gui.conftest import close_window, press, type_text
-from tests.log.doctype_logs import ConnectionCounter
+from tests.support.doctype_logs import ConnectionCounter
 
 Key = Qt.Key
 Mod = Qt.KeyboardModifier

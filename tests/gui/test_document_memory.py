@@ -18,7 +18,7 @@ REPO = Path(__file__).resolve().parents[2]
 
 @pytest.fixture(scope="module")
 def log_20mb(tmp_path_factory) -> Path:
-    """The benchmark's 20 MB log of many sessions (tests/benchmarks/big_log.py)."""
+    """The benchmark's 20 MB log of many sessions (tests/support/big_log.py)."""
     spec = importlib.util.spec_from_file_location("big_log", REPO / "tests" / "benchmarks" / "big_log.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)

@@ -14,7 +14,7 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from tests.gui.conftest import current_summary, press, type_text
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

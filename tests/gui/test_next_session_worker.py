@@ -22,7 +22,7 @@ from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press, type_text
 from tests.gui.test_next_session import FAILED_PARSE
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 SESSIONS = 150

@@ -9,8 +9,8 @@ import signal
 import time
 from pathlib import Path
 
-from tests.benchmarks.big_log import make_big_log
 from tests.gui.window_driver import is_running, read_lines, run_window
+from tests.support.big_log import make_big_log
 
 QUIT_WITHIN_S = 1.0
 LOG_MB = 30  # validated in several seconds: the child is still at work when Ctrl+Q comes

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.gui.conftest import press
-from tests.safety.save_race import hold_and_change
+from tests.support.save_race import hold_and_change
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

@@ -14,7 +14,7 @@ from annotator.gui.app import parts_of
 from annotator.gui.search.find_bar import SEARCHING_TEXT
 from annotator.gui.search.replace_dialog import ReplaceDialog
 from tests.gui.conftest import press, type_text, when_modal
-from tests.search.planted_logs import plant
+from tests.support.planted_logs import plant
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 NESTED = "(a+)+$"  # under Python's re: 17 s on 24 a's and a '!', on the GUI thread

@@ -13,7 +13,7 @@ from annotator.gui.corpus.session_list import Column
 from annotator.gui.widgets.roles import SUMMARY_ROLE
 from annotator.team.mode import set_team_mode
 from tests.gui.conftest import press, type_text
-from tests.team.conftest import annotate_as, make_corpus
+from tests.support.team_corpora import annotate_as, make_corpus
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

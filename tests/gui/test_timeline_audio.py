@@ -14,7 +14,7 @@ from annotator.gui.timeline import timeline_style as style
 from annotator.gui.timeline.view import TimelineView
 from annotator.timeline import data
 from tests.gui.timeline_helpers import show_timeline
-from tests.timeline.audio_shapes import EXPECTED, write_audio_shapes
+from tests.support.audio_shapes import EXPECTED, write_audio_shapes
 
 
 @pytest.fixture

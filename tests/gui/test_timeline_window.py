@@ -16,8 +16,8 @@ from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.timeline.timeline_rows import min_row_pixels
 from annotator.gui.timeline.view import TimelineView
 from tests.gui.conftest import close_window
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
-from tests.timeline.audio_shapes import write_audio_shapes
+from tests.support.audio_shapes import write_audio_shapes
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 TURNS = 300
 TURN_SECONDS = 5.0  # each turn starts 5 s after the previous one: a 25-minute session

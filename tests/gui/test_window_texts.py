@@ -22,8 +22,8 @@ from annotator.gui.theme import theme_colour
 from annotator.log.text import SHOWN_CHARS
 from tests.gui.conftest import press, when_modal
 from tests.gui.layout_grid import cut_labels
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
 from tests.support.repository import REPO
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 QtRole = Qt.ItemDataRole
 HOSTILE = REPO / "tests" / "hostile"

@@ -9,9 +9,9 @@ import pytest
 from annotator.log.document import LogDocument
 from annotator.markers import apply_markers, extract_markers, hits_per_session, load_markers, shipped_kpis_path
 from annotator.markers.extract import extracted_markers_csv
-from tests.markers.log_builder import write
-from tests.markers.test_stats import EXTRACTED, OVERALL, PER_SESSION, SEED_LOGS, SEED_MARKERS
 from tests.support.cli import run_annotator
+from tests.support.marker_logs import write
+from tests.support.rasa_seed import EXTRACTED, OVERALL, PER_SESSION, SEED_LOGS, SEED_MARKERS
 
 KPIS = shipped_kpis_path()
 

@@ -21,8 +21,8 @@ from annotator.analysis.metrics import session_metrics
 from annotator.log.annotations import set_concepts
 from annotator.log.concepts import Concepts, concepts_element, frame_concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path, deepest_element
 from tests.support.cli import run_annotator
+from tests.support.hostile_shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path, deepest_element
 from tests.support.repository import REPO
 
 DEPTHS = (1_000, LOADER_DEPTH_LIMIT)

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.log.doctype_logs import ConnectionCounter, doctype_log, poisoned_dtd
 from tests.support.cli import run_annotator
+from tests.support.doctype_logs import ConnectionCounter, doctype_log, poisoned_dtd
 from tests.support.repository import REPO
 
 KPIS = REPO / "resources" / "markers" / "communicator-kpis.yml"

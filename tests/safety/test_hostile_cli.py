@@ -17,8 +17,8 @@ from annotator.analysis.validation import validate_document
 from annotator.errors import LogReadError
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
-from tests.hostile import HOSTILE, Expectation, expectations, hostile_cases
 from tests.support.cli import run_annotator
+from tests.support.hostile_corpus import HOSTILE, Expectation, expectations, hostile_cases
 
 CASES = expectations()
 COMMANDS = ("validate", "info", "export")

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.agreement import planted
-from tests.cli.test_output_guard import FILE_COMMANDS, FOLDER_COMMANDS, Work, make_work, run
+from tests.support import planted_team
 from tests.support.cli import run_annotator
+from tests.support.output_commands import FILE_COMMANDS, FOLDER_COMMANDS, Work, make_work, run_in_process
 
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="device nodes are made with mknod, which needs root")
 WORDS = {
@@ -116,16 +116,16 @@ FOLDER_KINDS = [kind for kind in KINDS if kind != "folder"]
 
 
 def _agree(w: Work, out: Path) -> list:
-    first = planted.merged_human_file(w.root / "ann1.xml", "ann1")
-    second = planted.merged_human_file(w.root / "ann2.xml", "ann2")
+    first = planted_team.merged_human_file(w.root / "ann1.xml", "ann1")
+    second = planted_team.merged_human_file(w.root / "ann2.xml", "ann2")
     return ["agree", first, second, "-o", out, "--jobs", "1"]
 
 
 def _adjudicate(w: Work, out: Path) -> list:
-    first = planted.merged_human_file(w.root / "ann1.xml", "ann1")
-    second = planted.merged_human_file(w.root / "ann2.xml", "ann2")
-    log = planted.log_path(w.root, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    first = planted_team.merged_human_file(w.root / "ann1.xml", "ann1")
+    second = planted_team.merged_human_file(w.root / "ann2.xml", "ann2")
+    log = planted_team.log_path(w.root, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     return ["adjudicate", log, f"ann1={first}", f"ann2={second}", "--prefer", "ann1", "-o", out]
 
 
@@ -161,7 +161,7 @@ def test_a_special_file_output_is_refused_and_left_alone(work: Work, capsys, soc
     make_special(kind, out, sockets)
     arguments = [*argv(work, out), *(["--force"] if force else [])]
     before = listing(work.root)
-    status, err = run(arguments, capsys)
+    status, err = run_in_process(arguments, capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"annotator: {out}: "), err
     if kind != "folder":  # a folder may be refused in the command's own words ("writes a file, and this is a folder")
@@ -198,7 +198,7 @@ def test_a_special_file_at_or_in_an_output_folder_is_refused_even_with_force(
     make_special(kind, special, sockets)
     arguments = [*_folder_argv(work, command, out), "--force"]
     before = listing(work.root)
-    status, err = run(arguments, capsys)
+    status, err = run_in_process(arguments, capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"annotator: {special}: {WORDS[kind].split(',')[0]}"), err
     assert listing(work.root) == before, "never unlinked, replaced or moved aside; no staging folder left"

@@ -12,7 +12,7 @@ from annotator.cli.main import main
 from annotator.team.assign import ASSIGNMENT_FILE, read_assignment
 from annotator.team.mode import set_team_mode
 from tests.support.cli import run_annotator
-from tests.team.conftest import make_corpus
+from tests.support.team_corpora import make_corpus
 
 
 def _rows(path: Path) -> list[dict]:
