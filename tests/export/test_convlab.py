@@ -3,7 +3,6 @@ of ConvLab-3's check.py, splits are deterministic, preprocess.py rebuilds the da
 read back and exported again keeps every dialogue, turn and utterance. Reading datasets is tested in
 tests/imports/test_convlab_import.py."""
 
-
 from __future__ import annotations
 
 import ast

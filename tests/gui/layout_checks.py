@@ -21,7 +21,8 @@ from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
 from annotator.gui.corpus.session_list import Column as SessionColumn
 from annotator.gui.main_window import MainWindow
-from tests.gui.conftest import close_window, current_summary
+from tests.support.gui_keys import close_window
+from tests.support.session_browser import current_summary
 
 SMALLEST_SCREEN = QSize(1280, 720)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)

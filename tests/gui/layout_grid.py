@@ -15,15 +15,16 @@ import itertools
 from pathlib import Path
 
 from PySide6.QtCore import QRect
-from PySide6.QtGui import Qt, QTextDocument
-from PySide6.QtWidgets import QApplication, QDockWidget, QLabel, QPushButton, QWidget
+from PySide6.QtGui import Qt
+from PySide6.QtWidgets import QApplication, QDockWidget, QPushButton
 from pytestqt.exceptions import TimeoutError
 
 from annotator.gui.app import parts_of
 from annotator.gui.appearance.zoom import rows_kept
 from annotator.gui.main_window import MainWindow
-from tests.gui.compare_helpers import make_team_log
-from tests.gui.conftest import close_window
+from tests.support.compare_logs import make_team_log
+from tests.support.gui_keys import close_window
+from tests.support.label_checks import cut_labels, shown
 
 ZOOMS = (50, 100, 150, 200, 300)
 DOCKS = ("built", "all", "none", "bottom")
@@ -55,62 +56,6 @@ def available() -> QRect:
 def rows_in_view(window: MainWindow) -> float:
     table = window.table
     return table.viewport().height() / table.verticalHeader().defaultSectionSize()
-
-
-def shown(widget: QWidget) -> bool:
-    return widget.isVisible() and not widget.visibleRegion().isEmpty()
-
-
-def cut_labels(window: MainWindow) -> list[str]:
-    """The labels in view that show less than their text: one line wider than the label, or wrapped lines
-    taller than it; a label whose tooltip holds its whole text is not counted."""
-    cut = []
-    for label in window.findChildren(QLabel):
-        if not shown(label) or not label.text():
-            continue
-        document = QTextDocument()
-        document.setDefaultFont(label.font())
-        document.setDocumentMargin(0)
-        if is_rich(label):
-            document.setHtml(label.text())
-        else:
-            document.setPlainText(label.text())
-        if says_it_all(label.toolTip(), document.toPlainText()):
-            continue
-        width, height = label.contentsRect().width(), label.contentsRect().height()
-        if label.wordWrap():
-            if label.heightForWidth(label.width()) > label.height() + 1:
-                cut.append(f"{label.objectName() or label.text()!r}: wrapped, {label.height()} px high")
-            continue
-        needed = document.idealWidth() - 1
-        if needed > width + label.indent() and needed > 0:
-            cut.append(f"{label.text()!r}: {needed:.0f} px in {width} px")
-        if document.size().height() - 2 > height:
-            cut.append(f"{label.text()!r}: {document.size().height():.0f} px high in {height} px")
-    return cut
-
-
-def says_it_all(tooltip: str, text: str) -> bool:
-    """TOOLTIP (plain or rich) holds every word of TEXT (a table's cells may be laid out in other words)."""
-    if not tooltip:
-        return False
-    if Qt.mightBeRichText(tooltip):
-        document = QTextDocument()
-        document.setHtml(tooltip)
-        tooltip = document.toPlainText()
-    return words(text) <= words(tooltip)
-
-
-def words(text: str) -> set[str]:
-    return {word.strip(PUNCTUATION) for word in text.split()} - {""}
-
-
-PUNCTUATION = ".,:;()[]…"
-
-
-def is_rich(label: QLabel) -> bool:
-    kind = label.textFormat()
-    return kind == Qt.TextFormat.RichText or (kind == Qt.TextFormat.AutoText and Qt.mightBeRichText(label.text()))
 
 
 def off_screen(window: MainWindow) -> list[str]:

@@ -18,8 +18,8 @@ from annotator.corpus_index.records import content_hash
 from annotator.corpus_index.search import search_index
 from annotator.gui.corpus.session_browser import SessionBrowser
 from annotator.gui.widgets.roles import SUMMARY_ROLE
-from tests.gui.test_session_browser import many_logs, scanned
 from tests.support.planted_logs import plant
+from tests.support.session_browser import many_logs, scanned
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import annotator.gui
 from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
 from annotator.log.annotations import set_transcription
-from tests.gui.conftest import focused, press, type_text
+from tests.support.gui_keys import focused, press, type_text
 
 Key = Qt.Key
 TYPED = "from the mile high city"

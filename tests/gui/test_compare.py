@@ -1,5 +1,5 @@
 """Compare and adjudication in the real window, with real keys: two and three annotators' files with planted
-disagreements (tests/gui/compare_helpers.py) shown side by side, F6 / Shift+F6 from one disagreement to the
+disagreements (tests/support/compare_logs.py) shown side by side, F6 / Shift+F6 from one disagreement to the
 next, Alt+letter taking a version (Ctrl+Z restoring), and Save adjudication writing the log and its sidecar
 while the annotators' files stay as they were."""
 
@@ -18,9 +18,9 @@ from annotator.gui.app import parts_of
 from annotator.log.concepts import reference_concepts
 from annotator.log.document import LogDocument
 from annotator.team.mode import set_team_mode
-from tests.gui.compare_helpers import CONCEPTS, DISAGREEING_TURNS, make_team_log
-from tests.gui.conftest import press, type_text
+from tests.support.compare_logs import CONCEPTS, DISAGREEING_TURNS, make_team_log
 from tests.support.dtd_validity import validity_errors
+from tests.support.gui_keys import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 Role = Qt.ItemDataRole

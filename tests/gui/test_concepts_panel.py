@@ -13,7 +13,7 @@ from annotator.gui.annotating.concepts_panel import PATH, VALUE
 from annotator.gui.app import parts_of
 from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from tests.gui.conftest import close_window, focused, press, type_text
+from tests.support.gui_keys import close_window, focused, press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 MUNICH = Concepts("give_source", ((":source", "Munich"),))
@@ -220,7 +220,7 @@ def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(
     from annotator.analysis import metrics_live
     from annotator.gui.annotating import turn_table
     from annotator.gui.annotating.turn_table import Column
-    from tests.gui.conftest import metric_text
+    from tests.support.pane_readouts import metric_text
 
     window = make_window(latin1_log)
     metrics, model = parts_of(window).metrics, parts_of(window).navigator.model

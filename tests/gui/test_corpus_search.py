@@ -10,19 +10,10 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
 from annotator.gui.search.search_results import HIT_ROLE
-from tests.gui.conftest import press, type_text
 from tests.support.big_log import make_big_log
+from tests.support.gui_keys import CTRL_SHIFT, press, type_text
+from tests.support.pane_readouts import result_rows
 from tests.support.planted_logs import plant
-
-CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
-
-
-def _rows(results) -> list[tuple[str, ...]]:
-    model = results.model
-    return [
-        tuple(model.index(row, column).data() for column in range(model.columnCount()))
-        for row in range(model.rowCount())
-    ]
 
 
 def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_window, corpus: Path):
@@ -37,7 +28,7 @@ def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_w
     type_text(qtbot, window, "Zanzibar")
     press(qtbot, window, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: search.task is None, timeout=30000)
-    assert _rows(search.results) == [
+    assert result_rows(search.results) == [
         (
             "travel-20261121-003/travel-20261121-003-hublog.xml",
             "travel:20261121:003",
@@ -68,7 +59,7 @@ def test_the_open_log_is_searched_with_its_unsaved_edits(qtbot, make_window, cor
     press(qtbot, window, Qt.Key.Key_Return)
     search = parts_of(window).corpus_search
     qtbot.waitUntil(lambda: search.task is None, timeout=30000)
-    rows = _rows(search.results)
+    rows = result_rows(search.results)
     assert [row[2:4] for row in rows] == [("04", "transcription")]
     assert rows[0][0] == log.name  # the open log alone, named against its folder
     assert search.results.model.index(0, 0).data(HIT_ROLE).turn_index == 3

@@ -10,8 +10,8 @@ from PySide6.QtCore import Qt
 
 from annotator.corpus_index.corpus import open_index
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press, type_text
-from tests.gui.test_corpus_search import CTRL_SHIFT, _rows
+from tests.support.gui_keys import CTRL_SHIFT, press, type_text
+from tests.support.pane_readouts import result_rows
 from tests.support.planted_logs import plant
 
 
@@ -33,6 +33,6 @@ def test_ctrl_shift_f_answers_from_the_index(qtbot, make_window, corpus: Path):
     press(qtbot, window, Qt.Key.Key_Return)
     search = parts_of(window).corpus_search
     qtbot.waitUntil(lambda: search.task is None, timeout=30000)
-    rows = [row[2:] for row in _rows(search.results)]
+    rows = [row[2:] for row in result_rows(search.results)]
     assert ("13", "system", "kept in the «index» only") in rows  # 003 unchanged: not read
     assert ("04", "transcription", "changed since it was «index»ed") in rows

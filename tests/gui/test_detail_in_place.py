@@ -8,7 +8,7 @@ from PySide6.QtGui import QBrush, QFont
 
 from annotator.gui.app import parts_of
 from annotator.gui.panes.detail_panel import DetailPanel
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 Key = Qt.Key
 ROLES = (

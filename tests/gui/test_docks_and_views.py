@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QDockWidget, QMessageBox
 from annotator.export.formats import EXPORT_FORMATS
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from tests.gui.conftest import close_window, press
+from tests.support.gui_keys import close_window, press
 
 
 def test_docks_follow_the_keyboard_selection(qtbot, make_window, annotated_log: Path):

@@ -12,8 +12,8 @@ from annotator.analysis.validation import validate_document
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.writes.original_copy import original_copy_path
-from tests.gui.conftest import close_window, press, type_text
 from tests.support.doctype_logs import ConnectionCounter
+from tests.support.gui_keys import close_window, press, type_text
 
 Key = Qt.Key
 Mod = Qt.KeyboardModifier

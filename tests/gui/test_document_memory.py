@@ -4,25 +4,19 @@ hand_over_document), and freed when it is closed or replaced: nothing stays froz
 from __future__ import annotations
 
 import gc
-import importlib.util
 import weakref
 from pathlib import Path
 
 import pytest
 
 from annotator.gui.app import parts_of
-from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
-
-REPO = Path(__file__).resolve().parents[2]
+from tests.support.big_log import make_big_log
 
 
 @pytest.fixture(scope="module")
 def log_20mb(tmp_path_factory) -> Path:
     """The benchmark's 20 MB log of many sessions (tests/support/big_log.py)."""
-    spec = importlib.util.spec_from_file_location("big_log", REPO / "tests" / "benchmarks" / "big_log.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.make_big_log(tmp_path_factory.mktemp("big") / "big-20mb-hublog.xml", 20)
+    return make_big_log(tmp_path_factory.mktemp("big") / "big-20mb-hublog.xml", 20)
 
 
 def test_a_shown_log_is_frozen_and_closing_it_unfreezes_and_frees_it(make_window, log_20mb):
@@ -47,7 +41,7 @@ def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, r
     assert gc.get_freeze_count() == 0
 
 
-def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collectors_walks(make_window, qtbot, long_log):  # noqa: F811
+def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collectors_walks(make_window, qtbot, long_log):
     """The worker makes every turn's facts after the paint; left young, the GUI thread's collector walked them at
     its next tick (200-400 ms at 70,000 turns)."""
     from annotator.log.turn_facts import TurnFacts

@@ -10,7 +10,7 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.gui.settings import DOUBT_ORDER, LOG_ORDER, AppSettings
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

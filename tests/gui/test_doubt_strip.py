@@ -54,7 +54,7 @@ def test_hovering_the_strip_tells_the_score_and_its_reasons(main_window, qtbot):
 
 def test_the_timeline_draws_the_strip_over_each_user_turn_and_tells_its_doubt(qtbot, raw_log):
     from annotator.gui.timeline.timeline_doubt import STRIP_CENTRE
-    from tests.gui.timeline_helpers import show_timeline
+    from tests.support.timeline_view import show_timeline
 
     view = show_timeline(qtbot, raw_log)
     strip = view.doubt_strip.bars

@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from annotator.gui.annotating.nbest_pane import ALTERNATIVE_KEYS
 from annotator.gui.app import parts_of
 from annotator.log.turn_facts import HYPOTHESIS_TYPE, NBEST_KEY_PREFIX
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 
 def test_the_table_keeps_its_height_while_the_selection_moves(qtbot, make_window, latin1_log: Path):

@@ -14,7 +14,7 @@ from annotator.gui.app import parts_of
 from annotator.log import turn_facts
 from annotator.log.document import LogDocument
 from annotator.timeline import data as timeline_data
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

@@ -11,7 +11,7 @@ from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
 from annotator.gui.theme import theme_colour
 from annotator.gui.widgets.roles import SEARCH_HIT_ROLE
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier
 

@@ -10,7 +10,8 @@ from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from annotator.log.flags import turn_comment, turn_flags
-from tests.gui.conftest import answer_input, press
+from tests.support.gui_keys import press
+from tests.support.modal_answers import answer_input
 
 ALT_SHIFT = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier
 

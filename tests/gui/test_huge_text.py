@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.annotating.transcription_editor import EDITOR_MAX_CHARS
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 from tests.support.planted_logs import plant
 
 CTRL = Qt.KeyboardModifier.ControlModifier

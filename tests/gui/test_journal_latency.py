@@ -8,8 +8,8 @@ from pathlib import Path
 
 from annotator.gui.annotating.transcription_text import EDITOR_MAX_CHARS
 from annotator.log.text import clean_text
-from tests.gui.journal_helpers import GENEROUS_SECONDS, acceptable_states, run_and_kill
-from tests.gui.window_driver import annotations_seen
+from tests.support.killed_windows import GENEROUS_SECONDS, acceptable_states, run_and_kill
+from tests.support.window_driver import annotations_seen
 
 PAUSE = 0.3  # seconds between edits: far less than the old 1.5 s debounce
 

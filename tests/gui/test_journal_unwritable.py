@@ -11,8 +11,8 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.journal.files import journal_dir, others_holding
-from tests.gui.conftest import press, type_text
-from tests.gui.journal_helpers import assert_reloaded_with_the_edit_on_top, changed_behind_the_window
+from tests.support.gui_keys import press, type_text
+from tests.support.killed_windows import assert_reloaded_with_the_edit_on_top, changed_behind_the_window
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 TYPED = "i want to fly to boston on friday"

@@ -8,7 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

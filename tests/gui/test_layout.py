@@ -21,13 +21,13 @@ from annotator.gui.corpus.session_browser import SessionBrowser
 from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import LastPosition
 from annotator.gui.widgets.roles import SUMMARY_ROLE
-from tests.gui.compare_helpers import make_team_log
-from tests.gui.conftest import close_window, press
+from tests.support.compare_logs import make_team_log
+from tests.support.gui_keys import close_window, press
 
 REPO = Path(__file__).resolve().parents[2]
 CHECKS = [Path(__file__).with_name(name) for name in ("layout_checks.py", "layout_grid.py")]
 SCREENS = ("1280x720", "1366x768", "1920x1080")
-STORED_LAYOUT = Path(__file__).with_name("stored_layout_script.py")
+STORED_LAYOUT = REPO / "tests" / "support" / "stored_layout_script.py"
 
 
 def on_screen(screen: str, folder: Path) -> dict[str, str]:

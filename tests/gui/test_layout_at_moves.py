@@ -11,7 +11,7 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 
 class LayoutRequests(QObject):

@@ -22,8 +22,7 @@ from annotator.gui.runtime.idle_steps import SLICE_MS, START_AFTER_MS
 from annotator.gui.search.find_bar import SEARCHING_TEXT
 from annotator.gui.settings import DOUBT_ORDER, LastPosition
 from annotator.log.annotations import set_transcription
-from tests.gui.conftest import press, type_text
-from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
+from tests.support.gui_keys import press, type_text
 
 WAIT_S = 120
 
@@ -98,7 +97,7 @@ def _shown_rows(window) -> int:
 def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress_is_counted(
     make_window,
     qtbot,
-    long_log,  # noqa: F811
+    long_log,
     held,
 ):
     window = make_window()
@@ -128,7 +127,7 @@ def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress
 def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_and_the_index(
     make_window,
     qtbot,
-    long_log,  # noqa: F811
+    long_log,
     held,
 ):
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
@@ -148,7 +147,7 @@ def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_
 def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn(
     make_window,
     qtbot,
-    long_log,  # noqa: F811
+    long_log,
     held,
     order,
 ):
@@ -176,7 +175,7 @@ def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn
     assert navigator.session_bar.progress.text() == _progress_text(held.fresh(session))
 
 
-def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_window, qtbot, long_log, held):  # noqa: F811
+def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_window, qtbot, long_log, held):
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
     navigator = parts_of(window).navigator
     window.table.setFocus()
@@ -187,7 +186,7 @@ def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_wi
     assert navigator.current_turn().index == 10
 
 
-def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_log, held):  # noqa: F811
+def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_log, held):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)
     window.table.viewport().repaint()
@@ -204,7 +203,7 @@ def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_
     assert hits and count.text() == f"{len(hits)} hits"
 
 
-def test_the_journal_reads_the_files_values_once_the_facts_are_handed_over(make_window, qtbot, long_log, held):  # noqa: F811
+def test_the_journal_reads_the_files_values_once_the_facts_are_handed_over(make_window, qtbot, long_log, held):
     """The journal's reading of every annotation (journal/baseline.py) reads every turn's facts: run
     while the worker makes them, it made them all again on the GUI thread, a slice at a time."""
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)

@@ -18,11 +18,10 @@ from PySide6.QtCore import QPointF
 
 from annotator.audio import load_audio, stretch_available
 from annotator.gui.app import parts_of
-from tests.gui.test_other_side_and_speed import PLAY_HELPERS
-from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 from tests.support.audio_sandbox import AudioSandbox
 from tests.support.sounds import dominant_frequency, find_offset, noise, tone, write_sound
 from tests.support.speech import needs_tools, words_with_silence
+from tests.support.window_script import PLAY_HELPERS, UNTIL_STOPPED, WINDOW_PRELUDE
 
 RATE = 8000
 # Long enough that the null device, many times faster than real time, cannot reach the end while the

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.gui.window_script import WINDOW_PRELUDE
+from tests.support.window_script import WINDOW_PRELUDE
 
 REPO = Path(__file__).resolve().parents[2]
 

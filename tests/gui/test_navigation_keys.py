@@ -11,8 +11,9 @@ from PySide6.QtCore import Qt
 from annotator.gui.actions import ACTIONS
 from annotator.gui.app import parts_of
 from annotator.gui.widgets.roles import FINDING_ROLE
-from tests.gui.conftest import current_summary, press
+from tests.support.gui_keys import press
 from tests.support.repository import REPO
+from tests.support.session_browser import current_summary
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 HOSTILE = REPO / "tests" / "hostile"

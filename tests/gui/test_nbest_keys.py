@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 from annotator.gui.annotating.nbest_pane import NO_LIST_TEXT, TRUTH_MARK
 from annotator.gui.app import parts_of
 from annotator.gui.preferences.keys_dialog import ShortcutsDialog
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

@@ -13,13 +13,18 @@ from pathlib import Path
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
-from tests.gui.conftest import current_summary, press, type_text
-from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.gui_keys import press, type_text
+from tests.support.session_browser import current_summary
+from tests.support.xml_builders import (
+    FAILED_PARSE,
+    log_text,
+    session,
+    system_turn,
+    user_turn,
+    write_log,
+)
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-
-
-FAILED_PARSE = operation("2", 1, 2, "parse", "nl", "", data(":input_parse_successful", "0"))
 
 
 def _log(path: Path, heard: dict[str, str]) -> Path:

@@ -20,9 +20,8 @@ from annotator.analysis.next_session import most_doubtful_session_to_transcribe
 from annotator.gui.annotating.doubtful_sessions import FINDING, SPOT_TURNS
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, type_text
-from tests.gui.test_next_session import FAILED_PARSE
-from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.gui_keys import press, type_text
+from tests.support.xml_builders import FAILED_PARSE, log_text, session, system_turn, user_turn, write_log
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 SESSIONS = 150

@@ -18,7 +18,7 @@ from annotator.gui.app import parts_of
 from annotator.journal.entries import parse_journal
 from annotator.journal.files import journal_dir
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 TYPED = "i want to fly to boston"
 

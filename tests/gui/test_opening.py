@@ -4,10 +4,7 @@ nothing; a broken log still says what is wrong in one line."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from lxml import etree
 from PySide6.QtCore import Qt, QTimer
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPushButton
@@ -15,43 +12,10 @@ from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QPushButto
 from annotator.errors import AnnotatorError
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press
+from tests.support.background_open import COPIES, SAMPLE, DuringLoad
+from tests.support.gui_keys import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-REPO = Path(__file__).resolve().parents[2]
-SAMPLE = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
-COPIES = 250  # about 6.5 MB: several chunks of the reader, so progress is reported before the end
-
-
-@pytest.fixture(scope="module")
-def big_log(tmp_path_factory) -> Path:
-    """A multi-megabyte log: the sample's session repeated, each copy with an id of its own."""
-    tree = etree.parse(str(SAMPLE))
-    root = tree.getroot()
-    session = root.find("GC_SESSION")
-    for number in range(1, COPIES):
-        copy = etree.fromstring(etree.tostring(session))
-        copy.set("id", f"{session.get('id')}-copy{number}")
-        root.append(copy)
-    path = tmp_path_factory.mktemp("big") / "big-hublog.xml"
-    tree.write(str(path), xml_declaration=True, encoding="UTF-8")
-    return path
-
-
-class DuringLoad:
-    """Runs ACTION once, on the first progress report of the window's open (the log is then being read)."""
-
-    def __init__(self, window, action):
-        self.window, self.action = window, action
-        self.seen: list[tuple[int, int, str, bool]] = []  # done, total, label, dialog visible
-        parts_of(window).controller.opener.show_progress_after_ms = 0
-        parts_of(window).controller.opener.progressed.connect(self._progressed)
-
-    def _progressed(self, done: int, total: int, label: str) -> None:
-        dialog = parts_of(self.window).controller.opener.dialog
-        self.seen.append((done, total, label, dialog is not None and dialog.isVisible()))
-        if len(self.seen) == 1 and self.action is not None:
-            self.action(dialog)
 
 
 def test_a_big_log_shows_its_progress_then_its_turns(make_window, big_log):

@@ -4,11 +4,8 @@ loads reach the editor once it is shown (gui/opening/typing_during_load.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import threading
-from pathlib import Path
 
-import pytest
 from PySide6.QtCore import Qt
 
 import annotator.gui.opening.opener as opening
@@ -20,25 +17,9 @@ from annotator.gui.app import parts_of
 from annotator.gui.settings import LastPosition
 from annotator.log.annotations import set_transcription
 from annotator.timeline.data import build_timeline
-from tests.gui.test_opening import DuringLoad
+from tests.support.background_open import LONG_TURNS, DuringLoad
 
-REPO = Path(__file__).resolve().parents[2]
-TURNS = 4000  # over PREPARE_AFTER_PAINT_TURNS, about 2.6 MB: many chunks of the reader
 TYPED = "boston please"
-
-
-def _long_session_module():
-    spec = importlib.util.spec_from_file_location("long_session", REPO / "tests" / "benchmarks" / "long_session.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-@pytest.fixture(scope="module")
-def long_log(tmp_path_factory) -> Path:
-    """One session of TURNS turns, alternating system and user (long_session.py, the benchmark's shape)."""
-    assert TURNS >= opening.PREPARE_AFTER_PAINT_TURNS
-    return _long_session_module().make_long_session(tmp_path_factory.mktemp("long") / "long-hublog.xml", TURNS)
 
 
 class Calls:
@@ -72,7 +53,7 @@ def test_the_turns_show_first_then_the_panes_fill_in_with_the_right_figures(make
     panes, panel, timeline = parts_of(window).panes, parts_of(window).metrics, parts_of(window).timeline
     assert parts_of(window).navigator.open_path(long_log)
     session = parts_of(window).navigator.session
-    assert parts_of(window).navigator.model.rowCount() == len(session.turns) == TURNS  # the turns are shown
+    assert parts_of(window).navigator.model.rowCount() == len(session.turns) == LONG_TURNS  # the turns are shown
     assert panes.computing
     assert [note.isVisible() for note in panes.notes] == [True, True]
     assert [note.text() for note in panes.notes] == [session_panes.COMPUTING_METRICS, session_panes.COMPUTING_TIMELINE]

@@ -19,7 +19,7 @@ from annotator.gui.app import parts_of
 from annotator.gui.opening.opener import PreparedSession
 from annotator.log.annotations import set_transcription
 from annotator.timeline.data import build_timeline
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"

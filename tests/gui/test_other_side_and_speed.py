@@ -15,25 +15,12 @@ from PySide6.QtCore import Qt
 
 from annotator.audio import load_audio, stretch_available
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press
-from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 from tests.support.audio_sandbox import AudioSandbox
+from tests.support.gui_keys import press
 from tests.support.sounds import assert_played_exactly
+from tests.support.window_script import PLAY_HELPERS, UNTIL_STOPPED, WINDOW_PRELUDE
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-
-PLAY_HELPERS = """
-playback = parts_of(window).playback
-player = playback.player
-
-def key(k, modifiers=Qt.KeyboardModifier.NoModifier):
-    QTest.keyClick(QApplication.focusWidget() or window, k, modifiers)
-
-def until_ready():
-    while playback.preparing:  # the first clip of a process waits for the loudness meter's import
-        app.processEvents()
-        time.sleep(0.001)
-"""
 
 OTHER_SIDE_SCRIPT = (
     WINDOW_PRELUDE

@@ -3,7 +3,6 @@ held the GIL against that first paint (gui/runtime/after_paint.py PaintGate)."""
 
 from __future__ import annotations
 
-import importlib.util
 import threading
 from pathlib import Path
 
@@ -14,8 +13,8 @@ from annotator.gui.app import parts_of
 from annotator.gui.opening import opener as opening
 from annotator.gui.panes import session_panes
 from annotator.gui.runtime import after_paint
+from tests.support.long_session import make_long_session
 
-REPO = Path(__file__).resolve().parents[2]
 TURNS = 1200
 
 
@@ -23,10 +22,7 @@ TURNS = 1200
 def long_log(tmp_path_factory) -> Path:
     """One session of TURNS turns (the benchmarks' long_session.py), long enough to be made on a worker."""
     assert TURNS >= opening.PREPARE_AFTER_PAINT_TURNS
-    spec = importlib.util.spec_from_file_location("long_session", REPO / "tests" / "benchmarks" / "long_session.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.make_long_session(tmp_path_factory.mktemp("long") / "long-hublog.xml", TURNS)
+    return make_long_session(tmp_path_factory.mktemp("long") / "long-hublog.xml", TURNS)
 
 
 class _Marks(QObject):

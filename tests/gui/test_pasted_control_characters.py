@@ -11,7 +11,7 @@ from annotator.analysis.validation import Severity, validate_document
 from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 PASTED = "i want\x01to fly\x02 to boston\x00"

@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from annotator.audio import load_audio, stretch_available
-from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 from tests.support.audio_sandbox import AudioSandbox
 from tests.support.sounds import assert_played_exactly
+from tests.support.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
 WINDOW_SCRIPT = (
     WINDOW_PRELUDE

@@ -16,10 +16,9 @@ import pytest
 from annotator.audio import load_audio, stretch_available
 from annotator.audio.loudness import normalise
 from annotator.gui.listening.played_clip import SPOT_SECONDS
-from tests.gui.test_other_side_and_speed import PLAY_HELPERS
-from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE, opening_on_the_greeting
 from tests.support.audio_sandbox import AudioSandbox
 from tests.support.sounds import noise, write_sound
+from tests.support.window_script import PLAY_HELPERS, UNTIL_STOPPED, WINDOW_PRELUDE, opening_on_the_greeting
 
 RATE = 8000
 LONG_SECONDS = 3 * SPOT_SECONDS

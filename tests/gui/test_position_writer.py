@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
 from annotator.gui.opening.position_writer import WRITE_AFTER_MS
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 
 def _move_down(qtbot, window, times: int) -> None:

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMenu
 from annotator.export.praat_elan import export_textgrid
 from annotator.gui.app import parts_of
 from annotator.gui.runtime.worker import TaskState
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 TYPED = "je veux aller à Zürich"
 

@@ -16,7 +16,7 @@ from annotator.gui.preferences.dialog import KEYS_PAGE, PreferencesDialog
 from annotator.gui.preferences.table import PAGES, PREFERENCES, on_page
 from annotator.gui.settings import DOUBT_ORDER, AppSettings
 from annotator.gui.theme import is_dark
-from tests.gui.conftest import close_window, press, type_text
+from tests.support.gui_keys import close_window, press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

@@ -1,6 +1,6 @@
 """Ctrl+Q while the validation child still runs: the window's process ends within a second of the window
 closing, its child told to stop rather than waited for. The real window runs in a process of its own
-(tests/gui/window_driver.py) on a generated log big enough that validation takes seconds."""
+(tests/support/window_driver.py) on a generated log big enough that validation takes seconds."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import signal
 import time
 from pathlib import Path
 
-from tests.gui.window_driver import is_running, read_lines, run_window
 from tests.support.big_log import make_big_log
+from tests.support.window_driver import is_running, read_lines, run_window
 
 QUIT_WITHIN_S = 1.0
 LOG_MB = 30  # validated in several seconds: the child is still at work when Ctrl+Q comes

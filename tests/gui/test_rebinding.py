@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QApplication
 from annotator.gui.app import parts_of
 from annotator.gui.preferences.keys_dialog import ShortcutsDialog
 from annotator.gui.settings import AppSettings
-from tests.gui.conftest import close_window, press, type_text
-from tests.gui.test_main_window import NOTHING_TO_PLAY, without_user_audio
+from tests.support.gui_keys import close_window, press, type_text
+from tests.support.no_audio import NOTHING_TO_PLAY, without_user_audio
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

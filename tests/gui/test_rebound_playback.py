@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotator.audio import load_audio
-from tests.gui.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 from tests.support.audio_sandbox import AudioSandbox
 from tests.support.sounds import assert_played_exactly
+from tests.support.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
 # Ctrl+A: a key the editor would keep for itself (select all) unless the window's keys are let through.
 WINDOW_SCRIPT = (

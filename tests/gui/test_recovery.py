@@ -10,35 +10,26 @@ from PySide6.QtCore import Qt
 from annotator.gui.app import parts_of
 from annotator.journal.files import journal_dir
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, type_text
-from tests.gui.journal_helpers import (
+from tests.support.gui_keys import press, type_text
+from tests.support.killed_windows import (
     GENEROUS_SECONDS,
+    TYPED,
     assert_reloaded_with_the_edit_on_top,
     changed_behind_the_window,
+    crash_after_typing,
     run_and_kill,
 )
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-
-TYPED = "i want to fly to boston on friday"
 
 
 def _journals() -> list[Path]:
     return sorted(journal_dir().glob("*.json"))
 
 
-def _crash_after_typing(log: Path, tmp_path: Path) -> None:
-    lines = run_and_kill(
-        log,
-        tmp_path,
-        [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}],
-    )
-    assert lines[-1]["state"]["transcriptions"]["02"] == TYPED
-
-
 def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path: Path, boxes):
     original = raw_log.read_bytes()
-    _crash_after_typing(raw_log, tmp_path)
+    crash_after_typing(raw_log, tmp_path)
     assert raw_log.read_bytes() == original, "the kill lost nothing and wrote nothing to the log"
     assert len(_journals()) == 1
     answers = boxes()  # the default button
@@ -51,7 +42,7 @@ def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path
 
 
 def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Path, boxes):
-    _crash_after_typing(raw_log, tmp_path)
+    crash_after_typing(raw_log, tmp_path)
     answers = boxes("Discard")
     window = make_window(raw_log)
     assert "1 transcription" in answers.seen[0].text

@@ -13,13 +13,11 @@ from PySide6.QtCore import Qt
 from annotator.gui.app import parts_of
 from annotator.journal.entries import parse_journal
 from annotator.log.document import LogDocument
-from tests.gui import test_opening
-from tests.gui.conftest import press
-from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
+from tests.support.gui_keys import press
+from tests.support.killed_windows import GENEROUS_SECONDS, run_and_kill
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 TYPED = "from boston to denver on monday"
-big_log = test_opening.big_log  # a log of 250 sessions: its values take many slices to read
 
 
 @pytest.fixture

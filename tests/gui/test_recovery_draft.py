@@ -12,8 +12,8 @@ from annotator.gui.app import parts_of
 from annotator.journal.entries import parse_journal
 from annotator.journal.files import journal_dir
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, type_text
-from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
+from tests.support.gui_keys import press, type_text
+from tests.support.killed_windows import GENEROUS_SECONDS, run_and_kill
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 TYPED = "i want to fly to boston"

@@ -15,8 +15,9 @@ from annotator.gui.app import parts_of
 from annotator.gui.search.replace_dialog import ReplaceDialog
 from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, when_modal
 from tests.support.big_log import make_big_log
+from tests.support.gui_keys import press
+from tests.support.modal_answers import when_modal
 from tests.support.planted_logs import plant
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier

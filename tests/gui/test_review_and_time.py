@@ -14,7 +14,7 @@ from annotator.gui.app import parts_of
 from annotator.gui.corpus.session_list import Column
 from annotator.log.document import LogDocument
 from annotator.log.flags import session_reviewer, turn_time_spent
-from tests.gui.conftest import close_window, press, type_text
+from tests.support.gui_keys import close_window, press, type_text
 
 CTRL_SHIFT = Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier
 ALT_SHIFT = Qt.KeyboardModifier.AltModifier | Qt.KeyboardModifier.ShiftModifier

@@ -11,8 +11,8 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.annotating.turn_table import Column
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press, type_text
-from tests.gui.test_timeline_window import long_log, open_window
+from tests.support.gui_keys import press, type_text
+from tests.support.timeline_view import long_timed_log, open_window
 
 Key = Qt.Key
 
@@ -38,7 +38,7 @@ def settled() -> None:
 
 
 def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
-    window = open_window(make_window, long_log(tmp_path))
+    window = open_window(make_window, long_timed_log(tmp_path))
     table, model = window.table, parts_of(window).navigator.model
     table.setFocus()
     parts_of(window).navigator.select_row(100)  # past the rows the table measures its columns on (MEASURED_ROWS)
@@ -57,7 +57,7 @@ def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
 
 
 def test_a_row_made_ahead_is_made_again_when_its_turn_is_transcribed(qtbot, make_window, tmp_path: Path):
-    window = open_window(make_window, long_log(tmp_path))
+    window = open_window(make_window, long_timed_log(tmp_path))
     table, model = window.table, parts_of(window).navigator.model
     table.setFocus()
     qtbot.keyClick(table, Key.Key_PageDown)
@@ -80,7 +80,7 @@ def test_the_rows_ahead_are_made_in_the_next_pass_of_the_event_loop_wherever_the
     qtbot, make_window, tmp_path: Path
 ):
     """Down a session the scroll bar's value is large: the rows must not wait that many milliseconds."""
-    window = open_window(make_window, long_log(tmp_path))
+    window = open_window(make_window, long_timed_log(tmp_path))
     table, model = window.table, parts_of(window).navigator.model
     settled()
     table.scrollToBottom()

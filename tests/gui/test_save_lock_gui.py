@@ -8,7 +8,7 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 from tests.support.save_race import hold_and_change
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

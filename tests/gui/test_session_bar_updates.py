@@ -11,7 +11,7 @@ from PySide6.QtCore import Qt
 import annotator.gui.annotating.navigation as navigation
 from annotator.gui.app import parts_of
 from annotator.log.elements import Session
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 
 def test_a_transcription_moves_the_progress_without_reading_the_session_again(

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 from PySide6.QtCore import QModelIndex, QPoint, Qt
 
@@ -14,24 +11,7 @@ from annotator.gui.corpus.session_list import Column
 from annotator.gui.widgets.roles import SUMMARY_ROLE
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
-from tests.gui.conftest import current_summary
-
-BROKEN = b"<?xml version='1.0'?>\n<GC_LOG>\n  <GC_SESSION id='x'>\n</GC_LOG>\n"
-SESSION_ID = re.compile(rb'(<GC_SESSION id=")([^"]+)(")')
-
-
-def many_logs(folder: Path, sample_logs: list[Path], copies: int = 20) -> dict[Path, str]:
-    """COPIES of each sample log under FOLDER, each with its own session id: {file: session id}."""
-    made: dict[Path, str] = {}
-    for n in range(copies):
-        for log in sample_logs:
-            session_id = f"copy:{n:02d}:{log.parent.name}"
-            target = folder / f"batch{n:02d}" / log.name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            new_id = session_id.encode()
-            target.write_bytes(SESSION_ID.sub(lambda m, new_id=new_id: m[1] + new_id + m[3], log.read_bytes(), count=1))
-            made[target] = session_id
-    return made
+from tests.support.session_browser import BROKEN, current_summary, many_logs, scanned
 
 
 @pytest.fixture
@@ -45,13 +25,6 @@ def browser(qtbot) -> SessionBrowser:
     if widget.is_scanning:
         with qtbot.waitSignal(widget.scan_finished, timeout=10000):
             widget.cancel_scan()
-
-
-def scanned(qtbot, browser: SessionBrowser, folder: Path) -> SessionBrowser:
-    with qtbot.waitSignal(browser.scan_finished, timeout=20000) as blocker:
-        browser.scan(folder)
-    assert blocker.args == [True]
-    return browser
 
 
 def visible_ids(browser: SessionBrowser) -> list[str]:

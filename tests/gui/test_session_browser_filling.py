@@ -7,13 +7,13 @@ import re
 from pathlib import Path
 
 import pytest
-from PySide6.QtCore import QPoint, Qt
+from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.gui.corpus.session_list import Column
 from annotator.gui.widgets.roles import SORT_ROLE, SUMMARY_ROLE
-from tests.gui.conftest import close_window, current_summary, press
-from tests.gui.test_session_browser import BROKEN, many_logs
+from tests.support.gui_keys import close_window, press
+from tests.support.session_browser import BROKEN, click_header, current_summary, many_logs, shown
 
 COPIES = 17  # of each of the three sample logs: 51 logs, and an unreadable one
 # Enough that the scan still goes on once a test has sorted, filtered and selected: with 17 copies a quiet
@@ -38,16 +38,6 @@ def scan_in(qtbot, window, folder: Path):
         assert parts_of(window).navigator.open_path(folder)
     assert finished.args == [True]
     return parts_of(window).browser
-
-
-def shown(browser) -> list:
-    return [browser.proxy.index(row, 0).data(SUMMARY_ROLE) for row in range(browser.proxy.rowCount())]
-
-
-def click_header(qtbot, browser, column: Column) -> None:
-    header = browser.table.horizontalHeader()
-    x = header.sectionViewportPosition(column) + header.sectionSize(column) // 2
-    qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton, pos=QPoint(x, 5))
 
 
 def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_is_one_row(

@@ -12,9 +12,8 @@ from PySide6.QtCore import Qt
 from annotator.corpus.scan import scan_corpus
 from annotator.gui.app import parts_of
 from annotator.gui.corpus.session_list import Column
-from tests.gui.conftest import close_window
-from tests.gui.test_session_browser import many_logs
-from tests.gui.test_session_browser_filling import click_header, shown
+from tests.support.gui_keys import close_window
+from tests.support.session_browser import click_header, many_logs, shown
 
 
 def corpus_rows(tmp_path: Path, sample_logs: list[Path]) -> list:

@@ -12,8 +12,8 @@ from PySide6.QtCore import Qt
 import annotator.gui.panes.session_panes as session_panes
 from annotator.analysis.metrics import session_metrics
 from annotator.gui.app import parts_of
-from tests.gui.conftest import press, type_text
-from tests.gui.test_opening_deferred import _long_session_module
+from tests.support.gui_keys import press, type_text
+from tests.support.long_session import make_long_session
 
 LONG_TURNS = 1500  # over PREPARE_AFTER_PAINT_TURNS
 
@@ -22,7 +22,7 @@ LONG_TURNS = 1500  # over PREPARE_AFTER_PAINT_TURNS
 def short_then_long_log(tmp_path_factory) -> Path:
     """A log of a 4-turn session followed by a session of LONG_TURNS turns (the benchmark's shape)."""
     folder = tmp_path_factory.mktemp("two")
-    make = _long_session_module().make_long_session
+    make = make_long_session
     short = make(folder / "short.xml", 4).read_text(encoding="utf-8")
     long = make(folder / "long.xml", LONG_TURNS).read_text(encoding="utf-8")
     session = long[long.index("<GC_SESSION") : long.index("</GC_LOG>")].replace('id="long"', 'id="second"', 1)

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from annotator.gui.annotating.turn_table_view import MEASURED_ROWS, SHORT_COLUMNS
 from annotator.gui.app import parts_of
-from tests.gui.test_opening_deferred import long_log  # noqa: F401  (the fixture: one session of 4,000 turns)
 
 
-def test_measuring_the_short_columns_makes_no_row_the_table_does_not_paint(make_window, qtbot, long_log):  # noqa: F811
+def test_measuring_the_short_columns_makes_no_row_the_table_does_not_paint(make_window, qtbot, long_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)
     model, table = parts_of(window).navigator.model, window.table

@@ -13,7 +13,8 @@ from PySide6.QtCore import Qt
 from annotator.gui.app import parts_of
 from annotator.gui.search.find_bar import SEARCHING_TEXT
 from annotator.gui.search.replace_dialog import ReplaceDialog
-from tests.gui.conftest import press, type_text, when_modal
+from tests.support.gui_keys import press, type_text
+from tests.support.modal_answers import when_modal
 from tests.support.planted_logs import plant
 
 CTRL, SHIFT = Qt.KeyboardModifier.ControlModifier, Qt.KeyboardModifier.ShiftModifier

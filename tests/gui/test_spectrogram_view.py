@@ -16,7 +16,7 @@ from annotator.gui.listening.audio_panel import STACKED_MIN_HEIGHT, AudioPanel
 from annotator.gui.listening.spectrogram import SpectrogramView, colour_map
 from annotator.gui.listening.waveform import WaveformView
 from annotator.gui.settings import AppSettings
-from tests.gui.conftest import press
+from tests.support.gui_keys import press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 CTRL_SHIFT = Mod.ControlModifier | Mod.ShiftModifier

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from annotator.gui.app import parts_of
-from tests.gui.window_driver import run_window
+from tests.support.window_driver import run_window
 
 TYPED = "typed a moment before the logout"
 

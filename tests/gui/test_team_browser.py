@@ -12,7 +12,7 @@ from annotator.gui.app import parts_of
 from annotator.gui.corpus.session_list import Column
 from annotator.gui.widgets.roles import SUMMARY_ROLE
 from annotator.team.mode import set_team_mode
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 from tests.support.team_corpora import annotate_as, make_corpus
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier

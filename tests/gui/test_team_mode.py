@@ -11,8 +11,9 @@ from annotator.annotation_files.human_format import human_file_content
 from annotator.gui.app import parts_of
 from annotator.team.files import human_files_beside, human_path_of
 from annotator.team.mode import MARKER_NAME, in_team_mode, set_team_mode
-from tests.gui.conftest import answer_input, close_window, press, type_text
-from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
+from tests.support.gui_keys import close_window, press, type_text
+from tests.support.killed_windows import GENEROUS_SECONDS, run_and_kill
+from tests.support.modal_answers import answer_input
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 

@@ -21,7 +21,7 @@ from annotator.log.document import LogDocument
 from annotator.log.elements import OperationView
 from annotator.timeline import data
 from annotator.timeline.intervals import MAX_DETAILED_BARS, Intervals, to_pixel_bars
-from tests.gui.timeline_helpers import show_timeline
+from tests.support.timeline_view import show_timeline
 
 ACTIVITIES = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
 

@@ -13,8 +13,8 @@ from annotator.gui.theme import theme_colour
 from annotator.gui.timeline import timeline_style as style
 from annotator.gui.timeline.view import TimelineView
 from annotator.timeline import data
-from tests.gui.timeline_helpers import show_timeline
 from tests.support.audio_shapes import EXPECTED, write_audio_shapes
+from tests.support.timeline_view import show_timeline
 
 
 @pytest.fixture

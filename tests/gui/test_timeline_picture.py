@@ -7,7 +7,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
-from tests.gui.conftest import focused, press, type_text
+from tests.support.gui_keys import focused, press, type_text
 
 Key = Qt.Key
 

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.timeline.timeline_rows import READING_SECONDS, RowLayout, min_row_pixels, reading_window
 from annotator.gui.timeline.view import TimelineView
-from tests.gui.timeline_helpers import show_timeline
+from tests.support.timeline_view import show_timeline
 
 MARKER_LANES = 8
 

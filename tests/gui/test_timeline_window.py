@@ -11,30 +11,12 @@ from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
-from annotator.gui.main_window import MainWindow
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.gui.timeline.timeline_rows import min_row_pixels
 from annotator.gui.timeline.view import TimelineView
-from tests.gui.conftest import close_window
 from tests.support.audio_shapes import write_audio_shapes
-from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
-
-TURNS = 300
-TURN_SECONDS = 5.0  # each turn starts 5 s after the previous one: a 25-minute session
-
-
-def long_log(folder: Path) -> Path:
-    turns = [
-        (user_turn if i % 2 else system_turn)(str(i + 1), 1000.0 + i * TURN_SECONDS, f"words {i}") for i in range(TURNS)
-    ]
-    text = log_text([session("long", turns, start=1000.0, end=1000.0 + TURNS * TURN_SECONDS)])
-    return write_log(folder / "long-hublog.xml", text)
-
-
-def open_window(make_window, path: Path) -> MainWindow:
-    window = make_window(path)
-    QApplication.processEvents()
-    return window
+from tests.support.gui_keys import close_window
+from tests.support.timeline_view import TURN_SECONDS, long_timed_log, open_window
 
 
 def turn_span(timeline: TimelineView, index: int) -> tuple[float, float]:
@@ -45,7 +27,7 @@ def turn_span(timeline: TimelineView, index: int) -> tuple[float, float]:
 def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(
     qtbot, make_window, tmp_path: Path, settings: AppSettings
 ):
-    log = long_log(tmp_path)
+    log = long_timed_log(tmp_path)
     settings.set_last_position(log, LastPosition("long", 200))
     window = open_window(make_window, log)
     assert parts_of(window).navigator.current_turn().index == 200
@@ -60,7 +42,7 @@ def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(
 
 
 def test_opening_a_long_log_for_the_first_time_shows_its_first_turns(qtbot, make_window, tmp_path: Path):
-    window = open_window(make_window, long_log(tmp_path))
+    window = open_window(make_window, long_timed_log(tmp_path))
     timeline = parts_of(window).timeline
     left, right = timeline.x_range()
     assert left <= 0.0 and turn_span(timeline, 3)[1] <= right < timeline.timeline.extent / 10
@@ -140,7 +122,7 @@ def test_a_move_that_scrolls_the_timeline_paints_it_once(qtbot, make_window, tmp
             self.count += event.type() == QEvent.Type.Paint
             return False
 
-    window = open_window(make_window, long_log(tmp_path))
+    window = open_window(make_window, long_timed_log(tmp_path))
     timeline = parts_of(window).timeline
     paints = Paints(timeline)
     timeline.plot.viewport().installEventFilter(paints)

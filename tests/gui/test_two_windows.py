@@ -11,9 +11,9 @@ from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, type_text
-from tests.gui.journal_helpers import GENEROUS_SECONDS, run_and_kill
-from tests.gui.window_driver import read_lines, run_window
+from tests.support.gui_keys import press, type_text
+from tests.support.killed_windows import GENEROUS_SECONDS, run_and_kill
+from tests.support.window_driver import read_lines, run_window
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 FIRST, SECOND = "first window words", "second window words"

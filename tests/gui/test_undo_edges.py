@@ -12,8 +12,7 @@ from annotator.gui.app import parts_of
 from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.gui.conftest import press, type_text
-from tests.gui.test_typing_focus import two_session_log  # noqa: F401 (a fixture)
+from tests.support.gui_keys import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 CTRL, CTRL_SHIFT = Mod.ControlModifier, Mod.ControlModifier | Mod.ShiftModifier
@@ -92,7 +91,7 @@ def test_an_edit_undone_leaves_the_document_unmodified(main_window, qtbot):
     assert not window.isWindowModified() and not parts_of(window).controller.document.is_modified
 
 
-def test_undoing_a_task_completion_of_another_session_shows_that_session(make_window, two_session_log, qtbot):  # noqa: F811
+def test_undoing_a_task_completion_of_another_session_shows_that_session(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
     press(qtbot, window, Key.Key_1, CTRL | Mod.AltModifier)
     press(qtbot, window, Key.Key_PageDown, CTRL)
@@ -110,7 +109,7 @@ def test_undoing_a_task_completion_of_another_session_shows_that_session(make_wi
 
 def test_undoing_a_transcription_of_another_session_shows_that_session_and_turn(
     make_window,
-    two_session_log,  # noqa: F811
+    two_session_log,
     qtbot,
 ):
     window = make_window(two_session_log)

@@ -8,7 +8,7 @@ import signal
 import time
 from pathlib import Path
 
-from tests.gui.window_driver import children_of, is_running, run_window
+from tests.support.window_driver import children_of, is_running, run_window
 
 PATIENCE_SECONDS = 60  # a hang guard for a loaded machine, not a speed requirement
 

@@ -16,7 +16,7 @@ from annotator.gui.runtime.worker import BackgroundTask, TaskState
 from annotator.gui.settings import AppSettings
 from annotator.log.document import LogDocument
 from annotator.writes.original_copy import original_copy_path
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 Button = QMessageBox.StandardButton

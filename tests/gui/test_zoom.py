@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt
 from annotator.gui.app import parts_of
 from annotator.gui.appearance.zoom import ZOOM_STEPS, next_zoom
 from annotator.gui.settings import AppSettings
-from tests.gui.conftest import close_window, press
+from tests.support.gui_keys import close_window, press
 
 CTRL = Qt.KeyboardModifier.ControlModifier
 

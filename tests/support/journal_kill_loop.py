@@ -5,7 +5,7 @@
 
 Each round runs one window, or two windows on the same log (the second is told
 the log is open and edits it too), as real processes on the offscreen platform,
-driven with real key presses (tests/gui/window_driver.py): bursts of edits 20-150
+driven with real key presses (tests/support/window_driver.py): bursts of edits 20-150
 ms apart (Ctrl+I, typing, Ctrl+Enter through pre-filled turns, task completion,
 undo and redo), pauses, and the odd save. Each window is killed with SIGKILL at
 a random moment. The next round's first window restores what the journals hold;
@@ -30,8 +30,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tests.gui.window_driver import RECOVER_WITHIN_SECONDS, children_of, is_running, run_window
 from tests.support.kill_loop import REPO, count_from_environment
+from tests.support.window_driver import RECOVER_WITHIN_SECONDS, children_of, is_running, run_window
 
 SAMPLE = REPO / "sample_logs" / "travel-20261121-002"
 STARTUP_PATIENCE = 180  # seconds for a window to open on a loaded machine (a hang guard)

@@ -71,3 +71,7 @@ def log_text(sessions: list[str], encoding: str = "UTF-8") -> str:
 def write_log(path: Path, text: str, encoding: str = "UTF-8") -> Path:
     path.write_bytes(text.encode(encoding))
     return path
+
+
+# A parse that failed (:input_parse_successful 0), as a user turn's extra operation: a sign of doubt.
+FAILED_PARSE = operation("2", 1, 2, "parse", "nl", "", data(":input_parse_successful", "0"))

@@ -50,3 +50,18 @@ def until_stopped():
         time.sleep(0.0005)
     raise AssertionError("playback did not end")
 """
+
+# Playing in the scripted window: its playback and player, a real key press to the focus widget, and waiting for
+# the first clip (its loudness meter's import).
+PLAY_HELPERS = """
+playback = parts_of(window).playback
+player = playback.player
+
+def key(k, modifiers=Qt.KeyboardModifier.NoModifier):
+    QTest.keyClick(QApplication.focusWidget() or window, k, modifiers)
+
+def until_ready():
+    while playback.preparing:  # the first clip of a process waits for the loudness meter's import
+        app.processEvents()
+        time.sleep(0.001)
+"""

@@ -1,7 +1,7 @@
 """Run the real window in a process of its own and drive it with real key presses, for tests that
 SIGKILL it: the recovery journal tests and the journal kill loop (tests/stress).
 
-    python -m tests.gui.window_driver LOG SETTINGS_FOLDER PLAN_JSON
+    python -m tests.support.window_driver LOG SETTINGS_FOLDER PLAN_JSON
 
 PLAN_JSON is a list of steps, done in order once the log is open:
     {"keys": "Ctrl+I"}          a real key press (QKeySequence text) to the focus widget
@@ -188,7 +188,7 @@ def run_window(log: Path, settings: Path, plan: list[dict], answers: list[str] =
     environment["WINDOW_ANSWERS"] = json.dumps(list(answers))
     environment["PYTHONPATH"] = os.pathsep.join(filter(None, [str(repo), environment.get("PYTHONPATH")]))
     return subprocess.Popen(
-        [sys.executable, "-m", "tests.gui.window_driver", str(log), str(settings), json.dumps(plan)],
+        [sys.executable, "-m", "tests.support.window_driver", str(log), str(settings), json.dumps(plan)],
         cwd=repo,
         env=environment,
         stdout=subprocess.PIPE,

@@ -1,64 +1,16 @@
-"""Helpers of the recovery journal's GUI tests: answering every message box by its button text,
-killing a driven window process (window_driver.py), and what its journal must hold afterwards."""
+"""A window process driven by real keys and killed with SIGKILL (window_driver.py), for the recovery journal's GUI
+tests: what its journal must hold afterwards, and another program changing the log behind an open window."""
 
 from __future__ import annotations
 
 import json
 import signal
-from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMessageBox
-
-from tests.gui.window_driver import RECOVER_WITHIN_SECONDS, choose_button, run_window, shown_text
+from tests.support.window_driver import RECOVER_WITHIN_SECONDS, run_window
 
 # The spec's 2 s, plus room for a loaded machine between the kill and the lines read back.
 GENEROUS_SECONDS = RECOVER_WITHIN_SECONDS + 0.5
-
-
-@dataclass
-class Seen:
-    title: str
-    text: str
-    informative: str
-    buttons: list[str]  # as labelled, with the '&' of their accelerator
-    clicked: str  # as the user reads it
-
-
-class BoxAnswers:
-    """While it runs, clicks on every message box the first button of ANSWERS it has (else its default)."""
-
-    def __init__(self, *answers: str):
-        self.answers = list(answers)
-        self.seen: list[Seen] = []
-        self._timer = QTimer()
-        self._timer.setInterval(20)
-        self._timer.timeout.connect(self._poll)
-        self._timer.start()
-
-    @property
-    def titles(self) -> list[str]:
-        return [seen.title for seen in self.seen]
-
-    def _poll(self) -> None:
-        box = QApplication.activeModalWidget()
-        if not isinstance(box, QMessageBox) or not box.isVisible():
-            return
-        buttons, chosen = choose_button(box, self.answers)
-        self.seen.append(
-            Seen(
-                box.windowTitle(),
-                box.text(),
-                box.informativeText(),
-                sorted(button.text() for button in box.buttons()),
-                shown_text(chosen),
-            )
-        )
-        chosen.click()
-
-    def stop(self) -> None:
-        self._timer.stop()
 
 
 def run_and_kill(log: Path, tmp_path: Path, plan: list[dict], name: str = "killed", answers=()) -> list[dict]:
@@ -97,3 +49,17 @@ def assert_reloaded_with_the_edit_on_top(window, typed: str) -> None:
     assert session.task_completion == "1", "the new file is loaded"
     assert session.user_turns[0].transcription == typed, "and the unsaved edit is back on top of it"
     assert window.isWindowModified()
+
+
+TYPED = "i want to fly to boston on friday"
+
+
+def crash_after_typing(log: Path, tmp_path: Path) -> None:
+    """A window on LOG that typed TYPED into user turn 02, committed it, waited as long as the journal may take,
+    and was killed."""
+    lines = run_and_kill(
+        log,
+        tmp_path,
+        [{"row": 0}, {"keys": "Ctrl+Down"}, {"type": TYPED}, {"keys": "Ctrl+Return"}, {"wait": GENEROUS_SECONDS}],
+    )
+    assert lines[-1]["state"]["transcriptions"]["02"] == TYPED
