@@ -1,6 +1,6 @@
 """The journal's background writer: it writes off the calling thread, a failed write is reported and
 tried again until one succeeds, flush() writes at once, and nothing is written after stop().
-(The 2 s bound itself is checked against the wall clock on the real window: tests/gui/test_journal_latency.py.)"""
+(The 2 s bound itself is checked against the wall clock on the real window: tests/gui/recovery/test_journal_latency.py.)"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Run by tests/gui/test_layout.py in an interpreter whose offscreen screen has one size:
+"""Run by tests/gui/appearance/test_layout.py in an interpreter whose offscreen screen has one size:
 `save SETTINGS LOG`: the real window on LOG, Compare open and tall, the editor dragged over the table, closed
 (its layout stored in SETTINGS); `check SETTINGS LOG WIDTHxHEIGHT`: the window started on that stored layout
 (saved on a WIDTHxHEIGHT screen) prints one line of JSON: what it shows."""

@@ -2,7 +2,7 @@
 audio through PortAudio into an ALSA file device, and the samples that arrive are the turn's file.
 
 PortAudio reads the ALSA configuration once, when sounddevice is imported, so the window runs in
-a fresh interpreter (tests/audio/sandbox.py) with its own isolated settings.
+a fresh interpreter (tests/support/audio_sandbox.py) with its own isolated settings.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 leaves Ctrl+Space to the turn's own audio; a speed chosen before rubberband-cli was installed
 takes effect once it is, and says again why not until then.
 
-Played for real into an ALSA file device, in a fresh interpreter per test (tests/audio/sandbox.py).
+Played for real into an ALSA file device, in a fresh interpreter per test (tests/support/audio_sandbox.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The window over a grid of states on the screen it opens on; tests/gui/test_layout.py runs this file once
+"""The window over a grid of states on the screen it opens on; tests/gui/appearance/test_layout.py runs this file once
 per screen size (1280x720, 1366x768, 1920x1080) in an interpreter whose offscreen screen has that size.
 
 A state is the docks shown (as built, every one, none, the bottom strip only), Compare open or not, the zoom,

@@ -1,4 +1,4 @@
-"""A long turn's loudness is measured on a worker, heard for real (tests/audio/sandbox.py): the window's
+"""A long turn's loudness is measured on a worker, heard for real (tests/support/audio_sandbox.py): the window's
 thread never measures it, the play asked meanwhile waits and is heard at the measured gain, and a
 measurement the annotator has moved away from is never loaded.
 

@@ -1,4 +1,4 @@
-"""The window's layout: on real screen sizes (tests/gui/layout_checks.py and layout_grid.py, one interpreter per size,
+"""The window's layout: on real screen sizes (tests/gui/appearance/layout_checks.py and layout_grid.py, one interpreter per size,
 since Qt fixes the screens when the application starts), and what holds on any screen: the
 selected turn stays in view, the Sessions dock is there for a corpus only."""
 
@@ -23,8 +23,8 @@ from annotator.gui.settings import LastPosition
 from annotator.gui.widgets.roles import SUMMARY_ROLE
 from tests.support.compare_logs import make_team_log
 from tests.support.gui_keys import close_window, press
+from tests.support.repository import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 CHECKS = [Path(__file__).with_name(name) for name in ("layout_checks.py", "layout_grid.py")]
 SCREENS = ("1280x720", "1366x768", "1920x1080")
 STORED_LAYOUT = REPO / "tests" / "support" / "stored_layout_script.py"

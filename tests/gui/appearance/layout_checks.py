@@ -1,4 +1,4 @@
-"""The window on the screen it opens on; tests/gui/test_layout.py runs this file once per screen size
+"""The window on the screen it opens on; tests/gui/appearance/test_layout.py runs this file once per screen size
 (1280x720, 1366x768, 1920x1080) in an interpreter whose offscreen screen has that size.
 
 Every check is a widget geometry on the real composition (app.build_window) over real logs: the

@@ -6,7 +6,6 @@ of the document before the hand-over, computes them on the spot as before."""
 from __future__ import annotations
 
 import threading
-from pathlib import Path
 
 from lxml import etree
 from PySide6.QtCore import Qt
@@ -20,8 +19,8 @@ from annotator.gui.opening.opener import PreparedSession
 from annotator.log.annotations import set_transcription
 from annotator.timeline.data import build_timeline
 from tests.support.gui_keys import press
+from tests.support.repository import REPO
 
-REPO = Path(__file__).resolve().parents[2]
 SAMPLE = REPO / "sample_logs" / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 
 

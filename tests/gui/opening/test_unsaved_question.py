@@ -18,10 +18,10 @@ from PySide6.QtWidgets import QApplication, QMessageBox
 from annotator.gui.app import parts_of
 from annotator.log.document import LogDocument
 from tests.support.gui_keys import press
+from tests.support.repository import REPO
 from tests.support.window_script import WINDOW_PRELUDE
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-REPO = Path(__file__).resolve().parents[2]
 
 
 class KeyAnswer:

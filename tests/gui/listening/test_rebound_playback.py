@@ -1,5 +1,5 @@
 """A rebound Play key plays the turn's audio for real while typing in the editor: through PortAudio into
-an ALSA file device, in a fresh interpreter (tests/gui/test_playback_gui.py says why)."""
+an ALSA file device, in a fresh interpreter (tests/gui/listening/test_playback_gui.py says why)."""
 
 from __future__ import annotations
 

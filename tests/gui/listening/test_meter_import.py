@@ -13,9 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support.repository import REPO
 from tests.support.window_script import WINDOW_PRELUDE
-
-REPO = Path(__file__).resolve().parents[2]
 
 SCRIPT = (
     WINDOW_PRELUDE

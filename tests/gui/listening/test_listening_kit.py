@@ -1,5 +1,5 @@
 """The listening kit in the real window, heard for real: what reaches the ALSA file device is read back
-(tests/audio/sandbox.py) and measured; the pause-while-typing idle time is a QTimer the script fires.
+(tests/support/audio_sandbox.py) and measured; the pause-while-typing idle time is a QTimer the script fires.
 
 The user turn 2 of the sample session gets the sound each test needs (a quiet turn, seeded noise, a tone)
 in the test's own copy of the corpus.
@@ -19,6 +19,7 @@ from PySide6.QtCore import QPointF
 from annotator.audio import load_audio, stretch_available
 from annotator.gui.app import parts_of
 from tests.support.audio_sandbox import AudioSandbox
+from tests.support.repository import SAMPLE_LOGS
 from tests.support.sounds import dominant_frequency, find_offset, noise, tone, write_sound
 from tests.support.speech import needs_tools, words_with_silence
 from tests.support.window_script import PLAY_HELPERS, UNTIL_STOPPED, WINDOW_PRELUDE
@@ -74,7 +75,7 @@ def _sounding(samples: np.ndarray) -> np.ndarray:
 def test_a_quiet_turn_is_played_at_the_target_loudness_and_its_file_is_untouched(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
-    turn = load_audio(Path(__file__).parents[2] / "sample_logs" / "travel-20261121-001" / TURN_AUDIO)
+    turn = load_audio(SAMPLE_LOGS / "travel-20261121-001" / TURN_AUDIO)
     path = _turn_audio(annotated_log, turn.samples * np.float32(0.1))  # -20 dB: about -41 LUFS
     meter = pyloudnorm.Meter(RATE)
     assert meter.integrated_loudness(load_audio(path).samples[:, 0].astype(np.float64)) < -38.0
