@@ -8,20 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.audio_sandbox import SYSTEM_ALSA_CONF, AudioSandbox, needs_alsa
+from tests.support.audio_sandbox import SYSTEM_ALSA_CONF, AudioSandbox, has_sound_card, needs_alsa
 from tests.support.repository import REPO
-
-
-def _has_sound_card() -> bool:
-    snd = Path("/dev/snd")
-    return snd.is_dir() and any(entry.name.startswith("pcm") for entry in snd.iterdir())
 
 
 @pytest.fixture(params=["empty-config", "no-default-pcm"])
 def no_audio_output(request: pytest.FixtureRequest, tmp_path: Path) -> AudioSandbox:
     """An ALSA set-up with nothing to play on: an empty configuration, or one whose default PCM is no device."""
     needs_alsa()
-    if _has_sound_card():
+    if has_sound_card():
         pytest.skip("this machine has a sound card, which ALSA lists whatever its configuration says")
     config = tmp_path / "asound.conf"
     if request.param == "empty-config":
