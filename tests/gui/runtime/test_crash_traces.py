@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from tests.conftest import REPO, SAMPLE_LOGS, command_environment
+from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 LOG = SAMPLE_LOGS / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
 PATIENCE_S = 60
