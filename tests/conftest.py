@@ -4,28 +4,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from tests.audio.conftest import audio_sink  # noqa: E402,F401 - real playback into a file, for the GUI tests too
-
-REPO = Path(__file__).resolve().parents[1]
-
-
-def command_environment() -> dict[str, str]:
-    """The environment of a command a test starts, taken when it starts: the test's own data and cache folders
-    (isolated_user_data), so no earlier run's journal or corpus index answers for it, and this repository's code."""
-    return {**os.environ, "PYTHONPATH": str(REPO)}
-
-
-SAMPLE_LOGS = REPO / "sample_logs"
-
-
-def sample_log_paths() -> list[Path]:
-    return sorted(SAMPLE_LOGS.glob("*/*-hublog.xml"))
+from tests.support.audio_sandbox import SYSTEM_ALSA_CONF, AudioSandbox, needs_alsa  # noqa: E402
+from tests.support.repository import REPO, SAMPLE_LOGS, sample_log_paths  # noqa: E402
+from tests.support.sample_transcriptions import transcribe  # noqa: E402
 
 
 @pytest.fixture(scope="session", autouse=True)
@@ -78,3 +67,67 @@ def absolute_audio_log(corpus: Path) -> Path:
 @pytest.fixture
 def latin1_log(corpus: Path) -> Path:
     return corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
+
+
+@pytest.fixture
+def transcribed_corpus(corpus: Path) -> Path:
+    """The sample logs (copies) with transcriptions folded into 002 and 003 too (001 comes annotated): for the
+    exports and imports of dialogue formats (tests/export, tests/imports)."""
+    return transcribe(corpus)
+
+
+@pytest.fixture
+def audio_sink(tmp_path: Path) -> AudioSandbox:
+    """Real playback into a file, for the audio tests and the GUI's: the default ALSA output writes to
+    tmp_path/played.wav instead of a sound card (tests/support/audio_sandbox.py)."""
+    needs_alsa()
+    played = tmp_path / "played.wav"
+    config = tmp_path / "asound.conf"
+    config.write_text(
+        f'<{SYSTEM_ALSA_CONF}>\npcm.!default {{ type file; slave.pcm "null"; file "{played}"; format "wav" }}\n',
+        encoding="utf-8",
+    )
+    return AudioSandbox(config, played)
+
+
+_LOCAL_CLUSTER = """
+import sys
+from dask.distributed import LocalCluster
+with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
+    print(cluster.scheduler_address, flush=True)
+    sys.stdin.readline()  # until the test closes our stdin
+"""
+
+
+@pytest.fixture(scope="module")
+def cluster():
+    """A LocalCluster of 2 worker processes for the tests of --scheduler (tests/corpus, tests/corpus_index), in a
+    process of its own: Dask's threads (its event loop, its offload pool) then never share the test process with
+    the Qt tests that run after these."""
+    pytest.importorskip("dask.distributed")
+    process = subprocess.Popen(
+        [sys.executable, "-c", _LOCAL_CLUSTER],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        cwd=REPO,
+    )
+    try:
+        address = process.stdout.readline().strip()
+        assert address.startswith("tcp://"), "the cluster did not start"
+        yield address
+    finally:
+        process.stdin.close()
+        process.wait(timeout=60)
+
+
+@pytest.fixture(scope="module")
+def small_corpus(tmp_path_factory) -> Path:
+    """Three copies of the sample logs, one with a truncated log beside them: what the cluster runs on."""
+
+    root = tmp_path_factory.mktemp("cluster-corpus")
+    for copy in range(3):
+        shutil.copytree(SAMPLE_LOGS, root / f"site-{copy}")
+    (root / "site-1" / "a-truncated-hublog.xml").write_text('<?xml version="1.0"?>\n<GC_LOG>\n')
+    return root

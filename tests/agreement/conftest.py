@@ -6,15 +6,15 @@ from pathlib import Path
 
 import pytest
 
-from tests.agreement import planted
-from tests.cli.test_cli import annotator
+from tests.support import planted_team
+from tests.support.cli import run_annotator
 
 
 @pytest.fixture(scope="session")
 def team_run(tmp_path_factory) -> tuple[Path, Path]:
     folder = tmp_path_factory.mktemp("agree")
-    corpus = planted.make_team_corpus(folder / "corpus")
-    done = annotator(
+    corpus = planted_team.make_team_corpus(folder / "corpus")
+    done = run_annotator(
         "agree", corpus, "-o", folder / "report.html", "--csv", folder / "figures", "--top", "3", "--jobs", "1"
     )
     assert done.returncode == 0, done.stderr

@@ -6,8 +6,6 @@ from __future__ import annotations
 import csv
 import resource
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,21 +15,21 @@ from annotator.annotation_files.fold import canonical_without_annotations, extra
 from annotator.annotation_files.human_format import write_human_file
 from annotator.log.concepts import Concepts
 from annotator.log.document import LogDocument
-from tests.agreement import planted
-from tests.cli.test_cli import annotator
-from tests.log.test_concepts import _validity_errors
+from tests.support import planted_team
+from tests.support.cli import run_annotator
+from tests.support.dtd_validity import validity_errors
 
-SESSION = planted.session_id(1)
+SESSION = planted_team.session_id(1)
 BOSTON = Concepts("give_destination", ((":destination", "Boston"),))
 AUSTIN = Concepts("give_destination", ((":destination", "Austin"),))
-# Beyond planted.py's turn 2 (ann2 "austin") and turn 8 (ann3 "next tuesday"):
+# Beyond planted_team.py's turn 2 (ann2 "austin") and turn 8 (ann3 "next tuesday"):
 CHANGED = {
     ("ann2", "4"): "No, Boston Massachusetts.",  # the same words after the WER normalisation: agreed
     ("ann2", "6"): "from detroit please",  # three different values: no majority
     ("ann3", "6"): "from denver please",
     ("ann3", "10"): "yes book it",  # ann2 gives none: ann1 against ann3
 }
-OMITTED = {("ann2", "10")} | {(name, "12") for name in planted.ANNOTATORS}  # no annotator gives turn 12
+OMITTED = {("ann2", "10")} | {(name, "12") for name in planted_team.ANNOTATORS}  # no annotator gives turn 12
 CONCEPTS = {"ann1": BOSTON, "ann2": BOSTON, "ann3": AUSTIN}  # turn 2
 TASK_COMPLETION = {"ann1": "1", "ann2": "0", "ann3": "0"}
 IN_THE_LOG = {"6": "the log's own six", "12": "the log's own twelve"}
@@ -39,9 +37,9 @@ IN_THE_LOG = {"6": "the log's own six", "12": "the log's own twelve"}
 
 def annotator_set(name: str) -> AnnotationSet:
     annotations = AnnotationSet()
-    for turn_id, text in planted.base_transcriptions().items():
+    for turn_id, text in planted_team.base_transcriptions().items():
         if (name, turn_id) not in OMITTED:
-            text = CHANGED.get((name, turn_id), planted.PLANTED.get((name, 1, turn_id), text))
+            text = CHANGED.get((name, turn_id), planted_team.PLANTED.get((name, 1, turn_id), text))
             annotations.add_transcription(SESSION, turn_id, text)
     annotations.add_concepts(SESSION, "2", CONCEPTS[name])
     annotations.add_task_completion(SESSION, TASK_COMPLETION[name])
@@ -51,12 +49,12 @@ def annotator_set(name: str) -> AnnotationSet:
 @pytest.fixture
 def team(tmp_path) -> Path:
     """The log (already holding IN_THE_LOG) with the three annotators' X-human-NAME.xml beside it."""
-    log = planted.log_path(tmp_path, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    log = planted_team.log_path(tmp_path, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     doc = LogDocument.load(log)
     fold(doc, _transcriptions(IN_THE_LOG))
     doc.save(overwrite=True)
-    for name in planted.ANNOTATORS:
+    for name in planted_team.ANNOTATORS:
         write_human_file(tmp_path / f"planted-001-human-{name}.xml", annotator_set(name))
     return log
 
@@ -85,10 +83,10 @@ def _record(out: Path) -> dict[tuple[str, str], dict[str, str]]:
 def test_majority_takes_what_most_gave_and_lists_the_rest(team, tmp_path):
     out = tmp_path / "out" / "adjudicated-hublog.xml"
     out.parent.mkdir()
-    done = annotator("adjudicate", team, "--majority", "-o", out, "--adjudicator", "carol")
+    done = run_annotator("adjudicate", team, "--majority", "-o", out, "--adjudicator", "carol")
     assert done.returncode == 0, done.stderr
     texts, concepts, task = _by_turn(out)
-    base = planted.base_transcriptions()
+    base = planted_team.base_transcriptions()
     assert texts["2"] == base["2"] and texts["8"] == base["8"]  # two against one
     assert texts["4"] == base["4"]  # agreed after normalisation: the first annotator's text
     assert texts["6"] == IN_THE_LOG["6"] and texts["12"] == IN_THE_LOG["12"]  # left / given by nobody: as the log had
@@ -120,7 +118,7 @@ def test_majority_takes_what_most_gave_and_lists_the_rest(team, tmp_path):
 
 def test_prefer_takes_that_annotators_value_where_they_gave_one(team, tmp_path):
     out = tmp_path / "prefer-ann2.xml"
-    done = annotator("adjudicate", team, "--prefer", "ann2", "-o", out)
+    done = run_annotator("adjudicate", team, "--prefer", "ann2", "-o", out)
     assert done.returncode == 0, done.stderr
     texts, concepts, task = _by_turn(out)
     assert texts["2"] == "i want to fly to austin" and texts["6"] == "from detroit please"
@@ -134,7 +132,7 @@ def test_prefer_takes_that_annotators_value_where_they_gave_one(team, tmp_path):
 def test_prefer_with_two_named_annotators_and_concepts(team, tmp_path):
     out = tmp_path / "prefer-ann3.xml"
     folder = team.parent
-    done = annotator(
+    done = run_annotator(
         "adjudicate",
         team,
         f"a={folder / 'planted-001-human-ann1.xml'}",
@@ -154,7 +152,7 @@ def test_prefer_with_two_named_annotators_and_concepts(team, tmp_path):
 def test_majority_of_two_who_disagree_leaves_the_turn(team, tmp_path):
     out = tmp_path / "two.xml"
     folder = team.parent
-    done = annotator(
+    done = run_annotator(
         "adjudicate",
         team,
         f"a={folder / 'planted-001-human-ann1.xml'}",
@@ -173,22 +171,22 @@ def test_majority_of_two_who_disagree_leaves_the_turn(team, tmp_path):
 
 def test_the_adjudicated_log_is_no_less_valid_and_c14n_equal_outside_gc_annot(team, tmp_path):
     out = tmp_path / "valid.xml"
-    assert annotator("adjudicate", team, "--majority", "-o", out).returncode == 0
+    assert run_annotator("adjudicate", team, "--majority", "-o", out).returncode == 0
     assert canonical_without_annotations(out.read_bytes()) == canonical_without_annotations(team.read_bytes())
-    assert set(_validity_errors(out)) <= set(_validity_errors(team))
+    assert set(validity_errors(out)) <= set(validity_errors(team))
 
 
 def test_writing_over_the_log_needs_force_and_keeps_the_original_once(team):
     original = team.read_bytes()
     kept = team.with_name(team.name.replace(".xml", ".orig.xml"))
-    refused = annotator("adjudicate", team, "--majority", "-o", team)
+    refused = run_annotator("adjudicate", team, "--majority", "-o", team)
     assert refused.returncode == 2 and team.read_bytes() == original and not kept.exists()
     assert len(refused.stderr.splitlines()) == 1
-    first = annotator("adjudicate", team, "--majority", "-o", team, "--force")
+    first = run_annotator("adjudicate", team, "--majority", "-o", team, "--force")
     assert first.returncode == 0, first.stderr
     assert kept.read_bytes() == original and team.read_bytes() != original
     assert f"the original is kept as {kept.name}" in first.stderr
-    second = annotator("adjudicate", team, "--prefer", "ann2", "-o", team, "--force")
+    second = run_annotator("adjudicate", team, "--prefer", "ann2", "-o", team, "--force")
     assert second.returncode == 0 and kept.read_bytes() == original
 
 
@@ -201,27 +199,27 @@ def test_writing_over_the_log_needs_force_and_keeps_the_original_once(team):
 )
 def test_bad_input_is_one_line_and_exit_2(team, tmp_path, arguments, message):
     out = tmp_path / "bad.xml"
-    done = annotator("adjudicate", team, *arguments, "-o", out)
+    done = run_annotator("adjudicate", team, *arguments, "-o", out)
     assert done.returncode == 2 and done.stderr.splitlines() == [f"annotator: {message}"]
     assert not out.exists()
 
 
 def test_help_says_the_exit_status_is_0_with_turns_left():
-    helped = annotator("adjudicate", "--help")
+    helped = run_annotator("adjudicate", "--help")
     assert helped.returncode == 0 and "the exit status is 0 even when some are left" in " ".join(helped.stdout.split())
 
 
 def test_a_folder_as_log_is_refused(tmp_path):
-    done = annotator("adjudicate", tmp_path, "--majority", "-o", tmp_path / "out.xml")
+    done = run_annotator("adjudicate", tmp_path, "--majority", "-o", tmp_path / "out.xml")
     assert done.returncode == 2 and done.stderr.splitlines() == [
         f"annotator: {tmp_path}: not a log file (adjudicate takes one log)"
     ]
 
 
 def test_a_log_without_team_files_beside_it_is_refused(tmp_path):
-    log = planted.log_path(tmp_path, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
-    done = annotator("adjudicate", log, "--majority", "-o", tmp_path / "out.xml")
+    log = planted_team.log_path(tmp_path, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
+    done = run_annotator("adjudicate", log, "--majority", "-o", tmp_path / "out.xml")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1
     assert "no per-annotator human files" in done.stderr and str(log) in done.stderr
 
@@ -230,7 +228,7 @@ def test_a_record_that_cannot_be_written_leaves_the_log_unwritten(team, tmp_path
     out = tmp_path / "adjudicated.xml"
     # The sidecar's name is a link into a folder that does not exist: writing through it fails.
     out.with_name("adjudicated.adjudication.csv").symlink_to(tmp_path / "gone" / "record.csv")
-    done = annotator("adjudicate", team, "--majority", "-o", out, "--force")
+    done = run_annotator("adjudicate", team, "--majority", "-o", out, "--force")
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
     assert "adjudicated.adjudication.csv" in done.stderr or "record.csv" in done.stderr
     assert not out.exists()
@@ -247,13 +245,8 @@ def test_a_log_that_cannot_be_written_takes_its_new_record_back(team, tmp_path):
         resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
 
     assert team.stat().st_size > limit
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "adjudicate", str(team), "--majority", "-o", str(out), "--force"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=small_files,
-    )
+    done = run_annotator("adjudicate", team, "--majority", "-o", out, "--force", timeout=300, preexec_fn=small_files)
+
     assert done.returncode == 2 and len(done.stderr.splitlines()) == 1, done.stderr
     assert str(out) in done.stderr and not out.exists()
     assert record.read_text(encoding="utf-8") == "the earlier record\n"

@@ -1,5 +1,5 @@
 """`annotator agree` run for real on generated double and triple annotations with planted disagreements
-(tests/agreement/planted.py says what was planted; every figure below follows from it by hand)."""
+(tests/support/planted_team.py says what was planted; every figure below follows from it by hand)."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ import pytest
 
 from annotator.annotation_files.annotation_csv import write_annotation_csv
 from annotator.annotation_files.fold import read_annotations
-from tests.agreement import planted
-from tests.cli.test_cli import annotator
+from tests.support import planted_team
+from tests.support.cli import run_annotator
 
-W = planted.WORDS_PER_SESSION * planted.SESSIONS  # 110 words in all of one annotator's turns
+W = planted_team.WORDS_PER_SESSION * planted_team.SESSIONS  # 110 words in all of one annotator's turns
 
 
 def read_table(path: Path) -> list[dict[str, str]]:
@@ -59,9 +59,9 @@ def test_the_most_disagreeing_turns_come_first(team_run):
     _report, figures = team_run
     top = read_table(figures / "disagreements.csv")
     assert [(row["session_id"], row["turn_id"], row["annotator_a"], row["annotator_b"]) for row in top] == [
-        (planted.session_id(1), "8", "ann1", "ann3"),
-        (planted.session_id(1), "8", "ann2", "ann3"),
-        (planted.session_id(1), "2", "ann1", "ann2"),
+        (planted_team.session_id(1), "8", "ann1", "ann3"),
+        (planted_team.session_id(1), "8", "ann2", "ann3"),
+        (planted_team.session_id(1), "2", "ann1", "ann2"),
     ]
     assert float(top[0]["wer"]) == pytest.approx((1 / 2 + 1 / 3) / 2, abs=5e-5)
     assert top[2]["transcription_b"] == "i want to fly to austin"
@@ -71,25 +71,27 @@ def test_the_most_disagreeing_turns_come_first(team_run):
 def test_per_session_rows_hold_each_pairs_words_and_task_completion(team_run):
     _report, figures = team_run
     rows = read_table(figures / "sessions.csv")
-    assert len(rows) == planted.SESSIONS * 3
-    last = [row for row in rows if row["session_id"] == planted.session_id(5)]
+    assert len(rows) == planted_team.SESSIONS * 3
+    last = [row for row in rows if row["session_id"] == planted_team.session_id(5)]
     assert [(row["annotator_a"], row["annotator_b"], row["turns"]) for row in last] == [
         ("ann1", "ann2", "6"),
         ("ann1", "ann3", "5"),
         ("ann2", "ann3", "5"),
     ]
-    second = next(row for row in rows if row["session_id"] == planted.session_id(2) and row["annotator_b"] == "ann3")
+    second = next(
+        row for row in rows if row["session_id"] == planted_team.session_id(2) and row["annotator_b"] == "ann3"
+    )
     assert (second["task_completion_a"], second["task_completion_b"], second["identical_share"]) == ("1", "0", "1.0000")
 
 
 def test_named_works_in_every_format_give_the_same_figures(tmp_path, team_run):
     # ann1 as one human file, ann2 as an annotations CSV, ann3 as annotated logs (its files folded in).
     _report, team_figures = team_run
-    human = planted.merged_human_file(tmp_path / "one.xml", "ann1")
+    human = planted_team.merged_human_file(tmp_path / "one.xml", "ann1")
     table = tmp_path / "two.csv"
-    write_annotation_csv(table, read_annotations(planted.merged_human_file(tmp_path / "two.xml", "ann2")))
-    logs = planted.annotated_logs(tmp_path / "logs", "ann3")
-    done = annotator(
+    write_annotation_csv(table, read_annotations(planted_team.merged_human_file(tmp_path / "two.xml", "ann2")))
+    logs = planted_team.annotated_logs(tmp_path / "logs", "ann3")
+    done = run_annotator(
         "agree", f"ann1={human}", f"ann2={table}", f"ann3={logs}", "--csv", tmp_path / "figures", "--jobs", "1"
     )
     assert done.returncode == 0, done.stderr
@@ -98,12 +100,12 @@ def test_named_works_in_every_format_give_the_same_figures(tmp_path, team_run):
 
 
 def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
-    first = planted.merged_human_file(tmp_path / "first.xml", "ann1")
+    first = planted_team.merged_human_file(tmp_path / "first.xml", "ann1")
     first.write_bytes(first.read_bytes().replace(b"<GC_LOG_ANNOTATIONS ", b'<GC_LOG_ANNOTATIONS annotator="alice" '))
-    second = planted.merged_human_file(tmp_path / "second.xml", "ann2")
+    second = planted_team.merged_human_file(tmp_path / "second.xml", "ann2")
     second.write_bytes(second.read_bytes().replace(b"<GC_SESSION ", b'<GC_SESSION annotator="bob" ', 1))
-    third = planted.merged_human_file(tmp_path / "third.xml", "ann3")
-    done = annotator("agree", first, second, third, "--jobs", "1")
+    third = planted_team.merged_human_file(tmp_path / "third.xml", "ann3")
+    done = run_annotator("agree", first, second, third, "--jobs", "1")
     assert done.returncode == 0, done.stderr
     assert [line.split("\t")[:2] for line in done.stdout.splitlines()[1:4]] == [
         ["alice", "bob"],
@@ -113,8 +115,8 @@ def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
 
 
 def test_a_corpus_names_its_annotators_itself(tmp_path):
-    corpus = planted.make_team_corpus(tmp_path / "corpus", ("ann1", "ann2"))
-    done = annotator("agree", f"someone={corpus}", "--jobs", "1")
+    corpus = planted_team.make_team_corpus(tmp_path / "corpus", ("ann1", "ann2"))
+    done = run_annotator("agree", f"someone={corpus}", "--jobs", "1")
     assert done.returncode == 2
     assert done.stderr == (
         f"annotator: {corpus}: holds per-annotator human files, which name their annotators; give it without someone=\n"
@@ -123,8 +125,8 @@ def test_a_corpus_names_its_annotators_itself(tmp_path):
 
 @pytest.mark.parametrize("problem", ["missing", "not xml", "one annotator", "conflict", "bad report name"])
 def test_bad_input_is_one_line_naming_the_file_and_exit_2(tmp_path, problem):
-    good = planted.merged_human_file(tmp_path / "good.xml", "ann1")
-    other = planted.merged_human_file(tmp_path / "other.xml", "ann2")
+    good = planted_team.merged_human_file(tmp_path / "good.xml", "ann1")
+    other = planted_team.merged_human_file(tmp_path / "other.xml", "ann2")
     arguments: list[str | Path] = [good, other]
     named = str(tmp_path / "missing.xml")
     if problem == "missing":
@@ -139,7 +141,7 @@ def test_bad_input_is_one_line_naming_the_file_and_exit_2(tmp_path, problem):
         arguments, named = [f"a={good}", f"a={other}", f"b={other}"], "annotator a: the annotation files disagree"
     else:
         arguments, named = [good, other, "-o", tmp_path / "report.txt"], "report.txt: the report must end in .html"
-    done = annotator("agree", *arguments, "--jobs", "1")
+    done = run_annotator("agree", *arguments, "--jobs", "1")
     assert done.returncode == 2
     assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith("annotator: "), done.stderr
     assert named in done.stderr
@@ -148,8 +150,8 @@ def test_bad_input_is_one_line_naming_the_file_and_exit_2(tmp_path, problem):
 
 def test_without_the_agreement_libraries_the_command_says_how_to_install_them(tmp_path):
     # The libraries made unimportable in the child (an install that lost them): its one line names them.
-    first = planted.merged_human_file(tmp_path / "first.xml", "ann1")
-    second = planted.merged_human_file(tmp_path / "second.xml", "ann3")
+    first = planted_team.merged_human_file(tmp_path / "first.xml", "ann1")
+    second = planted_team.merged_human_file(tmp_path / "second.xml", "ann3")
     script = (
         "import sys; sys.modules['statsmodels'] = sys.modules['krippendorff'] = None; "
         "from annotator.cli.main import main; sys.exit(main(sys.argv[1:]))"

@@ -16,7 +16,7 @@ from annotator.cli.main import main
 from annotator.log.annotations import set_concepts
 from annotator.log.concepts import Concepts, parse_compact, parsed_concepts
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
 
 
 def _sample(sample_logs) -> LogDocument:

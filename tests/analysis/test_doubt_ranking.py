@@ -1,6 +1,6 @@
 """Measure what matters: the most doubtful half of the user turns holds most of the word errors.
 
-On logs with planted misrecognitions (tests/analysis/doubt_logs.py) and on the sample log whose turns
+On logs with planted misrecognitions (tests/support/doubt_logs.py) and on the sample log whose turns
 are transcribed, the user turns are ranked by doubt (the corpus over, as the session browser and
 Ctrl+Enter rank them) and the recognizer's word errors against the transcriptions, counted by the
 metrics' alignment, are summed over each half.
@@ -15,7 +15,7 @@ import pytest
 from annotator.analysis.doubt import session_doubts
 from annotator.analysis.metrics_wer import facts_wer_counts
 from annotator.log.document import LogDocument
-from tests.analysis.doubt_logs import write_doubt_log
+from tests.support.doubt_logs import write_doubt_log
 
 
 def _share_of_errors_in_the_doubtful_half(paths: list[Path]) -> tuple[float, int, int]:

@@ -11,9 +11,9 @@ import pytest
 
 from annotator.analysis.dtd_quirks import dtd_problems
 from annotator.log.document import LogDocument
-from tests.conftest import sample_log_paths
-from tests.hostile import hostile_cases
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.hostile_corpus import hostile_cases
+from tests.support.repository import sample_log_paths
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 WHOLE = 10**9
 

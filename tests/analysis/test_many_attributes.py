@@ -14,7 +14,7 @@ from annotator.analysis.dtd_quirks import _VALIDATION_LOCK, dtd_problems, shippe
 from annotator.analysis.validation import validate_document
 from annotator.log.document import LogDocument
 from annotator.reading.attributes import attributes_of, childless_copy
-from tests.hostile.shapes import many_attributes_log
+from tests.support.hostile_shapes import many_attributes_log
 
 ATTRIBUTES = 3_000
 

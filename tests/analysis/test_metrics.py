@@ -8,7 +8,7 @@ import pytest
 
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics, turn_wer
 from annotator.analysis.metrics_scan import transcriptions_by_turn
-from tests.analysis.metric_logs import (
+from tests.support.metric_logs import (
     Clock,
     asr,
     event,
@@ -22,7 +22,7 @@ from tests.analysis.metric_logs import (
     transcription,
     turn,
 )
-from tests.log.xml_builders import data
+from tests.support.xml_builders import data
 
 
 def full_session(c: Clock) -> str:

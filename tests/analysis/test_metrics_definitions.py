@@ -8,8 +8,8 @@ import pytest
 
 from annotator.analysis.metrics import session_metrics
 from annotator.log.text import normalize_words
-from tests.analysis.test_metrics import asr, load, op, seconds_clock, session, system_said, transcription, turn
-from tests.log.xml_builders import data
+from tests.support.metric_logs import asr, load, op, seconds_clock, session, system_said, transcription, turn
+from tests.support.xml_builders import data
 
 c = seconds_clock
 

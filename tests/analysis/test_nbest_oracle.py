@@ -14,8 +14,8 @@ from annotator.export.csv_export import export_csv
 from annotator.export.table_schema import FLOAT, NULLABLE_INT, SCHEMAS, read_table
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
-from tests.export.test_csv_stream import assert_same_export
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, write_log
+from tests.support.csv_exports import assert_same_export
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, write_log
 
 HYPOTHESIS = 'type="text_input_hypothesis"'
 

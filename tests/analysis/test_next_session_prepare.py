@@ -7,7 +7,7 @@ from __future__ import annotations
 from annotator.analysis.doubt import cached_session_doubts
 from annotator.analysis.next_session import most_doubtful_session_to_transcribe, prepare_doubts
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 FAILED_PARSE = operation("2", 1, 2, "parse", "nl", "", data(":input_parse_successful", "0"))
 

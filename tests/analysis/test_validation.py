@@ -14,8 +14,8 @@ from annotator.errors import LogReadError
 from annotator.log.audio_refs import AudioResolver
 from annotator.log.document import LogDocument
 from annotator.resources import dtd_path
-from tests.conftest import sample_log_paths
-from tests.log.xml_builders import data, log_text, operation, session, write_log
+from tests.support.repository import sample_log_paths
+from tests.support.xml_builders import data, log_text, operation, session, write_log
 
 # One element per line, so every check's line can be asserted.
 VALID = """<?xml version="1.0" encoding="UTF-8"?>

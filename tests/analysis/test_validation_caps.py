@@ -4,15 +4,14 @@ kind and session, so the counts stay exact and a pathological log stays readable
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 from annotator.analysis.validation import KEEP_PER_KIND, Severity, findings_with_paths, validate_document
 from annotator.corpus.scan import summarize_document
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import write_log
+from tests.support.cli import run_annotator
+from tests.support.xml_builders import write_log
 
 
 def _log(tmp_path: Path, sessions: list[int]) -> Path:
@@ -80,12 +79,7 @@ def test_the_apps_findings_keep_their_contract_and_the_cap(tmp_path: Path):
 
 def test_the_cli_lists_the_first_of_each_kind_then_says_how_many_more(tmp_path: Path):
     path = _log(tmp_path, [KEEP_PER_KIND + 150, 20])
-    result = subprocess.run(
-        [sys.executable, "-m", "annotator", "validate", "--no-audio", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_annotator("validate", "--no-audio", path)
     lines = result.stdout.splitlines()
     assert result.returncode == 1
     assert sum("lacks the required attribute etime" in line for line in lines) == KEEP_PER_KIND
@@ -93,12 +87,8 @@ def test_the_cli_lists_the_first_of_each_kind_then_says_how_many_more(tmp_path: 
         f"{path}: error: and 170 more findings of this kind (missing-attribute), not listed (--all lists them)",
         f"{path}: error: and 170 more findings of this kind (bad-time), not listed (--all lists them)",
     ]
-    every = subprocess.run(
-        [sys.executable, "-m", "annotator", "validate", "--no-audio", "--all", str(path)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    every = run_annotator("validate", "--no-audio", "--all", path)
     assert len(every.stdout.splitlines()) == 2 * (KEEP_PER_KIND + 170)
-    helped = subprocess.run([sys.executable, "-m", "annotator", "validate", "--help"], capture_output=True, text=True)
+    helped = run_annotator("validate", "--help", timeout=None)
+
     assert f"the first {KEEP_PER_KIND} of each kind" in " ".join(helped.stdout.split())

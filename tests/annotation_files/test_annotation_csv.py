@@ -19,8 +19,8 @@ from annotator.annotation_files.annotation_csv import (
 from annotator.annotation_files.annotation_set import AnnotationSet, SessionRef, TurnRef
 from annotator.errors import AnnotationFileError
 from annotator.log.document import LogDocument
-from tests.annotation_files.fold_strategies import TEXT
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.fold_strategies import TEXT
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 FORMULA_TEXT = st.tuples(st.sampled_from(["=", "+", "-", "@", "'=", "''+", ""]), TEXT).map("".join)
 TURN_ID = st.sampled_from(["1", "01", "-01", "-1.5", "7", "+3", "x-1"])

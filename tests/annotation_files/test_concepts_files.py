@@ -17,8 +17,8 @@ from annotator.export.table_schema import read_table
 from annotator.log.annotations import set_concepts, set_transcription
 from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from tests.export.test_csv_stream import assert_same_export
-from tests.log.test_concepts import _validity_errors
+from tests.support.csv_exports import assert_same_export
+from tests.support.dtd_validity import validity_errors
 
 SOURCE_FIX = Concepts("give_source", ((":source", "Zürich"), (":date/:month", "may")))
 ODD = Concepts("a(b)", ((":x", "1, 2=3"), (":back", "\\")))  # every character the compact form escapes
@@ -62,7 +62,7 @@ def test_extract_then_fold_brings_the_concepts_back_and_nothing_else_changes(
     assert _frames(folded) == {"6": SOURCE_FIX, "4": Concepts("help"), "2": ODD}
     assert extract(LogDocument.load(folded)) == extract(LogDocument.load(annotated_003))
     assert canonical_without_annotations(folded.read_bytes()) == canonical_without_annotations(sample_003.read_bytes())
-    assert _validity_errors(folded) == _validity_errors(sample_003)
+    assert validity_errors(folded) == validity_errors(sample_003)
 
 
 def test_the_annotations_csv_carries_the_compact_form(annotated_003: Path, tmp_path: Path, capsys):

@@ -14,7 +14,7 @@ from annotator.cli.main import main
 from annotator.log.annotations import set_comment, set_flags, set_reviewed, set_time_spent, set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.flags import session_reviewer, turn_comment, turn_flags, turn_time_spent
-from tests.log.test_concepts import _validity_errors
+from tests.support.dtd_validity import validity_errors
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_extract_then_fold_brings_the_notes_back_and_nothing_else_changes(
     assert _notes(folded) == EXPECTED
     assert extract(LogDocument.load(folded)) == extract(LogDocument.load(noted_003))
     assert canonical_without_annotations(folded.read_bytes()) == canonical_without_annotations(sample_003.read_bytes())
-    assert _validity_errors(folded) == _validity_errors(sample_003)
+    assert validity_errors(folded) == validity_errors(sample_003)
 
 
 def test_the_annotations_csv_and_human_file_carry_the_documented_columns_and_elements(

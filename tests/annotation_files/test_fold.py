@@ -25,9 +25,9 @@ from annotator.errors import AnnotationFileError
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
 from annotator.resources import dtd_path
-from tests.annotation_files.fold_strategies import GeneratedLog, log_with_annotations
-from tests.conftest import sample_log_paths
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.fold_strategies import GeneratedLog, log_with_annotations
+from tests.support.repository import sample_log_paths
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 PROPERTY = settings(max_examples=150, deadline=None)
 DTD = etree.DTD(str(dtd_path()))

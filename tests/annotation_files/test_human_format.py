@@ -13,8 +13,8 @@ from annotator.annotation_files.fold import extract, fold, read_annotations
 from annotator.annotation_files.human_format import human_path_for, read_human_file, write_human_file
 from annotator.errors import AnnotationFileError
 from annotator.log.document import LogDocument
-from tests.annotation_files.fold_strategies import log_with_annotations
-from tests.log.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.fold_strategies import log_with_annotations
+from tests.support.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
 
 
 @settings(max_examples=150, deadline=None)

@@ -10,7 +10,7 @@ import pytest
 
 from annotator.audio import Clip, load_audio
 from annotator.errors import AudioError
-from tests.audio.sounds import noise, write_sound
+from tests.support.sounds import noise, write_sound
 
 
 def wav_bytes(

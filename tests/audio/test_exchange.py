@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from annotator.audio import Clip, concatenate, load_audio, resample, with_channels
-from tests.audio.sounds import dominant_frequency, noise, tone
+from tests.support.sounds import dominant_frequency, noise, tone
 
 
 def test_resampling_keeps_duration_and_pitch() -> None:

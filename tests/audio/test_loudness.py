@@ -16,7 +16,7 @@ from annotator.audio.loudness import (
     normalise,
     normalise_parts,
 )
-from tests.audio.sounds import noise, tone
+from tests.support.sounds import noise, tone
 
 CEILING = 10 ** (CEILING_DBFS / 20)
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from annotator.audio import concatenate, load_audio, stretch_available
-from tests.audio.sandbox import AudioSandbox
-from tests.audio.sounds import assert_played_exactly, dominant_frequency, noise, tone, write_sound
+from tests.support.audio_sandbox import AudioSandbox
+from tests.support.sounds import assert_played_exactly, dominant_frequency, noise, tone, write_sound
 
 needs_rubberband = pytest.mark.skipif(
     not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh installs it)"

@@ -13,7 +13,7 @@ import pytest
 
 from annotator.audio import Clip, Player, PlayerState, stretch_available
 from annotator.errors import AudioError
-from tests.audio.sounds import noise, tone
+from tests.support.sounds import noise, tone
 
 needs_rubberband = pytest.mark.skipif(
     not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh installs it)"

@@ -8,7 +8,7 @@ import soundfile
 
 from annotator.audio import load_audio
 from annotator.audio.spectrogram import BLOCK_FRAMES, FLOOR_DB, TOP_HZ, frame_lengths, spectrogram
-from tests.audio.sounds import noise, tone
+from tests.support.sounds import noise, tone
 
 RATE = 8000
 

@@ -9,7 +9,7 @@ import pytest
 
 from annotator.audio import change_speed, load_audio, stretch_available
 from annotator.errors import AudioError
-from tests.audio.sounds import dominant_frequency, tone
+from tests.support.sounds import dominant_frequency, tone
 
 needs_rubberband = pytest.mark.skipif(
     not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh installs it)"

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import shutil
-import subprocess
 from pathlib import Path
 
 import numpy as np
@@ -11,55 +9,10 @@ import pytest
 
 from annotator.audio import load_audio
 from annotator.audio.voice_activity import speech_intervals
-from tests.audio.sounds import noise
+from tests.support.sounds import noise
+from tests.support.speech import needs_tools, words_with_silence
 
-needs_tools = pytest.mark.skipif(
-    not (shutil.which("espeak-ng") and shutil.which("sox")),
-    reason="espeak-ng and sox make the speech (apt-get install espeak-ng sox)",
-)
 GAP_TOLERANCE_S = 0.100
-
-
-def _run(*command: str) -> None:
-    subprocess.run(command, check=True, capture_output=True, timeout=60)
-
-
-def spoken_word(folder: Path, word: str) -> Path:
-    """WORD said by espeak-ng, at 8 kHz mono, its leading and trailing silence trimmed by sox."""
-    raw, trimmed = folder / f"{word}-raw.wav", folder / f"{word}.wav"
-    _run("espeak-ng", "-w", str(raw), word)
-    _run(
-        "sox",
-        str(raw),
-        "-r",
-        "8000",
-        "-c",
-        "1",
-        "-b",
-        "16",
-        str(trimmed),
-        "silence",
-        "1",
-        "0.005",
-        "0.5%",
-        "reverse",
-        "silence",
-        "1",
-        "0.005",
-        "0.5%",
-        "reverse",
-    )
-    return trimmed
-
-
-def words_with_silence(folder: Path, gap_s: float) -> tuple[Path, float, float]:
-    """ "hello", GAP_S of silence, "world": the file and where the silence starts and ends (seconds)."""
-    hello, world = spoken_word(folder, "hello"), spoken_word(folder, "world")
-    silence, joined = folder / "silence.wav", folder / "hello-world.wav"
-    _run("sox", "-n", "-r", "8000", "-c", "1", "-b", "16", str(silence), "trim", "0", str(gap_s))
-    _run("sox", str(hello), str(silence), str(world), str(joined))
-    start = load_audio(hello).duration
-    return joined, start, start + gap_s
 
 
 @needs_tools

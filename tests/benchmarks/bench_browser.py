@@ -38,9 +38,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
 
-from big_log import CACHE, make_big_log  # noqa: E402
 from offscreen_window import isolated_offscreen  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QEvent, QEventLoop, QObject, Qt, QTimer  # noqa: E402
+
+from tests.support.big_log import CACHE, make_big_log  # noqa: E402
 
 _TEMP = isolated_offscreen("bench-browser-")
 

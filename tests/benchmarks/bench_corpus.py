@@ -26,8 +26,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.big_log import CACHE, VERSION, make_big_log  # noqa: E402
-from tests.cli.corpus_commands import WRITERS  # noqa: E402
+from tests.support.big_log import CACHE, VERSION, make_big_log  # noqa: E402
+from tests.support.cli import run_annotator  # noqa: E402
+from tests.support.corpus_commands import WRITERS  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
 TARGET = 0.6
@@ -60,9 +61,7 @@ def corpus(files: int, kb: float) -> Path:
 
 def run(argv: list, jobs: int) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, argv), "--jobs", str(jobs)], capture_output=True, cwd=REPO
-    )
+    done = run_annotator(*argv, "--jobs", str(jobs), cwd=REPO, timeout=None, text=False)
     return time.perf_counter() - start, done
 
 

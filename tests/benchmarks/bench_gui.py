@@ -35,11 +35,12 @@ os.environ["ALSA_CONFIG_PATH"] = str(_ALSA / "asound.conf")
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("ANNOTATOR_DATA_DIR", str(_ALSA / "data"))
 
-from big_log import cached_big_log  # noqa: E402
 from lxml import etree  # noqa: E402
 from PySide6.QtCore import QElapsedTimer, QEvent, QObject, QSettings, Qt, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 from window_waits import wait_for_journal_baseline, wait_for_panes, wait_for_validation  # noqa: E402
+
+from tests.support.big_log import cached_big_log  # noqa: E402
 
 QSettings.setDefaultFormat(QSettings.Format.IniFormat)
 QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(_ALSA / "settings"))

@@ -3,7 +3,7 @@
     python tests/benchmarks/bench_huge_text.py [--characters 10000000]
 
 Writes a one-turn log whose recognizer text and transcription are each CHARACTERS long and differ by
-one word (tests/hostile/shapes.huge_transcription_log), then prints the peak resident memory of
+one word (tests.support.hostile_shapes.huge_transcription_log), then prints the peak resident memory of
 `info`, `export --to lmc`, `extract` and `replace --dry-run` on it, each in a process of its own, and
 its ratio to a process that only parses the same file with lxml (the bare tree), measured in the same
 run. The word alignment handed both texts whole to jiwer, which holds several copies: a 20 MB log
@@ -38,7 +38,7 @@ def peak_kb(body: str, argv: list[str]) -> int:
 
 
 def main() -> None:
-    from tests.hostile.shapes import huge_transcription_log
+    from tests.support.hostile_shapes import huge_transcription_log
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--characters", type=int, default=10_000_000)

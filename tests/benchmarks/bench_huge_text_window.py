@@ -42,7 +42,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from annotator.gui.annotating.transcription_editor import EDITOR_MAX_CHARS  # noqa: E402
 from annotator.gui.app import build_window, make_application, parts_of  # noqa: E402
 from annotator.log.document import LogDocument  # noqa: E402
-from tests.search.planted_logs import plant  # noqa: E402
+from tests.support.planted_logs import plant  # noqa: E402
 
 TARGET_MS = 100.0
 ONE_WORD = "x" * 1_000_000

@@ -47,6 +47,7 @@ from annotator.corpus.paths import expand_log_paths  # noqa: E402
 from annotator.corpus_index.location import corpus_root, index_file  # noqa: E402
 from annotator.corpus_index.pattern_search import search_logs  # noqa: E402
 from annotator.gui.corpus.session_browser import SessionBrowser  # noqa: E402
+from tests.support.cli import run_annotator  # noqa: E402
 
 
 def browser_fill(folder: Path, files: int) -> tuple[float, float]:
@@ -74,9 +75,8 @@ def browser_fill(folder: Path, files: int) -> tuple[float, float]:
 
 def command(*argv) -> tuple[float, subprocess.CompletedProcess]:
     start = time.perf_counter()
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, cwd=REPO
-    )
+    done = run_annotator(*argv, cwd=REPO, timeout=None)
+
     return time.perf_counter() - start, done
 
 

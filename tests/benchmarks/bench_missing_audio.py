@@ -2,7 +2,7 @@
 
     python tests/benchmarks/bench_missing_audio.py [--logs 1000,4000]
 
-Writes that many one-turn logs into ONE folder (tests/hostile/shapes.missing_audio_corpus), each naming
+Writes that many one-turn logs into ONE folder (tests.support.hostile_shapes.missing_audio_corpus), each naming
 a missing recording, and times `annotator info`'s per-log work on all of them in this process, printing
 the time per 1,000 logs and its ratio to the smallest run. Each log used to walk the whole folder to look
 for its audio by name (3,000 logs 18 s, 6,000 logs 58 s): the ratio grew with the corpus. One index per
@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # the repository, 
 
 def main() -> None:
     from annotator.analysis.summary import describe_log
-    from tests.hostile.shapes import missing_audio_corpus
+    from tests.support.hostile_shapes import missing_audio_corpus
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--logs", default="1000,4000", help="comma-separated numbers of logs")

@@ -35,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.benchmarks.big_log import cached_big_log  # noqa: E402
+from tests.support.big_log import cached_big_log  # noqa: E402
 
 TARGET = 1.25
 

@@ -2,7 +2,7 @@
 
     python tests/benchmarks/bench_timeline.py [--operations 200000] [--repeats 60]
 
-The session is the core benchmark's big log (tests/benchmarks/big_log.py)
+The session is the core benchmark's big log (tests/support/big_log.py)
 folded into ONE GC_SESSION: its sessions' turns laid end to end (times shifted
 so no gaps remain), until the wanted number of operations is reached. The
 widget is shown offscreen at 1600x400; each sample sets an x range (from the
@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from PySide6.QtCore import QEvent, QObject  # noqa: E402
 
-from tests.benchmarks.big_log import CACHE, cached_big_log  # noqa: E402
+from tests.support.big_log import CACHE, cached_big_log  # noqa: E402
 
 TARGET_MS = 16.0
 _TIME_ATTRIBUTES = ("stime", "etime", "time")

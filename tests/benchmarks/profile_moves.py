@@ -22,7 +22,6 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[1]
 sys.path[:0] = [str(HERE), str(REPO)]
 
-from long_session import cached_long_session  # noqa: E402
 from offscreen_window import isolated_offscreen  # noqa: E402
 from PySide6.QtCore import Qt  # noqa: E402
 from PySide6.QtTest import QTest  # noqa: E402
@@ -30,6 +29,7 @@ from PySide6.QtWidgets import QApplication  # noqa: E402
 from window_waits import events_until, wait_for_panes, wait_for_validation  # noqa: E402
 
 from annotator.gui.app import parts_of  # noqa: E402
+from tests.support.long_session import cached_long_session  # noqa: E402
 
 isolated_offscreen("profile-moves-")
 

@@ -15,25 +15,17 @@ from annotator import __version__
 from annotator.annotation_files.fold import extract
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-
-
-def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
+from tests.support.cli import run_annotator
 
 
 def test_version_and_help():
-    assert annotator("--version").stdout.strip() == f"annotator {__version__}"
-    helped = annotator("--help")
+    assert run_annotator("--version").stdout.strip() == f"annotator {__version__}"
+    helped = run_annotator("--help")
     assert helped.returncode == 0 and "validate" in helped.stdout and "export" in helped.stdout
 
 
 def _smoke(*args: str | Path) -> subprocess.CompletedProcess:
-    env = {**os.environ, "ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"}
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=120, env=env
-    )
+    return run_annotator(*args, timeout=120, env={"ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"})
 
 
 def test_no_command_opens_the_window_on_the_sample_session_or_the_given_log(latin1_log: Path):
@@ -63,36 +55,36 @@ def test_the_gui_script_declared_in_pyproject_opens_the_same_window(latin1_log: 
 
 
 def test_validate_sample_logs_is_clean_but_shows_dtd_quirks(sample_logs):
-    result = annotator("validate", *sample_logs)
+    result = run_annotator("validate", *sample_logs)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines and all(": quirk: " in line for line in lines)
     assert all(line.split(":")[1].isdigit() for line in lines), "file:line: severity: message"
-    assert annotator("validate", "--strict", *sample_logs).returncode == 1
-    assert annotator("validate", "--hide-quirks", *sample_logs).stdout == ""
+    assert run_annotator("validate", "--strict", *sample_logs).returncode == 1
+    assert run_annotator("validate", "--hide-quirks", *sample_logs).stdout == ""
 
 
 def test_validate_reports_findings_and_unreadable_logs(tmp_path: Path, annotated_log: Path):
     broken = annotated_log.read_text().replace('etime="', 'etime="1', 1).replace('stime="', 'stime="9', 1)
     bad_times = tmp_path / "bad-times.xml"
     bad_times.write_text(broken)
-    result = annotator("validate", "--hide-quirks", bad_times)
+    result = run_annotator("validate", "--hide-quirks", bad_times)
     assert result.returncode == 1 and ": error: " in result.stdout
     truncated = tmp_path / "truncated.xml"
     truncated.write_bytes(annotated_log.read_bytes()[:500])
-    result = annotator("validate", truncated)
+    result = run_annotator("validate", truncated)
     assert result.returncode == 2
     assert result.stdout.startswith(f"{truncated}:") and "Traceback" not in result.stdout + result.stderr
     hostile = tmp_path / "xxe.xml"
     hostile.write_text(
         '<?xml version="1.0"?><!DOCTYPE GC_LOG [<!ENTITY x SYSTEM "file:///etc/passwd">]><GC_LOG>&x;</GC_LOG>'
     )
-    result = annotator("info", hostile)
+    result = run_annotator("info", hostile)
     assert result.returncode == 2 and result.stderr.count("\n") == 1 and "refused" in result.stderr
 
 
 def test_info_summarises_each_session(sample_logs):
-    result = annotator("info", *sample_logs)
+    result = run_annotator("info", *sample_logs)
     assert result.returncode == 0, result.stderr
     assert result.stdout.count("  session ") == len(sample_logs)
     assert "transcribed" in result.stdout and "times in milliseconds" in result.stdout
@@ -100,7 +92,7 @@ def test_info_summarises_each_session(sample_logs):
 
 def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
-    result = annotator("export", corpus, "--to", "csv", "-o", out)
+    result = run_annotator("export", corpus, "--to", "csv", "-o", out)
     assert result.returncode == 0, result.stderr
     for name, first in (
         ("sessions.csv", "file,session_id,stime"),
@@ -114,7 +106,7 @@ def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
 def _filled_in_turns_csv(log: Path, out: Path, text: str, **to_csv) -> Path:
     """LOG's turns.csv exported into OUT with TEXT (formatted with the turn id) filled in for the
     user turns, saved with pandas' TO_CSV options."""
-    assert annotator("export", log, "-o", out).returncode == 0
+    assert run_annotator("export", log, "-o", out).returncode == 0
     turns = pd.read_csv(out / "turns.csv", dtype=str, keep_default_na=False)
     users = turns["speaker"] == "user"
     turns.loc[users, "transcription"] = [text.format(i) for i in turns.loc[users, "turn_id"]]
@@ -126,7 +118,7 @@ def _fold_filled_in_turns_csv(log: Path, tmp_path: Path, text: str, **to_csv) ->
     """Fold a filled-in turns.csv back and check every user turn got its text."""
     table = _filled_in_turns_csv(log, tmp_path / "out", text, **to_csv)
     folded = tmp_path / "folded.xml"
-    result = annotator("fold", log, table, "-o", folded)
+    result = run_annotator("fold", log, table, "-o", folded)
     assert result.returncode == 0, result.stderr
     doc = LogDocument.load(folded)
     assert [t.transcription for t in doc.sessions[0].user_turns] == [
@@ -154,7 +146,7 @@ def test_fold_refuses_unknown_ids_and_writes_nothing(absolute_audio_log: Path, t
         writer.writerow(["", "no-such-session", "1", "hello", ""])
         writer.writerow(["", LogDocument.load(absolute_audio_log).sessions[0].id, "99", "hello", ""])
     folded = tmp_path / "folded.xml"
-    result = annotator("fold", absolute_audio_log, annotations, "-o", folded)
+    result = run_annotator("fold", absolute_audio_log, annotations, "-o", folded)
     assert result.returncode == 2
     assert "no-such-session" in result.stderr and "99" in result.stderr
     assert not folded.exists()
@@ -170,14 +162,14 @@ def test_fold_uses_the_human_file_beside_the_log(annotated_log: Path, tmp_path: 
     folder.mkdir()
     raw_path = raw.save(folder / annotated_log.name)
     human = folder / annotated_log.name.replace("-hublog.xml", "-human.xml")
-    assert annotator("extract", annotated_log, "-o", human).returncode == 0
-    assert annotator("fold", raw_path, "-o", tmp_path / "folded.xml").returncode == 0
+    assert run_annotator("extract", annotated_log, "-o", human).returncode == 0
+    assert run_annotator("fold", raw_path, "-o", tmp_path / "folded.xml").returncode == 0
     assert extract(LogDocument.load(tmp_path / "folded.xml")) == expected
 
 
 def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Path):
     table = tmp_path / "annotations.csv"
-    assert annotator("extract", annotated_log, "-o", table).returncode == 0
+    assert run_annotator("extract", annotated_log, "-o", table).returncode == 0
     rows = pd.read_csv(table, dtype=str, keep_default_na=False)
     assert list(rows.columns) == [
         "file",
@@ -193,14 +185,14 @@ def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Pat
 
 
 def test_works_from_another_directory(sample_logs, tmp_path: Path):
-    result = annotator("validate", "--hide-quirks", *[p.resolve() for p in sample_logs], cwd=tmp_path)
+    result = run_annotator("validate", "--hide-quirks", *[p.resolve() for p in sample_logs], cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 def test_fold_in_place_keeps_the_original_on_the_first_fold_only(absolute_audio_log: Path, tmp_path: Path):
     original = absolute_audio_log.read_bytes()
     kept = absolute_audio_log.with_name(absolute_audio_log.name.replace(".xml", ".orig.xml"))
-    first = annotator(
+    first = run_annotator(
         "fold",
         absolute_audio_log,
         _filled_in_turns_csv(absolute_audio_log, tmp_path / "first", "first"),
@@ -211,7 +203,7 @@ def test_fold_in_place_keeps_the_original_on_the_first_fold_only(absolute_audio_
     assert first.returncode == 0, first.stderr
     assert kept.read_bytes() == original and absolute_audio_log.read_bytes() != original
     assert f"the original is kept as {kept.name}" in first.stderr
-    second = annotator(
+    second = run_annotator(
         "fold",
         absolute_audio_log,
         _filled_in_turns_csv(absolute_audio_log, tmp_path / "second", "second"),
@@ -229,8 +221,8 @@ def test_folding_a_folder_in_place_keeps_each_original(corpus: Path, tmp_path: P
     logs = sorted(corpus.rglob("*-hublog.xml"))
     originals = {log: log.read_bytes() for log in logs}
     table = tmp_path / "annotations.csv"
-    assert annotator("extract", corpus, "-o", table).returncode == 0
-    folded = annotator("fold", corpus, table, "-o", corpus, "--force")
+    assert run_annotator("extract", corpus, "-o", table).returncode == 0
+    folded = run_annotator("fold", corpus, table, "-o", corpus, "--force")
     assert folded.returncode == 0, folded.stderr
     for log, before in originals.items():
         assert log.with_name(log.name.replace(".xml", ".orig.xml")).read_bytes() == before, log
@@ -238,5 +230,5 @@ def test_folding_a_folder_in_place_keeps_each_original(corpus: Path, tmp_path: P
 
 def test_folding_into_another_file_keeps_no_original(absolute_audio_log: Path, tmp_path: Path):
     table = _filled_in_turns_csv(absolute_audio_log, tmp_path / "out", "elsewhere")
-    assert annotator("fold", absolute_audio_log, table, "-o", tmp_path / "folded.xml").returncode == 0
+    assert run_annotator("fold", absolute_audio_log, table, "-o", tmp_path / "folded.xml").returncode == 0
     assert not list(tmp_path.rglob("*.orig.xml")) and not list(absolute_audio_log.parent.glob("*.orig.xml"))

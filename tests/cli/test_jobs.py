@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from annotator.cli.main import main
-from tests.cli.corpus_commands import WRITERS
-from tests.conftest import SAMPLE_LOGS
+from tests.support.corpus_commands import WRITERS
+from tests.support.repository import SAMPLE_LOGS
 
 COPIES = 8
 

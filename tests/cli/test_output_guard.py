@@ -10,92 +10,26 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
-import subprocess
-import sys
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
-from annotator.annotation_files.fold import extract, write_annotations
-from annotator.annotation_files.human_format import write_human_file
-from annotator.cli.main import main
-from annotator.export.convlab import export_convlab
-from annotator.export.dialbb import export_dialbb
 from annotator.log.document import LogDocument
-from tests.conftest import REPO, SAMPLE_LOGS
-
-LOG_001 = "travel-20261121-001/travel-20261121-001-hublog.xml"
-LOG_002 = "travel-20261121-002/travel-20261121-002-hublog.xml"
-
-
-@dataclass
-class Work:
-    root: Path
-
-    @property
-    def corpus(self) -> Path:
-        return self.root / "corpus"
-
-    @property
-    def log(self) -> Path:
-        return self.corpus / LOG_001
-
-    @property
-    def annotations(self) -> Path:
-        return self.root / "annotations.csv"
-
-    @property
-    def kpis(self) -> Path:
-        return self.root / "kpis.yml"
-
-    @property
-    def dataset(self) -> Path:
-        return self.root / "dataset" / "communicator"
-
-    @property
-    def scenario(self) -> Path:
-        return self.root / "scenario.txt"
-
-    def input_copy(self, suffix: str) -> Path:
-        """A copy of session 001's log under a name ending in SUFFIX (a log given by path may have any name)."""
-        path = self.root / f"input{suffix}"
-        if not path.exists():
-            shutil.copyfile(self.log, path)
-        return path
-
-    def other_log_bytes(self) -> bytes:
-        return (self.corpus / LOG_002).read_bytes()
-
-    def human_bytes(self) -> bytes:
-        target = self.root / "scratch-human.xml"
-        doc = LogDocument.load(self.corpus / LOG_002)
-        write_human_file(target, extract(doc), doc.sessions)
-        data = target.read_bytes()
-        target.unlink()
-        return data
+from tests.support.cli import run_annotator
+from tests.support.output_commands import (
+    FILE_COMMANDS,
+    FOLDER_COMMANDS,
+    FolderCommand,
+    Work,
+    make_work,
+    run_in_process,
+)
 
 
 @pytest.fixture
 def work(tmp_path: Path) -> Work:
     return make_work(tmp_path / "work")
-
-
-def make_work(root: Path) -> Work:
-    """The sample corpus, an annotations CSV of session 001, a markers file, a ConvLab dataset and a DialBB scenario."""
-    root.mkdir()
-    shutil.copytree(SAMPLE_LOGS, root / "corpus")
-    w = Work(root)
-    doc = LogDocument.load(w.log)
-    annotations = extract(doc)
-    annotations.task_completion = {ref: "0" for ref in annotations.task_completion}  # folding changes the log's 1
-    write_annotations(w.annotations, annotations)  # no file column: the rows fold into copies under other names
-    shutil.copyfile(REPO / "resources" / "markers" / "communicator-kpis.yml", w.kpis)
-    export_convlab([w.corpus], root / "dataset")
-    export_dialbb([w.corpus], w.scenario)
-    return w
 
 
 def snapshot(root: Path) -> dict[str, str]:
@@ -112,23 +46,7 @@ def snapshot(root: Path) -> dict[str, str]:
     return found
 
 
-def run(argv: list, capsys) -> tuple[int, str]:
-    status = main([str(part) for part in argv])
-    return status, capsys.readouterr().err
-
-
-# --- commands writing one file ------------------------------------------------------------------
-
-FILE_COMMANDS: dict[str, tuple[str, Callable[[Work, Path, Path], list]]] = {
-    # name: (suffix of the output, argv from (work, input log, output))
-    "extract-csv": (".csv", lambda w, log, out: ["extract", log, "-o", out]),
-    "extract-xml": (".xml", lambda w, log, out: ["extract", log, "-o", out]),
-    "export-dialbb": (".txt", lambda w, log, out: ["export", log, "--to", "dialbb", "-o", out]),
-    "export-lmc": (".jsonl", lambda w, log, out: ["export", log, "--to", "lmc", "-o", out]),
-    "export-lmc-text": (".txt", lambda w, log, out: ["export", log, "--to", "lmc-text", "-o", out]),
-    "fold": (".xml", lambda w, log, out: ["fold", log, w.annotations, "-o", out]),
-    "markers": (".csv", lambda w, log, out: ["markers", "--config", w.kpis, log, "-o", out, "--no-stats"]),
-}
+# --- commands writing one file (FILE_COMMANDS) -------------------------------------------------
 
 
 def _same(w: Work, log: Path, suffix: str) -> Path:
@@ -203,14 +121,14 @@ def test_a_file_output_is_refused_without_force(work: Work, capsys, command: str
     out = make_output(work, log, suffix)
     protected = out.read_bytes()
     before = snapshot(work.root)
-    status, err = run(argv(work, log, out), capsys)
+    status, err = run_in_process(argv(work, log, out), capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"annotator: {out}: {fragment}"), err
     assert "--force" in err
     assert snapshot(work.root) == before, "nothing written, nothing removed"
     assert out.read_bytes() == protected
 
-    status, err = run([*argv(work, log, out), "--force"], capsys)
+    status, err = run_in_process([*argv(work, log, out), "--force"], capsys)
     assert status == 0, err
     assert out.read_bytes() != protected, "--force writes"
 
@@ -226,7 +144,7 @@ def test_the_other_inputs_are_protected_too(work: Work, capsys, command: str):
         else ["markers", "--config", work.kpis, log, "-o", out, "--no-stats"]
     )
     before = snapshot(work.root)
-    status, err = run(argv, capsys)
+    status, err = run_in_process(argv, capsys)
     assert (
         status == 2
         and err == f"annotator: {out}: this is the input {out}; nothing written (use --force to write anyway)\n"
@@ -235,60 +153,6 @@ def test_the_other_inputs_are_protected_too(work: Work, capsys, command: str):
 
 
 # --- commands writing into a folder -------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class FolderCommand:
-    argv: Callable[[Work, Path], list]
-    written: str  # a file the command writes, relative to the output folder
-    input_of: Callable[[Work], Path]  # an input a link inside the output may point at
-    holds_input: Callable[[Work], Path] | None  # an output folder that holds an input log (None: no log is input)
-
-
-FOLDER_COMMANDS = {
-    "export-csv": FolderCommand(
-        lambda w, out: ["export", w.corpus, "--to", "csv", "-o", out],
-        "sessions.csv",
-        lambda w: w.log,
-        lambda w: w.corpus,
-    ),
-    "export-sclite": FolderCommand(
-        lambda w, out: ["export", w.corpus, "--to", "sclite", "-o", out], "ref.trn", lambda w: w.log, lambda w: w.corpus
-    ),
-    "export-convlab": FolderCommand(
-        lambda w, out: ["export", w.corpus, "--to", "convlab", "--dataset", "corpus", "-o", out],
-        "corpus/data.zip",
-        lambda w: w.log,
-        lambda w: w.root,
-    ),  # writes OUT/corpus/, the corpus itself
-    "export-human": FolderCommand(
-        lambda w, out: ["export", w.corpus, "--to", "human", "-o", out],
-        "travel-20261121-001/travel-20261121-001-human.xml",
-        lambda w: w.log,
-        lambda w: w.corpus,
-    ),
-    "export-textgrid": FolderCommand(
-        lambda w, out: ["export", w.corpus, "--to", "textgrid", "-o", out],
-        "travel-20261121-001.TextGrid",
-        lambda w: w.log,
-        lambda w: w.corpus,
-    ),
-    "fold-folder": FolderCommand(
-        lambda w, out: ["fold", w.corpus, w.annotations, "-o", out], LOG_001, lambda w: w.log, lambda w: w.corpus
-    ),
-    "import-convlab": FolderCommand(
-        lambda w, out: ["import", "--from", "convlab", w.dataset, "-o", out],
-        "communicator-train-00000-hublog.xml",
-        lambda w: w.dataset / "data.zip",
-        None,
-    ),
-    "import-dialbb": FolderCommand(
-        lambda w, out: ["import", "--from", "dialbb", w.scenario, "-o", out],
-        "scenario-001-hublog.xml",
-        lambda w: w.scenario,
-        None,
-    ),
-}
 
 
 def _inside(w: Work, command: FolderCommand, content: Callable[[Path], None]) -> tuple[Path, Path]:
@@ -320,12 +184,12 @@ def test_a_file_in_an_output_folder_is_refused_without_force(work: Work, capsys,
     out, target = make(work, spec)
     before = snapshot(work.root)
     protected = target.read_bytes()
-    status, err = run(spec.argv(work, out), capsys)
+    status, err = run_in_process(spec.argv(work, out), capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"annotator: {target}: {fragment}"), err
     assert snapshot(work.root) == before, "nothing written, no staging folder left, nothing removed"
 
-    status, err = run([*spec.argv(work, out), "--force"], capsys)
+    status, err = run_in_process([*spec.argv(work, out), "--force"], capsys)
     assert status == 0, err
     assert not target.is_symlink() and target.read_bytes() != protected, "--force writes"
     if kind == "link-to-input-inside":
@@ -339,13 +203,13 @@ def test_an_output_folder_holding_an_input_log_is_refused_and_only_an_in_place_f
     spec = FOLDER_COMMANDS[command]
     out = spec.holds_input(work)
     before = snapshot(work.root)
-    status, err = run(spec.argv(work, out), capsys)
+    status, err = run_in_process(spec.argv(work, out), capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and ("this folder holds the input" in err or "this is the input" in err), err
     assert "--force" in err
     assert snapshot(work.root) == before
 
-    status, err = run([*spec.argv(work, out), "--force"], capsys)
+    status, err = run_in_process([*spec.argv(work, out), "--force"], capsys)
     if command == "fold-folder":  # the logs rewritten in place, their originals kept as NAME.orig.xml
         assert status == 0, err
         assert snapshot(work.root) != before
@@ -359,7 +223,7 @@ def test_exporting_human_files_over_the_corpus_keeps_the_transcribers_files(work
     typed = work.corpus / "travel-20261121-002" / "travel-20261121-002-human.xml"
     typed.write_bytes(work.human_bytes())
     before = snapshot(work.root)
-    status, err = run(["export", work.corpus, "--to", "human", "-o", work.corpus], capsys)
+    status, err = run_in_process(["export", work.corpus, "--to", "human", "-o", work.corpus], capsys)
     assert (
         status == 2
         and err
@@ -370,7 +234,7 @@ def test_exporting_human_files_over_the_corpus_keeps_the_transcribers_files(work
 
 def test_importing_again_keeps_the_logs_annotated_since(work: Work, capsys):
     out = work.root / "logs"
-    assert run(["import", "--from", "dialbb", work.scenario, "-o", out], capsys)[0] == 0
+    assert run_in_process(["import", "--from", "dialbb", work.scenario, "-o", out], capsys)[0] == 0
     annotated = out / "scenario-001-hublog.xml"
     doc = LogDocument.load(annotated)
     from annotator.log.annotations import set_task_completion
@@ -378,10 +242,10 @@ def test_importing_again_keeps_the_logs_annotated_since(work: Work, capsys):
     set_task_completion(doc.sessions[0], "1")
     doc.save()
     before = snapshot(work.root)
-    status, err = run(["import", "--from", "dialbb", work.scenario, "-o", out], capsys)
+    status, err = run_in_process(["import", "--from", "dialbb", work.scenario, "-o", out], capsys)
     assert status == 2 and err.startswith(f"annotator: {out / 'scenario-001-hublog.xml'}: an existing log"), err
     assert snapshot(work.root) == before
-    assert run(["import", "--from", "dialbb", work.scenario, "-o", out, "--force"], capsys)[0] == 0
+    assert run_in_process(["import", "--from", "dialbb", work.scenario, "-o", out, "--force"], capsys)[0] == 0
 
 
 def test_writing_the_same_export_again_is_allowed(work: Work, capsys):
@@ -392,8 +256,8 @@ def test_writing_the_same_export_again_is_allowed(work: Work, capsys):
         ["export", work.corpus, "--to", "sclite", "-o", work.root / "trn"],
         ["extract", work.log, "-o", work.root / "a.csv"],
     ):
-        assert run(argv, capsys)[0] == 0
-        assert run(argv, capsys)[0] == 0
+        assert run_in_process(argv, capsys)[0] == 0
+        assert run_in_process(argv, capsys)[0] == 0
 
 
 def test_through_the_real_command(work: Work):
@@ -405,9 +269,8 @@ def test_through_the_real_command(work: Work):
         ["export", log, "--to", "lmc", "-o", log],
         ["fold", log, work.annotations, "-o", work.annotations],
     ):
-        done = subprocess.run(
-            [sys.executable, "-m", "annotator", *map(str, argv)], capture_output=True, text=True, timeout=120
-        )
+        done = run_annotator(*argv, timeout=120)
+
         assert done.returncode == 2, done.stderr
         assert done.stderr.count("\n") == 1 and "this is the input" in done.stderr and "Traceback" not in done.stderr
     assert snapshot(work.root) == before
@@ -420,7 +283,7 @@ def test_a_folder_above_an_input_log_holds_it(work: Work, capsys, through_link: 
         out = work.root.parent / "corpus-link"
         out.symlink_to(work.corpus)
     before = snapshot(work.root)
-    status, err = run(["export", work.log, "--to", "csv", "-o", out], capsys)
+    status, err = run_in_process(["export", work.log, "--to", "csv", "-o", out], capsys)
     assert status == 2
     assert (
         err
@@ -433,7 +296,7 @@ def test_markers_refuses_writing_two_of_its_tables_to_one_file(work: Work, capsy
     """-o x-overall.csv with --stats-file-prefix x would write the rows and the statistics over each other."""
     out = work.root / "x-overall.csv"
     before = snapshot(work.root)
-    status, err = run(
+    status, err = run_in_process(
         ["markers", "--config", work.kpis, work.log, "-o", out, "--stats-file-prefix", work.root / "x", "--force"],
         capsys,
     )

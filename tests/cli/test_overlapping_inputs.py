@@ -17,8 +17,8 @@ import pytest
 
 import annotator
 from annotator.cli.main import main
-from tests.agreement import planted
-from tests.cli.corpus_commands import WRITERS
+from tests.support import planted_team
+from tests.support.corpus_commands import WRITERS
 
 SUB = "travel-20261121-001"
 LOG = f"{SUB}/{SUB}-hublog.xml"
@@ -136,7 +136,7 @@ def test_assign_still_writes_its_file_into_the_corpus(corpus: Path, capsys):
 
 @pytest.mark.parametrize("where", ["the-corpus", "below-it", "beside-the-files-given"])
 def test_agree_never_writes_its_csvs_among_the_input_logs(tmp_path: Path, capsys, where: str):
-    corpus = planted.make_team_corpus(tmp_path / "corpus")
+    corpus = planted_team.make_team_corpus(tmp_path / "corpus")
     out = corpus / "figures" if where == "below-it" else corpus
     given = (
         [corpus / "planted-001-human-ann1.xml", corpus / "planted-001-human-ann2.xml"]

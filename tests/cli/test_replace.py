@@ -7,8 +7,8 @@ from pathlib import Path
 from annotator.annotation_files.fold import canonical_without_annotations
 from annotator.log.document import LogDocument
 from annotator.team.mode import set_team_mode
-from tests.cli.test_cli import annotator
-from tests.search.planted_logs import plant
+from tests.support.cli import run_annotator
+from tests.support.planted_logs import plant
 
 
 def _transcriptions(log: Path) -> dict[str, str | None]:
@@ -31,7 +31,7 @@ def test_replace_across_a_corpus_prints_each_change_and_keeps_the_originals(corp
     raw = {log: log.read_bytes() for log in (first, second)}
     untouched = corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
     untouched_bytes = untouched.read_bytes()
-    done = annotator("replace", corpus, "--find", "The Mile", "--replace", "mile")
+    done = run_annotator("replace", corpus, "--find", "The Mile", "--replace", "mile")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines == [
@@ -53,7 +53,7 @@ def test_replace_across_a_corpus_prints_each_change_and_keeps_the_originals(corp
 def test_dry_run_writes_nothing(corpus: Path):
     first, second = _planted_corpus(corpus)
     before = {path: path.read_bytes() for path in corpus.rglob("*") if path.is_file()}
-    done = annotator("replace", first, second, "--find", "mile", "--replace", "smile", "--dry-run")
+    done = run_annotator("replace", first, second, "--find", "mile", "--replace", "smile", "--dry-run")
     assert done.returncode == 0, done.stderr
     assert len(done.stdout.splitlines()) == 3
     assert "would replace 3 transcription(s) in 2 log(s) (dry run: nothing written)" in done.stderr
@@ -61,7 +61,7 @@ def test_dry_run_writes_nothing(corpus: Path):
 
 
 def test_regex_groups_and_case_sensitivity(annotated_log: Path):
-    done = annotator(
+    done = run_annotator(
         "replace",
         annotated_log,
         "--find",
@@ -73,13 +73,13 @@ def test_regex_groups_and_case_sensitivity(annotated_log: Path):
     )
     assert done.returncode == 0, done.stderr
     assert _transcriptions(annotated_log)["4"] == "no boston mass"
-    nothing = annotator("replace", annotated_log, "--find", "BOSTON", "--replace", "x", "--case-sensitive")
+    nothing = run_annotator("replace", annotated_log, "--find", "BOSTON", "--replace", "x", "--case-sensitive")
     assert nothing.returncode == 0 and nothing.stdout == ""
     assert "replaced 0 transcription(s) in 0 log(s)" in nothing.stderr
 
 
 def test_a_replacement_that_empties_a_transcription_removes_it(annotated_log: Path):
-    done = annotator("replace", annotated_log, "--find", "thank you bye", "--replace", "")
+    done = run_annotator("replace", annotated_log, "--find", "thank you bye", "--replace", "")
     assert done.returncode == 0, done.stderr
     assert "'thank you bye' -> (removed)" in done.stdout
     assert _transcriptions(annotated_log)["12"] is None
@@ -87,7 +87,7 @@ def test_a_replacement_that_empties_a_transcription_removes_it(annotated_log: Pa
 
 def test_a_bad_regex_is_one_line_and_exit_2(annotated_log: Path):
     before = annotated_log.read_bytes()
-    done = annotator("replace", annotated_log, "--find", "(boston", "--replace", "x", "--regex")
+    done = run_annotator("replace", annotated_log, "--find", "(boston", "--replace", "x", "--regex")
     assert done.returncode == 2
     assert done.stderr.strip().splitlines() == [
         "annotator: bad regular expression '(boston': missing ), unterminated subpattern at position 0"
@@ -96,7 +96,7 @@ def test_a_bad_regex_is_one_line_and_exit_2(annotated_log: Path):
 
 
 def test_a_replacement_naming_a_missing_group_is_one_line(annotated_log: Path):
-    done = annotator("replace", annotated_log, "--find", "boston", "--replace", r"\2", "--regex")
+    done = run_annotator("replace", annotated_log, "--find", "boston", "--replace", r"\2", "--regex")
     assert done.returncode == 2 and done.stderr.startswith("annotator: bad replacement '\\\\2': no such group")
     assert len(done.stderr.strip().splitlines()) == 1
 
@@ -105,7 +105,7 @@ def test_an_unreadable_log_is_one_line_and_nothing_is_written(corpus: Path):
     first, _ = _planted_corpus(corpus)
     (corpus / "zz-broken-hublog.xml").write_text("<GC_LOG><GC_SESSION>")
     before = first.read_bytes()
-    done = annotator("replace", corpus, "--find", "mile", "--replace", "smile")
+    done = run_annotator("replace", corpus, "--find", "mile", "--replace", "smile")
     assert done.returncode == 2
     errors = done.stderr.strip().splitlines()
     assert len(errors) == 1 and errors[0].startswith("annotator: ") and "zz-broken-hublog.xml" in errors[0]
@@ -115,6 +115,6 @@ def test_an_unreadable_log_is_one_line_and_nothing_is_written(corpus: Path):
 def test_a_log_in_team_mode_is_refused(corpus: Path, annotated_log: Path):
     set_team_mode(corpus, True)
     before = annotated_log.read_bytes()
-    done = annotator("replace", annotated_log, "--find", "boston", "--replace", "austin")
+    done = run_annotator("replace", annotated_log, "--find", "boston", "--replace", "austin")
     assert done.returncode == 2 and "in team mode" in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert annotated_log.read_bytes() == before

@@ -17,9 +17,8 @@ import pytest
 
 from annotator.cli.main import main
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
-from tests.safety.save_race import hold_and_change
-from tests.safety.test_racing_writers import finish, start
+from tests.support.repository import SAMPLE_LOGS
+from tests.support.save_race import finish, hold_and_change, start
 
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 LOGS = 5

@@ -15,9 +15,9 @@ import pytest
 
 from annotator.cli.main import main
 from annotator.log.document import LogDocument
-from tests.agreement import planted
-from tests.cli.test_cli import annotator
-from tests.conftest import SAMPLE_LOGS
+from tests.support import planted_team
+from tests.support.cli import run_annotator
+from tests.support.repository import SAMPLE_LOGS
 
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 SESSION = "travel:20261121:001"
@@ -81,7 +81,9 @@ def test_a_name_that_is_not_utf8_is_matched_through_its_escape(tmp_path: Path, c
     shutil.copyfile(SAMPLE, log)
     out = tmp_path / "folded.xml"
     assert main(["fold", str(log), str(write_rows(tmp_path / "rows.csv", "pr%E9-hublog.xml")), "-o", str(out)]) == 0
-    refused = annotator("fold", log, write_rows(tmp_path / "bad.csv", "pr%E8-hublog.xml"), "-o", tmp_path / "no.xml")
+    refused = run_annotator(
+        "fold", log, write_rows(tmp_path / "bad.csv", "pr%E8-hublog.xml"), "-o", tmp_path / "no.xml"
+    )
     assert refused.returncode == 2 and "the file column names pr%E8-hublog.xml" in refused.stderr, refused.stderr
     assert refused.stderr.count("\n") == 1
 
@@ -107,14 +109,14 @@ def test_in_a_folder_a_row_naming_a_log_other_than_its_sessions_is_refused(tmp_p
 
 
 def test_adjudicate_refuses_a_work_written_for_another_log(tmp_path: Path, capsys):
-    log = planted.log_path(tmp_path, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    log = planted_team.log_path(tmp_path, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     first = tmp_path / "ann1.csv"
     first.write_text(
-        f"file,session_id,task_completion\nplanted-002-hublog.xml,{planted.session_id(1)},1\n", encoding="utf-8"
+        f"file,session_id,task_completion\nplanted-002-hublog.xml,{planted_team.session_id(1)},1\n", encoding="utf-8"
     )
     second = tmp_path / "ann2.csv"
-    second.write_text(f"file,session_id,task_completion\n{log.name},{planted.session_id(1)},0\n", encoding="utf-8")
+    second.write_text(f"file,session_id,task_completion\n{log.name},{planted_team.session_id(1)},0\n", encoding="utf-8")
     out = tmp_path / "adjudicated.xml"
     assert main(["adjudicate", str(log), f"ann1={first}", f"ann2={second}", "--prefer", "ann1", "-o", str(out)]) == 2
     err = capsys.readouterr().err
@@ -125,7 +127,7 @@ def test_adjudicate_refuses_a_work_written_for_another_log(tmp_path: Path, capsy
 
 
 def test_agree_on_works_sharing_no_session_says_so(tmp_path: Path, capsys):
-    first = planted.merged_human_file(tmp_path / "ann1.xml", "ann1")
+    first = planted_team.merged_human_file(tmp_path / "ann1.xml", "ann1")
     second = tmp_path / "ann2.csv"
     second.write_text("session_id,task_completion\nsomething:else:001,1\n", encoding="utf-8")
     assert main(["agree", str(first), str(second), "--jobs", "1"]) == 2

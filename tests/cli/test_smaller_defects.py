@@ -5,13 +5,13 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from annotator.cli.main import main
 from annotator.corpus.parallel import available_cores
+from tests.support.cli import run_annotator
 
 
 def test_assign_counts_only_the_rows_it_kept(corpus: Path, capsys):
@@ -34,13 +34,7 @@ def test_jobs_beyond_the_cores_are_capped_with_a_note(corpus: Path, jobs: int):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})
 
     def info(*extra: str) -> subprocess.CompletedProcess:
-        return subprocess.run(
-            [sys.executable, "-m", "annotator", "info", str(corpus), *extra],
-            capture_output=True,
-            text=True,
-            timeout=300,
-            preexec_fn=one_core,
-        )
+        return run_annotator("info", corpus, *extra, preexec_fn=one_core)
 
     capped, serial = info("--jobs", str(jobs)), info("--jobs", "1")
     assert capped.returncode == 0, capped.stderr

@@ -15,16 +15,18 @@ import socket
 import subprocess
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS, command_environment
-from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log
+from tests.support.cli import run_annotator
+from tests.support.hostile_shapes import LOADER_DEPTH_LIMIT, deep_frame_log
+from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 pytest.importorskip("dask.distributed")
 
-FAULTY_WORKER = Path(__file__).with_name("faulty_worker.py")
+FAULTY_WORKER = REPO / "tests" / "support" / "faulty_worker.py"
 
 
 class Scheduler:
@@ -99,15 +101,7 @@ def faulty_cluster(tmp_path_factory):
         scheduler.stop()
 
 
-def _annotator(*arguments: object, timeout: float = 180) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, arguments)],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=command_environment(),
-        timeout=timeout,
-    )
+_annotator = partial(run_annotator, cwd=REPO, timeout=180)
 
 
 def _assert_one_line(done: subprocess.CompletedProcess, *fragments: str) -> str:

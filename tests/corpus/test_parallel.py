@@ -19,7 +19,8 @@ import pytest
 
 from annotator.corpus.parallel import ProcessMap, file_map_for, serial_map
 from annotator.errors import AnnotatorError, LogReadError
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.cli import run_annotator
+from tests.support.repository import REPO
 
 WAIT_LIMIT = 2.0  # seconds the first file's work waits for files it must not see started
 
@@ -118,16 +119,11 @@ import sys
 from functools import partial
 from pathlib import Path
 from annotator.corpus.parallel import ProcessMap
-from tests.corpus.test_parallel import record_and_wait
+from tests.support.parallel_work import record_and_wait
 folder = Path(sys.argv[1])
 for _ in ProcessMap(2)(partial(record_and_wait, folder), [Path(str(n)) for n in range(20)]):
     pass
 """
-
-
-def record_and_wait(folder: Path, path: Path) -> None:
-    (folder / f"pid-{os.getpid()}").touch()
-    time.sleep(60)
 
 
 def test_ctrl_c_stops_every_worker(tmp_path: Path):
@@ -161,46 +157,6 @@ def _alive(pid: int) -> bool:
     return True
 
 
-CLUSTER = """
-import sys
-from dask.distributed import LocalCluster
-with LocalCluster(n_workers=2, processes=True, threads_per_worker=1, dashboard_address=None) as cluster:
-    print(cluster.scheduler_address, flush=True)
-    sys.stdin.readline()  # until the test closes our stdin
-"""
-
-
-@pytest.fixture(scope="module")
-def cluster():
-    """A LocalCluster of 2 worker processes, in a process of its own: Dask's threads (its event loop, its
-    offload pool) then never share the test process with the Qt tests that run after these."""
-    pytest.importorskip("dask.distributed")
-    process = subprocess.Popen(
-        [sys.executable, "-c", CLUSTER],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        cwd=REPO,
-    )
-    try:
-        address = process.stdout.readline().strip()
-        assert address.startswith("tcp://"), "the cluster did not start"
-        yield address
-    finally:
-        process.stdin.close()
-        process.wait(timeout=60)
-
-
-@pytest.fixture(scope="module")
-def small_corpus(tmp_path_factory) -> Path:
-    root = tmp_path_factory.mktemp("cluster-corpus")
-    for copy in range(3):
-        shutil.copytree(SAMPLE_LOGS, root / f"site-{copy}")
-    (root / "site-1" / "a-truncated-hublog.xml").write_text('<?xml version="1.0"?>\n<GC_LOG>\n')
-    return root
-
-
 CLUSTER_COMMANDS = {
     "info": lambda c, out: ["info", c],
     "validate": lambda c, out: ["validate", c],
@@ -230,15 +186,9 @@ def test_a_dask_cluster_gives_the_serial_output(cluster: str, small_corpus: Path
     for where in (["--jobs", "1"], ["--scheduler", cluster]):
         out.mkdir()
         # A cache of its own for each run: info and validate would otherwise answer the second from the first's index.
-        cache = {**os.environ, "ANNOTATOR_CACHE_DIR": str(tmp_path / f"cache-{where[0]}")}
-        done = subprocess.run(
-            [sys.executable, "-m", "annotator", *map(str, CLUSTER_COMMANDS[command](small_corpus, out)), *where],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            timeout=300,
-            env=cache,
-        )
+        cache = {"ANNOTATOR_CACHE_DIR": str(tmp_path / f"cache-{where[0]}")}
+        done = run_annotator(*CLUSTER_COMMANDS[command](small_corpus, out), *where, cwd=REPO, env=cache)
+
         written = {p.name: p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
         results.append((done.returncode, done.stdout, done.stderr, written))
         shutil.rmtree(out)

@@ -20,7 +20,7 @@ from annotator.analysis.result_files import FOLDER_PREFIX
 from annotator.corpus.chunks import CHUNK_BYTES, chunks_of
 from annotator.corpus.parallel import ProcessMap, serial_map
 from annotator.corpus.scan import summarise_log
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 
 def sized_files(folder: Path, sizes: list[int]) -> list[Path]:
@@ -141,7 +141,7 @@ import sys
 from functools import partial
 from pathlib import Path
 from annotator.corpus.parallel import ProcessMap
-from tests.corpus.test_parallel import record_and_wait
+from tests.support.parallel_work import record_and_wait
 folder = Path(sys.argv[1])
 for _ in ProcessMap(2)(partial(record_and_wait, folder), [Path(str(n)) for n in range(20)]):
     pass

@@ -17,7 +17,7 @@ from annotator.corpus.scan import (
 )
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 BROKEN = "<?xml version='1.0'?>\n<GC_LOG>\n  <GC_SESSION id='x'>\n</GC_LOG>\n"
 

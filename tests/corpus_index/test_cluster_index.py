@@ -5,12 +5,17 @@ from __future__ import annotations
 
 import os
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.corpus.test_parallel import cluster, small_corpus  # noqa: F401 - the fixtures
-from tests.corpus_index.plain_scan import annotator
+from tests.support.cli import run_annotator
+from tests.support.repository import REPO
+
+annotator = partial(
+    run_annotator, cwd=REPO, timeout=None
+)  # the real command, run from the repository with no time limit
 
 
 def _index_of(corpus: Path, cache: Path, where: list[str]) -> dict[str, list]:
@@ -33,7 +38,7 @@ def _index_of(corpus: Path, cache: Path, where: list[str]) -> dict[str, list]:
 
 
 @pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "cluster"]], ids=["two processes", "dask"])
-def test_a_parallel_index_is_the_serial_index(request, small_corpus: Path, tmp_path: Path, where):  # noqa: F811
+def test_a_parallel_index_is_the_serial_index(request, small_corpus: Path, tmp_path: Path, where):
     if where[0] == "--scheduler":
         where = ["--scheduler", request.getfixturevalue("cluster")]
     serial = _index_of(small_corpus, tmp_path / "serial", ["--jobs", "1"])

@@ -7,9 +7,16 @@ from __future__ import annotations
 import subprocess
 import sys
 import textwrap
+from functools import partial
 from pathlib import Path
 
-from tests.corpus_index.plain_scan import REPO, annotator, hits_of, scan
+from tests.support.cli import run_annotator
+from tests.support.plain_scan import hits_of, scan
+from tests.support.repository import REPO
+
+annotator = partial(
+    run_annotator, cwd=REPO, timeout=None
+)  # the real command, run from the repository with no time limit
 
 SEARCHES = 6
 

@@ -4,11 +4,18 @@ and the answer is still right; a cache folder that cannot be written costs only 
 from __future__ import annotations
 
 import sqlite3
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.corpus_index.plain_scan import annotator, hits_of, scan
+from tests.support.cli import run_annotator
+from tests.support.plain_scan import hits_of, scan
+from tests.support.repository import REPO
+
+annotator = partial(
+    run_annotator, cwd=REPO, timeout=None
+)  # the real command, run from the repository with no time limit
 
 
 def _indexed(corpus: Path) -> Path:

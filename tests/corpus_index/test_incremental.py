@@ -13,8 +13,8 @@ from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index import contents, refresh
 from annotator.corpus_index.corpus import open_index, up_to_date
 from annotator.corpus_index.search import search_index
-from tests.corpus_index.plain_scan import scan
-from tests.search.planted_logs import plant
+from tests.support.plain_scan import scan
+from tests.support.planted_logs import plant
 
 
 @pytest.fixture

@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import os
 import stat
+from functools import partial
 from pathlib import Path
 
 from annotator.analysis.summary import describe_log
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index.corpus import open_index
 from annotator.corpus_index.memos import Memo, memoised_map
-from tests.corpus_index.plain_scan import annotator
-from tests.search.planted_logs import plant
+from tests.support.cli import run_annotator
+from tests.support.planted_logs import plant
+from tests.support.repository import REPO
+
+annotator = partial(
+    run_annotator, cwd=REPO, timeout=None
+)  # the real command, run from the repository with no time limit
 
 
 def _not_called(path: Path) -> str:

@@ -10,7 +10,7 @@ from annotator.corpus.scan import scan_corpus
 from annotator.corpus_index.browser_rows import browser_rows, iter_marked_corpus
 from annotator.markers import load_markers, shipped_kpis_path
 from annotator.markers.language import MarkerSet
-from tests.search.planted_logs import plant
+from tests.support.planted_logs import plant
 
 NEVER = lambda: False  # noqa: E731 - never cancelled
 OTHER_MARKERS = """\

@@ -18,7 +18,7 @@ from annotator.corpus_index import contents
 from annotator.corpus_index.corpus import open_index, up_to_date
 from annotator.corpus_index.pattern_search import ASCII_LOOKALIKES, logs_that_may_match, search_logs
 from annotator.log.document import LogDocument
-from tests.search.planted_logs import plant
+from tests.support.planted_logs import plant
 
 QUERIES = [
     Query("zanzibar"),

@@ -4,12 +4,19 @@ from __future__ import annotations
 
 import json
 import os
+from functools import partial
 from pathlib import Path
 
 from annotator.cli.main import main
 from annotator.corpus.paths import expand_log_paths
-from tests.corpus_index.plain_scan import annotator, hits_of, scan
-from tests.search.planted_logs import plant
+from tests.support.cli import run_annotator
+from tests.support.plain_scan import hits_of, scan
+from tests.support.planted_logs import plant
+from tests.support.repository import REPO
+
+annotator = partial(
+    run_annotator, cwd=REPO, timeout=None
+)  # the real command, run from the repository with no time limit
 
 
 def test_hits_are_tab_separated_lines_in_file_order_with_exit_status_0(corpus: Path):

@@ -15,9 +15,9 @@ from hypothesis import strategies as st
 from annotator.corpus_index.corpus import open_index, up_to_date
 from annotator.corpus_index.query import BadQuery
 from annotator.corpus_index.search import FIELD_CHOICES, search_index
-from tests.conftest import sample_log_paths
-from tests.corpus_index.plain_scan import scan, terms_of
-from tests.search.planted_logs import plant
+from tests.support.plain_scan import scan, terms_of
+from tests.support.planted_logs import plant
+from tests.support.repository import sample_log_paths
 
 WORDS = [
     "flight",

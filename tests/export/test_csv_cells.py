@@ -16,8 +16,8 @@ from annotator.annotation_files.spreadsheet_cells import neutralise_cell, unneut
 from annotator.export.csv_cells import csv_line, text_cell
 from annotator.export.csv_export import export_csv
 from annotator.log.text import clean_text
-from tests.export.test_csv_export import read
-from tests.log.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.csv_exports import read
+from tests.support.xml_builders import log_text, operation, session, system_turn, user_turn, write_log
 
 FORMULA = '=HYPERLINK("http://evil.example/?a=1,b=2","click me")'
 

@@ -7,7 +7,6 @@ import shutil
 import tempfile
 from pathlib import Path
 
-import pandas as pd
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -22,7 +21,8 @@ from annotator.export.csv_export import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COL
 from annotator.export.csv_rows import event_lines
 from annotator.log.document import LogDocument
 from annotator.log.text import clean_text
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.csv_exports import read
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 SESSION_MINIMUM = [
     "file",
@@ -73,10 +73,6 @@ EVENT_MINIMUM = [
 ]
 ACTIVITY_XPATH = "//GC_OPERATION | //GC_MESSAGE | //GC_EVENT"
 MS_LOG = "travel-20261121-002/travel-20261121-002-hublog.xml"
-
-
-def read(out: Path, name: str) -> pd.DataFrame:
-    return pd.read_csv(out / name, dtype=str, keep_default_na=False)
 
 
 def raw_rows(out: Path, name: str) -> list[list[str]]:

@@ -1,6 +1,6 @@
 """The streaming CSV export writes exactly what the same row code writes from a loaded tree.
 
-export_csv streams each log (annotator.export.csv_stream); tree_csv below applies the same rows
+export_csv streams each log (annotator.export.csv_stream); tree_csv (tests/support/csv_exports.py) applies the same rows
 (csv_rows.document_rows) to LogDocument.load of each log. Both are written by csv_export.write_csv,
 so any difference is the streaming's: the files must be byte for byte the same.
 """
@@ -8,53 +8,21 @@ so any difference is the streaming's: the files must be byte for byte the same.
 from __future__ import annotations
 
 import tempfile
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 
-from annotator.corpus.parallel import serial_map
-from annotator.corpus.paths import ANNOTATION_ROOT, common_root, expand_log_paths, root_tag
 from annotator.errors import AnnotatorError, LogReadError
-from annotator.export.csv_audio import AudioCells
-from annotator.export.csv_export import FILE_NAMES, export_csv, write_csv
-from annotator.export.csv_rows import document_rows
-from annotator.export.csv_stream import file_cell
+from annotator.export.csv_export import export_csv
 from annotator.log.document import LogDocument
-from tests.benchmarks.big_log import make_big_log
-from tests.conftest import sample_log_paths
-from tests.log.doctype_logs import BODY
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
-from tests.safety.test_fuzz import element_mutants, fuzz_settings
-
-
-def tree_csv(paths: list[Path], out: Path) -> None:
-    """The three files from loaded documents (the export before it streamed)."""
-    root = common_root(paths)
-
-    def outcomes():
-        for path in expand_log_paths(paths):
-            if root_tag(path) == ANNOTATION_ROOT:
-                yield path, None
-                continue
-            doc = LogDocument.load(path)
-            yield path, document_rows(doc, file_cell(path, root), AudioCells(doc.folder))
-
-    write_csv(outcomes(), out, False, None)
-
-
-def files(out: Path) -> dict[str, bytes]:
-    return {name: (out / name).read_bytes() for name in FILE_NAMES}
-
-
-def assert_same_export(paths: list[Path], tmp: Path) -> dict[str, bytes]:
-    export_csv(paths, tmp / "streamed")
-    tree_csv(paths, tmp / "tree")
-    streamed, tree = files(tmp / "streamed"), files(tmp / "tree")
-    for name in FILE_NAMES:
-        assert streamed[name] == tree[name], name
-    return streamed
+from tests.support.big_log import make_big_log
+from tests.support.csv_exports import assert_same_export, files, reversed_map
+from tests.support.doctype_logs import BODY
+from tests.support.fuzzing import element_mutants, fuzz_settings
+from tests.support.repository import sample_log_paths
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 
 def test_the_sample_logs(tmp_path: Path):
@@ -334,15 +302,6 @@ def test_a_broken_log_gives_the_loaders_error_and_writes_nothing(tmp_path: Path,
     assert str(streamed.value) == str(loaded.value)
     assert (streamed.value.line, streamed.value.column) == (loaded.value.line, loaded.value.column)
     assert not (tmp_path / "out").exists()
-
-
-def reversed_map(work, paths: Sequence[Path], progress=None) -> Iterator[tuple[Path, object]]:
-    """A FileMap that computes every outcome, last file first, then yields them in the input order."""
-    computed = {}
-    for path in reversed(list(paths)):
-        computed[path] = next(iter(serial_map(work, [path])))[1]
-    for path in paths:
-        yield path, computed[path]
 
 
 def test_any_file_map_gives_the_same_bytes(tmp_path: Path):

@@ -13,9 +13,9 @@ from annotator.analysis.doubt import session_doubts
 from annotator.export.csv_export import export_csv
 from annotator.export.table_schema import SCHEMAS
 from annotator.log.document import LogDocument
-from tests.analysis.doubt_logs import write_doubt_log
-from tests.conftest import sample_log_paths
-from tests.export.test_csv_stream import assert_same_export
+from tests.support.csv_exports import assert_same_export
+from tests.support.doubt_logs import write_doubt_log
+from tests.support.repository import sample_log_paths
 
 
 def _turn_rows(out: Path) -> list[dict[str, str]]:

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import csv
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 from annotator.annotation_files.fold import fold, read_annotations
@@ -16,7 +14,8 @@ from annotator.export.human_files import export_human
 from annotator.export.lmc import export_lmc
 from annotator.export.sclite import export_sclite
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.cli import run_annotator
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 TRANSCRIBED = '<GC_ANNOT turnid="2"><GC_DATA key=":transcription" type_utt_text="transcription">{}</GC_DATA></GC_ANNOT>'
 
@@ -84,12 +83,8 @@ def test_mitre_files_fold_back_into_the_right_sessions(tmp_path: Path):
     assert human.read_text(encoding="utf-8").count("session_occurrence=") == 3
     _log(tmp_path / "raw", [None, None, None], transcribed=False)
     (tmp_path / "raw" / "x-human.xml").write_bytes(human.read_bytes())
-    result = subprocess.run(
-        [sys.executable, "-m", "annotator", "fold", str(tmp_path / "raw"), "-o", str(tmp_path / "folded")],
-        capture_output=True,
-        text=True,
-        timeout=300,
-    )
+    result = run_annotator("fold", tmp_path / "raw", "-o", tmp_path / "folded")
+
     assert result.returncode == 0, result.stderr
     folded = LogDocument.load(tmp_path / "folded" / "x-hublog.xml")
     assert [s.task_completion for s in folded.sessions] == ["1", "0", "1"]

@@ -12,8 +12,9 @@ from pympi import Elan
 
 from annotator.annotation_files.fold import canonical_without_annotations, extract
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
-from tests.export.praat_helpers import annotator, exported
+from tests.support.cli import run_annotator
+from tests.support.praat import exported
+from tests.support.repository import SAMPLE_LOGS
 
 LOG_001 = Path("travel-20261121-001/travel-20261121-001-hublog.xml")
 TIERS = ["turns", "recognizer", "transcription", "system"]
@@ -81,7 +82,7 @@ def test_a_transcription_typed_in_elan_folds_back_into_its_turn_alone(corpus: Pa
     edited = saved_as_elan_saves(elan, tmp_path / "edited.eaf")
     assert b'TIME_SLOT_ID="ts1"' in edited.read_bytes() and b"a500" in edited.read_bytes()
     before = extract(LogDocument.load(log))
-    done = annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
+    done = run_annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "folded 1 annotation(s) into 1 log(s)"
     after = extract(LogDocument.load(tmp_path / "folded.xml"))
@@ -96,7 +97,7 @@ def test_a_transcription_typed_in_elan_folds_back_into_its_turn_alone(corpus: Pa
 
 def test_an_eaf_of_another_session_is_refused(corpus: Path, elan: Path, tmp_path: Path):
     other = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
-    done = annotator("fold", other, elan, "-o", tmp_path / "folded.xml")
+    done = run_annotator("fold", other, elan, "-o", tmp_path / "folded.xml")
     assert done.returncode == 2 and done.stderr.count("\n") == 1
     # session 003 begins with the same turn ids and sides, and has two more turns
     assert done.stderr == (

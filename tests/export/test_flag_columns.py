@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import csv
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pandas as pd
@@ -15,8 +13,9 @@ import pytest
 from annotator.export.csv_export import export_csv
 from annotator.log.annotations import set_comment, set_flags, set_reviewed, set_time_spent
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
-from tests.export.test_csv_stream import files, tree_csv
+from tests.support.cli import run_annotator
+from tests.support.csv_exports import files, tree_csv
+from tests.support.repository import SAMPLE_LOGS
 
 
 @pytest.fixture
@@ -66,11 +65,8 @@ def test_an_unnoted_session_says_not_reviewed_and_no_time(tmp_path: Path):
 
 
 def test_parquet_types_the_notes(noted_log: Path, tmp_path: Path):
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "export", str(noted_log), "--to", "parquet", "-o", str(tmp_path / "pq")],
-        capture_output=True,
-        text=True,
-    )
+    done = run_annotator("export", noted_log, "--to", "parquet", "-o", tmp_path / "pq", timeout=None)
+
     assert done.returncode == 0, done.stderr
     turns = pd.read_parquet(tmp_path / "pq" / "turns.parquet")
     sessions = pd.read_parquet(tmp_path / "pq" / "sessions.parquet")

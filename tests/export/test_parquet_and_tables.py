@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from functools import partial
 from pathlib import Path
 
 import pandas as pd
@@ -14,16 +15,16 @@ import pytest
 import annotator
 from annotator.export.csv_export import export_csv
 from annotator.export.table_schema import SCHEMAS, read_table
-from tests.benchmarks.big_log import make_big_log
-from tests.conftest import SAMPLE_LOGS
-from tests.export.test_csv_stream import reversed_map
-from tests.log.xml_builders import data, log_text, session, system_turn, user_turn, write_log
+from tests.support.big_log import make_big_log
+from tests.support.cli import run_annotator
+from tests.support.csv_exports import reversed_map
+from tests.support.repository import SAMPLE_LOGS
+from tests.support.xml_builders import data, log_text, session, system_turn, user_turn, write_log
 
 TABLES = ("sessions", "turns", "events")
 
 
-def run(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True)
+run = partial(run_annotator, timeout=None)
 
 
 def csv_frames(paths: list[Path], out: Path) -> dict[str, pd.DataFrame]:

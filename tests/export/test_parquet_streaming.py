@@ -16,9 +16,9 @@ from annotator.export import parquet
 from annotator.export.csv_export import export_csv
 from annotator.export.parquet import export_parquet
 from annotator.export.table_schema import read_table
-from tests.benchmarks.big_log import make_big_log
-from tests.conftest import SAMPLE_LOGS
-from tests.export.test_csv_stream import reversed_map
+from tests.support.big_log import make_big_log
+from tests.support.csv_exports import reversed_map
+from tests.support.repository import SAMPLE_LOGS
 
 TABLES = ("sessions", "turns", "events")
 

@@ -10,8 +10,8 @@ import pytest
 import soundfile
 from lxml import etree
 
-from tests.conftest import SAMPLE_LOGS
-from tests.export.praat_helpers import exported, needs_praat, praat
+from tests.support.praat import exported, needs_praat, praat
+from tests.support.repository import SAMPLE_LOGS
 
 TIERS = ["turns", "recognizer", "transcription", "system"]
 

@@ -11,8 +11,9 @@ from praatio import textgrid
 
 from annotator.annotation_files.fold import canonical_without_annotations, extract
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
-from tests.export.praat_helpers import annotator, exported, needs_praat, praat
+from tests.support.cli import run_annotator
+from tests.support.praat import exported, needs_praat, praat
+from tests.support.repository import SAMPLE_LOGS
 
 LOG_001 = Path("travel-20261121-001/travel-20261121-001-hublog.xml")
 TYPED = "je veux aller à Zürich — « ça coûte » 東京"
@@ -44,7 +45,7 @@ def test_a_transcription_typed_in_praat_is_folded_into_its_turn_and_nothing_else
     assert raw.startswith(b"\xfe\xff"), "Praat saves non-ASCII text as UTF-16 big-endian"
     assert ("xmin = " not in raw.decode("utf-16")) == bool(short), "the short format has no labels"
     before = transcriptions(log)
-    done = annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
+    done = run_annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
     assert done.returncode == 0, done.stderr
     assert done.stderr.splitlines()[-1] == "folded 1 annotation(s) into 1 log(s)"
     after = transcriptions(tmp_path / "folded.xml")
@@ -60,7 +61,7 @@ def test_folding_in_place_keeps_the_original(corpus, grids, tmp_path):
     original = log.read_bytes()
     edited = tmp_path / "edited.TextGrid"
     praat("edit.praat", grids / "travel-20261121-001.TextGrid", edited, "transcription", SECOND_USER_TURN_AT, TYPED, 0)
-    done = annotator("fold", log, edited, "-o", log, "--force")
+    done = run_annotator("fold", log, edited, "-o", log, "--force")
     assert done.returncode == 0, done.stderr
     assert log.with_name("travel-20261121-001-hublog.orig.xml").read_bytes() == original
     assert transcriptions(log)["4"] == TYPED
@@ -108,7 +109,7 @@ def test_a_textgrid_that_does_not_fit_is_refused_in_one_line_and_nothing_is_writ
             "11.626-14.293 s: the times are off by more than 10 ms"
         )
     out = tmp_path / "out.xml"
-    done = annotator("fold", log, bad, "-o", out)
+    done = run_annotator("fold", log, bad, "-o", out)
     assert done.returncode == 2, done.stderr
     assert done.stderr.count("\n") == 1 and done.stderr.startswith(expected), done.stderr
     assert "nothing was folded" in done.stderr and "Traceback" not in done.stderr
@@ -125,7 +126,7 @@ def test_times_within_ten_milliseconds_are_taken(corpus, grids, tmp_path):
         0.008,
         "no boston massachusetts please",
     )
-    done = annotator("fold", corpus / LOG_001, moved, "-o", tmp_path / "out.xml")
+    done = run_annotator("fold", corpus / LOG_001, moved, "-o", tmp_path / "out.xml")
     assert done.returncode == 0, done.stderr
     assert transcriptions(tmp_path / "out.xml")["4"] == "no boston massachusetts please"
 
@@ -155,7 +156,7 @@ def test_reference_concepts_go_to_praat_as_a_tier_and_come_back(corpus, tmp_path
         "destination=Zürich; time\\=of\\;day=morning",
         0,
     )
-    done = annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
+    done = run_annotator("fold", log, edited, "-o", tmp_path / "folded.xml")
     assert done.returncode == 0, done.stderr
     folded = {
         turn.id: reference_concepts(turn.facts())
@@ -192,6 +193,6 @@ def reference_or_parse_frame(log: Path, turn_id: str) -> str:
 def test_a_file_that_is_no_textgrid_or_eaf_is_one_line(corpus, tmp_path, name, content, reason):
     bad = tmp_path / name
     bad.write_text(content, encoding="utf-8")
-    done = annotator("fold", corpus / LOG_001, bad, "-o", tmp_path / "out.xml")
+    done = run_annotator("fold", corpus / LOG_001, bad, "-o", tmp_path / "out.xml")
     assert (done.returncode, done.stderr) == (2, f"annotator: {bad}: {reason}\n")
     assert not (tmp_path / "out.xml").exists()

@@ -4,7 +4,7 @@
     python tests/fuzz/atheris_fuzz.py --seconds 60          # the sample logs and tests/hostile as seeds
     python tests/fuzz/atheris_fuzz.py --seconds 600 -jobs=4  # further arguments go to libFuzzer
 
-Each input is written as a log file and put through tests.safety.test_fuzz.exercise:
+Each input is written as a log file and put through tests.support.fuzzing.exercise:
 loading either succeeds or raises AnnotatorError, and a log that loads must
 validate, measure, export, take an annotation and save/reload to the same bytes.
 Anything else is a crash: libFuzzer stops and writes the input to
@@ -31,7 +31,7 @@ with atheris.instrument_imports(include=["annotator"]):
     import annotator.export.csv_export  # noqa: F401
     import annotator.log.document  # noqa: F401
 
-from tests.safety.test_fuzz import exercise  # noqa: E402
+from tests.support.fuzzing import exercise  # noqa: E402
 
 OUTCOMES: dict[str, int] = {}
 STOP = {"at": float("inf"), "corpus": None}

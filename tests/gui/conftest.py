@@ -1,5 +1,7 @@
-"""GUI fixtures: settings isolated per test, the real main window on a copy of a sample log,
-real key presses to whatever has the focus, and answering modal dialogs from the test.
+"""GUI fixtures, for every test below tests/gui (its feature folders too): settings isolated per test, the real
+main window on a copy of a sample log, answering modal dialogs from the test, and the logs several feature folders
+open. Real key presses to whatever has the focus and the dialog answers themselves are in tests/support
+(gui_keys.py, modal_answers.py).
 
 Every test here fails on a Qt warning (pytest-qt's qt_log_level_fail), except the
 offscreen platform's own notice that it cannot propagate size hints, and on any
@@ -19,14 +21,19 @@ from pathlib import Path
 
 import pytest
 import shiboken6
-from PySide6.QtCore import QCoreApplication, QEvent, QSettings, Qt, QTimer
-from PySide6.QtWidgets import QApplication, QFileDialog, QMessageBox, QWidget
+from lxml import etree
+from PySide6.QtCore import QCoreApplication, QEvent, QSettings
 
+import annotator.gui.opening.opener as opener
 from annotator.gui.app import parts_of
 from annotator.gui.main_window import MainWindow
 from annotator.gui.runtime.collector import GuiThreadCollector
 from annotator.gui.settings import AppSettings
 from annotator.gui.theme import applied_theme, apply_theme
+from tests.support.background_open import LONG_TURNS, write_big_log
+from tests.support.error_records import ErrorRecords
+from tests.support.long_session import make_long_session
+from tests.support.modal_answers import BoxAnswers, ModalAnswer, forget_waiting_answers
 
 OFFSCREEN_NOTICES = r"This plugin does not support"
 
@@ -37,17 +44,6 @@ def pytest_collection_modifyitems(config, items):
         if Path(str(item.fspath)).is_relative_to(here):
             item.add_marker(pytest.mark.qt_log_level_fail("WARNING"))
             item.add_marker(pytest.mark.qt_log_ignore(OFFSCREEN_NOTICES))
-
-
-class _ErrorRecords(logging.Handler):
-    """Error records of the annotator's own loggers: a background task's bug is logged, not raised."""
-
-    def __init__(self):
-        super().__init__(logging.ERROR)
-        self.lines: list[str] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.lines.append(self.format(record))
 
 
 def pytest_configure(config):
@@ -87,7 +83,7 @@ def fail_on_unhandled_exceptions(qapp, request):
     sys.excepthook = record
     threading.excepthook = lambda args: record(args.exc_type, args.exc_value, args.exc_traceback)
     sys.unraisablehook = lambda raised: record(raised.exc_type, raised.exc_value, raised.exc_traceback)
-    errors = _ErrorRecords()
+    errors = ErrorRecords()
     logging.getLogger("annotator").addHandler(errors)
     try:
         yield
@@ -137,13 +133,18 @@ def raw_log(absolute_audio_log: Path) -> Path:
     return absolute_audio_log
 
 
-def _windows(qtbot, build: Callable[[], MainWindow]):
-    """make(path=None) -> a shown, active window from BUILD (optionally on PATH); closed at the end
-    without asking about a test's unsaved edits."""
+@pytest.fixture
+def make_window(qtbot) -> Callable[..., MainWindow]:
+    """The window as the app composes it (annotator.gui.app.build_window): turn table, editor, every
+    dock, playback, isolated settings."""
+    from annotator.gui.app import build_window
+
     windows: list[MainWindow] = []
 
     def make(path: Path | None = None) -> MainWindow:
-        window = build()
+        """A shown, active window (optionally on PATH); closed at the end without asking about a test's unsaved
+        edits."""
+        window = build_window()
         windows.append(window)  # closed below, not by qtbot: its teardown comes before ours
         window.show()
         window.activateWindow()
@@ -165,136 +166,17 @@ def _windows(qtbot, build: Callable[[], MainWindow]):
         window.deleteLater()
 
 
-def close_window(window: MainWindow) -> None:
-    """Close WINDOW now, as the annotator would, without the question about a test's unsaved edits
-    (closing saves its layout: a test reopens a window to see what was kept)."""
-    parts_of(window).controller.undo_stack.setClean()
-    parts_of(window).playback.close()
-    window.close()
-
-
-@pytest.fixture
-def make_window(qtbot) -> Callable[..., MainWindow]:
-    """The window as the app composes it (annotator.gui.app.build_window): turn table, editor, every
-    dock, playback, isolated settings."""
-    from annotator.gui.app import build_window
-
-    yield from _windows(qtbot, build_window)
-
-
 @pytest.fixture
 def main_window(make_window, raw_log: Path) -> MainWindow:
     """The composed window on a copy of the unannotated sample log travel-20261121-002."""
     return make_window(raw_log)
 
 
-def focused(window: QWidget) -> QWidget:
-    return QApplication.focusWidget() or window
-
-
-def press(qtbot, window: QWidget, key: Qt.Key, modifiers=Qt.KeyboardModifier.NoModifier) -> None:
-    """A real key press delivered where the keyboard would deliver it: the focus widget."""
-    qtbot.keyClick(focused(window), key, modifiers)
-
-
-def type_text(qtbot, window: QWidget, text: str) -> None:
-    qtbot.keyClicks(focused(window), text)
-
-
-def current_summary(browser):
-    """The SessionSummary of the session browser's current row, or None: what the annotator sees selected."""
-    from annotator.gui.widgets.roles import SUMMARY_ROLE
-
-    return browser.table.currentIndex().data(SUMMARY_ROLE)
-
-
-def metric_text(panel, name: str) -> str:
-    """The value the Session metrics panel shows for metric NAME, as shown."""
-    from annotator.gui.panes.metrics_panel import label
-
-    return panel.findItems(label(name), Qt.MatchFlag.MatchExactly)[0].text(1)
-
-
-_WAITING_FOR_MODALS: list[list[int]] = []  # each when_modal's tries left; the test's end sets them to 0
-
-
 @pytest.fixture(autouse=True)
 def modal_answers_end_with_the_test():
     """A dialog a test armed an answer for and never opened is not answered in the next test."""
     yield
-    for tries in _WAITING_FOR_MODALS:
-        tries[0] = 0
-    _WAITING_FOR_MODALS.clear()
-
-
-def when_modal(kind: type[QWidget], act: Callable[[QWidget], object], patience_ms: int = 10000) -> list:
-    """Call ACT with the next modal dialog of class KIND once it shows, within PATIENCE_MS and the test:
-    schedule it before the key or action that opens the dialog (whose call returns only when the dialog
-    closes). The list returned gets what ACT returned."""
-    results: list = []
-    tries = [patience_ms // 20]
-    _WAITING_FOR_MODALS.append(tries)
-
-    def poll() -> None:
-        if tries[0] <= 0:
-            return  # the test ended
-        dialog = QApplication.activeModalWidget()
-        if not isinstance(dialog, kind):
-            tries[0] -= 1
-            if tries[0] > 0:
-                QTimer.singleShot(20, poll)
-            return
-        results.append(act(dialog))
-
-    QTimer.singleShot(0, poll)
-    return results
-
-
-def answer_input(qtbot, text: str) -> list[tuple[str, str]]:
-    """Type TEXT into the next input dialog with real keys, over what it holds, and press Enter; the list
-    gets (its label, the text it held) when it showed."""
-    from PySide6.QtWidgets import QInputDialog, QLineEdit
-
-    def answer(dialog: QInputDialog) -> tuple[str, str]:
-        shown = (dialog.labelText(), dialog.textValue())
-        field = dialog.findChild(QLineEdit)
-        field.selectAll()
-        qtbot.keyClick(field, Qt.Key.Key_Backspace)
-        qtbot.keyClicks(field, text)
-        qtbot.keyClick(field, Qt.Key.Key_Return)
-        return shown
-
-    return when_modal(QInputDialog, answer)
-
-
-class ModalAnswer:
-    """Answers the next modal dialog (message box or file dialog) once it appears."""
-
-    def __init__(
-        self, button: QMessageBox.StandardButton | None = None, file: Path | None = None, patience_ms: int = 10000
-    ):
-        self.button = button
-        self.file = file
-        self.text: str | None = None
-        self.title: str | None = None
-        self.answered = False
-        when_modal(QWidget, self._answer, patience_ms)
-
-    def _answer(self, dialog: QWidget) -> None:
-        self.title = dialog.windowTitle()
-        if isinstance(dialog, QMessageBox):
-            self.text = dialog.text()
-            dialog.button(self.button or QMessageBox.StandardButton.Ok).click()
-        elif isinstance(dialog, QFileDialog):
-            self.text = dialog.windowTitle()
-            if self.file is None:
-                dialog.reject()
-            else:
-                dialog.selectFile(str(self.file))
-                dialog.accept()
-        else:
-            dialog.close()
-        self.answered = True
+    forget_waiting_answers()
 
 
 @pytest.fixture
@@ -307,8 +189,6 @@ def answer_modal() -> Callable[..., ModalAnswer]:
 def boxes():
     """boxes("Restore", ...) answers every message box with the first of those buttons it has (else its
     default) until the test ends or asks for other answers; .seen lists what was asked."""
-    from tests.gui.journal_helpers import BoxAnswers
-
     made: list[BoxAnswers] = []
 
     def make(*answers: str) -> BoxAnswers:
@@ -320,3 +200,29 @@ def boxes():
     yield make
     for answers in made:
         answers.stop()
+
+
+@pytest.fixture(scope="module")
+def big_log(tmp_path_factory) -> Path:
+    """A multi-megabyte log: the sample's session repeated, each copy with an id of its own (background_open.py)."""
+    return write_big_log(tmp_path_factory.mktemp("big"))
+
+
+@pytest.fixture(scope="module")
+def long_log(tmp_path_factory) -> Path:
+    """One session of LONG_TURNS turns, alternating system and user (long_session.py, the benchmark's shape)."""
+    assert LONG_TURNS >= opener.PREPARE_AFTER_PAINT_TURNS
+    return make_long_session(tmp_path_factory.mktemp("long") / "long-hublog.xml", LONG_TURNS)
+
+
+@pytest.fixture
+def two_session_log(corpus: Path) -> Path:
+    """One log holding sample sessions 002 and 001 (in that order); the second begins with a user turn."""
+    first = etree.parse(str(corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"))
+    second = etree.parse(str(corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml")).getroot()[0]
+    opening = second.find("GC_TURN")
+    second.remove(opening)  # the welcome prompt: the session now opens with the caller speaking
+    first.getroot().append(second)
+    target = corpus / "travel-20261121-002" / "two-sessions-hublog.xml"
+    first.write(str(target), encoding="UTF-8", xml_declaration=True)
+    return target

@@ -15,7 +15,7 @@ from annotator.gui.main_window import MainWindow
 from annotator.gui.panes.docking import Follows, Pane, Spot
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Session, Turn
-from tests.gui.conftest import press, type_text
+from tests.support.gui_keys import press, type_text
 
 
 class NotesPane(QLabel):

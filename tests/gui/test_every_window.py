@@ -20,7 +20,8 @@ from annotator.gui.app import parts_of
 from annotator.gui.preferences.dialog import PreferencesDialog
 from annotator.gui.preferences.keys_dialog import ShortcutsDialog
 from annotator.gui.search.replace_dialog import ReplaceDialog
-from tests.gui.conftest import press, type_text, when_modal
+from tests.support.gui_keys import press, type_text
+from tests.support.modal_answers import when_modal
 
 pytestmark = pytest.mark.qt_floor
 

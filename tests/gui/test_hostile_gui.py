@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from annotator.gui.app import parts_of
-from tests.hostile import hostile_cases
+from tests.support.hostile_corpus import hostile_cases
 
 CASES = hostile_cases()
 

@@ -17,12 +17,10 @@ from annotator.gui.app import parts_of
 from annotator.gui.keyboard import NO_USER_TURN_LEFT, TYPING_HERE
 from annotator.gui.settings import AppSettings
 from annotator.log.document import LogDocument
-from tests.gui import test_opening
-from tests.gui.conftest import press, type_text
-from tests.gui.test_opening import DuringLoad
+from tests.support.background_open import DuringLoad
+from tests.support.gui_keys import press, type_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-big_log = test_opening.big_log  # 250 sessions, each opening on the system's greeting
 
 
 def click_row(qtbot, window, row: int) -> None:

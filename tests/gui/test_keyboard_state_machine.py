@@ -34,7 +34,7 @@ from annotator.gui.keyboard import NO_USER_TURN_LEFT, TYPING_HERE
 from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.journal.values import annotation_values, key_of
 from annotator.log.text import SHOWN_ID_CHARS, clean_text, shorten
-from tests.gui.conftest import focused, press
+from tests.support.gui_keys import focused, press
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 CTRL, ALT = Mod.ControlModifier, Mod.AltModifier

@@ -15,7 +15,9 @@ from annotator.gui.preferences.keys_dialog import ShortcutsDialog
 from annotator.gui.settings import AppSettings
 from annotator.gui.widgets.roles import NEEDS_TRANSCRIPTION_ROLE
 from annotator.log.document import LogDocument
-from tests.gui.conftest import focused, metric_text, press, type_text
+from tests.support.gui_keys import focused, press, type_text
+from tests.support.no_audio import NOTHING_TO_PLAY, without_user_audio
+from tests.support.pane_readouts import metric_text
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 Button = QMessageBox.StandardButton
@@ -35,16 +37,6 @@ def editor_has_focus(window) -> bool:
 
 def first_user_row(window) -> int:
     return next(t.index for t in parts_of(window).navigator.session.turns if t.speaker == "user")
-
-
-NOTHING_TO_PLAY = "nothing to play: no audio is loaded"
-
-
-def without_user_audio(log: Path) -> Path:
-    """LOG with its user turns' audio files gone: asking to play one says why not, and no audio device opens."""
-    for wav in log.parent.glob("*-user.wav"):
-        wav.unlink()
-    return log
 
 
 def test_opens_a_log_and_selects_its_first_user_turn_to_transcribe(main_window, raw_log):

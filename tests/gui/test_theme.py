@@ -17,7 +17,7 @@ from annotator.gui.settings import AppSettings
 from annotator.gui.theme import MARK, THEME_COLOURS, apply_theme, dark_palette, light_palette, theme_colour
 from annotator.gui.timeline.timeline_style import TURN_FILL
 from annotator.timeline import data
-from tests.gui.conftest import close_window
+from tests.support.gui_keys import close_window
 
 GUI = Path(annotator.gui.__file__).parent
 Role = QPalette.ColorRole
@@ -225,7 +225,7 @@ def test_selected_and_hovered_rows_read_at_wcag_aa(qapp, dark):
 @pytest.mark.parametrize("theme", ["light", "dark"])
 def test_compare_s_differing_words_read_in_a_selected_row(qtbot, make_window, tmp_path, theme):
     """The marks keep their own ink: dark on the pale mark in the light theme, not the selection's white."""
-    from tests.gui.compare_helpers import make_team_log
+    from tests.support.compare_logs import make_team_log
 
     window = make_window(make_team_log(tmp_path / "team"))
     parts_of(window).appearance.set_theme(theme)

@@ -4,17 +4,15 @@ work, closing a dialog or a message box, and wherever in the window the focus ha
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
-from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication, QDialog, QMessageBox
 
 from annotator.gui.app import parts_of
 from annotator.gui.settings import AppSettings, LastPosition
-from tests.gui.conftest import press, type_text, when_modal
-from tests.gui.test_recovery import _crash_after_typing
+from tests.support.gui_keys import press, type_text
+from tests.support.killed_windows import crash_after_typing
+from tests.support.modal_answers import when_modal
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 SESSION = "travel:20261121:002"
@@ -26,19 +24,6 @@ def editor_text(window) -> str:
 
 def first_user_index(window) -> int:
     return next(turn.index for turn in parts_of(window).navigator.session.turns if turn.speaker == "user")
-
-
-@pytest.fixture
-def two_session_log(corpus: Path) -> Path:
-    """One log holding sample sessions 002 and 001 (in that order); the second begins with a user turn."""
-    first = etree.parse(str(corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"))
-    second = etree.parse(str(corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml")).getroot()[0]
-    opening = second.find("GC_TURN")
-    second.remove(opening)  # the welcome prompt: the session now opens with the caller speaking
-    first.getroot().append(second)
-    target = corpus / "travel-20261121-002" / "two-sessions-hublog.xml"
-    first.write(str(target), encoding="UTF-8", xml_declaration=True)
-    return target
 
 
 def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw_log, qtbot):
@@ -91,7 +76,7 @@ def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_se
 
 
 def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_path, qtbot, boxes):
-    _crash_after_typing(raw_log, tmp_path)
+    crash_after_typing(raw_log, tmp_path)
     AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
     answers = boxes()  # the default answer
     window = make_window(raw_log)

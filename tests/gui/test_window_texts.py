@@ -20,10 +20,11 @@ from annotator.gui.corpus.session_list import Column as SessionColumn
 from annotator.gui.corpus.session_list import duration_text
 from annotator.gui.theme import theme_colour
 from annotator.log.text import SHOWN_CHARS
-from tests.conftest import REPO
-from tests.gui.conftest import press, when_modal
-from tests.gui.layout_grid import cut_labels
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.gui_keys import press
+from tests.support.label_checks import cut_labels
+from tests.support.modal_answers import when_modal
+from tests.support.repository import REPO
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 QtRole = Qt.ItemDataRole
 HOSTILE = REPO / "tests" / "hostile"

@@ -10,7 +10,7 @@ from lxml import etree
 from annotator.errors import AnnotationError
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 
 def _pretty_log(tmp_path: Path) -> Path:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from annotator.log.audio_refs import SEARCH_DEPTH, AudioResolver, resolver_for
-from tests.hostile.shapes import missing_audio_corpus
+from tests.support.hostile_shapes import missing_audio_corpus
 
 
 def test_the_logs_of_one_folder_share_one_index(tmp_path: Path):

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from annotator.log.audio_refs import AudioResolver
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import data, log_text, operation, session, write_log
+from tests.support.xml_builders import data, log_text, operation, session, write_log
 
 
 def _log_with_audio(folder: Path, written: str) -> LogDocument:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,7 +11,7 @@ from annotator.errors import AnnotationError
 from annotator.log.annotations import set_concepts, set_transcription
 from annotator.log.concepts import Concepts, frame_concepts, parse_compact, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from annotator.resources import dtd_path
+from tests.support.dtd_validity import validity_errors
 
 SOURCE_FIX = Concepts("give_source", ((":source", "Zürich"),))
 
@@ -118,14 +116,6 @@ def test_a_control_character_is_refused_before_the_tree_changes(sample_logs):
     assert etree.tostring(turn.el) == before
 
 
-def _validity_errors(path) -> list[str]:
-    """xmllint's validity errors without their file names and line numbers, sorted."""
-    found = subprocess.run(
-        ["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)], capture_output=True, text=True
-    )
-    return sorted(line.split(": ", 1)[1] for line in found.stderr.splitlines() if "validity error" in line)
-
-
 def test_concept_annotations_add_no_dtd_validity_error(sample_logs, tmp_path):
     source = next(p for p in sample_logs if "003" in p.name)
     document, turn = _sample_turn(sample_logs)
@@ -135,4 +125,4 @@ def test_concept_annotations_add_no_dtd_validity_error(sample_logs, tmp_path):
     target = tmp_path / "saved.xml"
     document.save(target)
     assert b":concepts" in target.read_bytes()
-    assert _validity_errors(target) == _validity_errors(source)  # the sample's own quirks (mime_type), no more
+    assert validity_errors(target) == validity_errors(source)  # the sample's own quirks (mime_type), no more

@@ -13,7 +13,7 @@ from annotator.log.document import LogDocument
 from annotator.log.text import clean_text
 from annotator.log.times import TimeUnit
 from annotator.log.turn_ids import turn_key
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 
 def _load(tmp_path: Path, text: str) -> LogDocument:

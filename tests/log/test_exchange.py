@@ -6,7 +6,7 @@ from pathlib import Path
 
 from annotator.log.document import LogDocument
 from annotator.log.exchange import INPUT, OUTPUT, other_side, prompt_of, reply_to
-from tests.log.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import data, log_text, operation, session, system_turn, user_turn, write_log
 
 
 def _speech_turn(turn_id: str, start: float, said: str) -> str:

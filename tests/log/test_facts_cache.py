@@ -9,7 +9,7 @@ import pytest
 from annotator.log import turn_facts
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 SESSION_LEVEL = (
     '<GC_ANNOT turnid="4"><GC_DATA key=":transcription" type_utt_text="transcription">to austin</GC_DATA></GC_ANNOT>'

@@ -3,8 +3,6 @@ and removed without a trace."""
 
 from __future__ import annotations
 
-import subprocess
-
 import pytest
 from lxml import etree
 
@@ -22,7 +20,7 @@ from annotator.log.annotations import (
 from annotator.log.concepts import Concepts
 from annotator.log.document import LogDocument
 from annotator.log.flags import parse_flags, session_reviewer, turn_comment, turn_flags, turn_time_spent
-from annotator.resources import dtd_path
+from tests.support.dtd_validity import validity_errors
 
 
 def _sample(sample_logs, turn_id: str = "6"):
@@ -124,13 +122,6 @@ def test_a_review_sits_beside_the_task_completion_and_names_the_reviewer(sample_
     ]
 
 
-def _validity_errors(path) -> list[str]:
-    found = subprocess.run(
-        ["xmllint", "--noout", "--dtdvalid", str(dtd_path()), str(path)], capture_output=True, text=True
-    )
-    return sorted(line.split(": ", 1)[1] for line in found.stderr.splitlines() if "validity error" in line)
-
-
 def test_notes_add_no_dtd_validity_error(sample_logs, tmp_path):
     source = next(p for p in sample_logs if "003" in p.name)
     document, turn = _sample(sample_logs)
@@ -142,7 +133,7 @@ def test_notes_add_no_dtd_validity_error(sample_logs, tmp_path):
     target = tmp_path / "saved.xml"
     document.save(target)
     assert b":time_spent" in target.read_bytes() and b":reviewed" in target.read_bytes()
-    assert _validity_errors(target) == _validity_errors(source)
+    assert validity_errors(target) == validity_errors(source)
 
 
 def test_a_transcription_added_to_a_flagged_turn_is_indented_like_its_neighbours(sample_logs, tmp_path):

@@ -7,7 +7,7 @@ from pathlib import Path
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from annotator.log.nbest import Hypothesis, hypotheses
-from tests.log.xml_builders import data, log_text, operation, session
+from tests.support.xml_builders import data, log_text, operation, session
 
 
 def _turn_with(tmp_path: Path, body: str) -> tuple:

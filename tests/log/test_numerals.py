@@ -21,7 +21,7 @@ from annotator.log.document import LogDocument
 from annotator.log.times import parse_number
 from annotator.log.turn_ids import turn_key
 from annotator.timeline.data import build_timeline
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 
 @pytest.mark.parametrize(

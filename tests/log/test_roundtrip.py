@@ -12,7 +12,7 @@ from lxml import etree
 
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn
+from tests.support.xml_builders import log_text, session, system_turn, user_turn
 
 FOREIGN = """<?xml version='1.0' encoding='ISO-8859-1' standalone='yes'?>
 <!-- a comment before the root -->

@@ -12,7 +12,7 @@ from annotator.annotation_files.fold import fold, read_annotations
 from annotator.errors import AnnotationError, AnnotationFileError
 from annotator.log.annotations import TASK_COMPLETION_VALUES, set_task_completion
 from annotator.log.document import LogDocument
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 ODD_VALUES = ["banana", "=1", "2", "-1", "01", "1.0", "yes", "true", "٢"]
 

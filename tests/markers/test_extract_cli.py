@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -11,16 +9,11 @@ import pytest
 from annotator.log.document import LogDocument
 from annotator.markers import apply_markers, extract_markers, hits_per_session, load_markers, shipped_kpis_path
 from annotator.markers.extract import extracted_markers_csv
-from tests.markers.log_builder import write
-from tests.markers.test_stats import EXTRACTED, OVERALL, PER_SESSION, SEED_LOGS, SEED_MARKERS
+from tests.support.cli import run_annotator
+from tests.support.marker_logs import write
+from tests.support.rasa_seed import EXTRACTED, OVERALL, PER_SESSION, SEED_LOGS, SEED_MARKERS
 
 KPIS = shipped_kpis_path()
-
-
-def annotator(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, cwd=cwd, timeout=300
-    )
 
 
 @pytest.fixture
@@ -35,7 +28,7 @@ def seed_corpus(tmp_path: Path) -> Path:
 
 
 def test_writes_rasas_three_files(seed_corpus):
-    result = annotator("markers", "--config", "markers.yml", "logs", "-o", "extracted_markers.csv", cwd=seed_corpus)
+    result = run_annotator("markers", "--config", "markers.yml", "logs", "-o", "extracted_markers.csv", cwd=seed_corpus)
     assert result.returncode == 0, result.stderr
     assert (seed_corpus / "extracted_markers.csv").read_text() == EXTRACTED
     assert (seed_corpus / "stats-per-session.csv").read_text() == PER_SESSION
@@ -45,7 +38,7 @@ def test_writes_rasas_three_files(seed_corpus):
 
 def test_stats_file_prefix_is_a_path_prefix_and_no_stats_writes_only_the_rows(seed_corpus):
     (seed_corpus / "out").mkdir()
-    result = annotator(
+    result = run_annotator(
         "markers",
         "--config",
         "markers.yml",
@@ -62,7 +55,9 @@ def test_stats_file_prefix_is_a_path_prefix_and_no_stats_writes_only_the_rows(se
         "my-statistics-per-session.csv",
         "rows.csv",
     ]
-    result = annotator("markers", "--config", "markers.yml", "logs", "-o", "only.csv", "--no-stats", cwd=seed_corpus)
+    result = run_annotator(
+        "markers", "--config", "markers.yml", "logs", "-o", "only.csv", "--no-stats", cwd=seed_corpus
+    )
     assert result.returncode == 0, result.stderr
     assert (seed_corpus / "only.csv").read_text() == EXTRACTED
     assert not (seed_corpus / "stats-overall.csv").exists()
@@ -72,32 +67,32 @@ def test_stats_file_prefix_is_a_path_prefix_and_no_stats_writes_only_the_rows(se
 def test_existing_files_are_kept_unless_forced(seed_corpus, existing):
     (seed_corpus / existing).write_text("keep me")
     args = ("markers", "--config", "markers.yml", "logs", "-o", "extracted_markers.csv")
-    result = annotator(*args, cwd=seed_corpus)
+    result = run_annotator(*args, cwd=seed_corpus)
     assert result.returncode == 2
     assert result.stderr == f"annotator: {existing}: already exists; use --force to overwrite it\n"
     assert (seed_corpus / existing).read_text() == "keep me"
     assert not (seed_corpus / "extracted_markers.csv").exists() or existing == "extracted_markers.csv"
-    assert annotator(*args, "--force", cwd=seed_corpus).returncode == 0
+    assert run_annotator(*args, "--force", cwd=seed_corpus).returncode == 0
     assert (seed_corpus / "extracted_markers.csv").read_text() == EXTRACTED
 
 
 def test_an_existing_stats_file_does_not_block_no_stats(seed_corpus):
     (seed_corpus / "stats-overall.csv").write_text("keep me")
-    result = annotator("markers", "--config", "markers.yml", "logs", "-o", "x.csv", "--no-stats", cwd=seed_corpus)
+    result = run_annotator("markers", "--config", "markers.yml", "logs", "-o", "x.csv", "--no-stats", cwd=seed_corpus)
     assert result.returncode == 0, result.stderr
 
 
 def test_user_errors_are_one_line_with_exit_status_2(seed_corpus):
     (seed_corpus / "bad.yml").write_text("m:\n  not: [action: a, action: b]\n")
-    result = annotator("markers", "--config", "bad.yml", "logs", "-o", "x.csv", cwd=seed_corpus)
+    result = run_annotator("markers", "--config", "bad.yml", "logs", "-o", "x.csv", cwd=seed_corpus)
     assert (result.returncode, result.stderr) == (
         2,
         "annotator: bad.yml:2: marker m: not takes exactly 1 sub-marker(s), found 2\n",
     )
-    result = annotator("markers", "--config", "markers.yml", "logs", "-o", "missing/x.csv", cwd=seed_corpus)
+    result = run_annotator("markers", "--config", "markers.yml", "logs", "-o", "missing/x.csv", cwd=seed_corpus)
     assert result.returncode == 2 and "the folder missing does not exist" in result.stderr
     (seed_corpus / "broken.xml").write_text("<GC_LOG><GC_SESSION>")
-    result = annotator("markers", "--config", "markers.yml", "broken.xml", "-o", "x.csv", cwd=seed_corpus)
+    result = run_annotator("markers", "--config", "markers.yml", "broken.xml", "-o", "x.csv", cwd=seed_corpus)
     assert result.returncode == 2 and result.stderr.startswith("annotator: broken.xml:")
     assert not (seed_corpus / "x.csv").exists()
 
@@ -143,7 +138,7 @@ def test_kpi_hits_are_the_elements_they_describe(sample_logs):
 
 def test_the_cli_on_the_sample_folder(tmp_path, sample_logs):
     folder = sample_logs[0].parents[1]
-    result = annotator(
+    result = run_annotator(
         "markers",
         "--config",
         KPIS,

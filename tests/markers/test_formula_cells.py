@@ -14,7 +14,7 @@ from pathlib import Path
 
 from annotator.annotation_files.spreadsheet_cells import unneutralise_cell
 from annotator.cli.main import main
-from tests.conftest import SAMPLE_LOGS
+from tests.support.repository import SAMPLE_LOGS
 
 LOG_NAME = '=HYPERLINK("evil.example";"y")'
 MARKER = "@SUM(A1)"

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import os
 import resource
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +18,8 @@ from hypothesis import strategies as st
 
 from annotator.cli.main import main
 from annotator.markers.language import MAX_EXPANDED_NODES, MAX_FILE_BYTES, TAGS
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.cli import run_annotator
+from tests.support.repository import REPO, SAMPLE_LOGS
 
 LOG = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 KPIS = (REPO / "resources" / "markers" / "communicator-kpis.yml").read_bytes()
@@ -96,13 +95,10 @@ def test_the_alias_bomb_through_the_real_command(tmp_path: Path):
     """As a subprocess with 1 GB of address space: refused in one line, not killed."""
     config = tmp_path / "bomb.yml"
     config.write_bytes(ALIAS_BOMB)
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "markers", "--config", config, LOG, "-o", tmp_path / "out.csv"],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        preexec_fn=lambda: _bounded(1 << 30),
+    done = run_annotator(
+        "markers", "--config", config, LOG, "-o", tmp_path / "out.csv", preexec_fn=lambda: _bounded(1 << 30)
     )
+
     assert done.returncode == 2, done.stderr
     assert done.stderr == (
         f"annotator: {config}:5: the YAML expands to more than {MAX_EXPANDED_NODES} nodes "

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from annotator.log.document import LogDocument
 from annotator.markers import apply_markers, parse_markers
-from tests.markers.log_builder import (
+from tests.support.marker_logs import (
     annot,
     asr,
     concept,
@@ -32,7 +32,7 @@ from tests.markers.log_builder import (
     turn,
     write,
 )
-from tests.markers.rasa_reference import Event, Reference, evaluate
+from tests.support.rasa_reference import Event, Reference, evaluate
 
 
 def hits(tmp_path: Path, markers: str, *sessions: str) -> list[tuple[str, int, int, int]]:

@@ -9,8 +9,8 @@ failed from about 1,000 nested frames (element depth 2,000) on, with exit 70.
 from __future__ import annotations
 
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
+from functools import partial
 from pathlib import Path
 
 import pytest
@@ -21,8 +21,9 @@ from annotator.analysis.metrics import session_metrics
 from annotator.log.annotations import set_concepts
 from annotator.log.concepts import Concepts, concepts_element, frame_concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
-from tests.conftest import REPO
-from tests.hostile.shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path, deepest_element
+from tests.support.cli import run_annotator
+from tests.support.hostile_shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path, deepest_element
+from tests.support.repository import REPO
 
 DEPTHS = (1_000, LOADER_DEPTH_LIMIT)
 EXPORTS = ("csv", "parquet", "convlab", "dialbb", "lmc", "lmc-text", "sclite", "human")
@@ -73,10 +74,7 @@ def test_a_deep_reference_is_stored_and_read_back(deep_log: Path, tmp_path: Path
     assert reference_concepts(LogDocument.load(saved).sessions[0].turns[1].facts()) == deep
 
 
-def _run(*arguments: object) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, arguments)], capture_output=True, text=True, timeout=300, cwd=REPO
-    )
+_run = partial(run_annotator, cwd=REPO)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from annotator.errors import AnnotatorError, LogChangedOnDiskError
 from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from annotator.reading import disk_changes
-from tests.log.xml_builders import log_text, session, system_turn, user_turn, write_log
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 
 @pytest.fixture

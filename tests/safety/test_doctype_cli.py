@@ -5,22 +5,19 @@ nothing the DOCTYPE names is read: no connection reaches the URL's server, a FIF
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
-from tests.log.doctype_logs import ConnectionCounter, doctype_log, poisoned_dtd
+from tests.support.cli import run_annotator
+from tests.support.doctype_logs import ConnectionCounter, doctype_log, poisoned_dtd
+from tests.support.repository import REPO
 
 KPIS = REPO / "resources" / "markers" / "communicator-kpis.yml"
 
 
-def annotator(*args: str | Path) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=60
-    )
+annotator = partial(run_annotator, timeout=60)
 
 
 @pytest.fixture

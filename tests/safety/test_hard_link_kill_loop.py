@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from tests.stress.kill_loop import run
+from tests.support.kill_loop import run
 
 
 def test_a_hard_linked_log_survives_every_sigkill(tmp_path: Path):

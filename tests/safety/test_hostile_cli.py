@@ -8,7 +8,6 @@ corpus expects is printed by `annotator validate`.
 from __future__ import annotations
 
 import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -18,7 +17,8 @@ from annotator.analysis.validation import validate_document
 from annotator.errors import LogReadError
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
-from tests.hostile import HOSTILE, Expectation, expectations, hostile_cases
+from tests.support.cli import run_annotator
+from tests.support.hostile_corpus import HOSTILE, Expectation, expectations, hostile_cases
 
 CASES = expectations()
 COMMANDS = ("validate", "info", "export")
@@ -26,12 +26,7 @@ COMMANDS = ("validate", "info", "export")
 
 def _run(command: str, case: Expectation, out: Path) -> subprocess.CompletedProcess:
     extra = ["-o", str(out / case.name)] if command == "export" else []
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", command, str(case.path), *extra],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    return run_annotator(command, case.path, *extra, timeout=120)
 
 
 @pytest.fixture(scope="module")

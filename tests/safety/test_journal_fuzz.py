@@ -18,8 +18,8 @@ from annotator.errors import AnnotationFileError
 from annotator.journal.recovery_journal import RecoveryJournal
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
-from tests.safety.test_fuzz import fuzz_settings
+from tests.support.fuzzing import fuzz_settings
+from tests.support.repository import SAMPLE_LOGS
 
 SESSION = SAMPLE_LOGS / "travel-20261121-001"
 JSON = st.recursive(

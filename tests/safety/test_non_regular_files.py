@@ -11,11 +11,13 @@ import socket
 import subprocess
 import sys
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import SAMPLE_LOGS
+from tests.support.cli import run_annotator
+from tests.support.repository import SAMPLE_LOGS
 
 TIMEOUT = 60
 FIFO = "is a named pipe (FIFO), not a regular file; not opened"
@@ -24,10 +26,7 @@ DEVICE = "is a device, not a regular file; not opened"
 FOLDER = "is a folder, not a file"
 
 
-def annotator(*args: str | Path, cwd: Path | None = None) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "annotator", *map(str, args)], capture_output=True, text=True, timeout=TIMEOUT, cwd=cwd
-    )
+annotator = partial(run_annotator, timeout=TIMEOUT)
 
 
 @pytest.fixture

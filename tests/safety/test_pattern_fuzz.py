@@ -13,7 +13,7 @@ from annotator.analysis.replace import replaced
 from annotator.analysis.search import matches
 from annotator.errors import AnnotatorError
 from annotator.user_patterns import LIMIT_S, PatternError, PatternTooSlow, UserPattern
-from tests.safety.test_fuzz import fuzz_settings
+from tests.support.fuzzing import fuzz_settings
 
 ATOMS = ["a", "b", ".", r"\w", r"\s", "[ab]", "(a|a)", "(a|aa)", "(a+)", "(a*)", r"(\w+\s?)", "(?=a)", r"\1", "(", "["]
 QUANTIFIERS = ["", "+", "*", "?", "{2,}", "+?", "{1000}"]

@@ -5,8 +5,6 @@ and a deterministic race: a writer holding the save lock changes the log while a
 
 from __future__ import annotations
 
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -14,8 +12,8 @@ import pytest
 from lxml import etree
 
 from annotator.log.document import LogDocument
-from tests.conftest import SAMPLE_LOGS
-from tests.safety.save_race import hold_and_change
+from tests.support.repository import SAMPLE_LOGS
+from tests.support.save_race import finish, hold_and_change, start
 
 SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
 SESSIONS = 60  # a log of ~1.5 MB: reading and writing it takes long enough for two runs to overlap
@@ -41,17 +39,6 @@ def make_log(path: Path, sessions: int = SESSIONS) -> None:
 def completion_csv(path: Path, session: int, value: str) -> Path:
     path.write_text(f"session_id,task_completion\nrace:{session:03d},{value}\n", encoding="utf-8")
     return path
-
-
-def start(*args) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-m", "annotator", *map(str, args)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
-    )
-
-
-def finish(process: subprocess.Popen) -> tuple[int, str]:
-    _out, err = process.communicate(timeout=300)
-    return process.returncode, err
 
 
 def task_completion(log: Path, session: int) -> str | None:

@@ -13,15 +13,14 @@ import shutil
 import signal
 import socket
 import stat
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.agreement import planted
-from tests.cli.test_output_guard import FILE_COMMANDS, FOLDER_COMMANDS, Work, make_work, run
+from tests.support import planted_team
+from tests.support.cli import run_annotator
+from tests.support.output_commands import FILE_COMMANDS, FOLDER_COMMANDS, Work, make_work, run_in_process
 
 AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="device nodes are made with mknod, which needs root")
 WORDS = {
@@ -117,16 +116,16 @@ FOLDER_KINDS = [kind for kind in KINDS if kind != "folder"]
 
 
 def _agree(w: Work, out: Path) -> list:
-    first = planted.merged_human_file(w.root / "ann1.xml", "ann1")
-    second = planted.merged_human_file(w.root / "ann2.xml", "ann2")
+    first = planted_team.merged_human_file(w.root / "ann1.xml", "ann1")
+    second = planted_team.merged_human_file(w.root / "ann2.xml", "ann2")
     return ["agree", first, second, "-o", out, "--jobs", "1"]
 
 
 def _adjudicate(w: Work, out: Path) -> list:
-    first = planted.merged_human_file(w.root / "ann1.xml", "ann1")
-    second = planted.merged_human_file(w.root / "ann2.xml", "ann2")
-    log = planted.log_path(w.root, 1)
-    log.write_bytes(planted.raw_log_bytes(1))
+    first = planted_team.merged_human_file(w.root / "ann1.xml", "ann1")
+    second = planted_team.merged_human_file(w.root / "ann2.xml", "ann2")
+    log = planted_team.log_path(w.root, 1)
+    log.write_bytes(planted_team.raw_log_bytes(1))
     return ["adjudicate", log, f"ann1={first}", f"ann2={second}", "--prefer", "ann1", "-o", out]
 
 
@@ -162,7 +161,7 @@ def test_a_special_file_output_is_refused_and_left_alone(work: Work, capsys, soc
     make_special(kind, out, sockets)
     arguments = [*argv(work, out), *(["--force"] if force else [])]
     before = listing(work.root)
-    status, err = run(arguments, capsys)
+    status, err = run_in_process(arguments, capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"annotator: {out}: "), err
     if kind != "folder":  # a folder may be refused in the command's own words ("writes a file, and this is a folder")
@@ -199,7 +198,7 @@ def test_a_special_file_at_or_in_an_output_folder_is_refused_even_with_force(
     make_special(kind, special, sockets)
     arguments = [*_folder_argv(work, command, out), "--force"]
     before = listing(work.root)
-    status, err = run(arguments, capsys)
+    status, err = run_in_process(arguments, capsys)
     assert status == 2, err
     assert err.count("\n") == 1 and err.startswith(f"annotator: {special}: {WORDS[kind].split(',')[0]}"), err
     assert listing(work.root) == before, "never unlinked, replaced or moved aside; no staging folder left"
@@ -211,12 +210,7 @@ def test_fold_with_force_onto_a_full_device_leaves_the_device(work: Work):
     full = work.root / "dev" / "full"
     make_special("full-device", full, [])
     log = work.input_copy(".xml")
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "fold", log, work.annotations, "-o", full, "--force"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_annotator("fold", log, work.annotations, "-o", full, "--force", timeout=120)
     assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
     info = os.lstat(full)
     assert stat.S_ISCHR(info.st_mode) and info.st_rdev == os.makedev(1, 7)
@@ -227,12 +221,8 @@ def test_assign_onto_a_fifo_says_so_at_once(work: Work):
     """`assign -o FIFO` read the FIFO as the earlier assignment and waited for a writer for ever."""
     fifo = work.root / "assignment.csv"
     os.mkfifo(fifo)
-    done = subprocess.run(
-        [sys.executable, "-m", "annotator", "assign", work.corpus, "--annotators", "a,b", "--seed", "1", "-o", fifo],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
+    done = run_annotator("assign", work.corpus, "--annotators", "a,b", "--seed", "1", "-o", fifo, timeout=60)
+
     assert done.returncode == 2
     assert done.stderr == (
         f"annotator: {fifo}: is a named pipe (FIFO), not a regular file; nothing written "

@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS, command_environment
+from tests.support.cli import run_annotator
+from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 
 @pytest.fixture(scope="module")
@@ -97,14 +98,7 @@ def test_a_staging_folder_left_by_sigkill_goes_with_the_next_run(corpus: Path, t
     killed.kill()
     killed.wait(timeout=60)
     assert all(path.exists() for path in left), "SIGKILL leaves it behind"
-    again = subprocess.run(
-        [sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "csv", "-o", str(out), "-j", "1"],
-        capture_output=True,
-        text=True,
-        cwd=REPO,
-        env=command_environment(),
-        timeout=300,
-    )
+    again = run_annotator("export", SAMPLE_LOGS, "--to", "csv", "-o", out, "-j", "1", cwd=REPO)
     assert again.returncode == 0, again.stderr
     assert _staging_folders(out) == [] and (out / "turns.csv").is_file()
 
@@ -116,14 +110,7 @@ def test_the_staging_folder_of_a_running_writer_is_left_alone(corpus: Path, tmp_
     try:
         held = _when_staging(paused, out)
         paused.send_signal(signal.SIGSTOP)
-        other = subprocess.run(
-            [sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "human", "-o", str(out), "-j", "1"],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            env=command_environment(),
-            timeout=300,
-        )
+        other = run_annotator("export", SAMPLE_LOGS, "--to", "human", "-o", out, "-j", "1", cwd=REPO)
         assert other.returncode == 0, other.stderr
         assert all(path.exists() for path in held), "the paused writer's folder was kept"
     finally:
@@ -188,14 +175,8 @@ def test_temporary_files_a_killed_single_file_export_left_go_with_the_next_run(t
         os.utime(temporary, (time.time() - 60, time.time() - 60))
     with open(held, "rb") as holder:
         fcntl.flock(holder.fileno(), fcntl.LOCK_EX)  # a writer that still runs
-        done = subprocess.run(
-            [sys.executable, "-m", "annotator", "export", str(SAMPLE_LOGS), "--to", "lmc", "-o", str(out)],
-            capture_output=True,
-            text=True,
-            cwd=REPO,
-            env=command_environment(),
-            timeout=300,
-        )
+        done = run_annotator("export", SAMPLE_LOGS, "--to", "lmc", "-o", out, cwd=REPO)
+
     assert done.returncode == 0, done.stderr
     assert out.is_file() and not left.exists() and held.exists()
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([out.name, held.name])

@@ -18,12 +18,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, SAMPLE_LOGS
+from tests.support.repository import REPO, SAMPLE_LOGS
+from tests.support.tmpfs import fill, mount_tmpfs, unmount
 
 OPERATIONS = ("save", "save-as", "export-csv", "fold-cli")
 TARGETS = {  # what each operation writes (relative to the work folder)
@@ -142,54 +142,13 @@ def _assert_failed_cleanly(
         assert after[name] == data, f"{name} changed"
 
 
-def _mount_tmpfs(mountpoint: Path) -> bool:
-    mountpoint.mkdir()
-    try:
-        done = subprocess.run(
-            ["mount", "-t", "tmpfs", "-o", "size=256k,mode=0755", "tmpfs", str(mountpoint)],
-            capture_output=True,
-            timeout=30,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return done.returncode == 0
-
-
-def _unmount(mountpoint: Path) -> None:
-    if subprocess.run(["umount", str(mountpoint)], capture_output=True, timeout=30).returncode:
-        subprocess.run(["umount", "-l", str(mountpoint)], capture_output=True, timeout=30)
-
-
-@pytest.fixture
-def tmpfs(tmp_path: Path) -> Iterator[Path]:
-    mountpoint = tmp_path / "tmpfs"
-    if not _mount_tmpfs(mountpoint):
-        pytest.skip("mounting a tmpfs is not permitted here")
-    try:
-        yield mountpoint
-    finally:
-        _unmount(mountpoint)
-
-
-def _fill(folder: Path) -> None:
-    """Write until the file system is full (ENOSPC), keeping what fitted."""
-    fd = os.open(folder / "filler", os.O_WRONLY | os.O_CREAT, 0o644)
-    try:
-        while os.write(fd, b"\0" * 4096):
-            pass
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
 # --- the tests ------------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_disk_full(tmpfs: Path, operation: str):
     _prepare(tmpfs)
-    _fill(tmpfs)
+    fill(tmpfs)
     before = _snapshot(tmpfs)
     result = _run_child(operation, tmpfs)
     _assert_failed_cleanly(result, operation, tmpfs, before, "No space left on device")
@@ -206,7 +165,7 @@ def test_file_too_large(tmp_path: Path, operation: str):
 @pytest.mark.parametrize("operation", OPERATIONS)
 def test_read_only(tmp_path: Path, operation: str):
     mountpoint = tmp_path / "tmpfs"
-    if _mount_tmpfs(mountpoint):
+    if mount_tmpfs(mountpoint):
         try:
             _prepare(mountpoint)
             before = _snapshot(mountpoint)
@@ -215,7 +174,7 @@ def test_read_only(tmp_path: Path, operation: str):
             result = _run_child(operation, mountpoint)
             _assert_failed_cleanly(result, operation, mountpoint, before, "Read-only file system")
         finally:
-            _unmount(mountpoint)
+            unmount(mountpoint)
         return
     if IS_ROOT:
         pytest.skip("root ignores folder permissions and may not mount here")

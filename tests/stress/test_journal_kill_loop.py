@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.stress.journal_kill_loop import run
-from tests.stress.kill_loop import count_from_environment
+from tests.support.journal_kill_loop import run
+from tests.support.kill_loop import count_from_environment
 
 
 def test_no_edit_older_than_2_s_is_lost_to_a_sigkill(tmp_path: Path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.stress.kill_loop import count_from_environment, run
+from tests.support.kill_loop import count_from_environment, run
 
 
 def test_the_log_survives_every_sigkill(tmp_path: Path):

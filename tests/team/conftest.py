@@ -1,47 +1,17 @@
-"""Generated team corpora: copies of the sample logs, several sessions each named apart by file."""
+"""Fixtures of the team tests: generated team corpora (tests/support/team_corpora.py), and one annotated by three."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from tests.conftest import sample_log_paths
-
-
-def make_corpus(folder: Path, logs: int) -> Path:
-    """FOLDER holding LOGS copies of the sample logs, in sub-folders of a few each (as corpora come)."""
-    samples = sample_log_paths()
-    for number in range(logs):
-        target = folder / f"day{number % 3}" / f"travel-{number:03d}-hublog.xml"
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(samples[number % len(samples)], target)
-    return folder
+from tests.support.team_corpora import annotate_as, make_corpus
 
 
 @pytest.fixture
 def team_corpus(tmp_path: Path) -> Path:
     return make_corpus(tmp_path / "team-corpus", 14)
-
-
-def annotate_as(log: Path, annotator: str, texts: dict[int, str], task: str | None = None) -> Path:
-    """ANNOTATOR's work on LOG saved in team mode through the writer: TEXTS by user turn position
-    in the first session, and the session's TASK completion; their file."""
-    from annotator.log.annotations import set_task_completion, set_transcription
-    from annotator.log.document import LogDocument
-    from annotator.team.work import TeamWork
-
-    doc = LogDocument.load(log)
-    work = TeamWork(doc, annotator)
-    users = doc.sessions[0].user_turns
-    for position, text in texts.items():
-        set_transcription(users[position], text)
-    if task is not None:
-        set_task_completion(doc.sessions[0], task)
-    work.save()
-    work.close()
-    return work.file
 
 
 @pytest.fixture

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import csv
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
@@ -13,7 +11,8 @@ import pytest
 from annotator.cli.main import main
 from annotator.team.assign import ASSIGNMENT_FILE, read_assignment
 from annotator.team.mode import set_team_mode
-from tests.team.conftest import make_corpus
+from tests.support.cli import run_annotator
+from tests.support.team_corpora import make_corpus
 
 
 def _rows(path: Path) -> list[dict]:
@@ -114,54 +113,16 @@ def test_bad_arguments_are_one_line_and_exit_2(team_corpus, tmp_path):
         (["--annotators", "a,b", "--overlap", "1.5"], "between 0 and 1"),
     ]
     for extra, said in cases:
-        done = subprocess.run(
-            [sys.executable, "-m", "annotator", "assign", str(team_corpus), "--seed", "1", *extra],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        done = run_annotator("assign", team_corpus, "--seed", "1", *extra, timeout=120)
         assert done.returncode == 2 and said in done.stderr and done.stderr.count("\n") == 1, done.stderr
     log = next(team_corpus.rglob("*-hublog.xml"))
     before = log.read_bytes()
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "annotator",
-            "assign",
-            str(team_corpus),
-            "--seed",
-            "1",
-            "--annotators",
-            "a,b",
-            "-o",
-            str(log),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_annotator("assign", team_corpus, "--seed", "1", "--annotators", "a,b", "-o", log, timeout=120)
     assert done.returncode == 2 and str(log) in done.stderr and log.read_bytes() == before
     broken = tmp_path / "broken.csv"
     broken.write_text("who,what\n")
-    done = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "annotator",
-            "assign",
-            str(team_corpus),
-            "--seed",
-            "1",
-            "--annotators",
-            "a,b",
-            "-o",
-            str(broken),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    done = run_annotator("assign", team_corpus, "--seed", "1", "--annotators", "a,b", "-o", broken, timeout=120)
+
     assert (
         done.returncode == 2
         and done.stderr

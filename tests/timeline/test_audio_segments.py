@@ -11,7 +11,7 @@ from lxml import etree
 from annotator.log.document import LogDocument
 from annotator.timeline import data
 from annotator.timeline.data import AUDIO_LANE, build_timeline
-from tests.timeline.audio_shapes import EXPECTED, write_audio_shapes
+from tests.support.audio_shapes import EXPECTED, write_audio_shapes
 
 
 def audio_lane(timeline: data.TimelineData) -> data.Lane:

@@ -1,0 +1,265 @@
+"""The window on the screen it opens on; tests/gui/appearance/test_layout.py runs this file once per screen size
+(1280x720, 1366x768, 1920x1080) in an interpreter whose offscreen screen has that size.
+
+Every check is a widget geometry on the real composition (app.build_window) over real logs: the
+window's frame inside the screen's available area, the turn table's columns and rows, the editor's
+lines, the timeline's turns lane, the Sessions dock's file column.
+"""
+
+from __future__ import annotations
+
+import shutil
+import struct
+from pathlib import Path
+
+import pytest
+from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt
+from PySide6.QtGui import QFontMetrics
+from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QTabBar, QWidget
+
+from annotator.gui.annotating.turn_table import Column
+from annotator.gui.app import parts_of
+from annotator.gui.corpus.session_list import Column as SessionColumn
+from annotator.gui.main_window import MainWindow
+from tests.support.gui_keys import close_window
+from tests.support.session_browser import current_summary
+
+SMALLEST_SCREEN = QSize(1280, 720)
+TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
+MUST_SHOW = (Column.TURN, Column.SPEAKER, Column.RECOGNIZER, Column.TRANSCRIPTION)
+LONG_FOLDER = "second-site-evaluation-recordings-of-the-communicator-travel-domain"
+LONG_NAME = "travel-20261121-004-recorded-at-the-second-site-with-a-long-descriptive-name-hublog.xml"
+
+
+def available() -> QRect:
+    return QApplication.primaryScreen().availableGeometry()
+
+
+def wide_screen() -> bool:
+    return available().width() >= 1600
+
+
+def global_rect(widget: QWidget) -> QRect:
+    return QRect(widget.mapToGlobal(widget.rect().topLeft()), widget.size())
+
+
+def assert_on_screen(window: MainWindow) -> None:
+    screen = available()
+    assert screen.contains(window.frameGeometry()), f"window frame {window.frameGeometry()} outside {screen}"
+    hint = window.minimumSizeHint()
+    assert hint.width() < SMALLEST_SCREEN.width() and hint.height() < SMALLEST_SCREEN.height(), hint
+    for dock in window.findChildren(QDockWidget):
+        name = dock.objectName()
+        if dock.isVisible() and not dock.visibleRegion().isEmpty():
+            assert screen.contains(global_rect(dock)), f"{name} at {global_rect(dock)} is outside {screen}"
+
+
+def assert_turn_table_readable(window: MainWindow) -> None:
+    table, header = window.table, window.table.horizontalHeader()
+    width = table.viewport().width()
+    for column in Column:
+        left = header.sectionViewportPosition(column)
+        assert header.sectionSize(column) >= header.sectionSizeHint(column), f"{column.name} header is cut"
+        if column in MUST_SHOW:
+            assert 0 <= left and left + header.sectionSize(column) <= width, f"{column.name} is not in view"
+    sizes = [header.sectionSize(column) for column in TEXT_COLUMNS]
+    assert max(sizes) - min(sizes) <= 2, f"the text columns do not share the rest: {sizes}"
+    assert sum(header.sectionSize(c) for c in Column) <= width + 2, "a horizontal scroll bar is needed"
+    rows = table.viewport().height() // table.verticalHeader().defaultSectionSize()
+    assert rows >= 8, f"only {rows} rows fit"
+    text = window.editor.text
+    assert text.viewport().height() >= 2 * text.fontMetrics().lineSpacing(), "the editor shows less than 2 lines"
+
+
+def assert_dock_tabs_readable(window: MainWindow) -> None:
+    """No tab of tabbed docks has its title cut ("Det...")."""
+    bars = [bar for bar in window.findChildren(QTabBar) if bar.isVisible()]
+    assert bars, "the docks on the right are tabbed"
+    for bar in bars:
+        for index in range(bar.count()):
+            assert bar.tabRect(index).width() >= bar.tabSizeHint(index).width(), f"the {bar.tabText(index)} tab is cut"
+
+
+def assert_turns_lane_shown(window: MainWindow) -> None:
+    timeline = parts_of(window).timeline
+    plot = timeline.plot
+    top = plot.mapFromScene(timeline.scene_point(0.0, -0.5)).y()
+    bottom = plot.mapFromScene(timeline.scene_point(0.0, 0.5)).y()
+    assert 0 <= top and bottom <= plot.viewport().height(), (top, bottom, plot.viewport().height())
+    assert bottom - top >= timeline.fontMetrics().height(), f"the turns lane is {bottom - top} px high"
+    assert not global_rect(plot).intersected(available()).isEmpty()
+
+
+def assert_selected_row_in_view(window: MainWindow) -> None:
+    rect = window.table.visualRect(window.table.currentIndex())
+    assert rect.top() >= 0 and rect.bottom() <= window.table.viewport().height(), rect
+
+
+def test_first_start_fits_the_screen_and_shows_what_the_annotator_needs(qtbot, make_window, absolute_audio_log: Path):
+    window = make_window(absolute_audio_log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    assert_on_screen(window)
+    assert window.frameGeometry().width() >= available().width() * 0.8, "most of a small screen is used"
+    assert not parts_of(window).docks.sessions.isVisible(), "a single log has no Sessions dock"
+    assert_turn_table_readable(window)
+    assert_dock_tabs_readable(window)
+    assert_turns_lane_shown(window)
+    assert_selected_row_in_view(window)
+    close_window(window)
+
+
+def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readable(qtbot, make_window, latin1_log: Path):
+    window = make_window(latin1_log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    session = parts_of(window).navigator.session
+    longest = max((t for t in session.turns if t.speaker == "user"), key=lambda t: len(t.facts().hypothesis_data))
+    parts_of(window).navigator.select_row(longest.index, focus_editor=True)
+    qtbot.waitUntil(lambda: window.editor.nbest.isVisible(), timeout=2000)
+    QApplication.processEvents()
+    pane = window.editor.nbest
+    assert pane.height() >= pane.sizeHint().height(), "the n-best pane is cut"
+    assert_turn_table_readable(window)
+    assert_selected_row_in_view(window)
+    close_window(window)
+
+
+def geometry_from(screen: QSize, window: QRect) -> QByteArray:
+    """What QWidget.saveGeometry writes (format 3.0) for WINDOW on a SCREEN-sized screen, e.g. a bigger one."""
+
+    def rect(r: QRect) -> bytes:
+        return struct.pack(">iiii", r.left(), r.top(), r.right(), r.bottom())
+
+    frame = window.adjusted(-1, -30, 1, 1)
+    data = (
+        struct.pack(">IHH", 0x1D9D0CB, 3, 0)
+        + rect(frame)
+        + rect(window)
+        + struct.pack(">iBBi", 0, 0, 0, screen.width())
+    )
+    return QByteArray(data + rect(window))
+
+
+@pytest.mark.parametrize("bigger", [1.2, 2.0])  # Qt restores and clamps a geometry from up to 1.25 times as wide
+def test_a_layout_saved_on_a_bigger_screen_is_fitted_to_this_one(
+    qtbot, make_window, settings, absolute_audio_log: Path, bigger: float
+):
+    big = available().size() * bigger
+    window = make_window(absolute_audio_log)
+    window.resize(big.width() - 100, big.height() - 100)
+    window.save_layout()
+    close_window(window)
+    settings.window_geometry = geometry_from(big, QRect(40, 40, big.width() - 100, big.height() - 100))
+    window = make_window(absolute_audio_log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    assert_on_screen(window)
+    assert_turn_table_readable(window)
+    assert_turns_lane_shown(window)
+    close_window(window)
+
+
+def long_named_corpus(corpus: Path) -> Path:
+    """The sample logs plus one with a long name in a long folder, with a validation error."""
+    source = corpus / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
+    text = source.read_text(encoding="utf-8").replace(
+        'GC_SESSION id="travel:20261121:001"', 'GC_SESSION id="travel:20261121:004"'
+    )
+    turn = text.index("<GC_TURN")
+    etime = text.index('etime="', text.index("<GC_OPERATION", turn)) + len('etime="')
+    target = corpus / LONG_FOLDER / LONG_NAME
+    target.parent.mkdir()
+    target.write_text(text[:etime] + "0" + text[etime + 1 :], encoding="utf-8")  # its etime before its stime
+    for wav in source.parent.glob("*.wav"):
+        shutil.copy(wav, target.parent / wav.name)
+    return target
+
+
+def open_corpus_with_markers(qtbot, make_window, corpus: Path) -> tuple[MainWindow, Path]:
+    """The window on a corpus with a long-named log, the shipped KPIs loaded and that log opened."""
+    target = long_named_corpus(corpus)
+    window = make_window()
+    browser = parts_of(window).browser
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        assert parts_of(window).navigator.open_path(corpus)
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        window.actions.load_kpis.trigger()
+    browser.session_activated.emit(target, 0)
+    return window, target
+
+
+def test_a_corpus_with_markers_and_findings_keeps_the_window_on_the_screen(qtbot, make_window, corpus: Path):
+    window, _ = open_corpus_with_markers(qtbot, make_window, corpus)
+    findings = parts_of(window).findings
+    qtbot.waitUntil(lambda: bool(findings.findings), timeout=20000)
+    parts_of(window).docks.findings.raise_()
+    qtbot.wait(50)
+    assert_on_screen(window)
+    assert_turn_table_readable(window)
+    assert_turns_lane_shown(window)
+    if wide_screen():
+        sessions, details = parts_of(window).docks.sessions, parts_of(window).docks.details
+        assert not sessions.visibleRegion().isEmpty(), "a wide screen shows the Sessions dock beside the findings"
+        assert details not in window.tabifiedDockWidgets(sessions)
+    close_window(window)
+
+
+def dock_shown(window: MainWindow, name: str) -> QDockWidget:
+    """The dock NAME ("sessions_dock", "findings_dock"...) raised and visible."""
+    dock = getattr(parts_of(window).docks, name.removesuffix("_dock"))
+    dock.raise_()
+    assert dock.isVisible() and not dock.visibleRegion().isEmpty()
+    return dock
+
+
+def test_the_sessions_dock_highlights_the_open_log_and_keeps_its_file_column_readable(qtbot, make_window, corpus: Path):
+    window, _ = open_corpus_with_markers(qtbot, make_window, corpus)
+    browser = parts_of(window).browser
+    dock_shown(window, "sessions_dock")
+    table = browser.table
+    qtbot.waitUntil(lambda: getattr(current_summary(browser), "session_id", None) == "travel:20261121:004")
+    current = table.currentIndex()
+    assert current.siblingAtColumn(SessionColumn.FILE).data(Qt.ItemDataRole.FontRole).bold(), "the open log stands out"
+    row = table.visualRect(current)
+    assert row.top() >= 0 and row.bottom() < table.viewport().height(), "the open log is in view"
+    margin = table.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin) + 1
+    width = table.columnWidth(SessionColumn.FILE) - 2 * margin
+    shown = []
+    for row in range(browser.proxy.rowCount()):
+        index = browser.proxy.index(row, SessionColumn.FILE)
+        metrics = QFontMetrics(index.data(Qt.ItemDataRole.FontRole) or table.font())
+        shown.append(metrics.elidedText(index.data(), browser.file_column.textElideMode(), width))
+    assert len(set(shown)) == len(shown), f"the file column shows {shown}: rows look alike"
+    scroll = table.horizontalScrollBar()
+    scroll.setValue(scroll.maximum())
+    row_middle = table.visualRect(current).center().y()
+    point = table.viewport().mapTo(browser, QPoint(2, row_middle))
+    column = browser.file_column
+    assert browser.childAt(point) is column.viewport(), "the file column stays in view when scrolled right"
+    under = column.indexAt(column.viewport().mapFrom(browser, point))
+    assert (under.row(), under.column()) == (current.row(), SessionColumn.FILE)
+    close_window(window)
+
+
+def test_the_sessions_dock_keeps_its_filter_box_and_counts_readable(qtbot, make_window, corpus: Path):
+    """Tabbed beside Details on a laptop, the dock is a few hundred pixels wide: the filter box, the
+    keyword button and the whole count of a filtered corpus with an unreadable log are still shown."""
+    (corpus / "unreadable-hublog.xml").write_text('<?xml version="1.0"?>\n<GC_LOG>\n')
+    window = make_window()
+    browser = parts_of(window).browser
+    with qtbot.waitSignal(browser.scan_finished, timeout=30000):
+        assert parts_of(window).navigator.open_path(corpus)
+    dock_shown(window, "sessions_dock")
+    browser.filter_edit.setText("untranscribed")
+    qtbot.wait(50)
+    assert browser.count_label.text().startswith("showing ") and "unreadable" in browser.count_label.text()
+    inside = browser.rect()
+    for widget in (browser.filter_edit, browser.keyword_button, browser.count_label, browser.table):
+        place = QRect(widget.mapTo(browser, QPoint(0, 0)), widget.size())
+        assert widget.isVisible() and inside.contains(place), f"{widget.objectName() or widget} at {place} in {inside}"
+        assert widget.width() >= widget.minimumSizeHint().width(), f"{widget} is squeezed below its least width"
+    readable = browser.filter_edit.fontMetrics().horizontalAdvance("Filter: words in file or session id") + 30
+    assert browser.filter_edit.width() >= readable, "the filter box shows the start of what it takes"
+    label = browser.count_label
+    assert label.height() >= label.heightForWidth(label.width()), f"the count {label.text()!r} is cut"
+    button = browser.keyword_button
+    assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()), "Show only is cut"
+    close_window(window)

@@ -1,0 +1,36 @@
+"""The `annotator` command run for real, as a user runs it: `python -m annotator ARGS` in a child process of the
+interpreter running the tests, with this repository's code first on its path (command_environment)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from tests.support.repository import command_environment
+
+DEFAULT_TIMEOUT_SECONDS = 300
+
+
+def run_annotator(
+    *args: str | bytes | os.PathLike[str],
+    cwd: Path | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT_SECONDS,
+    env: Mapping[str, str] | None = None,
+    text: bool = True,
+    preexec_fn: Callable[[], object] | None = None,
+) -> subprocess.CompletedProcess:
+    """The finished command, its output captured: as text, or as bytes with TEXT false (for a file name that is not
+    UTF-8, given as bytes in ARGS). ENV holds variables set on top of the test's own environment; TIMEOUT None waits
+    as long as the command runs; PREEXEC_FN runs in the child before the command (a resource limit, one core)."""
+    return subprocess.run(
+        [sys.executable, "-m", "annotator", *(arg if isinstance(arg, bytes) else str(arg) for arg in args)],
+        capture_output=True,
+        text=text,
+        cwd=cwd,
+        env={**command_environment(), **(env or {})},
+        timeout=timeout,
+        preexec_fn=preexec_fn,
+    )
