@@ -77,11 +77,15 @@ def sample_session() -> Path | None:
 
 
 def make_application(argv: list[str] | None = None) -> QApplication:
-    app = QApplication.instance()
-    if app is None:
+    existing = QApplication.instance()
+    if existing is None:
         QApplication.setOrganizationName(APP_NAME)
         QApplication.setApplicationName(APPLICATION)
         app = QApplication(argv if argv is not None else sys.argv[:1])
+    elif isinstance(existing, QApplication):
+        app = existing
+    else:
+        raise RuntimeError("the window needs a QApplication; this process made a QCoreApplication")
     if app.findChild(GuiThreadCollector) is None:
         GuiThreadCollector(app)  # Qt objects in reference cycles are freed on the GUI thread only
     app.setApplicationDisplayName(APP_NAME)
@@ -279,16 +283,16 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     app = make_application()
     settings = AppSettings()
     settings.annotator_for_this_run = annotator
-    annotator = build_annotator(settings)
-    stop_on_signals(annotator)
-    annotator.window.show()
+    parts = build_annotator(settings)
+    stop_on_signals(parts)
+    parts.window.show()
     target = Path(path) if path is not None else sample_session()
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
-        QTimer.singleShot(200, lambda: _end_smoke_test(annotator, target))
+        QTimer.singleShot(200, lambda: _end_smoke_test(parts, target))
     if target is not None:
-        annotator.navigator.open_path(target)
+        parts.navigator.open_path(target)
     status = app.exec()
-    annotator.playback.close()
+    parts.playback.close()
     end_process(status)
 
 

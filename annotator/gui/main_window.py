@@ -55,11 +55,11 @@ class MainWindow(QMainWindow):
     # --- composition -------------------------------------------------------
     def install_menus(self, undo_stack: QUndoStack) -> tuple[Actions, Menus]:
         """The actions of the table (undo and redo from UNDO_STACK) and the menus that list them."""
-        self.actions = build_actions(self, undo_stack)
-        self.menus = build_menus(self.menuBar(), self.actions, self)
+        self.action_table = build_actions(self, undo_stack)
+        self.menus = build_menus(self.menuBar(), self.action_table, self)
         self.menus.recent.aboutToShow.connect(self._fill_recent_menu)
         add_help_links(self.menus.help, self)
-        return self.actions, self.menus
+        return self.action_table, self.menus
 
     def set_central(self, top: QWidget, table: QWidget, editor: QWidget) -> None:
         """TOP (the session bar) over the splitter of the turn TABLE and the transcription EDITOR."""

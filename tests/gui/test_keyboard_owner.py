@@ -159,8 +159,8 @@ def test_a_stored_key_that_types_is_ignored_and_named_once(make_window, raw_log,
     window = make_window()
     message = window.statusBar().currentMessage()
     assert "W for \u201cPrevious user turn\u201d" in message and "F9" not in message
-    assert [key.toString() for key in window.actions.previous_user_turn.shortcuts()] == ["Ctrl+Up"]
-    assert [key.toString() for key in window.actions.play_pause.shortcuts()] == ["F9"]
+    assert [key.toString() for key in window.action_table.previous_user_turn.shortcuts()] == ["Ctrl+Up"]
+    assert [key.toString() for key in window.action_table.play_pause.shortcuts()] == ["F9"]
     assert parts_of(window).navigator.open_path(raw_log)
     type_text(qtbot, window, "wow")
     assert window.editor.text.toPlainText() == "wow" and parts_of(window).navigator.current_turn().id == "02"

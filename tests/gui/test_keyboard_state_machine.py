@@ -245,7 +245,7 @@ def test_every_word_typed_lands_in_the_user_turn_the_window_names(make_window, c
         "Restore", "Discard"
     )  # restore a journal; opening another log with stored words: they are the test's, not the annotator's
     window = make_window()
-    window.actions.auto_play.setChecked(False)
+    window.action_table.auto_play.setChecked(False)
     folder = tmp_path / "copies"
     folder.mkdir()
     KeyboardMachine.window, KeyboardMachine.qtbot = window, qtbot

@@ -133,7 +133,7 @@ def test_auto_play_asks_playback_for_the_next_turn(make_window, raw_log, qtbot):
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     assert parts_of(window).navigator.current_turn().id == "04" and parts_of(window).playback.turn.id == "04"
     assert window.statusBar().currentMessage() == NOTHING_TO_PLAY, "playback was asked to play turn 04"
-    window.actions.auto_play.trigger()  # off
+    window.action_table.auto_play.trigger()  # off
     assert AppSettings().auto_play is False
     press(qtbot, window, Key.Key_Return, Mod.ControlModifier)
     assert parts_of(window).playback.turn.id == "06"
@@ -203,7 +203,7 @@ def test_undo_and_redo_a_transcription(main_window, qtbot):
     turn = parts_of(window).navigator.session.turns[1]
     assert turn.transcription == "to san francisco"
     assert parts_of(window).controller.undo_stack.undoText() == "Transcribe turn 02"
-    assert window.actions.undo.isEnabled()
+    assert window.action_table.undo.isEnabled()
     # In the editor of turn 04 with nothing typed, Ctrl+Z is the window's undo.
     assert editor_has_focus(window) and parts_of(window).navigator.current_turn().id == "04"
     press(qtbot, window, Key.Key_Z, Mod.ControlModifier)
@@ -253,7 +253,9 @@ def test_no_two_actions_share_a_key(main_window):
     keys = [sequence.toString() for sequence in all_key_sequences()]
     assert len(keys) == len(set(keys))
     bound = [
-        s.toString() for action in main_window.findChildren(type(main_window.actions.open)) for s in action.shortcuts()
+        s.toString()
+        for action in main_window.findChildren(type(main_window.action_table.open))
+        for s in action.shortcuts()
     ]
     assert len(bound) == len(set(bound))
     assert set(keys) <= set(bound)
@@ -262,7 +264,7 @@ def test_no_two_actions_share_a_key(main_window):
 def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot):
     window = main_window
     in_menus = {action for menu in window.menuBar().findChildren(QMenu) for action in menu.actions()}
-    for spec, action in window.actions:
+    for spec, action in window.action_table:
         assert action in in_menus, spec.name
         assert [s.toString() for s in action.shortcuts()] == [QKeySequence(k).toString() for k in spec.keys]
     press(qtbot, window, Key.Key_F1)
@@ -280,15 +282,15 @@ def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot
 
 def test_settings_persist_between_windows(make_window, raw_log):
     window = make_window(raw_log)
-    assert window.actions.auto_play.isChecked() and not window.actions.loop.isChecked()
-    window.actions.loop.trigger()
+    assert window.action_table.auto_play.isChecked() and not window.action_table.loop.isChecked()
+    window.action_table.loop.trigger()
     window.menus.speeds.actions()[-1].trigger()  # 2x
     window.close()
     settings = AppSettings()
     assert settings.loop is True and settings.speed == 2.0 and settings.auto_play is True
     assert not settings.window_geometry.isEmpty()
     again = make_window()
-    assert again.actions.loop.isChecked()
+    assert again.action_table.loop.isChecked()
     assert [a.data() for a in again.menus.speeds.actions() if a.isChecked()] == [2.0]
 
 

@@ -60,7 +60,7 @@ class PanesFollowing(QObject):
         """The panel's keys work while the focus is in it; its cell and frame being edited are stored
         before a save, a close or Ctrl+Enter, like the transcription's."""
         panel = self.concepts
-        for action_spec, action in self.window.actions:
+        for action_spec, action in self.window.action_table:
             if action_spec.in_panel:
                 panel.addAction(action)
         panel.set_passthrough_keys(all_key_sequences())

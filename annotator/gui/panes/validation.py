@@ -6,6 +6,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Callable
 
+from lxml import etree
 from PySide6.QtCore import QObject, Signal
 
 from annotator.analysis.validation import Finding, Severity, findings_with_paths_in_subprocess
@@ -91,10 +92,12 @@ class Validation(QObject):
     def _finding_activated(self, finding: Finding) -> None:
         document = self.navigator.document
         path = self._finding_paths.get(id(finding))
-        found = document.tree.xpath(path) if document is not None and path else []
-        if not found:
+        if document is None or not path:
             return
-        element = found[0]
+        found = document.tree.xpath(path)
+        element = found[0] if isinstance(found, list) and found else None
+        if not isinstance(element, etree._Element):  # the finding's element is gone from the tree since
+            return
         turn = document.turn_containing(element)
         if turn is not None:
             self.navigator.select_turn(turn)

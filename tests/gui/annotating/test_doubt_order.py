@@ -24,12 +24,12 @@ def _commit(qtbot, window, text: str = "") -> str:
 
 def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window, qtbot):
     window = main_window
-    assert AppSettings().next_turn_order == LOG_ORDER and not window.actions.doubtful_first.isChecked()
+    assert AppSettings().next_turn_order == LOG_ORDER and not window.action_table.doubtful_first.isChecked()
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert parts_of(window).navigator.current_turn().id == "02"
     assert _commit(qtbot, window, "i need to go to san francisco") == "04"  # log order: the next one
-    window.actions.doubtful_first.trigger()
+    window.action_table.doubtful_first.trigger()
     assert AppSettings().next_turn_order == DOUBT_ORDER  # persisted
     assert [_commit(qtbot, window, text) for text in ("from the mile high city", "denver", "oh well goodbye")] == [
         "06",
@@ -42,7 +42,7 @@ def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window
 
 def test_an_empty_commit_moves_on_and_an_undone_transcription_is_doubtful_again(main_window, qtbot):
     window = main_window
-    window.actions.doubtful_first.trigger()
+    window.action_table.doubtful_first.trigger()
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # 02
     assert _commit(qtbot, window) == "04"  # nothing typed: 02 stays to transcribe, 04 is the most doubtful
@@ -58,6 +58,6 @@ def test_an_empty_commit_moves_on_and_an_undone_transcription_is_doubtful_again(
 def test_the_order_setting_is_restored_in_a_new_window(make_window, raw_log, settings):
     settings.next_turn_order = DOUBT_ORDER
     window = make_window(raw_log)
-    assert window.actions.doubtful_first.isChecked()
-    window.actions.doubtful_first.trigger()
+    assert window.action_table.doubtful_first.isChecked()
+    window.action_table.doubtful_first.trigger()
     assert AppSettings().next_turn_order == LOG_ORDER

@@ -41,7 +41,7 @@ def test_session_keys_are_in_the_action_table_and_the_menu(main_window):
     assert names["next_session"].keys == ("Ctrl+PgDown",) and names["previous_session"].keys == ("Ctrl+PgUp",)
     assert names["next_finding"].keys == ("F8",) and names["previous_finding"].keys == ("Shift+F8",)
     navigate = main_window.menus.navigate.actions()
-    assert main_window.actions.next_session in navigate and main_window.actions.next_finding in navigate
+    assert main_window.action_table.next_session in navigate and main_window.action_table.next_finding in navigate
 
 
 def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpus: Path, qtbot):

@@ -163,7 +163,7 @@ def test_the_keys_are_in_the_menu_and_the_keyboard_help(make_window):
     window = make_window()
     listed = ShortcutsDialog(window).listed_keys()
     for rank in range(1, 10):
-        action = getattr(window.actions, f"alternative_{rank}")
+        action = getattr(window.action_table, f"alternative_{rank}")
         assert action.shortcut().toString() == f"Alt+{rank}"
         assert action in window.menus.annotate.actions()
         assert f"Alt+{rank}" in listed

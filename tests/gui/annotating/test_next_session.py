@@ -56,7 +56,7 @@ def _transcribe_and_go_on(qtbot, window, text: str) -> tuple[str, str | None]:
 
 
 def _at_the_first_user_turn(qtbot, window) -> None:
-    window.actions.auto_play.setChecked(False)
+    window.action_table.auto_play.setChecked(False)
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)  # the next user turn, the editor focused
     assert _shown(window) == ("s1", "2")
@@ -87,7 +87,7 @@ def test_log_order_goes_on_to_the_next_session_and_then_back_to_an_earlier_one(q
 def test_most_doubtful_first_goes_to_the_session_with_the_most_doubtful_turn(qtbot, make_window, tmp_path):
     log = _log(tmp_path / "doubt-hublog.xml", {"s1": "hello", "s2": "to boston", "s3": "no"})
     window = make_window(log)
-    window.actions.doubtful_first.trigger()
+    window.action_table.doubtful_first.trigger()
     _at_the_first_user_turn(qtbot, window)
     assert _transcribe_and_go_on(qtbot, window, "hello") == ("s3", "2")  # its failed parse: more doubtful than s2's
     assert _transcribe_and_go_on(qtbot, window, "no") == ("s2", "2")

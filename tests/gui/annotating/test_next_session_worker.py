@@ -66,8 +66,8 @@ def test_doubts_are_made_on_a_worker_and_the_press_waits_for_them(qtbot, make_wi
 
     monkeypatch.setattr(next_session, "session_doubts", watched)
     window = make_window(log)
-    window.actions.auto_play.setChecked(False)
-    window.actions.doubtful_first.trigger()  # the worker starts, and is held at the first session
+    window.action_table.auto_play.setChecked(False)
+    window.action_table.doubtful_first.trigger()  # the worker starts, and is held at the first session
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     assert _shown(window) == ("s0", "2")
@@ -102,8 +102,8 @@ def test_a_press_waiting_for_the_doubts_is_dropped_when_the_annotator_moves_on(
     real = next_session.session_doubts
     monkeypatch.setattr(next_session, "session_doubts", lambda facts: release.wait(30) and real(facts))
     window = make_window(log)
-    window.actions.auto_play.setChecked(False)
-    window.actions.doubtful_first.trigger()
+    window.action_table.auto_play.setChecked(False)
+    window.action_table.doubtful_first.trigger()
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
     press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
     type_text(qtbot, window, "to boston")

@@ -181,7 +181,7 @@ def open_corpus_with_markers(qtbot, make_window, corpus: Path) -> tuple[MainWind
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
         assert parts_of(window).navigator.open_path(corpus)
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        window.actions.load_kpis.trigger()
+        window.action_table.load_kpis.trigger()
     browser.session_activated.emit(target, 0)
     return window, target
 

@@ -88,7 +88,7 @@ def set_state(qtbot, window: MainWindow, docks: str, compare: bool, zoom: int, n
     turn = next(t for t in parts_of(window).navigator.session.turns if t.id == NBEST[nbest])
     parts_of(window).navigator.select_row(turn.index)
     if concepts:
-        window.actions.edit_concepts.trigger()
+        window.action_table.edit_concepts.trigger()
     try:  # a pane's least size may grow the window past the screen for a moment: it is fitted back at once
         qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=300)
     except TimeoutError:
@@ -120,7 +120,7 @@ def walk(qtbot, make_window, folder: Path, states) -> None:
         if zoom in LABELS_READ_AT:
             broken += [f"{name}: {cut}" for cut in cut_labels(window)]
         if concepts:
-            window.actions.leave_concepts.trigger()
+            window.action_table.leave_concepts.trigger()
     parts_of(window).appearance.zoom.set_zoom(100)
     close_window(window)
     assert not broken, "\n".join(broken)

@@ -152,7 +152,7 @@ def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_t
     _transcribe(qtbot, window, "boston")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     shown = answer_input(qtbot, "dora")
-    window.actions.annotator_name.trigger()
+    window.action_table.annotator_name.trigger()
     assert [held for _label, held in shown] == ["alice"]
     settings = parts_of(window).controller.settings
     assert settings.annotator_name == "dora" and settings.annotator == "dora"
@@ -161,7 +161,7 @@ def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_t
     )
     answer_input(qtbot, "no such/name")
     box = answer_modal()
-    window.actions.annotator_name.trigger()
+    window.action_table.annotator_name.trigger()
     qtbot.waitUntil(lambda: box.answered)
     assert box.title == "Annotator name" and "letters, digits" in box.text
     assert settings.annotator == "dora"

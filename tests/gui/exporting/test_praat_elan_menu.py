@@ -39,14 +39,14 @@ def test_file_export_to_has_praat_and_elan_and_writes_the_pair(
     make_window, annotated_log, qtbot, tmp_path, answer_modal
 ):
     window = make_window(annotated_log)
-    titles = {a.objectName(): a.text() for a in window.menus.file.findChildren(type(window.actions.fold_from))}
+    titles = {a.objectName(): a.text() for a in window.menus.file.findChildren(type(window.action_table.fold_from))}
     assert titles["action_export_textgrid"].startswith("Praat TextGrid")
     assert titles["action_export_eaf"].startswith("ELAN")
     for name, suffix in (("textgrid", ".TextGrid"), ("eaf", ".eaf")):
         out = tmp_path / name
         out.mkdir()
         chosen = answer_modal(file=out)
-        window.findChild(type(window.actions.fold_from), f"action_export_{name}").trigger()
+        window.findChild(type(window.action_table.fold_from), f"action_export_{name}").trigger()
         assert chosen.answered
         qtbot.waitUntil(lambda: parts_of(window).exports.task.state is TaskState.SUCCEEDED, timeout=60000)
         assert sorted(p.name for p in out.iterdir()) == [
@@ -66,10 +66,10 @@ def test_fold_annotations_from_a_textgrid_is_one_step_to_undo(
 ):
     grid = _exported_grid(annotated_log, tmp_path / "praat", TYPED)
     window = make_window(annotated_log)
-    assert window.actions.fold_from.text() == "Fo&ld annotations from…"
-    assert window.actions.fold_from in window.menus.file.actions()
+    assert window.action_table.fold_from.text() == "Fo&ld annotations from…"
+    assert window.action_table.fold_from in window.menus.file.actions()
     chosen = answer_modal(file=grid)
-    window.actions.fold_from.trigger()
+    window.action_table.fold_from.trigger()
     assert chosen.answered and chosen.title == "Fold annotations from"
     assert _user_turn_4_text(window) == TYPED
     assert window.statusBar().currentMessage() == f"Folded 1 annotation(s) from {grid.name}"
@@ -104,10 +104,10 @@ def test_open_this_session_in_praat_writes_the_pair_and_starts_praat(
     recorded = _recording_praat(tmp_path / "bin")
     monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
     window = make_window(annotated_log)
-    assert window.actions.open_in_praat.isEnabled()
+    assert window.action_table.open_in_praat.isEnabled()
     press(qtbot, window, Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # the first user turn, to edit
     type_text(qtbot, window, " unsaved words")
-    window.actions.open_in_praat.trigger()
+    window.action_table.open_in_praat.trigger()
     qtbot.waitUntil(recorded.is_file, timeout=10000)
     arguments = recorded.read_text(encoding="utf-8").splitlines()
     assert arguments[0] == "--open" and len(arguments) == 3
@@ -128,8 +128,8 @@ def test_without_praat_on_the_path_the_entry_is_off(make_window, annotated_log, 
     (tmp_path / "empty").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "empty"))
     window = make_window(annotated_log)
-    assert not window.actions.open_in_praat.isEnabled()
-    assert "Praat is not on the PATH" in window.actions.open_in_praat.statusTip()
+    assert not window.action_table.open_in_praat.isEnabled()
+    assert "Praat is not on the PATH" in window.action_table.open_in_praat.statusTip()
 
 
 def test_a_log_open_read_only_is_not_folded_into(make_window, annotated_log, tmp_path):
@@ -150,7 +150,7 @@ def test_the_two_entries_have_letters_of_their_own_in_the_file_menu(make_window)
         for menu in window.menus.file.findChildren(QMenu)
         if "&" in menu.title()
     ]  # Open Recent, Export to
-    for action in (window.actions.fold_from, window.actions.open_in_praat):
+    for action in (window.action_table.fold_from, window.action_table.open_in_praat):
         letter = action.text().split("&", 1)[1][0].lower()
         assert letters.count(letter) == 1, (action.text(), letters)
 

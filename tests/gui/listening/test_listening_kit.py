@@ -87,7 +87,7 @@ def test_a_quiet_turn_is_played_at_the_target_loudness_and_its_file_is_untouched
         """
 ctrl_space()
 states = until_stopped()
-report(states=sorted(states), checked=window.actions.normalise_loudness.isChecked())
+report(states=sorted(states), checked=window.action_table.normalise_loudness.isChecked())
 """,
     )
     assert result == {"states": ["PLAYING", "STOPPED"], "checked": True}
@@ -108,7 +108,7 @@ def test_normalising_off_plays_the_quiet_turn_as_recorded(
         annotated_log,
         tmp_path,
         """
-window.actions.normalise_loudness.trigger()
+window.action_table.normalise_loudness.trigger()
 ctrl_space()
 until_stopped()
 report(stored=kit.settings.normalise_loudness)
@@ -152,7 +152,7 @@ report(paused=paused, resumed=resumed)
 
 
 SLOW_REPLAY = """
-window.actions.loop.trigger()  # never at the end while the script waits: the replay ignores the loop
+window.action_table.loop.trigger()  # never at the end while the script waits: the replay ignores the loop
 ctrl_space()
 until_position(4.0)
 ctrl_space()
@@ -202,14 +202,14 @@ def test_pause_while_typing_pauses_on_a_keystroke_and_resumes_when_idle(
         tmp_path,
         """
 typing = kit.typing_pause
-window.actions.loop.trigger()  # never at the end while the script waits
+window.action_table.loop.trigger()  # never at the end while the script waits
 kit.settings.rewind_on_resume = 60.0  # far more than the fast null device plays before the position is read
 kit.apply_settings()
 ctrl_space()
 until_position(1.0)
 key(Qt.Key.Key_A)
 off = player.state.name
-window.actions.pause_while_typing.trigger()
+window.action_table.pause_while_typing.trigger()
 until_position(70.0)
 key(Qt.Key.Key_B)
 paused = (player.state.name, player.position, typing.idle_timer.isActive(), typing.idle_timer.interval())

@@ -36,7 +36,7 @@ key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)
 own = str(playback.clip.path)
 until_stopped()
 report(turn=parts_of(window).navigator.current_turn().id, other=other, own=own, own_again=playback.plays_own_audio,
-       checkable=window.actions.other_side.isCheckable())
+       checkable=window.action_table.other_side.isCheckable())
 playback.close()
 window.close()
 """

@@ -134,10 +134,10 @@ def test_turning_normalising_off_while_a_long_turn_is_measured_plays_it_as_recor
 key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 2: its measure starts on the worker
 preparing = playback.preparing
 key(Qt.Key.Key_Space, Qt.KeyboardModifier.ControlModifier)  # waits for the measure
-window.actions.normalise_loudness.trigger()  # off: the play asked carries over to the clip as recorded
+window.action_table.normalise_loudness.trigger()  # off: the play asked carries over to the clip as recorded
 state_after_off = player.state.name
 until_stopped()
-report(preparing=preparing, state_after_off=state_after_off, checked=window.actions.normalise_loudness.isChecked())
+report(preparing=preparing, state_after_off=state_after_off, checked=window.action_table.normalise_loudness.isChecked())
 """,
     )
     assert result == {"preparing": True, "state_after_off": "PLAYING", "checked": False}

@@ -111,7 +111,7 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, make_window, cor
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
         parts_of(window).navigator.open_path(corpus)
     with qtbot.waitSignal(browser.scan_finished, timeout=30000):
-        window.actions.load_kpis.trigger()
+        window.action_table.load_kpis.trigger()
     timeline = parts_of(window).timeline
     assert "marker_task_completed" in timeline.lane_names()
     first_log = parts_of(window).controller.document.sessions[0]
@@ -130,7 +130,7 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, make_window, cor
         ).controller.save()  # the saved log is validated again and its row refreshed: its marker counts stay
     row = browser.model.row_of(parts_of(window).controller.document.path, parts_of(window).navigator.session.index)
     assert browser.model.summaries[row].marker_count("marker_task_completed") is not None
-    window.actions.clear_markers.trigger()
+    window.action_table.clear_markers.trigger()
     assert not [name for name in timeline.lane_names() if name.startswith("marker_")]
     close_window(window)
 

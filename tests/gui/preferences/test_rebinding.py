@@ -54,7 +54,7 @@ def test_a_rebound_play_key_plays_from_the_editor_and_the_old_key_no_longer_does
     assert "Ctrl+A" in dialog.listed_keys()
     save(qtbot, dialog)
     assert not dialog.isVisible()
-    assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+A")]
+    assert window.action_table.play_pause.shortcuts() == [QKeySequence("Ctrl+A")]
     parts_of(window).navigator.select_row(1, focus_editor=True)
     type_text(qtbot, window, "hello there")
     assert played(qtbot, window, Key.Key_A, Mod.ControlModifier), "the rebound key reached playback"
@@ -73,13 +73,13 @@ def test_a_key_bound_twice_is_named_and_cannot_be_saved_until_resolved(make_wind
     assert "Ctrl+R" in dialog.conflict_text()
     dialog.save()  # what the Save button would do were it enabled: refused
     assert dialog.isVisible() and AppSettings().shortcut_overrides == "{}"
-    assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")]
+    assert window.action_table.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")]
     dialog.select("replay")
     qtbot.mouseClick(dialog.clear_button, Qt.MouseButton.LeftButton)
     assert dialog.save_button.isEnabled() and dialog.conflict_text() == ""
     save(qtbot, dialog)
-    assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+R")]
-    assert window.actions.replay.shortcuts() == []
+    assert window.action_table.play_pause.shortcuts() == [QKeySequence("Ctrl+R")]
+    assert window.action_table.replay.shortcuts() == []
     assert json.loads(AppSettings().shortcut_overrides) == {"play_pause": ["Ctrl+R"], "replay": []}
 
 
@@ -90,8 +90,8 @@ def test_the_keys_persist_into_a_new_window_and_restore_to_the_defaults(make_win
     save(qtbot, dialog)
     close_window(window)
     window = make_window(without_user_audio(raw_log))
-    assert window.actions.next_turn.shortcuts() == [QKeySequence("F9")]
-    assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")], "untouched: the table's key"
+    assert window.action_table.next_turn.shortcuts() == [QKeySequence("F9")]
+    assert window.action_table.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")], "untouched: the table's key"
     parts_of(window).navigator.select_row(1, focus_editor=True)
     press(qtbot, window, Key.Key_F9)
     assert parts_of(window).navigator.current_turn().id == "03"
@@ -101,21 +101,21 @@ def test_the_keys_persist_into_a_new_window_and_restore_to_the_defaults(make_win
     qtbot.mouseClick(restore, Qt.MouseButton.LeftButton)
     save(qtbot, dialog)
     assert AppSettings().shortcut_overrides == "{}"
-    assert window.actions.next_turn.shortcuts() == [QKeySequence("Alt+Down")]
+    assert window.action_table.next_turn.shortcuts() == [QKeySequence("Alt+Down")]
 
 
 def test_an_override_for_an_action_that_no_longer_exists_is_ignored(settings, make_window, qtbot):
     settings.shortcut_overrides = json.dumps({"no_such_action": ["F9"], "replay": ["F10"], "back": ["Nonsense+Q+"]})
     window = make_window()
-    assert window.actions.replay.shortcuts() == [QKeySequence("F10")]
-    assert window.actions.back.shortcuts() == [], "a key Qt cannot read binds nothing"
-    assert all(QKeySequence("F9") not in action.shortcuts() for _spec, action in window.actions)
+    assert window.action_table.replay.shortcuts() == [QKeySequence("F10")]
+    assert window.action_table.back.shortcuts() == [], "a key Qt cannot read binds nothing"
+    assert all(QKeySequence("F9") not in action.shortcuts() for _spec, action in window.action_table)
 
 
 def test_unreadable_overrides_leave_the_table_keys(settings, make_window):
     settings.shortcut_overrides = "{not json"
     window = make_window()
-    assert window.actions.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")]
+    assert window.action_table.play_pause.shortcuts() == [QKeySequence("Ctrl+Space")]
 
 
 def test_the_keys_dialog_opens_from_the_preferences_keys_page(make_window, qtbot):
@@ -126,7 +126,7 @@ def test_the_keys_dialog_opens_from_the_preferences_keys_page(make_window, qtbot
     qtbot.mouseClick(preferences.keys_button, Qt.MouseButton.LeftButton)
     dialog = parts_of(window).preferences.keys_dialog
     assert dialog is not None and dialog.isVisible()
-    assert len(dialog.names) == len(list(window.actions)), "every action is listed, with keys or not"
+    assert len(dialog.names) == len(list(window.action_table)), "every action is listed, with keys or not"
     dialog.close()
     preferences.close()
     assert QApplication.activeModalWidget() is None

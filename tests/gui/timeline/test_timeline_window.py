@@ -61,7 +61,7 @@ def test_a_short_session_opens_whole(qtbot, make_window, annotated_log: Path):
 def test_the_shipped_kpis_keep_every_lane_legible_in_the_docked_strip(qtbot, make_window, annotated_log: Path):
     window = open_window(make_window, annotated_log)
     window.resizeDocks([parts_of(window).docks.timeline], [230], Qt.Orientation.Vertical)
-    window.actions.load_kpis.trigger()
+    window.action_table.load_kpis.trigger()
     QApplication.processEvents()
     timeline = parts_of(window).timeline
     markers = [name for name in timeline.lane_names() if name.startswith("marker_")]
