@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import shutil
 import subprocess
@@ -15,6 +16,42 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from tests.support.audio_sandbox import SYSTEM_ALSA_CONF, AudioSandbox, needs_alsa  # noqa: E402
 from tests.support.repository import REPO, SAMPLE_LOGS, sample_log_paths  # noqa: E402
 from tests.support.sample_transcriptions import transcribe  # noqa: E402
+
+
+def _qt_application():
+    """The process's QApplication, or None when no test has made one (Qt is not even imported then)."""
+    core = sys.modules.get("PySide6.QtCore")
+    return None if core is None else core.QCoreApplication.instance()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def background_work_ends_before_the_process():
+    """The work a window's last tasks left running on Qt's shared pool ends before the interpreter does, as
+    the application waits for it (gui/app.end_process): PySide's clean-up at exit destroys every Qt object
+    Python owns, letting the GIL go around each destructor, and a pool thread still running Python then races
+    with it."""
+    yield
+    if _qt_application() is not None:
+        sys.modules["PySide6.QtCore"].QThreadPool.globalInstance().waitForDone()
+
+
+@pytest.fixture(autouse=True)
+def collection_on_the_main_thread_once_qt_is_up():
+    """As in the application (gui/runtime/collector.py): once this process has a QApplication, Python's automatic
+    collector stays off for the rest of its life, whichever test runs (the order is random, the GUI tests
+    and the others interleave). Left on, it runs on whichever thread happens to allocate (a pool thread a
+    closed window left running, a cluster's thread) and frees there the Qt objects in reference cycles, which
+    must go on the thread that made them. What each test leaves is collected here, on the main thread,
+    generation by generation as the collector's thresholds call for it (a full collection after every test
+    would cost minutes over the suite)."""
+    yield
+    if _qt_application() is None:
+        return
+    gc.disable()
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    due = [generation for generation in range(3) if counts[generation] > thresholds[generation]]
+    if due:
+        gc.collect(due[-1])
 
 
 @pytest.fixture(scope="session", autouse=True)

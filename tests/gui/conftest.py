@@ -50,21 +50,6 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "logs_a_bug: the test makes a background task log a bug on purpose")
 
 
-@pytest.fixture(scope="package", autouse=True)
-def no_automatic_collection_while_windows_live():
-    """Python's automatic collector stays off from the first GUI test to the last, as it stays off for the
-    application's whole life (gui/runtime/collector.py). Each test's collector gives collection back when it
-    ends; between two tests, a thread a closed window left running (its validation, its corpus scan) would
-    then collect on its own thread whatever cycles hold Qt objects, destroying widgets on the wrong thread,
-    and the process died later in an unrelated test (a segfault inside an open's event loop)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    yield
-    gc.collect()
-    if enabled:
-        gc.enable()
-
-
 @pytest.fixture(autouse=True)
 def fail_on_unhandled_exceptions(qapp, request):
     """Fail the test on any exception nobody handled: in a slot or event handler (sys.excepthook;

@@ -37,6 +37,9 @@ REPORT_INTERVAL_S = 0.05
 # default) for it. A 1 ms interval keeps the window fluid: on the corpus scan, the longest gap
 # between 20 ms timer ticks fell from 35-124 ms to 31-58 ms on a busy two-core machine.
 SWITCH_INTERVAL_WHILE_BUSY_S = 0.001
+# How long the GUI thread waits, at most, for a runner that said "ended" to drop its last references (it takes
+# microseconds; the bound keeps a stuck pool thread from freezing the window).
+LET_GO_WAIT_S = 1.0
 
 
 class TaskState(enum.Enum):
@@ -52,7 +55,7 @@ class TaskContext:
     """What the work function may do from the worker thread: report, publish, ask about cancelling."""
 
     def __init__(self, relay: _Relay, cancel_flag: threading.Event):
-        self._relay = relay
+        self._relay: _Relay | None = relay
         self._cancel_flag = cancel_flag
         self._last_report = 0.0
         self._pending_progress: tuple[int, int, str] | None = None
@@ -70,12 +73,18 @@ class TaskContext:
         self._pending_items.append(item)
         self._report_if_due()
 
+    def detach(self) -> None:
+        """The work is over: nothing more is reported, and the relay is let go of."""
+        self._relay = None
+
     def _report_if_due(self) -> None:
         if time.monotonic() - self._last_report >= REPORT_INTERVAL_S:
             self.flush()
 
     def flush(self) -> None:
         self._last_report = time.monotonic()
+        if self._relay is None:
+            return
         if self._pending_items:
             items, self._pending_items = self._pending_items, []
             self._relay.published.emit(items)
@@ -90,7 +99,10 @@ Work = Callable[[TaskContext], object]
 class _Relay(QObject):
     """Emitted on the worker thread; queued connections carry each emission to the GUI thread.
 
-    It only sends (it never receives events), so it may be released on either thread.
+    It is a Qt object made on the GUI thread, and its Python wrapper must go there too: shiboken freeing a
+    wrapper on another thread races with the GUI thread's own lookups of wrappers and leaves its map of them
+    pointing at freed memory (docs/adr/0015-the-two-segfaults.md). _InFlight holds each relay whose work runs
+    until its runner has let go of it, so the last reference always goes on the GUI thread.
     """
 
     progressed = Signal(int, int, str)
@@ -100,32 +112,72 @@ class _Relay(QObject):
     ended = Signal()
 
 
+class _InFlight(QObject):
+    """The relays of the tasks whose work runs, held on the GUI thread until each runner has let go of its
+    relay (see _Relay): one per application, made with the first task."""
+
+    def __init__(self, app: QCoreApplication):
+        super().__init__(app)
+        self._held: dict[int, tuple[_Relay, threading.Event]] = {}
+
+    @classmethod
+    def of_application(cls) -> _InFlight:
+        app = QCoreApplication.instance()
+        if app is None:
+            raise RuntimeError("a BackgroundTask needs the application's event loop")
+        return app.findChild(cls) or cls(app)
+
+    def hold(self, relay: _Relay, let_go: threading.Event) -> None:
+        self._held[id(relay)] = (relay, let_go)
+        relay.ended.connect(self._release, Qt.ConnectionType.QueuedConnection)
+
+    @Slot()
+    def _release(self) -> None:
+        held = self._held.pop(id(self.sender()), None)
+        if held is not None:
+            held[1].wait(LET_GO_WAIT_S)  # the runner drops its references right after it says "ended"
+
+    @property
+    def count(self) -> int:
+        return len(self._held)
+
+
 class _Runner(QRunnable):
-    def __init__(self, work: Work, relay: _Relay, cancel_flag: threading.Event, done: threading.Event):
+    def __init__(
+        self, work: Work, relay: _Relay, cancel_flag: threading.Event, done: threading.Event, let_go: threading.Event
+    ):
         super().__init__()
         self.setAutoDelete(True)
         self._work: Work | None = work
-        self._relay = relay
+        self._relay: _Relay | None = relay
         self._cancel_flag = cancel_flag
-        self._done = done
+        self._done, self._let_go = done, let_go
 
     def run(self) -> None:
-        context = TaskContext(self._relay, self._cancel_flag)
+        relay, self._relay = self._relay, None
+        assert relay is not None, "a runner runs once"
+        context = TaskContext(relay, self._cancel_flag)
         try:
-            work = self._work
-            assert work is not None, "a runner runs once"
+            self._run_work(context, relay)  # whatever the work held, and its result, go when this returns
+        finally:
+            _busy_switching.leave()  # here, not on the GUI thread: a deleted task never hears "ended"
+            context.detach()
+            self._done.set()
+            _emit(relay.ended)
+            del relay  # this thread lets go of the relay, a Qt object: _InFlight frees it on the GUI thread
+            self._let_go.set()
+
+    def _run_work(self, context: TaskContext, relay: _Relay) -> None:
+        work, self._work = self._work, None
+        assert work is not None, "a runner runs once"
+        try:
             result = work(context)
         except Exception as error:  # delivered to the GUI as failed(); a crash of a pool thread helps no one
             context.flush()
-            _emit(self._relay.raised, _one_line(error))
+            _emit(relay.raised, _one_line(error))
         else:
             context.flush()
-            _emit(self._relay.returned, result)
-        finally:
-            self._work = None  # drop whatever the work function holds as soon as it is over
-            _busy_switching.leave()  # here, not on the GUI thread: a deleted task never hears "ended"
-            _emit(self._relay.ended)
-            self._done.set()
+            _emit(relay.returned, result)
 
 
 def _emit(signal, *args) -> None:
@@ -185,7 +237,9 @@ class BackgroundTask(QObject):
     def start(self, pool: QThreadPool | None = None) -> None:
         if self._state is not TaskState.READY or self._work is None:
             raise RuntimeError("a BackgroundTask runs once; make a new one")
-        runner = _Runner(self._work, self._relay, self._cancel_flag, self._done)
+        let_go = threading.Event()
+        _InFlight.of_application().hold(self._relay, let_go)
+        runner = _Runner(self._work, self._relay, self._cancel_flag, self._done, let_go)
         self._work = None
         self._set_state(TaskState.RUNNING)
         _busy_switching.enter()

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 
 import pytest
-from PySide6.QtCore import QCoreApplication, QThread
+from PySide6.QtCore import QCoreApplication, QEvent, QThread
 
 from annotator.errors import LogReadError
 from annotator.gui.runtime.worker import BackgroundTask, TaskContext, TaskState
@@ -168,3 +169,29 @@ def test_deleting_a_running_task_stops_its_work(qtbot):
     assert started.wait(5)
     task.deleteLater()
     qtbot.waitUntil(stopped.is_set, timeout=5000)
+
+
+@pytest.mark.parametrize("ending", ["returns", "raises"])
+def test_a_task_deleted_while_its_work_runs_frees_its_qt_objects_on_the_gui_thread(qtbot, ending: str):
+    """The relay that carries a task's signals is a Qt object; its wrapper freed on the pool's thread (the
+    runner held the last reference once the task was gone) left shiboken's map of wrappers pointing at freed
+    memory, which PySide read at exit: docs/adr/0015-the-two-segfaults.md."""
+    release, done = threading.Event(), threading.Event()
+    freed_on: list[int] = []
+
+    def work(_context: TaskContext) -> None:
+        release.wait(5)
+        done.set()
+        if ending == "raises":
+            raise OSError("the log went away")
+
+    task = BackgroundTask(work)
+    relay = weakref.ref(task._relay, lambda _gone: freed_on.append(threading.get_ident()))
+    task.start()
+    task.deleteLater()
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+    del task
+    release.set()
+    assert done.wait(5)
+    qtbot.waitUntil(lambda: relay() is None, timeout=5000)
+    assert freed_on == [threading.get_ident()]
