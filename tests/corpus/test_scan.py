@@ -105,14 +105,25 @@ def test_a_missing_file_is_a_problem_row_not_a_crash(tmp_path: Path):
 
 
 def test_documents_are_released_while_scanning(corpus: Path, monkeypatch):
-    """A large corpus must scan in constant memory: no summarised document stays alive."""
+    """A large corpus must scan in constant memory: no summarised document stays alive.
+
+    This is the command line's scan, where Python's collector is on; a test process that
+    has started Qt keeps it off (tests/conftest.py), as the window does, so it is switched
+    on here for the scan and restored after.
+    """
     monkeypatch.setattr(corpus_scan, "COLLECT_AFTER_BYTES", 0)
     alive: list[int] = []
 
-    gc.collect()
-    before = sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument))
-    for _done, _total, _path, _rows in iter_corpus(corpus):
-        alive.append(sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument)))
+    was_enabled = gc.isenabled()
+    gc.enable()
+    try:
+        gc.collect()
+        before = sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument))
+        for _done, _total, _path, _rows in iter_corpus(corpus):
+            alive.append(sum(1 for obj in gc.get_objects() if isinstance(obj, LogDocument)))
+    finally:
+        if not was_enabled:
+            gc.disable()
     assert alive == [before] * 3
 
 
