@@ -10,7 +10,7 @@ a childless copy (its declaration and attributes), and its content model is
 checked here: the models of the shipped DTD are all a repeated choice,
 (A | B ...)*, or ANY. An element with at most FAN_OUT children is validated
 whole, with its subtree, as before. The complaints are the same either way,
-one by one (tests/log/test_dtd_pieces.py compares them).
+one by one (tests/analysis/test_dtd_pieces.py compares them).
 """
 
 from __future__ import annotations

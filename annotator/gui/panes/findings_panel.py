@@ -33,7 +33,6 @@ class FindingsPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None, show_quirks: bool = False):
         super().__init__(parent)
-        self.setObjectName("findings")
         self.setObjectName("findings_panel")
         self.model = FindingsModel(self)
         self.proxy = FindingsFilter(self)

@@ -13,6 +13,9 @@ from annotator.log.annotations import set_transcription
 from annotator.log.document import LogDocument
 from tests.support.session_browser import BROKEN, current_summary, many_logs, scanned
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): the session filter model (QSortFilterProxyModel's newer filter calls).
+pytestmark = pytest.mark.qt_floor
+
 
 @pytest.fixture
 def browser(qtbot) -> SessionBrowser:

@@ -15,6 +15,9 @@ from annotator.gui.widgets.roles import SORT_ROLE, SUMMARY_ROLE
 from tests.support.gui_keys import close_window, press
 from tests.support.session_browser import BROKEN, click_header, current_summary, many_logs, shown
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): the session filter model (QSortFilterProxyModel's newer filter calls).
+pytestmark = pytest.mark.qt_floor
+
 COPIES = 17  # of each of the three sample logs: 51 logs, and an unreadable one
 # Enough that the scan still goes on once a test has sorted, filtered and selected: with 17 copies a quiet
 # machine's scan once ended before a busy test's clicks did.

@@ -18,6 +18,9 @@ from annotator.gui.listening.waveform import WaveformView
 from annotator.gui.settings import AppSettings
 from tests.support.gui_keys import press
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): pyqtgraph's image item and colour maps.
+pytestmark = pytest.mark.qt_floor
+
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 CTRL_SHIFT = Mod.ControlModifier | Mod.ShiftModifier
 # The spectrogram takes milliseconds, but its thread may wait for the CPU for seconds on a busy two-core machine.

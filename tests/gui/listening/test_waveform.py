@@ -10,6 +10,9 @@ from PySide6.QtWidgets import QApplication
 
 from annotator.gui.listening.waveform import WaveformView
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): pyqtgraph's plot items.
+pytestmark = pytest.mark.qt_floor
+
 
 @pytest.fixture
 def waveform(qtbot) -> WaveformView:

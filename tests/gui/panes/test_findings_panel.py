@@ -14,6 +14,9 @@ from annotator.gui.theme import theme_colour
 from annotator.gui.widgets.roles import FINDING_ROLE
 from annotator.log.document import LogDocument
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): a filter model over findings (QSortFilterProxyModel's newer filter calls).
+pytestmark = pytest.mark.qt_floor
+
 TURN_2 = '<GC_TURN id="2" stime="1795269605.904" etime="1795269608.663">'
 TURN_2_REVERSED = '<GC_TURN id="2" stime="1795269608.663" etime="1795269605.904">'
 

@@ -23,6 +23,9 @@ from annotator.timeline import data
 from annotator.timeline.intervals import MAX_DETAILED_BARS, Intervals, to_pixel_bars
 from tests.support.timeline_view import show_timeline
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): pyqtgraph's plot items and custom graphics items.
+pytestmark = pytest.mark.qt_floor
+
 ACTIVITIES = ("GC_OPERATION", "GC_MESSAGE", "GC_EVENT")
 
 

@@ -3,11 +3,15 @@ and drawn afresh when it did: a transcription restyles its turn, a zoom changes 
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
 from annotator.gui.app import parts_of
 from tests.support.gui_keys import focused, press, type_text
+
+# Run again on the floor pins (scripts/test-qt-floor.sh): pyqtgraph's plot items and custom graphics items.
+pytestmark = pytest.mark.qt_floor
 
 Key = Qt.Key
 

@@ -14,6 +14,9 @@ from annotator.gui.timeline.timeline_rows import READING_SECONDS, RowLayout, min
 from annotator.gui.timeline.view import TimelineView
 from tests.support.timeline_view import show_timeline
 
+# Run again on the floor pins (scripts/test-qt-floor.sh): pyqtgraph's plot items and custom graphics items.
+pytestmark = pytest.mark.qt_floor
+
 MARKER_LANES = 8
 
 
