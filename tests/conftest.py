@@ -18,6 +18,14 @@ from tests.support.repository import REPO, SAMPLE_LOGS, sample_log_paths  # noqa
 from tests.support.sample_transcriptions import transcribe  # noqa: E402
 
 
+def pytest_terminal_summary(terminalreporter, config) -> None:
+    """The random order's seed, last, whatever the verbosity: pytest-randomly prints it only in the
+    header, which -q leaves out, and a failure that depends on the order needs it to be replayed."""
+    seed = getattr(config.option, "randomly_seed", None)
+    if isinstance(seed, int):
+        terminalreporter.write_line(f"random order: replay it with -p randomly --randomly-seed={seed}")
+
+
 def _qt_application():
     """The process's QApplication, or None when no test has made one (Qt is not even imported then)."""
     core = sys.modules.get("PySide6.QtCore")

@@ -8,6 +8,8 @@ import sys
 from graphlib import TopologicalSorter
 from pathlib import Path
 
+import pytest
+
 PACKAGE = Path(__file__).resolve().parents[1] / "annotator"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
 
@@ -89,6 +91,7 @@ def _package_of(module: str) -> str | None:
     return parts[1] if len(parts) > 2 or (len(parts) == 2 and (PACKAGE / parts[1]).is_dir()) else None
 
 
+@pytest.mark.slow
 def test_every_package_keeps_the_dependency_rule():
     packages = {path.name for path in PACKAGE.iterdir() if (path / "__init__.py").is_file()}
     assert packages == set(MAY_IMPORT), "a new package needs its place in MAY_IMPORT"
@@ -215,6 +218,7 @@ def _module_name(path: Path) -> str:
     return name.removesuffix(".__init__")
 
 
+@pytest.mark.slow
 def test_no_two_modules_import_each_other_at_run_time():
     """Nor any longer loop of modules: what a module needs is below it. Imports for types only
     (`if TYPE_CHECKING:`) are aside; `from a.package import module` needs the module, not the package."""

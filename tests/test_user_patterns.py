@@ -43,6 +43,7 @@ def test_the_issues_pattern_runs_in_bounded_time_and_changes_nothing(exploding_l
     assert exploding_log.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_pattern_past_the_limit_is_refused_in_one_line_and_nothing_is_written(exploding_log: Path):
     before = exploding_log.read_bytes()
     done, took = _annotator("replace", exploding_log, "--find", TOO_SLOW, "--replace", "x", "--regex")
@@ -53,6 +54,7 @@ def test_a_pattern_past_the_limit_is_refused_in_one_line_and_nothing_is_written(
     assert exploding_log.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_text_matches_marker_past_the_limit_is_one_line_naming_the_log(exploding_log: Path, tmp_path: Path):
     (tmp_path / "markers.yml").write_text(f"slow:\n  text_matches: '{TOO_SLOW}'\n")
     done, took = _annotator("markers", "--config", "markers.yml", exploding_log, "-o", "out.csv", cwd=tmp_path)
@@ -87,6 +89,7 @@ def test_a_pattern_crosses_to_worker_processes_as_its_source():
     assert again == pattern and again.search("BOSTON") is not None
 
 
+@pytest.mark.slow
 def test_the_limit_is_a_one_line_error_of_its_own():
     with pytest.raises(PatternTooSlow) as raised:
         list(UserPattern(TOO_SLOW).finditer(EXPLODING))

@@ -149,6 +149,7 @@ def test_prefer_with_two_named_annotators_and_concepts(team, tmp_path):
     assert done.stdout.splitlines() == ["7 value(s) decided (7 changed in the log), 0 left for a person"]
 
 
+@pytest.mark.slow
 def test_majority_of_two_who_disagree_leaves_the_turn(team, tmp_path):
     out = tmp_path / "two.xml"
     folder = team.parent
@@ -176,6 +177,7 @@ def test_the_adjudicated_log_is_no_less_valid_and_c14n_equal_outside_gc_annot(te
     assert set(validity_errors(out)) <= set(validity_errors(team))
 
 
+@pytest.mark.slow
 def test_writing_over_the_log_needs_force_and_keeps_the_original_once(team):
     original = team.read_bytes()
     kept = team.with_name(team.name.replace(".xml", ".orig.xml"))

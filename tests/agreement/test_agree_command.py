@@ -55,6 +55,7 @@ def test_fleiss_kappa_and_krippendorff_alpha_over_the_three_annotators(team_run)
     assert rows["fleiss_kappa"]["sessions"] == rows["krippendorff_alpha"]["sessions"] == "5"
 
 
+@pytest.mark.slow
 def test_the_most_disagreeing_turns_come_first(team_run):
     _report, figures = team_run
     top = read_table(figures / "disagreements.csv")
@@ -84,6 +85,7 @@ def test_per_session_rows_hold_each_pairs_words_and_task_completion(team_run):
     assert (second["task_completion_a"], second["task_completion_b"], second["identical_share"]) == ("1", "0", "1.0000")
 
 
+@pytest.mark.slow
 def test_named_works_in_every_format_give_the_same_figures(tmp_path, team_run):
     # ann1 as one human file, ann2 as an annotations CSV, ann3 as annotated logs (its files folded in).
     _report, team_figures = team_run
@@ -99,6 +101,7 @@ def test_named_works_in_every_format_give_the_same_figures(tmp_path, team_run):
     assert done.stdout.splitlines()[0].startswith("annotator_a\tannotator_b\tturns")
 
 
+@pytest.mark.slow
 def test_a_file_is_named_by_the_annotator_it_records_else_by_its_name(tmp_path):
     first = planted_team.merged_human_file(tmp_path / "first.xml", "ann1")
     first.write_bytes(first.read_bytes().replace(b"<GC_LOG_ANNOTATIONS ", b'<GC_LOG_ANNOTATIONS annotator="alice" '))

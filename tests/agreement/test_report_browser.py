@@ -70,6 +70,7 @@ def png_pixels(png: Path) -> tuple[int, int, list[bytes]]:
 
 
 @needs_chromium
+@pytest.mark.slow
 def test_the_report_renders_its_tables_and_plots_with_no_console_error(team_run, tmp_path):
     report, _figures = team_run
     dom = chromium("--dump-dom", report.resolve().as_uri()).stdout
@@ -82,6 +83,7 @@ def test_the_report_renders_its_tables_and_plots_with_no_console_error(team_run,
 
 
 @needs_chromium
+@pytest.mark.slow
 def test_the_console_check_sees_a_page_error(tmp_path):
     # The check above can fail: a page that throws is caught by the same reading of chromium's log.
     page = tmp_path / "broken.html"
@@ -91,6 +93,7 @@ def test_the_console_check_sees_a_page_error(tmp_path):
 
 
 @needs_chromium
+@pytest.mark.slow
 def test_the_screenshot_is_not_blank_and_shows_the_heat_map(team_run, tmp_path):
     report, _figures = team_run
     png = tmp_path / "report.png"
@@ -114,6 +117,7 @@ def test_the_report_is_self_contained(team_run):
 
 
 @needs_chromium
+@pytest.mark.slow
 def test_a_blank_page_reads_as_blank(tmp_path):
     # The not-blank check can fail: an empty page's screenshot is all white through the same decoder.
     page = tmp_path / "empty.html"

@@ -55,6 +55,7 @@ def test_a_log_broken_in_every_way_the_dtd_notices(tmp_path: Path):
     _same_either_way(path)
 
 
+@pytest.mark.slow
 def test_a_log_longer_than_65535_lines(tmp_path: Path):
     """libxml2 keeps line numbers above 65535 elsewhere: a piece's root must still get its own."""
     turns = "\n".join(f'<GC_TURN id="{i}" stime="{i}"/>' for i in range(300))

@@ -4,6 +4,7 @@ alignment behind WER (generated word lists against a plain edit distance and aga
 from __future__ import annotations
 
 import jiwer
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -52,6 +53,7 @@ def _edit_distance(a: list[str], b: list[str]) -> int:
     st.lists(st.sampled_from(["to", "boston", "denver", "a", "flight", "[noise]"]), max_size=8),
     st.lists(st.sampled_from(["to", "boston", "austin", "a", "flight", "uh"]), max_size=8),
 )
+@pytest.mark.slow
 def test_alignment_errors_are_the_word_edit_distance(reference: list[str], hypothesis: list[str]):
     counts = align(" ".join(reference), " ".join(hypothesis))
     ref_words = [w for w in reference if w != "[noise]"]
@@ -70,6 +72,7 @@ def test_alignment_errors_are_the_word_edit_distance(reference: list[str], hypot
         max_size=6,
     )
 )
+@pytest.mark.slow
 def test_aligning_turns_together_counts_as_aligning_each_alone(pairs: list[tuple[list[str], list[str]]]):
     # a session's turns go to jiwer in one call, and equal word lists skip it
     words = [(normalize_words(" ".join(ref)), normalize_words(" ".join(hyp))) for ref, hyp in pairs]

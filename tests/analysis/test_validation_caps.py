@@ -7,6 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
+import pytest
+
 from annotator.analysis.validation import KEEP_PER_KIND, Severity, findings_with_paths, validate_document
 from annotator.corpus.scan import summarize_document
 from annotator.log.document import LogDocument
@@ -77,6 +79,7 @@ def test_the_apps_findings_keep_their_contract_and_the_cap(tmp_path: Path):
     ]
 
 
+@pytest.mark.slow
 def test_the_cli_lists_the_first_of_each_kind_then_says_how_many_more(tmp_path: Path):
     path = _log(tmp_path, [KEEP_PER_KIND + 150, 20])
     result = run_annotator("validate", "--no-audio", path)

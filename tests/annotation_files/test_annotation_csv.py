@@ -48,6 +48,7 @@ def csv_sets(draw) -> AnnotationSet:
 
 @settings(max_examples=200, deadline=None)
 @given(csv_sets())
+@pytest.mark.slow
 def test_our_csv_round_trips(tmp_path_factory, annotations):
     path = tmp_path_factory.mktemp("csv") / "annotations.csv"
     write_annotation_csv(path, annotations)
@@ -60,6 +61,7 @@ def test_our_csv_round_trips(tmp_path_factory, annotations):
 
 @settings(max_examples=300)
 @given(st.text())
+@pytest.mark.slow
 def test_unneutralise_undoes_neutralise(text):
     assert unneutralise_cell(neutralise_cell(text)) == text
 

@@ -67,6 +67,7 @@ def test_extract_numbers_sessions_that_share_an_id(tmp_path: Path):
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xml"])
+@pytest.mark.slow
 def test_extract_then_fold_gives_1_0_1_back(tmp_path: Path, suffix: str):
     log = _write(tmp_path / "in", _three_sessions())
     raw = _write(tmp_path / "raw", _three_sessions([None, None, None]))

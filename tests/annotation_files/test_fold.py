@@ -49,6 +49,7 @@ def _dtd_errors(xml: bytes) -> set[str]:
 
 @PROPERTY
 @given(log_with_annotations())
+@pytest.mark.slow
 def test_fold_then_extract_gives_the_set_back(tmp_path_factory, case):
     log, annotations = case
     doc = _load(tmp_path_factory.mktemp("fold"), log)
@@ -60,6 +61,7 @@ def test_fold_then_extract_gives_the_set_back(tmp_path_factory, case):
 
 @PROPERTY
 @given(log_with_annotations())
+@pytest.mark.slow
 def test_folding_changes_nothing_but_gc_annot_and_stays_valid(tmp_path_factory, case):
     log, annotations = case
     doc = _load(tmp_path_factory.mktemp("fold"), log)
@@ -74,6 +76,7 @@ def test_folding_changes_nothing_but_gc_annot_and_stays_valid(tmp_path_factory, 
 
 @PROPERTY
 @given(log_with_annotations())
+@pytest.mark.slow
 def test_refolding_adds_no_second_annotation(tmp_path_factory, case):
     log, annotations = case
     doc = _load(tmp_path_factory.mktemp("fold"), log)

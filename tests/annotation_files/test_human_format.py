@@ -19,6 +19,7 @@ from tests.support.xml_builders import log_text, operation, session, system_turn
 
 @settings(max_examples=150, deadline=None)
 @given(log_with_annotations())
+@pytest.mark.slow
 def test_write_then_read_gives_the_set_back(tmp_path_factory, case):
     log, annotations = case
     folder = tmp_path_factory.mktemp("human")

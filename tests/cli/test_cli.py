@@ -10,6 +10,7 @@ import tomllib
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 from annotator import __version__
 from annotator.annotation_files.fold import extract
@@ -28,6 +29,7 @@ def _smoke(*args: str | Path) -> subprocess.CompletedProcess:
     return run_annotator(*args, timeout=120, env={"ANNOTATOR_SMOKE_TEST": "1", "QT_QPA_PLATFORM": "offscreen"})
 
 
+@pytest.mark.slow
 def test_no_command_opens_the_window_on_the_sample_session_or_the_given_log(latin1_log: Path):
     bare = _smoke()
     assert bare.returncode == 0, bare.stderr
@@ -37,6 +39,7 @@ def test_no_command_opens_the_window_on_the_sample_session_or_the_given_log(lati
     assert "opened=True turns=14" in _smoke("gui", latin1_log).stdout
 
 
+@pytest.mark.slow
 def test_the_gui_script_declared_in_pyproject_opens_the_same_window(latin1_log: Path):
     """`annotator-gui`, the gui-script entry point, runs through `annotator gui`."""
     declared = tomllib.loads((Path(__file__).parents[2] / "pyproject.toml").read_text())["project"]["gui-scripts"]
@@ -54,6 +57,7 @@ def test_the_gui_script_declared_in_pyproject_opens_the_same_window(latin1_log: 
     assert opened.returncode == 0 and "opened=True turns=14" in opened.stdout, opened.stderr
 
 
+@pytest.mark.slow
 def test_validate_sample_logs_is_clean_but_shows_dtd_quirks(sample_logs):
     result = run_annotator("validate", *sample_logs)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -64,6 +68,7 @@ def test_validate_sample_logs_is_clean_but_shows_dtd_quirks(sample_logs):
     assert run_annotator("validate", "--hide-quirks", *sample_logs).stdout == ""
 
 
+@pytest.mark.slow
 def test_validate_reports_findings_and_unreadable_logs(tmp_path: Path, annotated_log: Path):
     broken = annotated_log.read_text().replace('etime="', 'etime="1', 1).replace('stime="', 'stime="9', 1)
     bad_times = tmp_path / "bad-times.xml"
@@ -90,6 +95,7 @@ def test_info_summarises_each_session(sample_logs):
     assert "transcribed" in result.stdout and "times in milliseconds" in result.stdout
 
 
+@pytest.mark.slow
 def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     result = run_annotator("export", corpus, "--to", "csv", "-o", out)
@@ -126,10 +132,12 @@ def _fold_filled_in_turns_csv(log: Path, tmp_path: Path, text: str, **to_csv) ->
     ]
 
 
+@pytest.mark.slow
 def test_fold_a_filled_in_turns_csv(absolute_audio_log: Path, tmp_path: Path):
     _fold_filled_in_turns_csv(absolute_audio_log, tmp_path, "what was said in turn {}")
 
 
+@pytest.mark.slow
 def test_fold_a_turns_csv_a_spreadsheet_saved_with_semicolons(absolute_audio_log: Path, tmp_path: Path):
     # as Excel saves "CSV UTF-8" where the list separator is ";": BOM, ";", CRLF, quotes doubled
     _fold_filled_in_turns_csv(
@@ -138,6 +146,7 @@ def test_fold_a_turns_csv_a_spreadsheet_saved_with_semicolons(absolute_audio_log
     assert (tmp_path / "out" / "turns.csv").read_bytes().startswith(b"\xef\xbb\xbffile;session_id;turn_id;")
 
 
+@pytest.mark.slow
 def test_fold_refuses_unknown_ids_and_writes_nothing(absolute_audio_log: Path, tmp_path: Path):
     annotations = tmp_path / "a.csv"
     with annotations.open("w", newline="") as stream:
@@ -152,6 +161,7 @@ def test_fold_refuses_unknown_ids_and_writes_nothing(absolute_audio_log: Path, t
     assert not folded.exists()
 
 
+@pytest.mark.slow
 def test_fold_uses_the_human_file_beside_the_log(annotated_log: Path, tmp_path: Path):
     expected = extract(LogDocument.load(annotated_log))
     raw = LogDocument.load(annotated_log)
@@ -184,11 +194,13 @@ def test_extract_csv_round_trips_through_fold(annotated_log: Path, tmp_path: Pat
     assert (rows["transcription"] != "").sum() == len(LogDocument.load(annotated_log).sessions[0].user_turns)
 
 
+@pytest.mark.slow
 def test_works_from_another_directory(sample_logs, tmp_path: Path):
     result = run_annotator("validate", "--hide-quirks", *[p.resolve() for p in sample_logs], cwd=tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_fold_in_place_keeps_the_original_on_the_first_fold_only(absolute_audio_log: Path, tmp_path: Path):
     original = absolute_audio_log.read_bytes()
     kept = absolute_audio_log.with_name(absolute_audio_log.name.replace(".xml", ".orig.xml"))
@@ -217,6 +229,7 @@ def test_fold_in_place_keeps_the_original_on_the_first_fold_only(absolute_audio_
     assert {t.transcription for t in LogDocument.load(absolute_audio_log).sessions[0].user_turns} == {"second"}
 
 
+@pytest.mark.slow
 def test_folding_a_folder_in_place_keeps_each_original(corpus: Path, tmp_path: Path):
     logs = sorted(corpus.rglob("*-hublog.xml"))
     originals = {log: log.read_bytes() for log in logs}
@@ -228,6 +241,7 @@ def test_folding_a_folder_in_place_keeps_each_original(corpus: Path, tmp_path: P
         assert log.with_name(log.name.replace(".xml", ".orig.xml")).read_bytes() == before, log
 
 
+@pytest.mark.slow
 def test_folding_into_another_file_keeps_no_original(absolute_audio_log: Path, tmp_path: Path):
     table = _filled_in_turns_csv(absolute_audio_log, tmp_path / "out", "elsewhere")
     assert run_annotator("fold", absolute_audio_log, table, "-o", tmp_path / "folded.xml").returncode == 0

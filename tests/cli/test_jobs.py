@@ -79,6 +79,7 @@ def test_a_bad_log_stops_none_of_the_others(corpora, capsys, command: str):
 
 
 @pytest.mark.parametrize("command", WRITERS)
+@pytest.mark.slow
 def test_outputs_are_the_same_bytes_with_two_processes(corpora, tmp_path: Path, capsys, command: str):
     out = tmp_path / "out"  # the same folder for both runs: ConvLab's preprocess.py names it
     outputs = []
@@ -93,6 +94,7 @@ def test_outputs_are_the_same_bytes_with_two_processes(corpora, tmp_path: Path, 
 
 
 @pytest.mark.parametrize("command", WRITERS)
+@pytest.mark.slow
 def test_bad_logs_are_all_named_and_nothing_is_written(corpora, tmp_path: Path, capsys, command: str):
     out = tmp_path / "out"
     out.mkdir()

@@ -57,6 +57,7 @@ def out_path(tmp_path: Path, name: bytes) -> Path:
     return tmp_path / os.fsdecode(b"out-\xe9-" + name)
 
 
+@pytest.mark.slow
 def test_validate_and_info(corpus: Path):
     log = corpus / f"{LATIN1}.xml"
     validated = annotator("validate", "--hide-quirks", "--no-audio", corpus)
@@ -66,6 +67,7 @@ def test_validate_and_info(corpus: Path):
     assert os.fsencode(str(log)) in info.stdout, "info names the file with its own bytes"
 
 
+@pytest.mark.slow
 def test_export_csv_writes_the_names_escaped(corpus: Path, tmp_path: Path):
     out = out_path(tmp_path, b"csv")
     ok(annotator("export", corpus, "--to", "csv", "-o", out))
@@ -89,6 +91,7 @@ def test_export_csv_writes_audio_found_under_a_latin1_name(corpus: Path, tmp_pat
     assert (session / name_from_text(rows[1]["audio_input"])).samefile(real)
 
 
+@pytest.mark.slow
 def test_export_convlab_writes_the_names_escaped(corpus: Path, tmp_path: Path):
     out = out_path(tmp_path, b"convlab")
     ok(annotator("export", corpus, "--to", "convlab", "-o", out))
@@ -108,10 +111,12 @@ def test_export_convlab_writes_the_names_escaped(corpus: Path, tmp_path: Path):
     "fmt, output",
     [("dialbb", b"s.txt"), ("lmc", b"c.jsonl"), ("lmc-text", b"c.txt"), ("sclite", b"trn"), ("human", b"human")],
 )
+@pytest.mark.slow
 def test_every_other_export(corpus: Path, tmp_path: Path, fmt: str, output: bytes):
     ok(annotator("export", corpus, "--to", fmt, "-o", out_path(tmp_path, output)))
 
 
+@pytest.mark.slow
 def test_export_human_keeps_the_name_of_the_file(corpus: Path, tmp_path: Path):
     out = out_path(tmp_path, b"human")
     ok(annotator("export", corpus, "--to", "human", "-o", out))
@@ -119,6 +124,7 @@ def test_export_human_keeps_the_name_of_the_file(corpus: Path, tmp_path: Path):
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".xml"])
+@pytest.mark.slow
 def test_extract(corpus: Path, tmp_path: Path, suffix: str):
     out = tmp_path / os.fsdecode(b"annotations-\xe9" + suffix.encode())
     ok(annotator("extract", corpus, "-o", out))
@@ -128,6 +134,7 @@ def test_extract(corpus: Path, tmp_path: Path, suffix: str):
         assert (out.parent / name_from_text(rows[0]["file"])).is_file()
 
 
+@pytest.mark.slow
 def test_fold_a_file_and_a_folder(corpus: Path, tmp_path: Path):
     annotations = tmp_path / "annotations.csv"
     ok(annotator("extract", corpus, "-o", annotations))
@@ -137,6 +144,7 @@ def test_fold_a_file_and_a_folder(corpus: Path, tmp_path: Path):
     assert LogDocument.load(folded / f"{LATIN1}.xml").sessions[0].task_completion == "1"
 
 
+@pytest.mark.slow
 def test_markers(corpus: Path, tmp_path: Path):
     out = tmp_path / os.fsdecode(b"markers-\xe9.csv")
     ok(
@@ -155,6 +163,7 @@ def test_markers(corpus: Path, tmp_path: Path):
     assert ESCAPED in senders
 
 
+@pytest.mark.slow
 def test_import_a_latin1_named_dataset_and_scenario(corpus: Path, tmp_path: Path):
     dataset = out_path(tmp_path, b"dataset")
     ok(annotator("export", corpus, "--to", "convlab", "-o", dataset))

@@ -114,6 +114,7 @@ FILE_CASES = [
 
 
 @pytest.mark.parametrize("command, kind", FILE_CASES, ids=[f"{c}-{k}" for c, k in FILE_CASES])
+@pytest.mark.slow
 def test_a_file_output_is_refused_without_force(work: Work, capsys, command: str, kind: str):
     suffix, argv = FILE_COMMANDS[command]
     log = work.input_copy(suffix)
@@ -178,6 +179,7 @@ FOLDER_CASES = [(command, kind) for command in FOLDER_COMMANDS for kind in FOLDE
 
 
 @pytest.mark.parametrize("command, kind", FOLDER_CASES, ids=[f"{c}-{k}" for c, k in FOLDER_CASES])
+@pytest.mark.slow
 def test_a_file_in_an_output_folder_is_refused_without_force(work: Work, capsys, command: str, kind: str):
     spec = FOLDER_COMMANDS[command]
     make, fragment = FOLDER_KINDS[kind]
@@ -260,6 +262,7 @@ def test_writing_the_same_export_again_is_allowed(work: Work, capsys):
         assert run_in_process(argv, capsys)[0] == 0
 
 
+@pytest.mark.slow
 def test_through_the_real_command(work: Work):
     """The same refusals as a user sees them: a subprocess, stderr, exit status."""
     log = work.input_copy(".xml")

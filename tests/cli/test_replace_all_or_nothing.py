@@ -140,6 +140,7 @@ def test_a_replacement_xml_cannot_store_is_refused_naming_file_and_session(tmp_p
     assert state(tmp_path) == before
 
 
+@pytest.mark.slow
 def test_a_log_written_by_someone_else_meanwhile_stops_the_run_naming_what_was_written(tmp_path: Path):
     """The checks passed, then another writer changed the last log: the logs already written are named."""
     logs = make_corpus(tmp_path / "corpus")

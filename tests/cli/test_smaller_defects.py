@@ -27,6 +27,7 @@ def test_assign_counts_only_the_rows_it_kept(corpus: Path, capsys):
 
 
 @pytest.mark.parametrize("jobs", [2, 200])
+@pytest.mark.slow
 def test_jobs_beyond_the_cores_are_capped_with_a_note(corpus: Path, jobs: int):
     """--jobs 200 started 200 workers on a 2-core machine. Here the process may use one core only."""
 

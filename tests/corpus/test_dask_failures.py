@@ -114,6 +114,7 @@ def _assert_one_line(done: subprocess.CompletedProcess, *fragments: str) -> str:
     return lines[0]
 
 
+@pytest.mark.slow
 def test_a_bug_raised_on_a_worker_is_one_line_naming_its_file(faulty_cluster: str, tmp_path: Path):
     """The worker's RecursionError, a thousand frames of traceback, used to hang the command."""
     corpus = tmp_path / "corpus"
@@ -126,6 +127,7 @@ def test_a_bug_raised_on_a_worker_is_one_line_naming_its_file(faulty_cluster: st
     assert "session " in done.stdout, "the other log is summarised"
 
 
+@pytest.mark.slow
 def test_a_frame_at_the_loaders_limit_exports_on_a_cluster(faulty_cluster: str, tmp_path: Path):
     deep = tmp_path / "deep" / "deep-hublog.xml"
     deep.parent.mkdir()
@@ -135,6 +137,7 @@ def test_a_frame_at_the_loaders_limit_exports_on_a_cluster(faulty_cluster: str, 
         assert done.returncode == 0 and done.stderr.startswith("exported 1 session"), done.stderr
 
 
+@pytest.mark.slow
 def test_a_scheduler_dying_mid_run_is_one_line(tmp_path: Path):
     corpus = tmp_path / "corpus"
     for copy in range(30):

@@ -10,6 +10,7 @@ import shutil
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
@@ -83,6 +84,7 @@ def build(root: Path, plan: list[tuple[list[str], str]]) -> None:
 @example(
     [(["a", "z.xml"], "file"), (["a.xml"], "file"), (["a-b.xml"], "file")]
 )  # as text "a-b.xml" < "a.xml" < "a/z.xml"
+@pytest.mark.slow
 def test_logs_below_lists_what_rglob_listed(plan):
     scratch = Path(tempfile.mkdtemp(prefix="logs-below-"))
     try:

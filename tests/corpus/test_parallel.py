@@ -100,6 +100,7 @@ def test_a_worker_that_dies_stops_the_run_with_one_line():
     assert "\n" not in str(caught.value)
 
 
+@pytest.mark.slow
 def test_files_in_flight_are_bounded(tmp_path: Path):
     outcomes = ProcessMap(2)(partial(started_files, tmp_path), names(40))
     _, seen = next(outcomes)
@@ -126,6 +127,7 @@ for _ in ProcessMap(2)(partial(record_and_wait, folder), [Path(str(n)) for n in 
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_every_worker(tmp_path: Path):
     child = subprocess.Popen(
         [sys.executable, "-c", INTERRUPTED, str(tmp_path)],
@@ -180,6 +182,7 @@ CLUSTER_COMMANDS = {
 
 
 @pytest.mark.parametrize("command", CLUSTER_COMMANDS)
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_serial_output(cluster: str, small_corpus: Path, tmp_path: Path, command: str):
     out = tmp_path / "out"
     results = []

@@ -16,6 +16,8 @@ import time
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from annotator.analysis.result_files import FOLDER_PREFIX
 from annotator.corpus.chunks import CHUNK_BYTES, chunks_of
 from annotator.corpus.parallel import ProcessMap, serial_map
@@ -52,6 +54,7 @@ def pid_and_rows(path: Path) -> tuple[int, list]:
     return os.getpid(), summarise_log(path)
 
 
+@pytest.mark.slow
 def test_chunks_give_the_serial_outcomes_and_the_first_file_can_be_read_here(tmp_path: Path):
     for copy in range(12):
         shutil.copytree(SAMPLE_LOGS, tmp_path / f"site-{copy:02d}")
@@ -73,6 +76,7 @@ def started_then_wait(folder: Path, path: Path) -> str:
     return path.name
 
 
+@pytest.mark.slow
 def test_the_cancel_check_stops_the_map_and_drops_the_files_not_started(tmp_path: Path):
     cancelled = []
     outcomes = ProcessMap(2, cancelled=lambda: bool(cancelled))(
@@ -120,6 +124,7 @@ def _cancel_after_the_first(received: list) -> None:
     received.extend(outcomes)
 
 
+@pytest.mark.slow
 def test_cancelling_while_workers_send_big_answers_ends_the_map_and_leaves_no_files(tmp_path: Path, monkeypatch):
     """A worker terminated half-way through writing a big answer to the pool's pipe used to leave the
     pool's manager thread waiting for the rest for ever: the map, and the interpreter's exit, hung.
@@ -189,6 +194,7 @@ def niceness(path: Path) -> int:
     return os.nice(0)
 
 
+@pytest.mark.slow
 def test_workers_can_run_at_a_lower_priority(tmp_path: Path):
     """The session browser's scan: the window gets the cores whenever it needs them."""
     here = os.nice(0)

@@ -139,6 +139,7 @@ def test_summarize_document_reflects_new_annotations(annotated_log: Path, absolu
     assert row.file == absolute_audio_log and row.session_index == 0
 
 
+@pytest.mark.slow
 def test_the_per_file_work_runs_in_other_processes_with_the_same_rows(corpus: Path):
     """The session browser's map: the first log here, the others in child processes, in file order."""
     write_log(corpus / "broken.xml", BROKEN)

@@ -38,6 +38,7 @@ def _index_of(corpus: Path, cache: Path, where: list[str]) -> dict[str, list]:
 
 
 @pytest.mark.parametrize("where", [["--jobs", "2"], ["--scheduler", "cluster"]], ids=["two processes", "dask"])
+@pytest.mark.slow
 def test_a_parallel_index_is_the_serial_index(request, small_corpus: Path, tmp_path: Path, where):
     if where[0] == "--scheduler":
         where = ["--scheduler", request.getfixturevalue("cluster")]

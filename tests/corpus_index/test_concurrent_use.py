@@ -10,6 +10,8 @@ import textwrap
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from tests.support.cli import run_annotator
 from tests.support.plain_scan import hits_of, scan
 from tests.support.repository import REPO
@@ -55,6 +57,7 @@ def _start(script: str, *argv) -> subprocess.Popen:
     )
 
 
+@pytest.mark.slow
 def test_searches_beside_a_fold_and_a_save(corpus: Path, annotated_log: Path, tmp_path: Path):
     annotations = tmp_path / "annotations.csv"
     assert annotator("extract", corpus, "-o", annotations).returncode == 0

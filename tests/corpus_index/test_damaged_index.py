@@ -50,6 +50,7 @@ def _scrambled_pages(file: Path) -> None:
 
 
 @pytest.mark.parametrize("damage", [_garbage, _truncated, _older, _scrambled_pages])
+@pytest.mark.slow
 def test_a_damaged_index_is_made_again_and_the_answer_is_right(corpus: Path, damage):
     file = _indexed(corpus)
     damage(file)
@@ -63,6 +64,7 @@ def test_a_damaged_index_is_made_again_and_the_answer_is_right(corpus: Path, dam
     assert again.stderr == "" and again.stdout == done.stdout
 
 
+@pytest.mark.slow
 def test_info_beside_a_damaged_index_prints_the_same(corpus: Path):
     first = annotator("info", corpus, "--jobs", "1")
     file = Path(annotator("index", corpus, "--where").stdout.strip())
@@ -71,6 +73,7 @@ def test_info_beside_a_damaged_index_prints_the_same(corpus: Path):
     assert second.stdout == first.stdout and second.stderr.count("\n") == 1 and "made again" in second.stderr
 
 
+@pytest.mark.slow
 def test_a_cache_folder_that_is_a_file_leaves_the_index_in_memory(corpus: Path, tmp_path: Path):
     blocked = tmp_path / "not-a-folder"
     blocked.write_text("a file where the cache folder would be")

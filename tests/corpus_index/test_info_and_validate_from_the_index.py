@@ -9,6 +9,8 @@ import stat
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from annotator.analysis.summary import describe_log
 from annotator.corpus.paths import expand_log_paths
 from annotator.corpus_index.corpus import open_index
@@ -26,6 +28,7 @@ def _not_called(path: Path) -> str:
     raise AssertionError(f"{path} was read again")
 
 
+@pytest.mark.slow
 def test_a_second_info_prints_the_same_and_reads_no_log(corpus: Path):
     first = annotator("info", corpus)
     second = annotator("info", corpus)
@@ -48,6 +51,7 @@ def test_a_changed_log_or_audio_is_described_again(corpus: Path, annotated_log: 
     assert again == {path: describe_log(path) for path in paths}
 
 
+@pytest.mark.slow
 def test_validate_twice_prints_the_same(corpus: Path):
     first = annotator("validate", "--jobs", "1", corpus)
     second = annotator("validate", "--jobs", "1", corpus)
@@ -64,6 +68,7 @@ def _tree(folder: Path) -> list[tuple]:
     )
 
 
+@pytest.mark.slow
 def test_a_read_only_corpus_is_indexed_searched_and_described_without_a_write(corpus: Path):
     before = _tree(corpus)
     for path in [corpus, *corpus.rglob("*")]:

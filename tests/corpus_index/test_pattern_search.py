@@ -115,6 +115,7 @@ def test_the_indexed_texts_are_what_is_searched(indexed: Path, annotated_log: Pa
     assert logs_that_may_match([annotated_log], indexed, Query("third"), (TRANSCRIPTION,)) == []
 
 
+@pytest.mark.slow
 def test_the_ascii_lookalikes_are_every_character_python_takes_for_an_ascii_one():
     """An ASCII query is narrowed on ASCII lower case in SQLite: a character beyond ASCII that Python's
     case-insensitive match takes for an ASCII one must be among those always handed to Python."""

@@ -7,6 +7,8 @@ import os
 from functools import partial
 from pathlib import Path
 
+import pytest
+
 from annotator.cli.main import main
 from annotator.corpus.paths import expand_log_paths
 from tests.support.cli import run_annotator
@@ -19,6 +21,7 @@ annotator = partial(
 )  # the real command, run from the repository with no time limit
 
 
+@pytest.mark.slow
 def test_hits_are_tab_separated_lines_in_file_order_with_exit_status_0(corpus: Path):
     done = annotator("search", "flight", corpus)
     assert done.returncode == 0 and done.stderr == ""
@@ -26,6 +29,7 @@ def test_hits_are_tab_separated_lines_in_file_order_with_exit_status_0(corpus: P
     assert {hit[3] for hit in hits_of(done.stdout)} == {"system", "concepts"}
 
 
+@pytest.mark.slow
 def test_no_hit_is_exit_status_1_and_a_query_without_a_word_is_2(corpus: Path):
     assert annotator("search", "zzyzx", corpus).returncode == 1
     done = annotator("search", '" * -', corpus)
@@ -33,6 +37,7 @@ def test_no_hit_is_exit_status_1_and_a_query_without_a_word_is_2(corpus: Path):
     assert done.stderr.startswith("annotator: nothing to search for") and done.stderr.count("\n") == 1
 
 
+@pytest.mark.slow
 def test_field_limit_and_json(corpus: Path, annotated_log: Path):
     plant(annotated_log, {"2": "I want a flight\tto C:\\Austin\nplease"})
     only = annotator("search", "flight", corpus, "--field", "transcription")
@@ -65,6 +70,7 @@ def test_query_syntax_is_never_fts_syntax(corpus: Path, capsys):
         assert hits_of(out) == scan([corpus], query), query
 
 
+@pytest.mark.slow
 def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(corpus: Path, annotated_log: Path):
     annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
     done = annotator("search", "flight", corpus)
@@ -77,6 +83,7 @@ def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(cor
     assert hits_of(done.stdout) == scan(readable, "flight") != []
 
 
+@pytest.mark.slow
 def test_where_names_a_file_in_the_cache_folder_and_clear_removes_it(corpus: Path, tmp_path: Path):
     where = annotator("index", corpus, "--where")
     file = Path(where.stdout.strip())
@@ -89,6 +96,7 @@ def test_where_names_a_file_in_the_cache_folder_and_clear_removes_it(corpus: Pat
     assert cleared.returncode == 0 and not file.exists()
 
 
+@pytest.mark.slow
 def test_the_index_is_kept_per_corpus_and_used_from_any_folder(corpus: Path, tmp_path: Path):
     first = annotator("search", "austin", corpus)
     again = annotator("search", "austin", corpus.relative_to(tmp_path), cwd=tmp_path)

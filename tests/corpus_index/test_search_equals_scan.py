@@ -84,6 +84,7 @@ def _build(folder: Path, plan: dict[int, dict[str, str]]) -> None:
 @given(
     plan=corpora(), asked=st.lists(st.tuples(queries(), st.sampled_from(list(FIELD_CHOICES))), min_size=1, max_size=8)
 )
+@pytest.mark.slow
 def test_every_search_equals_a_scan_of_the_files(plan, asked, monkeypatch):
     with tempfile.TemporaryDirectory() as temporary:
         folder = Path(temporary) / "corpus"

@@ -41,6 +41,7 @@ def test_the_cli_lists_what_the_table_holds():
         ("eaf", "out", ["out/index.csv", "out/travel-20261121-002.eaf", "out/travel-20261121-002.wav"]),
     ],
 )
+@pytest.mark.slow
 def test_export_each_format_from_the_command_line(corpus: Path, tmp_path: Path, fmt, out, made):
     result = annotator("export", corpus, "--to", fmt, "-o", tmp_path / out)
     assert result.returncode == 0, result.stderr
@@ -49,11 +50,13 @@ def test_export_each_format_from_the_command_line(corpus: Path, tmp_path: Path, 
     assert result.stderr.strip().splitlines()[-1].startswith(("exported", "wrote"))
 
 
+@pytest.mark.slow
 def test_csv_prints_what_it_always_printed(corpus: Path, tmp_path: Path):
     result = annotator("export", corpus, "-o", tmp_path / "out")
     assert result.returncode == 0 and result.stderr.startswith("exported 3 log(s): 3 session(s), 36 turn(s)")
 
 
+@pytest.mark.slow
 def test_warnings_go_to_stderr_one_a_line(corpus: Path, tmp_path: Path):
     result = annotator("export", corpus, "--to", "dialbb", "--text", "transcription", "-o", tmp_path / "s.txt")
     assert result.returncode == 0
@@ -83,11 +86,13 @@ def test_options_that_do_not_fit_are_one_line_errors(corpus: Path, tmp_path: Pat
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_a_file_format_refuses_a_folder(corpus: Path, tmp_path: Path):
     result = annotator("export", corpus, "--to", "lmc", "-o", tmp_path)
     assert result.returncode == 2 and "writes a file, and this is a folder" in result.stderr
 
 
+@pytest.mark.slow
 def test_convlab_split_ratios_from_the_command_line(corpus: Path, tmp_path: Path):
     result = annotator(
         "export",
@@ -110,6 +115,7 @@ def test_convlab_split_ratios_from_the_command_line(corpus: Path, tmp_path: Path
     assert sorted(d["data_split"] for d in dummy) == ["test", "train", "validation"]
 
 
+@pytest.mark.slow
 def test_import_from_the_command_line(corpus: Path, tmp_path: Path):
     assert annotator("export", corpus, "--to", "convlab", "-o", tmp_path / "cl").returncode == 0
     result = annotator(
@@ -182,6 +188,7 @@ def test_annotation_files_among_the_paths_are_not_logs(annotated_log: Path, tmp_
     assert report.sessions == 1 and not report.warnings
 
 
+@pytest.mark.slow
 def test_an_unreadable_log_is_one_line_and_nothing_is_written(corpus: Path, tmp_path: Path):
     broken = corpus / "broken-hublog.xml"
     broken.write_text('<?xml version="1.0"?>\n<GC_LOG>\n  <GC_SESSION id="x" stime="1" etime="2">\n</GC_LOG>\n')

@@ -152,6 +152,7 @@ def test_bad_options_are_one_line_errors(transcribed_corpus: Path, tmp_path: Pat
     assert not (tmp_path / "out").exists()
 
 
+@pytest.mark.slow
 def test_preprocess_py_rebuilds_the_dataset_by_calling_the_tool(transcribed_corpus: Path, tmp_path: Path):
     export_convlab([transcribed_corpus], tmp_path, ExportOptions(split_ratios=(0.5, 0.5, 0.0), seed=11))
     folder = tmp_path / "communicator"
@@ -200,6 +201,7 @@ def _export_generated(tmp_path: Path, sessions) -> tuple[Path, list[dict]]:
 
 @PROPERTY
 @given(sessions=gen_sessions())
+@pytest.mark.slow
 def test_generated_logs_pass_the_checker_and_keep_every_turn(tmp_path: Path, sessions):
     folder, dialogues = _export_generated(tmp_path, sessions)
     with_user = [s for s in sessions if any(t.side == "user" for t in s.turns)]
@@ -215,6 +217,7 @@ def test_generated_logs_pass_the_checker_and_keep_every_turn(tmp_path: Path, ses
 
 @PROPERTY
 @given(sessions=gen_sessions())
+@pytest.mark.slow
 def test_generated_logs_survive_export_import_export(tmp_path: Path, sessions):
     folder, first = _export_generated(tmp_path, sessions)
     import_convlab(folder, tmp_path / "logs")

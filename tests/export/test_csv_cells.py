@@ -9,6 +9,7 @@ import tempfile
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -74,6 +75,7 @@ XML_TEXT = st.text(
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(said=XML_TEXT, heard=XML_TEXT, transcription=XML_TEXT)
+@pytest.mark.slow
 def test_any_text_round_trips_through_turns_csv_and_pandas(said: str, heard: str, transcription: str):
     with tempfile.TemporaryDirectory() as folder:
         folder = Path(folder)

@@ -247,6 +247,7 @@ def test_the_odd_logs_are_what_they_say(tmp_path: Path):
 
 @given(element_mutants())
 @fuzz_settings(40)
+@pytest.mark.slow
 def test_generated_logs(mutant: bytes):
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -84,6 +85,7 @@ def test_lines_stay_one_utterance():
 
 @PROPERTY
 @given(sessions=gen_sessions(), text=st.sampled_from(["prefer-transcription", "transcription", "asr"]))
+@pytest.mark.slow
 def test_generated_logs_keep_the_format(tmp_path: Path, sessions, text):
     log = write_generated_log(tmp_path / "gen-hublog.xml", sessions)
     report = export_dialbb([log], tmp_path / "scenario.txt", ExportOptions(text=text))

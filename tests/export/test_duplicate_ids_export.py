@@ -8,6 +8,8 @@ import csv
 import json
 from pathlib import Path
 
+import pytest
+
 from annotator.annotation_files.fold import fold, read_annotations
 from annotator.export.csv_export import export_csv
 from annotator.export.human_files import export_human
@@ -76,6 +78,7 @@ def test_fold_reads_the_tables_back_into_the_right_sessions(tmp_path: Path):
     assert [[t.transcription for t in s.turns] for s in raw.sessions] == [[None, f"said {n}", None] for n in (1, 2, 3)]
 
 
+@pytest.mark.slow
 def test_mitre_files_fold_back_into_the_right_sessions(tmp_path: Path):
     _log(tmp_path / "corpus", ["1", "0", "1"])
     export_human([tmp_path / "corpus"], tmp_path / "annotations")

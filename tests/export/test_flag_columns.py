@@ -64,6 +64,7 @@ def test_an_unnoted_session_says_not_reviewed_and_no_time(tmp_path: Path):
     assert {row["flags"] for row in _rows(tmp_path / "out" / "turns.csv")} == {""}
 
 
+@pytest.mark.slow
 def test_parquet_types_the_notes(noted_log: Path, tmp_path: Path):
     done = run_annotator("export", noted_log, "--to", "parquet", "-o", tmp_path / "pq", timeout=None)
 

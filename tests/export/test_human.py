@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 
 from annotator.annotation_files.annotation_set import SessionRef
@@ -49,6 +50,7 @@ def test_a_single_log_file_gives_a_file_in_the_output_folder(annotated_log: Path
     assert read_annotations(report.files[0]).task_completion == {SessionRef("travel:20261121:001"): "1"}
 
 
+@pytest.mark.slow
 def test_fold_of_the_export_gives_the_annotations_back(transcribed_corpus: Path, tmp_path: Path):
     export_human([transcribed_corpus], tmp_path / "human")
     clean = tmp_path / "clean"
@@ -68,6 +70,7 @@ def test_fold_of_the_export_gives_the_annotations_back(transcribed_corpus: Path,
 
 @PROPERTY
 @given(sessions=gen_sessions())
+@pytest.mark.slow
 def test_generated_annotations_come_back(tmp_path: Path, sessions):
     for old in tmp_path.glob("**/*"):
         if old.is_file():

@@ -127,6 +127,7 @@ def test_lmc_reads_the_plain_text_as_one_line_an_utterance(transcribed_corpus: P
     speaker=st.sampled_from(["user", "system", "both"]),
     text=st.sampled_from(["prefer-transcription", "transcription", "asr"]),
 )
+@pytest.mark.slow
 def test_generated_logs_keep_the_corpus_rules(tmp_path: Path, sessions, speaker, text):
     log = write_generated_log(tmp_path / "gen-hublog.xml", sessions)
     options = ExportOptions(speaker=speaker, text=text)

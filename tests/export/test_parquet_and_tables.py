@@ -38,6 +38,7 @@ def generated_log(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize("which", ["samples", "generated"])
+@pytest.mark.slow
 def test_parquet_reads_back_as_the_csv_does(tmp_path: Path, which: str, generated_log: Path):
     source = SAMPLE_LOGS if which == "samples" else generated_log
     done = run("export", source, "--to", "parquet", "-o", tmp_path / "pq")
@@ -49,6 +50,7 @@ def test_parquet_reads_back_as_the_csv_does(tmp_path: Path, which: str, generate
         assert len(written) > 0
 
 
+@pytest.mark.slow
 def test_pyarrow_sees_the_declared_types(tmp_path: Path):
     assert run("export", SAMPLE_LOGS, "--to", "parquet", "-o", tmp_path).returncode == 0
     turns = pq.read_schema(tmp_path / "turns.parquet")
@@ -90,6 +92,7 @@ def test_an_empty_cell_is_null_and_a_word_like_na_stays_text(tmp_path: Path):
     assert frames.turns["wer"].isna().tolist() == [True, False]
 
 
+@pytest.mark.slow
 def test_parquet_is_all_or_nothing_and_guarded(tmp_path: Path):
     broken = tmp_path / "logs" / "broken.xml"
     broken.parent.mkdir()

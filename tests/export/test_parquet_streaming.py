@@ -74,6 +74,7 @@ def test_a_table_without_rows_is_a_file_with_the_columns(tmp_path: Path):
         assert read.num_rows == 0 and len(read.schema.names) > 3
 
 
+@pytest.mark.slow
 def test_an_unreadable_log_after_row_groups_were_written_leaves_nothing_and_says_one_line(tmp_path: Path):
     logs = tmp_path / "logs"
     logs.mkdir()

@@ -35,6 +35,7 @@ def transcriptions(log: Path) -> dict[str, str]:
 
 @needs_praat
 @pytest.mark.parametrize("short", [0, 1], ids=["text-file", "short-text-file"])
+@pytest.mark.slow
 def test_a_transcription_typed_in_praat_is_folded_into_its_turn_and_nothing_else(corpus, grids, tmp_path, short):
     log = corpus / LOG_001
     edited = tmp_path / "edited.TextGrid"
@@ -56,6 +57,7 @@ def test_a_transcription_typed_in_praat_is_folded_into_its_turn_and_nothing_else
 
 
 @needs_praat
+@pytest.mark.slow
 def test_folding_in_place_keeps_the_original(corpus, grids, tmp_path):
     log = corpus / LOG_001
     original = log.read_bytes()
@@ -81,6 +83,7 @@ def _shifted(grid: Path, out: Path, tier: str, index: int, by: float, text: str 
 
 @needs_praat
 @pytest.mark.parametrize("case", ["another-session", "missing-tier", "no-user-turn", "two-user-turns", "times-off"])
+@pytest.mark.slow
 def test_a_textgrid_that_does_not_fit_is_refused_in_one_line_and_nothing_is_written(corpus, grids, tmp_path, case):
     log = corpus / LOG_001
     grid = grids / "travel-20261121-001.TextGrid"
@@ -117,6 +120,7 @@ def test_a_textgrid_that_does_not_fit_is_refused_in_one_line_and_nothing_is_writ
 
 
 @needs_praat
+@pytest.mark.slow
 def test_times_within_ten_milliseconds_are_taken(corpus, grids, tmp_path):
     moved = _shifted(
         grids / "travel-20261121-001.TextGrid",
@@ -132,6 +136,7 @@ def test_times_within_ten_milliseconds_are_taken(corpus, grids, tmp_path):
 
 
 @needs_praat
+@pytest.mark.slow
 def test_reference_concepts_go_to_praat_as_a_tier_and_come_back(corpus, tmp_path):
     from annotator.log.annotations import set_concepts
     from annotator.log.concepts import Concepts, reference_concepts

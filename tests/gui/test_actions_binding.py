@@ -24,6 +24,7 @@ class _PartsBut:
         return getattr(self._parts, name)
 
 
+@pytest.mark.slow
 def test_the_composed_window_handles_every_action(make_window):
     window = make_window()
     bind_actions(build_actions(QObject(window), parts_of(window).controller.undo_stack), parts_of(window))

@@ -57,6 +57,7 @@ def test_every_pane_of_the_table_is_a_dock_in_the_view_menu(make_window):
         assert pane.title in menu_entries
 
 
+@pytest.mark.slow
 def test_a_pane_added_to_the_table_is_docked_placed_and_follows_what_it_declares(
     qtbot, make_window, raw_log: Path, monkeypatch: pytest.MonkeyPatch
 ):

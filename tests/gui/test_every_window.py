@@ -47,6 +47,7 @@ def test_every_module_of_the_window_imports():
         importlib.import_module(name)
 
 
+@pytest.mark.slow
 def test_every_dock_shows_with_a_corpus_open(qtbot, make_window, corpus: Path):
     window = make_window(corpus)
     parts = parts_of(window)
@@ -61,6 +62,7 @@ def test_every_dock_shows_with_a_corpus_open(qtbot, make_window, corpus: Path):
 
 
 @pytest.mark.parametrize("action", sorted(WAITED_FOR))
+@pytest.mark.slow
 def test_every_dialog_the_window_waits_for_opens_and_closes(qtbot, make_window, corpus: Path, action: str):
     window = make_window(corpus)
     seen = when_modal(QDialog, lambda dialog: (type(dialog), dialog.isVisible(), dialog.width(), dialog.close()))
@@ -72,6 +74,7 @@ def test_every_dialog_the_window_waits_for_opens_and_closes(qtbot, make_window, 
 
 
 @pytest.mark.parametrize("action", sorted(SHOWN))
+@pytest.mark.slow
 def test_every_dialog_shown_beside_the_window_opens_and_closes(qtbot, make_window, raw_log: Path, action: str):
     window = make_window(raw_log)
     before = set(QApplication.topLevelWidgets())
@@ -83,6 +86,7 @@ def test_every_dialog_shown_beside_the_window_opens_and_closes(qtbot, make_windo
     qtbot.waitUntil(lambda: not dialog.isVisible())
 
 
+@pytest.mark.slow
 def test_the_progress_of_an_open_and_the_question_about_unsaved_work(qtbot, make_window, raw_log: Path):
     big = raw_log.with_name("big-hublog.xml")  # megabytes: the read reports its progress
     tree = etree.parse(str(raw_log))

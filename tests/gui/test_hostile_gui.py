@@ -16,6 +16,7 @@ CASES = hostile_cases()
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.path.name for case in CASES])
+@pytest.mark.slow
 def test_hostile_log_in_the_window(case, make_window, annotated_log: Path, answer_modal, tmp_path: Path, qtbot):
     window = make_window(annotated_log)
     target = tmp_path / "hostile" / case.path.name

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -48,6 +49,7 @@ def two_system_first_sessions(corpus: Path) -> Path:
     return target
 
 
+@pytest.mark.slow
 def test_typing_on_the_greeting_lands_whole_in_the_next_user_turn_and_the_status_bar_names_it(main_window, qtbot):
     window = main_window
     click_row(qtbot, window, 0)  # the greeting, the focus in the table
@@ -89,6 +91,7 @@ def test_a_log_opens_on_its_first_user_turn_and_so_does_the_next_session(make_wi
     assert stored[0][1] == "hello there" and "the second session words" in stored[1]
 
 
+@pytest.mark.slow
 def test_space_ticks_the_regex_box_of_the_find_bar_and_of_the_corpus_search(main_window, qtbot):
     window = main_window
     press(qtbot, window, Key.Key_F, Mod.ControlModifier)
@@ -103,6 +106,7 @@ def test_space_ticks_the_regex_box_of_the_find_bar_and_of_the_corpus_search(main
     assert window.editor.text.toPlainText() == ""
 
 
+@pytest.mark.slow
 def test_keys_typed_during_a_load_arrive_whole_and_a_space_on_the_progress_does_not_cancel(make_window, qtbot, big_log):
     window = make_window()
 
@@ -121,6 +125,7 @@ def test_keys_typed_during_a_load_arrive_whole_and_a_space_on_the_progress_does_
     assert turn.id == "2" and window.editor.text.toPlainText() == f"{turn.transcription}the caller "
 
 
+@pytest.mark.slow
 def test_the_keyboard_dialog_refuses_keys_that_type_and_escape_cancels_a_recording(main_window, qtbot):
     window = main_window
     press(qtbot, window, Key.Key_F1)

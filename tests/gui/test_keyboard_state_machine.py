@@ -15,6 +15,7 @@ import shutil
 from itertools import count
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import (
@@ -240,6 +241,7 @@ class KeyboardMachine(RuleBasedStateMachine):
         self.settle()
 
 
+@pytest.mark.slow
 def test_every_word_typed_lands_in_the_user_turn_the_window_names(make_window, corpus, tmp_path, qtbot, boxes):
     boxes(
         "Restore", "Discard"

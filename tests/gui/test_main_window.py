@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication, QMenu, QMessageBox
@@ -56,6 +57,7 @@ def test_opens_a_log_and_selects_its_first_user_turn_to_transcribe(main_window, 
     assert parts_of(window).detail.topLevelItem(0).text(0) == "GC_TURN 02"
 
 
+@pytest.mark.slow
 def test_alt_and_ctrl_arrows_move_between_turns(main_window, qtbot):
     window = main_window
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
@@ -113,6 +115,7 @@ def test_type_and_commit_with_ctrl_enter_moves_to_next_untranscribed(main_window
     assert window.isWindowModified()
 
 
+@pytest.mark.slow
 def test_ctrl_enter_skips_transcribed_turns_and_wraps(main_window, qtbot):
     window = main_window
     for text in ("one", "two"):
@@ -261,6 +264,7 @@ def test_no_two_actions_share_a_key(main_window):
     assert set(keys) <= set(bound)
 
 
+@pytest.mark.slow
 def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot):
     window = main_window
     in_menus = {action for menu in window.menuBar().findChildren(QMenu) for action in menu.actions()}
@@ -280,6 +284,7 @@ def test_every_key_is_in_its_menu_and_in_the_shortcuts_dialog(main_window, qtbot
     dialog.close()
 
 
+@pytest.mark.slow
 def test_settings_persist_between_windows(make_window, raw_log):
     window = make_window(raw_log)
     assert window.action_table.auto_play.isChecked() and not window.action_table.loop.isChecked()

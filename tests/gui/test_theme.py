@@ -146,6 +146,7 @@ def test_the_dark_palette_reads_at_wcag_aa():
     assert palette.color(Role.Window).lightness() < 128 and palette.color(Role.Base).lightness() < 128
 
 
+@pytest.mark.slow
 def test_view_theme_dark_darkens_the_window_and_its_views_and_is_kept(qtbot, make_window, raw_log):
     window = make_window(raw_log)
     app = QApplication.instance()

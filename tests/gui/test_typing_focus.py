@@ -37,6 +37,7 @@ def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw
     assert editor_text(window) == "yes please"
 
 
+@pytest.mark.slow
 def test_opening_a_log_with_the_file_dialog_types_into_the_editor(
     make_window, raw_log, latin1_log, qtbot, answer_modal
 ):
@@ -50,6 +51,7 @@ def test_opening_a_log_with_the_file_dialog_types_into_the_editor(
     assert editor_text(window) == "munich"
 
 
+@pytest.mark.slow
 def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
     assert parts_of(window).navigator.session.index == 0 and parts_of(
@@ -64,6 +66,7 @@ def test_switching_session_with_the_keyboard_types_into_the_editor(make_window, 
     assert parts_of(window).navigator.session.index == 0
 
 
+@pytest.mark.slow
 def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
     selector = window.session_bar.sessions
@@ -75,6 +78,7 @@ def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_se
     assert editor_text(window) == stored + " again"
 
 
+@pytest.mark.slow
 def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_path, qtbot, boxes):
     crash_after_typing(raw_log, tmp_path)
     AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
@@ -86,6 +90,7 @@ def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_
     assert editor_text(window) == "no"
 
 
+@pytest.mark.slow
 def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qtbot, tmp_path):
     window = main_window
     parts_of(window).navigator.select_row(first_user_index(window))
@@ -108,6 +113,7 @@ def test_closing_a_dialog_or_a_message_box_types_into_the_editor(main_window, qt
 
 
 @pytest.mark.parametrize("where", ["table", "timeline", "details", "findings", "window"])
+@pytest.mark.slow
 def test_typing_with_the_focus_elsewhere_in_the_window_goes_to_the_editor(make_window, raw_log, qtbot, where):
     window = make_window(raw_log)
     parts_of(window).navigator.select_row(first_user_index(window))
@@ -124,6 +130,7 @@ def test_typing_with_the_focus_elsewhere_in_the_window_goes_to_the_editor(make_w
     assert QApplication.focusWidget() is window.editor.text
 
 
+@pytest.mark.slow
 def test_clicking_a_user_row_then_typing_goes_to_the_editor(main_window, qtbot):
     window = main_window
     row = first_user_index(window)

@@ -79,6 +79,7 @@ def convlab_datasets(draw) -> list[dict]:
 
 @PROPERTY
 @given(dataset=convlab_datasets())
+@pytest.mark.slow
 def test_export_of_import_keeps_every_dialogue_turn_and_utterance(tmp_path: Path, dataset):
     for old in tmp_path.glob("**/*"):
         if old.is_file():

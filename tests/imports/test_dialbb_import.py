@@ -38,6 +38,7 @@ def scenarios(draw) -> str:
 
 @PROPERTY
 @given(scenario=scenarios())
+@pytest.mark.slow
 def test_export_of_import_gives_the_scenario_back(tmp_path: Path, scenario: str):
     for old in tmp_path.glob("**/*"):
         if old.is_file():

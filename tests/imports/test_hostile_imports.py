@@ -160,6 +160,7 @@ FUZZ = settings(
 
 @FUZZ
 @given(dialogues=st.one_of(DIALOGUES, JSONISH))
+@pytest.mark.slow
 def test_generated_convlab_sources(tmp_path: Path, capfd, dialogues):
     source = tmp_path / "dialogues.json"
     source.write_text(json.dumps(dialogues), encoding="utf-8")
@@ -193,6 +194,7 @@ TOKENS = [
 
 @FUZZ
 @given(data=st.data())
+@pytest.mark.slow
 def test_mutated_dialbb_scenarios(tmp_path: Path, capfd, data):
     scenario = bytearray(SCENARIO)
     for _ in range(data.draw(st.integers(1, 6))):

@@ -390,6 +390,7 @@ def random_turns(draw) -> str:
 
 @settings(max_examples=150, deadline=None)
 @given(turns=st.lists(random_turns(), min_size=1, max_size=3))
+@pytest.mark.slow
 def test_facts_follow_the_view_rules_on_random_turns(turns: list[str]):
     with tempfile.TemporaryDirectory() as folder:
         _assert_facts_follow_the_rules(_load(Path(folder), log_text([session("s", turns)])))

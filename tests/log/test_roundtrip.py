@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 from xml.sax.saxutils import escape
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -84,6 +85,7 @@ _words = st.lists(
     pretty=st.booleans(),
     edits=st.lists(st.tuples(st.integers(0, 7), st.one_of(st.none(), _words)), max_size=5),
 )
+@pytest.mark.slow
 def test_generated_logs_round_trip(tmp_path: Path, turn_count, texts, encoding, pretty, edits):
     turns = [
         (system_turn if i % 2 == 0 else user_turn)(f"{i:02d}", 1000 + 2 * i, escape(texts[i]))

@@ -27,6 +27,7 @@ def seed_corpus(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.slow
 def test_writes_rasas_three_files(seed_corpus):
     result = run_annotator("markers", "--config", "markers.yml", "logs", "-o", "extracted_markers.csv", cwd=seed_corpus)
     assert result.returncode == 0, result.stderr
@@ -36,6 +37,7 @@ def test_writes_rasas_three_files(seed_corpus):
     assert "2 marker(s) reported at 4 event(s) in 3 session(s) of 3 log(s)" in result.stderr
 
 
+@pytest.mark.slow
 def test_stats_file_prefix_is_a_path_prefix_and_no_stats_writes_only_the_rows(seed_corpus):
     (seed_corpus / "out").mkdir()
     result = run_annotator(
@@ -64,6 +66,7 @@ def test_stats_file_prefix_is_a_path_prefix_and_no_stats_writes_only_the_rows(se
 
 
 @pytest.mark.parametrize("existing", ["extracted_markers.csv", "stats-per-session.csv", "stats-overall.csv"])
+@pytest.mark.slow
 def test_existing_files_are_kept_unless_forced(seed_corpus, existing):
     (seed_corpus / existing).write_text("keep me")
     args = ("markers", "--config", "markers.yml", "logs", "-o", "extracted_markers.csv")
@@ -76,12 +79,14 @@ def test_existing_files_are_kept_unless_forced(seed_corpus, existing):
     assert (seed_corpus / "extracted_markers.csv").read_text() == EXTRACTED
 
 
+@pytest.mark.slow
 def test_an_existing_stats_file_does_not_block_no_stats(seed_corpus):
     (seed_corpus / "stats-overall.csv").write_text("keep me")
     result = run_annotator("markers", "--config", "markers.yml", "logs", "-o", "x.csv", "--no-stats", cwd=seed_corpus)
     assert result.returncode == 0, result.stderr
 
 
+@pytest.mark.slow
 def test_user_errors_are_one_line_with_exit_status_2(seed_corpus):
     (seed_corpus / "bad.yml").write_text("m:\n  not: [action: a, action: b]\n")
     result = run_annotator("markers", "--config", "bad.yml", "logs", "-o", "x.csv", cwd=seed_corpus)
@@ -136,6 +141,7 @@ def test_kpi_hits_are_the_elements_they_describe(sample_logs):
     assert found["travel-20261121-003", "marker_misrecognition"].findtext("GC_DATA").startswith("no z")
 
 
+@pytest.mark.slow
 def test_the_cli_on_the_sample_folder(tmp_path, sample_logs):
     folder = sample_logs[0].parents[1]
     result = run_annotator(

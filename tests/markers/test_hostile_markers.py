@@ -77,6 +77,7 @@ def assert_clean(status: int, err: str) -> None:
 
 
 @pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.slow
 def test_hostile_marker_files(tmp_path: Path, capsys, name: str):
     config, expected = HOSTILE[name]
     status, err = run_markers(config, tmp_path, capsys)
@@ -213,11 +214,13 @@ FUZZ = settings(
 
 @FUZZ
 @given(config=mutated_kpis())
+@pytest.mark.slow
 def test_mutated_marker_files_are_read_or_refused_in_one_line(tmp_path: Path, capsys, config: bytes):
     assert_clean(*run_markers(config, tmp_path, capsys))
 
 
 @FUZZ
 @given(config=generated_yaml())
+@pytest.mark.slow
 def test_generated_marker_files_are_read_or_refused_in_one_line(tmp_path: Path, capsys, config: bytes):
     assert_clean(*run_markers(config, tmp_path, capsys))

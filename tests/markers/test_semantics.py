@@ -417,6 +417,7 @@ def _element(event: Event) -> str:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.lists(trees, min_size=1, max_size=3), st.lists(st.lists(rasa_events, max_size=8), min_size=1, max_size=3))
+@pytest.mark.slow
 def test_agrees_with_rasas_event_by_event_evaluation(tmp_path, marker_trees, sessions):
     names = [f"m{i}" for i in range(len(marker_trees))]
     expected = evaluate(dict(zip(names, map(_reference, marker_trees))), sessions)

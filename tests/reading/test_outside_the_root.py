@@ -160,6 +160,7 @@ def _outside(draw) -> tuple[str, bytes, bytes]:
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(case=_outside())
+@pytest.mark.slow
 def test_generated_prologs_and_epilogues_round_trip(tmp_path: Path, case):
     encoding, before, after = case
     path = _write(tmp_path, before, ROOT.encode(encoding), after)

@@ -108,6 +108,7 @@ def _leave_free(folder: Path, pages: int) -> None:
 
 @pytest.mark.parametrize("existing", [False, True], ids=["new-output", "over-a-previous-output"])
 @pytest.mark.parametrize("command", [c for c in COMMANDS if c not in TOO_BIG_FOR_THE_TMPFS])
+@pytest.mark.slow
 def test_a_full_disk_leaves_nothing_of_the_export(
     inputs: Path,
     tmp_path: Path,
@@ -172,6 +173,7 @@ def test_an_unreadable_source_makes_no_output_folder(tmp_path: Path, capsys, com
 
 
 @pytest.mark.parametrize("command", MULTI_FILE)
+@pytest.mark.slow
 def test_an_existing_output_folder_keeps_what_is_not_ours(inputs: Path, tmp_path: Path, capsys, command: str):
     out = tmp_path / "out"
     out.mkdir()
@@ -208,6 +210,7 @@ def test_a_failed_move_puts_every_file_back(inputs: Path, tmp_path: Path, capsys
 
 
 @pytest.mark.parametrize("command", MULTI_FILE)
+@pytest.mark.slow
 def test_a_read_only_namesake_stops_the_export_before_any_file_moves(
     inputs: Path, tmp_path: Path, capsys, command: str
 ):

@@ -98,6 +98,7 @@ def command_runs(deep_log: Path, tmp_path_factory) -> dict[str, subprocess.Compl
 
 
 @pytest.mark.parametrize("command", [f"export-{kind}" for kind in EXPORTS] + ["info", "validate", "extract"])
+@pytest.mark.slow
 def test_every_command_reads_the_deep_frame(command_runs, command: str):
     done = command_runs[command]
     assert done.returncode == 0, done.stderr

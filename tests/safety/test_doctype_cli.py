@@ -41,6 +41,7 @@ def logs(tmp_path: Path):
         assert counter.connections == 0, "nothing reached the server the DOCTYPE names"
 
 
+@pytest.mark.slow
 def test_validate_checks_against_the_shipped_dtd_and_reads_nothing_named(logs):
     folder, _ = logs
     result = annotator("validate", "--hide-quirks", "--no-audio", folder)
@@ -49,6 +50,7 @@ def test_validate_checks_against_the_shipped_dtd_and_reads_nothing_named(logs):
     assert len(lines) == 4 and all(": info: the DOCTYPE names the DTD" in line for line in lines)
 
 
+@pytest.mark.slow
 def test_info_export_and_markers_work(logs, tmp_path: Path):
     folder, _ = logs
     info = annotator("info", folder)
@@ -60,6 +62,7 @@ def test_info_export_and_markers_work(logs, tmp_path: Path):
     assert markers.returncode == 0, markers.stderr
 
 
+@pytest.mark.slow
 def test_fold_keeps_the_doctype_byte_for_byte(logs, tmp_path: Path):
     folder, _ = logs
     log = folder / "public.xml"

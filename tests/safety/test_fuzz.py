@@ -13,6 +13,7 @@ runs N times as many. The mutants and exercise() are in tests/support/fuzzing.py
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import event, given
 
 from tests.support.fuzzing import SAMPLES, byte_mutants, element_mutants, exercise, fuzz_settings
@@ -23,12 +24,14 @@ ELEMENT_EXAMPLES = 90
 
 @fuzz_settings(BYTE_EXAMPLES)
 @given(byte_mutants())
+@pytest.mark.slow
 def test_byte_level_mutants(data: bytes):
     event(exercise(data))
 
 
 @fuzz_settings(ELEMENT_EXAMPLES)
 @given(element_mutants())
+@pytest.mark.slow
 def test_element_level_mutants(data: bytes):
     event(exercise(data))
 

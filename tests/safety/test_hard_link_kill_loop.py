@@ -8,9 +8,12 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
+
 from tests.support.kill_loop import run
 
 
+@pytest.mark.slow
 def test_a_hard_linked_log_survives_every_sigkill(tmp_path: Path):
     count = int(os.environ.get("HARD_LINK_KILLS", "50"))
     report = run(tmp_path / "session", count, hardlinked=True)

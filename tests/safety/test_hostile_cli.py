@@ -47,6 +47,7 @@ def test_the_corpus_lists_every_file_and_nothing_else():
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+@pytest.mark.slow
 def test_validate(results, case: Expectation):
     result = results[("validate", case.name)]
     assert "Traceback" not in result.stdout + result.stderr
@@ -82,6 +83,7 @@ def test_info(results, case: Expectation):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
+@pytest.mark.slow
 def test_export(results, case: Expectation):
     result = results[("export", case.name)]
     assert "Traceback" not in result.stdout + result.stderr

@@ -115,12 +115,14 @@ def test_the_valid_journal_is_offered_and_restored(valid_journal):
 
 @fuzz_settings(150)
 @given(st.binary(max_size=600))
+@pytest.mark.slow
 def test_any_bytes_are_a_journal_or_set_aside(raw):
     event(offer(raw)[0])
 
 
 @fuzz_settings(150)
 @given(st.data())
+@pytest.mark.slow
 def test_any_value_in_any_field_is_a_journal_or_set_aside(valid_journal, data):
     content = json.loads(valid_journal[0])
     path = data.draw(

@@ -60,6 +60,7 @@ def _one_line_refusal(result: subprocess.CompletedProcess, path: Path, words: st
 
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("command", ["info", "export", "extract", "fold", "markers"])
+@pytest.mark.slow
 def test_a_log_that_is_not_a_regular_file(specials, tmp_path: Path, kind: str, command: str):
     path, words = specials[kind]
     out = tmp_path / "out"

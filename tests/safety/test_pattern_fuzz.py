@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from hypothesis import event, given
 from hypothesis import strategies as st
 
@@ -35,6 +36,7 @@ texts = st.builds(lambda run, tail: "a" * run + tail, st.integers(0, 40), st.sam
 
 @fuzz_settings(40)
 @given(patterns(), texts, st.booleans())
+@pytest.mark.slow
 def test_a_generated_pattern_ends_in_time_with_a_result_or_one_line(source: str, text: str, ignore_case: bool):
     started = time.monotonic()
     try:

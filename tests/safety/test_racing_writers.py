@@ -52,6 +52,7 @@ def _assert_refusal(log: Path, status: int, err: str) -> None:
 
 
 @pytest.mark.parametrize("round_number", range(ROUNDS))
+@pytest.mark.slow
 def test_two_folds_at_once_lose_nothing(tmp_path: Path, round_number: int):
     log = tmp_path / "race-hublog.xml"
     make_log(log)
@@ -72,6 +73,7 @@ def test_two_folds_at_once_lose_nothing(tmp_path: Path, round_number: int):
 
 
 @pytest.mark.parametrize("round_number", range(ROUNDS // 2))
+@pytest.mark.slow
 def test_a_fold_and_a_replace_at_once_lose_nothing(tmp_path: Path, round_number: int):
     log = tmp_path / "race-hublog.xml"
     make_log(log)
@@ -91,6 +93,7 @@ def test_a_fold_and_a_replace_at_once_lose_nothing(tmp_path: Path, round_number:
     assert fold_status == 0 or replace_status == 0
 
 
+@pytest.mark.slow
 def test_a_fold_waits_for_a_writer_holding_the_lock_then_refuses(tmp_path: Path):
     """Deterministic: the fold reads the log while the other writer holds the lock, and would save over
     that writer's change. It waits, finds the change under the lock and refuses; both values survive
@@ -106,6 +109,7 @@ def test_a_fold_waits_for_a_writer_holding_the_lock_then_refuses(tmp_path: Path)
     assert time.monotonic() - started >= 1.0 or task_completion(log, 1) == "1"
 
 
+@pytest.mark.slow
 def test_a_fold_of_a_folder_over_itself_waits_and_refuses_too(tmp_path: Path):
     corpus = tmp_path / "corpus"
     corpus.mkdir()

@@ -155,6 +155,7 @@ FILE_CASES = [
 @pytest.mark.parametrize(
     "command, kind, force", FILE_CASES, ids=[f"{c}-{k}{'-force' if f else ''}" for c, k, f in FILE_CASES]
 )
+@pytest.mark.slow
 def test_a_special_file_output_is_refused_and_left_alone(work: Work, capsys, sockets, command, kind, force):
     name, argv = SINGLE_FILE[command]
     out = work.root / "specials" / name
@@ -190,6 +191,7 @@ def _written_inside(command: str) -> str:
 
 @AS_ROOT
 @pytest.mark.parametrize("command, kind, where", FOLDER_CASES, ids=[f"{c}-{k}-{w}" for c, k, w in FOLDER_CASES])
+@pytest.mark.slow
 def test_a_special_file_at_or_in_an_output_folder_is_refused_even_with_force(
     work: Work, capsys, sockets, command, kind, where
 ):

@@ -71,6 +71,7 @@ def _when_staging(command: subprocess.Popen, out: Path, limit: float = 120) -> l
 # Formats whose staging folder lives while the logs are read; sclite's and convlab's are made and renamed in
 # one instant at the end, so no signal can be aimed into them.
 @pytest.mark.parametrize("kind, existing", [("csv", False), ("human", True), ("parquet", False)])
+@pytest.mark.slow
 def test_a_signal_removes_the_staging_folder(
     corpus: Path, tmp_path: Path, number: int, status: int, kind: str, existing: bool
 ):
@@ -91,6 +92,7 @@ def test_a_signal_removes_the_staging_folder(
         assert not out.exists()
 
 
+@pytest.mark.slow
 def test_a_staging_folder_left_by_sigkill_goes_with_the_next_run(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     killed = _export(corpus, out, "csv")
@@ -103,6 +105,7 @@ def test_a_staging_folder_left_by_sigkill_goes_with_the_next_run(corpus: Path, t
     assert _staging_folders(out) == [] and (out / "turns.csv").is_file()
 
 
+@pytest.mark.slow
 def test_the_staging_folder_of_a_running_writer_is_left_alone(corpus: Path, tmp_path: Path):
     """A writer stopped (SIGSTOP) mid-run still holds its folder: a second run into the same place keeps it."""
     out = tmp_path / "out"
@@ -163,6 +166,7 @@ def test_a_stop_just_after_the_staging_folder_is_made_still_removes_it(tmp_path:
     assert _staging_folders(out) == [] and not out.exists()
 
 
+@pytest.mark.slow
 def test_temporary_files_a_killed_single_file_export_left_go_with_the_next_run(tmp_path: Path):
     """A single-file output is written beside its target as `.NAME.xxxxxxxx.tmp`; SIGKILL left those for good.
     The next run into the same place removes them, never one whose writer still holds its lock."""

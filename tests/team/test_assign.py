@@ -105,6 +105,7 @@ def test_sessions_added_later_keep_the_earlier_rows_and_join_them(team_corpus, t
     assert max(load.values()) - min(load.values()) <= 1
 
 
+@pytest.mark.slow
 def test_bad_arguments_are_one_line_and_exit_2(team_corpus, tmp_path):
     cases = [
         (["--annotators", "a,a"], "different names"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication, QLineEdit
@@ -47,6 +48,7 @@ def _shown(table) -> list[tuple[str, str]]:
     return [(table.item(row, PATH).text(), table.item(row, VALUE).text()) for row in range(table.rowCount())]
 
 
+@pytest.mark.slow
 def test_ctrl_k_copies_the_parse_and_ctrl_enter_stores_the_corrected_value(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     panel = parts_of(window).concepts
@@ -82,6 +84,7 @@ def test_ctrl_k_copies_the_parse_and_ctrl_enter_stores_the_corrected_value(qtbot
     assert _shown(parts_of(window).concepts.reference) == [(":source", "Zürich")]
 
 
+@pytest.mark.slow
 def test_slots_are_added_named_and_removed_each_one_undo_step(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     panel, stack = parts_of(window).concepts, parts_of(window).controller.undo_stack
@@ -114,6 +117,7 @@ def test_slots_are_added_named_and_removed_each_one_undo_step(qtbot, make_window
     assert len(reference_concepts(turn.facts()).slots) == 2
 
 
+@pytest.mark.slow
 def test_the_frame_is_renamed_and_delete_there_deletes_a_character(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     panel = parts_of(window).concepts
@@ -137,6 +141,7 @@ def test_the_frame_is_renamed_and_delete_there_deletes_a_character(qtbot, make_w
     assert panel.frame_edit.text() == "give_source"
 
 
+@pytest.mark.slow
 def test_a_first_edit_without_ctrl_k_starts_from_the_parse(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     panel = parts_of(window).concepts
@@ -148,6 +153,7 @@ def test_a_first_edit_without_ctrl_k_starts_from_the_parse(qtbot, make_window, l
     assert parts_of(window).controller.undo_stack.count() == 1
 
 
+@pytest.mark.slow
 def test_escape_goes_back_to_the_transcription_and_delete_there_is_the_editors(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     panel = parts_of(window).concepts
@@ -162,6 +168,7 @@ def test_escape_goes_back_to_the_transcription_and_delete_there_is_the_editors(q
     assert panel.reference.rowCount() == 1, "Delete outside the panel removes no slot"
 
 
+@pytest.mark.slow
 def test_the_panel_follows_the_selection_and_looking_changes_nothing(qtbot, make_window, latin1_log: Path):
     before = latin1_log.read_bytes()
     window = make_window(latin1_log)
@@ -183,6 +190,7 @@ def test_the_panel_follows_the_selection_and_looking_changes_nothing(qtbot, make
     assert latin1_log.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_a_turn_without_a_parse_starts_empty(qtbot, make_window, raw_log: Path):
     window = make_window(raw_log)
     panel = parts_of(window).concepts
@@ -200,6 +208,7 @@ def test_a_turn_without_a_parse_starts_empty(qtbot, make_window, raw_log: Path):
     assert reference_concepts(turn.facts()) == Concepts("help", ((":slot", ""),))
 
 
+@pytest.mark.slow
 def test_the_panels_keys_work_in_the_panel_only(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     turn = _at_turn(window, "6")
@@ -214,6 +223,7 @@ def test_the_panels_keys_work_in_the_panel_only(qtbot, make_window, latin1_log: 
     assert parts_of(window).controller.undo_stack.count() == 0
 
 
+@pytest.mark.slow
 def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(
     qtbot, make_window, latin1_log: Path, monkeypatch
 ):
@@ -249,6 +259,7 @@ def test_the_turn_table_and_the_session_metrics_show_concept_accuracy(
     qtbot.waitUntil(lambda: metric_text(metrics, "concept_accuracy") == "100.0 %")
 
 
+@pytest.mark.slow
 def test_a_frame_nested_to_the_loaders_limit_is_shown(qtbot, make_window, tmp_path: Path):
     """2,048 elements deep: the panel's flattening walks it without recursion, one slot with its whole path."""
     from tests.support.hostile_shapes import LOADER_DEPTH_LIMIT, deep_frame_log, deep_frame_path

@@ -6,6 +6,7 @@ On sample session 002 (untranscribed) the doubts are, most doubtful first: 04 "f
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -22,6 +23,7 @@ def _commit(qtbot, window, text: str = "") -> str:
     return parts_of(window).navigator.current_turn().id
 
 
+@pytest.mark.slow
 def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window, qtbot):
     window = main_window
     assert AppSettings().next_turn_order == LOG_ORDER and not window.action_table.doubtful_first.isChecked()
@@ -40,6 +42,7 @@ def test_ctrl_enter_follows_the_doubt_order_once_the_setting_says_so(main_window
     assert "Every user turn of travel-20261121-002-hublog.xml is transcribed" in window.statusBar().currentMessage()
 
 
+@pytest.mark.slow
 def test_an_empty_commit_moves_on_and_an_undone_transcription_is_doubtful_again(main_window, qtbot):
     window = main_window
     window.action_table.doubtful_first.trigger()

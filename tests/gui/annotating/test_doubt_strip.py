@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QPoint, Qt
 from PySide6.QtGui import QHelpEvent
 from PySide6.QtWidgets import QApplication, QToolTip
@@ -28,6 +29,7 @@ def test_each_user_row_has_the_colour_of_its_doubt_and_system_rows_none(main_win
     ]
 
 
+@pytest.mark.slow
 def test_the_strip_is_painted_beside_the_rows(main_window, qtbot):
     table = main_window.table
     header = table.verticalHeader()
@@ -38,6 +40,7 @@ def test_the_strip_is_painted_beside_the_rows(main_window, qtbot):
         assert image.pixelColor(header.x() + 4, y).name() == expected.name()
 
 
+@pytest.mark.slow
 def test_hovering_the_strip_tells_the_score_and_its_reasons(main_window, qtbot):
     header = main_window.table.verticalHeader()
     y = header.sectionViewportPosition(3) + header.sectionSize(3) // 2

@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+import pytest
 from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
@@ -17,6 +18,7 @@ from annotator.log.turn_facts import HYPOTHESIS_TYPE, NBEST_KEY_PREFIX
 from tests.support.gui_keys import press
 
 
+@pytest.mark.slow
 def test_the_table_keeps_its_height_while_the_selection_moves(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     navigator, table, editor = parts_of(window).navigator, window.table, window.editor

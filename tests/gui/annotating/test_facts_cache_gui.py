@@ -68,6 +68,7 @@ def _shows_what_a_fresh_read_shows(window) -> None:
     assert fresh.sessions[0].turns[0].id == session.turns[0].id
 
 
+@pytest.mark.slow
 def test_a_second_paint_walks_no_turn_and_aligns_no_words(main_window, qtbot, walks):
     window = main_window
     window.table.grab()
@@ -76,6 +77,7 @@ def test_a_second_paint_walks_no_turn_and_aligns_no_words(main_window, qtbot, wa
     assert walks == {"scanned": [], "aligned": []}
 
 
+@pytest.mark.slow
 def test_ctrl_enter_rescans_the_edited_turn_only(main_window, qtbot, walks):
     window = main_window
     turn = next(t for t in parts_of(window).navigator.session.turns if t.speaker == "user")
@@ -93,6 +95,7 @@ def test_ctrl_enter_rescans_the_edited_turn_only(main_window, qtbot, walks):
     _shows_what_a_fresh_read_shows(window)
 
 
+@pytest.mark.slow
 def test_every_kind_of_change_through_the_keys_is_followed(main_window, qtbot):
     window = main_window
     first = next(t for t in parts_of(window).navigator.session.turns if t.speaker == "user")

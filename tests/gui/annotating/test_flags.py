@@ -3,6 +3,7 @@ shows them, each toggle is one undo step, and they are saved into the log."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -27,6 +28,7 @@ def _select_first_user_turn(window):
     return row, parts_of(window).navigator.model.turn_at(row)
 
 
+@pytest.mark.slow
 def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtbot, main_window, raw_log):
     row, turn = _select_first_user_turn(main_window)
     press(qtbot, main_window, Qt.Key.Key_I, ALT_SHIFT)
@@ -53,6 +55,7 @@ def test_flag_keys_toggle_flags_shown_in_the_table_and_each_is_one_undo_step(qtb
     assert turn_flags(again.facts()) == ("inaudible", "truncated", "non-native", "noise")
 
 
+@pytest.mark.slow
 def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_step(qtbot, main_window):
     row, turn = _select_first_user_turn(main_window)
     seen = answer_input(qtbot, "door slams, then quiet")
@@ -71,6 +74,7 @@ def test_alt_shift_c_asks_for_a_comment_shown_in_the_table_and_undone_in_one_ste
     assert turn_comment(turn.facts()) == "door slams, then quiet"
 
 
+@pytest.mark.slow
 def test_a_system_turn_takes_no_flag_and_the_status_bar_says_why(qtbot, main_window):
     model = parts_of(main_window).navigator.model
     row = next(row for row in range(model.rowCount()) if model.turn_at(row).speaker == "system")

@@ -94,6 +94,7 @@ def _shown_rows(window) -> int:
     return (last if last >= 0 else parts_of(window).navigator.model.rowCount() - 1) - first + 1
 
 
+@pytest.mark.slow
 def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress_is_counted(
     make_window,
     qtbot,
@@ -124,6 +125,7 @@ def test_the_gui_thread_makes_facts_only_for_the_rows_it_shows_then_the_progress
     ]
 
 
+@pytest.mark.slow
 def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_and_the_index(
     make_window,
     qtbot,
@@ -144,6 +146,7 @@ def test_an_edit_made_after_the_walk_read_its_turn_is_in_the_facts_the_progress_
 
 
 @pytest.mark.parametrize("order", ["log", DOUBT_ORDER])
+@pytest.mark.slow
 def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn(
     make_window,
     qtbot,
@@ -175,6 +178,7 @@ def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn
     assert navigator.session_bar.progress.text() == _progress_text(held.fresh(session))
 
 
+@pytest.mark.slow
 def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_window, qtbot, long_log, held):
     window = _open_and_wait_for_the_walk(make_window, qtbot, long_log, held)
     navigator = parts_of(window).navigator
@@ -186,6 +190,7 @@ def test_a_ctrl_enter_that_waited_is_dropped_when_the_annotator_moves_on(make_wi
     assert navigator.current_turn().index == 10
 
 
+@pytest.mark.slow
 def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_log, held):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)
@@ -203,6 +208,7 @@ def test_find_waits_for_the_facts_then_shows_every_hit(make_window, qtbot, long_
     assert hits and count.text() == f"{len(hits)} hits"
 
 
+@pytest.mark.slow
 def test_the_journal_reads_the_files_values_once_the_facts_are_handed_over(make_window, qtbot, long_log, held):
     """The journal's reading of every annotation (journal/baseline.py) reads every turn's facts: run
     while the worker makes them, it made them all again on the GUI thread, a slice at a time."""

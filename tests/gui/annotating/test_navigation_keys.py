@@ -6,6 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.actions import ACTIONS
@@ -44,6 +45,7 @@ def test_session_keys_are_in_the_action_table_and_the_menu(main_window):
     assert main_window.action_table.next_session in navigate and main_window.action_table.next_finding in navigate
 
 
+@pytest.mark.slow
 def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpus: Path, qtbot):
     folder = corpus.parent / "two-logs"
     folder.mkdir()
@@ -85,6 +87,7 @@ def _findings_shown(window) -> bool:
     return bool(parts_of(window).findings.findings)
 
 
+@pytest.mark.slow
 def test_a_log_with_errors_says_so_and_f8_walks_its_findings(make_window, tmp_path, qtbot):
     log = tmp_path / "reversed.xml"
     shutil.copy(HOSTILE / "etime-before-stime.xml", log)
@@ -102,6 +105,7 @@ def test_a_log_with_errors_says_so_and_f8_walks_its_findings(make_window, tmp_pa
     assert status(window) == "No further finding that way"
 
 
+@pytest.mark.slow
 def test_clicking_a_finding_keeps_the_findings_in_front(make_window, tmp_path, qtbot):
     log = tmp_path / "reversed.xml"
     shutil.copy(HOSTILE / "etime-before-stime.xml", log)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -108,6 +109,7 @@ def _two_log_corpus(qtbot, make_window, tmp_path: Path):
     return window, first
 
 
+@pytest.mark.slow
 def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, make_window, tmp_path):
     window, first = _two_log_corpus(qtbot, make_window, tmp_path)
     type_text(qtbot, window, "hello")
@@ -118,6 +120,7 @@ def test_the_corpus_s_next_log_comes_after_the_last_session_of_this_one(qtbot, m
     assert "Session s1 is transcribed; on to session s1" in window.statusBar().currentMessage()
 
 
+@pytest.mark.slow
 def test_a_cancelled_move_into_the_next_log_leaves_the_list_the_table_and_the_status_bar_on_the_open_session(
     qtbot, make_window, tmp_path, boxes
 ):
@@ -136,6 +139,7 @@ def test_a_cancelled_move_into_the_next_log_leaves_the_list_the_table_and_the_st
     assert window.statusBar().currentMessage().startswith("Still on session s4 of a-hublog.xml")
 
 
+@pytest.mark.slow
 def test_a_cancelled_ctrl_enter_into_the_next_log_leaves_the_list_on_the_open_session(
     qtbot, make_window, tmp_path, boxes
 ):

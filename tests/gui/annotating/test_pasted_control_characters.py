@@ -4,6 +4,7 @@ log holds the transcription, never an empty GC_ANNOT."""
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -17,6 +18,7 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 PASTED = "i want\x01to fly\x02 to boston\x00"
 
 
+@pytest.mark.slow
 def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
     window = main_window
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
@@ -34,6 +36,7 @@ def test_paste_into_the_editor_keeps_the_words(main_window, raw_log, qtbot):
     assert not [f for f in validate_document(saved, audio=False) if f.severity is Severity.ERROR]
 
 
+@pytest.mark.slow
 def test_a_cell_edit_with_control_characters_is_stored_cleaned(main_window, qtbot):
     window = main_window
     turn = parts_of(window).navigator.session.user_turns[0]

@@ -39,6 +39,7 @@ def test_ctrl_shift_r_marks_the_session_reviewed_by_the_annotator_and_undoes(qtb
     assert session_reviewer(LogDocument.load(raw_log).sessions[0].el) == "alice"
 
 
+@pytest.mark.slow
 def test_the_browser_shows_review_flags_and_time_and_filters_unreviewed_and_flagged(
     qtbot, make_window, settings, corpus: Path
 ):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -37,6 +38,7 @@ def settled() -> None:
         QApplication.processEvents()
 
 
+@pytest.mark.slow
 def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
     window = open_window(make_window, long_timed_log(tmp_path))
     table, model = window.table, parts_of(window).navigator.model
@@ -56,6 +58,7 @@ def test_a_page_down_paints_rows_made_ahead(qtbot, make_window, tmp_path: Path):
         assert set(made) <= set(table.rows_ahead.rows())  # then the page beyond, in idle time
 
 
+@pytest.mark.slow
 def test_a_row_made_ahead_is_made_again_when_its_turn_is_transcribed(qtbot, make_window, tmp_path: Path):
     window = open_window(make_window, long_timed_log(tmp_path))
     table, model = window.table, parts_of(window).navigator.model
@@ -76,6 +79,7 @@ def test_a_row_made_ahead_is_made_again_when_its_turn_is_transcribed(qtbot, make
     assert model.index(row, Column.TRANSCRIPTION).data() == "to boston"
 
 
+@pytest.mark.slow
 def test_the_rows_ahead_are_made_in_the_next_pass_of_the_event_loop_wherever_the_view_is(
     qtbot, make_window, tmp_path: Path
 ):

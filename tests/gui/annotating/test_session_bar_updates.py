@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 import annotator.gui.annotating.navigation as navigation
@@ -14,6 +15,7 @@ from annotator.log.elements import Session
 from tests.support.gui_keys import press, type_text
 
 
+@pytest.mark.slow
 def test_a_transcription_moves_the_progress_without_reading_the_session_again(
     qtbot, make_window, raw_log: Path, monkeypatch
 ):

@@ -3,10 +3,13 @@ rows the table does not paint (each row's WER alignment among them)."""
 
 from __future__ import annotations
 
+import pytest
+
 from annotator.gui.annotating.turn_table_view import MEASURED_ROWS, SHORT_COLUMNS
 from annotator.gui.app import parts_of
 
 
+@pytest.mark.slow
 def test_measuring_the_short_columns_makes_no_row_the_table_does_not_paint(make_window, qtbot, long_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)

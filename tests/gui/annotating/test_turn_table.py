@@ -139,6 +139,7 @@ def test_changes_made_by_the_core_reach_the_view(qtbot, controller, absolute_aud
     assert cell(model, 3, Column.TRANSCRIPTION) == "from the mile high city"
 
 
+@pytest.mark.slow
 def test_switching_documents_stops_listening_to_the_old_one(qtbot, controller, absolute_audio_log, latin1_log):
     model = model_heard_through(controller, absolute_audio_log)
     old = controller.document

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -62,6 +63,7 @@ def test_restoring_a_journal_is_one_step_ctrl_z_undoes_and_ctrl_shift_z_redoes(
     assert window.isWindowModified() and parts_of(window).controller.document.is_modified
 
 
+@pytest.mark.slow
 def test_undoing_back_to_the_saved_state_leaves_nothing_unsaved(main_window, raw_log: Path, qtbot, boxes):
     window = main_window
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
@@ -91,6 +93,7 @@ def test_an_edit_undone_leaves_the_document_unmodified(main_window, qtbot):
     assert not window.isWindowModified() and not parts_of(window).controller.document.is_modified
 
 
+@pytest.mark.slow
 def test_undoing_a_task_completion_of_another_session_shows_that_session(make_window, two_session_log, qtbot):
     window = make_window(two_session_log)
     press(qtbot, window, Key.Key_1, CTRL | Mod.AltModifier)
@@ -107,6 +110,7 @@ def test_undoing_a_task_completion_of_another_session_shows_that_session(make_wi
     )
 
 
+@pytest.mark.slow
 def test_undoing_a_transcription_of_another_session_shows_that_session_and_turn(
     make_window,
     two_session_log,

@@ -56,6 +56,7 @@ def on_screen(screen: str, folder: Path) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("screen", SCREENS)
+@pytest.mark.slow
 def test_the_window_fits_each_screen_size(screen: str, tmp_path: Path):
     env = on_screen(screen, tmp_path)
     result = subprocess.run(
@@ -83,6 +84,7 @@ def test_the_window_fits_each_screen_size(screen: str, tmp_path: Path):
     assert " passed" in result.stdout and "skipped" not in result.stdout
 
 
+@pytest.mark.slow
 def test_a_layout_stored_on_each_screen_is_restored_on_each_other(tmp_path: Path):
     """Stored with Compare tall and the editor dragged over the table, on one screen; started on another: the
     window is on the screen, its docks too, the table has its rows, and a window from a smaller screen takes the
@@ -128,6 +130,7 @@ def shrink_table(window: MainWindow) -> None:
     window.splitter.setSizes([window.table.verticalHeader().defaultSectionSize() * 4, total])
 
 
+@pytest.mark.slow
 def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     parts_of(window).navigator.select_row(parts_of(window).navigator.model.rowCount() - 1)
@@ -142,6 +145,7 @@ def test_the_selected_turn_stays_in_view_when_the_editor_grows(qtbot, make_windo
     close_window(window)
 
 
+@pytest.mark.slow
 def test_reopening_a_log_at_its_last_turn_shows_that_turn(qtbot, make_window, settings, latin1_log: Path):
     window = make_window(latin1_log)
     last = parts_of(window).navigator.model.rowCount() - 1
@@ -167,6 +171,7 @@ def test_ctrl_enter_moves_to_a_turn_that_is_in_view(qtbot, make_window, latin1_l
     close_window(window)
 
 
+@pytest.mark.slow
 def test_the_sessions_dock_is_for_a_corpus_only(qtbot, make_window, corpus: Path, latin1_log: Path):
     window = make_window()
     with qtbot.waitSignal(parts_of(window).browser.scan_finished, timeout=30000):
@@ -179,6 +184,7 @@ def test_the_sessions_dock_is_for_a_corpus_only(qtbot, make_window, corpus: Path
     close_window(again)
 
 
+@pytest.mark.slow
 def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpus: Path):
     browser = SessionBrowser()
     qtbot.addWidget(browser)
@@ -208,6 +214,7 @@ def test_the_pinned_file_column_sorts_and_scrolls_with_the_sessions(qtbot, corpu
     assert activated.args[1] == last.data(SUMMARY_ROLE).session_index
 
 
+@pytest.mark.slow
 def test_a_layout_is_restored_by_a_window_with_the_same_docks_only(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     details = parts_of(window).docks.details
@@ -238,6 +245,7 @@ def _cut_tabs(window) -> list[str]:
     return cut
 
 
+@pytest.mark.slow
 def test_a_stored_layout_that_squeezes_the_dock_tabs_is_widened_at_start(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     qtbot.waitExposed(window)

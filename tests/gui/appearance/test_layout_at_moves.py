@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import QApplication, QDockWidget
 
@@ -37,6 +38,7 @@ def settle(qtbot) -> None:
     QApplication.processEvents()
 
 
+@pytest.mark.slow
 def test_a_move_lays_out_neither_the_main_window_nor_a_dock(qtbot, make_window, latin1_log: Path):
     window = make_window(latin1_log)
     navigator, table = parts_of(window).navigator, window.table

@@ -53,6 +53,7 @@ def test_ctrl_plus_minus_and_zero_step_and_reset(qtbot, main_window):
     assert sizes(main_window)[2] == row_height
 
 
+@pytest.mark.slow
 def test_the_zoom_stops_at_its_first_and_last_steps(qtbot, main_window):
     for _ in range(len(ZOOM_STEPS) + 2):
         press(qtbot, main_window, Qt.Key.Key_Equal, CTRL)
@@ -63,6 +64,7 @@ def test_the_zoom_stops_at_its_first_and_last_steps(qtbot, main_window):
     assert [next_zoom(100, +1), next_zoom(105, -1), next_zoom(300, +1), next_zoom(50, -1)] == [110, 100, 300, 50]
 
 
+@pytest.mark.slow
 def test_the_zoom_is_kept_for_the_next_window(qtbot, make_window, raw_log):
     first = make_window(raw_log)
     table_points, editor_points, row_height = sizes(first)

@@ -152,6 +152,7 @@ def test_alt_b_takes_bobs_version_and_ctrl_z_restores(qtbot, make_window, two):
     assert window.statusBar().currentMessage() == "There is no annotator D: 2 are compared"
 
 
+@pytest.mark.slow
 def test_save_adjudication_writes_the_log_and_its_sidecar_and_never_the_annotators_files(qtbot, make_window, two):
     folder = two.parent
     human_files = {path: path.read_bytes() for path in folder.glob("*-human-*.xml")}
@@ -203,6 +204,7 @@ def test_save_adjudication_writes_the_log_and_its_sidecar_and_never_the_annotato
     assert _turn(window, "4").transcription is None and _turn(window, "2").transcription == "i want to fly to austin"
 
 
+@pytest.mark.slow
 def test_three_annotators_alt_c_takes_carols_version(qtbot, make_window, three):
     window = make_window(three)
     compare = _compare(qtbot, window)
@@ -230,6 +232,7 @@ def test_three_annotators_alt_c_takes_carols_version(qtbot, make_window, three):
     assert _sidecar(three)[("", "task_completion")]["source"] == "left", "2 to 1 is for a person in the window"
 
 
+@pytest.mark.slow
 def test_in_team_mode_the_adjudication_is_saved_into_the_log_itself(qtbot, make_window, two):
     set_team_mode(two.parent, True)
     human_files = {path: path.read_bytes() for path in two.parent.glob("*-human-*.xml")}

@@ -45,6 +45,7 @@ def _truth(folder: Path) -> list:
     return sorted(scan_corpus(folder), key=lambda row: (str(row.file), row.session_index))
 
 
+@pytest.mark.slow
 def test_a_corpus_seen_before_is_listed_from_its_index_as_a_scan_lists_it(qtbot, browser, tmp_path, sample_logs):
     folder = tmp_path / "corpus"
     made = list(many_logs(folder, sample_logs, copies=4))
@@ -61,6 +62,7 @@ def test_a_corpus_seen_before_is_listed_from_its_index_as_a_scan_lists_it(qtbot,
     store.close()
 
 
+@pytest.mark.slow
 def test_bytes_changed_behind_unchanged_times_are_refreshed_in_the_background(qtbot, browser, tmp_path, sample_logs):
     folder = tmp_path / "corpus"
     made = list(many_logs(folder, sample_logs, copies=2))
@@ -81,6 +83,7 @@ def test_bytes_changed_behind_unchanged_times_are_refreshed_in_the_background(qt
     store.close()
 
 
+@pytest.mark.slow
 def test_a_saved_log_is_in_the_index_at_once(qtbot, browser, tmp_path, sample_logs):
     folder = tmp_path / "corpus"
     made = list(many_logs(folder, sample_logs, copies=2))
@@ -97,6 +100,7 @@ def test_a_saved_log_is_in_the_index_at_once(qtbot, browser, tmp_path, sample_lo
     assert _rows(browser) == _truth(folder)
 
 
+@pytest.mark.slow
 def test_a_damaged_index_is_one_status_line_and_the_rows_are_right(qtbot, browser, tmp_path, sample_logs):
     folder = tmp_path / "corpus"
     many_logs(folder, sample_logs, copies=2)

@@ -45,6 +45,7 @@ def row_of(browser: SessionBrowser, session_id: str) -> QModelIndex:
     raise AssertionError(f"{session_id} is not shown")
 
 
+@pytest.mark.slow
 def test_a_large_folder_scans_in_the_background_with_progress(qtbot, browser, tmp_path, sample_logs):
     """scan() returns at once and the rows arrive in steps with progress; how long the GUI thread
     may stall meanwhile is measured by tests/benchmarks, not here (wall clocks flake on shared CPUs)."""
@@ -69,6 +70,7 @@ def test_a_large_folder_scans_in_the_background_with_progress(qtbot, browser, tm
     assert browser.count_label.text() == "60 sessions"
 
 
+@pytest.mark.slow
 def test_cancel_stops_the_scan_and_keeps_what_was_read(qtbot, browser, tmp_path, sample_logs):
     many_logs(tmp_path / "many", sample_logs, copies=40)
     browser.scan(tmp_path / "many")
@@ -81,6 +83,7 @@ def test_cancel_stops_the_scan_and_keeps_what_was_read(qtbot, browser, tmp_path,
     assert not browser.is_scanning
 
 
+@pytest.mark.slow
 def test_an_unreadable_log_is_one_row_and_the_rest_are_listed(qtbot, browser, corpus):
     (corpus / "broken.xml").write_bytes(BROKEN)
     scanned(qtbot, browser, corpus)
@@ -101,6 +104,7 @@ def test_an_unreadable_log_is_one_row_and_the_rest_are_listed(qtbot, browser, co
         ("Untranscribed 002", ["travel:20261121:002"]),
     ],
 )
+@pytest.mark.slow
 def test_the_filter_box_understands_words_and_keywords(qtbot, browser, corpus, typed, expected):
     (corpus / "broken.xml").write_bytes(BROKEN)
     scanned(qtbot, browser, corpus)
@@ -113,6 +117,7 @@ def test_the_filter_box_understands_words_and_keywords(qtbot, browser, corpus, t
     assert len(visible_ids(browser)) == 4
 
 
+@pytest.mark.slow
 def test_the_keyword_menu_edits_the_filter_text(qtbot, browser, corpus):
     scanned(qtbot, browser, corpus)
     browser._keyword_actions["untranscribed"].trigger()
@@ -122,6 +127,7 @@ def test_the_keyword_menu_edits_the_filter_text(qtbot, browser, corpus):
     assert browser.filter_edit.text() == ""
 
 
+@pytest.mark.slow
 def test_enter_on_a_row_activates_its_session(qtbot, browser, corpus):
     scanned(qtbot, browser, corpus)
     browser.filter_edit.setFocus()
@@ -134,6 +140,7 @@ def test_enter_on_a_row_activates_its_session(qtbot, browser, corpus):
     assert blocker.args == [expected, 0]
 
 
+@pytest.mark.slow
 def test_double_click_on_a_row_activates_its_session(qtbot, browser, corpus):
     scanned(qtbot, browser, corpus)
     index = row_of(browser, "travel:20261121:003").siblingAtColumn(Column.SESSION)
@@ -144,6 +151,7 @@ def test_double_click_on_a_row_activates_its_session(qtbot, browser, corpus):
     assert blocker.args == [corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml", 0]
 
 
+@pytest.mark.slow
 def test_clicking_a_header_sorts_by_that_column(qtbot, browser, corpus):
     scanned(qtbot, browser, corpus)
     header = browser.table.horizontalHeader()
@@ -154,6 +162,7 @@ def test_clicking_a_header_sorts_by_that_column(qtbot, browser, corpus):
     assert turns == sorted(turns, key=int, reverse=header.sortIndicatorOrder() == Qt.SortOrder.DescendingOrder)
 
 
+@pytest.mark.slow
 def test_update_session_refreshes_a_row_after_a_save(qtbot, browser, corpus, absolute_audio_log):
     scanned(qtbot, browser, corpus)
     doc = LogDocument.load(absolute_audio_log)
@@ -164,6 +173,7 @@ def test_update_session_refreshes_a_row_after_a_save(qtbot, browser, corpus, abs
     assert row_of(browser, "travel:20261121:002").siblingAtColumn(Column.TRANSCRIBED).data() == "1 / 5"
 
 
+@pytest.mark.slow
 def test_select_session_makes_a_row_current(qtbot, browser, corpus, latin1_log):
     scanned(qtbot, browser, corpus)
     assert browser.select_session(latin1_log, 0)
@@ -171,6 +181,7 @@ def test_select_session_makes_a_row_current(qtbot, browser, corpus, latin1_log):
     assert not browser.select_session(latin1_log, 1)
 
 
+@pytest.mark.slow
 def test_a_new_scan_replaces_the_one_running(qtbot, browser, tmp_path, sample_logs, corpus):
     many_logs(tmp_path / "many", sample_logs, copies=40)
     browser.scan(tmp_path / "many")
@@ -180,6 +191,7 @@ def test_a_new_scan_replaces_the_one_running(qtbot, browser, tmp_path, sample_lo
     assert browser.folder == corpus
 
 
+@pytest.mark.slow
 def test_clicking_the_doubt_header_lists_the_most_doubtful_sessions_first(qtbot, browser, corpus):
     from annotator.gui.colours import doubt_ramp
 

@@ -43,6 +43,7 @@ def scan_in(qtbot, window, folder: Path):
     return parts_of(window).browser
 
 
+@pytest.mark.slow
 def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_is_one_row(
     qtbot, make_window, big_corpus: Path
 ):
@@ -70,6 +71,7 @@ def test_rows_arrive_while_the_scan_goes_on_with_counts_and_the_unreadable_log_i
     close_window(window)
 
 
+@pytest.mark.slow
 def test_cancel_stops_the_window_scan_and_keeps_the_rows_read(qtbot, make_window, big_corpus: Path):
     window = make_window()
     browser = parts_of(window).browser
@@ -87,6 +89,7 @@ def test_cancel_stops_the_window_scan_and_keeps_the_rows_read(qtbot, make_window
     close_window(window)
 
 
+@pytest.mark.slow
 def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(
     qtbot, make_window, tmp_path: Path, sample_logs: list[Path]
 ):
@@ -124,6 +127,7 @@ def test_sorting_filtering_and_the_selection_hold_while_rows_arrive(
     close_window(window)
 
 
+@pytest.mark.slow
 def test_a_save_refreshes_exactly_the_rows_of_its_log(qtbot, make_window, big_corpus: Path):
     window = make_window()
     browser = scan_in(qtbot, window, big_corpus)

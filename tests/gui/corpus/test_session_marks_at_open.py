@@ -7,6 +7,8 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pytest
+
 import annotator.log.flags as flags
 from annotator.gui.app import parts_of
 from annotator.log.annotations import set_reviewed
@@ -14,6 +16,7 @@ from annotator.log.document import LogDocument
 from annotator.log.elements import Session
 
 
+@pytest.mark.slow
 def test_the_session_bar_shows_the_marks_the_worker_read(make_window, annotated_log: Path, monkeypatch):
     document = LogDocument.load(annotated_log)
     set_reviewed(document.sessions[0], "ana")

@@ -51,6 +51,7 @@ def _filter(qtbot, window, browser, text: str) -> list[str]:
     return sorted(_shown(browser))
 
 
+@pytest.mark.slow
 def test_the_browser_shows_who_annotated_and_filters_mine_double_disagreeing(qtbot, make_window, team_corpus):
     window = make_window()
     parts_of(window).controller.settings.annotator_for_this_run = "carol"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.annotation_files.human_format import human_file_content
@@ -44,6 +45,7 @@ def _transcribed(window) -> list[str]:
     return sorted(text for text in _user_texts(window) if text is not None)
 
 
+@pytest.mark.slow
 def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: Path, qtbot):
     corpus = raw_log.parent.parent
     set_team_mode(corpus, True)
@@ -83,6 +85,7 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     assert len(content.changed) == 4 and all(when.endswith("Z") for when in content.changed.values())
 
 
+@pytest.mark.slow
 def test_two_annotators_leave_two_files_each_with_only_its_own_work(make_window, raw_log: Path, qtbot):
     set_team_mode(raw_log.parent, True)
     window = _open_as(make_window, raw_log, "alice")
@@ -104,6 +107,7 @@ def test_two_annotators_leave_two_files_each_with_only_its_own_work(make_window,
     assert list(bob.transcriptions.values()) == ["austin please"] and list(bob.task_completion.values()) == ["0"]
 
 
+@pytest.mark.slow
 def test_team_work_killed_before_saving_is_restored_and_saved_to_the_annotators_file(
     make_window, raw_log: Path, tmp_path: Path, boxes
 ):
@@ -126,6 +130,7 @@ def test_team_work_killed_before_saving_is_restored_and_saved_to_the_annotators_
     assert list(human_file_content(mine).annotations.transcriptions.values()) == [typed]
 
 
+@pytest.mark.slow
 def test_the_menu_switches_the_corpus_and_opens_the_log_again_in_the_new_mode(main_window, raw_log: Path, qtbot):
     window = main_window
     parts_of(window).controller.settings.annotator_for_this_run = "carol"
@@ -143,6 +148,7 @@ def test_the_menu_switches_the_corpus_and_opens_the_log_again_in_the_new_mode(ma
     assert _transcribed(window) == [], "outside team mode the log shows its own annotations"
 
 
+@pytest.mark.slow
 def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_that_name(
     make_window, raw_log: Path, qtbot, answer_modal
 ):

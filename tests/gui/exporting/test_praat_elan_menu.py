@@ -9,6 +9,7 @@ import shutil
 import stat
 from pathlib import Path
 
+import pytest
 from praatio import textgrid
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QMenu
@@ -98,6 +99,7 @@ def _recording_praat(folder: Path) -> Path:
     return folder / "arguments"
 
 
+@pytest.mark.slow
 def test_open_this_session_in_praat_writes_the_pair_and_starts_praat(
     make_window, annotated_log, qtbot, tmp_path, monkeypatch
 ):

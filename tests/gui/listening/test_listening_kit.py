@@ -72,6 +72,7 @@ def _sounding(samples: np.ndarray) -> np.ndarray:
     return samples[loud[0] : loud[-1] + 1] if loud.size else samples[:0]
 
 
+@pytest.mark.slow
 def test_a_quiet_turn_is_played_at_the_target_loudness_and_its_file_is_untouched(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
@@ -98,6 +99,7 @@ report(states=sorted(states), checked=window.action_table.normalise_loudness.isC
     assert hashlib.sha256(path.read_bytes()).hexdigest() == before
 
 
+@pytest.mark.slow
 def test_normalising_off_plays_the_quiet_turn_as_recorded(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
@@ -119,6 +121,7 @@ report(stored=kit.settings.normalise_loudness)
 
 
 @pytest.mark.parametrize("rewind", [1.0, 0.0])
+@pytest.mark.slow
 def test_resuming_after_a_pause_starts_the_rewind_earlier(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, rewind: float
 ):
@@ -166,6 +169,7 @@ report(paused_at=paused_at, slow_frames=player.frames_delivered - delivered, pos
 
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
+@pytest.mark.slow
 def test_ctrl_shift_left_replays_the_last_2_s_at_three_quarter_speed_pitch_kept(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
@@ -179,6 +183,7 @@ def test_ctrl_shift_left_replays_the_last_2_s_at_three_quarter_speed_pitch_kept(
     assert dominant_frequency(slow[RATE // 4 : -RATE // 4], RATE) == pytest.approx(440.0, abs=8.0)  # not 330 Hz
 
 
+@pytest.mark.slow
 def test_without_rubberband_the_slow_replay_says_why_and_plays_at_normal_speed(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ):
@@ -192,6 +197,7 @@ def test_without_rubberband_the_slow_replay_says_why_and_plays_at_normal_speed(
     assert result["position"] == pytest.approx(result["paused_at"], abs=0.01)
 
 
+@pytest.mark.slow
 def test_pause_while_typing_pauses_on_a_keystroke_and_resumes_when_idle(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
@@ -237,6 +243,7 @@ window.set_close_guard(lambda: True)  # the typing is the test's, not work to ke
 
 
 @needs_tools
+@pytest.mark.slow
 def test_the_voice_activity_strip_marks_the_two_words(make_window, annotated_log: Path, qtbot, tmp_path: Path):
     spoken, gap_start, gap_end = words_with_silence(tmp_path, 1.0)
     os.replace(spoken, annotated_log.parent / "travel-20261121-001-turn01-system.wav")

@@ -13,6 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support.repository import REPO
 from tests.support.window_script import WINDOW_PRELUDE
 
@@ -48,6 +50,7 @@ window.close()
 )
 
 
+@pytest.mark.slow
 def test_the_meter_is_imported_with_the_first_clip_not_at_the_start(tmp_path: Path, annotated_log: Path):
     without_audio = tmp_path / "without-audio"
     without_audio.mkdir()

@@ -43,6 +43,7 @@ window.close()
 )
 
 
+@pytest.mark.slow
 def test_other_side_plays_the_prompt_once_then_ctrl_space_plays_the_turn(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
@@ -55,6 +56,7 @@ def test_other_side_plays_the_prompt_once_then_ctrl_space_plays_the_turn(
     assert_played_exactly(load_audio(folder / "travel-20261121-001-turn02-user.wav").samples, audio_sink.read_played())
 
 
+@pytest.mark.slow
 def test_other_side_with_nothing_to_play_says_why(make_window, annotated_log: Path, qtbot):
     text = annotated_log.read_text(encoding="utf-8").replace('type="audio_output"', 'type="speech_output"')
     annotated_log.write_text(text, encoding="utf-8")
@@ -100,6 +102,7 @@ window.close()
 
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
+@pytest.mark.slow
 def test_a_speed_chosen_without_rubberband_takes_effect_once_it_is_installed(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):

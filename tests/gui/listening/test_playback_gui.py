@@ -40,6 +40,7 @@ def _play(audio_sink: AudioSandbox, log: Path, tmp_path: Path, speed: float = 1.
     return audio_sink.run(WINDOW_SCRIPT.format(settings=str(settings), log=str(log), speed=speed))
 
 
+@pytest.mark.slow
 def test_ctrl_space_in_the_editor_plays_the_turns_own_audio(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):
@@ -52,6 +53,7 @@ def test_ctrl_space_in_the_editor_plays_the_turns_own_audio(
 
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
+@pytest.mark.slow
 def test_double_speed_plays_about_half_as_long(audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path):
     result = _play(audio_sink, annotated_log, tmp_path, speed=2.0)
     assert result["states"] == ["PLAYING", "STOPPED"]

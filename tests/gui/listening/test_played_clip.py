@@ -57,6 +57,7 @@ def quiet_long_turn(annotated_log: Path) -> np.ndarray:
     return load_audio(path).samples
 
 
+@pytest.mark.slow
 def test_a_long_turn_is_measured_off_the_window_thread_and_played_at_its_gain_once_measured(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray
 ):
@@ -88,6 +89,7 @@ report(loaded=loaded, preparing=preparing, held=held, state_when_asked=state_whe
     assert meter.integrated_loudness(played[:, 0].astype(np.float64)) == pytest.approx(-23.0, abs=1.0)
 
 
+@pytest.mark.slow
 def test_a_measurement_the_annotator_moved_away_from_is_never_loaded(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray
 ):
@@ -123,6 +125,7 @@ def _heard(played: np.ndarray, expected: np.ndarray) -> bool:
     return heard.shape == expected.shape and np.abs(heard - expected).max() < 1e-6 and not np.any(rest)
 
 
+@pytest.mark.slow
 def test_turning_normalising_off_while_a_long_turn_is_measured_plays_it_as_recorded(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path, quiet_long_turn: np.ndarray
 ):
@@ -145,6 +148,7 @@ report(preparing=preparing, state_after_off=state_after_off, checked=window.acti
 
 
 @pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
+@pytest.mark.slow
 def test_at_another_speed_each_turn_is_stretched_off_the_window_thread_once(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):

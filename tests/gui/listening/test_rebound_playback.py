@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from annotator.audio import load_audio
 from tests.support.audio_sandbox import AudioSandbox
 from tests.support.sounds import assert_played_exactly
@@ -34,6 +36,7 @@ window.close()
 )
 
 
+@pytest.mark.slow
 def test_a_rebound_play_key_plays_the_turns_audio_while_typing(
     audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
 ):

@@ -167,6 +167,7 @@ def test_a_newer_clip_supersedes_the_computation_of_an_older_one(qtbot, panel, a
     assert panel.spectrogram.duration == pytest.approx(second.frames / second.samplerate)  # the older result is dropped
 
 
+@pytest.mark.slow
 def test_ctrl_shift_g_shows_and_hides_the_spectrogram_and_it_persists(qtbot, main_window):
     window = main_window
     panel = parts_of(window).audio_panel
@@ -185,6 +186,7 @@ def test_ctrl_shift_g_shows_and_hides_the_spectrogram_and_it_persists(qtbot, mai
     assert AppSettings().show_spectrogram is False
 
 
+@pytest.mark.slow
 def test_on_at_start_each_turn_s_clip_appears_and_the_cursor_follows_playback(qtbot, make_window, raw_log):
     AppSettings().show_spectrogram = True
     window = make_window(raw_log)

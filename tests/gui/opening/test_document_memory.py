@@ -19,6 +19,7 @@ def log_20mb(tmp_path_factory) -> Path:
     return make_big_log(tmp_path_factory.mktemp("big") / "big-20mb-hublog.xml", 20)
 
 
+@pytest.mark.slow
 def test_a_shown_log_is_frozen_and_closing_it_unfreezes_and_frees_it(make_window, log_20mb):
     window = make_window()
     assert parts_of(window).navigator.open_path(log_20mb)
@@ -30,6 +31,7 @@ def test_a_shown_log_is_frozen_and_closing_it_unfreezes_and_frees_it(make_window
     assert document() is None
 
 
+@pytest.mark.slow
 def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, raw_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(log_20mb)
@@ -41,6 +43,7 @@ def test_a_replaced_log_is_freed_and_the_new_one_frozen(make_window, log_20mb, r
     assert gc.get_freeze_count() == 0
 
 
+@pytest.mark.slow
 def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collectors_walks(make_window, qtbot, long_log):
     """The worker makes every turn's facts after the paint; left young, the GUI thread's collector walked them at
     its next tick (200-400 ms at 70,000 turns)."""
@@ -55,6 +58,7 @@ def test_a_long_sessions_facts_made_on_the_panes_worker_are_out_of_the_collector
     assert young < turns // 10, f"{young} of {turns} turns' facts left for the collector to walk"
 
 
+@pytest.mark.slow
 def test_the_facts_the_recovery_journal_reads_are_out_of_the_collectors_walks(make_window, qtbot, log_20mb):
     """The journal's reading of the file's values (in slices on the GUI thread) makes the facts of every session
     not shown; left young, the collector walked them between two slices (160 ms at 100 MB)."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QEvent, Qt, QTimer
 from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import QApplication
@@ -64,6 +65,7 @@ def test_a_timer_and_a_key_posted_at_the_hand_over_run_before_the_timeline_shows
     assert parts_of(window).detail._element is session.turns[moved]
 
 
+@pytest.mark.slow
 def test_the_views_end_on_the_session_and_turn_shown(make_window, raw_log: Path, annotated_log: Path):
     window = make_window(raw_log)
     assert parts_of(window).navigator.open_path(annotated_log)
@@ -81,6 +83,7 @@ def test_the_views_end_on_the_session_and_turn_shown(make_window, raw_log: Path,
     assert not parts_of(window).controller.after_hand_over.collecting
 
 
+@pytest.mark.slow
 def test_a_close_asked_between_the_passes_closes_the_window_once_they_are_done(make_window, qtbot, raw_log: Path):
     """A close (the window's X, Ctrl+Q, the packaged app's smoke test) arriving while the open fills its views
     was refused, and the window stayed open for good."""

@@ -12,6 +12,7 @@ import os
 import shutil
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -38,6 +39,7 @@ def test_the_window_shows_a_log_with_a_latin1_name(make_window, raw_log: Path, t
     assert parts_of(window).navigator.model.rowCount() == len(LogDocument.load(path).sessions[0].turns)
 
 
+@pytest.mark.slow
 def test_edits_to_such_a_log_are_journalled(make_window, raw_log: Path, tmp_path: Path, qtbot):
     path = _latin1_copy(raw_log, tmp_path)
     window = make_window(path)

@@ -18,6 +18,7 @@ from tests.support.gui_keys import press
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 
+@pytest.mark.slow
 def test_a_big_log_shows_its_progress_then_its_turns(make_window, big_log):
     window = make_window()
     watch = DuringLoad(window, None)
@@ -50,6 +51,7 @@ def cancel_by_click(dialog) -> None:
 
 
 @pytest.mark.parametrize("cancel", [cancel_by_key, cancel_by_click], ids=["Esc", "click"])
+@pytest.mark.slow
 def test_cancel_keeps_the_previous_log_its_undo_stack_and_its_journal(
     main_window, qtbot, big_log, answer_modal, cancel
 ):
@@ -92,6 +94,7 @@ class FileDialogCloser:
             dialog.reject()
 
 
+@pytest.mark.slow
 def test_open_and_quit_during_a_load_change_nothing(main_window, qtbot, big_log, raw_log):
     window = main_window
     closer = FileDialogCloser()
@@ -118,6 +121,7 @@ def test_open_and_quit_during_a_load_change_nothing(main_window, qtbot, big_log,
     assert window.table.current_row() == opened_on + 1
 
 
+@pytest.mark.slow
 def test_an_unreadable_log_gives_its_one_line_message_and_keeps_the_open_log(main_window, tmp_path, answer_modal):
     window = main_window
     previous = parts_of(window).controller.document

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from PySide6.QtCore import Qt
 
 import annotator.gui.opening.opener as opening
@@ -46,6 +47,7 @@ def _filled(window) -> None:
         assert task.wait(120)
 
 
+@pytest.mark.slow
 def test_the_turns_show_first_then_the_panes_fill_in_with_the_right_figures(make_window, qtbot, long_log, monkeypatch):
     metrics_made = Calls(monkeypatch, [opening, session_panes, metrics_panel], "LiveMetrics")
     timelines_made = Calls(monkeypatch, [opening, session_panes, timeline_view], "build_timeline")
@@ -69,6 +71,7 @@ def test_the_turns_show_first_then_the_panes_fill_in_with_the_right_figures(make
     assert (metrics_made.on_gui_thread, timelines_made.on_gui_thread) == (0, 0)
 
 
+@pytest.mark.slow
 def test_a_change_made_while_the_panes_compute_is_in_their_figures(make_window, qtbot, long_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)
@@ -85,6 +88,7 @@ def test_a_change_made_while_the_panes_compute_is_in_their_figures(make_window, 
     assert parts_of(window).metrics.metrics.values == after
 
 
+@pytest.mark.slow
 def test_another_log_opened_meanwhile_drops_the_result(make_window, qtbot, long_log, raw_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)
@@ -99,6 +103,7 @@ def test_another_log_opened_meanwhile_drops_the_result(make_window, qtbot, long_
     assert parts_of(window).timeline.timeline.session is shown
 
 
+@pytest.mark.slow
 def test_keys_typed_during_a_load_reach_the_editor_once_the_log_is_shown(make_window, qtbot, long_log):
     window = make_window()
     parts_of(window).controller.settings.set_last_position(
@@ -121,6 +126,7 @@ def test_keys_typed_during_a_load_reach_the_editor_once_the_log_is_shown(make_wi
     assert parts_of(window).controller.pending_text() == (turn, TYPED)
 
 
+@pytest.mark.slow
 def test_keys_that_open_close_or_quit_are_not_kept(make_window, qtbot, long_log, raw_log):
     window = make_window(raw_log)
 
@@ -135,6 +141,7 @@ def test_keys_that_open_close_or_quit_are_not_kept(make_window, qtbot, long_log,
     assert window.isVisible() and parts_of(window).controller.document.path == long_log
 
 
+@pytest.mark.slow
 def test_the_doubt_strip_waits_for_the_worker_then_shows_the_doubts(make_window, qtbot, long_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(long_log)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 
+import pytest
 from lxml import etree
 from PySide6.QtCore import Qt
 
@@ -40,6 +41,7 @@ class GuiThreadCalls:
         monkeypatch.setattr(module, name, counted)
 
 
+@pytest.mark.slow
 def test_the_views_take_the_metrics_and_timeline_the_worker_made(make_window, raw_log, monkeypatch):
     metrics_made = GuiThreadCalls(monkeypatch, metrics_panel, "LiveMetrics")
     timelines_made = GuiThreadCalls(monkeypatch, timeline_view, "build_timeline")
@@ -55,6 +57,7 @@ def test_the_views_take_the_metrics_and_timeline_the_worker_made(make_window, ra
     assert [lane.name for lane in timeline.timeline.lanes] == [lane.name for lane in expected.lanes]
 
 
+@pytest.mark.slow
 def test_another_session_and_a_changed_document_are_computed_on_the_spot(make_window, qtbot, tmp_path, monkeypatch):
     tree = etree.parse(str(SAMPLE))
     session = tree.getroot().find("GC_SESSION")
@@ -74,6 +77,7 @@ def test_another_session_and_a_changed_document_are_computed_on_the_spot(make_wi
     assert parts_of(window).metrics.metrics.values == session_metrics(shown).values
 
 
+@pytest.mark.slow
 def test_what_was_prepared_is_refused_once_the_document_changed(make_window, raw_log):
     window = make_window()
     assert parts_of(window).navigator.open_path(raw_log)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -20,6 +21,7 @@ def _move_down(qtbot, window, times: int) -> None:
         window.table.setFocus()
 
 
+@pytest.mark.slow
 def test_the_position_is_written_once_the_selection_rests(qtbot, make_window, settings, raw_log: Path):
     window = make_window(raw_log)
     session = parts_of(window).navigator.session
@@ -43,6 +45,7 @@ def test_closing_the_window_writes_the_position_at_once(qtbot, make_window, sett
     assert settings.last_position(raw_log).turn_index == moved_to
 
 
+@pytest.mark.slow
 def test_opening_another_log_writes_the_position_and_reopening_returns_to_it(
     qtbot, make_window, settings, raw_log: Path, latin1_log: Path
 ):

@@ -4,6 +4,7 @@ refuses, keeping the window's work unsaved, instead of writing first and being o
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -14,6 +15,7 @@ from tests.support.save_race import hold_and_change
 Key, Mod = Qt.Key, Qt.KeyboardModifier
 
 
+@pytest.mark.slow
 def test_ctrl_s_during_another_writers_save_waits_and_keeps_the_work(main_window, qtbot, raw_log, boxes):
     window = main_window
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)  # task completion 1, unsaved

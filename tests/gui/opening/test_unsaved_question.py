@@ -51,6 +51,7 @@ class KeyAnswer:
 @pytest.mark.parametrize(
     ("key", "closes", "saved"), [(Key.Key_S, True, True), (Key.Key_D, True, False), (Key.Key_C, False, False)]
 )
+@pytest.mark.slow
 def test_each_answer_has_its_own_key(main_window, qtbot, raw_log, key, closes, saved):
     window = main_window
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
@@ -61,6 +62,7 @@ def test_each_answer_has_its_own_key(main_window, qtbot, raw_log, key, closes, s
     assert (LogDocument.load(raw_log).sessions[0].task_completion == "1") is saved
 
 
+@pytest.mark.slow
 def test_quit_then_discard_destroys_the_window_without_an_exception(main_window, qtbot):
     """The undo stack dies with the window while it still holds the discarded edits; whatever it
     announces then must not reach a window that is already gone (fail_on_unhandled_exceptions)."""
@@ -78,6 +80,7 @@ def test_quit_then_discard_destroys_the_window_without_an_exception(main_window,
     assert not shiboken6.isValid(window)
 
 
+@pytest.mark.slow
 def test_the_real_app_quits_after_discard_with_nothing_on_stderr(raw_log: Path, tmp_path: Path):
     """The whole program, as `annotator LOG` runs it: Ctrl+Alt+0, Ctrl+Q, Alt+D, then exit."""
     script = WINDOW_PRELUDE.format(settings=str(tmp_path / "settings"), log=str(raw_log)) + textwrap.dedent("""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import QMimeData, QPoint, QPointF, Qt, QUrl
 from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication, QMessageBox
@@ -26,6 +27,7 @@ def selected_rows(window) -> list[int]:
     return sorted({index.row() for index in window.table.selectionModel().selectedRows()})
 
 
+@pytest.mark.slow
 def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbot, raw_log):
     window = main_window
     original = raw_log.read_bytes()
@@ -54,6 +56,7 @@ def test_save_writes_in_place_keeps_the_original_and_validates(main_window, qtbo
     assert LogDocument.load(raw_log).sessions[0].task_completion == "0"
 
 
+@pytest.mark.slow
 def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, raw_log, tmp_path, answer_modal):
     window = main_window
     original = raw_log.read_bytes()
@@ -69,6 +72,7 @@ def test_save_as_writes_elsewhere_and_follows_the_new_file(main_window, qtbot, r
     assert str(target.resolve()) == AppSettings().recent_files[0]
 
 
+@pytest.mark.slow
 def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(
     main_window, qtbot, raw_log, boxes, answer_modal
 ):
@@ -97,6 +101,7 @@ def test_a_read_only_log_is_not_replaced_by_save_and_the_work_stays_unsaved(
     assert raw_log.read_bytes() == original
 
 
+@pytest.mark.slow
 def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
     first = make_window(raw_log)
     parts_of(first).navigator.select_row(0)  # the greeting: the keys below start there
@@ -110,6 +115,7 @@ def test_reopening_returns_to_the_turn_left(make_window, raw_log, qtbot):
     assert selected_rows(second) == [5]
 
 
+@pytest.mark.slow
 def test_open_recent_lists_opened_logs(make_window, raw_log, latin1_log):
     window = make_window(raw_log)
     assert parts_of(window).navigator.open_path(latin1_log)
@@ -136,6 +142,7 @@ def drop_paths(window, *paths: Path) -> QDropEvent:
     return drop
 
 
+@pytest.mark.slow
 def test_dropping_a_file_opens_it(main_window, qtbot, latin1_log):
     window = main_window
     assert drop_paths(window, latin1_log).isAccepted()
@@ -144,12 +151,14 @@ def test_dropping_a_file_opens_it(main_window, qtbot, latin1_log):
     assert any("zürich" in (t.asr_text or "") for t in parts_of(window).navigator.session.turns)
 
 
+@pytest.mark.slow
 def test_dropping_a_folder_opens_its_first_log(main_window, qtbot, corpus):
     window = main_window
     drop_paths(window, corpus / "travel-20261121-003")
     qtbot.waitUntil(lambda: parts_of(window).controller.document.path.name == "travel-20261121-003-hublog.xml")
 
 
+@pytest.mark.slow
 def test_a_broken_log_shows_a_message_and_the_window_keeps_what_was_open(main_window, tmp_path, answer_modal):
     window = main_window
     before = parts_of(window).controller.document
@@ -177,6 +186,7 @@ def test_closing_with_unsaved_work_asks_first(main_window, qtbot, answer_modal):
     assert answer.answered and not window.isVisible()
 
 
+@pytest.mark.slow
 def test_opening_another_log_with_unsaved_work_asks_and_can_save(main_window, qtbot, raw_log, latin1_log, answer_modal):
     window = main_window
     press(qtbot, window, Key.Key_1, Mod.ControlModifier | Mod.AltModifier)
@@ -198,6 +208,7 @@ def test_quit_key_asks_before_discarding(main_window, qtbot, answer_modal):
     assert answer.answered and not window.isVisible()
 
 
+@pytest.mark.slow
 def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbot, tmp_path, answer_modal):
     window = main_window
     out = tmp_path / "export"
@@ -212,6 +223,7 @@ def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbo
     assert "exported 1 log(s)" in window.statusBar().currentMessage()
 
 
+@pytest.mark.slow
 def test_ctrl_e_into_the_folder_of_the_open_log_asks_first(main_window, raw_log, qtbot, answer_modal, boxes):
     window = main_window
     folder = raw_log.parent
@@ -224,6 +236,7 @@ def test_ctrl_e_into_the_folder_of_the_open_log_asks_first(main_window, raw_log,
     assert raw_log.is_file()
 
 
+@pytest.mark.slow
 def test_ctrl_e_into_the_folder_of_the_open_log_writes_once_the_annotator_agrees(
     main_window, raw_log, qtbot, answer_modal, boxes
 ):

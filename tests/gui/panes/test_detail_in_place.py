@@ -3,6 +3,7 @@ text changed, not the whole tree), and shows exactly what a tree built afresh fo
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QBrush, QFont
 
@@ -45,6 +46,7 @@ def fresh_dump(qtbot, turn) -> list:
     return dump(panel.invisibleRootItem())
 
 
+@pytest.mark.slow
 def test_moving_between_turns_rewrites_the_rows_in_place_and_shows_what_a_fresh_tree_shows(main_window, qtbot):
     window = main_window
     detail = parts_of(window).detail
@@ -63,6 +65,7 @@ def test_moving_between_turns_rewrites_the_rows_in_place_and_shows_what_a_fresh_
     assert dump(detail.invisibleRootItem()) == fresh_dump(qtbot, parts_of(window).navigator.current_turn())
 
 
+@pytest.mark.slow
 def test_an_element_shown_after_a_turn_replaces_every_row(main_window, qtbot):
     window = main_window
     detail = parts_of(window).detail
@@ -77,6 +80,7 @@ def test_an_element_shown_after_a_turn_replaces_every_row(main_window, qtbot):
     assert detail.topLevelItemCount() == 0
 
 
+@pytest.mark.slow
 def test_a_move_paints_the_tree_once(main_window, qtbot):
     """The rows a move rewrote are laid out before the window paints: left to Qt's 0 ms timer, the tree was
     laid out after the paint and painted a second time at every move."""

@@ -6,6 +6,7 @@ import copy
 import shutil
 from pathlib import Path
 
+import pytest
 from lxml import etree
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction
@@ -17,6 +18,7 @@ from annotator.log.document import LogDocument
 from tests.support.gui_keys import close_window, press
 
 
+@pytest.mark.slow
 def test_docks_follow_the_keyboard_selection(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     parts = parts_of(window)
@@ -32,6 +34,7 @@ def test_docks_follow_the_keyboard_selection(qtbot, make_window, annotated_log: 
     close_window(window)
 
 
+@pytest.mark.slow
 def test_clicking_a_turn_on_the_timeline_selects_it_in_the_table(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     parts_of(window).timeline.turn_clicked.emit(4)
@@ -40,6 +43,7 @@ def test_clicking_a_turn_on_the_timeline_selects_it_in_the_table(qtbot, make_win
     close_window(window)
 
 
+@pytest.mark.slow
 def test_a_missing_audio_file_is_a_status_message_not_an_exception(qtbot, make_window, annotated_log: Path):
     (annotated_log.parent / "travel-20261121-001-turn02-user.wav").unlink()
     window = make_window(annotated_log)
@@ -52,6 +56,7 @@ def test_a_missing_audio_file_is_a_status_message_not_an_exception(qtbot, make_w
     close_window(window)
 
 
+@pytest.mark.slow
 def test_a_finding_selects_the_turn_it_is_about(qtbot, make_window, annotated_log: Path, tmp_path: Path):
     text = annotated_log.read_text(encoding="utf-8")
     turn4 = text.index('<GC_TURN id="4"')
@@ -70,6 +75,7 @@ def test_a_finding_selects_the_turn_it_is_about(qtbot, make_window, annotated_lo
     close_window(window)
 
 
+@pytest.mark.slow
 def test_a_corpus_opens_into_the_session_browser_and_returns_to_the_last_log(qtbot, make_window, corpus: Path):
     window = make_window()
     browser = parts_of(window).browser
@@ -90,6 +96,7 @@ def test_a_corpus_opens_into_the_session_browser_and_returns_to_the_last_log(qtb
     close_window(again)
 
 
+@pytest.mark.slow
 def test_folder_without_logs_is_a_message_and_the_app_goes_on(
     qtbot, make_window, tmp_path: Path, annotated_log: Path, answer_modal
 ):
@@ -105,6 +112,7 @@ def test_folder_without_logs_is_a_message_and_the_app_goes_on(
     close_window(window)
 
 
+@pytest.mark.slow
 def test_markers_make_timeline_lanes_and_browser_columns(qtbot, make_window, corpus: Path):
     window = make_window()
     browser = parts_of(window).browser
@@ -135,6 +143,7 @@ def test_markers_make_timeline_lanes_and_browser_columns(qtbot, make_window, cor
     close_window(window)
 
 
+@pytest.mark.slow
 def test_file_export_to_runs_in_the_background_with_progress(qtbot, make_window, annotated_log: Path, tmp_path: Path):
     window = make_window(annotated_log)
     exports = parts_of(window).exports
@@ -151,6 +160,7 @@ def test_file_export_to_runs_in_the_background_with_progress(qtbot, make_window,
     close_window(window)
 
 
+@pytest.mark.slow
 def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(
     qtbot, make_window, annotated_log: Path, answer_modal, boxes
 ):
@@ -176,6 +186,7 @@ def test_saving_over_a_file_changed_on_disk_asks_overwrite_or_reload(
     close_window(window)
 
 
+@pytest.mark.slow
 def test_activating_the_second_of_two_sessions_sharing_an_id_shows_that_one(qtbot, make_window, corpus: Path):
     folder = corpus / "travel-20261121-002"
     log = folder / "travel-20261121-002-hublog.xml"

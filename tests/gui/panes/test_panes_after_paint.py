@@ -42,6 +42,7 @@ class _Marks(QObject):
         return False
 
 
+@pytest.mark.slow
 def test_the_panes_worker_begins_after_the_first_paint(make_window, qtbot, long_log, monkeypatch):
     window = make_window()
     marks = _Marks(parts_of(window).panes.notes[-1])  # the timeline's "Computing…", which the worker waits for

@@ -31,6 +31,7 @@ def short_then_long_log(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 def test_a_long_session_shown_later_fills_its_panes_from_a_worker(make_window, qtbot, short_then_long_log, monkeypatch):
     made_on = []
     original = session_panes.LiveMetrics
@@ -57,6 +58,7 @@ def test_a_long_session_shown_later_fills_its_panes_from_a_worker(make_window, q
     assert parts_of(window).metrics.metrics.values == session_metrics(parts_of(window).navigator.session).values
 
 
+@pytest.mark.slow
 def test_the_worker_also_indexes_the_turn_ids_the_first_edit_needs(
     make_window, qtbot, short_then_long_log, monkeypatch
 ):

@@ -3,6 +3,7 @@ the hand-over, the child took a core from the first paint (gui/runtime/after_pai
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import QEvent, QObject
 
 from annotator.gui.app import parts_of
@@ -25,6 +26,7 @@ class _Order(QObject):
         return False
 
 
+@pytest.mark.slow
 def test_validation_starts_after_the_first_paint(qtbot, make_window, raw_log):
     window = make_window()
     order = _Order(parts_of(window).navigator.table.viewport(), parts_of(window).validation)
@@ -38,6 +40,7 @@ def test_validation_starts_after_the_first_paint(qtbot, make_window, raw_log):
     assert parts_of(window).controller.document.path == raw_log
 
 
+@pytest.mark.slow
 def test_a_log_replaced_before_its_paint_is_not_validated(qtbot, make_window, raw_log, tmp_path):
     """Only the log shown is validated: the first open's wait is dropped when a second replaces it."""
     window = make_window()

@@ -8,11 +8,14 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.support.window_driver import children_of, is_running, run_window
 
 PATIENCE_SECONDS = 60  # a hang guard for a loaded machine, not a speed requirement
 
 
+@pytest.mark.slow
 def test_killing_the_window_during_open_ends_its_validation_child(raw_log: Path, tmp_path: Path):
     window = run_window(raw_log, tmp_path / "settings", [])
     try:

@@ -100,6 +100,7 @@ def test_the_next_turn_order_and_the_speed_follow_their_menus(make_window, qtbot
     assert [a.data() for a in window.menus.speeds.actions() if a.isChecked()] == [1.5]
 
 
+@pytest.mark.slow
 def test_back_seconds_sets_how_far_playback_back_jumps(main_window, qtbot):
     window = main_window
     dialog = open_preferences(qtbot, window)
@@ -118,6 +119,7 @@ def test_back_seconds_sets_how_far_playback_back_jumps(main_window, qtbot):
     assert abs(parts_of(window).playback.player.position - 1.2) < 0.01
 
 
+@pytest.mark.slow
 def test_the_editor_font_size_applies_at_once_and_in_the_next_window(make_window, qtbot):
     window = make_window()
     dialog = open_preferences(qtbot, window)
@@ -164,6 +166,7 @@ def test_the_journal_of_the_next_log_goes_to_the_chosen_folder(make_window, raw_
     assert Path(parts_of(window).recovery.journal.folder) == folder
 
 
+@pytest.mark.slow
 def test_restore_defaults_resets_only_its_page_and_tells_the_window(make_window, qtbot):
     window = make_window()
     dialog = open_preferences(qtbot, window)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QKeySequence
 from PySide6.QtWidgets import QApplication
@@ -83,6 +84,7 @@ def test_a_key_bound_twice_is_named_and_cannot_be_saved_until_resolved(make_wind
     assert json.loads(AppSettings().shortcut_overrides) == {"play_pause": ["Ctrl+R"], "replay": []}
 
 
+@pytest.mark.slow
 def test_the_keys_persist_into_a_new_window_and_restore_to_the_defaults(make_window, raw_log, qtbot):
     window = make_window()
     dialog = open_keys_dialog(qtbot, window)

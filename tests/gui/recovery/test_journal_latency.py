@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from annotator.gui.annotating.transcription_text import EDITOR_MAX_CHARS
 from annotator.log.text import clean_text
 from tests.support.killed_windows import GENEROUS_SECONDS, acceptable_states, run_and_kill
@@ -38,6 +40,7 @@ def _restored(make_window, log: Path, boxes) -> dict:
     return annotations_seen(window)
 
 
+@pytest.mark.slow
 def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window, raw_log: Path, tmp_path: Path, boxes):
     lines = run_and_kill(raw_log, tmp_path, BURST)  # killed right after the last edit
     edits_old_enough = [line for line in lines if line["t"] <= lines[-1]["t"] - GENEROUS_SECONDS]
@@ -45,6 +48,7 @@ def test_edits_closer_than_the_old_debounce_are_journalled_mid_burst(make_window
     assert _restored(make_window, raw_log, boxes) in acceptable_states(lines)
 
 
+@pytest.mark.slow
 def test_a_busy_gui_thread_does_not_hold_the_journal_back(make_window, raw_log: Path, tmp_path: Path, boxes):
     """The longest transcription the editor takes (a paste past EDITOR_MAX_CHARS is refused) stored, then the GUI
     thread blocked for 5 s until the kill."""

@@ -27,6 +27,7 @@ def blocked_journal_folder() -> Path:
     return folder
 
 
+@pytest.mark.slow
 def test_reload_offers_back_the_edits_the_journal_could_not_hold(
     make_window, raw_log: Path, qtbot, boxes, blocked_journal_folder: Path
 ):
@@ -45,6 +46,7 @@ def test_reload_offers_back_the_edits_the_journal_could_not_hold(
     assert_reloaded_with_the_edit_on_top(window, TYPED)
 
 
+@pytest.mark.slow
 def test_the_lock_is_warned_about_then_written_once_the_folder_works(
     make_window, raw_log: Path, qtbot, blocked_journal_folder: Path
 ):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QLabel
 
@@ -18,6 +19,7 @@ def _warning(window) -> QLabel | None:
     return label if label is not None and label.isVisible() else None
 
 
+@pytest.mark.slow
 def test_an_unwritable_data_folder_is_a_warning_until_a_write_succeeds(
     make_window, raw_log: Path, qtbot, isolated_user_data: Path
 ):

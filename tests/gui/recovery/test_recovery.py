@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -27,6 +28,7 @@ def _journals() -> list[Path]:
     return sorted(journal_dir().glob("*.json"))
 
 
+@pytest.mark.slow
 def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path: Path, boxes):
     original = raw_log.read_bytes()
     crash_after_typing(raw_log, tmp_path)
@@ -41,6 +43,7 @@ def test_killed_session_is_restored_exactly(make_window, raw_log: Path, tmp_path
     assert _journals() == [], "a save removes the journal"
 
 
+@pytest.mark.slow
 def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Path, boxes):
     crash_after_typing(raw_log, tmp_path)
     answers = boxes("Discard")
@@ -53,6 +56,7 @@ def test_declining_discards_the_journal(make_window, raw_log: Path, tmp_path: Pa
 # --- typing not yet stored (no Ctrl+Enter, no turn change) is unsaved work like any other ---------
 
 
+@pytest.mark.slow
 def test_typing_not_yet_stored_survives_a_kill_and_is_saved_by_ctrl_s(
     make_window, raw_log: Path, tmp_path: Path, qtbot, boxes
 ):
@@ -86,6 +90,7 @@ def test_typing_shows_the_unsaved_mark_until_it_is_undone(main_window, qtbot):
     assert not window.isWindowModified()
 
 
+@pytest.mark.slow
 def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
     window = main_window
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
@@ -99,6 +104,7 @@ def test_closing_with_typing_alone_asks(main_window, qtbot, boxes):
 # --- Reload in the changed-on-disk dialog --------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw_log: Path, qtbot, boxes):
     window = main_window
     parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there

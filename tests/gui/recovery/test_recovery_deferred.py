@@ -27,6 +27,7 @@ def log(big_log: Path, tmp_path: Path) -> Path:
     return copy
 
 
+@pytest.mark.slow
 def test_an_edit_made_before_the_file_is_read_is_journalled(make_window, log: Path, qtbot):
     window = make_window(log)
     journal = parts_of(window).recovery.journal
@@ -45,6 +46,7 @@ def test_an_edit_made_before_the_file_is_read_is_journalled(make_window, log: Pa
     assert parse_journal(journal.file.read_bytes())[3] == written, "the read did not take the edit for the file's"
 
 
+@pytest.mark.slow
 def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_path: Path, boxes):
     lines = run_and_kill(
         log,
@@ -68,6 +70,7 @@ def test_edits_right_after_the_open_survive_a_kill(make_window, log: Path, tmp_p
     assert not any((turn.transcription or "").endswith(TYPED) for turn in LogDocument.load(log).sessions[0].user_turns)
 
 
+@pytest.mark.slow
 def test_a_log_replaced_before_its_values_are_read_leaves_no_reading_behind(
     make_window, log: Path, raw_log: Path, qtbot
 ):

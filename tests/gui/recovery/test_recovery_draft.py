@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -19,6 +20,7 @@ Key, Mod = Qt.Key, Qt.KeyboardModifier
 TYPED = "i want to fly to boston"
 
 
+@pytest.mark.slow
 def test_restored_typing_is_a_draft_in_its_editor_until_ctrl_enter(
     make_window, raw_log: Path, tmp_path: Path, qtbot, boxes
 ):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.gui.app import parts_of
@@ -32,6 +33,7 @@ def _kill(process) -> None:
     process.communicate(timeout=60)
 
 
+@pytest.mark.slow
 def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(
     make_window, raw_log: Path, tmp_path: Path, qtbot, boxes
 ):
@@ -63,6 +65,7 @@ def test_a_log_open_elsewhere_is_offered_read_only_and_its_work_stays_its_own(
     assert parts_of(window).controller.document.sessions[0].user_turns[0].transcription == FIRST
 
 
+@pytest.mark.slow
 def test_two_windows_editing_one_log_both_crash_and_both_are_restored(
     make_window, raw_log: Path, tmp_path: Path, boxes
 ):
@@ -71,6 +74,7 @@ def test_two_windows_editing_one_log_both_crash_and_both_are_restored(
     assert (users[0].transcription, users[1].transcription) == (FIRST, SECOND)
 
 
+@pytest.mark.slow
 def test_the_typing_of_two_crashed_windows_comes_back_the_newest_as_the_draft(
     make_window, raw_log: Path, tmp_path: Path, boxes
 ):
@@ -108,6 +112,7 @@ def _restored_after_both_crash(make_window, raw_log: Path, tmp_path: Path, boxes
     return window
 
 
+@pytest.mark.slow
 def test_a_stale_lock_of_a_killed_window_is_recognised(make_window, raw_log: Path, tmp_path: Path, boxes):
     lines = run_and_kill(
         raw_log,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import faulthandler
 import os
 import signal
 import subprocess
@@ -9,6 +10,10 @@ import sys
 import time
 from pathlib import Path
 
+import pytest
+
+from annotator import __version__
+from annotator.gui.runtime.crash_traces import forget_crash_trace, record_crash_traces
 from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 
 LOG = SAMPLE_LOGS / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
@@ -38,6 +43,7 @@ def _crash_files(data: Path) -> list[Path]:
     return sorted((data / "crashes").glob("crash-*.txt"))
 
 
+@pytest.mark.slow
 def test_a_window_killed_by_sigsegv_leaves_every_thread_s_stack_in_its_crash_file(tmp_path: Path):
     data = tmp_path / "data"
     window = _start(data)
@@ -56,6 +62,7 @@ def test_a_window_killed_by_sigsegv_leaves_every_thread_s_stack_in_its_crash_fil
     assert "most recent call first" in text and "annotator/gui/app.py" in text
 
 
+@pytest.mark.slow
 def test_a_window_that_ends_well_leaves_no_crash_file(tmp_path: Path):
     data = tmp_path / "data"
     window = _start(data, ("ANNOTATOR_SMOKE_TEST", "1"))
@@ -63,3 +70,26 @@ def test_a_window_that_ends_well_leaves_no_crash_file(tmp_path: Path):
     assert window.returncode == 0, err
     assert "smoke test: opened=True" in out
     assert (data / "crashes").is_dir() and _crash_files(data) == []
+
+
+def test_the_crash_file_is_made_once_per_process_and_removed_when_it_ends_well(tmp_path: Path):
+    folder = tmp_path / "crashes"
+    path = record_crash_traces(folder)
+    try:
+        assert path == folder / f"crash-{os.getpid()}.txt"
+        assert path.read_text(encoding="utf-8").startswith(f"annotator {__version__}, process {os.getpid()}")
+        assert faulthandler.is_enabled()
+        assert record_crash_traces(tmp_path / "elsewhere") == path  # one file per process
+        assert not (tmp_path / "elsewhere").exists()
+    finally:
+        forget_crash_trace()
+    assert not path.exists() and faulthandler.is_enabled()  # on standard error from now on
+    forget_crash_trace()  # a second end is nothing
+
+
+def test_a_crash_folder_that_cannot_be_made_leaves_the_traces_on_standard_error(tmp_path: Path):
+    not_a_folder = tmp_path / "data"
+    not_a_folder.write_text("a file where the data folder should be", encoding="utf-8")
+    assert record_crash_traces(not_a_folder / "crashes") is None
+    assert faulthandler.is_enabled()
+    forget_crash_trace()  # nothing was recorded: nothing to remove

@@ -9,6 +9,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests.support.big_log import make_big_log
 from tests.support.window_driver import is_running, read_lines, run_window
 
@@ -16,6 +18,7 @@ QUIT_WITHIN_S = 1.0
 LOG_MB = 30  # validated in several seconds: the child is still at work when Ctrl+Q comes
 
 
+@pytest.mark.slow
 def test_ctrl_q_ends_the_process_within_a_second_while_validation_runs(tmp_path: Path):
     log = make_big_log(tmp_path / "big-hublog.xml", LOG_MB)
     window = run_window(log, tmp_path / "settings", [{"child": 120}, {"keys": "Ctrl+Q"}])

@@ -16,6 +16,7 @@ TYPED = "typed a moment before the logout"
 
 
 @pytest.mark.parametrize("name", ["SIGTERM", "SIGHUP"])
+@pytest.mark.slow
 def test_a_stop_signal_keeps_the_last_moment_s_typing_for_the_next_start(
     make_window, raw_log: Path, tmp_path: Path, boxes, name: str
 ):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -16,6 +17,7 @@ from tests.support.pane_readouts import result_rows
 from tests.support.planted_logs import plant
 
 
+@pytest.mark.slow
 def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_window, corpus: Path):
     planted = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
     plant(planted, {"10": "the third of december in zanzibar"})
@@ -49,6 +51,7 @@ def test_ctrl_shift_f_searches_the_corpus_and_a_hit_opens_its_turn(qtbot, make_w
     assert (turn.session.id, turn.id) == ("travel:20261121:003", "10")
 
 
+@pytest.mark.slow
 def test_the_open_log_is_searched_with_its_unsaved_edits(qtbot, make_window, corpus: Path):
     log = corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
     window = make_window(log)
@@ -65,6 +68,7 @@ def test_the_open_log_is_searched_with_its_unsaved_edits(qtbot, make_window, cor
     assert search.results.model.index(0, 0).data(HIT_ROLE).turn_index == 3
 
 
+@pytest.mark.slow
 def test_a_bad_regex_in_the_corpus_search_is_one_line(qtbot, make_window, corpus: Path):
     window = make_window(corpus)
     press(qtbot, window, Qt.Key.Key_F, CTRL_SHIFT)
@@ -76,6 +80,7 @@ def test_a_bad_regex_in_the_corpus_search_is_one_line(qtbot, make_window, corpus
     assert search.results.summary.text().startswith("bad regular expression '[a-': unterminated character set")
 
 
+@pytest.mark.slow
 def test_cancel_stops_the_corpus_search_and_keeps_the_hits_found(qtbot, make_window, corpus: Path):
     source = corpus / "travel-20261121-002" / "travel-20261121-002-hublog.xml"
     many = corpus / "many"
@@ -96,6 +101,7 @@ def test_cancel_stops_the_corpus_search_and_keeps_the_hits_found(qtbot, make_win
     assert not search.results.cancel_button.isEnabled() and search.results.search_button.isEnabled()
 
 
+@pytest.mark.slow
 def test_the_open_log_is_read_in_the_background_too(qtbot, make_window, tmp_path: Path):
     """Enter in the dock on a 10 MB open log: the window's thread only starts the search (it read every
     session of the open log first, 4.3 s here, before the reading moved to the worker)."""

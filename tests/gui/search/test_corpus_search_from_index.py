@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 
 from annotator.corpus_index.corpus import open_index
@@ -15,6 +16,7 @@ from tests.support.pane_readouts import result_rows
 from tests.support.planted_logs import plant
 
 
+@pytest.mark.slow
 def test_ctrl_shift_f_answers_from_the_index(qtbot, make_window, corpus: Path):
     window = make_window(corpus)
     browser = parts_of(window).browser

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -24,6 +25,7 @@ def _current_row(window) -> int:
     return parts_of(window).navigator.current_turn().index
 
 
+@pytest.mark.slow
 def test_ctrl_f_finds_highlights_and_steps(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     parts_of(window).navigator.select_row(0)
@@ -50,6 +52,7 @@ def test_ctrl_f_finds_highlights_and_steps(qtbot, make_window, annotated_log: Pa
     assert bar.count.text() == "1 of 5" and _current_row(window) == 1
 
 
+@pytest.mark.slow
 def test_escape_closes_the_bar_clears_the_highlights_and_returns_the_focus(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     parts_of(window).navigator.select_row(1, focus_editor=True)
@@ -64,6 +67,7 @@ def test_escape_closes_the_bar_clears_the_highlights_and_returns_the_focus(qtbot
     assert _hit(window, 5, Column.TRANSCRIPTION) is None
 
 
+@pytest.mark.slow
 def test_case_toggle_and_a_bad_regex(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL)
@@ -81,6 +85,7 @@ def test_case_toggle_and_a_bad_regex(qtbot, make_window, annotated_log: Path):
     qtbot.waitUntil(lambda: bar.count.text() == "2 hits")
 
 
+@pytest.mark.slow
 def test_the_hits_follow_an_edit(qtbot, make_window, annotated_log: Path):
     window = make_window(annotated_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL)

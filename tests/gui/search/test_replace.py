@@ -7,6 +7,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -181,6 +182,7 @@ def test_a_log_another_window_holds_is_left_alone_and_said_so(qtbot, make_window
     assert second.read_bytes() == before
 
 
+@pytest.mark.slow
 def test_the_preview_reads_a_big_open_log_in_the_background(qtbot, make_window, tmp_path: Path):
     """Enter in Ctrl+H's dialog on a 10 MB open log: the window's thread only starts the plan (it read
     every session's transcriptions first, on its own thread)."""

@@ -52,6 +52,7 @@ def test_find_with_the_issues_pattern_never_holds_a_key(qtbot, make_window, back
     qtbot.waitUntil(lambda: bar.count.text() == "no hits", timeout=20000)
 
 
+@pytest.mark.slow
 def test_find_past_the_limit_searches_in_the_background_then_refuses_in_one_line(
     qtbot, make_window, backtracking_log: Path
 ):
@@ -64,6 +65,7 @@ def test_find_past_the_limit_searches_in_the_background_then_refuses_in_one_line
     assert message.startswith(f"regular expression '{TOO_SLOW}' took longer than") and "\n" not in message
 
 
+@pytest.mark.slow
 def test_cancel_stops_a_search(qtbot, make_window, backtracking_log: Path):
     window = make_window(backtracking_log)
     bar = _find_regex(qtbot, window)
@@ -75,6 +77,7 @@ def test_cancel_stops_a_search(qtbot, make_window, backtracking_log: Path):
     assert bar.count.text() == "cancelled"
 
 
+@pytest.mark.slow
 def test_corpus_search_runs_the_open_log_in_the_background(qtbot, make_window, backtracking_log: Path):
     window = make_window(backtracking_log)
     press(qtbot, window, Qt.Key.Key_F, CTRL | SHIFT)
@@ -89,6 +92,7 @@ def test_corpus_search_runs_the_open_log_in_the_background(qtbot, make_window, b
     assert "took longer than" in search.results.summary.text()
 
 
+@pytest.mark.slow
 def test_the_replace_preview_runs_in_the_background_and_refuses_in_one_line(qtbot, make_window, backtracking_log: Path):
     window = make_window(backtracking_log)
     seen: dict[str, object] = {}
