@@ -163,7 +163,15 @@ def _probe_portaudio_in_child() -> None:
 
 
 def _start_portaudio() -> None:
-    """Runs in the probe child: importing sounddevice starts PortAudio, which may abort."""
+    """Runs in the probe child: importing sounddevice starts PortAudio, which may abort. That abort is
+    expected and reported by the parent in one line, so it leaves no core file in the user's folder
+    (nor one that a test run would take for a crash)."""
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    except (ImportError, ValueError, OSError):  # no resource module (Windows): nothing is dumped there anyway
+        pass
     try:
         import sounddevice  # noqa: F401
     except Exception:  # noqa: BLE001 - the parent repeats the import and reports it

@@ -252,6 +252,9 @@ def test_no_output_device_is_a_clear_error_not_a_crash(no_audio_output: AudioSan
     source = write_sound(tmp_path / "turn03.wav", noise(0.2, 8000), 8000)
     result = no_audio_output.run(
         f"""
+        import os, resource
+        os.chdir({str(tmp_path)!r})  # where a core file of the PortAudio probe would land
+        resource.setrlimit(resource.RLIMIT_CORE, (resource.getrlimit(resource.RLIMIT_CORE)[1],) * 2)
         player = Player()
         player.load(load_audio({str(source)!r}))
         messages = []
@@ -268,6 +271,7 @@ def test_no_output_device_is_a_clear_error_not_a_crash(no_audio_output: AudioSan
     message = result["messages"][0]
     assert message.startswith("no audio output device: ") and message.endswith("playback is off")
     assert "\n" not in message
+    assert not list(tmp_path.glob("core*")), "the probe's expected abort left a core file"
 
 
 def test_play_reports_a_missing_portaudio_library(audio_sink: AudioSandbox, tmp_path: Path) -> None:
