@@ -26,6 +26,13 @@ def pytest_terminal_summary(terminalreporter, config) -> None:
         terminalreporter.write_line(f"random order: replay it with -p randomly --randomly-seed={seed}")
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first, each group still in pytest-randomly's order (this runs after its shuffle, and the
+    sort is stable, so the seed still replays the whole order). On two workers a test of a minute or more
+    drawn last would run alone at the end; drawn first, the short tests fill the other worker meanwhile."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def _qt_application():
     """The process's QApplication, or None when no test has made one (Qt is not even imported then)."""
     core = sys.modules.get("PySide6.QtCore")
