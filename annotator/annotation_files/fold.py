@@ -8,6 +8,7 @@ through annotator.log.annotations only, the sole writer of GC_ANNOT.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,7 +27,7 @@ from annotator.annotation_files.human_format import (
 )
 from annotator.annotation_files.row_logs import check_rows_name_their_logs
 from annotator.errors import AnnotationFileError
-from annotator.input_files import open_input_file, read_problem
+from annotator.input_files import kind_words, open_input_file, read_problem
 from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Turn
@@ -223,9 +224,22 @@ def _looks_like_xml(path: Path) -> bool:
 
 
 def default_annotation_file(log_path: str | Path) -> Path | None:
-    """The MITRE `*-human.xml` beside a log (`X-hublog.xml` -> `X-human.xml`), if there is one."""
+    """The MITRE `*-human.xml` beside a log (`X-hublog.xml` -> `X-human.xml`), if there is one. One that is
+    there but is no regular file (a FIFO, a folder) is an AnnotationFileError saying what it is: taken for
+    absent, the fold would say there is none; opened, a FIFO would block the fold."""
     candidate = human_path_for(log_path)
-    return candidate if candidate.is_file() and candidate != Path(log_path) else None
+    if candidate == Path(log_path):
+        return None
+    try:
+        mode = os.stat(candidate).st_mode  # stat, never open: a FIFO must not be opened
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise AnnotationFileError(f"{candidate}: {read_problem(error)}") from None
+    problem = kind_words(mode)
+    if problem is not None:
+        raise AnnotationFileError(f"{candidate}: {problem}; nothing was folded")
+    return candidate
 
 
 def write_annotations(path: str | Path, annotations: AnnotationSet, docs: Iterable[LogDocument] = ()) -> None:
