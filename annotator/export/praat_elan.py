@@ -7,8 +7,10 @@ NAME comes from the log's file name (less "-hublog.xml" or ".xml") and the sessi
 out where it says the same as the log's name), made of letters, digits, ".", "_" and "-" only (every file system takes it), at most
 _MAX_NAME characters, and unique ignoring case ("-2", "-3"... on a clash). index.csv lists, in the
 order exported: the log, the session id, the TextGrid (or EAF) and the WAV, by their names in the
-folder. The tiers are annotator.export.session_tiers, the WAV annotator.export.session_audio;
-docs/praat-elan.md says how to go there and back. All files are written, or none.
+folder. The tiers are annotator.export.session_tiers, the WAV annotator.export.session_audio
+(written a block at a time), a session too long to make a WAV of refused by
+annotator.export.session_length; docs/praat-elan.md says how to go there and back. All files are
+written, or none.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from __future__ import annotations
 import csv
 import io
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 
@@ -26,7 +28,8 @@ from annotator.corpus.paths import common_root, expand_log_paths
 from annotator.errors import AnnotatorError
 from annotator.export.dialogue_text import ExportOptions, ExportReport, load_log, relative_name
 from annotator.export.eaf_file import eaf_bytes
-from annotator.export.session_audio import session_wav
+from annotator.export.session_audio import SessionAudio, session_audio
+from annotator.export.session_length import check_session_span, check_wav_size
 from annotator.export.session_tiers import SessionTiers, session_tiers
 from annotator.export.textgrid_file import textgrid_bytes
 from annotator.file_name_text import name_text
@@ -45,13 +48,16 @@ _RESERVED = {"CON", "PRN", "AUX", "NUL", *(f"COM{n}" for n in range(10)), *(f"LP
 
 @dataclass
 class SessionPair:
-    """What the per-file work found of one session: its tiers, its WAV and the warnings."""
+    """What the per-file work found of one session: its tiers and its WAV (to be written)."""
 
     log_name: str
     stem: str  # the name wanted, before it is made unique
     tiers: SessionTiers
-    wav: bytes
-    warnings: list[str] = field(default_factory=list)
+    audio: SessionAudio
+
+    @property
+    def warnings(self) -> list[str]:
+        return self.audio.warnings
 
 
 def export_textgrid(
@@ -93,7 +99,7 @@ def _export(
             for pair in pairs:
                 name = unique_name(pair.stem, taken)
                 annotation, wav = f"{name}{SUFFIXES[kind]}", f"{name}.wav"
-                staged.write(wav, pair.wav)
+                staged.write(wav, pair.audio.write)  # block by block: the session's length costs disk, not memory
                 staged.write(annotation, annotation_bytes(kind, pair, out_dir / wav))
                 rows.writerow(
                     [neutralise_cell(text) for text in (pair.log_name, pair.tiers.session_id, annotation, wav)]
@@ -123,12 +129,15 @@ def session_pairs(path: Path, *, root: Path) -> list[SessionPair]:
 
 
 def session_pair(session: Session, log_name: str) -> SessionPair:
-    """SESSION's tiers and WAV, named after LOG_NAME (the log's path as index.csv gives it) and its id."""
+    """SESSION's tiers and WAV, named after LOG_NAME (the log's path as index.csv gives it) and its id;
+    a SessionTooLongError for a session whose times or WAV are longer than the export makes."""
     timeline = build_timeline(session)
     tiers = session_tiers(session, timeline)
-    wav, warnings = session_wav(timeline, tiers.duration_ms)
+    check_session_span(session, timeline, tiers)  # before a clip is decoded
+    audio = session_audio(timeline, tiers.duration_ms)
+    check_wav_size(session, audio)
     log_stem = re.sub(r"(-hublog)?\.xml$", "", Path(log_name).name, flags=re.IGNORECASE)
-    return SessionPair(log_name, _stem(log_stem, session.id), tiers, wav, warnings)
+    return SessionPair(log_name, _stem(log_stem, session.id), tiers, audio)
 
 
 def annotation_bytes(kind: str, pair: SessionPair, wav: Path) -> bytes:

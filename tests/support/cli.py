@@ -34,3 +34,29 @@ def run_annotator(
         timeout=timeout,
         preexec_fn=preexec_fn,
     )
+
+
+# A small parent for the command, reporting the peak resident memory of its one child: a child started straight
+# from the test process can count the test process's own memory (Linux keeps the larger of the two at exec).
+_MEASURING_PARENT = (
+    "import resource, subprocess, sys\n"
+    "done = subprocess.run(sys.argv[1:])\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(done.returncode)\n"
+)
+
+
+def run_annotator_measured(
+    *args: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT_SECONDS
+) -> tuple[subprocess.CompletedProcess, int]:
+    """The finished command as run_annotator gives it (text output), and its peak resident memory in bytes."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURING_PARENT, sys.executable, "-m", "annotator", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=command_environment(),
+        timeout=timeout,
+    )
+    said, _, peak = done.stderr.rstrip("\n").rpartition("\n")
+    done.stderr = said + "\n" if said else ""
+    return done, int(peak) * 1024

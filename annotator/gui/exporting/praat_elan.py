@@ -98,12 +98,17 @@ class PraatElan(QObject):
             self.window.show_status(NO_PRAAT if self.praat is None else "Open a log to open a session in Praat")
             return None
         self.controller.flush_pending_edits()
-        pair = session_pair(session, session.document.path.name)
+        try:
+            pair = session_pair(session, session.document.path.name)
+        except AnnotatorError as error:  # a session whose times span days: no WAV of it
+            self.window.show_status(f"Praat was not opened: {' '.join(str(error).split())}")
+            return None
         folder = Path(tempfile.mkdtemp(prefix="annotator-praat-"))
         name = unique_name(pair.stem, set())
         wav, grid = folder / f"{name}.wav", folder / f"{name}.TextGrid"
         try:
-            wav.write_bytes(pair.wav)
+            with open(wav, "wb") as stream:
+                pair.audio.write(stream)
             grid.write_bytes(annotation_bytes("textgrid", pair, wav))
             self.started = subprocess.Popen(
                 [self.praat, "--open", str(grid), str(wav)],
