@@ -16,11 +16,15 @@ from __future__ import annotations
 import warnings
 from datetime import UTC, datetime
 from pathlib import Path
+from xml.etree import ElementTree
 
 from pympi import Elan
 
 from annotator.errors import AnnotationFileError
+from annotator.export.eaf_slots import slot_times
 from annotator.export.session_tiers import Interval, SessionTiers
+from annotator.export.tier_list import Tier, same_name
+from annotator.input_files import check_regular_file, open_input_file, read_problem
 
 EAF_VERSION = "3.0"
 SESSION_PROPERTY = "communicator_session"
@@ -49,32 +53,71 @@ def eaf_bytes(tiers: SessionTiers, wav: Path, log_name: str) -> bytes:
     return b'<?xml version="1.0" encoding="UTF-8"?>\n' + Elan.to_string(eaf, encoding="UTF-8")
 
 
-def read_eaf_tiers(path: Path) -> tuple[dict[str, list[Interval]], str | None]:
-    """The time-aligned tiers of the EAF at PATH (their non-empty annotations, in time order) and
-    the session its properties name, if any."""
+def read_eaf_tiers(path: Path) -> tuple[list[Tier], str | None]:
+    """The time-aligned tiers of the EAF at PATH in its order (their non-empty annotations, in time
+    order) and the session its properties name, if any. An unaligned time slot is placed as ELAN
+    places it (annotator.export.eaf_slots); a non-empty annotation that cannot be placed, or two
+    tiers of one name (pympi would keep one of them), is an AnnotationFileError naming it."""
     try:
+        check_regular_file(path)  # pympi opens what it is given: a FIFO would block it
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")  # pympi warns of versions it does not know; the tiers say enough
             eaf = Elan.Eaf(str(path))
     except OSError as error:
-        raise AnnotationFileError(f"{path}: cannot be read ({error.strerror or error})") from None
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
     except KeyError as error:  # an element without an attribute pympi needs
         raise AnnotationFileError(
             f"{path}: not an ELAN file (no {error.args[0] if error.args else 'attribute'} where ELAN writes one)"
         ) from None
     except Exception as error:  # pympi raises bare Exception, and others, for what is not EAF
         raise AnnotationFileError(f"{path}: not an ELAN file ({error or type(error).__name__})") from None
-    tiers: dict[str, list[Interval]] = {}
-    for name in eaf.get_tier_names():
-        if eaf.tiers[name][1]:  # reference annotations: no times of their own
+    twice = same_name(_tier_ids(path), tuple(eaf.tiers))
+    if twice is not None:
+        raise AnnotationFileError(f"{path}: {twice}: ELAN names each tier once, and which one to read is not clear")
+    times = slot_times(eaf.timeslots)
+    tiers = []
+    for name, (aligned, referring, _attributes, number) in eaf.tiers.items():
+        if referring:  # reference annotations: no times of their own
             continue
-        try:
-            found = eaf.get_annotation_data_for_tier(name)
-        except (KeyError, TypeError) as error:
-            raise AnnotationFileError(f"{path}: tier {name}: an annotation without a time ({error})") from None
-        tiers[name] = sorted(
-            (Interval(int(start), int(end), value) for start, end, value, *_ in found if value.strip()),
-            key=lambda interval: (interval.start, interval.end),
-        )
+        intervals = [
+            Interval(*_placed(path, name, annotation, slots, times), value)
+            for annotation, (*slots, value, _svg) in aligned.items()
+            if value.strip()
+        ]
+        tiers.append(Tier(number + 1, name, sorted(intervals, key=lambda i: (i.start, i.end))))
     session = next((value for key, value in eaf.properties if key == SESSION_PROPERTY), None)
-    return tiers, session
+    return sorted(tiers, key=lambda tier: tier.position), session
+
+
+def _placed(path: Path, tier: str, annotation: str, slots: list[str], times: dict[str, int | None]) -> tuple[int, int]:
+    """The start and end of ANNOTATION (its two time slots placed in TIMES), or an AnnotationFileError why not."""
+    placed = []
+    for which, slot in zip(("start", "end"), slots):
+        if slot not in times:
+            problem = f"its {which} is time slot {slot}, which the TIME_ORDER does not have"
+        elif (time := times[slot]) is None:
+            problem = (
+                f"its {which} (time slot {slot}) is unaligned and no aligned time slot on each side of it places it"
+            )
+        else:
+            placed.append(time)
+            continue
+        raise AnnotationFileError(f"{path}: tier {tier}: annotation {annotation}: {problem}")
+    return placed[0], placed[1]
+
+
+def _tier_ids(path: Path) -> list[tuple[int, str]]:
+    """(position, TIER_ID) of every TIER of the EAF at PATH, in its order: read with the parser pympi reads
+    with, which has just taken the file."""
+    try:
+        with open_input_file(path) as stream:
+            return [
+                (position, element.get("TIER_ID", ""))
+                for position, (_, element) in enumerate(
+                    (event for event in ElementTree.iterparse(stream) if event[1].tag == "TIER"), start=1
+                )
+            ]
+    except OSError as error:
+        raise AnnotationFileError(f"{path}: {read_problem(error)}") from None
+    except ElementTree.ParseError as error:  # changed since pympi read it
+        raise AnnotationFileError(f"{path}: not an ELAN file ({error})") from None

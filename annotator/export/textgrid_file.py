@@ -7,6 +7,7 @@ the long ("text file") or short format the annotator chose: all are read here.
 
 from __future__ import annotations
 
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -17,6 +18,7 @@ from praatio.utilities.errors import PraatioException
 
 from annotator.errors import AnnotationFileError
 from annotator.export.session_tiers import Interval, SessionTiers
+from annotator.export.tier_list import Tier
 from annotator.input_files import open_input_file, read_problem
 
 _BOMS = ((b"\xef\xbb\xbf", "utf-8-sig"), (b"\xfe\xff", "utf-16"), (b"\xff\xfe", "utf-16"))
@@ -38,8 +40,9 @@ def textgrid_bytes(tiers: SessionTiers) -> bytes:
         os.unlink(name)
 
 
-def read_textgrid_tiers(path: Path) -> dict[str, list[Interval]]:
-    """The interval tiers of the TextGrid at PATH, each its labelled intervals in milliseconds."""
+def read_textgrid_tiers(path: Path) -> list[Tier]:
+    """The interval tiers of the TextGrid at PATH in its order (two may share a name), each its labelled
+    intervals in milliseconds."""
     try:
         with open_input_file(path) as stream:
             raw = stream.read()
@@ -56,14 +59,26 @@ def read_textgrid_tiers(path: Path) -> dict[str, list[Interval]]:
         raise AnnotationFileError(
             f"{path}: not a TextGrid Praat can read (its header and tiers are not there)"
         ) from None
-    tiers: dict[str, list[Interval]] = {}
-    for tier in parsed.get("tiers", []):
-        if tier.get("class") == "IntervalTier":
-            tiers.setdefault(
-                tier["name"], [Interval(_ms(start), _ms(end), str(label)) for start, end, label in tier["entries"]]
-            )
-    return tiers
+    return [
+        Tier(
+            position,
+            tier["name"],
+            [
+                Interval(_ms(path, tier["name"], start), _ms(path, tier["name"], end), str(label))
+                for start, end, label in tier["entries"]
+            ],
+        )
+        for position, tier in enumerate(parsed.get("tiers", []), start=1)
+        if tier.get("class") == "IntervalTier"
+    ]
 
 
-def _ms(seconds: float) -> int:
-    return int(round(float(seconds) * 1000))
+def _ms(path: Path, tier: str, seconds: object) -> int:
+    """SECONDS, a time as praatio read it (its text, where it is no number), in whole milliseconds."""
+    try:
+        value = float(str(seconds))
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value):
+        raise AnnotationFileError(f"{path}: tier {tier}: {str(seconds)!r} is not a time in seconds")
+    return int(round(value * 1000))

@@ -9,8 +9,9 @@ the file's name) or else an error. Each non-empty interval of the `transcription
 transcription of the one user turn it covers, each of the `concepts` tier (where there is one)
 its reference concepts; no other tier is read. Anything that does not fit is an
 AnnotationFileError of one line naming the file, the tier and the time, raised before anything
-is folded: a missing tier, a file of another session, an interval that covers no user turn or
-two, bounds more than TOLERANCE_MS from the turn's. Any other file is read by
+is folded: a missing tier, two tiers of a name read here (which one holds the typing is not clear),
+a file of another session, an interval that covers no user turn or two, bounds more than
+TOLERANCE_MS from the turn's. Any other file is read by
 annotator.annotation_files.fold.read_annotations.
 """
 
@@ -34,6 +35,7 @@ from annotator.export.session_tiers import (
     session_tiers,
 )
 from annotator.export.textgrid_file import read_textgrid_tiers
+from annotator.export.tier_list import same_name
 from annotator.log.concepts import Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
 from annotator.log.elements import Session, Turn
@@ -65,7 +67,10 @@ class TierFileReader:
             tiers, named = read_eaf_tiers(path)
         else:
             tiers, named = read_textgrid_tiers(path), None
-        return _Reader(path, tiers, named).annotations(self)
+        twice = same_name([(tier.position, tier.name) for tier in tiers], (TURNS, TRANSCRIPTION, CONCEPTS))
+        if twice is not None:  # read by name, one of them would be folded and the other dropped without a word
+            raise AnnotationFileError(f"{path}: {twice}: which one to fold is not clear; nothing was folded")
+        return _Reader(path, {tier.name: tier.intervals for tier in tiers}, named).annotations(self)
 
     def sessions_by_turns(self) -> dict[tuple[str, ...], list[tuple]]:
         """(ref, session, tiers) of every session of the logs, by the labels of its turns tier."""
