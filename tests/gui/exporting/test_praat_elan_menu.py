@@ -12,12 +12,13 @@ from pathlib import Path
 import pytest
 from praatio import textgrid
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QMenu
+from PySide6.QtWidgets import QApplication, QMenu
 
 from annotator.export.praat_elan import export_textgrid
 from annotator.gui.app import parts_of
 from annotator.gui.runtime.worker import TaskState
 from tests.support.gui_keys import press, type_text
+from tests.support.session_spans import spanning_log
 
 TYPED = "je veux aller à Zürich"
 
@@ -173,3 +174,21 @@ def test_an_annotations_csv_folds_too_and_one_undo_takes_it_all_back(make_window
     assert window.statusBar().currentMessage() == "Folded 2 annotation(s) from annotations.csv"
     press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
     assert (_user_turn_4_text(window), session.task_completion) == ("no boston massachusetts", "1")
+
+
+def test_open_in_praat_refuses_a_session_whose_times_span_days(make_window, qtbot, tmp_path, monkeypatch):
+    """No WAV of 30 days of silence (166 GB at 16 kHz): the status bar says why, no folder is made, Praat is not
+    started."""
+    recorded = _recording_praat(tmp_path / "bin")
+    monkeypatch.setenv("PATH", f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}")
+    monkeypatch.setenv("TMPDIR", str(tmp_path / "temporary"))
+    (tmp_path / "temporary").mkdir()
+    log = spanning_log(tmp_path, "etime", seconds=30 * 86400)
+    window = make_window(log)
+    press(qtbot, window, Qt.Key.Key_F, Qt.KeyboardModifier.AltModifier)
+    qtbot.waitUntil(lambda: QApplication.activePopupWidget() is not None, timeout=5000)
+    qtbot.keyClick(QApplication.activePopupWidget(), Qt.Key.Key_P)
+    qtbot.waitUntil(lambda: "Praat was not opened" in window.statusBar().currentMessage(), timeout=10000)
+    said = window.statusBar().currentMessage()
+    assert f"{log}: session etime: its times span 30.0 days" in said and "nothing written" in said, said
+    assert not recorded.exists() and not list((tmp_path / "temporary").iterdir())
