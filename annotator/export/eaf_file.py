@@ -76,8 +76,9 @@ def read_eaf_tiers(path: Path) -> tuple[list[Tier], str | None]:
         raise AnnotationFileError(f"{path}: {twice}: ELAN names each tier once, and which one to read is not clear")
     times = slot_times(eaf.timeslots)
     tiers = []
-    for name, (aligned, referring, _attributes, number) in eaf.tiers.items():
+    for name, (aligned, referring, attributes, number) in eaf.tiers.items():
         if referring:  # reference annotations: no times of their own
+            tiers.append(Tier(number + 1, name, [], refers_to=attributes.get("PARENT_REF", "")))
             continue
         intervals = [
             Interval(*_placed(path, name, annotation, slots, times), value)

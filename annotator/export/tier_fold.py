@@ -70,7 +70,13 @@ class TierFileReader:
         twice = same_name([(tier.position, tier.name) for tier in tiers], (TURNS, TRANSCRIPTION, CONCEPTS))
         if twice is not None:  # read by name, one of them would be folded and the other dropped without a word
             raise AnnotationFileError(f"{path}: {twice}: which one to fold is not clear; nothing was folded")
-        return _Reader(path, {tier.name: tier.intervals for tier in tiers}, named).annotations(self)
+        for tier in tiers:
+            if tier.refers_to is not None and tier.name in (TURNS, TRANSCRIPTION, CONCEPTS):
+                raise AnnotationFileError(
+                    f"{path}: tier {tier.name}: its annotations refer to tier {tier.refers_to or '(none)'}'s and have "
+                    "no times of their own; make it a time-aligned tier; nothing was folded"
+                )
+        return _Reader(path, {t.name: t.intervals for t in tiers if t.refers_to is None}, named).annotations(self)
 
     def sessions_by_turns(self) -> dict[tuple[str, ...], list[tuple]]:
         """(ref, session, tiers) of every session of the logs, by the labels of its turns tier."""

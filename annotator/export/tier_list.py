@@ -19,6 +19,7 @@ class Tier:
     position: int  # 1 for the file's first tier (of any kind), as Praat numbers them
     name: str
     intervals: list[Interval]  # the labelled ones, in milliseconds
+    refers_to: str | None = None  # an ELAN tier of reference annotations: the tier whose times they take; no intervals
 
 
 def same_name(positions: list[tuple[int, str]], names: tuple[str, ...]) -> str | None:

@@ -158,8 +158,11 @@ def eaf_text(slots: list[tuple[str, str | None]], tiers: list[EafTier]) -> str:
         value = "" if time is None else f" TIME_VALUE={quoteattr(time)}"
         lines.append(f'<TIME_SLOT TIME_SLOT_ID="{slot}"{value}/>')
     lines.append("</TIME_ORDER>")
+    holder = {annotation: name for name, found in tiers for annotation, *_ in found}
     for name, found in tiers:
-        lines.append(f"<TIER TIER_ID={quoteattr(name)} LINGUISTIC_TYPE_REF={quoteattr(name)}>")
+        parents = {holder.get(start[1:], "") for _, start, _, _ in found if start.startswith("@")}
+        parent = f" PARENT_REF={quoteattr(min(parents))}" if parents else ""
+        lines.append(f"<TIER TIER_ID={quoteattr(name)} LINGUISTIC_TYPE_REF={quoteattr(name)}{parent}>")
         for annotation, start, end, value in found:
             if start.startswith("@"):  # a reference annotation: its times are those of the annotation it names
                 lines.append(
@@ -263,6 +266,13 @@ def eaf_cases(log: Path) -> list[TierFileCase]:
             [*tiers, referring],
             2,
             f"tiers {names.index(TRANSCRIPTION) + 1} and {len(tiers) + 1} are both named 'transcription'",
+        ),
+        (
+            "reference-only.eaf",
+            slots,
+            [*[t for t in tiers if t[0] != TRANSCRIPTION], referring],
+            2,
+            "tier transcription: its annotations refer to tier recognizer's and have no times of their own",
         ),
         ("two-system.eaf", slots, [*tiers, tiers[names.index("system")]], 2, "are both named 'system'"),
         ("far-off.eaf", _retimed(slots, end, "99999999999999999999"), tiers, 2, "covers two user turns"),
