@@ -4,14 +4,20 @@ what a WAV file holds, is refused in one line naming the log, the session and it
 
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 import soundfile
+from hypothesis import given
+from hypothesis import strategies as st
 
-from annotator.export.session_length import MAX_SESSION_HOURS
+from annotator.export.praat_elan import session_pair
+from annotator.export.session_length import MAX_SESSION_HOURS, WAV_MAX_BYTES, SessionTooLongError
+from annotator.log.document import LogDocument
 from tests.support.cli import run_annotator_measured
+from tests.support.fuzzing import fuzz_settings
 from tests.support.session_spans import CLIP_RATE, SHAPES, spanning_log, tone
 
 # What the command needs with nothing to hold (Python, numpy, lxml, soxr: about 60 MB), and room to spare; a 2-hour
@@ -69,3 +75,36 @@ def test_a_wav_larger_than_a_wav_file_holds_is_refused(tmp_path: Path):
         "more than a WAV file holds (4 GiB); nothing written\n",
     )
     assert not out.exists()
+
+
+TIMES = st.sampled_from(
+    ["0", "-1", "1700000000", "1700000000000", "17000000000", "99999999999999999999", "1e308", "nan", "", "-0", "3.5"]
+)
+
+
+@pytest.mark.slow
+@fuzz_settings(examples=150)
+@given(session_times=st.tuples(TIMES, TIMES), turn_times=st.lists(st.tuples(TIMES, TIMES), min_size=1, max_size=3))
+def test_any_times_make_a_wav_within_the_limits_or_are_refused(session_times, turn_times):
+    """Whatever the times say, the WAV to be written spans at most a day and fits a WAV file, or the session is
+    refused as too long: nothing between allocates by the session's length."""
+    turns = "".join(
+        f'<GC_TURN id="{n}" stime="{start}" etime="{end}"><GC_OPERATION name="op" server="nl" stime="{start}" '
+        f'etime="{end}"/></GC_TURN>'
+        for n, (start, end) in enumerate(turn_times, start=1)
+    )
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "times-hublog.xml"
+        log.write_text(
+            f'<GC_LOG><GC_SESSION id="s" stime="{session_times[0]}" etime="{session_times[1]}">{turns}</GC_SESSION>'
+            "</GC_LOG>",
+            encoding="utf-8",
+        )
+        session = LogDocument.load(log).sessions[0]
+        try:
+            pair = session_pair(session, log.name)
+        except SessionTooLongError as error:
+            assert str(error).startswith(f"{log}: session s: ") and "\n" not in str(error)
+            return
+    assert pair.audio.frames <= MAX_SESSION_HOURS * 3600 * pair.audio.rate + pair.audio.rate
+    assert pair.audio.size <= WAV_MAX_BYTES

@@ -1,7 +1,8 @@
 """Mutated logs for the fuzz tests (tests/safety/test_fuzz.py, tests/fuzz/atheris_fuzz.py, and the CSV export's):
 byte- and element-level mutants of valid logs (the sample sessions and small generated ones), the settings that
 scale a run (FUZZ_SCALE=N runs N times as many examples), and exercise(): what every log that loads must survive
-(validate, metrics, summary, extract, CSV export, an annotation, save and reload to the same bytes).
+(validate, metrics, summary, extract, CSV export, Praat and ELAN tiers and WAV, an annotation, save and reload to
+the same bytes).
 """
 
 from __future__ import annotations
@@ -22,6 +23,10 @@ from annotator.analysis.validation import validate_document
 from annotator.annotation_files.fold import extract
 from annotator.errors import AnnotatorError
 from annotator.export.csv_export import export_csv
+from annotator.export.eaf_file import eaf_bytes
+from annotator.export.praat_elan import session_pair
+from annotator.export.session_length import SessionTooLongError
+from annotator.export.textgrid_file import textgrid_bytes
 from annotator.log.annotations import set_task_completion, set_transcription
 from annotator.log.concepts import parsed_concepts, reference_concepts
 from annotator.log.document import LogDocument
@@ -253,10 +258,26 @@ def exercise(data: bytes) -> str:
         describe_document(doc)
         extract(doc)
         export_csv([path], folder / "csv")
+        _praat_and_elan(doc, folder)
         saved = doc.save(folder / "saved.xml")
         assert LogDocument.load(saved).serialize() == doc.serialize()
         _annotate_and_reload(doc, folder / "annotated.xml")
         return "loaded, validated, measured, exported, saved and reloaded"
+
+
+def _praat_and_elan(doc: LogDocument, folder: Path) -> None:
+    """Every session makes its Praat and ELAN tiers and its WAV, or is refused as too long (a fuzzed time);
+    a WAV of up to a minute is written (a longer one is only silence more)."""
+    for session in doc.sessions:
+        try:
+            pair = session_pair(session, doc.path.name)
+        except SessionTooLongError:
+            continue
+        textgrid_bytes(pair.tiers)
+        eaf_bytes(pair.tiers, folder / "session.wav", doc.path.name)
+        if pair.audio.frames <= 60 * pair.audio.rate:
+            with open(folder / "session.wav", "wb") as stream:
+                pair.audio.write(stream)
 
 
 def _annotate_and_reload(doc: LogDocument, target: Path) -> None:
