@@ -70,6 +70,16 @@ def test_query_syntax_is_never_fts_syntax(corpus: Path, capsys):
         assert hits_of(out) == scan([corpus], query), query
 
 
+def test_a_phrase_ending_in_a_prefix_finds_the_phrase(corpus: Path, capsys):
+    for query in ['"fly to bo*"', '"fly to bo"*', '"FLY TO BO*']:
+        status = main(["search", "--jobs", "1", "--field", "transcription", query, str(corpus)])
+        out, err = capsys.readouterr()
+        assert (status, err) == (0, ""), query
+        assert "\ti want to fly to boston\n" in out, query
+        assert hits_of(out) == scan([corpus], query, "transcription"), query
+    assert main(["search", "--jobs", "1", '"fly to bx*"', str(corpus)]) == 1
+
+
 @pytest.mark.slow
 def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(corpus: Path, annotated_log: Path):
     annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
