@@ -94,6 +94,21 @@ def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(cor
 
 
 @pytest.mark.slow
+def test_index_names_each_unreadable_log_and_exits_2_as_info_does(corpus: Path, annotated_log: Path):
+    annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
+    (corpus / "empty-hublog.xml").write_bytes(b"")
+    for _ in range(2):  # the logs read, then the logs known unreadable: named again each time
+        done = annotator("index", corpus, "--jobs", "1")
+        lines = done.stderr.splitlines()
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert f"annotator: {annotated_log}:1:19: not well-formed XML: Premature end of data" in lines[1], lines
+        assert lines[0] == f"annotator: {corpus / 'empty-hublog.xml'}: is empty"
+        assert lines[2].startswith("4 log(s) indexed in ") and lines[3].startswith("annotator: 2 files could not")
+    info = annotator("info", corpus, "--jobs", "1")
+    assert info.returncode == 2 and str(annotated_log) in info.stderr
+
+
+@pytest.mark.slow
 def test_where_names_a_file_in_the_cache_folder_and_clear_removes_it(corpus: Path, tmp_path: Path):
     where = annotator("index", corpus, "--where")
     file = Path(where.stdout.strip())
