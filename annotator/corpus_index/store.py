@@ -10,6 +10,7 @@ rebuilds the file once if SQLite finds it damaged."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable
@@ -111,7 +112,7 @@ class IndexStore:
         # index in memory): answers made across one are redone.
         self.generation = 0
         self._connection: sqlite3.Connection | None = None
-        self._opened: tuple[int, int] | None = None  # the file's device and inode when opened
+        self._instance: str | None = None  # the token of the file opened (_check), to know it again
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -123,12 +124,18 @@ class IndexStore:
     def kept(self) -> bool:
         """Whether what was written is in self.file: not in memory, and the file not removed or replaced
         (`annotator index --clear`, another program) since it was opened."""
-        if self.file is None or self._opened is None:
+        if self.file is None or self._instance is None:
             return False
         try:
-            return _identity(self.file) == self._opened
-        except OSError:
+            found = sqlite3.connect(f"{self.file.absolute().as_uri()}?mode=ro", uri=True)
+        except (sqlite3.Error, ValueError):
             return False
+        try:
+            return _instance(found) == self._instance
+        except sqlite3.Error:
+            return False
+        finally:
+            found.close()
 
     def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
         """WORK(connection), retried while the file is busy; on a file that cannot be written, in memory;
@@ -182,7 +189,7 @@ class IndexStore:
             return self._in_memory(error)
         try:
             _check(connection)
-            self._opened = _identity(self.file)
+            self._instance = _instance(connection)
         except (OSError, sqlite3.Error) as error:
             connection.close()
             if isinstance(error, sqlite3.Error) and _busy(error):
@@ -198,7 +205,7 @@ class IndexStore:
             try:
                 connection = _connect(str(self.file))
                 _check(connection)
-                self._opened = _identity(self.file)
+                self._instance = _instance(connection)
             except (OSError, sqlite3.Error) as error:
                 return self._in_memory(error)
         return connection
@@ -261,9 +268,9 @@ def _roll_back(connection: sqlite3.Connection) -> None:
             pass
 
 
-def _identity(file: Path) -> tuple[int, int]:
-    found = file.stat()
-    return found.st_dev, found.st_ino
+def _instance(connection: sqlite3.Connection) -> str | None:
+    found = connection.execute("SELECT value FROM meta WHERE key = 'instance'").fetchone()
+    return None if found is None else found[0]
 
 
 def _named(file: Path | None) -> str:
@@ -300,6 +307,9 @@ def _check(connection: sqlite3.Connection) -> None:
             found = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if found is None or found[0] != SCHEMA_VERSION:
                 raise OutdatedIndex(f"written by another version (schema {found[0] if found else 'unknown'})")
+        # A token telling this file from any other at its path (IndexStore.kept): a file put there while this
+        # process writes into the one it opened may even have its inode number, its path's stat taken too late.
+        connection.execute("INSERT OR IGNORE INTO meta VALUES ('instance', ?)", (secrets.token_hex(16),))
         connection.execute("COMMIT")
     except BaseException:
         _roll_back(connection)
@@ -307,7 +317,9 @@ def _check(connection: sqlite3.Connection) -> None:
 
 
 def _is_file(connection: sqlite3.Connection) -> bool:
-    return any(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+    # Asked in SQL: the file's name, given back as text, need not be UTF-8 (a cache folder named in Latin-1).
+    found = connection.execute("SELECT file != '' FROM pragma_database_list WHERE name = 'main'").fetchone()
+    return bool(found and found[0])
 
 
 def _reason(error: Exception) -> str:

@@ -218,3 +218,15 @@ def test_search_writes_the_names_escaped_and_its_json_is_json(corpus: Path):
     indexed = annotator("index", corpus)
     ok(indexed)
     assert indexed.stderr.decode("utf-8").startswith("2 log(s) indexed in ")
+
+
+@pytest.mark.slow
+def test_a_cache_folder_named_in_latin1_keeps_the_index(corpus: Path, tmp_path: Path):
+    cache = tmp_path / os.fsdecode(b"cache-\xe9")
+    for _ in range(2):  # made, then used: never found damaged
+        done = run_annotator(
+            *(os.fsencode(str(arg)) for arg in ("index", corpus)), text=False, env={"ANNOTATOR_CACHE_DIR": str(cache)}
+        )
+        ok(done)
+        said = done.stderr.decode("utf-8")  # strict: the folder's name is written escaped
+        assert said.startswith(f"2 log(s) indexed in {name_text(cache)}/index/") and said.count("\n") == 1, said
