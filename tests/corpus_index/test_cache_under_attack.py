@@ -4,6 +4,7 @@ index file removed or replaced by another program while an index is built. Every
 a healthy cache (the same output, the same exit status), says in one line that the index is kept in memory and
 names the file, never exits 70; `annotator index` closes on where the index really is.
 
+A fuzzer draws the limit, the command and the cache it starts from (none, one lacking a log, one up to date).
 The real command in a subprocess; the limit is set in the child before it starts."""
 
 from __future__ import annotations
@@ -18,8 +19,11 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tests.support.cli import run_annotator
+from tests.support.fuzzing import fuzz_settings
 from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 from tests.support.tmpfs import mount_tmpfs, unmount
 
@@ -98,6 +102,39 @@ def test_a_cache_that_fills_up_answers_from_memory(broken_corpus: Path, tmp_path
             assert in_memory or not (limit <= 4_096 or command in ("index", "search") and not warm), done.stderr
             if command == "index" and in_memory:
                 assert f"4 log(s) indexed in memory only: nothing was kept in {file}" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def fuzzed_corpus(tmp_path_factory) -> tuple[Path, dict[str, Path], dict[str, subprocess.CompletedProcess]]:
+    """The sample logs and a truncated one; caches to start from (none, one lacking a log, one up to date);
+    each command's answer with a healthy cache."""
+    root = tmp_path_factory.mktemp("fuzzed")
+    corpus = root / "corpus"
+    shutil.copytree(SAMPLE_LOGS, corpus)
+    (corpus / "truncated-hublog.xml").write_bytes(b'<?xml version="1.0"?>\n<GC_LOG>\n')
+    lacking = corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml"
+    aside = root / "aside.xml"
+    lacking.rename(aside)
+    _command(root / "partial", "index", corpus)
+    aside.rename(lacking)
+    healthy = {name: _command(root / "healthy", *args, corpus) for name, args in COMMANDS.items()}
+    return corpus, {"partial": root / "partial", "healthy": root / "healthy"}, healthy
+
+
+@fuzz_settings(12)
+@given(
+    limit=st.integers(0, 200_000),
+    command=st.sampled_from(sorted(COMMANDS)),
+    start=st.sampled_from(["none", "partial", "healthy"]),
+)
+@pytest.mark.slow
+def test_any_file_size_limit_on_any_cache(fuzzed_corpus, tmp_path_factory, limit: int, command: str, start: str):
+    corpus, caches, healthy = fuzzed_corpus
+    cache = tmp_path_factory.mktemp("cache") / "cache"
+    if start != "none":
+        shutil.copytree(caches[start], cache)
+    done = _command(cache, *COMMANDS[command], corpus, limit=limit)
+    _assert_answered(done, healthy[command], _index_file(cache, corpus))
 
 
 @pytest.fixture
