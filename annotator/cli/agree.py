@@ -35,6 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
     from annotator.agreement.csv_files import write_csv_files
     from annotator.agreement.figures import agreement
     from annotator.agreement.report import report_html
@@ -59,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
     def read_files(files: list[Path]):
         failed: list[AnnotatorError] = []
         outcomes = file_map(args)(read_file_work, files, lambda items, total=None: progress(items, "reading", total))
-        works = [work for _, work in first_results(outcomes, failed)]
+        # Each work under the path as given: a Dask worker was sent its absolute path.
+        works = [replace(work, path=path) for path, work in first_results(outcomes, failed)]
         raise_if_failed(failed)
         return works
 

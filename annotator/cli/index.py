@@ -1,5 +1,6 @@
 """`annotator index PATH...`: bring the corpus's index up to date (docs/search.md); --where prints
-where it is kept, --clear removes it."""
+where it is kept, --clear removes it. Each log that cannot be read is one line on stderr, and the exit
+status is then 2 (the others are indexed all the same); the closing line says where the index is."""
 
 from __future__ import annotations
 
@@ -22,14 +23,16 @@ def run(args: argparse.Namespace) -> int:
 
     from annotator.cli.jobs import file_map
     from annotator.cli.progress import progress
-    from annotator.cli.search import note
-    from annotator.corpus_index.corpus import open_index, up_to_date
+    from annotator.cli.search import note, reported
+    from annotator.corpus_index import contents
+    from annotator.corpus_index.corpus import answered, open_index
     from annotator.corpus_index.location import corpus_root, index_file
     from annotator.errors import AnnotatorError
+    from annotator.file_name_text import name_text
 
     file = index_file(corpus_root(args.paths))
     if args.where:
-        print(file)
+        print(name_text(file))
         return 0
     if args.clear:
         removed = False
@@ -41,19 +44,35 @@ def run(args: argparse.Namespace) -> int:
             except FileNotFoundError:
                 continue
             except OSError as error:
-                raise AnnotatorError(f"{part}: cannot remove the index: {error.strerror or error}") from None
-        print(f"{'removed' if removed else 'no index at'} {file}", file=sys.stderr)
+                raise AnnotatorError(f"{name_text(part)}: cannot remove the index: {error.strerror or error}") from None
+        print(f"{'removed' if removed else 'no index at'} {name_text(file)}", file=sys.stderr)
         return 0
     store = open_index(args.paths, note)
     try:
-        keys = up_to_date(
+        keys, problems = answered(
             store,
             args.paths,
+            lambda keys: (keys, store.run(lambda connection: contents.problems(connection, keys))),
             file_map=file_map(args),
             progress=lambda items, total=None: progress(items, "indexing", total),
         )
     finally:
         store.close()
+    bad = reported(keys, problems)
+    print(_closing_line(len(keys), store, file), file=sys.stderr)
+    return bad.finish()
+
+
+def _closing_line(count: int, store, file: Path) -> str:
+    """How many logs were indexed, and where the index now is: the file and its size, or why it is not there."""
+    from annotator.file_name_text import name_text
+
+    if store.file is None:
+        return f"{count} log(s) indexed in memory only: nothing was kept in {name_text(file)} (see the note above)"
+    if not store.kept:
+        return (
+            f"{count} log(s) indexed, but {name_text(file)} was removed or replaced meanwhile: nothing was kept "
+            "(it is made again when needed)"
+        )
     size = sum(Path(str(file) + suffix).stat().st_size for suffix in ("", "-wal") if Path(str(file) + suffix).exists())
-    print(f"{len(keys)} log(s) indexed in {file} ({size / 1e6:.1f} MB)", file=sys.stderr)
-    return 0
+    return f"{count} log(s) indexed in {name_text(file)} ({size / 1e6:.1f} MB)"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import os
 import queue
 import socket
 from collections.abc import Callable, Iterator, Sequence
@@ -106,8 +107,9 @@ class DaskMap:
     """WORK on the workers of the dask.distributed scheduler at ADDRESS (checked here, before any work).
 
     What travels to the workers is WORK (by reference: the workers must import the same annotator)
-    and each file's path, which they must see on a shared file system; what comes back is each
-    file's result."""
+    and each file's absolute path, which they must see on a shared file system; what comes back is
+    each file's result. Absolute, because a worker runs in a folder of its own: a relative path would
+    name another file there, or none."""
 
     def __init__(self, address: str):
         self.address = address
@@ -134,7 +136,8 @@ class DaskMap:
 
                 def submit(index: int) -> Any:
                     chunk = [paths[i] for i in chunks[index]]
-                    future = client.submit(outcomes_on_worker, work, chunk, pure=False)
+                    sent = [Path(os.path.abspath(path)) for path in chunk]
+                    future = client.submit(outcomes_on_worker, work, sent, pure=False)
                     future.add_done_callback(lambda _: finished.put(index))
                     return chunk[0], future
 

@@ -2,6 +2,7 @@
 
     QUERY   := TERM (whitespace TERM)*        every term must appear in the same text
     TERM    := word | word* | "a phrase"      a word, a word's start, words one after the other
+             | "a phrase*"                    the words one after the other, the last one's start
 
 Case and accents are ignored, and punctuation separates words (FTS5's unicode61 tokenizer). Nothing the
 user types is FTS5 syntax: every term is quoted, so AND, OR, NOT, NEAR, -, ^, : and column names are
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 
 from annotator.errors import AnnotatorError
 
-_TERM = re.compile(r'"([^"]*)"?|(\S+)')
+# A phrase (its closing quote optional, a star after it allowed), or a run of non-space characters.
+_TERM = re.compile(r'"([^"]*)("?\*?)|(\S+)')
 
 
 class BadQuery(AnnotatorError):
@@ -37,16 +39,14 @@ def words_of(text: str) -> list[str]:
 
 def parse(query: str) -> list[Term]:
     terms = []
-    for phrase, word in _TERM.findall(query):
-        if word:
-            prefix = word.endswith("*")
-            found = words_of(word.rstrip("*"))
-            if found:
-                terms.append(Term(tuple(found), prefix))
-        else:
-            found = words_of(phrase)
-            if found:
-                terms.append(Term(tuple(found)))
+    for phrase, after, word in _TERM.findall(query):
+        # A star at the end of a word, of a phrase ("fly to bo*") or right after it ("fly to bo"*): the
+        # last word need only start so.
+        text = word or phrase
+        prefix = text.rstrip().endswith("*") or after.endswith("*")
+        found = words_of(text)
+        if found:
+            terms.append(Term(tuple(found), prefix))
     if not terms:
         raise BadQuery(f"nothing to search for in {query!r}: a query needs a word")
     return terms

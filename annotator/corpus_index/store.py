@@ -1,18 +1,23 @@
 """The index's SQLite file: opened in WAL mode with a busy timeout (two windows and a command line may
 use it at once), made when missing, and made again, with a one-line notice, when it is corrupt,
-truncated or of another schema. A cache that cannot be written is replaced by one in memory: the
-answers are the same, only not kept.
+truncated or of another schema. A cache that cannot be written (a read-only folder or file, a full
+disk, a file size limit), at the start or in the middle of a run, is replaced by one in memory, with
+one line naming the file: the answers are the same, only not kept.
 
 Every use goes through IndexStore.run(work), which retries WORK while another process holds the
-write lock (beyond SQLite's own wait) and rebuilds the file once if SQLite finds it damaged."""
+write lock (beyond SQLite's own wait), goes on in memory when the file cannot be written, and
+rebuilds the file once if SQLite finds it damaged."""
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TypeVar
+
+from annotator.file_name_text import name_text
 
 T = TypeVar("T")
 SCHEMA_VERSION = "2"  # 2: texts_trigram and odd_case_texts, for the window's searches by pattern
@@ -58,6 +63,24 @@ SCHEMA = (
     " ctime_ns INTEGER, digest TEXT, value TEXT NOT NULL, PRIMARY KEY (path, kind, key))",
 )
 IN_MEMORY = ":memory:"
+# SQLite's codes for a file that cannot be written, as opposed to one that is damaged: a folder or file
+# that is read-only, a disk that is full, a write, sync or resize the system refused (EFBIG past a file
+# size limit is a failed write).
+_UNWRITABLE_CODES = frozenset(
+    {sqlite3.SQLITE_PERM, sqlite3.SQLITE_READONLY, sqlite3.SQLITE_FULL, sqlite3.SQLITE_CANTOPEN}
+)
+_UNWRITABLE_EXTENDED_CODES = frozenset(
+    {
+        sqlite3.SQLITE_IOERR_WRITE,
+        sqlite3.SQLITE_IOERR_FSYNC,
+        sqlite3.SQLITE_IOERR_DIR_FSYNC,
+        sqlite3.SQLITE_IOERR_TRUNCATE,
+        sqlite3.SQLITE_IOERR_SHMOPEN,
+        sqlite3.SQLITE_IOERR_SHMSIZE,
+        sqlite3.SQLITE_IOERR_SHMMAP,
+        sqlite3.SQLITE_IOERR_DELETE,
+    }
+)
 
 
 class OutdatedIndex(sqlite3.DatabaseError):
@@ -69,14 +92,27 @@ def _busy(error: sqlite3.Error) -> bool:
     return isinstance(error, sqlite3.OperationalError) and ("locked" in text or "busy" in text)
 
 
+def _unwritable(error: BaseException) -> bool:
+    """ERROR says the file cannot be written (not that it is damaged)."""
+    if isinstance(error, OSError):
+        return True
+    code = getattr(error, "sqlite_errorcode", None)
+    if code is None:
+        return False
+    return code & 0xFF in _UNWRITABLE_CODES or code in _UNWRITABLE_EXTENDED_CODES
+
+
 class IndexStore:
     """The index at FILE (None: in memory only). NOTICE(line) hears what the user should know."""
 
     def __init__(self, file: Path | None, notice: Callable[[str], None] = lambda _line: None):
         self.file = file
         self.notice = notice
-        self.generation = 0  # how often the file was found damaged and made again: answers made across one are redone
+        # How often what the index held was lost (the file found damaged and made again, or left for an empty
+        # index in memory): answers made across one are redone.
+        self.generation = 0
         self._connection: sqlite3.Connection | None = None
+        self._instance: str | None = None  # the token of the file opened (_check), to know it again
 
     @property
     def connection(self) -> sqlite3.Connection:
@@ -84,20 +120,43 @@ class IndexStore:
             self._connection = self._open()
         return self._connection
 
+    @property
+    def kept(self) -> bool:
+        """Whether what was written is in self.file: not in memory, and the file not removed or replaced
+        (`annotator index --clear`, another program) since it was opened."""
+        if self.file is None or self._instance is None:
+            return False
+        try:
+            found = sqlite3.connect(f"{self.file.absolute().as_uri()}?mode=ro", uri=True)
+        except (sqlite3.Error, ValueError):
+            return False
+        try:
+            return _instance(found) == self._instance
+        except sqlite3.Error:
+            return False
+        finally:
+            found.close()
+
     def run(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        """WORK(connection), retried while the file is busy; on a damaged file, rebuilt once and retried."""
+        """WORK(connection), retried while the file is busy; on a file that cannot be written, in memory;
+        on a damaged file, rebuilt once and retried (then in memory, should the new file fail too)."""
         rebuilt = False
-        for attempt in range(BUSY_RETRIES + 1):
+        for attempt in range(BUSY_RETRIES + 2):
             try:
                 return work(self.connection)
             except sqlite3.DatabaseError as error:
+                if self.file is None:  # in memory already: nothing else to fall back on
+                    raise
                 if _busy(error) and attempt < BUSY_RETRIES:
                     time.sleep(0.05 * 2 ** min(attempt, 5))
                     continue
-                if _busy(error) or rebuilt:
+                if _busy(error):
                     raise
-                self._rebuild(error)
-                rebuilt = True
+                if _unwritable(error) or rebuilt:
+                    self._go_in_memory(error)
+                else:
+                    self._rebuild(error)
+                    rebuilt = True
         raise AssertionError("unreachable")
 
     def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
@@ -107,10 +166,10 @@ class IndexStore:
             connection.execute("BEGIN IMMEDIATE")
             try:
                 result = work(connection)
+                connection.execute("COMMIT")
             except BaseException:
-                connection.execute("ROLLBACK")
+                _roll_back(connection)
                 raise
-            connection.execute("COMMIT")
             return result
 
         return self.run(transaction)
@@ -130,27 +189,55 @@ class IndexStore:
             return self._in_memory(error)
         try:
             _check(connection)
-        except sqlite3.Error as error:
+            self._instance = _instance(connection)
+        except (OSError, sqlite3.Error) as error:
             connection.close()
-            if _busy(error):
+            if isinstance(error, sqlite3.Error) and _busy(error):
                 raise
+            if _unwritable(error):
+                return self._in_memory(error)
             try:
                 self._remove_files()
             except OSError as cannot:
                 return self._in_memory(cannot)
             self.generation += 1
-            self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
+            self.notice(f"the index {_named(self.file)} could not be used ({_reason(error)}); it is made again")
             try:
                 connection = _connect(str(self.file))
                 _check(connection)
+                self._instance = _instance(connection)
             except (OSError, sqlite3.Error) as error:
                 return self._in_memory(error)
         return connection
 
     def _in_memory(self, error: Exception) -> sqlite3.Connection:
-        self.notice(f"cannot keep the index in {self.file} ({_reason(error)}); the files are read without it")
-        self.file = None
+        self._give_up_the_file(error)
         return _in_memory()
+
+    def _give_up_the_file(self, error: Exception) -> None:
+        self.notice(
+            f"cannot keep the index in {_named(self.file)} ({_reason(error)}); it is kept in memory for this run"
+        )
+        self.file = None
+
+    def _go_in_memory(self, error: sqlite3.Error) -> None:
+        """The file failed in use (full, read-only, damaged again): the run goes on in memory, from a copy of
+        what the file holds when it can still be read (else from nothing, and the answers are redone)."""
+        self._give_up_the_file(error)
+        memory = _in_memory()
+        old, self._connection = self._connection, memory
+        try:
+            if old is None:
+                raise sqlite3.OperationalError("closed")
+            _roll_back(old)
+            old.backup(memory)
+        except sqlite3.Error:
+            memory.close()
+            self._connection = _in_memory()
+            self.generation += 1
+        finally:
+            if old is not None:
+                old.close()
 
     def _rebuild(self, error: sqlite3.Error) -> None:
         """The file found damaged in use: removed, then made again empty on the next use."""
@@ -161,15 +248,33 @@ class IndexStore:
         try:
             self._remove_files()
         except OSError as cannot:  # the next use is in memory
-            self.notice(f"cannot keep the index in {self.file} ({_reason(cannot)}); the files are read without it")
-            self.file = None
+            self._give_up_the_file(cannot)
             return
-        self.notice(f"the index {self.file} could not be used ({_reason(error)}); it is made again")
+        self.notice(f"the index {_named(self.file)} could not be used ({_reason(error)}); it is made again")
 
     def _remove_files(self) -> None:
         assert self.file is not None
         for suffix in ("", "-wal", "-shm", "-journal"):
             Path(str(self.file) + suffix).unlink(missing_ok=True)
+
+
+def _roll_back(connection: sqlite3.Connection) -> None:
+    """End the open transaction, if any; a rollback that fails too (the disk gone) leaves the error that
+    caused it to be the one reported."""
+    if connection.in_transaction:
+        try:
+            connection.execute("ROLLBACK")
+        except sqlite3.Error:
+            pass
+
+
+def _instance(connection: sqlite3.Connection) -> str | None:
+    found = connection.execute("SELECT value FROM meta WHERE key = 'instance'").fetchone()
+    return None if found is None else found[0]
+
+
+def _named(file: Path | None) -> str:
+    return name_text(str(file))
 
 
 def _connect(target: str) -> sqlite3.Connection:
@@ -202,15 +307,19 @@ def _check(connection: sqlite3.Connection) -> None:
             found = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
             if found is None or found[0] != SCHEMA_VERSION:
                 raise OutdatedIndex(f"written by another version (schema {found[0] if found else 'unknown'})")
+        # A token telling this file from any other at its path (IndexStore.kept): a file put there while this
+        # process writes into the one it opened may even have its inode number, its path's stat taken too late.
+        connection.execute("INSERT OR IGNORE INTO meta VALUES ('instance', ?)", (secrets.token_hex(16),))
         connection.execute("COMMIT")
     except BaseException:
-        if connection.in_transaction:
-            connection.execute("ROLLBACK")
+        _roll_back(connection)
         raise
 
 
 def _is_file(connection: sqlite3.Connection) -> bool:
-    return any(row[2] for row in connection.execute("PRAGMA database_list") if row[1] == "main")
+    # Asked in SQL: the file's name, given back as text, need not be UTF-8 (a cache folder named in Latin-1).
+    found = connection.execute("SELECT file != '' FROM pragma_database_list WHERE name = 'main'").fetchone()
+    return bool(found and found[0])
 
 
 def _reason(error: Exception) -> str:

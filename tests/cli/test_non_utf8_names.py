@@ -201,3 +201,32 @@ def test_the_escape_is_reversible_and_writable_everywhere(raw: bytes):
 )
 def test_what_the_escape_writes(name: str, text: str):
     assert name_text(name) == text and name_from_text(text) == name
+
+
+@pytest.mark.slow
+def test_search_writes_the_names_escaped_and_its_json_is_json(corpus: Path):
+    latin1_log = name_text(corpus / f"{LATIN1}.xml")
+    assert latin1_log.endswith(f"corpus-%E9/{ESCAPED}.xml")
+    found = annotator("search", "boston", corpus)
+    ok(found)
+    files = [line.split("\t")[0] for line in found.stdout.decode("utf-8").splitlines()]  # strict: all UTF-8
+    assert latin1_log in files and all(file.startswith(name_text(corpus)) for file in files)
+    as_json = annotator("search", "boston", corpus, "--json")
+    ok(as_json)
+    assert [json.loads(line)["file"] for line in as_json.stdout.decode("utf-8").splitlines()] == files
+    assert os.fsencode(name_from_text(latin1_log)) == os.fsencode(str(corpus / f"{LATIN1}.xml"))
+    indexed = annotator("index", corpus)
+    ok(indexed)
+    assert indexed.stderr.decode("utf-8").startswith("2 log(s) indexed in ")
+
+
+@pytest.mark.slow
+def test_a_cache_folder_named_in_latin1_keeps_the_index(corpus: Path, tmp_path: Path):
+    cache = tmp_path / os.fsdecode(b"cache-\xe9")
+    for _ in range(2):  # made, then used: never found damaged
+        done = run_annotator(
+            *(os.fsencode(str(arg)) for arg in ("index", corpus)), text=False, env={"ANNOTATOR_CACHE_DIR": str(cache)}
+        )
+        ok(done)
+        said = done.stderr.decode("utf-8")  # strict: the folder's name is written escaped
+        assert said.startswith(f"2 log(s) indexed in {name_text(cache)}/index/") and said.count("\n") == 1, said

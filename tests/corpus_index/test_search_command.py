@@ -70,6 +70,16 @@ def test_query_syntax_is_never_fts_syntax(corpus: Path, capsys):
         assert hits_of(out) == scan([corpus], query), query
 
 
+def test_a_phrase_ending_in_a_prefix_finds_the_phrase(corpus: Path, capsys):
+    for query in ['"fly to bo*"', '"fly to bo"*', '"FLY TO BO*']:
+        status = main(["search", "--jobs", "1", "--field", "transcription", query, str(corpus)])
+        out, err = capsys.readouterr()
+        assert (status, err) == (0, ""), query
+        assert "\ti want to fly to boston\n" in out, query
+        assert hits_of(out) == scan([corpus], query, "transcription"), query
+    assert main(["search", "--jobs", "1", '"fly to bx*"', str(corpus)]) == 1
+
+
 @pytest.mark.slow
 def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(corpus: Path, annotated_log: Path):
     annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
@@ -81,6 +91,21 @@ def test_an_unreadable_log_is_one_line_and_exit_status_2_the_others_answered(cor
     assert str(annotated_log) in done.stderr and "Traceback" not in done.stderr
     readable = [path for path in expand_log_paths([corpus]) if path != annotated_log]
     assert hits_of(done.stdout) == scan(readable, "flight") != []
+
+
+@pytest.mark.slow
+def test_index_names_each_unreadable_log_and_exits_2_as_info_does(corpus: Path, annotated_log: Path):
+    annotated_log.write_text("<GC_LOG><unclosed>", encoding="utf-8")
+    (corpus / "empty-hublog.xml").write_bytes(b"")
+    for _ in range(2):  # the logs read, then the logs known unreadable: named again each time
+        done = annotator("index", corpus, "--jobs", "1")
+        lines = done.stderr.splitlines()
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert f"annotator: {annotated_log}:1:19: not well-formed XML: Premature end of data" in lines[1], lines
+        assert lines[0] == f"annotator: {corpus / 'empty-hublog.xml'}: is empty"
+        assert lines[2].startswith("4 log(s) indexed in ") and lines[3].startswith("annotator: 2 files could not")
+    info = annotator("info", corpus, "--jobs", "1")
+    assert info.returncode == 2 and str(annotated_log) in info.stderr
 
 
 @pytest.mark.slow

@@ -29,10 +29,11 @@ def _holds(words: list[str], term: tuple[list[str], bool]) -> bool:
 
 def terms_of(query: str) -> list[tuple[list[str], bool]]:
     terms = []
-    for phrase, word in re.findall(r'"([^"]*)"?|(\S+)', query):
-        words = tokens(word.rstrip("*") if word else phrase)
-        if words:
-            terms.append((words, bool(word) and word.endswith("*")))
+    for phrase, after, word in re.findall(r'"([^"]*)("?\*?)|(\S+)', query):
+        text = word or phrase
+        words = tokens(text)
+        if words:  # a star ending a word or a phrase, or right after a phrase: the last word's start
+            terms.append((words, text.rstrip().endswith("*") or after.endswith("*")))
     return terms
 
 
