@@ -70,6 +70,7 @@ def run(args: argparse.Namespace) -> int:
             f"would replace {count} transcription(s) in {len(plans)} log(s) (dry run: nothing written)", file=sys.stderr
         )
         return 0
+    sys.stdout.flush()  # the changes are out before any log changes: a list that cannot be printed writes nothing
     written = _write(plans)
     print(f"replaced {count} transcription(s) in {len(written)} log(s)", file=sys.stderr)
     return 0
