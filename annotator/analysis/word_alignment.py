@@ -2,17 +2,16 @@
 
 The reference is what was said (the human transcription), the hypothesis what
 the recognizer heard. Both are normalised with annotator.log.text.normalize_words
-(the normalisation of every word count) and aligned by jiwer, which gives each
-stretch of words as equal, substituted, deleted (said, not heard: MISSED) or
-inserted (heard, not said). The counts are the sums of those stretches; the
-rate is errors over reference words, 0.0 for nothing against nothing and None
-for words heard against nothing said.
+(the normalisation of every word count) and aligned as jiwer aligns them (its
+Levenshtein opcodes, from rapidfuzz), which gives each stretch of words as equal,
+substituted, deleted (said, not heard: MISSED) or inserted (heard, not said).
+The counts are the sums of those stretches; the rate is errors over reference
+words, 0.0 for nothing against nothing and None for words heard against nothing
+said.
 
-Empty sides and identical word lists need no alignment (jiwer refuses an empty
-side), and many pairs are aligned by one jiwer call (its cost is mostly per
-call); each pair is still aligned on its own inside that call.
+Empty sides and identical word lists need no alignment.
 
-jiwer's alignment costs the product of the two lengths, so a caller on the GUI
+The alignment costs the product of the two lengths, so a caller on the GUI
 thread aligns only up to LIVE_DIFF_MAX_WORDS words on either side and says so
 beyond (too_long_to_diff).
 """
@@ -22,13 +21,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Self
 
-import jiwer
 from jiwer import AlignmentChunk
+from rapidfuzz.distance import Levenshtein
 
 from annotator.log.text import normalize_words
 
 EQUAL, SUBSTITUTED, MISSED, INSERTED = "equal", "substituted", "missed", "inserted"
 _KINDS = {"equal": EQUAL, "substitute": SUBSTITUTED, "delete": MISSED, "insert": INSERTED}
+_JIWER_TAGS = {"equal": "equal", "replace": "substitute", "delete": "delete", "insert": "insert"}
 LIVE_DIFF_MAX_WORDS = 2000  # a turn is a sentence or a few; a pasted document is not aligned while typing
 
 Words = list[str]
@@ -121,37 +121,41 @@ def too_long_to_diff(said: str | None, heard: str | None) -> int | None:
 
 
 def _alignments(pairs: list[tuple[Words, Words]]) -> list[list[AlignmentChunk]]:
-    """jiwer's chunks for each pair; the obvious ones made here, the others by one jiwer call.
+    """The chunks of each pair, as jiwer gives them.
 
-    Only the middle of a pair goes to jiwer: the words both sides begin and end with are equal
-    stretches of every optimal alignment, and jiwer holds several copies of what it is given (a huge
-    transcription against its recognizer text that differ by a word needed 40 times the log's size)."""
-    chunks: list[list[AlignmentChunk] | None] = []
-    trims: list[tuple[int, int, int, int]] = []  # (common start, common end, reference and hypothesis lengths)
-    references: list[str] = []
-    hypotheses: list[str] = []
+    jiwer itself is given no text: it splits what it is given into new word strings, which for a huge
+    transcription held several copies of it (1.5 million words: 95 MB where the text is 10). Each pair's
+    words are numbered instead (a word's number is one object however often it occurs, so a word list
+    costs a pointer a word) and aligned as jiwer aligns its numbers, by rapidfuzz's Levenshtein opcodes;
+    and only its middle: the words both sides begin and end with are equal stretches of every optimal
+    alignment."""
+    chunks = []
     for ref_words, hyp_words in pairs:
         if not ref_words or not hyp_words or ref_words == hyp_words:
             chunks.append(_obvious_chunks(len(ref_words), len(hyp_words), ref_words == hyp_words))
             continue
         start, end = _common_ends(ref_words, hyp_words)
-        ref_middle, hyp_middle = ref_words[start : len(ref_words) - end], hyp_words[start : len(hyp_words) - end]
+        trim = (start, end, len(ref_words), len(hyp_words))
+        numbers: dict[str, int] = {}
+        ref_middle = _numbered(ref_words, start, len(ref_words) - end, numbers)
+        hyp_middle = _numbered(hyp_words, start, len(hyp_words) - end, numbers)
         if not ref_middle or not hyp_middle:
-            chunks.append(
-                _trimmed(
-                    _obvious_chunks(len(ref_middle), len(hyp_middle), False),
-                    (start, end, len(ref_words), len(hyp_words)),
-                )
-            )
-            continue
-        chunks.append(None)
-        trims.append((start, end, len(ref_words), len(hyp_words)))
-        references.append(" ".join(ref_middle))
-        hypotheses.append(" ".join(hyp_middle))
-    if references:
-        aligned = iter(zip(jiwer.process_words(references, hypotheses).alignments, trims))
-        chunks = [_trimmed(*next(aligned)) if c is None else c for c in chunks]
-    return chunks  # type: ignore[return-value]  # every None was replaced
+            chunks.append(_trimmed(_obvious_chunks(len(ref_middle), len(hyp_middle), False), trim))
+        else:
+            chunks.append(_trimmed(_opcode_chunks(ref_middle, hyp_middle), trim))
+    return chunks
+
+
+def _numbered(words: Words, start: int, stop: int, numbers: dict[str, int]) -> list[int]:
+    """WORDS[START:STOP] as numbers, the same word the same number (shared with the other side through NUMBERS)."""
+    return [numbers.setdefault(words[index], len(numbers)) for index in range(start, stop)]
+
+
+def _opcode_chunks(reference: list[int], hypothesis: list[int]) -> list[AlignmentChunk]:
+    return [
+        AlignmentChunk(_JIWER_TAGS[op.tag], op.src_start, op.src_end, op.dest_start, op.dest_end)
+        for op in Levenshtein.opcodes(reference, hypothesis)
+    ]
 
 
 def _common_ends(reference: Words, hypothesis: Words) -> tuple[int, int]:

@@ -61,6 +61,10 @@ def _command_module(module_name: str):
 
 
 def main(argv: list[str] | None = None) -> int:
+    return reporting_output_failures(_main, argv)
+
+
+def _main(argv: list[str] | None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser()
     if not argv or argv[0] not in COMMANDS and not argv[0].startswith("-"):
@@ -74,6 +78,10 @@ def main(argv: list[str] | None = None) -> int:
 def gui_main(argv: list[str] | None = None) -> int:
     """`annotator-gui [PATH]`, declared as a gui-script (no console window on Windows): the same
     window as `annotator gui`, through the same command."""
+    return reporting_output_failures(_gui_main, argv)
+
+
+def _gui_main(argv: list[str] | None) -> int:
     gui = _command_module("gui")
     parser = argparse.ArgumentParser(prog="annotator-gui", description=COMMANDS["gui"][1])
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
@@ -81,9 +89,24 @@ def gui_main(argv: list[str] | None = None) -> int:
     return run_reporting_errors(gui.run, parser.parse_args(argv))
 
 
+def reporting_output_failures(entry, argv: list[str] | None) -> int:
+    """ENTRY(ARGV), its standard output guarded (annotator.cli.standard_output): output that cannot be
+    written is one line and status 2, a reader gone (`| head -1`) stops the command without a word."""
+    from annotator.cli.standard_output import StandardOutputFailed, guarded_standard_output
+
+    try:
+        with guarded_standard_output():  # the arguments too: `--help > /dev/full` fails as loudly
+            return entry(argv)
+    except StandardOutputFailed as failure:
+        if not failure.reader_gone:
+            print(f"annotator: {failure}", file=sys.stderr)
+        return failure.exit_status
+
+
 def run_reporting_errors(run, args, stop_on_signals: bool = False) -> int:
     """Run a command; user errors become one line on stderr and exit status 2. STOP_ON_SIGNALS: SIGTERM and
     SIGHUP stop it as Ctrl+C does (annotator.cli.termination), with status 143 / 129."""
+    from annotator.cli.standard_output import StandardOutputFailed
     from annotator.cli.termination import stopped_like_ctrl_c
     from annotator.errors import AnnotatorError
 
@@ -97,8 +120,8 @@ def run_reporting_errors(run, args, stop_on_signals: bool = False) -> int:
     except KeyboardInterrupt as interrupt:  # Ctrl+C, or SIGTERM / SIGHUP (cli.termination.Terminated)
         print(f"annotator: {getattr(interrupt, 'message', 'interrupted')}", file=sys.stderr)
         return getattr(interrupt, "exit_status", 130)
-    except BrokenPipeError:
-        return 0
+    except StandardOutputFailed:
+        raise  # the entry point's to report (reporting_output_failures), wherever the command printed
     except Exception as error:  # a bug: one line unless the user asks for the traceback
         if os.environ.get("ANNOTATOR_DEBUG"):
             raise

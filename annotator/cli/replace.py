@@ -9,8 +9,9 @@ annotations go to each annotator's own file and never into the log (docs/team.md
 replacement belongs in the window, where it is one undoable step saved to that file.
 Before the first write every log is checked (annotator.analysis.replace_checks): a log that could
 not be written, a NAME.orig.xml that is not a regular file, a replacement XML cannot store, a link
-leading out of a folder given (without --force) refuse the whole run, dry run included. A write that
-fails even so names the logs already written.
+leading out of a folder given (without --force) refuse the whole run, dry run included. The logs are
+then saved together: a write that fails even so (a full disk, a file too large, another program's change
+meanwhile) leaves every log and every NAME.orig.xml as it was.
 """
 
 from __future__ import annotations
@@ -70,36 +71,29 @@ def run(args: argparse.Namespace) -> int:
             f"would replace {count} transcription(s) in {len(plans)} log(s) (dry run: nothing written)", file=sys.stderr
         )
         return 0
+    sys.stdout.flush()  # the changes are out before any log changes: a list that cannot be printed writes nothing
     written = _write(plans)
     print(f"replaced {count} transcription(s) in {len(written)} log(s)", file=sys.stderr)
     return 0
 
 
 def _write(plans: list) -> list[Path]:
-    """Apply and save each log's changes in turn; a failure after some were written names them."""
+    """Apply each log's changes and save them all together: a write that fails, however late, leaves every
+    log as it was (annotator.log.save_together)."""
     from annotator.analysis.replace import apply_changes
-    from annotator.errors import AnnotatorError, WriteError
     from annotator.log.document import LogDocument
+    from annotator.log.save_together import save_together
 
-    written: list[Path] = []
+    documents = []
     for path, changes in plans:
-        try:
-            document = LogDocument.load(path)
-            apply_changes(document, changes)
-            document.save(keep_original=True)
-        except AnnotatorError as error:
-            if not written:
-                raise
-            worded = getattr(error, "command_line_message", None)
-            text = worded() if callable(worded) else str(error)
-            raise WriteError(
-                f"{text}; already written before it, each with its original kept as NAME.orig.xml: "
-                f"{', '.join(map(str, written))}"
-            ) from None
-        written.append(path)
+        document = LogDocument.load(path)
+        apply_changes(document, changes)
+        documents.append(document)
+    save_together(documents)
+    for document in documents:
         for notice in document.save_notices:
             print(f"annotator: note: {notice}", file=sys.stderr)
         if document.kept_original is not None:
             original = document.kept_original
             print(f"annotator: note: the original is kept as {original.name} in {original.parent}", file=sys.stderr)
-    return written
+    return [document.path for document in documents]

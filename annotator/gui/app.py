@@ -301,11 +301,11 @@ def stop_on_signals(annotator: Annotator) -> None:
     status 143 / 129 (gui/runtime/stop_signals.py); the next start offers the work back."""
 
     def stop(number: int) -> None:
-        annotator.recovery.keep_for_next_start()
+        unsaved = annotator.recovery.keep_for_next_start()
         annotator.playback.close()
         stop_children()
         name = signal.Signals(number).name
-        print(f"annotator: stopped by {name}; unsaved work is kept in the recovery journal", file=sys.stderr)
+        print(f"annotator: stopped by {name}; {unsaved}", file=sys.stderr)
         end_process(128 + number)
 
     StopSignals(stop, annotator.window)

@@ -22,7 +22,9 @@ from annotator.reading.disk_changes import changed_since, remove_stale_temp_file
 from annotator.reading.loading import FileStamp, ParsedLog, parse_log_file
 from annotator.reading.lxml_types import source_line
 from annotator.writes.atomic import refuse_unwritable
+from annotator.writes.durable import Written
 from annotator.writes.original_copy import keep_original as keep_original_copy
+from annotator.writes.original_copy import original_copy_path
 from annotator.writes.save_lock import holding_save_lock
 
 _UNIT_SAMPLE = 200
@@ -185,13 +187,20 @@ class LogDocument:
             if keep_original and resolved == self.path.resolve():
                 self.kept_original = keep_original_copy(self.path)
             written = write_locked(target, self.parsed.write_to)
+        self.saved_as(written, over_own_file=resolved == self.path.resolve())
+        return target
+
+    def saved_as(self, written: Written, over_own_file: bool) -> None:
+        """WRITTEN (a save's result) holds this document now; OVER_OWN_FILE: it is the file it was read from,
+        so its annotations count as saved and its stamp is the new file's. Leftovers of saves killed half way
+        beside it (and its NAME.orig.xml) go."""
         self.save_notices = written.notices
-        if resolved == self.path.resolve():
+        if over_own_file:
             self._file_values.clear()
             self.parsed.stamp = FileStamp.of(written.path)
             self._stamped_path = written.path.resolve()
         remove_stale_temp_files(written.path)
-        return target
+        remove_stale_temp_files(original_copy_path(written.path))  # a copy written in a run killed before its rename
 
     def reload(self) -> LogDocument:
         """A fresh document read from this one's file as it is now; this one keeps its edits untouched."""

@@ -20,12 +20,11 @@ from __future__ import annotations
 import errno
 import os
 import stat
-import tempfile
 from pathlib import Path
 
 from annotator.errors import WriteError
 from annotator.input_files import kind_words
-from annotator.writes.durable import Writer, Written, keep_owner_and_mode, sync_folder, write_content
+from annotator.writes.durable import Writer, Written, remove_quietly, sync_folder, write_beside
 from annotator.writes.inplace import write_in_place
 
 
@@ -57,22 +56,11 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
     if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
         return write_in_place(path, target, content, existing.st_nlink - 1)
     folder = target.parent if str(target.parent) else Path(".")
+    temp = write_beside(path, target, content, existing)
     try:
-        handle, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
-    except OSError as error:
-        raise WriteError(f"{path}: cannot write in {folder}: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            write_content(stream, content)
-            stream.flush()
-            os.fsync(stream.fileno())
-            keep_owner_and_mode(stream.fileno(), existing)
-        os.replace(temp_name, target)
+        os.replace(temp, target)
     except BaseException as error:
-        try:
-            os.unlink(temp_name)
-        except OSError:
-            pass
+        remove_quietly(temp)
         if isinstance(error, OSError):
             raise WriteError(f"{path}: not written, the previous file is intact: {error.strerror or error}") from None
         raise

@@ -63,7 +63,7 @@ def side_files(target: Path) -> tuple[Path, Path]:
     return target.with_name(stem + ".new"), target.with_name(stem + ".backup")
 
 
-def _links_notice(path: Path, others: int) -> str:
+def links_notice(path: Path, others: int) -> str:
     plural = "s" if others != 1 else ""
     return (
         f"{path} has {others} other hard link{plural}: it was written in place (not replaced), "
@@ -96,7 +96,7 @@ def write_in_place(path: Path, target: Path, content: bytes | Writer, others: in
         _remove(backup, new_file)
     finally:
         os.close(held)
-    return Written(target, (_links_notice(path, others),))
+    return Written(target, (links_notice(path, others),))
 
 
 def _restore_after_failure(path: Path, target: Path, backup: Path, error: OSError) -> None:

@@ -1,6 +1,7 @@
 """`annotator replace` over many logs is all or nothing: every log is checked before the first write, the
-dry run refuses what the real run would, errors name the file (and session), a write that fails even so
-names the logs already written, and no log is rewritten without a regular copy of its original.
+dry run refuses what the real run would, errors name the file (and session), a change by another program
+found at the last moment leaves every log as it was, and no log is rewritten without a regular copy of its
+original.
 
 The shapes are generated: each obstacle (a read-only log, NAME.orig.xml as a FIFO, a folder, a link to
 nothing, a link leading out of the folder given) at each place among the logs (first, middle, last)."""
@@ -9,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import stat
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,35 +17,8 @@ import pytest
 
 from annotator.cli.main import main
 from annotator.log.document import LogDocument
-from tests.support.repository import SAMPLE_LOGS
+from tests.support.replace_corpus import FIND, LOGS, make_corpus, state
 from tests.support.save_race import finish, hold_and_change, start
-
-SAMPLE = SAMPLE_LOGS / "travel-20261121-001" / "travel-20261121-001-hublog.xml"
-LOGS = 5
-FIND = ["--find", "boston", "--replace", "austin"]
-
-
-def make_corpus(root: Path) -> list[Path]:
-    """LOGS copies of session 001 (which says "boston"), each in its own folder."""
-    logs = []
-    for number in range(LOGS):
-        log = root / f"part{number}" / f"log{number}-hublog.xml"
-        log.parent.mkdir(parents=True)
-        shutil.copyfile(SAMPLE, log)
-        logs.append(log)
-    return logs
-
-
-def state(root: Path) -> dict[str, tuple]:
-    """Every entry below ROOT by lstat and, for regular files, content (a FIFO is never opened)."""
-    found = {}
-    for folder, folders, files in os.walk(root):
-        for name in folders + files:
-            path = Path(folder) / name
-            info = os.lstat(path)
-            content = path.read_bytes() if stat.S_ISREG(info.st_mode) else b""
-            found[str(path.relative_to(root))] = (stat.S_IFMT(info.st_mode), info.st_mode & 0o777, content)
-    return found
 
 
 def _read_only(log: Path, outside: Path) -> str:
@@ -141,17 +114,19 @@ def test_a_replacement_xml_cannot_store_is_refused_naming_file_and_session(tmp_p
 
 
 @pytest.mark.slow
-def test_a_log_written_by_someone_else_meanwhile_stops_the_run_naming_what_was_written(tmp_path: Path):
-    """The checks passed, then another writer changed the last log: the logs already written are named."""
+def test_a_log_written_by_someone_else_meanwhile_stops_the_run_with_nothing_written(tmp_path: Path):
+    """The checks passed, then another writer changed the last log: no log is rewritten, the other save stands."""
     logs = make_corpus(tmp_path / "corpus")
+    others = {log: log.read_bytes() for log in logs[:-1]}
     writer = hold_and_change(logs[-1], 5.0, session=0)
     status, err = finish(start("replace", tmp_path / "corpus", *FIND))
     assert writer.wait(timeout=60) == 0, writer.stderr.read()
     assert status == 2, err
     last = err.splitlines()[-1]
     assert last.startswith(f"annotator: {logs[-1]} was changed by another program"), err
-    assert last.endswith(", ".join(map(str, logs[:-1]))) and "already written before it" in last
-    assert all("austin" in log.read_text(encoding="utf-8") for log in logs[:-1])
+    assert last.endswith("nothing written: run the command again"), err
+    assert {log: log.read_bytes() for log in logs[:-1]} == others
+    assert not any(log.with_name(log.name.replace(".xml", ".orig.xml")).exists() for log in logs)
     assert LogDocument.load(logs[-1]).sessions[0].task_completion == "0", "the other writer's save stands"
 
 

@@ -8,6 +8,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import IO
 
 from tests.support.repository import command_environment
 
@@ -21,13 +22,16 @@ def run_annotator(
     env: Mapping[str, str] | None = None,
     text: bool = True,
     preexec_fn: Callable[[], object] | None = None,
+    stdout: int | IO[bytes] | None = None,
 ) -> subprocess.CompletedProcess:
     """The finished command, its output captured: as text, or as bytes with TEXT false (for a file name that is not
     UTF-8, given as bytes in ARGS). ENV holds variables set on top of the test's own environment; TIMEOUT None waits
-    as long as the command runs; PREEXEC_FN runs in the child before the command (a resource limit, one core)."""
+    as long as the command runs; PREEXEC_FN runs in the child before the command (a resource limit, one core).
+    STDOUT (a file, a descriptor, subprocess.DEVNULL) takes the command's standard output instead of the capture."""
     return subprocess.run(
         [sys.executable, "-m", "annotator", *(arg if isinstance(arg, bytes) else str(arg) for arg in args)],
-        capture_output=True,
+        stdout=subprocess.PIPE if stdout is None else stdout,
+        stderr=subprocess.PIPE,
         text=text,
         cwd=cwd,
         env={**command_environment(), **(env or {})},

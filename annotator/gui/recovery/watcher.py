@@ -277,17 +277,24 @@ class RecoveryWatcher(QObject):
     def _closed(self) -> None:
         self.release()
 
-    def keep_for_next_start(self) -> None:
+    def keep_for_next_start(self) -> str:
         """The process is about to end unasked (a stop signal): the editor's typing and every unsaved edit are
-        written to the journal now, then released, so that the next start offers them back."""
+        written to the journal now, then released, so that the next start offers them back. What became of
+        the unsaved work, in words: kept, none, or why it could not be kept."""
         self._typing_changed()
+        kept, failures = False, []
         for journal in (self._retired, self.journal):
             if journal is not None:
                 try:
                     journal.flush()
-                except WriteError:
-                    pass  # the journal's folder cannot be written: nothing more can be done at this point
+                except WriteError as error:
+                    failures.append(str(error))  # nothing more can be done at this point but say so
+                    continue
+                kept = kept or journal.file.exists()  # a flush with no unsaved edits removes the file
         self.release()
+        if failures:
+            return f"unsaved work could not be kept: {'; '.join(failures)}"
+        return "unsaved work is kept in the recovery journal" if kept else "nothing was unsaved"
 
     def release(self) -> None:
         """The window closes, or its log: no more writes, and its locks go."""
