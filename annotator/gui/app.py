@@ -239,7 +239,7 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
         team=TeamSwitch(controller, actions.team_mode, corpus),
         compare=compare,
         flags=FlagsController(window, navigator, controller, settings, playback),
-        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat),
+        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat, recovery.unsaved_edits),
         switches=MenuSwitches(navigator, settings),
     )
     annotator.preferences = Preferences(window, settings, annotator)
