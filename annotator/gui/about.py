@@ -17,6 +17,7 @@ from PySide6.QtGui import QGuiApplication, QIcon
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from annotator import __version__
+from annotator.gui.keyboard import present
 
 APP_NAME = "Communicator Annotator"
 LICENCE = "MIT"
@@ -164,9 +165,9 @@ def _escape(text: str) -> str:
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
-def show_about(parent: QWidget | None) -> AboutDialog:
-    """Open the About box over PARENT (modal to it, without blocking the caller); it deletes itself on close."""
+def show_about(parent: QWidget) -> AboutDialog:
+    """Open the About box over PARENT, with the keyboard (gui/keyboard.py); it deletes itself on close."""
     dialog = AboutDialog(parent)
     dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-    dialog.open()
+    present(dialog, parent)
     return dialog

@@ -318,8 +318,16 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Anno&tate",
         "Edit the &concepts",
         ("Ctrl+K",),
-        "Go into the Concepts panel's reference table; an empty reference starts as a copy of the parse",
+        "Go into the Concepts panel's reference table; an empty one shows the parse, stored at the first edit",
         separator_before=True,
+    ),
+    ActionSpec(
+        "accept_parse",
+        "concepts.accept_parse",
+        "Anno&tate",
+        "Accept the parse as the &reference",
+        ("Ctrl+Shift+K",),
+        "Store the selected turn's parse, unchanged, as its reference concepts: you checked it is right",
     ),
     ActionSpec(
         "add_concept",

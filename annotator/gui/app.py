@@ -239,7 +239,7 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
         team=TeamSwitch(controller, actions.team_mode, corpus),
         compare=compare,
         flags=FlagsController(window, navigator, controller, settings, playback),
-        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat),
+        praat_elan=PraatElan(window, controller, navigator, actions.open_in_praat, recovery.unsaved_edits),
         switches=MenuSwitches(navigator, settings),
     )
     annotator.preferences = Preferences(window, settings, annotator)
@@ -285,7 +285,7 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     settings.annotator_for_this_run = annotator
     parts = build_annotator(settings)
     stop_on_signals(parts)
-    parts.window.show()
+    show_with_the_keyboard(parts.window)
     target = Path(path) if path is not None else sample_session()
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
         QTimer.singleShot(200, lambda: _end_smoke_test(parts, target))
@@ -294,6 +294,14 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     status = app.exec()
     parts.playback.close()
     end_process(status)
+
+
+def show_with_the_keyboard(window: MainWindow) -> None:
+    """Show WINDOW as the active window. Without a window manager (a bare X server) nothing else makes it
+    active: typing would reach it, but none of its shortcuts (Ctrl+Q, Ctrl+K...) until it was clicked."""
+    window.show()
+    window.raise_()
+    window.activateWindow()
 
 
 def stop_on_signals(annotator: Annotator) -> None:

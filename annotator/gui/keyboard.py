@@ -16,6 +16,16 @@ to the focused widget once it is shown (gui/opening/typing_during_load.py), and 
 When one of the window's dialogs or message boxes closes, the window is made active again: without a
 window manager that does it (a bare X server, the offscreen platform, some tiling set-ups) nothing would
 be active and every key typed next would be lost.
+
+A dialog shown with show() is not made active by Qt: without a window manager to do it (a bare X server,
+some tiling set-ups) the keyboard stays with the window behind it, so Escape does not close the dialog and
+the next word goes into the transcription. present() raises and activates it and focuses its first widget.
+
+Making a dialog and showing it takes a moment (the keyboard dialog lists every action), and the platform
+moves the keyboard to it only some milliseconds later still: the keys typed meanwhile were aimed at the
+window, which the annotator no longer looks at. Until the dialog is active those keys go to the dialog's
+focused widget, in order, as they would have once it showed (an Escape among them closes it); a key the
+window would take as a shortcut is not one while the dialog is on its way.
 """
 
 from __future__ import annotations
@@ -111,6 +121,21 @@ def typing_key_reason(key: str | QKeySequence) -> str | None:
 def typing_keys_among(keys: Iterable[str]) -> list[str]:
     """KEYS that type (typing_key_reason) and so are never bound."""
     return [key for key in keys if typing_key_reason(key) is not None]
+
+
+def copy_key_event(event: QKeyEvent) -> QKeyEvent:
+    """A key event of our own, to keep or send on: Qt reuses the one it delivered once delivery ends."""
+    return QKeyEvent(
+        event.type(),
+        event.key(),
+        event.modifiers(),
+        event.nativeScanCode(),
+        event.nativeVirtualKey(),
+        event.nativeModifiers(),
+        event.text(),
+        event.isAutoRepeat(),
+        event.count(),
+    )
 
 
 def hand_to_window(event: QEvent, window_keys: list[QKeySequence], can_undo: bool, can_redo: bool) -> bool:
@@ -220,3 +245,51 @@ class KeyboardOwner(QObject):
         if keeps_key(watched, event):
             return False
         return QApplication.activePopupWidget() is None and QApplication.activeModalWidget() is None
+
+
+# The platform activates a dialog within milliseconds; past this, keys go where the platform sends them again.
+DIALOG_WAIT_MS = 2000
+DIALOG_KEYS = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease}
+
+
+def present(dialog: QWidget, window: QWidget) -> None:
+    """Show DIALOG over WINDOW, raised, active, its first widget focused; WINDOW's keys go to it until then."""
+    KeysOnTheirWay(dialog, window)
+    dialog.show()
+    dialog.raise_()
+    dialog.activateWindow()
+    if dialog.focusWidget() is None:
+        dialog.focusNextChild()
+
+
+class KeysOnTheirWay(QObject):
+    """Gives DIALOG the keys aimed at WINDOW until DIALOG is active (or hidden, or DIALOG_WAIT_MS passed)."""
+
+    def __init__(self, dialog: QWidget, window: QWidget):
+        super().__init__(dialog)
+        self.dialog, self.window = dialog, window
+        app = QApplication.instance()
+        assert app is not None, "a dialog is shown in a running application only"
+        app.installEventFilter(self)
+        QTimer.singleShot(DIALOG_WAIT_MS, self, self.stop)
+
+    def stop(self) -> None:
+        app = QApplication.instance()
+        if app is not None:
+            app.removeEventFilter(self)
+        self.deleteLater()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if watched is self.dialog and event.type() in (QEvent.Type.WindowActivate, QEvent.Type.Hide):
+            self.stop()
+            return False
+        if not isinstance(watched, QWidget) or watched.window() is not self.window:
+            return False
+        if event.type() == QEvent.Type.ShortcutOverride:
+            event.accept()  # no shortcut of the window fires: the key press comes next and goes to the dialog
+            return True
+        if event.type() not in DIALOG_KEYS or not isinstance(event, QKeyEvent):
+            return False
+        target = self.dialog.focusWidget() or self.dialog
+        QApplication.sendEvent(target, copy_key_event(event))
+        return True

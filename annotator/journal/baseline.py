@@ -17,7 +17,7 @@ from __future__ import annotations
 import weakref
 from collections.abc import Iterator
 
-from annotator.journal.values import Key, Value, annotation_values, key_of, read_values_in_steps
+from annotator.journal.values import Key, Value, annotation_values, read_values_in_steps, stored_value, typing_key
 from annotator.log.document import LogDocument
 from annotator.log.elements import Turn
 
@@ -40,10 +40,11 @@ class JournalBaseline:
         if self.values is None:
             self._first_old.setdefault(key, old)
 
-    def typing_in(self, turn: Turn | None) -> None:
-        """Typing began in TURN (None: no typing), whose stored value is the file's unless it changed before."""
+    def typing_in(self, turn: Turn | None, kind: str | None = None) -> None:
+        """Typing of KIND (values.typing_key) began in TURN (None: no typing), whose stored value is the file's
+        unless it changed before."""
         if self.values is None and turn is not None:
-            self._typed_in.setdefault(key_of(turn), (turn.session.id, turn.id, turn.transcription))
+            self._typed_in.setdefault(typing_key(turn, kind), stored_value(turn, kind))
 
     def known(self) -> dict[Key, Value]:
         """The file's values as far as they are known: all once read, else those of the keys touched."""

@@ -7,7 +7,8 @@
     found = journal.leftovers()                      # work of dead windows, now ours to offer
     journal.restore(doc, found.entries) / journal.drop(found.entries)
     journal.watch(doc); journal.start_writing(report) # each edit journalled within WRITE_DELAY (+ the write)
-    journal.set_typing(turn, text)                   # text typed but not yet stored counts too
+    journal.set_typing(turn, text)                   # text typed but not yet stored counts too (kind=CONCEPTS:
+                                                     # a concept cell's, as the compact concepts it would store)
     journal.flush()                                  # write now (before a reload, close or replacement)
     journal.saved(doc)                               # after every successful save
     journal.close()                                  # the window lets go of the log
@@ -54,14 +55,14 @@ from annotator.journal.files import journal_dir, journal_stem, new_instance, oth
 from annotator.journal.values import (
     Key,
     RestoredValue,
-    TurnPosition,
     Value,
     annotation_values,
     apply_entries,
     change_key,
     changed_since,
     difference,
-    key_of,
+    stored_value,
+    typing_key,
     with_typing,
     would_change,
 )
@@ -92,8 +93,8 @@ class RecoveryJournal:
         self.instance = instance or new_instance()
         self._lock = threading.Lock()  # guards what the writer thread reads: baseline, changes, typing
         self._changes: dict[Key, Value] | None = None  # None: not watching, compare the whole document
-        self._typing: tuple[TurnPosition, Value] | None = None
-        self._typing_turn: Turn | None = None  # read on the GUI thread only
+        self._typing: tuple[Key, Value] | None = None
+        self._typing_turn: tuple[Turn, str | None] | None = None  # and its kind; read on the GUI thread only
         self._writer: BackgroundWriter[AnnotationEdits] | None = None
         self._rebase(doc, deferred_baseline)
 
@@ -247,22 +248,23 @@ class RecoveryJournal:
         if self._writer is not None:
             self._writer.changed()
 
-    def set_typing(self, turn: Turn | None, text: str | None = None) -> None:
-        """TEXT is typed for TURN and not yet stored (TURN None: no such typing); it is journalled as TURN's value.
+    def set_typing(self, turn: Turn | None, text: str | None = None, kind: str | None = None) -> None:
+        """TEXT is typed for TURN and not yet stored (TURN None: no such typing); it is journalled as TURN's value
+        of KIND (values.typing_key: None the transcription, CONCEPTS the reference concepts in compact form).
 
         Typing ends by being stored or by going back to the stored text; either way the turn's value
         in the document is then right, and it is taken at once: the change the store announces may
         reach this journal only after the editor has said that its typing ended.
         """
-        typing = None if turn is None else (key_of(turn), (turn.session.id, turn.id, text))
+        typing = None if turn is None else (typing_key(turn, kind), (turn.session.id, turn.id, text))
         with self._lock:
             if typing == self._typing:
                 return
-            self.baseline.typing_in(turn)
+            self.baseline.typing_in(turn, kind)
             ended = self._typing_turn
-            if ended is not None and ended is not turn and self._changes is not None:
-                self._changes[key_of(ended)] = (ended.session.id, ended.id, ended.transcription)
-            self._typing, self._typing_turn = typing, turn
+            if ended is not None and (ended[0] is not turn or ended[1] != kind) and self._changes is not None:
+                self._changes[typing_key(*ended)] = stored_value(*ended)
+            self._typing, self._typing_turn = typing, None if turn is None else (turn, kind)
         if self._writer is not None:
             self._writer.changed()
 

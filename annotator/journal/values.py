@@ -62,6 +62,17 @@ def change_key(change: AnnotationChange) -> Key:
     return key_of(turn)
 
 
+def typing_key(turn: Turn, kind: str | None) -> Key:
+    """Where typing of KIND in TURN is kept: None its transcription, CONCEPTS its reference concepts."""
+    assert kind in (None, CONCEPTS), "typing is a transcription's or the concepts'"
+    return key_of(turn) if kind is None else concepts_key_of(turn)
+
+
+def stored_value(turn: Turn, kind: str | None) -> Value:
+    """The value TURN holds now of KIND (see typing_key), as the journal keeps it."""
+    return turn.session.id, turn.id, turn.transcription if kind is None else compact_concepts(turn)
+
+
 def compact_concepts(turn: Turn) -> str | None:
     """The turn's reference concepts in their compact form, None when it has none."""
     concepts = reference_concepts(turn.facts())
@@ -271,10 +282,15 @@ def _find_turn(doc: LogDocument, edit: TranscriptionEdit) -> Turn | None:
     return session.turn(edit.turn_id)
 
 
-def with_typing(edits: AnnotationEdits, typed: TurnPosition | None) -> AnnotationEdits:
-    """EDITS with TYPED (the place of the editor's typing not yet stored) marked, when one of its edits is there."""
-    if typed is not None and any((edit.session, edit.turn) == typed for edit in edits.transcriptions):
-        return replace(edits, typing=typed)
+def with_typing(edits: AnnotationEdits, typed: Key | None) -> AnnotationEdits:
+    """EDITS with TYPED (the place of the editor's typing not yet stored) marked, when one of its edits is there.
+    Only a transcription's is marked, to come back as a draft in its editor; typing in a concept cell comes back as
+    the turn's concepts, like any other unsaved value."""
+    if typed is None or len(typed) != 2 or typed[1] is None:
+        return edits
+    place = (typed[0], typed[1])
+    if any((edit.session, edit.turn) == place for edit in edits.transcriptions):
+        return replace(edits, typing=place)
     return edits
 
 

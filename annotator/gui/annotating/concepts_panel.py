@@ -3,16 +3,19 @@ reference concepts, edited in a small table.
 
 Every edit is one SetConcepts on the window's undo stack (annotations.set_concepts is the only writer):
 a value or a slot's path changed in a cell, a slot added or removed, the frame renamed. An empty
-reference starts as a copy of the parse at its first edit; Ctrl+K makes that copy at once and goes
-into the table. The panel shows what the log holds: it reflects each concepts change of its turn
-(undo included) heard from DocumentController.annotation_changed, and looking changes nothing.
+reference starts as a copy of the parse at its first edit; Ctrl+K shows that copy in the table, not
+stored, and goes into it, so that opening and leaving the panel changes nothing: only an edit stores
+it, and taking the parse unchanged as the reference is a command of its own (accept_parse). The panel
+shows what the log holds (and that unstored copy): it reflects each concepts change of its turn (undo
+included) heard from DocumentController.annotation_changed. A cell or frame name being typed is
+typing not yet stored, which the window counts as unsaved work and journals (pending_edit).
 """
 
 from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QModelIndex, QPersistentModelIndex, Qt, Signal, SignalInstance
 from PySide6.QtGui import QKeyEvent, QKeySequence, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemDelegate,
@@ -20,6 +23,8 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
+    QStyleOptionViewItem,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -30,6 +35,7 @@ from annotator.gui.annotating.turn_table_view import PassThroughLineEdit, Transc
 from annotator.gui.annotating.undo_commands import SetConcepts, push_if_changed
 from annotator.gui.keyboard import TAKES_TYPING
 from annotator.gui.widgets.layout_boundary import LayoutBoundary, text_width_free
+from annotator.journal.values import CONCEPTS
 from annotator.log.concepts import PATH_SEPARATOR, Concepts, parsed_concepts, reference_concepts
 from annotator.log.document import AnnotationChange
 from annotator.log.elements import Turn
@@ -47,12 +53,14 @@ class ConceptsPanel(LayoutBoundary):
     status_reported = Signal(str)  # a line for the status bar
     shown_requested = Signal()  # Ctrl+K: the panel's dock comes to the front
     leave_requested = Signal()  # Escape: the transcription editor takes the focus
+    pending_text_changed = Signal()  # what pending_edit() returns may have changed
 
     def __init__(self, undo_stack: QUndoStack, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("concepts_panel")
         self.undo_stack = undo_stack
         self._turn: Turn | None = None
+        self._draft: Concepts | None = None  # the parse shown as the reference after Ctrl+K, not stored
         self.title = text_width_free(QLabel(self))
         self.title.setTextFormat(Qt.TextFormat.RichText)
         self.parse_label = text_width_free(QLabel(self))
@@ -69,7 +77,7 @@ class ConceptsPanel(LayoutBoundary):
             | QAbstractItemView.EditTrigger.DoubleClicked
         )
         self.reference.setProperty(TAKES_TYPING, True)  # typed text edits a cell, not the transcription
-        self.delegate = TranscriptionDelegate(self.reference)
+        self.delegate = TypingDelegate(self.pending_text_changed, self.reference)
         self.reference.setItemDelegate(self.delegate)
         self.hint = QLabel(HINT, self)
         self.hint.setEnabled(False)
@@ -90,6 +98,7 @@ class ConceptsPanel(LayoutBoundary):
 
         self.reference.itemChanged.connect(self._cell_edited)
         self.frame_edit.editingFinished.connect(self._frame_edited)
+        self.frame_edit.textChanged.connect(self.pending_text_changed)
         self._reflect()
 
     # --- what is shown ---------------------------------------------------------------
@@ -105,7 +114,7 @@ class ConceptsPanel(LayoutBoundary):
         if turn is not None and turn == self._turn:
             return
         self.commit_pending()
-        self._turn = turn
+        self._turn, self._draft = turn, None
         self._reflect()
 
     def on_annotation_changed(self, change: AnnotationChange) -> None:
@@ -120,12 +129,17 @@ class ConceptsPanel(LayoutBoundary):
     def _annotatable(self) -> bool:
         return self._annotatable_turn() is not None
 
+    def _shown_reference(self) -> Concepts | None:
+        """The reference the table shows: the log's, else the parse's unstored copy Ctrl+K made."""
+        turn = self._annotatable_turn()
+        return None if turn is None else reference_concepts(turn.facts()) or self._draft
+
     def _reflect(self) -> None:
         turn = self._turn
         annotated = self._annotatable_turn()
         annotatable = annotated is not None
         parse = parsed_concepts(annotated.facts()) if annotated is not None else None
-        reference = reference_concepts(annotated.facts()) if annotated is not None else None
+        reference = self._shown_reference()
         if turn is None:
             self.title.setText("<b>No turn selected</b>")
         else:
@@ -169,7 +183,12 @@ class ConceptsPanel(LayoutBoundary):
         self.shown_requested.emit()
         parse = parsed_concepts(turn.facts())
         if reference_concepts(turn.facts()) is None and parse is not None:
-            self._store(turn, parse, f"Concepts of turn {turn.id} from the parse")
+            self._draft = parse
+            self._reflect()
+            self.status_reported.emit(
+                f"Turn {shorten(turn.id, SHOWN_ID_CHARS)}: the parse's concepts, not stored; an edit stores "
+                "the reference, Ctrl+Shift+K takes the parse as it is"
+            )
         if self.reference.rowCount():
             self.reference.setFocus(Qt.FocusReason.ShortcutFocusReason)
             self.reference.setCurrentCell(0, VALUE)
@@ -177,6 +196,19 @@ class ConceptsPanel(LayoutBoundary):
             self.frame_edit.setFocus(Qt.FocusReason.ShortcutFocusReason)
             what = "has no parse: type the frame name" if parse is None else "has no slot"
             self.status_reported.emit(f"Turn {shorten(turn.id, SHOWN_ID_CHARS)} {what}; Insert adds a slot")
+
+    def accept_parse(self) -> None:
+        """Take the parse of the turn shown, unchanged, as its reference: the annotator checked it."""
+        turn = self._annotatable_turn()
+        parse = parsed_concepts(turn.facts()) if turn is not None else None
+        if turn is None or parse is None:
+            self.status_reported.emit("No user turn with a parse selected: nothing to accept")
+            return
+        self.commit_pending()
+        if reference_concepts(turn.facts()) == parse:
+            self.status_reported.emit(f"Turn {shorten(turn.id, SHOWN_ID_CHARS)}'s reference already is the parse")
+            return
+        self._store(turn, parse, f"Accept the parse as the concepts of turn {turn.id}")
 
     def add_slot(self) -> None:
         """Insert: a new slot at the end, its path cell open for typing its name."""
@@ -198,7 +230,7 @@ class ConceptsPanel(LayoutBoundary):
     def remove_slot(self) -> None:
         """Delete: remove the slot of the current row."""
         turn = self._annotatable_turn()
-        reference = reference_concepts(turn.facts()) if turn is not None else None
+        reference = self._shown_reference()
         row = self.reference.currentRow()
         if turn is None or reference is None or not 0 <= row < len(reference.slots):
             self.status_reported.emit("No concept slot selected to remove")
@@ -218,6 +250,9 @@ class ConceptsPanel(LayoutBoundary):
             self.reference.closeEditor(editor, QAbstractItemDelegate.EndEditHint.RevertModelCache)
             self.reference.setFocus(Qt.FocusReason.OtherFocusReason)
             return
+        if self._draft is not None:  # the parse's copy was only looked at
+            self._draft = None
+            self._reflect()
         self.leave_requested.emit()
 
     # --- storing ---------------------------------------------------------------------
@@ -229,6 +264,30 @@ class ConceptsPanel(LayoutBoundary):
             self.reference.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
         self._frame_edited()
 
+    def pending_edit(self) -> tuple[Turn, str | None, str] | None:
+        """The turn, the concepts (compact, None: none) a commit would store and their kind, while a cell or the
+        frame name holds typing not yet stored."""
+        turn = self._annotatable_turn()
+        if turn is None:
+            return None
+        stored = reference_concepts(turn.facts())
+        editor = self.delegate.open_editor
+        index = self.reference.currentIndex()
+        edit = (
+            self._cell_edit(turn, index.row(), index.column(), editor.text())
+            if editor is not None and index.isValid()
+            else None
+        )
+        if edit is not None and edit[0] != stored:
+            concepts: Concepts | None = edit[0]
+        elif self.frame_edit.isModified():
+            concepts = Concepts(clean_text(self.frame_edit.text()), self._base(turn).slots)
+        else:
+            return None
+        if concepts is not None and not concepts.frame and not concepts.slots:
+            concepts = None
+        return None if concepts == stored else (turn, None if concepts is None else concepts.compact(), CONCEPTS)
+
     def _base(self, turn: Turn) -> Concepts:
         """What an edit of TURN starts from: the reference, else the parse, else nothing."""
         facts = turn.facts()
@@ -236,23 +295,30 @@ class ConceptsPanel(LayoutBoundary):
 
     def _cell_edited(self, item: QTableWidgetItem) -> None:
         turn = self._annotatable_turn()
-        reference = reference_concepts(turn.facts()) if turn is not None else None
-        row = item.row()
-        if turn is None or reference is None or not 0 <= row < len(reference.slots):
+        edit = self._cell_edit(turn, item.row(), item.column(), item.text())
+        if turn is None or edit is None:
+            if item.column() == PATH and not _names_each_part(item.text()):
+                self.status_reported.emit(f"A slot's path needs a name in each part between '{PATH_SEPARATOR}'")
             self._reflect()
             return
+        self._store(turn, *edit)
+
+    def _cell_edit(self, turn: Turn | None, row: int, column: int, typed: str) -> tuple[Concepts, str] | None:
+        """The reference TURN would hold with TYPED in the cell at (ROW, COLUMN), and the edit's name; None when
+        that cell holds no slot or TYPED is no slot's path."""
+        reference = self._shown_reference()
+        if turn is None or reference is None or not 0 <= row < len(reference.slots):
+            return None
         path, value = reference.slots[row]
-        if item.column() == PATH:
-            new_path = clean_text(item.text())
-            if not all(part.strip() for part in new_path.split(PATH_SEPARATOR)):
-                self.status_reported.emit(f"A slot's path needs a name in each part between '{PATH_SEPARATOR}'")
-                self._reflect()
-                return
+        if column == PATH:
+            new_path = clean_text(typed)
+            if not _names_each_part(new_path):
+                return None
             slot, text = (new_path, value), f"Rename concept {path} of turn {turn.id} to {new_path}"
         else:
-            slot, text = (path, item.text()), f"Set concept {path} of turn {turn.id}"
+            slot, text = (path, typed), f"Set concept {path} of turn {turn.id}"
         slots = reference.slots[:row] + (slot,) + reference.slots[row + 1 :]
-        self._store(turn, Concepts(reference.frame, slots), text)
+        return Concepts(reference.frame, slots), text
 
     def _frame_edited(self) -> None:
         if not self.frame_edit.isModified():
@@ -271,6 +337,30 @@ class ConceptsPanel(LayoutBoundary):
         empty = not concepts.frame and not concepts.slots
         push_if_changed(self.undo_stack, SetConcepts(turn, None if empty else concepts, text))
         self._reflect()
+
+
+def _names_each_part(path: str) -> bool:
+    return all(part.strip() for part in clean_text(path).split(PATH_SEPARATOR))
+
+
+class TypingDelegate(TranscriptionDelegate):
+    """The cell editor of the reference table, saying through TYPED when its typing may have changed."""
+
+    def __init__(self, typed: SignalInstance, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.typed = typed
+
+    def createEditor(
+        self, parent: QWidget, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex
+    ) -> QWidget:
+        editor = super().createEditor(parent, option, index)
+        assert isinstance(editor, QLineEdit), "a cell is edited in a line"
+        editor.textChanged.connect(self.typed)
+        return editor
+
+    def destroyEditor(self, editor: QWidget, index: QModelIndex | QPersistentModelIndex) -> None:
+        super().destroyEditor(editor, index)
+        self.typed.emit()  # its typing is stored or given up
 
 
 class ReferenceTable(QTableWidget):

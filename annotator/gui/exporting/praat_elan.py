@@ -4,7 +4,8 @@ docs/praat-elan.md.
 The fold reads a TextGrid or EAF (annotator.export.tier_fold), or any annotation file `annotator
 fold` reads, against the open log, and applies what it finds as one undoable step: the same check
 as the command (nothing changes when one interval does not fit) and the same values, through the
-window's own undo commands. Opening in Praat writes the shown session's TextGrid and WAV, as the
+window's own undo commands. A fold that would replace work not yet saved asks first, naming each
+turn (and session) whose unsaved value it replaces. Opening in Praat writes the shown session's TextGrid and WAV, as the
 log is in the window (unsaved edits included), to a new temporary folder and starts Praat on them,
 detached: closing the annotator leaves Praat open.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -27,16 +29,31 @@ from annotator.export.praat_elan import annotation_bytes, session_pair, unique_n
 from annotator.export.tier_fold import read_annotations_for
 from annotator.gui.annotating.undo_commands import SetConcepts, SetTaskCompletion, SetValue, TranscribeTurn
 from annotator.gui.main_window import MainWindow
+from annotator.gui.message_box import Button, Icon, ask
 from annotator.gui.opening.document_controller import DocumentController
+from annotator.journal.entries import AnnotationEdits
+from annotator.log.elements import Session
 
-FILE_FILTER = "Praat or ELAN (*.TextGrid *.textgrid *.eaf);;Annotation files (*.csv *.xml);;All files (*)"
+# The first filter shows every file a fold takes: a TextGrid, an ELAN file, an annotations file (CSV, MITRE XML).
+FILE_FILTER = (
+    "Praat, ELAN or annotation files (*.TextGrid *.textgrid *.eaf *.csv *.xml);;"
+    "Praat or ELAN (*.TextGrid *.textgrid *.eaf);;Annotation files (*.csv *.xml);;All files (*)"
+)
 NO_PRAAT = "Praat is not on the PATH (Debian: apt-get install praat)"
 
 
 class PraatElan(QObject):
-    def __init__(self, window: MainWindow, controller: DocumentController, navigator, open_in_praat: QAction) -> None:
+    def __init__(
+        self,
+        window: MainWindow,
+        controller: DocumentController,
+        navigator,
+        open_in_praat: QAction,
+        unsaved_edits: Callable[[], AnnotationEdits] = AnnotationEdits,
+    ) -> None:
         super().__init__(window)
         self.window, self.controller, self.navigator = window, controller, navigator
+        self.unsaved_edits = unsaved_edits  # the open log's values that differ from its file
         self.praat = shutil.which("praat")
         self.started: subprocess.Popen | None = None  # the last Praat started (it is not waited for)
         if self.praat is None:
@@ -82,12 +99,31 @@ class PraatElan(QObject):
         if stack.read_only:  # the stack says why; a macro begun here would stay behind, empty
             stack.refused.emit()
             return False
+        replaced = replaced_work(commands, self.unsaved_edits())
+        if replaced and not self._fold_over(path, replaced):
+            self.window.show_status(f"Not folded: {path.name} would replace unsaved work in {', '.join(replaced)}")
+            return False
         stack.beginMacro(f"Fold annotations from {path.name}")
         for command in commands:
             stack.push(command)
         stack.endMacro()
-        self.window.show_status(f"Folded {len(commands)} annotation(s) from {path.name}")
+        over = f", replacing unsaved work in {', '.join(replaced)}" if replaced else ""
+        self.window.show_status(f"Folded {len(commands)} annotation(s) from {path.name}{over}")
         return True
+
+    def _fold_over(self, path: Path, replaced: list[str]) -> bool:
+        """Whether the annotator folds PATH over the unsaved work it would replace (REPLACED names where)."""
+        answer = ask(
+            self.window,
+            Icon.Warning,
+            "Fold over unsaved work?",
+            f"Folding {path.name} replaces what you have not saved in {', '.join(replaced)}.",
+            Button.Yes | Button.Cancel,
+            default=Button.Cancel,
+            labels={Button.Yes: "&Fold"},
+            informative="Fold replaces those values (Ctrl+Z then brings them back), Cancel changes nothing.",
+        )
+        return answer == Button.Yes
 
     # --- Praat -----------------------------------------------------------------------------------
     def open_in_praat(self) -> Path | None:
@@ -124,3 +160,34 @@ class PraatElan(QObject):
         said = f" ({len(pair.warnings)} clip(s) missing, silence there)" if pair.warnings else ""
         self.window.show_status(f"Opened session {session.id} in Praat from {folder}{said}")
         return grid
+
+
+def replaced_work(commands: list[SetValue[Any]], unsaved: AnnotationEdits) -> list[str]:
+    """Where COMMANDS (each changing something) would replace a value of UNSAVED: 'turn 4 (transcription)', in
+    the order of the commands, the session named too when the log has more than one."""
+    kinds: dict[tuple[str, str | None], set[str]] = {}
+    for edit in unsaved.transcriptions:
+        kinds.setdefault((edit.session_id, edit.turn_id), set()).add("transcription")
+    for edit in unsaved.concepts:
+        kinds.setdefault((edit.session_id, edit.turn_id), set()).add("concepts")
+    for task in unsaved.task_completion:
+        kinds.setdefault((task.session_id, None), set()).add("task completion")
+    places = []
+    for command in commands:
+        if isinstance(command, SetTaskCompletion):
+            session, turn_id, kind = command.session, None, "task completion"
+        elif isinstance(command, (TranscribeTurn, SetConcepts)):
+            session, turn_id = command.turn.session, command.turn.id
+            kind = "concepts" if isinstance(command, SetConcepts) else "transcription"
+        else:
+            continue
+        if kind in kinds.get((session.id, turn_id), ()):
+            places.append(_place(session, turn_id, kind))
+    return places
+
+
+def _place(session: Session, turn_id: str | None, kind: str) -> str:
+    where = f"session {session.id}" if turn_id is None else f"turn {turn_id}"
+    if turn_id is not None and len(session.document.sessions) > 1:
+        where += f" of session {session.id}"
+    return f"{where} ({kind})"

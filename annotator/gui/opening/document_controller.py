@@ -45,7 +45,9 @@ from annotator.log.gc_pause import gc_paused, hand_over_document
 from annotator.team.mode import in_team_mode
 from annotator.team.work import TeamWork
 
-Typing = tuple[Turn, str | None]  # a turn and the value its typing would store (None: remove)
+# A turn and the value its typing would store (None: remove); a third item names its kind, as the recovery
+# journal's set_typing takes it (the concepts' typing), when it is not the transcription.
+Typing = tuple[Turn, str | None] | tuple[Turn, str | None, str]
 OpenGuard = Callable[[Path], str | None]  # "edit", "read-only", or None: do not open
 
 

@@ -15,6 +15,8 @@ from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtGui import QKeyEvent, QKeySequence
 from PySide6.QtWidgets import QApplication, QWidget
 
+from annotator.gui.keyboard import copy_key_event
+
 # The actions (gui/actions.py names) whose keys are not kept: they would open, close or quit again.
 REENTERING_ACTIONS = ("open", "close", "quit")
 KEPT = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease}
@@ -53,7 +55,7 @@ class InputBlocker(QObject):
         if event.type() == QEvent.Type.ShortcutOverride:
             event.accept()  # an accepted override keeps the shortcut from firing; the key press is kept next
         elif event.type() in KEPT and isinstance(event, QKeyEvent) and _combination(event) not in self._refused:
-            self.typed.append(_copy(event))
+            self.typed.append(copy_key_event(event))
         return True
 
     def _aimed_here(self, watched: QWidget, event: QEvent) -> bool:
@@ -90,18 +92,3 @@ def _reentering_keys(window: QWidget) -> set[str]:
 
 def _combination(event: QKeyEvent) -> str:
     return QKeySequence(event.keyCombination()).toString(QKeySequence.SequenceFormat.PortableText)
-
-
-def _copy(event: QKeyEvent) -> QKeyEvent:
-    """A key event of our own: Qt reuses the one it delivered once delivery ends."""
-    return QKeyEvent(
-        event.type(),
-        event.key(),
-        event.modifiers(),
-        event.nativeScanCode(),
-        event.nativeVirtualKey(),
-        event.nativeModifiers(),
-        event.text(),
-        event.isAutoRepeat(),
-        event.count(),
-    )

@@ -58,13 +58,15 @@ class PanesFollowing(QObject):
 
     def _connect_concepts(self, controller: DocumentController) -> None:
         """The panel's keys work while the focus is in it; its cell and frame being edited are stored
-        before a save, a close or Ctrl+Enter, like the transcription's."""
+        before a save, a close or Ctrl+Enter, and counted as unsaved and journalled meanwhile, like the
+        transcription's."""
         panel = self.concepts
         for action_spec, action in self.window.action_table:
             if action_spec.in_panel:
                 panel.addAction(action)
         panel.set_passthrough_keys(all_key_sequences())
         controller.pending_edit_flushers.append(panel.commit_pending)
+        controller.add_typing_source(panel.pending_text_changed, panel.pending_edit)
         panel.status_reported.connect(self.window.show_status)
         panel.shown_requested.connect(lambda: self.docks.bring_forward(self.docks.concepts))
         panel.leave_requested.connect(self.navigator.editor.focus_text)

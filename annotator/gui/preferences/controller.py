@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Protocol
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QApplication, QMainWindow
 
+from annotator.gui.keyboard import present
 from annotator.gui.preferences.dialog import PreferencesDialog
 from annotator.gui.preferences.key_bindings import KeyBindings
 from annotator.gui.preferences.keys_dialog import ShortcutsDialog
@@ -115,9 +116,7 @@ class Preferences(QObject):
     def show(self) -> PreferencesDialog:
         if self.dialog is None:
             self.dialog = PreferencesDialog(self, self.window)
-        self.dialog.show()
-        self.dialog.raise_()
-        self.dialog.activateWindow()
+        present(self.dialog, self.window)
         return self.dialog
 
     def show_keys(self) -> ShortcutsDialog:
@@ -127,7 +126,7 @@ class Preferences(QObject):
         self.keys_dialog = ShortcutsDialog(QApplication.activeWindow() or self.window, self.keys)
         self.keys_dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         self.keys_dialog.destroyed.connect(lambda: setattr(self, "keys_dialog", None))
-        self.keys_dialog.show()
+        present(self.keys_dialog, self.keys_dialog.parentWidget() or self.window)
         return self.keys_dialog
 
     # --- applying --------------------------------------------------------------------------

@@ -167,6 +167,12 @@ class RecoveryWatcher(QObject):
         self.controller.status_reported.emit(f"Restored {len(restored)} unsaved annotation(s) of {document.path.name}")
 
     # --- while it is open ---------------------------------------------------------------------
+    def unsaved_edits(self) -> AnnotationEdits:
+        """The open log's annotations that differ from its file (typing not yet stored included); none when
+        no journal watches it (no log, or open read-only)."""
+        journal, document = self.journal, self.controller.document
+        return journal.unsaved_edits(document) if journal is not None and document is not None else AnnotationEdits()
+
     def _typing_changed(self) -> None:
         if self.journal is not None:
             typing = self.controller.pending_text()

@@ -192,3 +192,71 @@ def test_open_in_praat_refuses_a_session_whose_times_span_days(make_window, qtbo
     said = window.statusBar().currentMessage()
     assert f"{log}: session etime: its times span 30.0 days" in said and "nothing written" in said, said
     assert not recorded.exists() and not list((tmp_path / "temporary").iterdir())
+
+
+def test_the_fold_dialog_opens_on_a_filter_showing_every_file_it_takes(make_window, annotated_log, qtbot, tmp_path):
+    from PySide6.QtWidgets import QFileDialog, QListView
+
+    from tests.support.modal_answers import when_modal
+
+    folder = tmp_path / "to-fold"
+    folder.mkdir()
+    names = ["session.TextGrid", "session.eaf", "annotations.csv", "session-human.xml"]
+    for name in names:
+        (folder / name).write_text("", encoding="utf-8")
+    window = make_window(annotated_log)
+    parts_of(window).controller.document.path = folder / "log-hublog.xml"  # the dialog opens in the log's folder
+
+    def shown_names(dialog: QFileDialog) -> tuple[str, list[str]]:
+        try:
+            view = dialog.findChild(QListView, "listView")
+            model = view.model()
+            qtbot.waitUntil(lambda: model.rowCount(view.rootIndex()) >= 2)
+            qtbot.wait(300)  # the folder's files are listed in the background: let every one come
+            root = view.rootIndex()
+            return dialog.selectedNameFilter(), sorted(
+                model.index(r, 0, root).data() for r in range(model.rowCount(root))
+            )
+        finally:
+            dialog.reject()
+
+    seen = when_modal(QFileDialog, shown_names)
+    window.action_table.fold_from.trigger()
+    assert seen and seen[0][1] == sorted(names), f"the first filter ({seen[0][0]}) hides some of them"
+
+
+def test_a_fold_over_unsaved_typing_asks_naming_the_turn(make_window, annotated_log, qtbot, tmp_path, boxes):
+    grid = _exported_grid(annotated_log, tmp_path / "praat", TYPED)
+    window = make_window(annotated_log)
+    parts = parts_of(window)
+    turn = next(t for t in parts.controller.document.sessions[0].turns if t.id == "4")
+    parts.navigator.select_row(turn.index, focus_editor=True)
+    press(qtbot, window, Qt.Key.Key_End)
+    type_text(qtbot, window, " please")
+    typed = "no boston massachusetts please"
+
+    answers = boxes("Cancel")
+    assert not parts.praat_elan.fold_file(grid)
+    (asked,) = answers.seen
+    assert asked.title == "Fold over unsaved work?" and "turn 4 (transcription)" in asked.text
+    assert turn.transcription == typed, "the typing was stored before the fold, and the fold changed nothing"
+    assert window.statusBar().currentMessage().startswith(f"Not folded: {grid.name} would replace unsaved work")
+
+    answers = boxes("Fold")
+    assert parts.praat_elan.fold_file(grid)
+    assert [seen.title for seen in answers.seen] == ["Fold over unsaved work?"]
+    assert turn.transcription == TYPED
+    assert window.statusBar().currentMessage() == (
+        f"Folded 1 annotation(s) from {grid.name}, replacing unsaved work in turn 4 (transcription)"
+    )
+    qtbot.waitUntil(window.isActiveWindow)  # again, once the question has gone
+    press(qtbot, window, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert turn.transcription == typed, "one Ctrl+Z brings the typing back"
+
+
+def test_a_fold_over_saved_values_asks_nothing(make_window, annotated_log, qtbot, tmp_path, boxes):
+    grid = _exported_grid(annotated_log, tmp_path / "praat", TYPED)
+    window = make_window(annotated_log)
+    answers = boxes("Cancel")
+    assert parts_of(window).praat_elan.fold_file(grid)
+    assert answers.seen == [] and _user_turn_4_text(window) == TYPED
