@@ -26,7 +26,7 @@ class DiffLine(QLabel):
         self.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Fixed)
         self._fit_lines()
 
-    def setText(self, text: str) -> None:  # type: ignore[override]  # the same call, with the tooltip kept true
+    def setText(self, text: str) -> None:  # the same call, with the tooltip kept true
         super().setText(text)
         self._show_whole_if_cut()
 
