@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import html
 
-from PySide6.QtCore import QSize, Qt
+from PySide6.QtCore import QSize, Qt, Signal
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QWidget
 
 from annotator.analysis.nbest_oracle import cached_turn_oracle
@@ -59,6 +59,8 @@ def alternative_refusal(turn: Turn | None, rank: int) -> str | None:
 class NBestPane(QLabel):
     """The alternatives of the turn shown in the editor, as a small rich-text table."""
 
+    shown_changed = Signal()  # another list (or none) is shown: what the pane asks of its area changed
+
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.setObjectName("nbest_pane")
@@ -81,12 +83,14 @@ class NBestPane(QLabel):
             self.setText("")
             self.setToolTip("")
             self.hide()
+            self.shown_changed.emit()
             return
         self.alternatives = alternatives_of(turn)
         truth = self._rank_of_truth(turn) if self.alternatives else None
         self.setText(self._table(truth) if self.alternatives else f"<i>{NO_LIST_TEXT}.</i>")
         self.setToolTip(self._whole_list(truth) if self.alternatives else NO_LIST_TEXT)
         self.show()
+        self.shown_changed.emit()
 
     def _whole_list(self, truth: int | None) -> str:
         """The pane's lines as plain text, none cut at the pane's edge (a narrow window, a large zoom), with the
@@ -152,6 +156,10 @@ class NBestArea(QScrollArea):
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         policy.setRetainSizeWhenHidden(True)
         self.setSizePolicy(policy)
+        # The area's size hint is the pane's, but a request for a new layout from the pane stops at the area's
+        # viewport (it has no layout): the editor's layout would keep the hint it read first, the empty pane's
+        # zero height, until something else (a zoom) laid it out again.
+        pane.shown_changed.connect(self.updateGeometry)
 
     def sizeHint(self) -> QSize:
         return self.pane.sizeHint() if self.pane.text() else QSize(0, 0)

@@ -25,9 +25,10 @@ import html
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QTextCursor, QTextOption, QUndoStack
-from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QSizePolicy, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QHBoxLayout, QLabel, QVBoxLayout, QWidget
 
 from annotator.analysis.word_alignment import LIVE_DIFF_MAX_WORDS, too_long_to_diff, word_diff
+from annotator.gui.annotating.diff_line import DiffLine
 from annotator.gui.annotating.diff_text import render_diff, score_text
 from annotator.gui.annotating.nbest_pane import NBestArea, NBestPane, alternative_refusal
 from annotator.gui.annotating.transcription_text import EDITOR_MAX_CHARS, TranscriptionTextEdit
@@ -77,12 +78,7 @@ class TranscriptionEditor(LayoutBoundary):
         self.text.setObjectName("transcription_text")
         self.text.setTabChangesFocus(True)
         self.text.setWordWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # a long word wraps too
-        self.diff = QLabel(self)
-        self.diff.setObjectName("word_diff")
-        self.diff.setTextFormat(Qt.TextFormat.RichText)
-        self.diff.setWordWrap(True)
-        self.diff.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.diff.setSizePolicy(QSizePolicy.Policy.Preferred, QSizePolicy.Policy.Minimum)
+        self.diff = DiffLine(self)
         self.nbest = NBestPane(self)
         self.nbest_area = NBestArea(self.nbest, self)
         font = QFont(self.text.font())
@@ -206,10 +202,12 @@ class TranscriptionEditor(LayoutBoundary):
         the next turn of the session: the turn table above would change height at every move, and be laid out and
         repainted whole, and the window would be laid out again (see LayoutBoundary)."""
         needed = self.minimumSizeHint()
-        if needed.height() > self.minimumHeight():
-            self.setMinimumHeight(needed.height())
         screen = self.screen()
-        width = min(needed.width(), screen.availableGeometry().width() // 2) if screen is not None else needed.width()
+        room = screen.availableGeometry().size() / 2 if screen is not None else needed
+        height = min(needed.height(), room.height())  # never higher than half the screen: the window would grow past it
+        if height > self.minimumHeight():
+            self.setMinimumHeight(height)
+        width = min(needed.width(), room.width())
         if width > self.minimumWidth():  # never wider than half the screen, whatever a text asks
             self.setMinimumWidth(width)
 

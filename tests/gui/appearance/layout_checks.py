@@ -123,6 +123,53 @@ def test_a_user_turn_with_its_n_best_list_keeps_the_table_and_the_editor_readabl
     close_window(window)
 
 
+def test_the_n_best_list_of_the_first_user_turn_shows_on_a_first_start(qtbot, make_window, annotated_log: Path):
+    """A fresh profile on the sample log whose turn 2 has three alternatives: the list shows beside the text box
+    at once, not only once a zoom has laid the editor out again."""
+    window = make_window(annotated_log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    parts_of(window).navigator.select_row(1)
+    QApplication.processEvents()
+    editor = window.editor
+    area, pane = editor.nbest_area, editor.nbest
+    assert [alternative.text for alternative in pane.alternatives] == [
+        "i want to fly to austin",
+        "i want to fly to boston",
+        "i want to fly to austin texas",
+    ]
+    assert area.isVisible() and pane.isVisible()
+    assert area.height() >= pane.sizeHint().height() and area.width() > 0, f"the n-best area is {area.size()}"
+    assert (
+        not area.visibleRegion().isEmpty() and pane.visibleRegion().boundingRect().height() >= pane.sizeHint().height()
+    )
+    close_window(window)
+
+
+def with_a_long_transcription(log: Path, characters: int) -> Path:
+    """LOG with turn 2's transcription made CHARACTERS long (words, as an annotator types them)."""
+    text = log.read_text(encoding="utf-8")
+    stored = 'dtype="string">i want to fly to boston</GC_DATA>'
+    assert stored in text
+    words = ("i want to fly to boston on tuesday morning and come back on friday evening please " * 100)[:characters]
+    log.write_text(text.replace(stored, f'dtype="string">{words.strip()}</GC_DATA>', 1), encoding="utf-8")
+    return log
+
+
+def test_a_turn_with_a_long_transcription_keeps_the_window_on_the_screen(qtbot, make_window, annotated_log: Path):
+    """Its live diff (some 950 words) asked for 500 pixels: the window grew past the screen's bottom."""
+    window = make_window(with_a_long_transcription(annotated_log, 4_900))
+    parts_of(window).navigator.select_row(1)
+    QApplication.processEvents()
+    qtbot.wait(50)
+    assert window.height() <= available().height(), f"the window is {window.height()} px high"
+    assert_on_screen(window)
+    editor = window.editor
+    assert editor.text.height() >= editor.text.minimumHeight(), "the text box is squeezed"
+    assert editor.diff.geometry().bottom() < editor.hint.geometry().top(), "the diff draws over the hint"
+    assert_turn_table_readable(window)
+    close_window(window)
+
+
 def geometry_from(screen: QSize, window: QRect) -> QByteArray:
     """What QWidget.saveGeometry writes (format 3.0) for WINDOW on a SCREEN-sized screen, e.g. a bigger one."""
 
