@@ -10,7 +10,6 @@ The real command in a subprocess; the limit is set in the child before it starts
 from __future__ import annotations
 
 import os
-import resource
 import shutil
 import sqlite3
 import subprocess
@@ -22,7 +21,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tests.support.cli import run_annotator
+from tests.support.cli import file_size_limit, run_annotator
 from tests.support.fuzzing import fuzz_settings
 from tests.support.repository import REPO, SAMPLE_LOGS, command_environment
 from tests.support.tmpfs import mount_tmpfs, unmount
@@ -38,13 +37,6 @@ IN_MEMORY = "it is kept in memory for this run"
 MANY = 120  # logs in the corpus whose index is removed or replaced during its build
 
 
-def _size_limit(limit: int):
-    def limited() -> None:
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))  # Python ignores SIGXFSZ: a write gets EFBIG
-
-    return limited
-
-
 def _command(cache: Path, *args: str | Path, limit: int | None = None) -> subprocess.CompletedProcess:
     return run_annotator(
         *args,
@@ -53,7 +45,7 @@ def _command(cache: Path, *args: str | Path, limit: int | None = None) -> subpro
         cwd=REPO,
         timeout=None,
         env={"ANNOTATOR_CACHE_DIR": str(cache)},
-        preexec_fn=None if limit is None else _size_limit(limit),
+        preexec_fn=None if limit is None else file_size_limit(limit),
     )
 
 

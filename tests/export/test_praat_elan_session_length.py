@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from annotator.export.praat_elan import session_pair
 from annotator.export.session_length import MAX_SESSION_HOURS, WAV_MAX_BYTES, SessionTooLongError
 from annotator.log.document import LogDocument
-from tests.support.cli import run_annotator_measured
+from tests.support.cli import file_size_limit, run_annotator, run_annotator_measured
 from tests.support.fuzzing import fuzz_settings
 from tests.support.session_spans import CLIP_RATE, SHAPES, spanning_log, tone
 
@@ -108,3 +108,15 @@ def test_any_times_make_a_wav_within_the_limits_or_are_refused(session_times, tu
             return
     assert pair.audio.frames <= MAX_SESSION_HOURS * 3600 * pair.audio.rate + pair.audio.rate
     assert pair.audio.size <= WAV_MAX_BYTES
+
+
+@pytest.mark.slow
+def test_a_disk_that_fills_up_during_the_wav_is_one_line_and_nothing_written(tmp_path: Path):
+    """The WAV's writer is ours so that a write error reaches the export as the OSError it is: one line, no
+    traceback and no complaint at exit, and the staged folder goes."""
+    log = spanning_log(tmp_path, "etime", seconds=600)
+    out = tmp_path / "out"
+    done = run_annotator("export", log, "--to", "textgrid", "-o", out, preexec_fn=file_size_limit(200_000))
+    assert done.returncode == 2, done.stderr
+    assert done.stderr == f"annotator: {out / 'etime.wav'}: not written, and no output was changed: File too large\n"
+    assert not out.exists()

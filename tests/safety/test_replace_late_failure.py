@@ -10,22 +10,17 @@ from __future__ import annotations
 
 import math
 import os
-import resource
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from tests.support.cli import run_annotator
+from tests.support.cli import file_size_limit, run_annotator
 from tests.support.replace_corpus import FIND, make_corpus, state
 from tests.support.tmpfs import PAGE, fill, mount_tmpfs, unmount
 
 PADDING = 30_000  # bytes of comment that make one log larger than the limit, the others staying below it
 LIMIT = 40_000  # session 001 is 26,706 bytes
-
-
-def _limit_file_size() -> None:
-    resource.setrlimit(resource.RLIMIT_FSIZE, (LIMIT, LIMIT))  # Python ignores SIGXFSZ: writes get EFBIG
 
 
 @pytest.mark.slow
@@ -35,7 +30,7 @@ def test_a_file_too_large_part_way_leaves_every_log_as_it_was(tmp_path: Path, pl
     with logs[place].open("ab") as stream:
         stream.write(b"<!-- " + b"x" * PADDING + b" -->\n")
     before = state(tmp_path)
-    done = run_annotator("replace", tmp_path / "corpus", *FIND, preexec_fn=_limit_file_size)
+    done = run_annotator("replace", tmp_path / "corpus", *FIND, preexec_fn=file_size_limit(LIMIT))
     lines = done.stderr.splitlines()
     assert (done.returncode, len(lines)) == (2, 1), done.stderr
     assert lines[0].startswith(f"annotator: {logs[place].parent}/"), lines

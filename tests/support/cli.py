@@ -4,6 +4,7 @@ interpreter running the tests, with this repository's code first on its path (co
 from __future__ import annotations
 
 import os
+import resource
 import subprocess
 import sys
 from collections.abc import Callable, Mapping
@@ -38,6 +39,16 @@ def run_annotator(
         timeout=timeout,
         preexec_fn=preexec_fn,
     )
+
+
+def file_size_limit(limit: int) -> Callable[[], None]:
+    """A PREEXEC_FN for run_annotator: no file the command writes grows past LIMIT bytes, as on a disk that fills
+    up (Python ignores SIGXFSZ, so a write past it fails with EFBIG)."""
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    return limited
 
 
 # A small parent for the command, reporting the peak resident memory of its one child: a child started straight
