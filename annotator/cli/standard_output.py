@@ -70,25 +70,23 @@ class _Guarded:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        try:
-            return self._stream.write(text)
-        except OSError as error:
-            raise StandardOutputFailed(error) from error
+        return _guarded(self._stream.write, text)
 
     def writelines(self, lines: Any) -> None:
-        try:
-            self._stream.writelines(lines)
-        except OSError as error:
-            raise StandardOutputFailed(error) from error
+        _guarded(self._stream.writelines, lines)
 
     def flush(self) -> None:
-        try:
-            self._stream.flush()
-        except OSError as error:
-            raise StandardOutputFailed(error) from error
+        _guarded(self._stream.flush)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
+
+
+def _guarded(call: Any, *args: Any) -> Any:
+    try:
+        return call(*args)
+    except OSError as error:
+        raise StandardOutputFailed(error) from error
 
 
 @contextmanager

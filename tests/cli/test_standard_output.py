@@ -57,47 +57,33 @@ def test_every_command_is_covered() -> None:
     assert {name.split()[0] for name in EVERY_COMMAND if not name.startswith("-")} == set(COMMANDS) - {WINDOW}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(EVERY_COMMAND))
-def test_standard_output_full(name: str, tmp_path: Path) -> None:
-    work, out = make_work(tmp_path / "work"), tmp_path / "out"
-    out.mkdir()
-    with full_output() as stream:
-        done = run_with_output(EVERY_COMMAND[name](work, out), stream)
-    if name in SILENT:
-        assert done.returncode == 0, done.stderr
-    else:
-        assert (done.returncode, done.stderr.splitlines()[-1:]) == (2, [NO_SPACE]), done.stderr
-        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+@contextmanager
+def closed_output() -> Iterator[int]:
+    yield subprocess.DEVNULL  # replaced by nothing: the child closes its descriptor 1 (_close_standard_output)
+
+
+OUTPUTS = {"full": full_output, "closed": closed_output, "reader gone": reader_gone}
 
 
 @pytest.mark.slow
+@pytest.mark.parametrize("output", sorted(OUTPUTS))
 @pytest.mark.parametrize("name", sorted(EVERY_COMMAND))
-def test_standard_output_closed(name: str, tmp_path: Path) -> None:
+def test_standard_output_that_cannot_be_written(name: str, output: str, tmp_path: Path) -> None:
+    """Full or closed: one line and status 2. A reader gone, as `| head` ends a command: no word (the reader has
+    what it wanted), the status of a process SIGPIPE ended, and no complaint from the interpreter's flush at exit."""
     work, out = make_work(tmp_path / "work"), tmp_path / "out"
     out.mkdir()
-    done = run_with_output(EVERY_COMMAND[name](work, out), subprocess.DEVNULL, closed=True)
+    with OUTPUTS[output]() as stream:
+        done = run_with_output(EVERY_COMMAND[name](work, out), stream, closed=output == "closed")
     if name in SILENT:
         assert done.returncode == 0, done.stderr
-    else:
-        assert (done.returncode, done.stderr.splitlines()[-1:]) == (2, [CLOSED]), done.stderr
-        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("name", sorted(EVERY_COMMAND))
-def test_reader_gone(name: str, tmp_path: Path) -> None:
-    """As `| head` ends a command: no word (the reader has what it wanted), the status of a process SIGPIPE
-    ended, and no complaint from the interpreter's flush at exit."""
-    work, out = make_work(tmp_path / "work"), tmp_path / "out"
-    out.mkdir()
-    with reader_gone() as pipe:
-        done = run_with_output(EVERY_COMMAND[name](work, out), pipe)
-    if name in SILENT:
-        assert done.returncode == 0, done.stderr
-    else:
+    elif output == "reader gone":
         assert done.returncode == 128 + signal.SIGPIPE, done.stderr
         assert "standard output" not in done.stderr and "Exception ignored" not in done.stderr, done.stderr
+    else:
+        said = NO_SPACE if output == "full" else CLOSED
+        assert (done.returncode, done.stderr.splitlines()[-1:]) == (2, [said]), done.stderr
+        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
 
 
 @pytest.mark.slow
