@@ -47,12 +47,7 @@ def write_target(path: str | Path) -> Path:
 def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
     """Replace PATH (or the file a symlink at PATH names) with CONTENT (bytes, or a function writing to a stream)."""
     path = Path(path)
-    target = write_target(path)
-    try:
-        existing = os.stat(target)
-    except OSError:
-        existing = None
-    refuse_unwritable(path, existing, target)
+    target, existing = writable_target(path)
     if existing is not None and stat.S_ISREG(existing.st_mode) and existing.st_nlink > 1:
         return write_in_place(path, target, content, existing.st_nlink - 1)
     folder = target.parent if str(target.parent) else Path(".")
@@ -66,6 +61,18 @@ def write_atomic(path: str | Path, content: bytes | Writer) -> Written:
         raise
     sync_folder(folder)
     return Written(target)
+
+
+def writable_target(path: Path) -> tuple[Path, os.stat_result | None]:
+    """The file a write to PATH lands in (write_target) and its stat (None for a new file), once
+    refuse_unwritable has let it through."""
+    target = write_target(path)
+    try:
+        existing: os.stat_result | None = os.stat(target)
+    except OSError:
+        existing = None
+    refuse_unwritable(path, existing, target)
+    return target, existing
 
 
 def refuse_unwritable(path: str | Path, existing: os.stat_result | None = None, target: Path | None = None) -> None:

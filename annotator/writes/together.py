@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from annotator.errors import WriteError
-from annotator.writes.atomic import refuse_unwritable, write_target
+from annotator.writes.atomic import writable_target
 from annotator.writes.durable import Writer, Written, remove_quietly, sync_folder, write_beside
 from annotator.writes.inplace import links_notice, lock, write_in_place
 
@@ -73,12 +73,7 @@ def write_together(contents: Sequence[tuple[Path, bytes | Writer]]) -> list[Writ
 
 
 def _stage(path: Path, content: bytes | Writer) -> _Staged:
-    target = write_target(path)
-    try:
-        existing: os.stat_result | None = os.stat(target)
-    except OSError:
-        existing = None
-    refuse_unwritable(path, existing, target)
+    target, existing = writable_target(path)
     try:
         new = _complete(path, target, content, existing)
     except WriteError as error:
