@@ -34,6 +34,7 @@ from annotator.gui.corpus.team_switch import TeamSwitch
 from annotator.gui.docks import arrange_docks, size_docks
 from annotator.gui.exporting.export_menu import ExportMenu
 from annotator.gui.exporting.praat_elan import PraatElan
+from annotator.gui.keyboard import show_active
 from annotator.gui.listening.audio_panel import AudioPanel
 from annotator.gui.listening.cursor import PlaybackCursor
 from annotator.gui.listening.listening_kit import ListeningKit
@@ -285,7 +286,7 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     settings.annotator_for_this_run = annotator
     parts = build_annotator(settings)
     stop_on_signals(parts)
-    show_with_the_keyboard(parts.window)
+    show_active(parts.window)  # with no window manager, its shortcuts would wait for a first click
     target = Path(path) if path is not None else sample_session()
     if os.environ.get("ANNOTATOR_SMOKE_TEST"):
         QTimer.singleShot(200, lambda: _end_smoke_test(parts, target))
@@ -294,14 +295,6 @@ def run_app(path: str | Path | None = None, annotator: str | None = None) -> int
     status = app.exec()
     parts.playback.close()
     end_process(status)
-
-
-def show_with_the_keyboard(window: MainWindow) -> None:
-    """Show WINDOW as the active window. Without a window manager (a bare X server) nothing else makes it
-    active: typing would reach it, but none of its shortcuts (Ctrl+Q, Ctrl+K...) until it was clicked."""
-    window.show()
-    window.raise_()
-    window.activateWindow()
 
 
 def stop_on_signals(annotator: Annotator) -> None:

@@ -252,12 +252,18 @@ DIALOG_WAIT_MS = 2000
 DIALOG_KEYS = {QEvent.Type.KeyPress, QEvent.Type.KeyRelease}
 
 
+def show_active(widget: QWidget) -> None:
+    """Show WIDGET's window raised and active. Without a window manager (a bare X server) nothing else makes
+    a window active: typing would reach it, but none of its shortcuts (Ctrl+Q, Ctrl+K...) until it was clicked."""
+    widget.show()
+    widget.raise_()
+    widget.activateWindow()
+
+
 def present(dialog: QWidget, window: QWidget) -> None:
     """Show DIALOG over WINDOW, raised, active, its first widget focused; WINDOW's keys go to it until then."""
     KeysOnTheirWay(dialog, window)
-    dialog.show()
-    dialog.raise_()
-    dialog.activateWindow()
+    show_active(dialog)
     if dialog.focusWidget() is None:
         dialog.focusNextChild()
 
