@@ -21,7 +21,8 @@ BUILD = REPO / "dist" / "annotator"
 APP = BUILD / "annotator"
 INTERNAL = BUILD / "_internal"
 LOG = Path("sample_logs/travel-20261121-002/travel-20261121-002-hublog.xml")
-OFFSCREEN_NOTICE = "This plugin does not support propagateSizeHints()"
+# The offscreen platform has no windows to size or raise, and says so once for each.
+OFFSCREEN_NOTICE = re.compile(r"This plugin does not support [A-Za-z]+\(\)")
 SYSTEM_ALSA_CONF = Path("/usr/share/alsa/alsa.conf")
 
 pytestmark = pytest.mark.skipif(not APP.is_file(), reason="dist/annotator/ is not built (bash packaging/build.sh)")
@@ -54,7 +55,7 @@ def test_window_opens_on_a_log_offscreen_and_quits_cleanly(env: dict[str, str]):
     done = run(env, str(LOG), QT_QPA_PLATFORM="offscreen", ANNOTATOR_SMOKE_TEST="1")
     assert done.returncode == 0, done.stderr
     assert re.search(rf"^smoke test: opened=True turns=10 path={re.escape(str(LOG))}$", done.stdout, re.M), done.stdout
-    other = [line for line in done.stderr.splitlines() if line.strip() and line != OFFSCREEN_NOTICE]
+    other = [line for line in done.stderr.splitlines() if line.strip() and not OFFSCREEN_NOTICE.fullmatch(line)]
     assert not other, done.stderr  # no traceback, no Qt warning
 
 
