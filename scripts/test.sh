@@ -17,4 +17,5 @@ python3 -m venv .venv
   && .venv-dialbb/bin/pip install -q pymongo==4.20.0 python-dotenv==1.2.2 PyYAML==6.0.3; } || echo "test.sh: dialbb not installed" >&2
 [ -x .venv-lmc/bin/lmc ] || { python3 -m venv .venv-lmc && .venv-lmc/bin/pip install -q lmchallenge==5.2; } \
   || echo "test.sh: lmchallenge not installed" >&2
-exec .venv/bin/python -m pytest -n 4 --dist worksteal "$@"
+# --durations: the slowest tests of every run are in its log, where the next speed-up starts.
+exec .venv/bin/python -m pytest -n 4 --dist worksteal --durations=40 "$@"

@@ -53,7 +53,8 @@ def test_ctrl_page_down_goes_on_to_the_next_log_of_the_corpus(make_window, corpu
         shutil.copytree(corpus / name, folder / name)
     window = make_window(folder)
     browser = parts_of(window).browser
-    qtbot.waitUntil(lambda: browser.model.rowCount() == 2 and not browser.is_scanning)
+    # The scan is a background task: on a busy machine it may take longer than qtbot's default 5 s.
+    qtbot.waitUntil(lambda: browser.model.rowCount() == 2 and not browser.is_scanning, timeout=60000)
     first = parts_of(window).controller.document.path
     assert first.name == "travel-20261121-001-hublog.xml"
 
