@@ -9,6 +9,7 @@ Every annotator starts from the sample's six transcriptions (tests/support/plant
 - turn 12: only alice transcribes it (agreed: nobody else gave a value);
 - task completion: alice 1, bob 0.
 A third annotator, carol, writes "i want to fly to denver" in turn 2 and agrees with alice elsewhere.
+UNTRANSCRIBED names turns no annotator transcribes at all (a turn only the adjudicator may fill).
 """
 
 from __future__ import annotations
@@ -37,20 +38,22 @@ TASK_COMPLETION = {"alice": "1", "bob": "0", "carol": "1"}
 DISAGREEING_TURNS = ["2", "8", "10"]  # then the task completion row
 
 
-def annotator_set(name: str) -> AnnotationSet:
+def annotator_set(name: str, untranscribed: tuple[str, ...] = ()) -> AnnotationSet:
     annotations = AnnotationSet()
     for turn_id, text in planted_team.base_transcriptions().items():
-        if (name, turn_id) not in OMITTED:
+        if (name, turn_id) not in OMITTED and turn_id not in untranscribed:
             annotations.add_transcription(SESSION, turn_id, CHANGED.get((name, turn_id), text))
     annotations.add_concepts(SESSION, "10", CONCEPTS[name])
     annotations.add_task_completion(SESSION, TASK_COMPLETION[name])
     return annotations
 
 
-def make_team_log(folder: Path, annotators: tuple[str, ...] = ("alice", "bob")) -> Path:
+def make_team_log(
+    folder: Path, annotators: tuple[str, ...] = ("alice", "bob"), untranscribed: tuple[str, ...] = ()
+) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     log = planted_team.log_path(folder, 1)
     log.write_bytes(planted_team.raw_log_bytes(1))
     for name in annotators:
-        write_human_file(folder / f"planted-001-human-{name}.xml", annotator_set(name), annotator=name)
+        write_human_file(folder / f"planted-001-human-{name}.xml", annotator_set(name, untranscribed), annotator=name)
     return log

@@ -7,7 +7,9 @@ gave. The annotators disagree on it when the rule (agreement.adjudication, the W
 transcriptions) does not call it agreed. Its source, for the sidecar: `agreed` (the annotators'
 common value, taken when saving unless the adjudicator changed it), `take:NAME` (the value of the
 annotator taken with Alt+letter, still in the document), `edited` (changed otherwise since Compare
-loaded) or `left` (a disagreement nobody resolved: the document keeps its value).
+loaded) or `left` (a disagreement nobody resolved: the document keeps its value). A field no annotator
+gave that the adjudicator changed since Compare loaded is recorded too, as `edited` with nobody's values:
+Save adjudication writes it into the log like any other.
 """
 
 from __future__ import annotations
@@ -28,8 +30,9 @@ from annotator.agreement.adjudication import (
     value_text,
 )
 from annotator.agreement.sources import AnnotatorWork, WorkSpec, gather, read_file_work
+from annotator.annotation_files.annotation_set import SessionRef, TurnRef
 from annotator.log.concepts import reference_concepts
-from annotator.log.document import LogDocument
+from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.log.text import normalize_words
 from annotator.team.files import human_files_beside
@@ -78,6 +81,7 @@ class Comparison:
         self.works = works
         self.names = [work.name for work in works]
         places = places_of(document)
+        self.refs: dict[tuple[int, int | None], SessionRef | TurnRef] = {place: ref for ref, place in places.items()}
         self.decisions: dict[FieldKey, Decision] = {}
         for decision in adjudicate(works, None, document.sessions).decisions:
             place = places.get(decision.session if decision.turn is None else decision.turn)
@@ -85,6 +89,9 @@ class Comparison:
                 self.decisions[(*place, decision.field)] = decision
         self.initial = {key: current_value(document, key) for key in self.decisions}
         self.taken: dict[FieldKey, str] = {}
+        # the fields no annotator gave that changed since loading, with their value then as text (concepts
+        # compact): noted on each change, as reading every field of a large log when loading would be slow
+        self.before_change: dict[FieldKey, str | None] = {}
 
     def fields_of(self, session: Session, turn: Turn | None) -> dict[str, Decision]:
         """The decided fields of TURN (None: of the session), by field name."""
@@ -103,6 +110,14 @@ class Comparison:
     def disagrees(self, key: FieldKey) -> bool:
         decision = self.decisions.get(key)
         return decision is not None and decision.source != AGREED
+
+    def note_change(self, change: AnnotationChange) -> None:
+        """Keep the value before the first change of a field no annotator gave."""
+        if change.kind not in (TRANSCRIPTION, CONCEPTS, TASK_COMPLETION):
+            return
+        key = (change.session.index, None if change.turn is None else change.turn.index, change.kind)
+        if key not in self.decisions:
+            self.before_change.setdefault(key, change.old)
 
     def note_taken(self, key: FieldKey, name: str) -> None:
         self.taken[key] = name
@@ -128,14 +143,29 @@ class Comparison:
         ]
 
     def record(self) -> list[Decision]:
-        """Every field as the sidecar records it: the value the document holds and where it came from
-        (no value for a field left), in log order."""
+        """Every field some annotator gave, and every other field changed since Compare loaded, as the
+        sidecar records it: the value the document holds and where it came from (no value for a field
+        left), in log order."""
         recorded = []
-        for key, decision in sorted(self.decisions.items(), key=lambda item: _log_order(item[0])):
-            source = self.source(key)
-            value = None if source == LEFT else current_value(self.document, key)
+        for key in sorted((*self.decisions, *self.before_change), key=_log_order):
+            now = current_value(self.document, key)
+            decision = self.decisions.get(key)
+            if decision is not None:
+                source = self.source(key)
+            elif (None if now is None else value_text(now)) != self.before_change[key]:
+                decision, source = self._given_by_nobody(key), EDITED
+            else:
+                continue  # changed, then changed back
+            value = None if source == LEFT else now
             recorded.append(dataclasses.replace(decision, value=value, source=source))
         return recorded
+
+    def _given_by_nobody(self, key: FieldKey) -> Decision:
+        ref = self.refs[key[0], key[1]]
+        if isinstance(ref, SessionRef):
+            return Decision(ref, None, "", key[2], (), None, EDITED)
+        turn_id = field_turn(self.document.sessions[key[0]], key).id
+        return Decision(ref.session, ref, turn_id, key[2], (), None, EDITED)
 
 
 def _log_order(key: FieldKey) -> tuple[int, float, int]:

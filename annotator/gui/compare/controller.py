@@ -25,7 +25,7 @@ from annotator.gui.compare.view import CompareView
 from annotator.gui.main_window import MainWindow
 from annotator.gui.opening.document_controller import DocumentController
 from annotator.log.concepts import Concepts
-from annotator.log.document import LogDocument
+from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Session, Turn
 from annotator.team.files import human_path_of
 
@@ -52,6 +52,7 @@ class CompareController(QObject):
         navigator.turn_selected.connect(self._show_turn)
         controller.about_to_replace.connect(lambda _document: self._forget())
         controller.document_closed.connect(self._forget)
+        controller.annotation_changed.connect(self._note_change)
         controller.annotation_changed.connect(self.view.model.on_annotation_changed)
 
     # --- loading ---------------------------------------------------------------------------
@@ -104,6 +105,10 @@ class CompareController(QObject):
             self.view.show_message(
                 f"Compare: {key_text(spec('compare'))} loads every annotator's file beside the open log"
             )
+
+    def _note_change(self, change: AnnotationChange) -> None:
+        if self.comparison is not None:
+            self.comparison.note_change(change)
 
     def _show_session(self, session: Session | None) -> None:
         if self.comparison is None:

@@ -205,6 +205,41 @@ def test_save_adjudication_writes_the_log_and_its_sidecar_and_never_the_annotato
 
 
 @pytest.mark.slow
+def test_a_turn_no_annotator_transcribed_typed_by_the_adjudicator_has_its_row_in_the_sidecar(
+    qtbot, make_window, tmp_path
+):
+    log = make_team_log(tmp_path / "untranscribed", untranscribed=("4", "6"))
+    window = make_window(log)
+    parts_of(window).controller.settings.annotator_for_this_run = "judge"
+    compare = _compare(qtbot, window)
+    assert compare.comparison.given((0, _turn(window, "6").index, "transcription")) == {}
+    navigator = parts_of(window).navigator
+    navigator.select_turn(_turn(window, "4"), focus_editor=True)
+    type_text(qtbot, window, "no boston")
+    navigator.select_turn(_turn(window, "6"), focus_editor=True)  # turn 4's typing is stored on leaving
+    assert _turn(window, "4").transcription == "no boston"
+    type_text(qtbot, window, "from chicago please")
+    navigator.select_turn(_turn(window, "4"), focus_editor=True)
+    press(qtbot, window, Key.Key_A, Mod.ControlModifier)
+    press(qtbot, window, Key.Key_Delete)
+    window.findChild(QAction, "action_save_adjudication").trigger()
+    assert not window.isWindowModified()
+    saved = extract(LogDocument.load(log))
+    assert {saved.turn_id(ref): text for ref, text in saved.transcriptions.items()}["6"] == "from chicago please"
+    row = _sidecar(log)[("6", "transcription")]
+    assert (row["value"], row["source"], row["annotators"], row["adjudicator"]) == (
+        "from chicago please",
+        "edited",
+        "",
+        "judge",
+    )
+    assert row["session_id"] == _sidecar(log)[("2", "transcription")]["session_id"]
+    assert _turn(window, "4").transcription is None
+    assert ("4", "transcription") not in _sidecar(log), "typed, then removed: the log holds what it held"
+    assert ("6", "concepts") not in _sidecar(log), "a field nobody gave nor changed has no row"
+
+
+@pytest.mark.slow
 def test_three_annotators_alt_c_takes_carols_version(qtbot, make_window, three):
     window = make_window(three)
     compare = _compare(qtbot, window)
