@@ -8,7 +8,6 @@ corpus expects is printed by `annotator validate`.
 from __future__ import annotations
 
 import subprocess
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -25,18 +24,10 @@ COMMANDS = ("validate", "info", "export")
 
 
 def _run(command: str, case: Expectation, out: Path) -> subprocess.CompletedProcess:
+    """One command on one file. Each test runs its own: a module fixture running them all ran them all again
+    on every xdist worker that drew one of these tests."""
     extra = ["-o", str(out / case.name)] if command == "export" else []
     return run_annotator(command, case.path, *extra, timeout=120)
-
-
-@pytest.fixture(scope="module")
-def results(tmp_path_factory) -> dict[tuple[str, str], subprocess.CompletedProcess]:
-    """All runs at once, in parallel: one interpreter start per (command, file) is the slow part."""
-    out = tmp_path_factory.mktemp("exports")
-    jobs = [(command, case) for case in CASES for command in COMMANDS]
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        done = list(pool.map(lambda job: _run(job[0], job[1], out), jobs))
-    return {(command, case.name): result for (command, case), result in zip(jobs, done)}
 
 
 def test_the_corpus_lists_every_file_and_nothing_else():
@@ -48,8 +39,8 @@ def test_the_corpus_lists_every_file_and_nothing_else():
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 @pytest.mark.slow
-def test_validate(results, case: Expectation):
-    result = results[("validate", case.name)]
+def test_validate(case: Expectation, tmp_path: Path):
+    result = _run("validate", case, tmp_path)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == case.validate, result.stdout + result.stderr
     assert result.stderr == ""
@@ -65,8 +56,8 @@ def test_validate(results, case: Expectation):
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
-def test_info(results, case: Expectation):
-    result = results[("info", case.name)]
+def test_info(case: Expectation, tmp_path: Path):
+    result = _run("info", case, tmp_path)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == case.info, result.stdout + result.stderr
     if case.refused:
@@ -84,8 +75,8 @@ def test_info(results, case: Expectation):
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 @pytest.mark.slow
-def test_export(results, case: Expectation):
-    result = results[("export", case.name)]
+def test_export(case: Expectation, tmp_path: Path):
+    result = _run("export", case, tmp_path)
     assert "Traceback" not in result.stdout + result.stderr
     assert result.returncode == (2 if case.refused else 0), result.stderr
     if case.refused:
