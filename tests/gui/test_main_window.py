@@ -48,7 +48,8 @@ def test_opens_a_log_and_selects_its_first_user_turn_to_transcribe(main_window, 
     assert parts_of(window).navigator.model.rowCount() == len(parts_of(window).navigator.session.turns) == 10
     assert current_row(window) == 1 and selected_rows(window) == [1]  # 01 is the system's greeting
     assert window.editor.turn == parts_of(window).navigator.session.turns[1]
-    assert window.session_bar.session_name.text() == "<b>travel:20261121:002</b>"
+    assert window.session_bar.session_name.text() == "travel:20261121:002"
+    assert window.session_bar.session_name.font().bold()
     assert window.session_bar.task.currentText() == "unset"
     assert "0 of 5 user turns transcribed" in window.session_bar.progress.text()
     user_row = first_user_row(window)

@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QStandardItemModel
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QLabel, QSizePolicy, QWidget
 
+from annotator.gui.widgets.giving_way import GivingWayComboBox, GivingWayLabel
 from annotator.gui.widgets.layout_boundary import LayoutBoundary, text_width_free
 from annotator.log.annotations import TASK_COMPLETED, TASK_NOT_COMPLETED
 from annotator.log.elements import Session
@@ -30,14 +31,14 @@ class SessionBar(LayoutBoundary):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self.session_label = QLabel("Session:", self)
-        self.sessions = QComboBox(self)
+        # The id gives way to the review and the progress where the bar lacks room (giving_way.py).
+        self.sessions = GivingWayComboBox(self)
         self.sessions.setObjectName("session_selector")
-        # As wide as the longest label in characters (set_sessions): AdjustToContents measured every label on
-        # the GUI thread as a log of 2,000 sessions opened.
-        self.sessions.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.session_name = text_width_free(QLabel(self))  # an id of 80 wide characters would widen the window
+        self.session_name = text_width_free(GivingWayLabel(self))  # an id of 80 wide characters would widen the window
         self.session_name.setObjectName("session_name")
-        self.session_name.setTextFormat(Qt.TextFormat.RichText)  # the id inside is escaped
+        bold = self.session_name.font()
+        bold.setBold(True)
+        self.session_name.setFont(bold)
         task_label = QLabel("Task completion:", self)
         self.task = QComboBox(self)
         self.task.setObjectName("task_completion")
@@ -59,14 +60,15 @@ class SessionBar(LayoutBoundary):
         layout = QHBoxLayout(self.body)
         layout.setContentsMargins(6, 4, 6, 2)
         layout.addWidget(self.session_label)
-        layout.addWidget(self.sessions)
-        layout.addWidget(self.session_name)
+        layout.addWidget(self.sessions, 1)  # the room left over goes to the id first, up to its whole text
+        layout.addWidget(self.session_name, 1)
         layout.addSpacing(18)
         layout.addWidget(task_label)
         layout.addWidget(self.task)
         layout.addWidget(self.review)
         layout.addWidget(self.progress)
 
+        self.sessions.currentIndexChanged.connect(self._name_shown_session)
         self.sessions.currentIndexChanged.connect(self.session_chosen)
         self.task.activated.connect(self._task_activated)
         self.set_sessions([])
@@ -79,20 +81,27 @@ class SessionBar(LayoutBoundary):
             f"{shorten(session.id, SHOWN_ID_CHARS) or '(no id)'} · {len(session.turns)} turns" for session in sessions
         ]
         self.sessions.addItems(labels)  # one insertion, not one per session
-        self.sessions.setMinimumContentsLength(max(map(len, labels), default=0) + 1)
+        self.sessions.set_longest(max(map(len, labels), default=0) + 1)
         self.sessions.blockSignals(False)
         several = len(sessions) > 1
         self.sessions.setVisible(several)
         self.session_name.setVisible(not several)
         shown = shorten(sessions[0].id, SHOWN_ID_CHARS) if len(sessions) == 1 else None
-        self.session_name.setText("—" if shown is None else f"<b>{html.escape(shown)}</b>")
+        self.session_name.setText("—" if shown is None else shown)
         self.session_name.setToolTip("" if shown is None else f"Session {shown}")  # whole where the bar cuts it
+        self._name_shown_session()
         self.task.setEnabled(bool(sessions))
 
     def show_session(self, index: int) -> None:
         self.sessions.blockSignals(True)
         self.sessions.setCurrentIndex(index)
         self.sessions.blockSignals(False)
+        self._name_shown_session()
+
+    def _name_shown_session(self) -> None:
+        """The selector's item whole in its tooltip, where the bar cuts it."""
+        shown = self.sessions.currentText()
+        self.sessions.setToolTip(f"Session {shown}" if shown else "")
 
     def show_task_completion(self, value: str | None) -> None:
         self.task.blockSignals(True)

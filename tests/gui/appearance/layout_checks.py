@@ -23,6 +23,7 @@ from annotator.gui.corpus.session_list import Column as SessionColumn
 from annotator.gui.main_window import MainWindow
 from tests.support.gui_keys import close_window
 from tests.support.session_browser import current_summary
+from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 SMALLEST_SCREEN = QSize(1280, 720)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
@@ -309,4 +310,28 @@ def test_the_sessions_dock_keeps_its_filter_box_and_counts_readable(qtbot, make_
     assert label.height() >= label.heightForWidth(label.width()), f"the count {label.text()!r} is cut"
     button = browser.keyword_button
     assert button.width() >= button.fontMetrics().horizontalAdvance(button.text()), "Show only is cut"
+    close_window(window)
+
+
+def test_long_session_ids_give_way_to_the_review_and_the_progress(qtbot, make_window, tmp_path: Path):
+    """A log of two sessions with ids of 77 characters: the review and the transcription progress beside the
+    selector are whole, and the selector gets the room left, eliding the id (whole in its tooltip) on a small
+    screen."""
+    long_ids = [f"communicator-travel-corpus-site-recording-session-{n:04d}-of-the-june-collection" for n in (1, 2)]
+    turns = [system_turn("1", 1000, "Where to?"), user_turn("2", 1005, "to boston"), user_turn("3", 1010, "monday")]
+    log = write_log(tmp_path / "long-ids.xml", log_text([session(name, turns) for name in long_ids]))
+    window = make_window(log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)  # the id widened it
+    bar = parts_of(window).navigator.session_bar
+    assert bar.review.text() == "not reviewed"
+    assert bar.progress.text() == "0 of 2 user turns transcribed · <b>2 to go</b>"
+    for label in (bar.review, bar.progress):
+        assert label.width() >= label.sizeHint().width(), f"{label.objectName()} is cut"
+    selector = bar.sessions
+    whole = selector.fontMetrics().horizontalAdvance(selector.currentText())
+    if wide_screen():
+        assert selector.width() >= whole, "the id is cut where the bar has room for it"
+    else:
+        assert selector.width() < whole, "the id is whole: this log does not test what it should"
+    assert long_ids[0] in selector.toolTip()
     close_window(window)
