@@ -15,6 +15,9 @@ This is portable, unlike Linux's PR_SET_PDEATHSIG, which fires when the creating
 A program that quits calls stop_children(): every pool's worker is terminated at once, not waited for
 (a 100 MB log's validation kept a closed window's process alive 12-80 s), and whoever waits on its
 result gets BrokenProcessPool; work on a log run through in_child_process gets a LogReadError instead.
+A pool still being made when the program quits (its resource tracker already started, its worker not
+yet) is stopped as it is registered, so no worker starts after the quit (one did, and kept a quitting
+window's process alive for its whole validation, 20-28 s under load).
 Its answer comes back through a file (analysis.result_files): a worker terminated in the middle of
 sending a big answer down the pool's pipe would leave the pool waiting for the rest for ever.
 """
@@ -38,16 +41,20 @@ Result = TypeVar("Result")
 
 _running: set[ProcessPoolExecutor] = set()  # the pools of process_pool in use, for stop_children
 _running_lock = threading.Lock()
+_stops = 0  # how many times stop_children was called: a pool made across a call is stopped when registered
 
 
 @contextmanager
 def process_pool(max_workers: int = 1) -> Iterator[ProcessPoolExecutor]:
     context = multiprocessing.get_context("spawn")
+    stops_before = _stops
     with (
         lifeline(context) as reader,
         ProcessPoolExecutor(max_workers, mp_context=context, initializer=end_with_parent, initargs=(reader,)) as pool,
     ):
         with _running_lock:
+            if _stops != stops_before:  # the program quit while the pool was being made: submit() now raises
+                pool.shutdown(wait=False, cancel_futures=True)
             _running.add(pool)
         try:
             yield pool
@@ -74,8 +81,10 @@ def in_child_process(path: str | Path, done: str, work: Callable[..., Result], *
 
 
 def stop_children() -> None:
-    """Terminate the workers of every process_pool in use, without waiting for them."""
+    """Terminate the workers of every process_pool in use or being made, without waiting for them."""
+    global _stops
     with _running_lock:
+        _stops += 1
         pools = list(_running)
     for pool in pools:
         terminate_workers(pool)
