@@ -1,7 +1,7 @@
 """The current user turn's n-best alternatives, listed in the editor pane beside the text box.
 
-One line per alternative: the key that puts it in the editor (Alt+1 ... Alt+9), its text and
-its score where the log has one (annotator.log.nbest reads the list). The alternative equal to
+One paragraph per alternative, wrapped at the pane's width: the key that puts it in the editor (Alt+1 ...
+Alt+9), its score where the log has one and its text (annotator.log.nbest reads the list). The alternative equal to
 the stored transcription (after the WER's normalisation) is marked. A user turn without a list
 says so; on a system turn, or with no turn, the pane is hidden: there is nothing to transcribe.
 The pane is text only and never takes the focus, so typing stays in the editor.
@@ -12,6 +12,7 @@ from __future__ import annotations
 import html
 
 from PySide6.QtCore import QSize, Qt, Signal
+from PySide6.QtGui import QResizeEvent
 from PySide6.QtWidgets import QFrame, QLabel, QScrollArea, QSizePolicy, QWidget
 
 from annotator.analysis.nbest_oracle import cached_turn_oracle
@@ -67,9 +68,11 @@ class NBestPane(QLabel):
         self.setTextFormat(Qt.TextFormat.RichText)
         self.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.setTextInteractionFlags(Qt.TextInteractionFlag.NoTextInteraction)
-        # One line per alternative, never wrapped (a wrapped label asks a height for a width it may not get):
-        # the pane takes its share of the editor's width and a longer alternative is cut at its edge, after its score.
+        # The pane takes its share of the editor's width and wraps its lines to it (a large zoom, a long
+        # alternative); its area asks the height that width needs, and scrolls past SHOWN_LINES.
+        self.setWordWrap(True)
         policy = QSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Minimum)
+        policy.setHeightForWidth(True)
         # Hidden on a system turn, it keeps its place: the text box beside it would be widened and laid out again
         # at every move between a user turn and a system turn.
         policy.setRetainSizeWhenHidden(True)
@@ -119,21 +122,22 @@ class NBestPane(QLabel):
         return oracle.rank_of_truth if oracle is not None else None
 
     def _table(self, truth: int | None) -> str:
-        """Key, score, text: a line longer than the pane loses the end of its text, never its score."""
+        """One paragraph per alternative, key, score and text, wrapped at the pane's width: a line longer than
+        the pane goes on below (the key under the key), never cut at its edge."""
         rows = []
         for alternative in self.alternatives[:ALTERNATIVE_KEYS]:
-            score = "" if alternative.score is None else f"{alternative.score:g}"
+            score = "" if alternative.score is None else f"&nbsp;&nbsp;{alternative.score:g}"
             mark = f" <b>{TRUTH_MARK}</b>" if alternative.rank == truth else ""
             rows.append(
-                f"<tr><td>Alt+{alternative.rank}&nbsp;</td><td align='right'>{score}&nbsp;</td>"
-                f"<td>{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</td></tr>"
+                f"<p style='margin:0'>Alt+{alternative.rank}{score}&nbsp;&nbsp;"
+                f"{html.escape(shorten(alternative.text, SHOWN_ALTERNATIVE_CHARS))}{mark}</p>"
             )
         more = len(self.alternatives) - ALTERNATIVE_KEYS
-        tail = f"<tr><td></td><td></td><td><i>and {more} more, beyond the keys</i></td></tr>" if more > 0 else ""
+        tail = f"<p style='margin:0'><i>and {more} more, beyond the keys</i></p>" if more > 0 else ""
         return (
-            "<table cellspacing='0' cellpadding='0'>"
-            "<tr><td><b>N-best</b>&nbsp;</td><td align='right'>score&nbsp;</td>"
-            f"<td>{HEADING_HTML}</td></tr>" + "".join(rows) + tail + "</table>"
+            f"<p style='margin:0'><b>N&#8209;best</b>&nbsp;&nbsp;score&nbsp;&nbsp;{HEADING_HTML}</p>"
+            + "".join(rows)
+            + tail
         )
 
 
@@ -162,7 +166,18 @@ class NBestArea(QScrollArea):
         pane.shown_changed.connect(self.updateGeometry)
 
     def sizeHint(self) -> QSize:
-        return self.pane.sizeHint() if self.pane.text() else QSize(0, 0)
+        """The pane's lines wrapped at the width the area has (at its own hint's before it is laid out)."""
+        if not self.pane.text():
+            return QSize(0, 0)
+        hint = self.pane.sizeHint()
+        width = self.viewport().width() if self.isVisible() else hint.width()
+        return QSize(hint.width(), self.pane.heightForWidth(width))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Another width wraps the pane's lines again: the editor is asked the height they now need."""
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self.updateGeometry()
 
     def minimumSizeHint(self) -> QSize:
         """No higher than the text box beside it (lines_high), nor than SHOWN_LINES of the list."""

@@ -42,6 +42,7 @@ from annotator.gui.annotating.turn_table_cells import (
     RowPainter,
     cell_seconds,
     cell_text,
+    holds_a_rate,
     needs_transcription,
     shown_text,
 )
@@ -297,6 +298,11 @@ class TurnTableModel(QAbstractTableModel):
             return text if isinstance(text, str) else ""  # a str, or None for no text
         turn = self.turn_at(row)
         return "" if turn is None else shown_text(turn, Column(column))
+
+    def holds_a_rate(self, row: int, column: int) -> bool:
+        """Whether the WER, Concepts or Flags cell at ROW, COLUMN shows anything, known without making it."""
+        turn = self.turn_at(row)
+        return turn is not None and holds_a_rate(turn, Column(column))
 
     def prepare_rows(self, rows: range) -> None:
         """Make the painted values of ROWS ahead of their paint (views.rows_ahead), kept like those painted."""

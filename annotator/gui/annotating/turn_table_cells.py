@@ -20,6 +20,7 @@ from annotator.analysis.metrics_wer import cached_turn_wer_counts
 from annotator.gui.annotating.flag_icons import flags_cell_text, flags_icon
 from annotator.gui.colours import dot_icon
 from annotator.gui.theme import theme_colour
+from annotator.log.concepts import reference_concepts
 from annotator.log.elements import Turn
 from annotator.log.flags import turn_comment, turn_flags
 from annotator.log.text import shorten
@@ -66,6 +67,17 @@ def cell_seconds(turn: Turn, column: Column) -> float | None:
 def shown_text(turn: Turn, column: Column) -> str:
     """What the cell shows: its text, shortened."""
     return shorten(cell_text(turn, column))
+
+
+def holds_a_rate(turn: Turn, column: Column) -> bool:
+    """Whether TURN's cell in the WER, Concepts or Flags column shows anything, read from its facts alone (no
+    word alignment): an empty column of a session is as narrow as its title."""
+    facts = turn.facts()
+    if column == Column.WER:
+        return facts.transcription is not None
+    if column == Column.CONCEPTS:
+        return reference_concepts(facts) is not None
+    return bool(turn_flags(facts) or turn_comment(facts))
 
 
 def cell_text(turn: Turn, column: Column) -> str:

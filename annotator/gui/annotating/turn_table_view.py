@@ -1,16 +1,17 @@
 """The table of turns: one selected row at a time, compact rows, texts elided, F2 edits in place; the row
 header is the doubt strip (views.doubt_strip).
 
-The short columns (id, speaker, times, WER) are as wide as what they hold and
-the three text columns share the rest; the selected row stays in view
-whatever resizes the table. The in-place editor lets the window's keys
+The short columns (id, speaker, times, WER, concepts, flags) are as wide as what they hold (a column empty
+in the session as wide as its title) and the three text columns share the rest, never less than
+TEXT_LEAST_CHARS characters each: a table too narrow for that (a large zoom) scrolls sideways. The selected
+row stays in view whatever resizes the table. The in-place editor lets the window's keys
 through like the large editor does, and commit_open_editor() stores a cell
 being edited before a save.
 """
 
 from __future__ import annotations
 
-from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QPersistentModelIndex, Qt
+from PySide6.QtCore import QAbstractItemModel, QEvent, QModelIndex, QObject, QPersistentModelIndex, Qt
 from PySide6.QtGui import QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -34,7 +35,11 @@ TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
 # along it), so that a session of 70,000 turns costs no more to lay out than one of 100.
 MEASURED_ROWS = 50
 # A WER needs the turn's transcription, a concept accuracy its frames, which are not cheap to find: not measured.
+# A column none of whose measured rows holds one is as wide as its title.
 WIDEST_RATE = {Column.WER: "100.0 %", Column.CONCEPTS: "-100.0 %", Column.FLAGS: "I X T N Z C"}
+# What a text column shows at least, in average characters of the table's font: below this its words are gone
+# ("i ..."), so the short columns keep their width and the table scrolls sideways instead.
+TEXT_LEAST_CHARS = 10
 
 
 class PassThroughLineEdit(QLineEdit):
@@ -95,6 +100,9 @@ class TurnTableView(QTableView):
         self.delegate = TranscriptionDelegate(self)
         self.setItemDelegateForColumn(Column.TRANSCRIPTION, self.delegate)
         self.rows_ahead = RowsAhead(self)
+        self.empty_rates: set[Column] = set()  # the rate columns none of the measured rows fills
+        header.sectionResized.connect(self._short_column_resized)
+        self.viewport().installEventFilter(self)
 
     def setModel(self, model: QAbstractItemModel | None) -> None:
         super().setModel(model)
@@ -102,8 +110,9 @@ class TurnTableView(QTableView):
         for column in SHORT_COLUMNS:
             header.setSectionResizeMode(column, QHeaderView.ResizeMode.Interactive)
         for column in TEXT_COLUMNS:
-            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Stretch)
+            header.setSectionResizeMode(column, QHeaderView.ResizeMode.Fixed)  # shared by share_the_rest
         self.turn_model().modelReset.connect(self.fit_short_columns)
+        self.turn_model().dataChanged.connect(self._refit_when_a_rate_appears)
         self.fit_short_columns()
 
     def turn_model(self) -> TurnTableModel:
@@ -135,13 +144,48 @@ class TurnTableView(QTableView):
         sample = sorted(set(range(min(rows, MEASURED_ROWS))) | set(range(max(0, rows - MEASURED_ROWS), rows)))
         margin = self.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, self) + 1
         marker = self.style().pixelMetric(QStyle.PixelMetric.PM_SmallIconSize, None, self) + 2 * margin
+        self.empty_rates = {column for column in WIDEST_RATE if not any(model.holds_a_rate(r, column) for r in sample)}
         for column in SHORT_COLUMNS:
+            if column in self.empty_rates:
+                header.resizeSection(column, header.sectionSizeHint(column))
+                continue
             texts = (
                 [WIDEST_RATE[column]] if column in WIDEST_RATE else [model.shown_text(row, column) for row in sample]
             )
             width = max(map(metrics.horizontalAdvance, texts), default=0) + 2 * margin + 2
             width += marker if column in (Column.TURN, Column.FLAGS) else 0  # the dot of a turn to transcribe, a flag
             header.resizeSection(column, max(width, header.sectionSizeHint(column)))
+        self.share_the_rest()
+
+    def share_the_rest(self) -> None:
+        """The text columns share the width the short columns leave, each at least TEXT_LEAST_CHARS wide."""
+        if self.model() is None:
+            return
+        header = self.horizontalHeader()
+        rest = self.viewport().width() - sum(header.sectionSize(column) for column in SHORT_COLUMNS)
+        share = max(TEXT_LEAST_CHARS * self.fontMetrics().averageCharWidth(), rest // len(TEXT_COLUMNS))
+        left_over = max(0, rest - share * len(TEXT_COLUMNS))  # under one pixel per column
+        for place, column in enumerate(TEXT_COLUMNS):
+            header.resizeSection(column, share + (place < left_over))
+
+    def _short_column_resized(self, column: int, _old: int, _new: int) -> None:
+        """A short column fitted or dragged: the text columns take what it gave or give what it took."""
+        if column not in TEXT_COLUMNS:
+            self.share_the_rest()
+
+    def _refit_when_a_rate_appears(self, top: QModelIndex, bottom: QModelIndex, _roles: object = None) -> None:
+        """A flag, reference concepts or a transcription given to a turn of a column that was empty widens it;
+        a change of many rows (a new theme) changes no value, so only its first rows are read."""
+        rows = range(top.row(), min(bottom.row() + 1, top.row() + MEASURED_ROWS))
+        model = self.turn_model()
+        if any(model.holds_a_rate(row, column) for column in self.empty_rates for row in rows):
+            self.fit_short_columns()
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        """The viewport resized (the window, a splitter, a scroll bar shown): the text columns share its width."""
+        if watched is self.viewport() and event.type() == QEvent.Type.Resize:
+            self.share_the_rest()
+        return super().eventFilter(watched, event)
 
     def resizeEvent(self, event: QResizeEvent) -> None:
         """A splitter dragged, the window resized: the selected row is still where the annotator can see it."""

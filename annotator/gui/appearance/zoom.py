@@ -1,8 +1,8 @@
 """Zooming the text of the turn table and the transcription editor (View > Zoom in / out / Actual size).
 
 The zoom is a percentage of each widget's own text size (the table's font, the editor's larger one, or the
-editor font size of the settings), one of ZOOM_STEPS; the table's rows grow with their text, and the short
-columns are fitted again. settings.zoom keeps it, and a new window starts at it.
+editor font size of the settings), one of ZOOM_STEPS; the table's rows grow with their text, its column titles
+keep their size, and the short columns are fitted again. settings.zoom keeps it, and a new window starts at it.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Protocol
 
 from PySide6.QtGui import QFont
-from PySide6.QtWidgets import QWidget
+from PySide6.QtWidgets import QHeaderView, QWidget
 
 from annotator.gui.settings import AppSettings
 
@@ -20,8 +20,9 @@ ZOOM_STEPS = (50, 67, 75, 80, 90, 100, 110, 125, 150, 175, 200, 250, 300)
 def rows_kept(percent: int) -> int:
     """The turn table's rows in view at PERCENT, whatever else the window shows (docks, Compare, a long n-best
     list): the table is where the annotator works, and a 1280x720 screen still has room for these beside the
-    editor and the docks' least heights."""
-    return 8 if percent <= 100 else 5 if percent <= 200 else 3
+    editor and the docks' least heights. At 300 % four: a row is some 51 px, and with every dock
+    shown and a long n-best list a fifth grows the window past 720 px (the layout grid's worst state)."""
+    return 8 if percent <= 100 else 5 if percent <= 200 else 4
 
 
 def clamp_zoom(percent: int) -> int:
@@ -50,6 +51,7 @@ class ZoomedTable(Protocol):
 
     def font(self) -> QFont: ...
     def setFont(self, font: QFont, /) -> None: ...
+    def horizontalHeader(self) -> QHeaderView: ...
     def fit_rows_to_font(self) -> None: ...
     def keep_rows(self, count: int, /) -> None: ...
     def fit_short_columns(self) -> None: ...
@@ -89,6 +91,10 @@ class Zoom:
         """Show the table's and the editor's text at PERCENT (clamped to the steps) and keep it in the settings."""
         self.percent = clamp_zoom(percent)
         self.settings.zoom = self.percent
+        # The column titles stay at the window's size, like the menus and the docks: zoomed, the empty Concepts and
+        # Flags columns' titles alone took the room of the text columns they share the table's width with.
+        # (at 100 %: its size set, so that the table's zoomed font no longer passes to it).
+        self.table.horizontalHeader().setFont(scaled_font(self._table_font, 100))
         self.table.setFont(scaled_font(self._table_font, self.percent))
         self.table.fit_rows_to_font()
         self.table.keep_rows(rows_kept(self.percent))

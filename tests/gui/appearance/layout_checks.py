@@ -14,20 +14,23 @@ from pathlib import Path
 
 import pytest
 from PySide6.QtCore import QByteArray, QPoint, QRect, QSize, Qt
-from PySide6.QtGui import QFontMetrics
+from PySide6.QtGui import QFontMetrics, QTextDocument
 from PySide6.QtWidgets import QApplication, QDockWidget, QStyle, QTabBar, QWidget
 
 from annotator.gui.annotating.turn_table import Column
+from annotator.gui.annotating.turn_table_view import TEXT_LEAST_CHARS
 from annotator.gui.app import parts_of
+from annotator.gui.appearance.zoom import ZOOM_STEPS, rows_kept
 from annotator.gui.corpus.session_list import Column as SessionColumn
 from annotator.gui.main_window import MainWindow
-from tests.support.gui_keys import close_window
+from tests.support.gui_keys import close_window, press
 from tests.support.session_browser import current_summary
 from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
 
 SMALLEST_SCREEN = QSize(1280, 720)
 TEXT_COLUMNS = (Column.RECOGNIZER, Column.SYSTEM, Column.TRANSCRIPTION)
 MUST_SHOW = (Column.TURN, Column.SPEAKER, Column.RECOGNIZER, Column.TRANSCRIPTION)
+SEVERAL_ROWS = 4  # the least a zoomed table shows: what 720 px hold at 300 % with every dock shown
 LONG_FOLDER = "second-site-evaluation-recordings-of-the-communicator-travel-domain"
 LONG_NAME = "travel-20261121-004-recorded-at-the-second-site-with-a-long-descriptive-name-hublog.xml"
 
@@ -139,10 +142,9 @@ def test_the_n_best_list_of_the_first_user_turn_shows_on_a_first_start(qtbot, ma
         "i want to fly to austin texas",
     ]
     assert area.isVisible() and pane.isVisible()
-    assert area.height() >= pane.sizeHint().height() and area.width() > 0, f"the n-best area is {area.size()}"
-    assert (
-        not area.visibleRegion().isEmpty() and pane.visibleRegion().boundingRect().height() >= pane.sizeHint().height()
-    )
+    lines = pane.heightForWidth(pane.width())  # the list wrapped at the pane's width
+    assert area.height() >= lines and area.width() > 0, f"the n-best area is {area.size()}, its lines {lines} high"
+    assert not area.visibleRegion().isEmpty() and pane.visibleRegion().boundingRect().height() >= lines
     close_window(window)
 
 
@@ -334,4 +336,76 @@ def test_long_session_ids_give_way_to_the_review_and_the_progress(qtbot, make_wi
     else:
         assert selector.width() < whole, "the id is whole: this log does not test what it should"
     assert long_ids[0] in selector.toolTip()
+    close_window(window)
+
+
+def assert_text_columns_get_the_room(window: MainWindow, empty: tuple[Column, ...]) -> int:
+    """The text columns share what the short ones leave, each at least TEXT_LEAST_CHARS wide; the EMPTY columns
+    are as wide as their titles; a cell of the current row cut at its edge holds its whole text in its tooltip.
+    Returns how many of its cells are cut."""
+    table, header = window.table, window.table.horizontalHeader()
+    sizes = [header.sectionSize(column) for column in TEXT_COLUMNS]
+    assert max(sizes) - min(sizes) <= 2, f"the text columns do not share the rest: {sizes}"
+    least = TEXT_LEAST_CHARS * table.fontMetrics().averageCharWidth()
+    assert min(sizes) >= least, f"the text columns are {sizes} px, less than {least}"
+    shorts = sum(header.sectionSize(column) for column in Column if column not in TEXT_COLUMNS)
+    assert min(sizes) >= (table.viewport().width() - shorts) // 3 - 1, "the text columns leave room unused"
+    for column in empty:
+        assert header.sectionSize(column) == header.sectionSizeHint(column), f"the empty {column.name} is wider"
+    metrics, row = table.fontMetrics(), table.currentIndex().row()
+    cut = 0
+    for column in TEXT_COLUMNS:
+        index = table.model().index(row, column)
+        text = index.data(Qt.ItemDataRole.EditRole) or ""
+        if metrics.horizontalAdvance(text) > header.sectionSize(column) - 8:
+            cut += 1
+            assert text and text in (index.data(Qt.ItemDataRole.ToolTipRole) or ""), f"{column.name} cut, no tooltip"
+    return cut
+
+
+def assert_nbest_wrapped(window: MainWindow) -> None:
+    """The n-best pane is as wide as its area and as high as its lines wrapped at that width: nothing passes
+    its right edge, and what its area cannot show scrolls."""
+    area, pane = window.editor.nbest_area, window.editor.nbest
+    assert pane.width() <= area.viewport().width(), f"the pane is {pane.width()} px in {area.viewport().width()}"
+    width = pane.contentsRect().width()
+    laid_out = QTextDocument()  # the pane's text laid out as the label lays it out
+    laid_out.setDefaultFont(pane.font())
+    laid_out.setDocumentMargin(0)
+    laid_out.setHtml(pane.text())
+    if pane.wordWrap():
+        laid_out.setTextWidth(width)
+    assert laid_out.idealWidth() <= width, f"the n-best lines need {laid_out.idealWidth():.0f} px of {width}"
+    assert pane.height() >= pane.heightForWidth(pane.width()), "the pane's wrapped lines are cut at its bottom"
+    scroll = area.verticalScrollBar()
+    assert scroll.maximum() >= pane.height() - area.viewport().height(), "the lines below the area do not scroll"
+
+
+@pytest.mark.parametrize("zoom", [200, 300])
+def test_a_zoomed_table_gives_its_room_to_the_text_and_the_n_best_list_wraps(
+    qtbot, make_window, annotated_log: Path, zoom: int
+):
+    """Ctrl+= up to 200 % and 300 % on the sample log whose turns have no concepts and no flags: the three
+    text columns share the table's width (200 %: all in view; 300 %: the least width, scrolled sideways),
+    Concepts and Flags are as wide as their titles, the table keeps its rows and the n-best list wraps."""
+    window = make_window(annotated_log)
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    parts_of(window).navigator.select_row(1, focus_editor=True)
+    for _ in range(ZOOM_STEPS.index(zoom) - ZOOM_STEPS.index(100)):  # View > Zoom in, by its key
+        press(qtbot, window, Qt.Key.Key_Equal, Qt.KeyboardModifier.ControlModifier)
+    assert parts_of(window).appearance.zoom.percent == zoom
+    qtbot.waitUntil(lambda: available().contains(window.frameGeometry()), timeout=2000)
+    QApplication.processEvents()
+    assert_on_screen(window)
+    table = window.table
+    cut = assert_text_columns_get_the_room(window, empty=(Column.CONCEPTS, Column.FLAGS))
+    if zoom == 200:
+        header = table.horizontalHeader()
+        assert sum(header.sectionSize(c) for c in Column) <= table.viewport().width() + 2, "scrolled at 200 %"
+    assert cut, "no text cell is cut: the tooltip rule was not exercised"
+    rows = table.viewport().height() / table.verticalHeader().defaultSectionSize()
+    assert rows >= max(rows_kept(zoom), SEVERAL_ROWS), f"{rows:.1f} rows at {zoom} %"
+    assert_selected_row_in_view(window)
+    assert_nbest_wrapped(window)
+    press(qtbot, window, Qt.Key.Key_0, Qt.KeyboardModifier.ControlModifier)
     close_window(window)
