@@ -1,6 +1,10 @@
 """`annotator agree -o report.html`: one self-contained HTML page (CSS inline, plots as inline SVG, no
 script, nothing fetched) with the heat maps of pairwise agreement, the histogram of per-turn
-inter-annotator WER, the tables of annotator.agreement.tables and the most disagreeing turns."""
+inter-annotator WER, the tables of annotator.agreement.tables and the most disagreeing turns.
+
+The page cannot be wider than the window: every table takes the page's width with fixed column widths and
+wraps its text anywhere (a column name at its underscores), and a heat map too wide for the window scrolls
+inside its own figure. A figure the items cannot give shows its reason in its cell."""
 
 from __future__ import annotations
 
@@ -8,24 +12,29 @@ from html import escape
 
 from annotator import __version__
 from annotator.agreement.figures import Agreement
-from annotator.agreement.svg import heat_map, histogram
-from annotator.agreement.tables import Table, all_tables
+from annotator.agreement.svg import Cell, ColourScale, NoFigure, heat_map, histogram
+from annotator.agreement.tables import Table, all_tables, words_reason
 
 _STYLE = """
-body { font-family: sans-serif; margin: 2em; color: #111; }
+body { font-family: sans-serif; margin: 2em; color: #111; overflow-wrap: anywhere; }
 h1 { font-size: 1.5em; } h2 { font-size: 1.2em; margin-top: 1.6em; }
-table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; }
-th, td { border: 1px solid #bbb; padding: 0.25em 0.5em; text-align: left; vertical-align: top; }
-th { background: #eef2f7; }
+table { border-collapse: collapse; margin: 0.5em 0; font-size: 0.9em; width: 100%; table-layout: fixed; }
+th, td { border: 1px solid #bbb; padding: 0.25em 0.4em; text-align: left; vertical-align: top; }
+th { background: #eef2f7; font-size: 0.9em; }
 td.number { text-align: right; font-variant-numeric: tabular-nums; }
+td.missing { color: #555; font-style: italic; font-size: 0.9em; }
 .plots { display: flex; flex-wrap: wrap; gap: 2em; align-items: flex-start; }
-figure { margin: 0; } figcaption { font-size: 0.9em; color: #444; max-width: 32em; }
+figure { margin: 0; min-width: 0; max-width: 100%; overflow-x: auto; }
+figcaption { font-size: 0.9em; color: #444; max-width: 32em; }
 svg text { font-size: 12px; font-family: sans-serif; }
 p.note { color: #444; max-width: 60em; }
-div.scroll { overflow-x: auto; }
 """
 
-WER_SCALE_FLOOR = 0.05
+# Fixed colours per metric, darker where annotators agree less, so a value looks the same in every report.
+WER_SCALE = ColourScale(lightest=0.0, darkest=0.25, ticks=(0.0, 0.05, 0.1, 0.15, 0.2, 0.25))
+KAPPA_SCALE = ColourScale(lightest=1.0, darkest=0.0, ticks=(1.0, 0.8, 0.6, 0.4, 0.2, 0.0))
+# Columns of free text get a wider share of a table's width; the others share the rest equally.
+_TEXT_COLUMNS = {"transcription_a": "25%", "transcription_b": "25%", "computed_by": "35%"}
 # The disagreements as a reader compares them: both transcriptions in view (turns.csv has every column).
 _SHOWN = {
     "disagreements": (
@@ -71,26 +80,31 @@ def _sources(sources: dict[str, list[str]]) -> str:
 
 def _plots(agreement: Agreement) -> str:
     names = agreement.annotators
-    wer: list[list[float | None]] = [[0.0 if a == b else None for b in names] for a in names]
-    kappa: list[list[float | None]] = [[1.0 if a == b else None for b in names] for a in names]
+    wer: list[list[Cell]] = [[0.0] * len(names) for _ in names]
+    kappa: list[list[Cell]] = [[1.0] * len(names) for _ in names]
     for figures in agreement.pairs:
         i, j = names.index(figures.pair[0]), names.index(figures.pair[1])
-        wer[i][j] = wer[j][i] = figures.words.wer_mean
-        kappa[i][j] = kappa[j][i] = figures.kappa.value
-    # The darkest cell is the least agreeing pair (at least WER 0.05, so that near-agreement stays pale).
-    darkest = max([figures.words.wer_mean or 0.0 for figures in agreement.pairs] + [WER_SCALE_FLOOR])
+        words, coefficient = figures.words, figures.kappa
+        wer[i][j] = wer[j][i] = NoFigure(words.items, words_reason(words)) if words.wer_mean is None else words.wer_mean
+        kappa[i][j] = kappa[j][i] = (
+            NoFigure(coefficient.items, coefficient.reason("session"))
+            if coefficient.value is None
+            else coefficient.value
+        )
     rates = [turn.wer for turn in agreement.turns if turn.wer is not None]
     return (
         '<h2>Pairwise agreement</h2><div class="plots">'
         + _figure(
-            heat_map("Inter-annotator WER (symmetric mean)", names, wer, darkest),
-            "Inter-annotator WER, mean of both directions, on the turns both transcribed: "
-            f"0 is full agreement, darkest {darkest:.2f}; grey: no turn in common.",
+            heat_map("Inter-annotator WER (symmetric mean)", names, wer, WER_SCALE),
+            "Inter-annotator WER, mean of both directions, on the turns both transcribed. Fixed colours, the "
+            f"same in every report: 0 (full agreement) lightest, {WER_SCALE.darkest:g} and above darkest; "
+            "grey: too few items (no turn in common), n: how many there were.",
         )
         + _figure(
-            heat_map("Cohen's kappa on task completion", names, kappa),
-            "Cohen's kappa on task completion over the sessions both rated: 1 is full agreement; "
-            "grey: no figure (no session in common, or one value only).",
+            heat_map("Cohen's kappa on task completion", names, kappa, KAPPA_SCALE),
+            "Cohen's kappa on task completion over the sessions both rated. Fixed colours, the same in every "
+            "report: 1 (full agreement) lightest, 0 (chance agreement) and below darkest; grey: too few items "
+            "(it needs 2 sessions and 2 different values), n: how many sessions there were.",
         )
         + _figure(
             histogram("Per-turn inter-annotator WER", rates),
@@ -112,15 +126,44 @@ def _narrowed(table: Table, columns: tuple[str, ...] | None) -> Table:
 
 
 def _table_html(table: Table) -> str:
-    head = "".join(f"<th>{escape(column)}</th>" for column in table.columns)
-    body = "".join("<tr>" + "".join(_cell(cell) for cell in row) + "</tr>" for row in table.rows)
+    """TABLE without its reason columns: a figure left empty shows its reason in its own cell."""
+    reason_of = {figure: reason for reason, figures in table.explains.items() for figure in figures}
+    shown = [column for column in table.columns if column not in table.explains]
+    widths = "".join(
+        f'<col style="width: {_TEXT_COLUMNS[column]}">' if column in _TEXT_COLUMNS else "<col>" for column in shown
+    )
+    head = "".join(f"<th>{_breakable(column)}</th>" for column in shown)
+    body = "".join(_row_html(dict(zip(table.columns, row)), shown, reason_of) for row in table.rows)
     if not table.rows:
-        body = f'<tr><td colspan="{len(table.columns)}">none</td></tr>'
+        body = f'<tr><td colspan="{len(shown)}">none</td></tr>'
     return (
         f'<h2 id="{table.name}">{escape(table.title)}</h2>'
-        f'<div class="scroll"><table class="{table.name}"><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
+        f'<table class="{table.name}"><colgroup>{widths}</colgroup><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table>"
     )
+
+
+def _breakable(column: str) -> str:
+    """A column name that may wrap after each underscore."""
+    return "_<wbr>".join(escape(part) for part in column.split("_"))
+
+
+def _row_html(cells: dict[str, str], shown: list[str], reason_of: dict[str, str]) -> str:
+    """One row; neighbouring empty figures of one reason share one cell that says it."""
+    groups: list[tuple[str, list[str]]] = []  # (the reason, or "" for a value; its columns)
+    for column in shown:
+        reason = cells[reason_of[column]] if column in reason_of and not cells[column] else ""
+        if reason and groups and groups[-1][0] == reason:
+            groups[-1][1].append(column)
+        else:
+            groups.append((reason, [column]))
+    parts = [_missing(reason, len(columns)) if reason else _cell(cells[columns[0]]) for reason, columns in groups]
+    return "<tr>" + "".join(parts) + "</tr>"
+
+
+def _missing(reason: str, span: int) -> str:
+    spanning = f' colspan="{span}"' if span > 1 else ""
+    return f'<td class="missing"{spanning}>{escape(reason)}</td>'
 
 
 def _cell(text: str) -> str:

@@ -5,24 +5,15 @@ console error, fetches nothing, and its screenshot is not blank. Skipped only wh
 from __future__ import annotations
 
 import re
-import shutil
 import struct
-import subprocess
 import zlib
 from pathlib import Path
 
 import pytest
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_chromium = pytest.mark.skipif(
-    CHROMIUM is None, reason="chromium is not installed (scripts/system-deps.sh installs it)"
-)
+from tests.support.headless_browser import chromium, needs_chromium
+
 CONSOLE_MESSAGE = re.compile(r":CONSOLE[:(]")  # how chromium's --enable-logging writes a page's console output
-HEADLESS = ["--headless", "--no-sandbox", "--disable-gpu", "--window-size=1280,900"]
-
-
-def chromium(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([CHROMIUM, *HEADLESS, *args], capture_output=True, text=True, timeout=120)
 
 
 def screenshot(page: Path, png: Path) -> list[str]:

@@ -73,3 +73,29 @@ def test_categories_are_nominal_whatever_their_spelling():
     pairs = [("1", "1"), ("0", "0"), ("1", "0"), ("0", "0"), ("1", "1")]
     swapped = [tuple({"1": "z", "0": "a"}[value] for value in pair) for pair in pairs]
     assert cohens_kappa(pairs).value == pytest.approx(cohens_kappa(swapped).value)
+
+
+def test_one_item_is_too_few_for_any_coefficient():
+    # On one session the libraries answer a number the arithmetic fixes whatever the annotators did (Fleiss'
+    # kappa -1, Cohen's kappa and alpha 0 for a disagreement): none is a measure of agreement.
+    disagreeing = [("1", "0")]
+    figures = {
+        "cohen": cohens_kappa(disagreeing),
+        "fleiss": fleiss_kappa([list(pair) for pair in disagreeing]),
+        "alpha": krippendorff_alpha([list(pair) for pair in disagreeing]),
+    }
+    for name, coefficient in figures.items():
+        assert (coefficient.value, coefficient.items) == (None, 1), name
+        assert coefficient.reason("session") == "too few items: 1 session, needs 2", name
+
+
+def test_one_value_only_is_too_few_items_with_how_many_there_were():
+    agreeing = [("1", "1")] * 3
+    assert cohens_kappa(agreeing).reason("session") == "too few items: 3 sessions, all of one value, needs 2 values"
+    assert fleiss_kappa([["1", "1"]] * 3).reason("session") == cohens_kappa(agreeing).reason("session")
+
+
+def test_two_items_of_two_values_are_enough():
+    # The smallest data a coefficient is computed on: A rates 1 0, B rates 1 1; p_o = 0.5, p_e = 0.5, kappa 0.
+    kappa = cohens_kappa([("1", "1"), ("0", "1")])
+    assert kappa.value == pytest.approx(0.0) and kappa.reason("session") == ""

@@ -42,12 +42,13 @@ def base_transcriptions() -> dict[str, str]:
     return {annotations.turn_id(ref): text for ref, text in annotations.transcriptions.items()}
 
 
-def annotator_set(name: str, number: int) -> AnnotationSet:
+def annotator_set(name: str, number: int, planted: dict[tuple[str, int, str], str] = PLANTED) -> AnnotationSet:
+    """NAME's work on session NUMBER: the sample's transcriptions but where PLANTED gives another text."""
     annotations = AnnotationSet()
     for turn_id, text in base_transcriptions().items():
         if (name, number, turn_id) not in LEFT_OUT:
-            annotations.add_transcription(session_id(number), turn_id, PLANTED.get((name, number, turn_id), text))
-    annotations.add_task_completion(session_id(number), TASK_COMPLETION[name][number - 1])
+            annotations.add_transcription(session_id(number), turn_id, planted.get((name, number, turn_id), text))
+    annotations.add_task_completion(session_id(number), TASK_COMPLETION.get(name, TASK_COMPLETION["ann1"])[number - 1])
     return annotations
 
 
@@ -58,14 +59,21 @@ def raw_log_bytes(number: int) -> bytes:
     return etree.tostring(root, xml_declaration=True, encoding="UTF-8")
 
 
-def make_team_corpus(folder: Path, annotators: tuple[str, ...] = ANNOTATORS) -> Path:
-    """Raw logs with each annotator's human file beside them."""
+def make_team_corpus(
+    folder: Path,
+    annotators: tuple[str, ...] = ANNOTATORS,
+    numbers: tuple[int, ...] = tuple(range(1, SESSIONS + 1)),
+    planted: dict[tuple[str, int, str], str] = PLANTED,
+) -> Path:
+    """Raw logs of sessions NUMBERS with each annotator's human file beside them (an annotator not in
+    TASK_COMPLETION rates every session as ann1 does)."""
     folder.mkdir(parents=True, exist_ok=True)
-    for number in range(1, SESSIONS + 1):
+    for number in numbers:
         log = log_path(folder, number)
         log.write_bytes(raw_log_bytes(number))
         for name in annotators:
-            write_human_file(log.with_name(f"planted-{number:03d}-human-{name}.xml"), annotator_set(name, number))
+            work = annotator_set(name, number, planted)
+            write_human_file(log.with_name(f"planted-{number:03d}-human-{name}.xml"), work)
     return folder
 
 
