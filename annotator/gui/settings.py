@@ -169,10 +169,32 @@ class AppSettings:
         name = name_text(Path(path).resolve())
         self.recent_files = [p for p in self.recent_files if p != name]
 
-    # Last position per log: one key per log, named by a hash of its absolute path
-    # (paths hold "/" which QSettings reads as groups).
-    def last_position(self, log_path: str | Path) -> LastPosition | None:
-        raw = self.qsettings.value(_position_key(log_path))
+    # Last position per log: one key per log, named by a hash of its absolute path (paths hold "/" which QSettings
+    # reads as groups). In team mode each annotator has their own, under a group per log named by the same hash
+    # (ANNOTATOR None: outside team mode). The per-log key was also team mode's before positions were kept per
+    # annotator: it is still read, in team mode by whoever opens the log first, and never given to an annotator
+    # once another has a position of their own there (it may be theirs; nothing in it says whose it is).
+    def last_position(self, log_path: str | Path, annotator: str | None) -> LastPosition | None:
+        if annotator is None:
+            return self._read_position(_position_key(log_path))
+        own = self._read_position(_annotator_position_key(log_path, annotator))
+        if own is not None:
+            return own
+        self.qsettings.beginGroup(_annotators_positions_group(log_path))
+        others = self.qsettings.childKeys()
+        self.qsettings.endGroup()
+        return None if others else self._read_position(_position_key(log_path))
+
+    def set_last_position(self, log_path: str | Path, position: LastPosition, annotator: str | None) -> None:
+        stored: dict[str, object] = {"path": name_text(Path(log_path).resolve())}
+        if annotator is not None:
+            stored["annotator"] = annotator
+        stored |= {"session": position.session_id, "turn": position.turn_index}
+        key = _position_key(log_path) if annotator is None else _annotator_position_key(log_path, annotator)
+        self.qsettings.setValue(key, json.dumps(stored))
+
+    def _read_position(self, key: str) -> LastPosition | None:
+        raw = self.qsettings.value(key)
         if raw is None:
             return None
         try:
@@ -180,14 +202,6 @@ class AppSettings:
             return LastPosition(str(stored["session"]), int(stored["turn"]))
         except (ValueError, KeyError, TypeError):
             return None
-
-    def set_last_position(self, log_path: str | Path, position: LastPosition) -> None:
-        stored = {
-            "path": name_text(Path(log_path).resolve()),
-            "session": position.session_id,
-            "turn": position.turn_index,
-        }
-        self.qsettings.setValue(_position_key(log_path), json.dumps(stored))
 
     # The log last opened from a corpus folder, so reopening the corpus returns to it.
     def last_log_in_corpus(self, folder: str | Path) -> Path | None:
@@ -201,11 +215,21 @@ class AppSettings:
         self.qsettings.sync()
 
 
+def _path_digest(path: str | Path) -> str:
+    return hashlib.sha1(os.fsencode(Path(path).resolve())).hexdigest()
+
+
 def _position_key(log_path: str | Path) -> str:
-    digest = hashlib.sha1(os.fsencode(Path(log_path).resolve())).hexdigest()
-    return f"last_position/{digest}"
+    return f"last_position/{_path_digest(log_path)}"
+
+
+def _annotators_positions_group(log_path: str | Path) -> str:
+    return f"last_position_by_annotator/{_path_digest(log_path)}"
+
+
+def _annotator_position_key(log_path: str | Path, annotator: str) -> str:
+    return f"{_annotators_positions_group(log_path)}/{annotator}"  # annotator names are key-safe (team/names.py)
 
 
 def _corpus_key(folder: str | Path) -> str:
-    digest = hashlib.sha1(os.fsencode(Path(folder).resolve())).hexdigest()
-    return f"last_log_in_corpus/{digest}"
+    return f"last_log_in_corpus/{_path_digest(folder)}"

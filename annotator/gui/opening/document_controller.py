@@ -38,7 +38,7 @@ from annotator.gui.opening.save_questions import (
     ask_save_path,
     ask_to_keep_work,
 )
-from annotator.gui.settings import AppSettings
+from annotator.gui.settings import AppSettings, LastPosition
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
 from annotator.log.gc_pause import gc_paused, hand_over_document
@@ -126,7 +126,7 @@ class DocumentController(QObject):
             self.opener.deliver_typed()  # what the annotator typed while it loaded, now the window takes keys
 
     def _open_loaded(self, target: Path, mode: str, answer: Button) -> bool:
-        position = self.settings.last_position(target)
+        position = self._last_position(target)
         outcome = self.opener.load(target, position.session_id if position is not None else None)
         if outcome is None:
             still = f"; {self.document.path.name} stays open" if self.document is not None else ""
@@ -185,6 +185,10 @@ class DocumentController(QObject):
             return False
         self._replace_document(None)
         return True
+
+    def _last_position(self, path: Path) -> LastPosition | None:
+        """Where the annotator stopped in PATH (their own place in team mode), before its team work is started."""
+        return self.settings.last_position(path, self.settings.annotator if in_team_mode(path) else None)
 
     def _start_team_work(self, document: LogDocument, title: str) -> TeamWork | Literal[False] | None:
         """In team mode, the annotator's work on DOCUMENT (their file folded in); None outside team
@@ -378,7 +382,7 @@ class DocumentController(QObject):
             self.opener.deliver_typed()
 
     def _reload(self, document: LogDocument) -> bool:
-        position = self.settings.last_position(document.path)
+        position = self._last_position(document.path)
         fresh = self.opener.load(document.path, position.session_id if position is not None else None)
         if fresh is None:
             self.status_reported.emit(f"Reloading {document.path.name} was cancelled")
