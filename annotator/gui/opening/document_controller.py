@@ -309,7 +309,7 @@ class DocumentController(QObject):
         if document.changed_on_disk():
             choice = ask_overwrite_or_reload(self.parent_widget, document.path.name, self.kept_on_reload())
             if choice == Button.Discard:  # "Reload": the other program's version wins, by the user's choice
-                return self.reload()
+                return self._reload_instead_of_saving(document.path.name)
             if choice != Button.Save:
                 return False
             overwrite = True
@@ -324,6 +324,20 @@ class DocumentController(QObject):
         self.status_reported.emit(" ".join([f"Saved {document.path}{note}", *document.save_notices]))
         self.document_saved.emit(document.path)
         return True
+
+    def _reload_instead_of_saving(self, name: str) -> bool:
+        """The Reload answer to a save of a log changed on disk. True (as a save) only when nothing is unsaved after
+        it: the work the recovery watcher restored on the reloaded log is not saved, and whatever asked for the save
+        (opening another log, a search hit, closing, an export) must not carry the annotator away from it unseen."""
+        if not self.reload():
+            return False
+        if not self.has_unsaved_work:
+            return True
+        self.status_reported.emit(
+            f"Reloaded {name} (changed on disk) and restored your unsaved work on it, not saved yet; "
+            "nothing else was done: look at it, save it (Ctrl+S), then go on"
+        )
+        return False
 
     def _save_team_work(self, work: TeamWork) -> bool:
         try:
