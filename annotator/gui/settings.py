@@ -22,12 +22,14 @@ from typing import Any, Generic, TypeVar
 from PySide6.QtCore import QByteArray, QSettings
 
 from annotator.file_name_text import name_from_text, name_text
+from annotator.team.mode import in_team_mode
 from annotator.team.names import is_annotator_name, login_name
 
 T = TypeVar("T")
 
 MAX_RECENT_FILES = 10
 LOG_ORDER, DOUBT_ORDER = "log", "doubt"  # the values of AppSettings.next_turn_order
+LAST_POSITION, LAST_LOG_IN_CORPUS = "last_position", "last_log_in_corpus"  # where the annotator stopped, per path
 
 
 class Setting(Generic[T]):
@@ -169,32 +171,14 @@ class AppSettings:
         name = name_text(Path(path).resolve())
         self.recent_files = [p for p in self.recent_files if p != name]
 
-    # Last position per log: one key per log, named by a hash of its absolute path (paths hold "/" which QSettings
-    # reads as groups). In team mode each annotator has their own, under a group per log named by the same hash
-    # (ANNOTATOR None: outside team mode). The per-log key was also team mode's before positions were kept per
-    # annotator: it is still read, in team mode by whoever opens the log first, and never given to an annotator
-    # once another has a position of their own there (it may be theirs; nothing in it says whose it is).
+    # Where the annotator stopped: the position in each log, and the log last opened from each corpus folder. One
+    # key per log or folder, named by a hash of its absolute path (paths hold "/" which QSettings reads as groups).
+    # In team mode (ANNOTATOR given; None outside it) each annotator has their own, in a group per path named by
+    # the same hash. The per-path key was also team mode's before these were kept per annotator: it is still read,
+    # in team mode by whoever comes first, and never given to an annotator once another has their own there (it
+    # may be theirs: nothing in it says whose it is).
     def last_position(self, log_path: str | Path, annotator: str | None) -> LastPosition | None:
-        if annotator is None:
-            return self._read_position(_position_key(log_path))
-        own = self._read_position(_annotator_position_key(log_path, annotator))
-        if own is not None:
-            return own
-        self.qsettings.beginGroup(_annotators_positions_group(log_path))
-        others = self.qsettings.childKeys()
-        self.qsettings.endGroup()
-        return None if others else self._read_position(_position_key(log_path))
-
-    def set_last_position(self, log_path: str | Path, position: LastPosition, annotator: str | None) -> None:
-        stored: dict[str, object] = {"path": name_text(Path(log_path).resolve())}
-        if annotator is not None:
-            stored["annotator"] = annotator
-        stored |= {"session": position.session_id, "turn": position.turn_index}
-        key = _position_key(log_path) if annotator is None else _annotator_position_key(log_path, annotator)
-        self.qsettings.setValue(key, json.dumps(stored))
-
-    def _read_position(self, key: str) -> LastPosition | None:
-        raw = self.qsettings.value(key)
+        raw = self._kept(LAST_POSITION, log_path, annotator)
         if raw is None:
             return None
         try:
@@ -203,13 +187,42 @@ class AppSettings:
         except (ValueError, KeyError, TypeError):
             return None
 
-    # The log last opened from a corpus folder, so reopening the corpus returns to it.
-    def last_log_in_corpus(self, folder: str | Path) -> Path | None:
-        raw = self.qsettings.value(_corpus_key(folder))
+    def set_last_position(self, log_path: str | Path, position: LastPosition, annotator: str | None) -> None:
+        stored: dict[str, object] = {"path": name_text(Path(log_path).resolve())}
+        if annotator is not None:
+            stored["annotator"] = annotator
+        stored |= {"session": position.session_id, "turn": position.turn_index}
+        self._keep(LAST_POSITION, log_path, annotator, json.dumps(stored))
+
+    def last_log_in_corpus(self, folder: str | Path, annotator: str | None) -> Path | None:
+        """The log last opened from the corpus FOLDER, so reopening the corpus returns to it."""
+        raw = self._kept(LAST_LOG_IN_CORPUS, folder, annotator)
         return Path(name_from_text(str(raw))) if raw else None
 
-    def set_last_log_in_corpus(self, folder: str | Path, log_path: str | Path) -> None:
-        self.qsettings.setValue(_corpus_key(folder), name_text(Path(log_path).resolve()))
+    def set_last_log_in_corpus(self, folder: str | Path, log_path: str | Path, annotator: str | None) -> None:
+        self._keep(LAST_LOG_IN_CORPUS, folder, annotator, name_text(Path(log_path).resolve()))
+
+    def team_annotator_of(self, path: str | Path) -> str | None:
+        """Whose places in PATH (a log or a corpus folder) are kept: the annotator's in team mode, else None."""
+        return self.annotator if in_team_mode(path) else None
+
+    def _kept(self, kind: str, path: str | Path, annotator: str | None) -> object:
+        digest = _path_digest(path)
+        if annotator is None:
+            return self.qsettings.value(f"{kind}/{digest}")
+        group = f"{kind}_by_annotator/{digest}"
+        own = self.qsettings.value(f"{group}/{annotator}")  # annotator names are key-safe (team/names.py)
+        if own is not None:
+            return own
+        self.qsettings.beginGroup(group)
+        others = self.qsettings.childKeys()
+        self.qsettings.endGroup()
+        return None if others else self.qsettings.value(f"{kind}/{digest}")
+
+    def _keep(self, kind: str, path: str | Path, annotator: str | None, value: str) -> None:
+        digest = _path_digest(path)
+        key = f"{kind}/{digest}" if annotator is None else f"{kind}_by_annotator/{digest}/{annotator}"
+        self.qsettings.setValue(key, value)
 
     def sync(self) -> None:
         self.qsettings.sync()
@@ -217,19 +230,3 @@ class AppSettings:
 
 def _path_digest(path: str | Path) -> str:
     return hashlib.sha1(os.fsencode(Path(path).resolve())).hexdigest()
-
-
-def _position_key(log_path: str | Path) -> str:
-    return f"last_position/{_path_digest(log_path)}"
-
-
-def _annotators_positions_group(log_path: str | Path) -> str:
-    return f"last_position_by_annotator/{_path_digest(log_path)}"
-
-
-def _annotator_position_key(log_path: str | Path, annotator: str) -> str:
-    return f"{_annotators_positions_group(log_path)}/{annotator}"  # annotator names are key-safe (team/names.py)
-
-
-def _corpus_key(folder: str | Path) -> str:
-    return f"last_log_in_corpus/{_path_digest(folder)}"

@@ -122,7 +122,7 @@ class Navigator(QObject):
         path = Path(path)
         if path.is_dir():
             self.corpus_requested.emit(path)
-            last = self.settings.last_log_in_corpus(path)
+            last = self.settings.last_log_in_corpus(path, self.settings.team_annotator_of(path))
             if last is not None and last.is_file() and last.resolve().is_relative_to(path.resolve()):
                 return self.controller.open_path(last)
         return self.controller.open_path(path)

@@ -188,7 +188,7 @@ class DocumentController(QObject):
 
     def _last_position(self, path: Path) -> LastPosition | None:
         """Where the annotator stopped in PATH (their own place in team mode), before its team work is started."""
-        return self.settings.last_position(path, self.settings.annotator if in_team_mode(path) else None)
+        return self.settings.last_position(path, self.settings.team_annotator_of(path))
 
     def _start_team_work(self, document: LogDocument, title: str) -> TeamWork | Literal[False] | None:
         """In team mode, the annotator's work on DOCUMENT (their file folded in); None outside team

@@ -1,6 +1,6 @@
-"""In team mode a log opens on the turn where *this* annotator stopped: positions are kept per log and
-annotator, so Bob does not open on Alice's turn. A position stored before they were kept per annotator (one
-per log) is still where the log opens."""
+"""In team mode a log opens on the turn where *this* annotator stopped, and a corpus on the log they last opened:
+positions are kept per log and annotator, so Bob does not open on Alice's turn nor her log. A position stored
+before they were kept per annotator (one per log) is still where the log opens."""
 
 from __future__ import annotations
 
@@ -104,3 +104,24 @@ def test_a_position_stored_before_positions_were_per_annotator_is_where_the_log_
     close_window(window)
     assert _turn_it_opens_on(make_window, raw_log, "bob") == first_to_transcribe, "it may be Alice's: not Bob's"
     assert _turn_it_opens_on(make_window, raw_log, "alice") == alice_stopped
+
+
+def _log_the_corpus_opens_on(qtbot, make_window, corpus: Path, annotator: str, then_open: Path | None = None) -> Path:
+    """ANNOTATOR opens the folder CORPUS (and then the log THEN_OPEN from it): the log it opened on."""
+    window = open_window_as(make_window, corpus, annotator)
+    opened_on = parts_of(window).controller.document.path.resolve()
+    if then_open is not None:
+        assert parts_of(window).navigator.open_path(then_open)
+    qtbot.waitUntil(lambda: not parts_of(window).browser.is_scanning, timeout=30000)
+    close_window(window)
+    return opened_on
+
+
+@pytest.mark.slow
+def test_in_team_mode_a_corpus_opens_on_the_log_this_annotator_last_opened(make_window, qtbot, corpus: Path):
+    set_team_mode(corpus, True)
+    alices = (corpus / "travel-20261121-003" / "travel-20261121-003-hublog.xml").resolve()
+    first = _log_the_corpus_opens_on(qtbot, make_window, corpus, "alice", then_open=alices)
+    assert first != alices
+    assert _log_the_corpus_opens_on(qtbot, make_window, corpus, "bob") == first, "not the log Alice last opened"
+    assert _log_the_corpus_opens_on(qtbot, make_window, corpus, "alice") == alices
