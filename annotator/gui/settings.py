@@ -22,12 +22,14 @@ from typing import Any, Generic, TypeVar
 from PySide6.QtCore import QByteArray, QSettings
 
 from annotator.file_name_text import name_from_text, name_text
+from annotator.team.mode import in_team_mode
 from annotator.team.names import is_annotator_name, login_name
 
 T = TypeVar("T")
 
 MAX_RECENT_FILES = 10
 LOG_ORDER, DOUBT_ORDER = "log", "doubt"  # the values of AppSettings.next_turn_order
+LAST_POSITION, LAST_LOG_IN_CORPUS = "last_position", "last_log_in_corpus"  # where the annotator stopped, per path
 
 
 class Setting(Generic[T]):
@@ -169,10 +171,14 @@ class AppSettings:
         name = name_text(Path(path).resolve())
         self.recent_files = [p for p in self.recent_files if p != name]
 
-    # Last position per log: one key per log, named by a hash of its absolute path
-    # (paths hold "/" which QSettings reads as groups).
-    def last_position(self, log_path: str | Path) -> LastPosition | None:
-        raw = self.qsettings.value(_position_key(log_path))
+    # Where the annotator stopped: the position in each log, and the log last opened from each corpus folder. One
+    # key per log or folder, named by a hash of its absolute path (paths hold "/" which QSettings reads as groups).
+    # In team mode (ANNOTATOR given; None outside it) each annotator has their own, in a group per path named by
+    # the same hash. The per-path key was also team mode's before these were kept per annotator: it is still read,
+    # in team mode by whoever comes first, and never given to an annotator once another has their own there (it
+    # may be theirs: nothing in it says whose it is).
+    def last_position(self, log_path: str | Path, annotator: str | None) -> LastPosition | None:
+        raw = self._kept(LAST_POSITION, log_path, annotator)
         if raw is None:
             return None
         try:
@@ -181,31 +187,46 @@ class AppSettings:
         except (ValueError, KeyError, TypeError):
             return None
 
-    def set_last_position(self, log_path: str | Path, position: LastPosition) -> None:
-        stored = {
-            "path": name_text(Path(log_path).resolve()),
-            "session": position.session_id,
-            "turn": position.turn_index,
-        }
-        self.qsettings.setValue(_position_key(log_path), json.dumps(stored))
+    def set_last_position(self, log_path: str | Path, position: LastPosition, annotator: str | None) -> None:
+        stored: dict[str, object] = {"path": name_text(Path(log_path).resolve())}
+        if annotator is not None:
+            stored["annotator"] = annotator
+        stored |= {"session": position.session_id, "turn": position.turn_index}
+        self._keep(LAST_POSITION, log_path, annotator, json.dumps(stored))
 
-    # The log last opened from a corpus folder, so reopening the corpus returns to it.
-    def last_log_in_corpus(self, folder: str | Path) -> Path | None:
-        raw = self.qsettings.value(_corpus_key(folder))
+    def last_log_in_corpus(self, folder: str | Path, annotator: str | None) -> Path | None:
+        """The log last opened from the corpus FOLDER, so reopening the corpus returns to it."""
+        raw = self._kept(LAST_LOG_IN_CORPUS, folder, annotator)
         return Path(name_from_text(str(raw))) if raw else None
 
-    def set_last_log_in_corpus(self, folder: str | Path, log_path: str | Path) -> None:
-        self.qsettings.setValue(_corpus_key(folder), name_text(Path(log_path).resolve()))
+    def set_last_log_in_corpus(self, folder: str | Path, log_path: str | Path, annotator: str | None) -> None:
+        self._keep(LAST_LOG_IN_CORPUS, folder, annotator, name_text(Path(log_path).resolve()))
+
+    def team_annotator_of(self, path: str | Path) -> str | None:
+        """Whose places in PATH (a log or a corpus folder) are kept: the annotator's in team mode, else None."""
+        return self.annotator if in_team_mode(path) else None
+
+    def _kept(self, kind: str, path: str | Path, annotator: str | None) -> object:
+        digest = _path_digest(path)
+        if annotator is None:
+            return self.qsettings.value(f"{kind}/{digest}")
+        group = f"{kind}_by_annotator/{digest}"
+        own = self.qsettings.value(f"{group}/{annotator}")  # annotator names are key-safe (team/names.py)
+        if own is not None:
+            return own
+        self.qsettings.beginGroup(group)
+        others = self.qsettings.childKeys()
+        self.qsettings.endGroup()
+        return None if others else self.qsettings.value(f"{kind}/{digest}")
+
+    def _keep(self, kind: str, path: str | Path, annotator: str | None, value: str) -> None:
+        digest = _path_digest(path)
+        key = f"{kind}/{digest}" if annotator is None else f"{kind}_by_annotator/{digest}/{annotator}"
+        self.qsettings.setValue(key, value)
 
     def sync(self) -> None:
         self.qsettings.sync()
 
 
-def _position_key(log_path: str | Path) -> str:
-    digest = hashlib.sha1(os.fsencode(Path(log_path).resolve())).hexdigest()
-    return f"last_position/{digest}"
-
-
-def _corpus_key(folder: str | Path) -> str:
-    digest = hashlib.sha1(os.fsencode(Path(folder).resolve())).hexdigest()
-    return f"last_log_in_corpus/{digest}"
+def _path_digest(path: str | Path) -> str:
+    return hashlib.sha1(os.fsencode(Path(path).resolve())).hexdigest()

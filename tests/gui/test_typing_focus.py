@@ -27,7 +27,7 @@ def first_user_index(window) -> int:
 
 
 def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw_log, qtbot):
-    AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
+    AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3), None)
     window = make_window(raw_log)
     assert (
         parts_of(window).navigator.current_turn().id == "04"
@@ -41,7 +41,7 @@ def test_reopening_a_log_at_the_turn_left_types_into_the_editor(make_window, raw
 def test_opening_a_log_with_the_file_dialog_types_into_the_editor(
     make_window, raw_log, latin1_log, qtbot, answer_modal
 ):
-    AppSettings().set_last_position(latin1_log, LastPosition("travel:20261121:003", 1))
+    AppSettings().set_last_position(latin1_log, LastPosition("travel:20261121:003", 1), None)
     window = make_window(raw_log)
     answer = answer_modal(file=latin1_log)
     press(qtbot, window, Key.Key_O, Mod.ControlModifier)
@@ -81,7 +81,7 @@ def test_choosing_a_session_in_the_bar_types_into_the_editor(make_window, two_se
 @pytest.mark.slow
 def test_restoring_unsaved_work_types_into_the_editor(make_window, raw_log, tmp_path, qtbot, boxes):
     crash_after_typing(raw_log, tmp_path)
-    AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3))
+    AppSettings().set_last_position(raw_log, LastPosition(SESSION, 3), None)
     answers = boxes()  # the default answer
     window = make_window(raw_log)
     assert answers.seen[0].clicked == "Restore" and "&Restore" in answers.seen[0].buttons

@@ -36,3 +36,13 @@ def annotate_as(log: Path, annotator: str, texts: dict[int, str], task: str | No
     work.save()
     work.close()
     return work.file
+
+
+def open_window_as(make_window, log: Path, annotator: str):
+    """A new window (the make_window fixture's) that annotates as ANNOTATOR, as `--annotator` makes it, on LOG."""
+    from annotator.gui.app import parts_of
+
+    window = make_window()
+    parts_of(window).controller.settings.annotator_for_this_run = annotator
+    assert parts_of(window).navigator.open_path(log)
+    return window

@@ -25,7 +25,7 @@ OPEN_ON_THE_GREETING = """
 from pathlib import Path
 from annotator.gui.settings import AppSettings, LastPosition
 from annotator.log.document import LogDocument
-AppSettings().set_last_position(Path({log!r}), LastPosition(LogDocument.load(Path({log!r})).sessions[0].id, 0))
+AppSettings().set_last_position(Path({log!r}), LastPosition(LogDocument.load(Path({log!r})).sessions[0].id, 0), None)
 """
 
 

@@ -122,7 +122,7 @@ class Navigator(QObject):
         path = Path(path)
         if path.is_dir():
             self.corpus_requested.emit(path)
-            last = self.settings.last_log_in_corpus(path)
+            last = self.settings.last_log_in_corpus(path, self.settings.team_annotator_of(path))
             if last is not None and last.is_file() and last.resolve().is_relative_to(path.resolve()):
                 return self.controller.open_path(last)
         return self.controller.open_path(path)
@@ -131,7 +131,7 @@ class Navigator(QObject):
         self.position_writer.write()  # the log left: its position is read when it is opened again
         self.editor.set_turn(None)
         self.session_bar.set_sessions(document.sessions if document is not None else [])
-        position = self.settings.last_position(document.path) if document is not None else None
+        position = self.settings.last_position(document.path, self._position_owner()) if document is not None else None
         sessions = document.sessions if document is not None else []
         index = next((s.index for s in sessions if position is not None and s.id == position.session_id), 0)
         self.show_session(index if sessions else -1, turn_index=position.turn_index if position else None)
@@ -256,8 +256,15 @@ class Navigator(QObject):
         turn = self.model.turn_at(current.row()) if current.isValid() else None
         self.editor.set_turn(turn)
         if turn is not None and self.document is not None:
-            self.position_writer.note(self.document.path, LastPosition(turn.session.id, turn.index))
+            self.position_writer.note(
+                self.document.path, LastPosition(turn.session.id, turn.index), self._position_owner()
+            )
         self.controller.after_hand_over.later("turn views", lambda: self.turn_selected.emit(turn))
+
+    def _position_owner(self) -> str | None:
+        """Whose place in the open log the selection is: the annotator's in team mode, the log's outside it."""
+        work = self.controller.team_work
+        return work.annotator if work is not None else None
 
     def _on_row_activated(self, _index: QModelIndex) -> None:
         self._focus_editor_if_transcribable()

@@ -96,7 +96,8 @@ class CorpusBrowsing(QObject):
 
     def _document_opened(self, document: LogDocument) -> None:
         if self.folder is not None and document.path.resolve().is_relative_to(self.folder.resolve()):
-            self.settings.set_last_log_in_corpus(self.folder, document.path)
+            folder = self.folder
+            self.settings.set_last_log_in_corpus(folder, document.path, self.settings.team_annotator_of(folder))
 
     def _document_saved(self) -> None:
         if self.folder is not None and self.navigator.document is not None:

@@ -38,7 +38,7 @@ from annotator.gui.opening.save_questions import (
     ask_save_path,
     ask_to_keep_work,
 )
-from annotator.gui.settings import AppSettings
+from annotator.gui.settings import AppSettings, LastPosition
 from annotator.log.document import AnnotationChange, LogDocument
 from annotator.log.elements import Turn
 from annotator.log.gc_pause import gc_paused, hand_over_document
@@ -126,7 +126,7 @@ class DocumentController(QObject):
             self.opener.deliver_typed()  # what the annotator typed while it loaded, now the window takes keys
 
     def _open_loaded(self, target: Path, mode: str, answer: Button) -> bool:
-        position = self.settings.last_position(target)
+        position = self._last_position(target)
         outcome = self.opener.load(target, position.session_id if position is not None else None)
         if outcome is None:
             still = f"; {self.document.path.name} stays open" if self.document is not None else ""
@@ -185,6 +185,10 @@ class DocumentController(QObject):
             return False
         self._replace_document(None)
         return True
+
+    def _last_position(self, path: Path) -> LastPosition | None:
+        """Where the annotator stopped in PATH (their own place in team mode), before its team work is started."""
+        return self.settings.last_position(path, self.settings.team_annotator_of(path))
 
     def _start_team_work(self, document: LogDocument, title: str) -> TeamWork | Literal[False] | None:
         """In team mode, the annotator's work on DOCUMENT (their file folded in); None outside team
@@ -305,7 +309,7 @@ class DocumentController(QObject):
         if document.changed_on_disk():
             choice = ask_overwrite_or_reload(self.parent_widget, document.path.name, self.kept_on_reload())
             if choice == Button.Discard:  # "Reload": the other program's version wins, by the user's choice
-                return self.reload()
+                return self._reload_instead_of_saving(document.path.name)
             if choice != Button.Save:
                 return False
             overwrite = True
@@ -320,6 +324,20 @@ class DocumentController(QObject):
         self.status_reported.emit(" ".join([f"Saved {document.path}{note}", *document.save_notices]))
         self.document_saved.emit(document.path)
         return True
+
+    def _reload_instead_of_saving(self, name: str) -> bool:
+        """The Reload answer to a save of a log changed on disk. True (as a save) only when nothing is unsaved after
+        it: the work the recovery watcher restored on the reloaded log is not saved, and whatever asked for the save
+        (opening another log, a search hit, closing, an export) must not carry the annotator away from it unseen."""
+        if not self.reload():
+            return False
+        if not self.has_unsaved_work:
+            return True
+        self.status_reported.emit(
+            f"Reloaded {name} (changed on disk) and restored your unsaved work on it, not saved yet; "
+            "nothing else was done: look at it, save it (Ctrl+S), then go on"
+        )
+        return False
 
     def _save_team_work(self, work: TeamWork) -> bool:
         try:
@@ -378,7 +396,7 @@ class DocumentController(QObject):
             self.opener.deliver_typed()
 
     def _reload(self, document: LogDocument) -> bool:
-        position = self.settings.last_position(document.path)
+        position = self._last_position(document.path)
         fresh = self.opener.load(document.path, position.session_id if position is not None else None)
         if fresh is None:
             self.status_reported.emit(f"Reloading {document.path.name} was cancelled")

@@ -1,5 +1,5 @@
-"""Where the annotator is in each log (AppSettings.last_position), written a moment after the selection
-stops moving rather than at every move.
+"""Where the annotator is in each log (AppSettings.last_position; in team mode, each annotator's own), written a
+moment after the selection stops moving rather than at every move.
 
 Writing a setting makes QSettings rewrite its whole file at the next turn of the event loop: 12 ms a move
 with a few hundred logs remembered, on the GUI thread, while the annotator holds an arrow key down. The
@@ -24,15 +24,16 @@ class PositionWriter(QObject):
     def __init__(self, settings: AppSettings, parent: QObject):
         super().__init__(parent)
         self.settings = settings
-        self._pending: tuple[Path, LastPosition] | None = None
+        self._pending: tuple[Path, LastPosition, str | None] | None = None
         self._timer = QTimer(self)
         self._timer.setSingleShot(True)
         self._timer.setInterval(WRITE_AFTER_MS)
         self._timer.timeout.connect(self.write)
 
-    def note(self, log_path: Path, position: LastPosition) -> None:
-        """The selection is at POSITION in LOG_PATH: written once it rests."""
-        self._pending = (log_path, position)
+    def note(self, log_path: Path, position: LastPosition, annotator: str | None) -> None:
+        """The selection is at POSITION in LOG_PATH, ANNOTATOR's in team mode (None outside it): written once it
+        rests. Whose it is is taken now: the annotator may be renamed before it is written."""
+        self._pending = (log_path, position, annotator)
         self._timer.start()
 
     def write(self) -> None:

@@ -157,7 +157,7 @@ def test_ctrl_enter_before_the_facts_are_made_says_so_then_goes_to_the_next_turn
     window = make_window()
     parts_of(window).controller.settings.next_turn_order = order
     parts_of(window).controller.settings.set_last_position(
-        long_log, LastPosition("long", 3)
+        long_log, LastPosition("long", 3), None
     )  # a user turn to transcribe
     assert parts_of(window).navigator.open_path(long_log)
     qtbot.waitUntil(held.walked.is_set, timeout=WAIT_S * 1000)

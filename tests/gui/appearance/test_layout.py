@@ -153,7 +153,7 @@ def test_reopening_a_log_at_its_last_turn_shows_that_turn(qtbot, make_window, se
     window.save_layout()
     session = parts_of(window).controller.document.sessions[0]
     close_window(window)
-    settings.set_last_position(latin1_log, LastPosition(session.id, last))
+    settings.set_last_position(latin1_log, LastPosition(session.id, last), None)
     window = make_window(latin1_log)
     assert window.table.current_row() == last
     qtbot.wait(10)

@@ -15,15 +15,9 @@ from annotator.team.mode import MARKER_NAME, in_team_mode, set_team_mode
 from tests.support.gui_keys import close_window, press, type_text
 from tests.support.killed_windows import GENEROUS_SECONDS, run_and_kill
 from tests.support.modal_answers import answer_input
+from tests.support.team_corpora import open_window_as
 
 Key, Mod = Qt.Key, Qt.KeyboardModifier
-
-
-def _open_as(make_window, log: Path, annotator: str):
-    window = make_window()
-    parts_of(window).controller.settings.annotator_for_this_run = annotator
-    assert parts_of(window).navigator.open_path(log)
-    return window
 
 
 def _start(qtbot, window) -> None:
@@ -50,7 +44,7 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     corpus = raw_log.parent.parent
     set_team_mode(corpus, True)
     before = {path: path.read_bytes() for path in raw_log.parent.iterdir()}
-    window = _open_as(make_window, raw_log, "alice")
+    window = open_window_as(make_window, raw_log, "alice")
     assert parts_of(window).team.action.isChecked()
     _start(qtbot, window)
     _transcribe(qtbot, window, "i want to fly to boston")
@@ -64,7 +58,7 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
     close_window(window)
     mine = human_path_of(raw_log, "alice")
     assert human_file_content(mine).annotations.task_completion
-    window = _open_as(make_window, raw_log, "alice")
+    window = open_window_as(make_window, raw_log, "alice")
     assert _transcribed(window) == ["i want to fly to boston", "on friday"]
     assert not window.isWindowModified(), "the annotator's own file is what is saved"
     parts_of(window).navigator.select_turn(
@@ -88,12 +82,12 @@ def test_a_day_of_team_work_leaves_the_log_byte_identical(make_window, raw_log: 
 @pytest.mark.slow
 def test_two_annotators_leave_two_files_each_with_only_its_own_work(make_window, raw_log: Path, qtbot):
     set_team_mode(raw_log.parent, True)
-    window = _open_as(make_window, raw_log, "alice")
+    window = open_window_as(make_window, raw_log, "alice")
     _start(qtbot, window)
     _transcribe(qtbot, window, "boston please")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)
     close_window(window)
-    window = _open_as(make_window, raw_log, "bob")
+    window = open_window_as(make_window, raw_log, "bob")
     assert _transcribed(window) == [], "bob starts from the log, not from alice's work"
     _start(qtbot, window)
     _transcribe(qtbot, window, "austin please")
@@ -153,7 +147,7 @@ def test_the_annotator_name_is_asked_checked_and_kept_and_team_work_reopens_as_t
     make_window, raw_log: Path, qtbot, answer_modal
 ):
     set_team_mode(raw_log.parent, True)
-    window = _open_as(make_window, raw_log, "alice")
+    window = open_window_as(make_window, raw_log, "alice")
     _start(qtbot, window)
     _transcribe(qtbot, window, "boston")
     press(qtbot, window, Key.Key_S, Mod.ControlModifier)

@@ -107,7 +107,7 @@ def test_another_log_opened_meanwhile_drops_the_result(make_window, qtbot, long_
 def test_keys_typed_during_a_load_reach_the_editor_once_the_log_is_shown(make_window, qtbot, long_log):
     window = make_window()
     parts_of(window).controller.settings.set_last_position(
-        long_log, LastPosition("long", 3)
+        long_log, LastPosition("long", 3), None
     )  # a user turn to transcribe
     typed_while_loading: list[bool] = []
 

@@ -25,16 +25,19 @@ def _move_down(qtbot, window, times: int) -> None:
 def test_the_position_is_written_once_the_selection_rests(qtbot, make_window, settings, raw_log: Path):
     window = make_window(raw_log)
     session = parts_of(window).navigator.session
-    start = settings.last_position(raw_log)
+    start = settings.last_position(raw_log, None)
     _move_down(qtbot, window, 3)
     moved_to = parts_of(window).navigator.current_turn().index
     assert moved_to != (start.turn_index if start else 0)
-    assert settings.last_position(raw_log) == start  # not at every move
+    assert settings.last_position(raw_log, None) == start  # not at every move
     qtbot.waitUntil(
-        lambda: settings.last_position(raw_log) is not None and settings.last_position(raw_log).turn_index == moved_to,
+        lambda: (
+            settings.last_position(raw_log, None) is not None
+            and settings.last_position(raw_log, None).turn_index == moved_to
+        ),
         timeout=WRITE_AFTER_MS * 5,
     )
-    assert settings.last_position(raw_log).session_id == session.id
+    assert settings.last_position(raw_log, None).session_id == session.id
 
 
 def test_closing_the_window_writes_the_position_at_once(qtbot, make_window, settings, raw_log: Path):
@@ -42,7 +45,7 @@ def test_closing_the_window_writes_the_position_at_once(qtbot, make_window, sett
     _move_down(qtbot, window, 2)
     moved_to = parts_of(window).navigator.current_turn().index
     window.close()
-    assert settings.last_position(raw_log).turn_index == moved_to
+    assert settings.last_position(raw_log, None).turn_index == moved_to
 
 
 @pytest.mark.slow
@@ -53,7 +56,7 @@ def test_opening_another_log_writes_the_position_and_reopening_returns_to_it(
     _move_down(qtbot, window, 4)
     moved_to = parts_of(window).navigator.current_turn().index
     assert parts_of(window).navigator.open_path(latin1_log)
-    assert settings.last_position(raw_log).turn_index == moved_to
+    assert settings.last_position(raw_log, None).turn_index == moved_to
     assert parts_of(window).navigator.open_path(raw_log)
     QApplication.processEvents()
     assert parts_of(window).navigator.current_turn().index == moved_to

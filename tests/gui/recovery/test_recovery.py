@@ -117,3 +117,20 @@ def test_reload_offers_the_unsaved_edits_on_top_of_the_new_file(main_window, raw
     assert answers.titles == ["Log changed on disk", "Restore unsaved work?"]
     assert "changed on disk" in answers.seen[1].informative
     assert_reloaded_with_the_edit_on_top(window, TYPED)
+
+
+@pytest.mark.slow
+def test_quitting_over_a_reload_that_restored_the_edits_stays_on_them(main_window, raw_log: Path, qtbot, boxes):
+    """Ctrl+Q, Save, the log changed on disk, Reload, Restore: the restored edits are unsaved and on the screen,
+    so the window stays open and says why."""
+    window = main_window
+    parts_of(window).navigator.select_row(0)  # the greeting: the keys below start there
+    press(qtbot, window, Key.Key_Down, Mod.ControlModifier)
+    type_text(qtbot, window, TYPED)
+    changed_behind_the_window(raw_log)
+    answers = boxes("Save", "Reload", "Restore")
+    press(qtbot, window, Key.Key_Q, Mod.ControlModifier)
+    assert answers.titles == ["Unsaved annotations", "Log changed on disk", "Restore unsaved work?"]
+    assert window.isVisible()
+    assert_reloaded_with_the_edit_on_top(window, TYPED)
+    assert "nothing else was done" in window.statusBar().currentMessage()

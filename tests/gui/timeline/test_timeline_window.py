@@ -28,7 +28,7 @@ def test_reopening_a_long_log_shows_the_turn_where_the_annotator_stopped(
     qtbot, make_window, tmp_path: Path, settings: AppSettings
 ):
     log = long_timed_log(tmp_path)
-    settings.set_last_position(log, LastPosition("long", 200))
+    settings.set_last_position(log, LastPosition("long", 200), None)
     window = open_window(make_window, log)
     assert parts_of(window).navigator.current_turn().index == 200
     timeline = parts_of(window).timeline
