@@ -21,8 +21,9 @@ if [ ! -x "$VENV/bin/python" ]; then
   "$VENV/bin/python" -m pip install -q --upgrade pip
 fi
 "$VENV/bin/python" -m pip install -q "pyinstaller==6.*"
-# pip reinstalls a local folder every time: the build always has the checkout's current code.
-"$VENV/bin/python" -m pip install -q .
+# pip reinstalls a local folder every time: the build always has the checkout's current code. It builds in the
+# checkout (build/, *.egg-info), so builds started at once (.ci/run runs the Qt floor beside this) take turns.
+flock pyproject.toml "$VENV/bin/python" -m pip install -q .
 
 "$VENV/bin/pyinstaller" --noconfirm --clean --log-level WARN \
   --distpath "$REPO/dist" --workpath "$REPO/build/pyinstaller" \

@@ -21,8 +21,9 @@ PY
 )
 python3 -m venv .venv-floor
 .venv-floor/bin/python -m pip install -q --upgrade pip
-# The pins go in the same command as the project, so that pip resolves them together.
+# The pins go in the same command as the project, so that pip resolves them together. The project is built in
+# the checkout (build/, *.egg-info): a build started at once (.ci/run runs the standalone build beside this) waits.
 # shellcheck disable=SC2086
-.venv-floor/bin/python -m pip install -q -e '.[test]' $floor_pins
+flock pyproject.toml .venv-floor/bin/python -m pip install -q -e '.[test]' $floor_pins
 .venv-floor/bin/python -c "import PySide6, pyqtgraph; print('Qt floor:', 'PySide6', PySide6.__version__, '/ pyqtgraph', pyqtgraph.__version__)"
 exec .venv-floor/bin/python -m pytest tests/gui -m qt_floor -n auto -q -p no:cacheprovider "$@"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Fresh machine -> whole test suite: system libraries, a venv with the package
-# and its test, dev (ruff, mypy), cluster and docs extras, then pytest on every core in a random order (pytest-randomly prints
-# its seed; --randomly-seed=N replays it), slow tests included. Extra arguments go to pytest
-# (-n 0: one process; -m "not slow": the fast loop; docs/contributing.md).
+# Fresh machine -> the test suite: system libraries, a venv with the package and its test, dev (ruff, mypy),
+# cluster and docs extras, then pytest on every core in a random order (pytest-randomly prints its seed;
+# --randomly-seed=N replays it). It runs every package's tests but the slow ones (a few minutes); -m '' takes
+# them in too (the whole suite, as .ci/run runs it). Extra arguments go to pytest (-n 0: one process;
+# docs/contributing.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/system-deps.sh
@@ -18,4 +19,4 @@ python3 -m venv .venv
 [ -x .venv-lmc/bin/lmc ] || { python3 -m venv .venv-lmc && .venv-lmc/bin/pip install -q lmchallenge==5.2; } \
   || echo "test.sh: lmchallenge not installed" >&2
 # --durations: the slowest tests of every run are in its log, where the next speed-up starts.
-exec .venv/bin/python -m pytest -n 4 --dist worksteal --durations=40 "$@"
+exec .venv/bin/python -m pytest -n 4 --dist worksteal --durations=40 -m "not slow" "$@"
