@@ -170,11 +170,13 @@ class KeyboardOwner(QObject):
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         if not isinstance(watched, QWidget):
             return False
-        if event.type() == QEvent.Type.Hide and self._is_own_dialog(watched):
+        # Every event of every widget passes here: its type is read once (each read makes a Python enum).
+        kind = event.type()
+        if kind == QEvent.Type.Hide and self._is_own_dialog(watched):
             QTimer.singleShot(0, self, self._reactivate)  # dropped if the window goes first
             return False
         if (
-            event.type() != QEvent.Type.KeyPress
+            kind != QEvent.Type.KeyPress
             or not isinstance(event, QKeyEvent)
             or not self._is_stray_typing(watched, event)
         ):
