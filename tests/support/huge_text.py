@@ -75,7 +75,9 @@ HUGE_TEXT_COMMANDS: dict[str, Callable[[Path, Path, Path], list]] = {
     "assign": lambda log, csv, out: ["assign", log.parent, "--annotators", "a,b", "--seed", "1", "-o", out / "s.csv"],
     "index": lambda log, csv, out: ["index", log],
     "search": lambda log, csv, out: ["search", "boston", log, "-j", "1"],
-    "markers": lambda log, csv, out: ["markers", "--config", MARKERS, log, "-o", out / "m.csv", "-j", "1"],
+    "markers": lambda log, csv, out: [
+        *("markers", "--config", MARKERS, log, "-o", out / "m.csv", "--stats-file-prefix", out / "stats", "-j", "1")
+    ],
 }
 
 _BARE_PARSE = "import sys; from lxml import etree; etree.parse(sys.argv[1], etree.XMLParser(huge_tree=True))"
