@@ -22,6 +22,10 @@ def quote(cell: str) -> str:
 
 def write_csv_row(stream: IO[bytes], cells: Iterable[str]) -> None:
     """One CSV line of CELLS (strings, already neutralised where they must be), in UTF-8, with its LF."""
+    cells = list(cells)
+    if cells == [""]:
+        stream.write(b'""\n')  # as csv.writer writes it: a bare empty line is no row to a reader
+        return
     separator = b""
     for cell in cells:
         stream.write(separator)
