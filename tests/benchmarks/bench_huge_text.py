@@ -1,9 +1,9 @@
 """Benchmark: memory of every command that reads a log, on a log holding one huge text, against the bare tree.
 
-    python tests/benchmarks/bench_huge_text.py [--words 1500000] [COMMAND ...]
+    python tests/benchmarks/bench_huge_text.py [--shape n-best|two texts] [COMMAND ...]
 
-Writes the one-turn log of tests.support.huge_text (a text of WORDS words as the recognizer's string, both
-n-best alternatives and the transcription), then prints the peak resident memory of each command of
+Writes a log of one of tests.support.huge_text's SHAPES (a 10 MB text as the recognizer's string and the
+transcription; a text of 1.5 million words as those and both n-best alternatives), then prints the peak resident memory of each command of
 HUGE_TEXT_COMMANDS (or those named) on it, each in a process of its own, and its ratio to a process that only
 parses the same file with lxml (the bare tree), measured in the same run. tests/log/test_huge_text_memory.py
 holds every command to 3 times the bare tree.
@@ -25,21 +25,20 @@ def main() -> None:
     from tests.support.cli import run_annotator_measured
     from tests.support.huge_text import (
         HUGE_TEXT_COMMANDS,
-        WORDS,
+        SHAPES,
         bare_tree_peak,
         write_annotations_csv,
-        write_huge_text_log,
     )
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--words", type=int, default=WORDS)
+    parser.add_argument("--shape", choices=list(SHAPES), default="two texts")
     parser.add_argument("commands", nargs="*", choices=[[], *HUGE_TEXT_COMMANDS], metavar="COMMAND")
     arguments = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         log, annotations = Path(folder) / "corpus" / "huge-hublog.xml", Path(folder) / "annotations.csv"
         log.parent.mkdir()
-        write_huge_text_log(log, arguments.words)
-        write_annotations_csv(annotations, arguments.words)
+        SHAPES[arguments.shape](log)
+        write_annotations_csv(annotations)
         bare = bare_tree_peak(log)
         print(f"log {log.stat().st_size / 1e6:.1f} MB; bare tree: {bare / 1e6:.0f} MB", flush=True)
         for name in arguments.commands or HUGE_TEXT_COMMANDS:

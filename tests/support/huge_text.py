@@ -1,6 +1,11 @@
-"""A log holding one huge text, every command that reads a log as argv over it, and the peak memory of a process
-that only parses it with lxml (the bare tree): for the test and the benchmark that hold each command's peak memory
-to a few bare trees (tests/log/test_huge_text_memory.py, tests/benchmarks/bench_huge_text.py)."""
+"""Logs holding one huge text, every command that reads a log as argv over them, and the peak memory of a process
+that only parses one with lxml (the bare tree): for the test and the benchmark that hold each command's peak memory
+to a few bare trees (tests/log/test_huge_text_memory.py, tests/benchmarks/bench_huge_text.py).
+
+Two shapes (SHAPES): a 10 MB text as the recognizer's string and as the transcription, which every command reads
+(a 20 MB log: most of the bare tree is text a command copies), and a text of 1.5 million short words four times,
+also as both alternatives of the n-best list (the n-best oracle and the doubt read them; a list of short words
+costs the most against the text)."""
 
 from __future__ import annotations
 
@@ -8,11 +13,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from tests.support.cli import run_python_measured
+from tests.support.hostile_shapes import huge_transcription_log
 from tests.support.repository import REPO
 
 WORDS = 1_500_000
+CHARACTERS = 10_000_000
 MARKERS = REPO / "resources" / "markers" / "communicator-kpis.yml"
-_PHRASE = ["i", "want", "to", "fly", "to", "boston"]  # short words: a list of words costs the most against the text
+_PHRASE = ["i", "want", "to", "fly", "to", "boston"]
 
 
 def huge_words(words: int, last: str) -> str:
@@ -28,10 +35,10 @@ def write_huge_text_log(path: Path, words: int = WORDS) -> None:
     path.write_text(
         f"""<?xml version="1.0" encoding="UTF-8"?>
 <GC_LOG><GC_SESSION id="huge:1" stime="1" etime="9">
-<GC_TURN id="1" stime="1" etime="2"><GC_OPERATION name="speak" server="tts" location="l:1" turnid="1" stime="1" \
+<GC_TURN id="0" stime="1" etime="2"><GC_OPERATION name="speak" server="tts" location="l:1" turnid="0" stime="1" \
 etime="2" type_new_turn="system"><GC_DATA key=":reply_string" type="text_output" dtype="string">where to\
 </GC_DATA></GC_OPERATION></GC_TURN>
-<GC_TURN id="2" stime="3" etime="4"><GC_OPERATION name="recognize" server="recognizer" location="l:1" turnid="2" \
+<GC_TURN id="1" stime="3" etime="4"><GC_OPERATION name="recognize" server="recognizer" location="l:1" turnid="1" \
 stime="3" etime="4" type_new_turn="user"><GC_DATA key=":input_string" type="text_input" type_utt_text="asr" \
 dtype="string">{heard}</GC_DATA><GC_DATA key=":nbest_list"><GC_LIST name=":nbest_list">\
 <GC_DATA key=":nbest_list[0]" type="text_input_hypothesis" dtype="string">{heard}</GC_DATA>\
@@ -44,10 +51,19 @@ dtype="string">{heard}</GC_DATA><GC_DATA key=":nbest_list"><GC_LIST name=":nbest
     )
 
 
+def write_two_texts_log(path: Path, characters: int = CHARACTERS) -> None:
+    """A one-session log at PATH whose user turn holds a text of CHARACTERS as the recognizer's string and as the
+    transcription (10 million: a 20 MB log)."""
+    path.write_text(huge_transcription_log(characters), encoding="utf-8")
+
+
+SHAPES: dict[str, Callable[[Path], None]] = {"two texts": write_two_texts_log, "n-best": write_huge_text_log}
+
+
 def write_annotations_csv(path: Path, words: int = WORDS) -> None:
-    """An annotations CSV giving the huge log's user turn a transcription of WORDS words (fold's input)."""
+    """An annotations CSV giving the user turn of either shape a transcription of WORDS words (fold's input)."""
     path.write_text(
-        f"session_id,turn_id,transcription,task_completion\nhuge:1,2,{huge_words(words, 'dallas')},\nhuge:1,,,0\n",
+        f"session_id,turn_id,transcription,task_completion\nhuge:1,1,{huge_words(words, 'dallas')},\nhuge:1,,,0\n",
         encoding="utf-8",
     )
 
