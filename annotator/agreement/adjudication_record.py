@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from annotator.agreement.adjudication import Decision, value_text
-from annotator.agreement.csv_files import csv_bytes
+from annotator.agreement.csv_files import write_csv
 from annotator.agreement.tables import Table
 from annotator.writes.atomic import write_atomic
 
@@ -41,7 +41,7 @@ def record_rows(decisions: list[Decision], adjudicator: str, when: datetime) -> 
 def write_record(path: Path, decisions: list[Decision], adjudicator: str, when: datetime) -> None:
     """Write the sidecar atomically (cells neutralised against spreadsheet formulas, as agree's CSVs)."""
     table = Table(path.stem, "adjudication", COLUMNS, record_rows(decisions, adjudicator, when))
-    write_atomic(path, csv_bytes(table))
+    write_atomic(path, lambda stream: write_csv(stream, table))
 
 
 def save_with_record(

@@ -112,8 +112,8 @@ def read_file_work(path: Path) -> FileWork:
         return FileWork(path, read_annotation_csv(path))
     tag = root_tag(path) if path.is_file() else None
     if tag in ("GC_LOG", "GC_SESSION"):
-        doc = LogDocument.load(path)
-        return FileWork(path, extract(doc))
+        with LogDocument.load(path) as doc:
+            return FileWork(path, extract(doc))
     tree = parse_annotation_xml(path)
     if tree.getroot().tag != ROOT_TAG:
         raise AnnotationFileError(

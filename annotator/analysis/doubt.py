@@ -79,13 +79,14 @@ class _TurnInputs:
 def turn_inputs(facts: TurnFacts) -> _TurnInputs:
     """One turn's inputs, from its facts alone: a user turn's own, and what any turn says of its neighbours."""
     user = facts.speaker == "user"
+    distance = nbest_distance(facts) if user else None  # first: its word lists are gone before the next is made
     words = normalize_words(facts.asr_text) if user or facts.speaker is None else []
     system_words = normalize_words(facts.system_text) if not user else []
     prompt = facts.prompt_type
     return _TurnInputs(
         speaker=facts.speaker,
         score_per_unit=_score_per_unit(facts, len(words)) if user else {},
-        nbest_distance=nbest_distance(facts) if user else None,
+        nbest_distance=distance,
         parse_failed=_parse_failed(facts),
         first_word=words[0] if words else None,
         prompt_type=prompt,
@@ -137,6 +138,7 @@ def nbest_distance(facts: TurnFacts) -> float | None:
     for alternative in found[1:]:
         other = normalize_words(alternative.text)
         distances.append(word_distance(top, other) / max(len(top), len(other), 1))
+        del other  # before the next alternative's words are made: a huge alternative costs twice its text
     return sum(distances) / len(distances)
 
 

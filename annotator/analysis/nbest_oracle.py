@@ -14,15 +14,16 @@ reference words of those turns (the NIST way, as for word_error_rate); its truth
 the share of those turns whose transcription is in the list. Both are None when no turn
 has both a transcription and a list. docs/metrics.md, "N-best alternatives".
 
-The alternatives of a whole session are aligned in one call (align_words); a turn's
-own result is kept in the document's facts cache (cached_turn_oracle) until the turn changes.
+A turn's alternatives are aligned one after the other, each one's words made only for its
+alignment; a turn's result is kept in the document's facts cache (cached_turn_oracle) until
+the turn changes.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from annotator.analysis.word_alignment import WerCounts, Words, align_words
+from annotator.analysis.word_alignment import WerCounts, align_words
 from annotator.log.elements import Turn
 from annotator.log.nbest import hypotheses
 from annotator.log.text import normalize_words
@@ -52,25 +53,30 @@ class SessionOracle:
 
 def turns_oracle(facts: list[TurnFacts]) -> list[TurnOracle | None]:
     """Each turn's TurnOracle, None for a turn without a transcription or without an n-best list
-    (nor a user turn); the alternatives of all the turns are aligned together."""
-    wanted: list[tuple[Words, list[Words]]] = []
-    for turn_facts in facts:
-        alternatives = hypotheses(turn_facts) if turn_facts.transcription is not None else ()
-        if alternatives and turn_facts.speaker == "user":
-            wanted.append((normalize_words(turn_facts.transcription), [normalize_words(h.text) for h in alternatives]))
-        else:
-            wanted.append(([], []))
-    aligned = iter(align_words([(reference, words) for reference, listed in wanted for words in listed]))
-    results: list[TurnOracle | None] = []
-    for reference, listed in wanted:
-        if not listed:
-            results.append(None)
-            continue
-        counts = [next(aligned) for _words in listed]
-        best = min(counts, key=lambda c: c.errors)  # min keeps the first of equals: the better rank
-        rank = next((rank for rank, words in enumerate(listed, 1) if words == reference), None)
-        results.append(TurnOracle(best, rank))
-    return results
+    (nor a user turn)."""
+    return [_turn_oracle(turn_facts) for turn_facts in facts]
+
+
+def _turn_oracle(facts: TurnFacts) -> TurnOracle | None:
+    """The turn's alternatives aligned one at a time against its transcription: the words of one alternative
+    are let go before the next one's are made (a list of words costs twice a text of short words, and an
+    n-best list of huge texts held them all)."""
+    alternatives = hypotheses(facts) if facts.transcription is not None else ()
+    if not alternatives or facts.speaker != "user":
+        return None
+    reference = normalize_words(facts.transcription)
+    best: WerCounts | None = None
+    rank_of_truth = None
+    for rank, alternative in enumerate(alternatives, 1):
+        words = normalize_words(alternative.text)
+        [counts] = align_words([(reference, words)])
+        if best is None or counts.errors < best.errors:  # the first of equals: the better rank
+            best = counts
+        if rank_of_truth is None and words == reference:
+            rank_of_truth = rank
+        del words
+    assert best is not None  # alternatives is not empty
+    return TurnOracle(best, rank_of_truth)
 
 
 def facts_oracle(_turn: Turn, facts: TurnFacts) -> TurnOracle | None:

@@ -207,7 +207,8 @@ def read_annotations(path: str | Path) -> AnnotationSet:
     if path.suffix.lower() != ".csv" and _looks_like_xml(path):
         tree = parse_annotation_xml(path)
         if tree.getroot().tag in ("GC_LOG", "GC_SESSION"):
-            return extract(LogDocument.load(path))  # an annotated log lends its annotations
+            with LogDocument.load(path) as doc:  # an annotated log lends its annotations
+                return extract(doc)
         return annotations_from_human_tree(tree, path)
     return read_annotation_csv(path)
 

@@ -38,7 +38,7 @@ import re
 import zipfile
 from copy import deepcopy
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import IO, Any, BinaryIO
 
 from annotator.corpus.parallel import FileMap, serial_map
 from annotator.export.convlab_concepts import advance_state, frame_acts
@@ -83,8 +83,8 @@ def export_convlab(
     folder = Path(out_dir) / name
     files: dict[str, bytes | Writer] = {
         "data.zip": lambda stream: _write_zip(stream, ontology, dialogues),
-        "dummy_data.json": _json_bytes(dialogues[:DUMMY_DIALOGUES]),
-        "shuffled_dial_ids.json": _json_bytes(shuffled_dial_ids(dialogues), indent=None),
+        "dummy_data.json": lambda stream: _write_json(stream, dialogues[:DUMMY_DIALOGUES]),
+        "shuffled_dial_ids.json": lambda stream: _write_json(stream, shuffled_dial_ids(dialogues), indent=None),
         "README.md": readme(name, dialogues, [d for _, _, d in ordered], options).encode("utf-8"),
         "preprocess.py": preprocess_script(paths, folder, name, options).encode("utf-8"),
     }
@@ -289,8 +289,22 @@ def _recorded_split(dialogue: Dialogue) -> str | None:
     return split if split and NAME_PATTERN.fullmatch(split) else None
 
 
-def _json_bytes(value: Any, indent: int | None = 2) -> bytes:
-    return (json.dumps(value, ensure_ascii=False, indent=indent) + "\n").encode("utf-8")
+_JSON_WRITE_CHARACTERS = 1 << 20
+
+
+def _write_json(stream: IO[bytes], value: Any, indent: int | None = 2) -> None:
+    """VALUE as json.dumps writes it, and a line end, written piece by piece: a dialogue holding a huge text
+    written whole was its JSON text, the pieces it was joined from and its UTF-8 bytes at once."""
+    pieces: list[str] = []
+    size = 0
+    for piece in json.JSONEncoder(ensure_ascii=False, indent=indent).iterencode(value):
+        pieces.append(piece)
+        size += len(piece)
+        if size >= _JSON_WRITE_CHARACTERS:  # the encoder's pieces are a few characters each: written in batches
+            stream.write("".join(pieces).encode("utf-8"))
+            pieces, size = [], 0
+    pieces.append("\n")
+    stream.write("".join(pieces).encode("utf-8"))
 
 
 def _write_zip(stream: BinaryIO, ontology: dict[str, Any], dialogues: list[dict[str, Any]]) -> None:
@@ -299,4 +313,5 @@ def _write_zip(stream: BinaryIO, ontology: dict[str, Any], dialogues: list[dict[
             info = zipfile.ZipInfo(member, date_time=_ZIP_DATE)
             info.compress_type = zipfile.ZIP_DEFLATED
             info.external_attr = 0o644 << 16
-            archive.writestr(info, _json_bytes(value))
+            with archive.open(info, "w", force_zip64=True) as member_stream:  # its size is known only once written
+                _write_json(member_stream, value)

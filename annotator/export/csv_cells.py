@@ -9,12 +9,12 @@ return inside a cell is quoted too (so no reader takes it for a line end).
 
 from __future__ import annotations
 
+from annotator.annotation_files.csv_quoting import quote
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.log.times import NUMERAL_CHARACTERS
 
 # neutralise_cell changes only cells starting with one of these (an apostrophe for its round trip).
 RISKY_FIRST = "=+-@\t\r'"
-_MUST_QUOTE = (",", '"', "\n", "\r")
 
 
 def number(text: str | None) -> float | None:
@@ -70,14 +70,6 @@ def value_cell(value: object) -> str:
     if isinstance(value, (int, bool)):
         return str(int(value))
     return text_cell(str(value))
-
-
-def quote(cell: str) -> str:
-    """CELL quoted for CSV when it holds a separator, a quote or a line break."""
-    for char in _MUST_QUOTE:
-        if char in cell:
-            return '"' + cell.replace('"', '""') + '"'
-    return cell
 
 
 def csv_line(cells: list[str] | tuple[str, ...]) -> str:

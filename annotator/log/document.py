@@ -3,7 +3,10 @@
 Load with LogDocument.load(path). Read through the views in `sessions`;
 change annotations only through annotator.log.annotations, which announce
 each change to the listeners registered here (how every consumer hears a
-change: docs/events.md).
+change: docs/events.md). A document read for a moment is used in a `with`
+block, which releases it at the end: it is freed then, not whenever the cycle
+collector next walks (a command reading logs one after the other would
+otherwise hold the last one's tree while it reads the next).
 """
 
 from __future__ import annotations
@@ -75,6 +78,12 @@ class LogDocument:
         if attribute not in self._data_marks:
             self._data_marks[attribute] = any(el.get(attribute) is not None for el in self.root.iter("GC_DATA"))
         return self._data_marks[attribute]
+
+    def __enter__(self) -> LogDocument:
+        return self
+
+    def __exit__(self, *_exception: object) -> None:
+        self.release()
 
     def release(self) -> None:
         """Drop the sessions, turns and facts of a document nobody shows any more. They refer to each

@@ -65,8 +65,16 @@ def run_annotator_measured(
     *args: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT_SECONDS
 ) -> tuple[subprocess.CompletedProcess, int]:
     """The finished command as run_annotator gives it (text output), and its peak resident memory in bytes."""
+    return run_python_measured("-m", "annotator", *args, timeout=timeout)
+
+
+def run_python_measured(
+    *args: str | os.PathLike[str], timeout: float | None = DEFAULT_TIMEOUT_SECONDS
+) -> tuple[subprocess.CompletedProcess, int]:
+    """`python ARGS` finished (text output) and its peak resident memory in bytes: the yardstick a command's
+    memory is measured against (a bare lxml parse) is measured the same way."""
     done = subprocess.run(
-        [sys.executable, "-c", _MEASURING_PARENT, sys.executable, "-m", "annotator", *map(str, args)],
+        [sys.executable, "-c", _MEASURING_PARENT, sys.executable, *map(str, args)],
         capture_output=True,
         text=True,
         env=command_environment(),
