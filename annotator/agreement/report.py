@@ -47,7 +47,7 @@ _SHOWN = {
         "transcription_b",
     )
 }
-_IN_HTML = ("pairs", "task_completion", "sessions", "disagreements")  # turns: every turn, in the CSV only
+TABLES_IN_HTML = ("pairs", "task_completion", "sessions", "disagreements")  # turns: every turn, in the CSV only
 
 
 def report_html(agreement: Agreement, top: int, sources: dict[str, list[str]]) -> str:
@@ -61,7 +61,7 @@ def report_html(agreement: Agreement, top: int, sources: dict[str, list[str]]) -
         _sources(sources),
         _plots(agreement),
     ]
-    parts += [_table_html(_narrowed(tables[name], _SHOWN.get(name))) for name in _IN_HTML]
+    parts += [_table_html(_narrowed(tables[name], _SHOWN.get(name))) for name in TABLES_IN_HTML]
     parts.append(
         f'<p class="note">Written by annotator {escape(__version__)}. Figures are explained in '
         "docs/agreement.md; turns.csv (annotator agree --csv) lists every compared turn.</p></body></html>\n"
