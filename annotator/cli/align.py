@@ -1,8 +1,9 @@
 """`annotator align PATH... [--jobs N | --scheduler ADDRESS] [--force]`: place every word of every turn
 with audio and words on that audio (docs/words.md). The alignments go to the user's cache, never into a
-log; a turn already aligned (the same audio, the same words) is taken from there. Each turn not aligned is
-one line on stdout with the reason; a log that cannot be read is one line on stderr, and the exit status
-is then 2 (the others are aligned all the same)."""
+log; a turn already aligned (the same audio, the same words) is taken from there. Like `annotator index`,
+it reports on stderr and prints nothing on stdout: each turn not aligned is one line with the reason, a
+log that cannot be read one line, and the exit status is then 2 (the others are aligned all the same);
+the closing line counts the turns and says where the alignments are kept."""
 
 from __future__ import annotations
 
@@ -47,7 +48,10 @@ def run(args: argparse.Namespace) -> int:
                 if isinstance(turn.outcome, NotAligned):
                     skipped += 1
                     where = f"{name_text(path)}: session {turn.turn.session_id} turn {turn.turn.turn_id}"
-                    print(f"{where} ({turn.turn.speaker}): skipped, {turn.outcome.reason}: {turn.outcome}")
+                    print(
+                        f"{where} ({turn.turn.speaker}): skipped, {turn.outcome.reason}: {turn.outcome}",
+                        file=sys.stderr,
+                    )
                 elif turn.fresh:
                     aligned += 1
                 else:
