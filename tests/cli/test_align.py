@@ -97,3 +97,13 @@ def test_a_log_that_cannot_be_read_is_named_and_the_others_are_aligned(tmp_path)
     assert done.returncode == 2
     assert "broken.xml" in done.stderr and "Traceback" not in done.stderr
     assert _counts(done.stderr) == (2, 0, 3)
+
+
+def test_a_dask_cluster_aligns_as_one_process_does(cluster, small_corpus, tmp_path):
+    cache = {"ANNOTATOR_CACHE_DIR": str(tmp_path / "cache")}
+    given = [small_corpus / "site-0", small_corpus / "site-1", "--force"]
+    serial = run_annotator("align", *given, "--jobs", "1", env=cache)
+    dask = run_annotator("align", *given, "--scheduler", cluster, env=cache)
+    assert (dask.returncode, dask.stdout, dask.stderr) == (serial.returncode, serial.stdout, serial.stderr)
+    assert serial.returncode == 2 and "a-truncated-hublog.xml" in serial.stderr
+    assert _counts(serial.stderr) == (72, 0, 0)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import json
+import math
 import sys
 
 import numpy as np
@@ -79,13 +80,16 @@ def say(text: str) -> tuple[np.ndarray, int, list[float], float]:
 
 
 def _piece_starts(text: str, words: list[tuple[int, float]]) -> list[float]:
-    starts, at = [], 0
+    """Each piece's start, NaN where it is not known: espeak-ng says some short words with the next as one
+    word ("the afternoon", "and I"), whose event names the later piece but starts at the earlier one, so
+    neither start is known."""
+    own, at = [], 0
     for piece in text.split():
         begin = text.index(piece, at)
         at = begin + len(piece)
         inside = [seconds for position, seconds in words if begin < position <= at]
-        starts.append(min(inside) if inside else float("nan"))
-    return starts
+        own.append(min(inside) if inside else math.nan)
+    return [math.nan if index and math.isnan(own[index - 1]) else start for index, start in enumerate(own)]
 
 
 def main() -> None:

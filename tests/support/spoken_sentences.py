@@ -24,7 +24,7 @@ needs_speech = pytest.mark.skipif(
 class Spoken:
     path: Path
     text: str
-    starts: list[float]  # each word's true start, seconds from the file's start
+    starts: list[float]  # each word's true start, seconds from the file's start (NaN: not known, see espeak_words)
     end: float  # where the speech ends
 
 
