@@ -36,9 +36,8 @@ MIN_FRAMES_PER_PHONE = 3  # each phone's HMM has three states, each held at leas
 MAX_SECONDS = 120.0  # a turn longer than this is not aligned ("too long")
 TIME_LIMIT_S = 30.0  # of work per turn
 SILENT_PEAK = 10 ** (-60 / 20)  # a turn whose loudest sample is below -60 dBFS holds nothing to align
-DITHER = (
-    8 / 32768
-)  # the noise added to the audio (-72 dBFS): with 1 or 2 steps of 16-bit audio, some 8 kHz turns failed
+# The noise added to the audio (-72 dBFS): with 1 or 2 steps of 16-bit audio some 8 kHz turns still failed.
+DITHER = 8 / 32768
 # A word whose log-likelihood per frame is below this is marked unsure: on espeak-ng speech the words said
 # scored -6 or better and a word put in their place that was not said -9 or worse.
 UNSURE_BELOW = -7.5
@@ -80,7 +79,7 @@ def align_turn(
     samples, rate = _mono(audio, samplerate)
     duration = samples.shape[0] / rate
     if duration > MAX_SECONDS:
-        raise NotAligned(TOO_LONG, f"{duration:.0f} s of audio, more than the {MAX_SECONDS:.0f} s a turn may last")
+        raise _too_long(duration)
     if samples.shape[0] == 0 or float(np.max(np.abs(samples))) < SILENT_PEAK:
         raise NotAligned(SILENT, "the audio is silent")
     pcm = _decoder_input(samples, rate)
@@ -103,8 +102,8 @@ def _aligned(
     decoder.add_fsg("align", decoder.create_fsg("align", 0, len(words) + 2, _chain(words)))
     decoder.activate_search("align")
     # The cepstral mean of the whole turn first (features only, no search: cheap), then the search fed piece by
-    # piece from that mean, so that the time limit can be checked between pieces.
-    # Not the last turn's mean and noise estimate: the same audio aligns alike whatever came before.
+    # piece from that mean, so that the time limit can be checked between pieces. Both start from the model's
+    # own state, not the last turn's: the same audio aligns alike whatever came before.
     decoder.reinit_feat()
     decoder.set_cmn(_decoders.initial_mean)
     decoder.start_utt()
@@ -180,11 +179,29 @@ def _mono(audio: str | Path | np.ndarray, samplerate: int | None) -> tuple[np.nd
     from annotator.audio import load_audio
     from annotator.errors import AudioError
 
+    _refuse_long(Path(audio))
     try:
         clip = load_audio(audio, max_seconds=MAX_SECONDS * 10)
     except AudioError as error:
         raise NotAligned(NO_AUDIO, str(error)) from None
     return clip.samples.mean(axis=1), clip.samplerate
+
+
+def _too_long(duration: float) -> NotAligned:
+    return NotAligned(TOO_LONG, f"{duration:.0f} s of audio, more than the {MAX_SECONDS:.0f} s a turn may last")
+
+
+def _refuse_long(path: Path) -> None:
+    """A file whose header says it lasts more than MAX_SECONDS is refused before it is decoded (an hour of
+    audio is not read to be turned down); a header that cannot be read is load_audio's to report."""
+    import soundfile
+
+    try:
+        duration = soundfile.info(str(path)).duration
+    except (soundfile.SoundFileError, RuntimeError, ValueError, TypeError, OSError):
+        return
+    if duration > MAX_SECONDS:
+        raise _too_long(duration)
 
 
 def _decoder_input(samples: np.ndarray, rate: int) -> np.ndarray:

@@ -113,6 +113,14 @@ def test_ten_minutes_of_audio_is_too_long_and_says_so_at_once(tmp_path):
     assert caught.value.reason == "too long" and "600 s" in str(caught.value)
 
 
+def test_an_hour_of_audio_is_too_long_not_missing(tmp_path):
+    path = tmp_path / "hour.wav"
+    soundfile.write(path, np.zeros(1000 * 3600, np.int16), 1000)  # 7 MB: the lowest rate audio is read at
+    with pytest.raises(NotAligned) as caught:
+        align_turn(path, "hello there")
+    assert caught.value.reason == "too long" and "3600 s" in str(caught.value)
+
+
 def test_five_hundred_words_on_one_second_fail_without_searching(tmp_path):
     path = tmp_path / "second.wav"
     soundfile.write(path, np.random.default_rng(2).normal(0, 0.1, 8000).astype(np.float32), 8000)
