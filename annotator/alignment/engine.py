@@ -1,12 +1,15 @@
 """Forced alignment of one turn: its words placed on its audio by pocketsphinx (docs/words.md).
 
-The words are chained in a finite-state grammar, with silence allowed before and after them, and the acoustic
-model of the pocketsphinx wheel (US English, 16 kHz) finds where each is said. What that needed:
+The words are chained in a finite-state grammar, with silence allowed before and after them and between
+them, and the acoustic model of the pocketsphinx wheel (US English, 16 kHz) finds where each is said; when
+that search fails, a grammar without pauses between the words is tried. What that needed:
 - beams of 1e-80: the default ones lose the only path on some utterances ("Final result does not match
   the grammar");
-- pocketsphinx's own filler insertion off (fsgusefiller=False), silence allowed only around the words and
-  0.3 s of silence put around the audio: with silence allowed between words, or with none after the
-  last word, the search lost the last words of some utterances;
+- pocketsphinx's own filler insertion off (fsgusefiller=False), silence written into the grammar instead,
+  and 0.3 s of silence put around the audio: with no silence after the last word the search lost the
+  last words of some utterances. Allowing pauses between words, the search fails on some sentences
+  (a third at 8 kHz, a tenth at 16 kHz), but without them a pause is swallowed by a neighbouring word
+  (which then starts or ends up to the pause's length off): so pauses first, and none when that fails;
 - audio below 16 kHz (telephone audio at 8 kHz) upsampled, and dither added: the model's upper filter
   bands are empty in upsampled audio (and in digital silence), and sentences failed without the dither;
 - the words are taken in order from the text, so the dictionary variants pocketsphinx names (`to(3)`)
@@ -41,6 +44,7 @@ DITHER = 8 / 32768
 # A word whose log-likelihood per frame is below this is marked unsure: on espeak-ng speech the words said
 # scored -6 or better and a word put in their place that was not said -9 or worse.
 UNSURE_BELOW = -7.5
+PAUSE_CHANCE = 0.1  # of a pause between two words, in the grammar that allows them
 PAD_S = 0.3  # of silence put before and after the audio: the decoder's last frames never reach the last word
 _PIECE = RATE  # samples fed to the decoder at once: the time limit is checked between pieces
 _SILENCE = "<sil>"
@@ -99,17 +103,33 @@ def _aligned(
             FAILED,
             f"{len(words)} words need at least {needed / FRAMES_PER_SECOND:.1f} s; the audio lasts {frames / FRAMES_PER_SECOND:.1f} s",
         )
-    decoder.add_fsg("align", decoder.create_fsg("align", 0, len(words) + 2, _chain(words)))
-    decoder.activate_search("align")
     # The cepstral mean of the whole turn first (features only, no search: cheap), then the search fed piece by
     # piece from that mean, so that the time limit can be checked between pieces. Both start from the model's
     # own state, not the last turn's: the same audio aligns alike whatever came before.
+    _use_grammar(decoder, words, pauses=True)  # a search must be active to start an utterance
     decoder.reinit_feat()
     decoder.set_cmn(_decoders.initial_mean)
     decoder.start_utt()
     decoder.process_raw(pcm.tobytes(), no_search=True, full_utt=True)
     mean = decoder.get_cmn(True)
     decoder.end_utt()
+    for pauses in (True, False):
+        if not pauses:
+            _use_grammar(decoder, words, pauses)
+        found = _search(decoder, pcm, len(words), mean, deadline, limit)
+        if found is not None:
+            return _placed(words, found, duration)
+    raise NotAligned(FAILED, "the aligner found no way to say the text in this audio")
+
+
+def _use_grammar(decoder, words: list[TextWord], pauses: bool) -> None:
+    transitions, final = _chain(words, pauses)
+    decoder.add_fsg("align", decoder.create_fsg("align", 0, final, transitions))
+    decoder.activate_search("align")
+
+
+def _search(decoder, pcm: np.ndarray, count: int, mean: str, deadline: float, limit: float) -> list | None:
+    """The COUNT words' segments the active grammar finds in PCM, from the cepstral MEAN; None if it finds none."""
     decoder.set_cmn(mean)
     decoder.start_utt()
     try:
@@ -120,9 +140,7 @@ def _aligned(
     finally:
         decoder.end_utt()
     found = [segment for segment in (decoder.seg() or []) if not _is_filler(segment.word)]
-    if decoder.hyp() is None or len(found) != len(words):
-        raise NotAligned(FAILED, "the aligner found no way to say the text in this audio")
-    return _placed(words, found, duration)
+    return found if decoder.hyp() is not None and len(found) == count else None
 
 
 def _placed(words: list[TextWord], segments: list, duration: float) -> list[AlignedWord]:
@@ -149,12 +167,18 @@ def _per_frame(segment) -> float:
     return math.log(max(segment.ascore, 1e-300)) / frames
 
 
-def _chain(words: list[TextWord]) -> list[tuple]:
-    """The grammar: silence allowed before the first word and after the last, the words in order between.
-    Silence allowed between the words too made the search lose its way on two sentences in three."""
-    first, last = 1, len(words) + 1
-    around = [(0, first, 0.5, _SILENCE), (0, first, 0.5), (last, last + 1, 0.5, _SILENCE), (last, last + 1, 0.5)]
-    return around + [(first + index, first + index + 1, 1.0, word.spoken) for index, word in enumerate(words)]
+def _chain(words: list[TextWord], pauses: bool) -> tuple[list[tuple], int]:
+    """The grammar's transitions and its final state: the words in order, silence allowed before the first
+    and after the last and, with PAUSES, between two words."""
+    transitions: list[tuple] = [(0, 1, 0.5, _SILENCE), (0, 1, 0.5)]
+    state = 1
+    for index, word in enumerate(words):
+        if pauses and index:
+            transitions += [(state, state + 1, PAUSE_CHANCE, _SILENCE), (state, state + 1, 1 - PAUSE_CHANCE)]
+            state += 1
+        transitions.append((state, state + 1, 1.0, word.spoken))
+        state += 1
+    return [*transitions, (state, state + 1, 0.5, _SILENCE), (state, state + 1, 0.5)], state + 1
 
 
 def _known(decoder, spoken: str) -> int:

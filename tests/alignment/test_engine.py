@@ -34,6 +34,18 @@ def test_words_are_placed_where_they_were_said(say, rate, median_ms):
     assert sum(error <= 0.1 for error in errors) >= 0.85 * len(errors)
 
 
+@pytest.mark.parametrize("rate", [16000, 8000])
+def test_a_pause_between_words_belongs_to_neither(say, tmp_path, rate):
+    said = say("I would like to fly from Pittsburgh to Boston on Tuesday morning", rate)
+    samples, _ = soundfile.read(said.path, dtype="float32")
+    cut = round(said.starts[6] * rate)  # before "Pittsburgh": half a second of silence
+    paused = tmp_path / "paused.wav"
+    soundfile.write(paused, np.concatenate([samples[:cut], np.zeros(rate // 2, np.float32), samples[cut:]]), rate)
+    words = align_turn(paused, said.text)
+    assert abs(words[5].end - said.starts[6]) <= 0.1  # "from" ends where the pause starts
+    assert abs(words[6].start - (said.starts[6] + 0.5)) <= 0.1
+
+
 def test_samples_and_their_rate_align_as_the_file_does(say):
     said = say(SENTENCES[0], 8000)
     samples, rate = soundfile.read(said.path, dtype="float32")
