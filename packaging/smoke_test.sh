@@ -48,6 +48,12 @@ echo "version: $version"
   || fail "validate exited with $? ($(cat "$SANDBOX/out" "$SANDBOX/err"))"
 echo "validate --hide-quirks sample_logs: exit 0"
 
+# The aligner's model, dictionary and espeak-ng data came along: every turn of the sample logs is aligned.
+"$APP" align --jobs 1 sample_logs >"$SANDBOX/out" 2>"$SANDBOX/err" \
+  || fail "align exited with $? ($(cat "$SANDBOX/out" "$SANDBOX/err"))"
+grep -q " 0 skipped;" "$SANDBOX/err" || fail "align skipped turns: $(cat "$SANDBOX/err")"
+echo "align sample_logs: $(tail -1 "$SANDBOX/err")"
+
 # The bundled PortAudio loads (there may be no output device here: exit 1 is fine),
 # the child processes start, and programs the app starts do not inherit the build's library folder.
 ANNOTATOR_FROZEN_SELF_TEST=1 "$APP" >"$SANDBOX/out" 2>"$SANDBOX/err" || true

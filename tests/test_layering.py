@@ -70,6 +70,7 @@ MAY_IMPORT = {
     "corpus": ABOUT_THE_DOCUMENT | {"team"},
     "corpus_index": CORPUS,  # the corpus's persistent index: reads logs as the corpus scan does
     "outputs": CORPUS,
+    "alignment": CORPUS | {"corpus_index"},  # the words placed on a turn's audio, kept beside the corpus index
     "imports": OUTPUTS,
     "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
     "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
@@ -80,8 +81,10 @@ MAY_IMPORT = {
         "agreement",
         "corpus_index",
         "journal",
+        "alignment",
     },  # Compare reads and records as `annotator adjudicate`
-    "cli": OUTPUTS | {"imports", "export", "gui", "agreement", "corpus_index"},  # `annotator gui` starts the window
+    "cli": OUTPUTS
+    | {"imports", "export", "gui", "agreement", "corpus_index", "alignment"},  # `annotator gui` starts the window
 }
 
 

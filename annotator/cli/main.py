@@ -39,6 +39,7 @@ COMMANDS = {
         'find turns whose texts hold every word of a query (words, "a phrase", prefix*), from the corpus\'s index',
     ),
     "index": ("index", "bring a corpus's index up to date (--where: where it is kept, --clear: remove it)"),
+    "align": ("align", "place every word of every turn with audio and words on its audio (kept in the user's cache)"),
     "markers": ("markers", "find Rasa-style markers (KPIs, points of interest) in logs, with statistics"),
 }
 

@@ -25,6 +25,12 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir(APP_NAME, appauthor=False))
 
 
+def alignment_cache_file() -> Path:
+    """The words' alignments of every corpus (annotator.alignment.cache): one file beside the indexes, since
+    an alignment is found by the content of its audio and text, wherever the log is."""
+    return cache_dir() / "alignments.sqlite3"
+
+
 def corpus_root(paths: list[Path] | list[str]) -> Path:
     """The folder whose index serves PATHS (logs or folders): the folder they have in common."""
     return common_root(paths)

@@ -14,6 +14,7 @@ import secrets
 import sqlite3
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
@@ -63,6 +64,19 @@ SCHEMA = (
     " ctime_ns INTEGER, digest TEXT, value TEXT NOT NULL, PRIMARY KEY (path, kind, key))",
 )
 IN_MEMORY = ":memory:"
+
+
+@dataclass(frozen=True)
+class Schema:
+    """What a cache file of the annotator holds: its tables (STATEMENTS), their VERSION (a file of another
+    version is made again), and what the user is told it is (WHAT, in notices)."""
+
+    statements: tuple[str, ...]
+    version: str
+    what: str
+
+
+INDEX_SCHEMA = Schema(SCHEMA, SCHEMA_VERSION, "index")
 # SQLite's codes for a file that cannot be written, as opposed to one that is damaged: a folder or file
 # that is read-only, a disk that is full, a write, sync or resize the system refused (EFBIG past a file
 # size limit is a failed write).
@@ -103,11 +117,15 @@ def _unwritable(error: BaseException) -> bool:
 
 
 class IndexStore:
-    """The index at FILE (None: in memory only). NOTICE(line) hears what the user should know."""
+    """The index at FILE (None: in memory only). NOTICE(line) hears what the user should know. Another cache
+    kept the same way (the words' alignments) passes its own SCHEMA."""
 
-    def __init__(self, file: Path | None, notice: Callable[[str], None] = lambda _line: None):
+    def __init__(
+        self, file: Path | None, notice: Callable[[str], None] = lambda _line: None, schema: Schema = INDEX_SCHEMA
+    ):
         self.file = file
         self.notice = notice
+        self.schema = schema
         # How often what the index held was lost (the file found damaged and made again, or left for an empty
         # index in memory): answers made across one are redone.
         self.generation = 0
@@ -181,14 +199,14 @@ class IndexStore:
 
     def _open(self) -> sqlite3.Connection:
         if self.file is None:
-            return _in_memory()
+            return _in_memory(self.schema)
         try:
             self.file.parent.mkdir(parents=True, exist_ok=True)
             connection = _connect(str(self.file))
         except (OSError, sqlite3.Error) as error:
             return self._in_memory(error)
         try:
-            _check(connection)
+            _check(connection, self.schema)
             self._instance = _instance(connection)
         except (OSError, sqlite3.Error) as error:
             connection.close()
@@ -201,10 +219,12 @@ class IndexStore:
             except OSError as cannot:
                 return self._in_memory(cannot)
             self.generation += 1
-            self.notice(f"the index {_named(self.file)} could not be used ({_reason(error)}); it is made again")
+            self.notice(
+                f"the {self.schema.what} {_named(self.file)} could not be used ({_reason(error)}); it is made again"
+            )
             try:
                 connection = _connect(str(self.file))
-                _check(connection)
+                _check(connection, self.schema)
                 self._instance = _instance(connection)
             except (OSError, sqlite3.Error) as error:
                 return self._in_memory(error)
@@ -212,11 +232,12 @@ class IndexStore:
 
     def _in_memory(self, error: Exception) -> sqlite3.Connection:
         self._give_up_the_file(error)
-        return _in_memory()
+        return _in_memory(self.schema)
 
     def _give_up_the_file(self, error: Exception) -> None:
         self.notice(
-            f"cannot keep the index in {_named(self.file)} ({_reason(error)}); it is kept in memory for this run"
+            f"cannot keep the {self.schema.what} in {_named(self.file)} ({_reason(error)}); "
+            "it is kept in memory for this run"
         )
         self.file = None
 
@@ -224,7 +245,7 @@ class IndexStore:
         """The file failed in use (full, read-only, damaged again): the run goes on in memory, from a copy of
         what the file holds when it can still be read (else from nothing, and the answers are redone)."""
         self._give_up_the_file(error)
-        memory = _in_memory()
+        memory = _in_memory(self.schema)
         old, self._connection = self._connection, memory
         try:
             if old is None:
@@ -233,7 +254,7 @@ class IndexStore:
             old.backup(memory)
         except sqlite3.Error:
             memory.close()
-            self._connection = _in_memory()
+            self._connection = _in_memory(self.schema)
             self.generation += 1
         finally:
             if old is not None:
@@ -250,7 +271,9 @@ class IndexStore:
         except OSError as cannot:  # the next use is in memory
             self._give_up_the_file(cannot)
             return
-        self.notice(f"the index {_named(self.file)} could not be used ({_reason(error)}); it is made again")
+        self.notice(
+            f"the {self.schema.what} {_named(self.file)} could not be used ({_reason(error)}); it is made again"
+        )
 
     def _remove_files(self) -> None:
         assert self.file is not None
@@ -283,13 +306,13 @@ def _connect(target: str) -> sqlite3.Connection:
     return connection
 
 
-def _in_memory() -> sqlite3.Connection:
+def _in_memory(schema: Schema) -> sqlite3.Connection:
     connection = _connect(IN_MEMORY)
-    _check(connection)
+    _check(connection, schema)
     return connection
 
 
-def _check(connection: sqlite3.Connection) -> None:
+def _check(connection: sqlite3.Connection, schema: Schema) -> None:
     """Make the schema in an empty file; raise when the file holds something else (or is damaged)."""
     if _is_file(connection):
         connection.execute("PRAGMA journal_mode=WAL")
@@ -298,14 +321,14 @@ def _check(connection: sqlite3.Connection) -> None:
     try:
         tables = {name for (name,) in connection.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not tables:
-            for statement in SCHEMA:
+            for statement in schema.statements:
                 connection.execute(statement)
-            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (SCHEMA_VERSION,))
+            connection.execute("INSERT INTO meta VALUES ('schema', ?)", (schema.version,))
         elif "meta" not in tables:
-            raise OutdatedIndex("not an index of this annotator")
+            raise OutdatedIndex(f"not an {schema.what} of this annotator")
         else:
             found = connection.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-            if found is None or found[0] != SCHEMA_VERSION:
+            if found is None or found[0] != schema.version:
                 raise OutdatedIndex(f"written by another version (schema {found[0] if found else 'unknown'})")
         # A token telling this file from any other at its path (IndexStore.kept): a file put there while this
         # process writes into the one it opened may even have its inode number, its path's stat taken too late.

@@ -37,7 +37,7 @@ SYSTEM_LIBRARIES = re.compile(
     r"(libstdc\+\+|libgcc_s|libmvec|libasound|libfontconfig|libfreetype|libX11|libX11-xcb|libXau|libXdmcp)\.so"
 )
 # Loaded with dlopen(), not linked: nothing names them as a dependency.
-DLOPENED = re.compile(r"(libpython3[.\d]*\.so|libportaudio\.so)")
+DLOPENED = re.compile(r"(libpython3[.\d]*\.so|libportaudio\.so|libespeak-ng\.so)")
 
 
 def needed_libraries(path: str) -> set[str]:

@@ -24,7 +24,7 @@ from tests.support.every_command import EVERY_COMMAND, WINDOW
 from tests.support.output_commands import make_work
 
 # commands that print nothing on standard output (their report goes to stderr)
-SILENT = {"export", "fold", "extract", "import", "assign", "index", "index --clear", "markers"}
+SILENT = {"export", "fold", "extract", "import", "assign", "index", "index --clear", "markers", "align"}
 NO_SPACE = "annotator: cannot write to standard output: No space left on device"
 CLOSED = "annotator: cannot write to standard output: it is closed"
 

@@ -158,3 +158,14 @@ def test_agreement_figures_work_in_the_build(env: dict[str, str], tmp_path: Path
     header_line, pair = done.stdout.splitlines()[:2]
     kappa = dict(zip(header_line.split("\t"), pair.split("\t")))["cohens_kappa"]
     assert kappa == "0.0000", done.stdout
+
+
+def test_the_build_aligns_words_with_its_own_model_and_espeak_data(env: dict[str, str]):
+    """pocketsphinx's model and espeakng-loader's library and data are files the spec collects beside their
+    modules: every turn of a sample log aligns in the build."""
+    assert (INTERNAL / "pocketsphinx" / "model" / "en-us" / "cmudict-en-us.dict").is_file()
+    assert (INTERNAL / "espeakng_loader" / "espeak-ng-data" / "en_dict").is_file()
+    assert list((INTERNAL / "espeakng_loader").glob("libespeak-ng.so*"))
+    done = run(env, "align", "--jobs", "1", str(LOG))
+    assert done.returncode == 0, done.stderr
+    assert re.search(r"\d+ turn\(s\) aligned \(\d+ now, 0 kept from before\), 0 skipped", done.stderr), done.stderr

@@ -28,6 +28,7 @@ EVERY_COMMAND: dict[str, Callable[[Work, Path], list]] = {
     "index": lambda w, out: ["index", w.corpus],
     "index --where": lambda w, out: ["index", w.corpus, "--where"],
     "index --clear": lambda w, out: ["index", w.corpus, "--clear"],
+    "align": lambda w, out: ["align", w.corpus],
     "markers": lambda w, out: [
         "markers",
         "--config",

@@ -44,7 +44,9 @@ def user_turn(turn_id: str, start: float, heard: str, turnid: str | None = None,
     )
 
 
-def system_turn(turn_id: str, start: float, said: str) -> str:
+def system_turn(turn_id: str, start: float, said: str, audio: str | None = None) -> str:
+    """A system turn saying SAID; AUDIO names the file its prompt was played from (audio_output)."""
+    played = "" if audio is None else data(":audio_file", audio, 'type="audio_output"')
     return (
         f'<GC_TURN id="{turn_id}" stime="{start}" etime="{start + 2}">'
         + operation(
@@ -54,7 +56,7 @@ def system_turn(turn_id: str, start: float, said: str) -> str:
             "paraphrase_reply",
             "nl",
             'type_new_turn="system"',
-            data(":reply_string", said, 'type="text_output" type_utt_text="system"'),
+            data(":reply_string", said, 'type="text_output" type_utt_text="system"') + played,
         )
         + "</GC_TURN>"
     )
