@@ -62,7 +62,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&File",
         "&Export CSV…",
         ("Ctrl+E",),
-        "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background",
+        "Write sessions.csv, turns.csv, events.csv and words.csv of the open corpus, or of this log, in the background",
     ),
     ActionSpec(
         "fold_from",
