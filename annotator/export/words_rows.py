@@ -18,8 +18,10 @@ from pathlib import Path
 
 from annotator.alignment.cache import Outcome, alignment_key, file_digest, read_kept
 from annotator.alignment.engine import AlignedWord, NotAligned
-from annotator.alignment.turns import TurnToAlign
+from annotator.alignment.turns import TurnToAlign, turn_to_align
 from annotator.export.csv_cells import csv_line, text_cell
+from annotator.log.audio_refs import AudioResolver
+from annotator.log.elements import Session
 
 WORD_COLUMNS = ["session_id", "turn_id", "speaker", "word_index", "word", "start", "end", "score", "source"]
 AUTO = "auto"  # placed by the aligner
@@ -77,6 +79,24 @@ def kept_words(turns: Iterable[TurnToAlign], cache_file: Path | None) -> FileWor
         else:
             found.missing += 1
     return found
+
+
+def sessions_words(
+    sessions: list[Session], resolver: AudioResolver, cache_file: Path | None
+) -> list[dict[int, TurnWords]]:
+    """For each of SESSIONS, its aligned turns' words by turn index (one query of the cache for them all)."""
+    placed: list[tuple[int, int, TurnToAlign]] = []
+    for number, session in enumerate(sessions):
+        for index, turn in enumerate(session.turns):
+            found = turn_to_align(session.id, turn.id, turn.facts(), resolver)
+            if found is not None:
+                placed.append((number, index, found))
+    aligned = {id(words.turn): words for words in kept_words([turn for _, _, turn in placed], cache_file).turns}
+    by_session: list[dict[int, TurnWords]] = [{} for _ in sessions]
+    for number, index, to_align in placed:
+        if id(to_align) in aligned:
+            by_session[number][index] = aligned[id(to_align)]
+    return by_session
 
 
 def word_lines(words: FileWords) -> bytes:
