@@ -151,14 +151,17 @@ class FileRows:
     sessions: list[SessionRows] = field(default_factory=list)
     events: list[bytes] = field(default_factory=list)  # events.csv lines, in blocks
     n_events: int = 0
-    # The turns with something to align (audio or words), gathered as the sessions are walked; once the file is
-    # read, the words the alignment cache holds for them (annotator.export.words_rows) replace them.
+    # The turns with audio to align, gathered as the sessions are walked; once the file is read, the words
+    # the alignment cache holds for them (annotator.export.words_rows) replace them. Turns with words and no
+    # audio are only counted: a log whose audio is elsewhere keeps no record per turn.
     word_turns: list[TurnToAlign] = field(default_factory=list)
+    turns_without_audio: int = 0
     words: FileWords = field(default_factory=lambda: FileWords([]))
 
     def find_words(self, cache_file: Path | None) -> None:
         """Look the turns gathered up in the alignment cache at CACHE_FILE (one query for the whole log)."""
         self.words = kept_words(self.word_turns, cache_file)
+        self.words.unalignable += self.turns_without_audio
         self.word_turns = []
 
 
@@ -176,7 +179,9 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
     rows.n_events += event_lines(file_cell, session, append, walk)
     for turn, facts in zip(session.turns, walk.facts):
         to_align = turn_to_align(session.id, turn.id, facts, audio.resolver)
-        if to_align is not None:
+        if to_align is not None and to_align.audio is None:
+            rows.turns_without_audio += 1
+        elif to_align is not None:
             rows.word_turns.append(to_align)
     metrics = session_metrics(session, walk)
     oracles = turns_oracle(walk.facts)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.alignment.cache import Outcome, alignment_key, file_digest, read_kept
-from annotator.alignment.engine import AlignedWord, NotAligned
+from annotator.alignment.outcome import AlignedWord, NotAligned
 from annotator.alignment.turns import TurnToAlign, turn_to_align
 from annotator.export.csv_cells import csv_line, text_cell
 from annotator.log.audio_refs import AudioResolver

@@ -83,6 +83,8 @@ def test_praat_reads_a_words_tier_per_side_where_the_wav_has_each_word(corpus: P
         for (start, end, _), word in zip(tiers[tier], words):
             assert start == pytest.approx(at + word.start, abs=0.002) and end == pytest.approx(at + word.end, abs=0.002)
     kept.close()
+    folded = run_annotator("fold", corpus / "a.xml", grid, "-o", tmp_path / "folded.xml")
+    assert folded.returncode == 0, folded.stderr  # the words tiers are not folded, and do not stop a fold
     assert (tmp_path / "out" / row["wav"]).read_bytes() == (tmp_path / "unaligned" / unaligned["wav"]).read_bytes()
 
 
