@@ -13,7 +13,9 @@ import pytest
 import annotator
 from annotator.alignment.cache import AlignmentCache, alignment_key, file_digest
 from annotator.alignment.words import text_words
+from annotator.export.csv_export import export_document_csv
 from annotator.export.table_schema import read_table
+from annotator.log.document import LogDocument
 from tests.support.cli import run_annotator
 from tests.support.spoken_sentences import needs_speech, spoken
 from tests.support.xml_builders import log_text, session, system_turn, user_turn, write_log
@@ -114,3 +116,10 @@ def test_words_are_the_same_bytes_on_every_core_and_in_parquet_and_tables(
 
     monkeypatch.setenv("ANNOTATOR_CACHE_DIR", str(cache))
     pd.testing.assert_frame_equal(annotator.tables(corpus).words, expected)
+
+    # The window's export of the open log (its tree, not the stream) finds the same words.
+    document = LogDocument.load(corpus / "a.xml")
+    export_document_csv(document, tmp_path / "window")
+    document.release()
+    from_window = (tmp_path / "window" / "words.csv").read_bytes()
+    assert words.startswith(from_window) and from_window.count(b"\n") == 1 + 6 + 9  # the header, turns 0 and 1
