@@ -72,7 +72,7 @@ MAY_IMPORT = {
     "outputs": CORPUS,
     "alignment": CORPUS | {"corpus_index"},  # the words placed on a turn's audio, kept beside the corpus index
     "imports": OUTPUTS,
-    "export": OUTPUTS | {"imports"},  # an export reads what an import recorded in the log
+    "export": OUTPUTS | {"imports", "alignment", "corpus_index"},  # what an import recorded; the words aligned
     "agreement": OUTPUTS,  # reads annotators' work as fold and extract do, writes its report through outputs
     "gui": OUTPUTS
     | {

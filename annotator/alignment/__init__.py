@@ -6,8 +6,26 @@
         word.text, word.start, word.end, word.score, word.unsure   # seconds from the file's start
 
 A turn that cannot be aligned raises NotAligned, whose reason is one of REASONS.
+
+align_turn is imported on first use: the exports read alignments through this package's cache and turns
+modules, and the engine (numpy, the decoder's code) is not theirs to load.
 """
 
-from annotator.alignment.engine import REASONS, AlignedWord, NotAligned, align_turn
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from annotator.alignment.outcome import REASONS, AlignedWord, NotAligned
+
+if TYPE_CHECKING:
+    from annotator.alignment.engine import align_turn
 
 __all__ = ["REASONS", "AlignedWord", "NotAligned", "align_turn"]
+
+
+def __getattr__(name: str):
+    if name == "align_turn":
+        from annotator.alignment.engine import align_turn
+
+        return align_turn
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -16,7 +16,7 @@ import sqlite3
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from annotator.alignment.engine import ENGINE_VERSION, AlignedWord, NotAligned
+from annotator.alignment.outcome import ENGINE_VERSION, AlignedWord, NotAligned
 from annotator.corpus_index.location import alignment_cache_file
 from annotator.corpus_index.store import IndexStore, Schema
 

@@ -23,16 +23,24 @@ from __future__ import annotations
 import math
 import threading
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
+from annotator.alignment.outcome import (  # noqa: F401 (ENGINE_VERSION and REASONS: the engine's, read from here too)
+    ENGINE_VERSION,
+    FAILED,
+    NO_AUDIO,
+    NO_WORDS,
+    REASONS,
+    SILENT,
+    TOO_LONG,
+    AlignedWord,
+    NotAligned,
+)
 from annotator.alignment.pronunciation import pronunciation
 from annotator.alignment.words import TextWord, text_words
-from annotator.errors import AnnotatorError
 
-ENGINE_VERSION = "1"  # part of every alignment's key in the cache: raised when the same input aligns otherwise
 RATE = 16_000  # what the acoustic model was trained on
 FRAMES_PER_SECOND = 100
 MIN_FRAMES_PER_PHONE = 3  # each phone's HMM has three states, each held at least one frame
@@ -48,29 +56,6 @@ PAUSE_CHANCE = 0.1  # of a pause between two words, in the grammar that allows t
 PAD_S = 0.3  # of silence put before and after the audio: the decoder's last frames never reach the last word
 _PIECE = RATE  # samples fed to the decoder at once: the time limit is checked between pieces
 _SILENCE = "<sil>"
-
-NO_AUDIO, SILENT, NO_WORDS, TOO_LONG, FAILED = "no audio", "silent audio", "no words", "too long", "failed"
-REASONS = (NO_AUDIO, SILENT, NO_WORDS, TOO_LONG, FAILED)
-
-
-@dataclass(frozen=True)
-class AlignedWord:
-    text: str  # the word as written in the turn's text
-    start: float  # seconds from the start of the turn's audio file
-    end: float
-    score: float  # the word's mean acoustic log-likelihood per 10 ms frame (natural log; higher is better)
-    unsure: bool  # the score is below UNSURE_BELOW: the audio may not say this word
-
-
-class NotAligned(AnnotatorError):
-    """The turn was not aligned: REASON (one of REASONS) and, in the message, why."""
-
-    def __init__(self, reason: str, message: str):
-        super().__init__(message)
-        self.reason = reason
-
-    def __reduce__(self):
-        return type(self), (self.reason, str(self))
 
 
 def align_turn(

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from annotator.log.audio_refs import AudioResolver
 from annotator.log.document import LogDocument
+from annotator.log.text import clean_text
+from annotator.log.turn_facts import TurnFacts
 
 DIRECTIONS = {"user": "input", "system": "output"}
 
@@ -28,20 +30,27 @@ def turns_to_align(document: LogDocument, resolver: AudioResolver) -> Iterator[T
     nothing to align and is left out)."""
     for session in document.sessions:
         for turn in session.turns:
-            speaker = turn.speaker
-            if speaker not in DIRECTIONS:
-                continue
-            if speaker == "user":
-                text = turn.transcription if turn.transcription is not None else turn.asr_text
-            else:
-                text = turn.system_text
-            found = resolver.resolve(turn, DIRECTIONS[speaker])
-            if found is None and not (text or "").strip():
-                continue
-            audio: Path | None
-            problem: str | None
-            if found is None:
-                audio, problem = None, f"the turn names no audio_{DIRECTIONS[speaker]}"
-            else:
-                audio, problem = found.path, found.problem
-            yield TurnToAlign(session.id, turn.id, speaker, audio, problem, text)
+            found = turn_to_align(session.id, turn.id, turn.facts(), resolver)
+            if found is not None:
+                yield found
+
+
+def turn_to_align(session_id: str, turn_id: str, facts: TurnFacts, resolver: AudioResolver) -> TurnToAlign | None:
+    """What the turn whose facts are FACTS has to align; None when it names no audio and holds no words.
+    Made from the facts alone, so that a streamed export (whose turns are emptied once read) finds the
+    same turns, audio and words as `annotator align` does."""
+    speaker = facts.speaker
+    if speaker not in DIRECTIONS:
+        return None
+    text = (
+        (facts.transcription if facts.transcription is not None else facts.asr_text)
+        if speaker == "user"
+        else facts.system_text
+    )
+    data = facts.audio(DIRECTIONS[speaker])
+    if data is None:
+        if not (text or "").strip():
+            return None
+        return TurnToAlign(session_id, turn_id, speaker, None, f"the turn names no audio_{DIRECTIONS[speaker]}", text)
+    located = resolver.locate(clean_text(data.text) or "")
+    return TurnToAlign(session_id, turn_id, speaker, located.path, located.problem, text)

@@ -101,7 +101,7 @@ class Player:
 
     @speed.setter
     def speed(self, value: float) -> None:
-        """Play `value` times as fast at the same pitch (0.5-2.0); the position is kept.
+        """Play `value` times as fast at the same pitch (0.25-2.0); the position is kept.
 
         Stretching runs here, on the caller's thread (about 0.1 s for a turn
         of speech); AudioError when the stretching tool is missing, and the

@@ -1,4 +1,4 @@
-"""Playing speech faster or slower without changing its pitch (0.5x to 2x).
+"""Playing speech faster or slower without changing its pitch (0.25x to 2x).
 
 Time-scale modification is done by the Rubber Band library through its
 command-line tool, `rubberband` (Debian/Ubuntu: rubberband-cli). Why:
@@ -28,7 +28,7 @@ import soundfile
 
 from annotator.errors import AudioError
 
-MIN_SPEED = 0.5
+MIN_SPEED = 0.25  # a quarter of the speed: one word at a time, for a word said too fast to hear
 MAX_SPEED = 2.0
 TOOL = "rubberband"
 INSTALL_HINT = "speed change needs rubberband-cli; install it (Debian/Ubuntu: apt-get install rubberband-cli)"

@@ -13,10 +13,12 @@ import functools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lxml import etree
 
+from annotator.alignment.turns import TurnToAlign, turn_to_align
 from annotator.analysis.doubt import session_doubts
 from annotator.analysis.metrics import SESSION_METRIC_COLUMNS, SessionMetrics, session_metrics
 from annotator.analysis.metrics_scan import SessionPass
@@ -33,6 +35,7 @@ from annotator.export.csv_cells import (
     text_cell,
     value_cell,
 )
+from annotator.export.words_rows import FileWords, kept_words
 from annotator.log.concepts import reference_concepts
 from annotator.log.elements import ACTIVITY_TAGS, Session
 from annotator.log.flags import seconds_text, session_reviewer, turn_comment, turn_flags, turn_time_spent
@@ -148,6 +151,18 @@ class FileRows:
     sessions: list[SessionRows] = field(default_factory=list)
     events: list[bytes] = field(default_factory=list)  # events.csv lines, in blocks
     n_events: int = 0
+    # The turns with audio to align, gathered as the sessions are walked; once the file is read, the words
+    # the alignment cache holds for them (annotator.export.words_rows) replace them. Turns with words and no
+    # audio are only counted: a log whose audio is elsewhere keeps no record per turn.
+    word_turns: list[TurnToAlign] = field(default_factory=list)
+    turns_without_audio: int = 0
+    words: FileWords = field(default_factory=lambda: FileWords([]))
+
+    def find_words(self, cache_file: Path | None) -> None:
+        """Look the turns gathered up in the alignment cache at CACHE_FILE (one query for the whole log)."""
+        self.words = kept_words(self.word_turns, cache_file)
+        self.words.unalignable += self.turns_without_audio
+        self.word_turns = []
 
 
 def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: SessionPass, audio: AudioCells) -> None:
@@ -162,6 +177,12 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
             events.clear()
 
     rows.n_events += event_lines(file_cell, session, append, walk)
+    for turn, facts in zip(session.turns, walk.facts):
+        to_align = turn_to_align(session.id, turn.id, facts, audio.resolver)
+        if to_align is not None and to_align.audio is None:
+            rows.turns_without_audio += 1
+        elif to_align is not None:
+            rows.word_turns.append(to_align)
     metrics = session_metrics(session, walk)
     oracles = turns_oracle(walk.facts)
     lines, transcribed = turn_lines(file_cell, session, metrics, audio, walk.facts, OCCURRENCE_PLACEHOLDER, oracles)
@@ -180,12 +201,14 @@ def add_session_rows(rows: FileRows, file_cell: str, session: Session, walk: Ses
     rows.events.append("".join(events).encode("utf-8"))
 
 
-def document_rows(doc: LogDocument, file_cell: str, audio: AudioCells) -> FileRows:
-    """The rows of a loaded document (its tree as it is in memory, edits included)."""
+def document_rows(doc: LogDocument, file_cell: str, audio: AudioCells, cache_file: Path | None = None) -> FileRows:
+    """The rows of a loaded document (its tree as it is in memory, edits included); its words those
+    the alignment cache at CACHE_FILE holds."""
     rows = FileRows()
     with gc_paused():
         for session in doc.sessions:
             add_session_rows(rows, file_cell, session, SessionPass(session), audio)
+    rows.find_words(cache_file)
     return rows
 
 

@@ -56,12 +56,15 @@ _SAMPLED_TURNS = 201
 _WIDE_BOMS = (b"\xff\xfe", b"\xfe\xff", b"\x00\x00\xfe\xff")
 
 
-def file_rows(path: Path, root: Path) -> FileRows | None:
+def file_rows(path: Path, root: Path, cache_file: Path | None = None) -> FileRows | None:
     """The rows of the log at PATH (None for a human-annotation file, which is no log), its file
-    cell relative to ROOT. A FileMap's work: module-level, picklable arguments and result."""
+    cell relative to ROOT, its words those the alignment cache at CACHE_FILE holds. A FileMap's work:
+    module-level, picklable arguments and result."""
     if root_tag(path) == ANNOTATION_ROOT:
         return None
-    return stream_rows(path, file_cell(path, root), AudioCells(path.resolve().parent))
+    rows = stream_rows(path, file_cell(path, root), AudioCells(path.resolve().parent))
+    rows.find_words(cache_file)
+    return rows
 
 
 def file_cell(path: Path, root: Path) -> str:

@@ -58,11 +58,16 @@ EXPORT_FORMATS: dict[str, ExportFormat] = {
     f.name: f
     for f in (
         ExportFormat(
-            "csv", "CSV tables: sessions.csv, turns.csv, events.csv", True, (), "formats", "export_csv_report"
+            "csv",
+            "CSV tables: sessions.csv, turns.csv, events.csv, words.csv",
+            True,
+            (),
+            "formats",
+            "export_csv_report",
         ),
         ExportFormat(
             "parquet",
-            "Parquet tables: sessions.parquet, turns.parquet, events.parquet",
+            "Parquet tables: sessions.parquet, turns.parquet, events.parquet, words.parquet",
             True,
             (),
             "parquet",

@@ -1,6 +1,6 @@
-"""`annotator export --to parquet`: sessions.parquet, turns.parquet and events.parquet.
+"""`annotator export --to parquet`: sessions.parquet, turns.parquet, events.parquet and words.parquet.
 
-The three tables of the CSV export, typed (annotator.export.table_schema) and
+The four tables of the CSV export, typed (annotator.export.table_schema) and
 written with pyarrow, all or nothing (annotator.outputs.staging) and behind the
 output guard like the CSV files. pyarrow is part of the install, imported only here.
 
@@ -76,7 +76,8 @@ def export_parquet(
         summary.sessions,
         summary.turns,
         summary=f"exported {summary.sessions} session(s), {summary.turns} turn(s), "
-        f"{summary.events} operation(s)/message(s)/event(s) to {out_dir} (Parquet)",
+        f"{summary.events} operation(s)/message(s)/event(s) to {out_dir} (Parquet)"
+        + (f"; {words}" if (words := summary.words_note()) else ""),
     )
 
 

@@ -25,6 +25,7 @@ from pathlib import Path
 from annotator.annotation_files.spreadsheet_cells import neutralise_cell
 from annotator.corpus.parallel import FileMap, first_results, raise_if_failed, serial_map
 from annotator.corpus.paths import common_root, expand_log_paths
+from annotator.corpus_index.location import alignment_cache_file
 from annotator.errors import AnnotatorError
 from annotator.export.dialogue_text import ExportOptions, ExportReport, load_log, relative_name
 from annotator.export.eaf_file import eaf_bytes
@@ -32,7 +33,9 @@ from annotator.export.session_audio import SessionAudio, session_audio
 from annotator.export.session_length import check_session_span, check_wav_size
 from annotator.export.session_tiers import SessionTiers, session_tiers
 from annotator.export.textgrid_file import textgrid_bytes
+from annotator.export.words_rows import TurnWords, sessions_words
 from annotator.file_name_text import name_text
+from annotator.log.audio_refs import resolver_for
 from annotator.log.elements import Session
 from annotator.outputs.guard import OutputGuard
 from annotator.outputs.staging import StagedFolder
@@ -87,7 +90,7 @@ def _export(
 ) -> ExportReport:
     paths = [Path(p) for p in paths]
     out_dir = Path(out_dir)
-    work = partial(session_pairs, root=common_root(paths) if paths else Path.cwd())
+    work = partial(session_pairs, root=common_root(paths) if paths else Path.cwd(), cache_file=alignment_cache_file())
     report = ExportReport(kind, out_dir)
     taken: set[str] = {INDEX_FILE.lower()}
     index = io.StringIO()
@@ -120,19 +123,23 @@ def _export(
     return report
 
 
-def session_pairs(path: Path, *, root: Path) -> list[SessionPair]:
-    """The tiers and WAV of every session of the log at PATH (none for a MITRE file): per-file work."""
+def session_pairs(path: Path, *, root: Path, cache_file: Path | None = None) -> list[SessionPair]:
+    """The tiers and WAV of every session of the log at PATH (none for a MITRE file), with the words the
+    alignment cache at CACHE_FILE holds: per-file work."""
     doc = load_log(path)
     if doc is None:
         return []
-    return [session_pair(session, name_text(relative_name(path, root))) for session in doc.sessions]
+    log_name = name_text(relative_name(path, root))
+    words = sessions_words(doc.sessions, resolver_for(path), cache_file)
+    return [session_pair(session, log_name, found) for session, found in zip(doc.sessions, words)]
 
 
-def session_pair(session: Session, log_name: str) -> SessionPair:
-    """SESSION's tiers and WAV, named after LOG_NAME (the log's path as index.csv gives it) and its id;
-    a SessionTooLongError for a session whose times or WAV are longer than the export makes."""
+def session_pair(session: Session, log_name: str, words: dict[int, TurnWords] | None = None) -> SessionPair:
+    """SESSION's tiers and WAV, named after LOG_NAME (the log's path as index.csv gives it) and its id, with
+    the aligned turns' WORDS by turn index; a SessionTooLongError for a session whose times or WAV are longer
+    than the export makes."""
     timeline = build_timeline(session)
-    tiers = session_tiers(session, timeline)
+    tiers = session_tiers(session, timeline, words)
     check_session_span(session, timeline, tiers)  # before a clip is decoded
     audio = session_audio(timeline, tiers.duration_ms)
     check_wav_size(session, audio)

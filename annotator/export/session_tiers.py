@@ -11,7 +11,11 @@ Tiers, named exactly (TIER_NAMES):
   transcription (empty where there is none): the tier an annotator types into;
 - `system`: each system turn, what the system said;
 - `concepts`: each user turn its reference concepts as `slot=value; slot=value`, only when some
-  user turn of the session has reference concepts.
+  user turn of the session has reference concepts;
+- `user words`, `system words` (WORD_TIERS): each word of each aligned turn of that side, placed where
+  the turn's audio is placed in the session's WAV (the timeline's audio lane) plus the word's time in
+  that audio; only when some turn of the session is aligned (annotator.export.words_rows: the words
+  `annotator align` kept). Words are not folded back.
 
 A turn's interval is its span on the timeline (its stime and etime, else the span of the times
 inside it; annotator.timeline.data), in whole milliseconds from the session start. An interval
@@ -26,6 +30,7 @@ import re
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from annotator.export.words_rows import TurnWords
 from annotator.log.concepts import Concepts, reference_concepts
 from annotator.log.elements import Session
 from annotator.log.text import clean_text
@@ -33,6 +38,7 @@ from annotator.timeline.data import TimelineData
 
 TURNS, RECOGNIZER, TRANSCRIPTION, SYSTEM, CONCEPTS = "turns", "recognizer", "transcription", "system", "concepts"
 TIER_NAMES = (TURNS, RECOGNIZER, TRANSCRIPTION, SYSTEM, CONCEPTS)
+WORD_TIERS = {"user": "user words", "system": "system words"}
 _CONCEPT_SPECIAL = "\\;="
 
 
@@ -63,8 +69,9 @@ class SessionTiers:
         return [interval.end for interval, _ in self.user_turns]
 
 
-def session_tiers(session: Session, timeline: TimelineData) -> SessionTiers:
-    """The tiers of SESSION, placed as TIMELINE (build_timeline of the session) places its turns."""
+def session_tiers(session: Session, timeline: TimelineData, words: dict[int, TurnWords] | None = None) -> SessionTiers:
+    """The tiers of SESSION, placed as TIMELINE (build_timeline of the session) places its turns; WORDS
+    are its aligned turns' words by turn index (annotator.export.words_rows.sessions_words)."""
     turns = timeline.turns
     spans = [
         (_ms(start), _ms(end), index)
@@ -92,10 +99,33 @@ def session_tiers(session: Session, timeline: TimelineData) -> SessionTiers:
         result.tiers[CONCEPTS] = [
             Interval(s, e, "" if found is None else concepts_text(found)) for (s, e, _i), found in zip(users, concepts)
         ]
+    if words:
+        result.tiers.update(word_tiers(timeline, words))
     result.user_turns = [(interval, index) for interval, (_s, _e, index) in zip(result.tiers[RECOGNIZER], users)]
     ends = [interval.end for tier in result.tiers.values() for interval in tier]
     result.duration_ms = max([_ms(timeline.extent), *ends, 1])
     return result
+
+
+def word_tiers(timeline: TimelineData, words: dict[int, TurnWords]) -> dict[str, list[Interval]]:
+    """A words tier per side: each word at its turn's audio's place on the timeline plus its time in
+    that audio (the turn's audio file: the one it was aligned on)."""
+    spans: dict[str, list[tuple[int, int, str]]] = {side: [] for side in WORD_TIERS}
+    lane = timeline.audio_lane
+    if lane is not None:
+        for start, segment in zip(lane.bars.starts.tolist(), lane.bars.payloads):
+            turn = words.get(segment.turn_index) if segment.turn_index is not None else None
+            if turn is None or segment.side != turn.turn.speaker or segment.located.path != turn.turn.audio:
+                continue
+            at = max(start, 0.0)  # as the session's WAV places the clip
+            spans[segment.side] += [(_ms(at + word.start), _ms(at + word.end), word.text) for word in turn.words]
+    tiers = {}
+    for side, name in WORD_TIERS.items():
+        placed = sorted(spans[side], key=lambda span: span[:2])
+        texts = [text for _, _, text in placed]
+        cut = _cut_overlaps([(start, end, number) for number, (start, end, _) in enumerate(placed)])
+        tiers[name] = [Interval(start, end, texts[number]) for start, end, number in cut]
+    return tiers
 
 
 def concepts_text(concepts: Concepts) -> str:

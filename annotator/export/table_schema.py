@@ -15,6 +15,7 @@ import io
 from annotator.analysis.concept_metrics import CONCEPT_COLUMNS
 from annotator.analysis.metrics import TIME_COLUMNS
 from annotator.export.csv_rows import EVENT_COLUMNS, SESSION_COLUMNS, TURN_COLUMNS
+from annotator.export.words_rows import WORD_COLUMNS
 
 TEXT, FLOAT, INT, NULLABLE_INT = "string", "float64", "int64", "Int64"
 
@@ -34,8 +35,19 @@ _FLOATS = {
     "doubt",
     "time_spent_s",
     *CONCEPT_COLUMNS,
+    "start",  # a word's, in words.csv: seconds from the start of its turn's audio file
+    "end",
+    "score",
 }
-_ALWAYS_WRITTEN = {"index", "n_operations", "n_messages", "n_events", "n_transcribed", "session_occurrence"}
+_ALWAYS_WRITTEN = {
+    "index",
+    "n_operations",
+    "n_messages",
+    "n_events",
+    "n_transcribed",
+    "session_occurrence",
+    "word_index",
+}
 _COUNTS = {
     "n_turns",
     "n_user_turns",
@@ -64,7 +76,12 @@ def column_type(name: str) -> str:
 
 SCHEMAS: dict[str, dict[str, str]] = {
     table: {name: column_type(name) for name in columns}
-    for table, columns in (("sessions", SESSION_COLUMNS), ("turns", TURN_COLUMNS), ("events", EVENT_COLUMNS))
+    for table, columns in (
+        ("sessions", SESSION_COLUMNS),
+        ("turns", TURN_COLUMNS),
+        ("events", EVENT_COLUMNS),
+        ("words", WORD_COLUMNS),
+    )
 }
 
 

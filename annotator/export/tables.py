@@ -1,8 +1,8 @@
-"""The CSV export's three tables as pandas DataFrames, typed: annotator.tables().
+"""The CSV export's four tables as pandas DataFrames, typed: annotator.tables().
 
     import annotator
     t = annotator.tables("corpus/")            # a log, a folder, or a list of them
-    t.sessions, t.turns, t.events              # DataFrames with the CSV's columns
+    t.sessions, t.turns, t.events, t.words     # DataFrames with the CSV's columns
     t.turns.groupby("speaker")["duration_s"].mean()
 
 The frames hold exactly what `annotator export --to csv` writes (the same
@@ -27,7 +27,7 @@ from annotator.progress import Progress
 if TYPE_CHECKING:
     import pandas
 
-TABLES = ("sessions", "turns", "events")
+TABLES = ("sessions", "turns", "events", "words")
 PathArgument = str | bytes | os.PathLike
 
 
@@ -36,6 +36,7 @@ class Tables:
     sessions: pandas.DataFrame
     turns: pandas.DataFrame
     events: pandas.DataFrame
+    words: pandas.DataFrame  # every word of the aligned turns (words.csv: read from the alignment cache)
     errors: list[LogReadError]  # logs left out as unreadable (with skip_unreadable)
     skipped: list[Path]  # human-annotation files met among the logs
 
@@ -47,7 +48,7 @@ def tables(
     skip_unreadable: bool = False,
     progress: Progress | None = None,
 ) -> Tables:
-    """The sessions, turns and events tables of the logs at PATHS (a log, a folder of logs, or a list; each
+    """The sessions, turns, events and words tables of the logs at PATHS (a log, a folder of logs, or a list; each
     a str, bytes or os.PathLike; a log met through several of them counts once).
 
     Columns, order and values are those of the CSV export (docs/command-line.md, "CSV export"); times and durations
@@ -71,7 +72,9 @@ def tables_from(
     for name, block in csv_blocks(log_rows(paths, progress, file_map), summary, skip_unreadable):
         blocks[name].append(block)
     frames = {table: read_table(b"".join(blocks[f"{table}.csv"]), table) for table in TABLES}
-    return Tables(frames["sessions"], frames["turns"], frames["events"], summary.errors, summary.skipped)
+    return Tables(
+        frames["sessions"], frames["turns"], frames["events"], frames["words"], summary.errors, summary.skipped
+    )
 
 
 def _as_paths(paths: PathArgument | list[PathArgument]) -> list[Path]:

@@ -62,7 +62,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "&File",
         "&Export CSV…",
         ("Ctrl+E",),
-        "Write sessions.csv, turns.csv and events.csv of the open corpus, or of this log, in the background",
+        "Write sessions.csv, turns.csv, events.csv and words.csv of the open corpus, or of this log, in the background",
     ),
     ActionSpec(
         "fold_from",
@@ -629,7 +629,7 @@ ACTIONS: tuple[ActionSpec, ...] = (
     ActionSpec("about", "window.show_about", "&Help", "&About", (), "About the Communicator annotator"),
 )
 
-SPEEDS = (0.5, 0.75, 1.0, 1.25, 1.5, 2.0)  # the Playback > Speed choices
+SPEEDS = (0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)  # the Playback > Speed choices
 
 
 def spec(name: str) -> ActionSpec:

@@ -88,7 +88,7 @@ class AppSettings:
     recent_files: Setting[list[str]] = Setting("files/recent", list, [], "logs opened lately, newest first")
     auto_play = Setting("playback/auto_play", bool, True, "play the next turn's audio after Ctrl+Enter moves to it")
     loop = Setting("playback/loop", bool, False, "repeat the turn's audio until stopped")
-    speed = Setting("playback/speed", float, 1.0, "playback speed, 0.5 to 2, pitch kept")
+    speed = Setting("playback/speed", float, 1.0, "playback speed, 0.25 to 2, pitch kept")
     prefill_automatically = Setting(
         "annotate/prefill", bool, False, "start an untranscribed turn's editor with the recognizer text"
     )

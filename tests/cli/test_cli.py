@@ -96,7 +96,7 @@ def test_info_summarises_each_session(sample_logs):
 
 
 @pytest.mark.slow
-def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
+def test_export_csv_writes_four_files_quietly(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     result = run_annotator("export", corpus, "--to", "csv", "-o", out)
     assert result.returncode == 0, result.stderr
@@ -104,6 +104,7 @@ def test_export_csv_writes_three_files_quietly(corpus: Path, tmp_path: Path):
         ("sessions.csv", "file,session_id,stime"),
         ("turns.csv", "file,session_id,turn_id,index"),
         ("events.csv", "file,session_id,turn_id,element"),
+        ("words.csv", "session_id,turn_id,speaker,word_index,word,start,end,score,source\n"),
     ):
         assert (out / name).read_text(encoding="utf-8").startswith(first)
     assert "\r" not in result.stderr and "it/s" not in result.stderr, "no progress bar when not on a terminal"

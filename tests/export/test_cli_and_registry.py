@@ -36,7 +36,7 @@ def test_the_cli_lists_what_the_table_holds():
         ("lmc-text", "corpus.txt", ["corpus.txt"]),
         ("sclite", "out", ["out/ref.trn", "out/hyp.trn"]),
         ("human", "out", ["out/travel-20261121-001/travel-20261121-001-human.xml"]),
-        ("csv", "out", ["out/sessions.csv", "out/turns.csv", "out/events.csv"]),
+        ("csv", "out", ["out/sessions.csv", "out/turns.csv", "out/events.csv", "out/words.csv"]),
         ("textgrid", "out", ["out/index.csv", "out/travel-20261121-001.TextGrid", "out/travel-20261121-003.wav"]),
         ("eaf", "out", ["out/index.csv", "out/travel-20261121-002.eaf", "out/travel-20261121-002.wav"]),
     ],

@@ -358,7 +358,7 @@ def test_turn_facts_and_audio_cells_agree_with_the_views(corpus: Path, tmp_path:
 def test_unreadable_log_raises_and_leaves_previous_files_intact(corpus: Path, tmp_path: Path):
     out = tmp_path / "out"
     export_csv([corpus], out)
-    before = {name: (out / name).read_bytes() for name in ("sessions.csv", "turns.csv", "events.csv")}
+    before = {name: (out / name).read_bytes() for name in ("sessions.csv", "turns.csv", "events.csv", "words.csv")}
     broken = corpus / "zz-broken" / "broken-hublog.xml"
     broken.parent.mkdir()
     broken.write_text("<GC_LOG><GC_SESSION id='x' stime='1' etime='2'>", encoding="utf-8")
@@ -366,7 +366,7 @@ def test_unreadable_log_raises_and_leaves_previous_files_intact(corpus: Path, tm
         export_csv([corpus], out)
     assert "broken-hublog.xml" in str(raised.value) and "\n" not in str(raised.value)
     assert {name: (out / name).read_bytes() for name in before} == before
-    assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]  # no temp files left
+    assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv", "words.csv"]  # no temp
 
 
 def test_skip_unreadable_collects_the_errors_and_exports_the_rest(corpus: Path, tmp_path: Path):

@@ -143,6 +143,7 @@ def test_parquet_export_works_in_the_build(env: dict[str, str], tmp_path: Path):
         "events.parquet",
         "sessions.parquet",
         "turns.parquet",
+        "words.parquet",
     ]
 
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from annotator.audio import load_audio, stretch_available
 from tests.support.audio_sandbox import AudioSandbox
-from tests.support.sounds import assert_played_exactly
+from tests.support.sounds import assert_played_exactly, dominant_frequency
 from tests.support.window_script import UNTIL_STOPPED, WINDOW_PRELUDE
 
 WINDOW_SCRIPT = (
@@ -61,3 +62,20 @@ def test_double_speed_plays_about_half_as_long(audio_sink: AudioSandbox, annotat
     played = audio_sink.read_played()
     sounding = played.samples[abs(played.samples[:, 0]) > 1e-4]
     assert abs(len(sounding) / played.rate - source.duration / 2) < 0.15 * source.duration / 2
+
+
+@pytest.mark.skipif(not stretch_available(), reason="rubberband-cli is not installed (scripts/system-deps.sh)")
+@pytest.mark.slow
+def test_quarter_speed_plays_about_four_times_as_long_at_the_same_pitch(
+    audio_sink: AudioSandbox, annotated_log: Path, tmp_path: Path
+):
+    result = _play(audio_sink, annotated_log, tmp_path, speed=0.25)
+    assert result["states"] == ["PLAYING", "STOPPED"] and "not 0.25" not in result["message"]
+    source = load_audio(annotated_log.parent / "travel-20261121-001-turn02-user.wav")
+    played = audio_sink.read_played()
+    sounding = np.flatnonzero(np.abs(played.samples[:, 0]) > 1e-4)
+    heard = (sounding[-1] - sounding[0] + 1) / played.rate
+    assert abs(heard - source.duration * 4) < 0.15 * source.duration * 4
+    assert dominant_frequency(played.samples[sounding[0] : sounding[-1]], played.rate) == pytest.approx(
+        dominant_frequency(source.samples, source.samplerate), rel=0.05
+    )

@@ -209,7 +209,7 @@ def test_quit_key_asks_before_discarding(main_window, qtbot, answer_modal):
 
 
 @pytest.mark.slow
-def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbot, tmp_path, answer_modal):
+def test_ctrl_e_exports_the_four_csv_tables_in_the_background(main_window, qtbot, tmp_path, answer_modal):
     window = main_window
     out = tmp_path / "export"
     out.mkdir()
@@ -219,7 +219,7 @@ def test_ctrl_e_exports_the_three_csv_tables_in_the_background(main_window, qtbo
     task = parts_of(window).exports.task
     assert isinstance(task, BackgroundTask), "the export runs off the GUI thread"
     qtbot.waitUntil(lambda: task.state is TaskState.SUCCEEDED, timeout=30000)
-    assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv"]
+    assert sorted(p.name for p in out.iterdir()) == ["events.csv", "sessions.csv", "turns.csv", "words.csv"]
     assert "exported 1 log(s)" in window.statusBar().currentMessage()
 
 
