@@ -166,7 +166,7 @@ stretched = []  # on the window's thread, for each stretch from here on
 real_change_speed = played_clip_module.change_speed
 
 def stretch_spy(samples, rate, speed):
-    stretched.append(threading.current_thread() is threading.main_thread())
+    stretched.append([threading.current_thread() is threading.main_thread(), len(samples)])
     return real_change_speed(samples, rate, speed)
 
 played_clip_module.change_speed = player_module.change_speed = stretch_spy
@@ -178,7 +178,11 @@ report(stretched=stretched, speed=player.speed, turn=parts_of(window).navigator.
 """,
     )
     assert result["turn"] == "4" and result["speed"] == 1.5
-    assert result["stretched"] == [False, False], "turns 2 and 4, each once, on the worker (not again at play)"
+    # Turn 4 is stretched once, on the worker, not again at play; turn 2 too, unless the second Ctrl+Down came
+    # before the worker reached it (a loaded machine): a turn moved past need not be stretched.
+    on_window_thread, lengths = zip(*result["stretched"]) if result["stretched"] else ((), ())
+    assert 1 <= len(lengths) <= 2 and not any(on_window_thread), result["stretched"]
+    assert len(set(lengths)) == len(lengths), f"a turn stretched twice: {result['stretched']}"
     short = load_audio(annotated_log.parent / SHORT_TURN).samples
     assert _sounding_frames(audio_sink.read_played().samples) == pytest.approx(_sounding_frames(short) / 1.5, rel=0.1)
 
