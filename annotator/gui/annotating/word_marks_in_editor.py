@@ -5,6 +5,8 @@ stored and placed."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QTextEdit
 
@@ -15,16 +17,18 @@ from annotator.gui.listening.word_playing import WordPlaying
 from annotator.gui.theme import theme_changes, theme_colour
 
 
-class WordMarksInEditor:
+class WordMarksInEditor(QObject):
+    """Owned by the editor: its marks stop following the words, the playing and the theme with it."""
+
     def __init__(self, editor: TranscriptionEditor, turn_words: TurnWords, word_playing: WordPlaying):
+        super().__init__(editor)
         self.editor, self.turn_words, self.word_playing = editor, turn_words, word_playing
-        for signal in (
-            turn_words.changed,
-            word_playing.heard_changed,
-            editor.text.textChanged,
-            theme_changes().changed,
-        ):
-            signal.connect(lambda *_: self.show())
+        for signal in (turn_words.changed, editor.text.textChanged, theme_changes().changed):
+            signal.connect(self.show)
+        word_playing.heard_changed.connect(self._heard_changed)
+
+    def _heard_changed(self, _heard: int | None) -> None:
+        self.show()
 
     def places(self) -> list[tuple[int, int]] | None:
         """Where each placed word is in the editor's text, or None when its words are not those placed."""

@@ -59,7 +59,7 @@ class SpectrogramView(QWidget):
         self.image = pg.ImageItem(axisOrder="row-major")
         self.view_box.addItem(self.image)
         self.cursor_line = add_cursor_line(self.view_box)
-        self.words = WordMarks(self.view_box)
+        self.words = WordMarks(self.view_box, self)
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self._apply_scheme()
         layout = QVBoxLayout(self)

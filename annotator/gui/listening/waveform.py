@@ -53,7 +53,7 @@ class WaveformView(QWidget):
         item.setDownsampling(auto=True, mode="peak")
         item.setClipToView(True)
         self.cursor_line = add_cursor_line(self.view_box)
-        self.words = WordMarks(self.view_box)
+        self.words = WordMarks(self.view_box, self)
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
         self.message_label = text_width_free(QLabel(DEFAULT_MESSAGE))

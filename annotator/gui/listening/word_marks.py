@@ -10,7 +10,7 @@ import math
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6.QtCore import QPointF
+from PySide6.QtCore import QObject, QPointF
 from PySide6.QtGui import QFontMetrics
 from PySide6.QtWidgets import QApplication
 
@@ -22,8 +22,11 @@ LABEL_GAP_PX = 2  # between two labels shown side by side
 STRIP_MARGIN_PX = 4  # below the labels' text: the strip a click on a word may land in
 
 
-class WordMarks:
-    def __init__(self, view_box: TimeViewBox):
+class WordMarks(QObject):
+    """The marks on VIEW_BOX, owned by the view that holds it (PARENT): they stop following the theme with it."""
+
+    def __init__(self, view_box: TimeViewBox, parent: QObject):
+        super().__init__(parent)
         self.view_box = view_box
         self.words: list[AlignedWord] = []
         self.labels: list[pg.TextItem] = []
@@ -35,8 +38,8 @@ class WordMarks:
         self.shade.setZValue(-5)
         self.shade.hide()
         view_box.addItem(self.shade, ignoreBounds=True)
-        view_box.sigRangeChanged.connect(lambda *_range: self._place())
-        view_box.sigResized.connect(lambda *_box: self._place())
+        view_box.sigRangeChanged.connect(self._place)
+        view_box.sigResized.connect(self._place)
         self.restyle()
         theme_changes().changed.connect(self.restyle)
 
@@ -91,7 +94,7 @@ class WordMarks:
             label.setHtml(f"<u>{shown}</u>" if word.unsure else shown)
             label.setColor(text)
 
-    def _place(self) -> None:
+    def _place(self, *_changed: object) -> None:
         """The labels at the top of the plot as it is shown now, the boundaries from its top to its bottom."""
         (_, _), (bottom, top) = self.view_box.viewRange()
         right_of_last = -math.inf  # where the last label shown ends, in pixels of the scene
