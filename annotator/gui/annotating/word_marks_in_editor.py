@@ -6,7 +6,6 @@ stored and placed."""
 from __future__ import annotations
 
 from PySide6.QtCore import QObject
-from PySide6.QtCore import QObject
 from PySide6.QtGui import QTextCharFormat, QTextCursor, QTextFormat
 from PySide6.QtWidgets import QTextEdit
 
