@@ -22,7 +22,14 @@ class WordMarksInEditor(QObject):
     def __init__(self, editor: TranscriptionEditor, turn_words: TurnWords, word_playing: WordPlaying):
         super().__init__(editor)
         self.editor, self.turn_words, self.word_playing = editor, turn_words, word_playing
-        for signal in (turn_words.changed, editor.text.textChanged, theme_changes().changed):
+        # The editor shows a turn's text with its signals blocked, and says so by pending_text_changed: the marks'
+        # cursors would otherwise stay on the text it replaced.
+        for signal in (
+            turn_words.changed,
+            editor.text.textChanged,
+            editor.pending_text_changed,
+            theme_changes().changed,
+        ):
             signal.connect(self.show)
         word_playing.heard_changed.connect(self._heard_changed)
 

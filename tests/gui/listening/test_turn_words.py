@@ -79,6 +79,10 @@ def test_words_the_aligner_is_unsure_of_are_underlined_on_the_waveform_and_in_th
     assert _underlined(window) == []  # the editor is empty: nothing typed holds the placed words yet
     press(qtbot, window, Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)  # start from the recognizer's text
     assert _underlined(window) == [UNSURE_WORD]
+    press(qtbot, window, Qt.Key.Key_Tab)  # stored as it is: the editor shows the stored text again, same words
+    assert parts_of(window).navigator.current_turn().transcription == TEXTS[1]
+    assert _underlined(window) == [UNSURE_WORD]
+    parts_of(window).editor.focus_text()
     type_text(qtbot, window, " please")  # other words than those placed: their marks would be wrong
     assert _underlined(window) == []
 
