@@ -273,6 +273,7 @@ def _word_playing(
     turn_words = TurnWords(playback, parent=window)
     turn_words.message_shown.connect(window.show_status)
     controller.annotation_changed.connect(turn_words.on_annotation_changed)
+    window.closing.connect(turn_words.close)
     words = WordPlaying(playback, turn_words, audio_panel, window)
     WordMarksInEditor(editor, turn_words, words)
     return words

@@ -1,7 +1,8 @@
 """A log whose turns are real speech (espeak-ng at 8 kHz, spoken_sentences.py), for the tests of the words placed
-on a turn's audio in the window: turn 0 says a five-second sentence and its recognizer text is what it says; turn 1
-says "no I said Seattle not Chicago" but its text has "banana" in place of "Seattle", a word the aligner is
-unsure of."""
+on a turn's audio in the window: turn 0 says "no I said Seattle not Chicago" but its text has "banana" in place
+of "Seattle", a word the aligner is unsure of; turn 1 says a five-second sentence and its recognizer text is what
+it says. A window opens the log on turn 0 (its first turn to transcribe), so turn 1 is aligned by a window whose
+aligner has started."""
 
 from __future__ import annotations
 
@@ -12,10 +13,10 @@ from tests.support.spoken_sentences import Spoken, spoken
 from tests.support.xml_builders import log_text, session, user_turn, write_log
 
 SAID = (
-    "I would like to fly from Boston to Denver on Monday in the morning and come back on Friday",
     "no I said Seattle not Chicago",
+    "I would like to fly from Boston to Denver on Monday in the morning and come back on Friday",
 )
-TEXTS = (SAID[0], "no I said banana not Chicago")
+TEXTS = ("no I said banana not Chicago", SAID[1])
 UNSURE_WORD = "banana"
 
 

@@ -5,7 +5,8 @@ its words change (a transcription stored, undone, replaced): the turn's text and
 the alignment cache `annotator align` fills, and aligned only when it holds nothing for them; what is aligned
 here is kept there too. The tasks have a thread of their own, so that an alignment never waits behind a long
 task of the shared pool (a log's validation, a corpus scan); a newer request supersedes one still running,
-whose result is dropped, and superseded work still queued returns at once.
+whose result is dropped, and superseded work still queued returns at once. The aligning itself is done by a
+child process (aligner_process.py), so that it never holds the GUI thread.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from pathlib import Path
 
 from PySide6.QtCore import QObject, QThreadPool, Signal
 
-from annotator.alignment import AlignedWord, NotAligned, align_turn
+from annotator.alignment import AlignedWord, NotAligned
 from annotator.alignment.cache import AlignmentCache, Outcome, alignment_key, file_digest
 from annotator.alignment.engine import NO_AUDIO, NO_WORDS
 from annotator.alignment.turns import text_to_align
+from annotator.gui.listening.aligner_process import AlignerProcess
 from annotator.gui.listening.playback import Playback
 from annotator.gui.runtime.worker import BackgroundTask, TaskContext
 from annotator.log.document import AnnotationChange
@@ -43,6 +45,7 @@ class TurnWords(QObject):
         self._asked_at = 0.0
         self._pool = QThreadPool(self)
         self._pool.setMaxThreadCount(1)
+        self._aligner = AlignerProcess()
         playback.clip_changed.connect(lambda *_clip: self.refresh())
 
     @property
@@ -68,14 +71,19 @@ class TurnWords(QObject):
         if request is None:
             return
         path, words = request
-        cache_file = self.cache_file
-        task = BackgroundTask(lambda context: _outcome(path, words, cache_file, context), self)
+        cache_file, aligner = self.cache_file, self._aligner
+        task = BackgroundTask(lambda context: _outcome(path, words, cache_file, aligner, context), self)
         task.succeeded.connect(lambda outcome, task=task: self._aligned(task, outcome))
         task.failed.connect(lambda message, task=task: self._failed(task, message))
         task.finished.connect(task.deleteLater)
         self._task = task
         self._asked_at = time.perf_counter()
         task.start(self._pool)
+
+    def close(self) -> None:
+        """The window closes: drop the alignment under way and stop the aligner's process."""
+        self._cancel()
+        self._aligner.close()
 
     def _cancel(self) -> None:
         if self._task is not None:
@@ -104,7 +112,9 @@ class TurnWords(QObject):
             self.changed.emit()
 
 
-def _outcome(path: Path, text: str, cache_file: Path | None, context: TaskContext) -> Outcome | None:
+def _outcome(
+    path: Path, text: str, cache_file: Path | None, aligner: AlignerProcess, context: TaskContext
+) -> Outcome | None:
     """TEXT on the audio at PATH, from the cache or aligned (and then kept); None when cancelled before."""
     if context.cancelled():
         return None
@@ -117,13 +127,9 @@ def _outcome(path: Path, text: str, cache_file: Path | None, context: TaskContex
         kept = cache.kept([key]).get(key)
         if kept is not None:
             return kept
-        outcome: Outcome
-        try:
-            outcome = align_turn(path, text)
-        except NotAligned as reason:
-            outcome = reason
-        except (RuntimeError, ValueError, MemoryError) as error:  # the decoder's: this turn's failure only
-            outcome = NotAligned("failed", f"the aligner stopped: {type(error).__name__}: {error}")
+        if context.cancelled():
+            return None
+        outcome = aligner.align(path, text)  # AlignerStopped when the window closes meanwhile: nothing kept
         cache.keep({key: outcome})
         return outcome
     finally:

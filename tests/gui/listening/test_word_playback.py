@@ -31,6 +31,10 @@ turn_words = parts.words.turn_words
 while turn_words.aligning or not turn_words.words:
     app.processEvents()
     time.sleep(0.005)
+key(Qt.Key.Key_Down, Qt.KeyboardModifier.ControlModifier)  # turn 1: five seconds of speech
+while turn_words.aligning or not turn_words.words:
+    app.processEvents()
+    time.sleep(0.005)
 until_ready()
 key(Qt.Key.Key_I, Qt.KeyboardModifier.ControlModifier)  # the recognizer's words in the editor: their marks show there
 words = [(word.text, word.start, word.end) for word in turn_words.words]
@@ -80,7 +84,7 @@ def test_a_click_on_a_word_and_alt_right_alt_left_play_exactly_those_words(
     assert "Edit" in result["focus"], "Alt+Right and Alt+Left were pressed while typing"
     words = result["words"]
     assert result["marked"] == [[words[index][0]] for index in expected]
-    source = load_audio(spoken_log.parent / "u0.wav")
+    source = load_audio(spoken_log.parent / "u1.wav")
     frames = len(source.samples)
     for step, index in enumerate(expected, start=1):
         _, start, end = words[index]
