@@ -18,16 +18,16 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from annotator.alignment import AlignedWord, NotAligned
 from annotator.alignment.cache import AlignmentCache, Outcome, alignment_key, file_digest
-from annotator.alignment.engine import NO_AUDIO, NO_WORDS
+from annotator.alignment.engine import NO_AUDIO, NO_WORDS, SILENT
 from annotator.alignment.turns import text_to_align
 from annotator.gui.listening.aligner_process import AlignerProcess
 from annotator.gui.listening.playback import Playback
 from annotator.gui.runtime.worker import BackgroundTask, TaskContext
 from annotator.log.document import AnnotationChange
 
-# Reasons not worth a word in the status bar: a turn with nothing typed yet, a turn without audio (the
-# waveform says why already).
-_QUIET_REASONS = (NO_WORDS, NO_AUDIO)
+# Reasons not worth a word in the status bar: a turn with nothing typed yet, a turn without audio or with silent
+# audio (the waveform shows it already).
+_QUIET_REASONS = (NO_WORDS, NO_AUDIO, SILENT)
 
 
 class TurnWords(QObject):
