@@ -18,7 +18,6 @@ from contextlib import ExitStack
 from pathlib import Path
 
 from annotator.alignment.cache import Outcome
-from annotator.alignment.engine import align_outcome
 from annotator.analysis.child_processes import process_pool, terminate_workers
 from annotator.errors import AnnotatorError
 
@@ -36,6 +35,8 @@ class AlignerProcess:
     def align(self, audio: Path, text: str) -> Outcome:
         """TEXT placed on the audio file AUDIO by the child process (started if need be), waited for: call it off
         the GUI thread."""
+        from annotator.alignment.engine import align_outcome  # the engine (its decoder's code) only once needed
+
         pool = self._running_pool()
         try:
             return pool.submit(align_outcome, audio, text).result()

@@ -18,7 +18,7 @@ from PySide6.QtCore import QObject, QThreadPool, Signal
 
 from annotator.alignment import AlignedWord, NotAligned
 from annotator.alignment.cache import AlignmentCache, Outcome, alignment_key, file_digest
-from annotator.alignment.engine import NO_AUDIO, NO_WORDS, SILENT
+from annotator.alignment.outcome import NO_AUDIO, NO_WORDS, SILENT
 from annotator.alignment.turns import text_to_align
 from annotator.gui.listening.aligner_process import AlignerProcess
 from annotator.gui.listening.playback import Playback
