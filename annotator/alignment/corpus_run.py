@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from annotator.alignment.cache import Outcome, alignment_key, file_digest, read_kept
-from annotator.alignment.engine import NO_AUDIO, NotAligned, align_turn
+from annotator.alignment.engine import NO_AUDIO, NotAligned, align_outcome
 from annotator.alignment.turns import TurnToAlign, turns_to_align
 from annotator.log.audio_refs import resolver_for
 from annotator.log.document import LogDocument
@@ -62,9 +62,4 @@ def _key(turn: TurnToAlign, digests: dict[Path, str | NotAligned]) -> str | NotA
 
 def _aligned(turn: TurnToAlign) -> Outcome:
     assert turn.audio is not None
-    try:
-        return align_turn(turn.audio, turn.text)
-    except NotAligned as reason:
-        return reason
-    except (RuntimeError, ValueError, MemoryError) as error:  # the decoder's: one turn's failure, not the run's
-        return NotAligned("failed", f"the aligner stopped: {type(error).__name__}: {error}")
+    return align_outcome(turn.audio, turn.text)

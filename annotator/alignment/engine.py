@@ -77,6 +77,17 @@ def align_turn(
         return _aligned(decoder, pcm, words, duration, time.monotonic() + time_limit, time_limit)
 
 
+def align_outcome(audio: str | Path, text: str | None) -> list[AlignedWord] | NotAligned:
+    """align_turn's words for the audio file AUDIO, or why not: NotAligned is returned, not raised, and an error
+    of the decoder's is a failed turn (one turn's failure, never its caller's). Picklable, for a child process."""
+    try:
+        return align_turn(audio, text)
+    except NotAligned as reason:
+        return reason
+    except (RuntimeError, ValueError, MemoryError) as error:
+        return NotAligned(FAILED, f"the aligner stopped: {type(error).__name__}: {error}")
+
+
 def _aligned(
     decoder, pcm: np.ndarray, words: list[TextWord], duration: float, deadline: float, limit: float
 ) -> list[AlignedWord]:

@@ -42,11 +42,7 @@ def turn_to_align(session_id: str, turn_id: str, facts: TurnFacts, resolver: Aud
     speaker = facts.speaker
     if speaker not in DIRECTIONS:
         return None
-    text = (
-        (facts.transcription if facts.transcription is not None else facts.asr_text)
-        if speaker == "user"
-        else facts.system_text
-    )
+    text = text_to_align(facts)
     data = facts.audio(DIRECTIONS[speaker])
     if data is None:
         if not (text or "").strip():
@@ -54,3 +50,13 @@ def turn_to_align(session_id: str, turn_id: str, facts: TurnFacts, resolver: Aud
         return TurnToAlign(session_id, turn_id, speaker, None, f"the turn names no audio_{DIRECTIONS[speaker]}", text)
     located = resolver.locate(clean_text(data.text) or "")
     return TurnToAlign(session_id, turn_id, speaker, located.path, located.problem, text)
+
+
+def text_to_align(facts: TurnFacts) -> str | None:
+    """The words the turn's own audio says: a user turn's transcription (else what the recognizer heard), a
+    system turn's prompt; None for a turn of no known speaker."""
+    if facts.speaker == "user":
+        return facts.transcription if facts.transcription is not None else facts.asr_text
+    if facts.speaker == "system":
+        return facts.system_text
+    return None

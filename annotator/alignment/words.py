@@ -8,6 +8,7 @@ its text as written; its dictionary form is lower case, without the punctuation 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 _MARK_BRACKETS = (("[", "]"), ("<", ">"), ("{", "}"))
@@ -23,12 +24,24 @@ class TextWord:
 def text_words(text: str | None) -> list[TextWord]:
     """The words of TEXT to align, in order."""
     words = []
-    for piece in (text or "").split():
-        if _is_mark(piece) or not any(character.isalnum() for character in piece):
-            continue
+    for found in _word_pieces(text):
+        piece = found.group()
         spoken = piece.strip(_AROUND).lower() or piece.lower()
         words.append(TextWord(piece, spoken))
     return words
+
+
+def word_places(text: str | None) -> list[tuple[int, int]]:
+    """Where each of TEXT's words (text_words) is in it: its first character's offset and the one after its last."""
+    return [found.span() for found in _word_pieces(text)]
+
+
+def _word_pieces(text: str | None) -> list[re.Match[str]]:
+    return [
+        found
+        for found in re.finditer(r"\S+", text or "")
+        if not _is_mark(found.group()) and any(character.isalnum() for character in found.group())
+    ]
 
 
 def _is_mark(piece: str) -> bool:

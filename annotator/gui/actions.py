@@ -510,6 +510,25 @@ ACTIONS: tuple[ActionSpec, ...] = (
         "Play the 2 seconds before the cursor again at 0.75x, pitch kept, then stop there",
     ),
     ActionSpec(
+        "next_word",
+        "words.step",
+        "&Playback",
+        "Play &next word",
+        ("Alt+Right",),
+        "Play the word after the one just played or heard, exactly, then stop (the words are placed on the audio "
+        "as the turn is selected)",
+        args=(+1,),
+    ),
+    ActionSpec(
+        "previous_word",
+        "words.step",
+        "&Playback",
+        "Play pre&vious word",
+        ("Alt+Left",),
+        "Play the word before the one just played or heard, exactly, then stop",
+        args=(-1,),
+    ),
+    ActionSpec(
         "auto_play",
         "switches.set_auto_play",
         "&Playback",

@@ -24,6 +24,7 @@ from annotator.gui.annotating.flags_controller import FlagsController
 from annotator.gui.annotating.menu_switches import MenuSwitches
 from annotator.gui.annotating.navigation import Navigator
 from annotator.gui.annotating.transcription_editor import TranscriptionEditor
+from annotator.gui.annotating.word_marks_in_editor import WordMarksInEditor
 from annotator.gui.appearance.appearance import Appearance
 from annotator.gui.compare.browser_entry import add_compare_entry
 from annotator.gui.compare.controller import CompareController
@@ -40,7 +41,9 @@ from annotator.gui.listening.cursor import PlaybackCursor
 from annotator.gui.listening.listening_kit import ListeningKit
 from annotator.gui.listening.playback import Playback
 from annotator.gui.listening.playback_menu import PlaybackMenu
+from annotator.gui.listening.turn_words import TurnWords
 from annotator.gui.listening.waveform import WaveformView
+from annotator.gui.listening.word_playing import WordPlaying
 from annotator.gui.main_window import MainWindow
 from annotator.gui.markers.controller import MarkersController
 from annotator.gui.opening.document_controller import DocumentController
@@ -125,6 +128,7 @@ class Annotator:
     browsing: CorpusBrowsing
     playback_menu: PlaybackMenu
     listening: ListeningKit
+    words: WordPlaying
     markers: MarkersController
     exports: ExportMenu
     appearance: Appearance
@@ -195,6 +199,7 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
     )
     playback_menu = PlaybackMenu(playback, settings, audio_panel, navigator.current_turn)
     listening = ListeningKit(playback, settings, waveform, navigator.editor, actions, window)
+    words = _word_playing(window, controller, playback, audio_panel, navigator.editor)
     corpus = lambda: browsing.folder  # noqa: E731  the corpus open now, read when it is needed
     markers = MarkersController(window, navigator, controller, timeline, browser)
     exports = ExportMenu(window, controller, corpus, menus.file, actions.close)
@@ -229,6 +234,7 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
         browsing,
         playback_menu,
         listening,
+        words,
         markers,
         exports,
         appearance=Appearance(settings, menus.view, navigator.table, navigator.editor),
@@ -254,6 +260,23 @@ def build_annotator(settings: AppSettings | None = None) -> Annotator:
         window.show_status(annotator.preferences.keys.ignored_text())  # once, at start
     window.restore_layout()
     return annotator
+
+
+def _word_playing(
+    window: MainWindow,
+    controller: DocumentController,
+    playback: Playback,
+    audio_panel: AudioPanel,
+    editor: TranscriptionEditor,
+) -> WordPlaying:
+    """The shown turn's words placed in the background, drawn on its audio and in the editor, played one by one."""
+    turn_words = TurnWords(playback, parent=window)
+    turn_words.message_shown.connect(window.show_status)
+    controller.annotation_changed.connect(turn_words.on_annotation_changed)
+    window.closing.connect(turn_words.close)
+    words = WordPlaying(playback, turn_words, audio_panel, window)
+    WordMarksInEditor(editor, turn_words, words)
+    return words
 
 
 def _turn_index(turn: Turn | None) -> int | None:

@@ -133,6 +133,13 @@ THEME_COLOURS: dict[str, ColourPair] = {
     "tick_marker": ColourPair("#8e44ad", "#d09af0", "a marker's tick", MARK, ("base", "lane_stripe")),
     "playback_cursor": ColourPair("#d62728", "#ff5c5c", "the playback position", MARK, ("base",)),
     "waveform": ColourPair("#3f6fa8", "#7fb0ea", "the waveform's trace", MARK, ("base",)),
+    # a turn's words on its waveform and spectrogram, and in the editor (gui/listening/word_marks.py)
+    "word_boundary": ColourPair(
+        "#6b7482", "#9aa3b0", "the boundary between two words on the waveform", MARK, ("base",)
+    ),
+    "heard_word": ColourPair(
+        "#ffe08a", "#5c4a0e", "the word being heard, on the waveform and in the editor", FILL, ("text",)
+    ),
     # the find bar's hits in the turn table (gui/search/find_controller.py), under the row's own text
     "search_hit_background": ColourPair(
         "#fff0a0", "#5a4f00", "a turn-table cell holding a hit of the find bar", FILL, ("text",)

@@ -227,6 +227,16 @@ class Playback(QObject):
         self._do(lambda: self.player.seek(seconds))
         self.position_changed.emit(self.player.position)
 
+    def play_span(self, start: float, end: float) -> None:
+        """Play START to END seconds of the shown turn's own audio at the chosen speed, then stop at END (a word:
+        Playback > Play next word, a click on a word)."""
+        if not self.plays_own_audio and self.turn is not None:
+            self.show_turn(self.turn)
+        self._apply_speed()
+        self._do(self.player.stop)  # a seek while playing would only be a request to the running stream
+        self._do(lambda: self.player.seek(start))
+        self._do(lambda: self.player.play_until(end))
+
     def play_turn(self, turn: Turn) -> None:
         if turn is not self.turn or not self.plays_own_audio or self.clip is None:
             self.show_turn(turn)

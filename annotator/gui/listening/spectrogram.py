@@ -14,6 +14,7 @@ from PySide6.QtGui import QPalette, QResizeEvent
 from PySide6.QtWidgets import QLabel, QVBoxLayout, QWidget
 
 from annotator.audio.spectrogram import TOP_HZ, Spectrogram
+from annotator.gui.listening.word_marks import WordMarks
 from annotator.gui.theme import is_dark
 from annotator.gui.widgets.time_axis import TimeAxisItem, TimeViewBox, add_cursor_line, time_plot
 
@@ -40,6 +41,7 @@ class KilohertzAxis(pg.AxisItem):
 
 class SpectrogramView(QWidget):
     clicked_at = Signal(float)  # seconds from the start of the audio
+    word_clicked = Signal(int)  # the index of the word clicked in the strip of words along the top
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -57,6 +59,7 @@ class SpectrogramView(QWidget):
         self.image = pg.ImageItem(axisOrder="row-major")
         self.view_box.addItem(self.image)
         self.cursor_line = add_cursor_line(self.view_box)
+        self.words = WordMarks(self.view_box, self)
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
         self._apply_scheme()
         layout = QVBoxLayout(self)
@@ -134,6 +137,10 @@ class SpectrogramView(QWidget):
         if event.button() != Qt.MouseButton.LeftButton or self.spectrogram is None:
             return
         if not self.view_box.sceneBoundingRect().contains(event.scenePos()):
+            return
+        word = self.words.word_at(event.scenePos())
+        if word is not None:
+            self.word_clicked.emit(word)
             return
         seconds = self.view_box.mapSceneToView(event.scenePos()).x()
         self.clicked_at.emit(float(min(max(seconds, 0.0), self.duration)))

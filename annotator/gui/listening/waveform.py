@@ -13,6 +13,7 @@ from PySide6.QtCore import QPointF, Qt, Signal
 from PySide6.QtGui import QPalette
 from PySide6.QtWidgets import QApplication, QLabel, QStackedWidget, QVBoxLayout, QWidget
 
+from annotator.gui.listening.word_marks import WordMarks
 from annotator.gui.theme import theme_changes, theme_colour
 from annotator.gui.widgets.layout_boundary import text_width_free
 from annotator.gui.widgets.time_axis import (
@@ -30,6 +31,7 @@ DEFAULT_MESSAGE = "no audio"
 
 class WaveformView(QWidget):
     clicked_at = Signal(float)  # seconds from the start of the audio
+    word_clicked = Signal(int)  # the index of the word clicked in the strip of words along the top
 
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
@@ -51,6 +53,7 @@ class WaveformView(QWidget):
         item.setDownsampling(auto=True, mode="peak")
         item.setClipToView(True)
         self.cursor_line = add_cursor_line(self.view_box)
+        self.words = WordMarks(self.view_box, self)
         self.plot.scene().sigMouseClicked.connect(self._on_scene_clicked)
 
         self.message_label = text_width_free(QLabel(DEFAULT_MESSAGE))
@@ -137,6 +140,10 @@ class WaveformView(QWidget):
         if event.button() != Qt.MouseButton.LeftButton or self.showing_message:
             return
         if not self.view_box.sceneBoundingRect().contains(event.scenePos()):
+            return
+        word = self.words.word_at(event.scenePos())
+        if word is not None:
+            self.word_clicked.emit(word)
             return
         seconds = self.view_box.mapSceneToView(event.scenePos()).x()
         self.clicked_at.emit(float(min(max(seconds, 0.0), self.duration)))
