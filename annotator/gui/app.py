@@ -270,7 +270,7 @@ def _word_playing(
     editor: TranscriptionEditor,
 ) -> WordPlaying:
     """The shown turn's words placed in the background, drawn on its audio and in the editor, played one by one."""
-    turn_words = TurnWords(playback, parent=window)
+    turn_words = TurnWords(playback, window.settings, parent=window)
     turn_words.message_shown.connect(window.show_status)
     controller.annotation_changed.connect(turn_words.on_annotation_changed)
     window.closing.connect(turn_words.close)

@@ -89,6 +89,9 @@ class AppSettings:
     auto_play = Setting("playback/auto_play", bool, True, "play the next turn's audio after Ctrl+Enter moves to it")
     loop = Setting("playback/loop", bool, False, "repeat the turn's audio until stopped")
     speed = Setting("playback/speed", float, 1.0, "playback speed, 0.25 to 2, pitch kept")
+    place_words = Setting(
+        "playback/place_words", bool, True, "place the shown turn's words on its audio (an aligner in a child process)"
+    )
     prefill_automatically = Setting(
         "annotate/prefill", bool, False, "start an untranscribed turn's editor with the recognizer text"
     )

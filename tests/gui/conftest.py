@@ -102,6 +102,9 @@ def isolated_settings(qapp, tmp_path: Path):
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope, str(folder))
     QCoreApplication.setOrganizationName(f"annotator-tests-{uuid.uuid4().hex}")
     QCoreApplication.setApplicationName("annotator-gui-tests")
+    # No aligner process for every window a test makes (a second of CPU each): the tests of the words placed on
+    # a turn's audio turn it back on (tests/gui/listening/conftest.py).
+    AppSettings().place_words = False
     yield folder
     QCoreApplication.setOrganizationName(previous[0])
     QCoreApplication.setApplicationName(previous[1])

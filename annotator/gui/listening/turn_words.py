@@ -23,6 +23,7 @@ from annotator.alignment.turns import text_to_align
 from annotator.gui.listening.aligner_process import AlignerProcess
 from annotator.gui.listening.playback import Playback
 from annotator.gui.runtime.worker import BackgroundTask, TaskContext
+from annotator.gui.settings import AppSettings
 from annotator.log.document import AnnotationChange
 
 # Reasons not worth a word in the status bar: a turn with nothing typed yet, a turn without audio or with silent
@@ -34,9 +35,15 @@ class TurnWords(QObject):
     changed = Signal()  # words changed (a turn shown, aligned, or its words gone)
     message_shown = Signal(str)  # why the shown turn's words could not be placed
 
-    def __init__(self, playback: Playback, cache_file: Path | None = None, parent: QObject | None = None):
+    def __init__(
+        self,
+        playback: Playback,
+        settings: AppSettings,
+        cache_file: Path | None = None,
+        parent: QObject | None = None,
+    ):
         super().__init__(parent)
-        self.playback = playback
+        self.playback, self.settings = playback, settings
         self.cache_file = cache_file  # None: the user's cache (annotator.corpus_index.location)
         self.words: list[AlignedWord] = []  # of the turn whose own audio is loaded, once aligned
         self.aligned_in: float | None = None  # seconds from the request to the words, for the last turn aligned
@@ -60,7 +67,15 @@ class TurnWords(QObject):
     def refresh(self) -> None:
         """Align the shown turn's own audio with its words now, unless that is what is shown or being aligned."""
         clip, turn = self.playback.clip, self.playback.turn
-        own = self.playback.plays_own_audio and clip is not None and clip.path is not None and turn is not None
+        # Placing words can be turned off (Preferences > Playback): no aligner process is started then; the
+        # preference counts from the next turn shown.
+        own = (
+            self.settings.place_words
+            and self.playback.plays_own_audio
+            and clip is not None
+            and clip.path is not None
+            and turn is not None
+        )
         text = text_to_align(turn.facts()) if own and turn is not None else None
         request = (clip.path, text or "") if own and clip is not None and clip.path is not None else None
         if request == self._request:

@@ -47,6 +47,7 @@ PREFERENCES: tuple[Preference, ...] = (
     Preference("normalise_loudness", "Playback", "Normalise loudness (BS.1770)", "check"),
     Preference("loudness_target", "Playback", "Loudness target", "number", -40, -10, 1, 1, " LUFS"),
     Preference("pause_while_typing", "Playback", "Pause while typing", "check"),
+    Preference("place_words", "Playback", "Place each turn's words on its audio", "check"),
     Preference("typing_idle_seconds", "Playback", "Resume after typing stops for", "number", 0.2, 10, 0.1, 1, " s"),
     Preference("editor_font_size", "Editor", "Font size", "number", 0, 48, 1, 0, " pt", special="system"),
     Preference("prefill_automatically", "Editor", "Pre-fill untranscribed turns with the recognizer text", "check"),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from annotator.gui.settings import AppSettings
 from tests.support.spoken_log import say_all, write_spoken_log
 from tests.support.spoken_sentences import Spoken
 
@@ -20,6 +21,8 @@ def speech(tmp_path_factory) -> list[Spoken]:
 
 
 @pytest.fixture
-def spoken_log(speech: list[Spoken], tmp_path: Path) -> Path:
-    """A writable log of the spoken turns, with their audio."""
+def spoken_log(speech: list[Spoken], tmp_path: Path, isolated_settings: Path) -> Path:
+    """A writable log of the spoken turns, with their audio, in a window that places words (the default the GUI
+    tests turn off: tests/gui/conftest.py)."""
+    AppSettings().place_words = True
     return write_spoken_log(tmp_path / "spoken", speech)

@@ -68,6 +68,7 @@ def test_ctrl_comma_opens_one_page_per_group_with_every_setting_of_the_table(mak
         "normalise_loudness",
         "loudness_target",
         "pause_while_typing",
+        "place_words",
         "typing_idle_seconds",
     }
 
@@ -182,7 +183,8 @@ def test_restore_defaults_resets_only_its_page_and_tells_the_window(make_window,
     stored = AppSettings()
     assert (stored.back_seconds, stored.loudness_target, stored.speed) == (2.0, -23.0, 1.0)
     assert stored.theme == "dark", "another page keeps its setting"
-    assert sorted(announced) == ["back_seconds", "loudness_target", "speed"]
+    # place_words too: the GUI tests turn it off (tests/gui/conftest.py), and its default is on.
+    assert sorted(announced) == ["back_seconds", "loudness_target", "place_words", "speed"]
     assert dialog.widgets["back_seconds"].box.value() == 2.0 and dialog.widgets["speed"].box.currentData() == 1.0
     assert window.action_table.back.text() == "&Back 2 s" and parts_of(window).playback.speed == 1.0
 
