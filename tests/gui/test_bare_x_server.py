@@ -24,7 +24,7 @@ def _start(env: dict[str, str], log: Path, tmp_path: Path) -> subprocess.Popen:
         stderr=subprocess.STDOUT,
         text=True,
     )
-    wait_for_window(env, log.name)
+    wait_for_window(env, log.name, process=app)
     time.sleep(1.0)  # the log's turns shown, the editor focused
     return app
 

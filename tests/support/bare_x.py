@@ -48,8 +48,15 @@ def visible_windows(env: dict[str, str], name: str) -> list[str]:
     return xdotool(env, "search", "--onlyvisible", "--name", name).split()
 
 
-def wait_for_window(env: dict[str, str], name: str, seconds: float = 60) -> None:
+def wait_for_window(
+    env: dict[str, str], name: str, seconds: float = 60, process: subprocess.Popen | None = None
+) -> None:
+    """Until a window named NAME shows; PROCESS, the program that is to show it, ending first fails at once with
+    what it printed (a Qt that cannot reach the X server aborts, and says why)."""
     deadline = time.monotonic() + seconds
     while not visible_windows(env, name):
+        if process is not None and process.poll() is not None:
+            output = process.stdout.read() if process.stdout is not None else ""
+            pytest.fail(f"the program ended ({process.returncode}) before its window showed:\n{output}")
         assert time.monotonic() < deadline, f"no window named {name!r} showed"
         time.sleep(0.1)
